@@ -1,0 +1,185 @@
+#include "analysis/CheckFormats.h"
+
+#include <cmath>
+#include <map>
+#include <sstream>
+
+namespace rdt::analysis {
+
+using nlohmann::json;
+
+namespace {
+
+json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+std::string sarifLevel(core::Severity s)
+{
+    switch (s) {
+    case core::Severity::Error: return "error";
+    case core::Severity::Warning: return "warning";
+    case core::Severity::Info: return "note";
+    }
+    return "error";
+}
+
+}  // namespace
+
+json violationJson(const core::Violation& v)
+{
+    json j = {{"rule", v.rule},
+              {"severity", std::string(core::severityName(v.severity))},
+              {"subject", v.subject},
+              {"message", v.message},
+              {"measured", number(v.measured)},
+              {"limit", number(v.limit)},
+              {"unit", v.unit},
+              {"location", {{"file", v.loc.file}, {"line", v.loc.line}, {"column", v.loc.column}, {"path", v.loc.path}}},
+              {"waived", v.waived}};
+    if (v.waived)
+        j["justification"] = v.justification;
+    return j;
+}
+
+json checkJson(const RunResult& result)
+{
+    const core::Summary s = result.design.summary();
+    const core::CheckCounts c = core::countViolations(result.violations);
+    json violations = json::array();
+    for (const auto& v : result.violations)
+        violations.push_back(violationJson(v));
+    return {{"design", {{"name", result.design.name}, {"file", result.design.file}}},
+            {"profile", result.profile.name},
+            {"summary",
+             {{"halls", s.halls},
+              {"pods", s.pods},
+              {"rows", s.rows},
+              {"racks", s.racks},
+              {"chassis", s.chassis},
+              {"gpus", s.gpus},
+              {"switches", s.switches},
+              {"power_shelves", s.powerShelves},
+              {"bbu_shelves", s.bbuShelves},
+              {"links", s.links}}},
+            {"counts", {{"errors", c.errors}, {"warnings", c.warnings}, {"infos", c.infos}, {"waived", c.waived}}},
+            {"violations", violations}};
+}
+
+RuleRun ruleRun(const RunResult& result)
+{
+    return RuleRun{result.design.name, result.design.file, &result.profile, core::RuleTarget::Design, result.violations};
+}
+
+json sarifLog(const RuleRun& run, const core::CheckRegistry& registry, const std::string& toolVersion)
+{
+    json rules = json::array();
+    std::map<std::string, int> ruleIndex;
+    for (const auto& e : registry.entries()) {
+        const core::RuleConfig cfg = run.profile->configFor(e.info);
+        if (!cfg.enabled || e.info.target != run.target)
+            continue;
+        ruleIndex[e.info.id] = static_cast<int>(rules.size());
+        rules.push_back({{"id", e.info.id},
+                         {"name", e.info.id},
+                         {"shortDescription", {{"text", e.info.title}}},
+                         {"fullDescription", {{"text", e.info.description + " Source: " + e.info.spec}}},
+                         {"defaultConfiguration", {{"level", sarifLevel(cfg.severity)}}}});
+    }
+    json results = json::array();
+    for (const auto& v : run.violations) {
+        json physical = {{"artifactLocation", {{"uri", v.loc.file.empty() ? run.file : v.loc.file}}}};
+        if (v.loc.line > 0) {
+            physical["region"] = {{"startLine", v.loc.line}};
+            if (v.loc.column > 0)
+                physical["region"]["startColumn"] = v.loc.column;
+        }
+        json r = {{"ruleId", v.rule},
+                  {"level", sarifLevel(v.severity)},
+                  {"message", {{"text", v.message}}},
+                  {"locations",
+                   json::array({{{"physicalLocation", physical},
+                                 {"logicalLocations", json::array({{{"fullyQualifiedName", v.subject}, {"kind", "object"}}})}}})},
+                  {"properties", {{"measured", number(v.measured)}, {"limit", number(v.limit)}, {"unit", v.unit}}}};
+        if (const auto it = ruleIndex.find(v.rule); it != ruleIndex.end())
+            r["ruleIndex"] = it->second;
+        if (v.waived)
+            r["suppressions"] = json::array({{{"kind", "inSource"}, {"justification", v.justification}}});
+        results.push_back(r);
+    }
+    return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+            {"version", "2.1.0"},
+            {"runs",
+             json::array({{{"tool",
+                            {{"driver",
+                              {{"name", "rdt"},
+                               {"version", toolVersion},
+                               {"informationUri", "https://github.com/rdt-toolkit/rdt"},
+                               {"rules", rules}}}}},
+                           {"results", results}}})}};
+}
+
+std::string xmlEscape(const std::string& text)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (const char ch : text) {
+        switch (ch) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&apos;"; break;
+        default:
+            // XML 1.0 forbids most control characters even when escaped.
+            if (static_cast<unsigned char>(ch) >= 0x20 || ch == '\n' || ch == '\t' || ch == '\r')
+                out += ch;
+        }
+    }
+    return out;
+}
+
+std::string junitXml(const RuleRun& run, const core::CheckRegistry& registry)
+{
+    std::map<std::string, std::vector<const core::Violation*>> byRule;
+    for (const auto& v : run.violations)
+        byRule[v.rule].push_back(&v);
+
+    std::ostringstream body;
+    std::size_t totalTests = 0, totalFailures = 0;
+    for (const auto& e : registry.entries()) {
+        if (!run.profile->configFor(e.info).enabled || e.info.target != run.target)
+            continue;
+        const auto& vs = byRule[e.info.id];
+        std::size_t failures = 0;
+        std::ostringstream cases;
+        if (vs.empty())
+            cases << "    <testcase name=\"" << xmlEscape(e.info.id) << "\" classname=\"" << xmlEscape(e.info.id)
+                  << "\"/>\n";
+        for (const auto* v : vs) {
+            cases << "    <testcase name=\"" << xmlEscape(v->subject) << "\" classname=\"" << xmlEscape(e.info.id) << "\"";
+            if (v->waived) {
+                cases << ">\n      <skipped message=\"waived: " << xmlEscape(v->justification) << "\"/>\n    </testcase>\n";
+            } else if (v->severity == core::Severity::Error) {
+                ++failures;
+                cases << ">\n      <failure message=\"" << xmlEscape(v->message) << "\" type=\"" << xmlEscape(v->rule)
+                      << "\">" << xmlEscape(v->loc.position() + ": " + v->message) << "</failure>\n    </testcase>\n";
+            } else {
+                cases << ">\n      <system-out>" << xmlEscape(std::string(core::severityName(v->severity)) + ": " + v->message)
+                      << "</system-out>\n    </testcase>\n";
+            }
+        }
+        const std::size_t tests = vs.empty() ? 1 : vs.size();
+        totalTests += tests;
+        totalFailures += failures;
+        body << "  <testsuite name=\"" << xmlEscape(e.info.id) << "\" tests=\"" << tests << "\" failures=\"" << failures
+             << "\" errors=\"0\">\n"
+             << cases.str() << "  </testsuite>\n";
+    }
+    std::ostringstream out;
+    out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        << "<testsuites name=\"rdt validate " << xmlEscape(run.name) << "\" tests=\"" << totalTests
+        << "\" failures=\"" << totalFailures << "\" errors=\"0\">\n"
+        << body.str() << "</testsuites>\n";
+    return out.str();
+}
+
+}  // namespace rdt::analysis

@@ -1,0 +1,72 @@
+#include "analysis/Pipeline.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+
+#include "core/MechanicalChecks.h"
+#include "power/PowerChecks.h"
+#include "signal/LinkChecks.h"
+#include "thermal/ThermalChecks.h"
+
+#ifndef RDT_DATA_DIR
+#define RDT_DATA_DIR "data"
+#endif
+
+namespace rdt::analysis {
+
+std::string dataDir()
+{
+    if (const char* env = std::getenv("RDT_DATA_DIR"); env && *env)
+        return env;
+    return RDT_DATA_DIR;
+}
+
+std::string profilePath(const std::string& nameOrPath)
+{
+    namespace fs = std::filesystem;
+    if (nameOrPath.find('/') != std::string::npos || nameOrPath.ends_with(".yaml"))
+        return nameOrPath;
+    return (fs::path(dataDir()) / "rules" / (nameOrPath + ".yaml")).string();
+}
+
+core::CheckRegistry makeRegistry()
+{
+    core::CheckRegistry r;
+    core::registerChecks(r);
+    power::registerChecks(r);
+    thermal::registerChecks(r);
+    signal::registerChecks(r);
+    return r;
+}
+
+RunResult run(const RunOptions& options, core::Progress& progress)
+{
+    using Clock = std::chrono::steady_clock;
+    const auto t0 = Clock::now();
+    progress.update(0.0, "loading " + options.designPath);
+    const std::string catalogDir = options.catalogDir.empty() ? dataDir() + "/catalog" : options.catalogDir;
+    RunResult result{core::loadDesign(options.designPath, catalogDir), {}, {}, 0.0, 0.0};
+    const auto t1 = Clock::now();
+
+    const core::CheckRegistry registry = makeRegistry();
+    const std::string profile = options.profile.empty() ? result.design.profile : options.profile;
+    const std::string path = profilePath(profile);
+    if (!std::filesystem::exists(path))
+        throw core::InputError(core::SourceLoc{path, 0, 0, "profile"}, "rule profile \"" + profile + "\" not found");
+    result.profile = core::Profile::load(path, registry);
+
+    struct Scaled : core::Progress {
+        core::Progress& outer;
+        explicit Scaled(core::Progress& o) : outer(o) {}
+        void update(double f, std::string_view m) override { outer.update(0.3 + 0.7 * f, m); }
+        bool isCancelled() const override { return outer.isCancelled(); }
+    } scaled(progress);
+    result.violations = core::runChecks(result.design, registry, result.profile, scaled);
+    const auto t2 = Clock::now();
+    result.loadSeconds = std::chrono::duration<double>(t1 - t0).count();
+    result.checkSeconds = std::chrono::duration<double>(t2 - t1).count();
+    return result;
+}
+
+}  // namespace rdt::analysis

@@ -1,0 +1,42 @@
+#pragma once
+/// \file Pipeline.h
+/// Runs a design through every registered analysis and rule, in the coupling order that
+/// ARCHITECTURE.md sets out. Today: load → rules; the solvers join here as they land.
+
+#include <string>
+#include <vector>
+
+#include "core/Design.h"
+#include "core/Progress.h"
+#include "core/Rules.h"
+
+namespace rdt::analysis {
+
+/// Where the shipped data lives: `$RDT_DATA_DIR`, else the source tree's `data/` baked in at build time.
+std::string dataDir();
+/// Resolve a profile: a path to a YAML file, or a name under `data/rules/` (`default`).
+std::string profilePath(const std::string& nameOrPath);
+
+/// Every rule of every library, in a stable order.
+core::CheckRegistry makeRegistry();
+
+/// Inputs of one run.
+struct RunOptions {
+    std::string designPath;
+    std::string profile;     ///< name or path; empty = the design's `profile:` (default "default")
+    std::string catalogDir;  ///< empty = dataDir()/catalog
+};
+
+/// Result of one run: the expanded design, the profile used and the violations.
+struct RunResult {
+    core::Design design;
+    core::Profile profile;
+    std::vector<core::Violation> violations;
+    double loadSeconds = 0.0;
+    double checkSeconds = 0.0;
+};
+
+/// Load the design (InputError on bad input) and run all checks.
+RunResult run(const RunOptions& options, core::Progress& progress);
+
+}  // namespace rdt::analysis

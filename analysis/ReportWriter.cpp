@@ -1,0 +1,224 @@
+#include "analysis/ReportWriter.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+
+#include "analysis/H5Table.h"
+
+namespace rdt::analysis {
+namespace {
+
+std::string isoTimeUtc()
+{
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+std::string hex(std::uint64_t v)
+{
+    char buf[20];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+H5Handle group(hid_t parent, const char* name)
+{
+    H5Handle g(H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    if (!g.valid())
+        throw std::runtime_error(std::string("HDF5 error while creating group ") + name);
+    return g;
+}
+
+void writeMeta(hid_t file, const RunResult& r, const std::string& toolVersion)
+{
+    const H5Handle meta = group(file, "meta");
+    writeStringAttribute(meta.get(), "tool", "rdt");
+    writeStringAttribute(meta.get(), "tool_version", toolVersion);
+    writeStringAttribute(meta.get(), "created", isoTimeUtc());
+    writeStringAttribute(meta.get(), "design_file", r.design.file);
+    writeStringAttribute(meta.get(), "design_name", r.design.name);
+    writeStringAttribute(meta.get(), "profile", r.profile.name);
+    writeStringAttribute(meta.get(), "schema", "rdt-report/1");
+    writeStringDataset(meta.get(), "design_text", r.design.text);
+    H5Table catalog;
+    const auto file_ = catalog.textColumn("file");
+    const auto hash = catalog.textColumn("fnv1a64");
+    for (const auto& [path, h] : r.design.catalog->files()) {
+        catalog.addRow();
+        catalog.set(file_, path);
+        catalog.set(hash, hex(h));
+    }
+    catalog.write(meta.get(), "catalog");
+}
+
+std::string groupId(const std::vector<core::Group>& groups, int index)
+{
+    return index >= 0 ? groups[static_cast<std::size_t>(index)].id : std::string();
+}
+
+void writeDesign(hid_t file, const RunResult& r)
+{
+    const H5Handle g = group(file, "design");
+    const core::Design& d = r.design;
+    const core::Summary s = d.summary();
+    writeScalar(g.get(), "rack_count", static_cast<double>(s.racks), "1");
+    writeScalar(g.get(), "chassis_count", static_cast<double>(s.chassis), "1");
+    writeScalar(g.get(), "gpu_count", static_cast<double>(s.gpus), "1");
+    writeScalar(g.get(), "site_altitude", d.site.altitudeM, "m");
+    writeScalar(g.get(), "site_supply_air", d.site.supplyAirK, "K");
+
+    H5Table racks;
+    const auto rId = racks.textColumn("id"), rHall = racks.textColumn("hall"), rPod = racks.textColumn("pod"),
+               rRow = racks.textColumn("row"), rType = racks.textColumn("rack_type"),
+               rPos = racks.intColumn("position_in_row", "1"), rOu = racks.intColumn("used_ou", "OU"),
+               rMass = racks.realColumn("payload_mass", "kg"), rGpu = racks.intColumn("gpus", "1");
+    H5Table slots;
+    const auto sRack = slots.textColumn("rack"), sId = slots.textColumn("id"), sPart = slots.textColumn("part"),
+               sKind = slots.textColumn("kind"), sOu = slots.intColumn("ou", "OU"), sH = slots.intColumn("height", "OU"),
+               sCap = slots.realColumn("gpu_power_cap", "W"), sUtil = slots.realColumn("utilisation", "1"),
+               sFans = slots.intColumn("failed_fan_rotors", "1");
+    for (const core::Rack& rack : d.racks) {
+        long long used = 0, gpus = 0;
+        double mass = 0.0;
+        for (const core::Slot& sl : rack.slots) {
+            used += sl.part->ouHeight;
+            gpus += core::Design::gpuCount(*sl.part);
+            mass += sl.part->value("weight", 0.0);
+            slots.addRow();
+            slots.set(sRack, rack.id);
+            slots.set(sId, sl.id);
+            slots.set(sPart, sl.part->slug);
+            slots.set(sKind, std::string(core::partKindName(sl.part->kind)));
+            slots.set(sOu, static_cast<long long>(sl.ou));
+            slots.set(sH, static_cast<long long>(sl.part->ouHeight));
+            slots.set(sCap, sl.overrides.gpuPowerCapW.value_or(NAN));
+            slots.set(sUtil, sl.overrides.utilisation.value_or(NAN));
+            slots.set(sFans, static_cast<long long>(sl.overrides.failedFanRotors));
+        }
+        racks.addRow();
+        racks.set(rId, rack.id);
+        racks.set(rHall, groupId(d.halls, rack.hall));
+        racks.set(rPod, groupId(d.pods, rack.pod));
+        racks.set(rRow, groupId(d.rows, rack.row));
+        racks.set(rType, rack.rackType->slug);
+        racks.set(rPos, static_cast<long long>(rack.positionInRow));
+        racks.set(rOu, used);
+        racks.set(rMass, mass);
+        racks.set(rGpu, gpus);
+    }
+    racks.write(g.get(), "racks");
+    slots.write(g.get(), "slots");
+
+    H5Table parts;
+    const auto pSlug = parts.textColumn("slug"), pMan = parts.textColumn("manufacturer"), pModel = parts.textColumn("model"),
+               pKind = parts.textColumn("kind"), pOu = parts.intColumn("ou_height", "OU"),
+               pW = parts.realColumn("width", "m"), pD = parts.realColumn("depth", "m"),
+               pMass = parts.realColumn("weight", "kg"), pPow = parts.realColumn("max_power", "W");
+    for (const std::string& slug : d.catalog->slugs()) {
+        const core::Part& p = *d.catalog->find(slug);
+        parts.addRow();
+        parts.set(pSlug, p.slug);
+        parts.set(pMan, p.manufacturer);
+        parts.set(pModel, p.model);
+        parts.set(pKind, std::string(core::partKindName(p.kind)));
+        parts.set(pOu, static_cast<long long>(p.ouHeight));
+        parts.set(pW, p.value("width", NAN));
+        parts.set(pD, p.value("depth", NAN));
+        parts.set(pMass, p.value("weight", NAN));
+        parts.set(pPow, p.value("power.max", NAN));
+    }
+    parts.write(g.get(), "parts");
+
+    H5Table links;
+    const auto lId = links.textColumn("class"), lMed = links.textColumn("medium"), lFrom = links.textColumn("from_part"),
+               lTo = links.textColumn("to_part"), lScope = links.textColumn("scope"), lCable = links.textColumn("cable"),
+               lCount = links.intColumn("count", "1"), lLen = links.realColumn("length", "m");
+    for (const core::LinkClass& l : d.links) {
+        links.addRow();
+        links.set(lId, l.id);
+        links.set(lMed, l.medium);
+        links.set(lFrom, l.scope == "port" ? l.fromSlot + ":" + l.fromPort : l.from.partSlug);
+        links.set(lTo, l.scope == "port" ? l.toSlot + ":" + l.toPort : l.to.partSlug);
+        links.set(lScope, l.scope);
+        links.set(lCable, l.cable ? l.cable->slug : std::string());
+        links.set(lCount, static_cast<long long>(l.count));
+        links.set(lLen, l.lengthM.value_or(l.cable ? l.cable->value("length", NAN) : NAN));
+    }
+    links.write(g.get(), "links");
+}
+
+void writeChecks(hid_t file, const RunResult& r)
+{
+    const H5Handle g = group(file, "checks");
+    H5Table t;
+    const auto cRule = t.textColumn("rule"), cSev = t.textColumn("severity"), cSub = t.textColumn("subject"),
+               cMsg = t.textColumn("message"), cMeas = t.realColumn("measured", "see column unit"),
+               cLim = t.realColumn("limit", "see column unit"), cUnit = t.textColumn("unit"), cFile = t.textColumn("file"),
+               cLine = t.intColumn("line", "1"), cCol = t.intColumn("column", "1"), cPath = t.textColumn("path"),
+               cWaived = t.intColumn("waived", "1"), cJust = t.textColumn("justification");
+    for (const core::Violation& v : r.violations) {
+        t.addRow();
+        t.set(cRule, v.rule);
+        t.set(cSev, std::string(core::severityName(v.severity)));
+        t.set(cSub, v.subject);
+        t.set(cMsg, v.message);
+        t.set(cMeas, v.measured);
+        t.set(cLim, v.limit);
+        t.set(cUnit, v.unit);
+        t.set(cFile, v.loc.file);
+        t.set(cLine, static_cast<long long>(v.loc.line));
+        t.set(cCol, static_cast<long long>(v.loc.column));
+        t.set(cPath, v.loc.path);
+        t.set(cWaived, static_cast<long long>(v.waived ? 1 : 0));
+        t.set(cJust, v.justification);
+    }
+    t.write(g.get(), "violations");
+    const core::CheckCounts c = core::countViolations(r.violations);
+    writeScalar(g.get(), "error_count", static_cast<double>(c.errors), "1");
+    writeScalar(g.get(), "warning_count", static_cast<double>(c.warnings), "1");
+}
+
+}  // namespace
+
+void writeReport(const RunResult& result, const std::string& outPath, const std::string& toolVersion)
+{
+    namespace fs = std::filesystem;
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // we report errors ourselves
+    const fs::path target(outPath);
+    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        throw core::InputError(core::SourceLoc{outPath, 0, 0, "-o"}, "output folder \"" + dir.string() + "\" does not exist");
+    const std::string tmp = outPath + ".tmp-" + std::to_string(::getpid());
+    {
+        H5Handle file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+        if (!file.valid())
+            throw core::InputError(core::SourceLoc{outPath, 0, 0, "-o"},
+                                   "cannot create the report (is the folder writable?)");
+        try {
+            writeMeta(file.get(), result, toolVersion);
+            writeDesign(file.get(), result);
+            writeChecks(file.get(), result);
+        } catch (...) {
+            file = H5Handle();
+            fs::remove(tmp, ec);
+            throw;
+        }
+    }
+    fs::rename(tmp, target, ec);
+    if (ec) {
+        fs::remove(tmp, ec);
+        throw core::InputError(core::SourceLoc{outPath, 0, 0, "-o"}, "cannot move the report into place: " + ec.message());
+    }
+}
+
+}  // namespace rdt::analysis

@@ -1,0 +1,168 @@
+#include "cli/Commands.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include "analysis/CheckFormats.h"
+#include "analysis/Pipeline.h"
+#include "analysis/ReportWriter.h"
+#include "cli/TerminalProgress.h"
+#include "cli/TextOutput.h"
+#include "core/Version.h"
+
+namespace rdt::cli {
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitViolations = 1;
+constexpr int kExitBadInput = 2;
+
+int badInput(const std::exception& e)
+{
+    std::cerr << "rdt: error: " << e.what() << "\n";
+    return kExitBadInput;
+}
+
+/// Run `fn`, turning bad input into exit 2 with a located message. Unexpected exceptions
+/// are reported too: the CLI never dies with an uncaught exception.
+template <typename Fn>
+int guarded(Fn fn)
+{
+    try {
+        return fn();
+    } catch (const core::InputError& e) {
+        return badInput(e);
+    } catch (const core::Cancelled&) {
+        std::cerr << "rdt: cancelled\n";
+        return kExitBadInput;
+    } catch (const std::exception& e) {
+        std::cerr << "rdt: internal error: " << e.what() << "\n";
+        return 3;
+    }
+}
+
+int exitFor(const std::vector<core::Violation>& violations)
+{
+    return core::countViolations(violations).errors > 0 ? kExitViolations : kExitOk;
+}
+
+/// Writes to a file (atomically: temp + rename) or to stdout.
+void emit(const std::string& text, const std::string& output)
+{
+    if (output.empty()) {
+        std::cout << text;
+        return;
+    }
+    namespace fs = std::filesystem;
+    const std::string tmp = output + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary);
+        if (!out)
+            throw core::InputError(core::SourceLoc{output, 0, 0, "-o"}, "cannot write output (does the folder exist?)");
+        out << text;
+        if (!out)
+            throw core::InputError(core::SourceLoc{output, 0, 0, "-o"}, "error while writing output");
+    }
+    std::error_code ec;
+    fs::rename(tmp, output, ec);
+    if (ec)
+        throw core::InputError(core::SourceLoc{output, 0, 0, "-o"}, "cannot move output into place: " + ec.message());
+}
+
+bool looksLikePart(const std::string& path)
+{
+    const std::string text = core::readTextFile(path);
+    const YAML::Node doc = core::parseYaml(text, path);
+    return doc.IsMap() && doc["slug"] && !doc["layout"];
+}
+
+std::string formatRuleRun(const analysis::RuleRun& run, const core::CheckRegistry& registry, const std::string& format)
+{
+    if (format == "sarif")
+        return analysis::sarifLog(run, registry, core::version()).dump(2) + "\n";
+    if (format == "junit")
+        return analysis::junitXml(run, registry);
+    if (format == "json") {
+        nlohmann::json v = nlohmann::json::array();
+        for (const auto& x : run.violations)
+            v.push_back(analysis::violationJson(x));
+        return nlohmann::json{{"target", run.name}, {"profile", run.profile->name}, {"violations", v}}.dump(2) + "\n";
+    }
+    return violationsText(run.violations, registry, 20);
+}
+
+}  // namespace
+
+int runCheck(const CheckArgs& args)
+{
+    return guarded([&] {
+        TerminalProgress progress;
+        const analysis::RunResult result = analysis::run({args.design, args.profile, {}}, progress);
+        if (args.json)
+            std::cout << analysis::checkJson(result).dump(2) << "\n";
+        else
+            std::cout << checkSummaryText(result, analysis::makeRegistry());
+        return exitFor(result.violations);
+    });
+}
+
+int runValidate(const ValidateArgs& args)
+{
+    return guarded([&] {
+        const core::CheckRegistry registry = analysis::makeRegistry();
+        if (looksLikePart(args.target)) {
+            core::Catalog reference;
+            reference.loadDirectory(analysis::dataDir() + "/catalog");
+            core::Catalog single;
+            const core::Part& part = single.loadText(core::readTextFile(args.target), args.target);
+            const core::Profile profile = core::Profile::load(analysis::profilePath(args.profile), registry);
+            analysis::RuleRun run{part.slug, args.target, &profile, core::RuleTarget::Part,
+                                  core::runPartChecks(part, reference, registry, profile)};
+            emit(formatRuleRun(run, registry, args.format), args.output);
+            return exitFor(run.violations);
+        }
+        TerminalProgress progress;
+        const analysis::RunResult result = analysis::run({args.target, args.profile, {}}, progress);
+        emit(formatRuleRun(analysis::ruleRun(result), registry, args.format), args.output);
+        return exitFor(result.violations);
+    });
+}
+
+int runReport(const ReportArgs& args)
+{
+    return guarded([&] {
+        TerminalProgress progress;
+        const analysis::RunResult result = analysis::run({args.design, args.profile, {}}, progress);
+        progress.update(0.95, "writing " + args.output);
+        analysis::writeReport(result, args.output, core::version());
+        std::cout << checkSummaryText(result, analysis::makeRegistry());
+        std::cout << "report   " << args.output << "\n";
+        return exitFor(result.violations);
+    });
+}
+
+int runCatalogList(const std::string& kind)
+{
+    return guarded([&] {
+        core::Catalog catalog;
+        catalog.loadDirectory(analysis::dataDir() + "/catalog");
+        std::cout << catalogListText(catalog, kind);
+        return kExitOk;
+    });
+}
+
+int runCatalogShow(const std::string& slug)
+{
+    return guarded([&] {
+        core::Catalog catalog;
+        catalog.loadDirectory(analysis::dataDir() + "/catalog");
+        const core::Part& part = catalog.require(slug, core::SourceLoc{"catalog", 0, 0, "slug"});
+        std::cout << partText(part);
+        return kExitOk;
+    });
+}
+
+}  // namespace rdt::cli

@@ -1,0 +1,35 @@
+#pragma once
+/// \file Commands.h
+/// The `rdt` subcommands. Each returns the process exit code: 0 fine, 1 an error-severity
+/// violation, 2 bad input or usage. Printing only; the work happens in analysis/.
+
+#include <string>
+
+namespace rdt::cli {
+
+struct CheckArgs {
+    std::string design;
+    std::string profile;  ///< empty = the design's own
+    bool json = false;
+};
+int runCheck(const CheckArgs& args);
+
+struct ValidateArgs {
+    std::string target;   ///< design file or catalog part file
+    std::string profile = "default";
+    std::string format = "text";  ///< text, json, sarif, junit
+    std::string output;   ///< empty = stdout
+};
+int runValidate(const ValidateArgs& args);
+
+struct ReportArgs {
+    std::string design;
+    std::string output;
+    std::string profile;
+};
+int runReport(const ReportArgs& args);
+
+int runCatalogList(const std::string& kind);
+int runCatalogShow(const std::string& slug);
+
+}  // namespace rdt::cli

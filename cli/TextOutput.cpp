@@ -1,0 +1,162 @@
+#include "cli/TextOutput.h"
+
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+namespace rdt::cli {
+
+std::string thousands(std::size_t n)
+{
+    std::string s = std::to_string(n);
+    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
+        s.insert(static_cast<std::size_t>(i), ",");
+    return s;
+}
+
+namespace {
+
+std::string plural(std::size_t n, const std::string& one, const std::string& many)
+{
+    return thousands(n) + " " + (n == 1 ? one : many);
+}
+
+std::string number(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+}  // namespace
+
+std::string violationsText(const std::vector<core::Violation>& violations, const core::CheckRegistry& registry,
+                           std::size_t maxPerRule)
+{
+    std::map<std::string, std::vector<const core::Violation*>> byRule;
+    for (const auto& v : violations)
+        byRule[v.rule].push_back(&v);
+    if (byRule.empty())
+        return "no violations\n";
+    std::ostringstream out;
+    // Registry order keeps related rules together and the output stable.
+    for (const auto& e : registry.entries()) {
+        const auto it = byRule.find(e.info.id);
+        if (it == byRule.end())
+            continue;
+        const auto& vs = it->second;
+        std::size_t waived = 0;
+        for (const auto* v : vs)
+            waived += v->waived ? 1 : 0;
+        out << core::severityName(vs.front()->severity) << "  " << e.info.id << " — " << e.info.title << " ("
+            << plural(vs.size(), "subject", "subjects");
+        if (waived)
+            out << ", " << thousands(waived) << " waived";
+        out << ")\n";
+        for (std::size_t i = 0; i < vs.size() && i < maxPerRule; ++i) {
+            const core::Violation& v = *vs[i];
+            out << "    " << v.subject << ": " << v.message;
+            if (std::isfinite(v.measured) && std::isfinite(v.limit))
+                out << " [" << number(v.measured) << " vs limit " << number(v.limit) << " " << v.unit << "]";
+            out << "\n      at " << v.loc.position();
+            if (!v.loc.path.empty())
+                out << " (" << v.loc.path << ")";
+            if (v.waived)
+                out << " — waived: " << v.justification;
+            out << "\n";
+        }
+        if (vs.size() > maxPerRule)
+            out << "    … and " << thousands(vs.size() - maxPerRule) << " more\n";
+        out << "    source: " << e.info.spec << "\n";
+    }
+    return out.str();
+}
+
+std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegistry& registry)
+{
+    const core::Summary s = r.design.summary();
+    const core::CheckCounts c = core::countViolations(r.violations);
+    std::size_t rules = 0;
+    for (const auto& e : registry.entries())
+        rules += (e.info.target == core::RuleTarget::Design && r.profile.configFor(e.info).enabled) ? 1 : 0;
+    std::ostringstream out;
+    out << "design   " << r.design.name;
+    if (!r.design.description.empty())
+        out << " — " << r.design.description;
+    out << "\n         " << r.design.file << "\n";
+    out << "site     " << core::formatQuantity(r.design.site.altitudeM, core::Dimension::Length) << " altitude, supply air "
+        << core::formatQuantity(r.design.site.supplyAirK, core::Dimension::Temperature) << ", ASHRAE "
+        << r.design.site.ashraeClass << "\n";
+    out << "layout   " << plural(s.halls, "hall", "halls") << ", " << plural(s.pods, "pod", "pods") << ", "
+        << plural(s.rows, "row", "rows") << ", " << plural(s.racks, "rack", "racks") << "\n";
+    out << "parts    " << plural(s.chassis, "chassis", "chassis") << " (" << plural(s.gpus, "GPU", "GPUs") << "), "
+        << plural(s.switches, "switch", "switches") << ", " << plural(s.powerShelves, "power shelf", "power shelves")
+        << ", " << plural(s.bbuShelves, "BBU shelf", "BBU shelves") << "\n";
+    out << "links    " << plural(s.links, "link", "links") << " in " << plural(r.design.links.size(), "class", "classes")
+        << "\n";
+    char timing[96];
+    std::snprintf(timing, sizeof timing, "(load %.3f s, checks %.3f s)", r.loadSeconds, r.checkSeconds);
+    out << "checks   " << rules << " rules, profile " << r.profile.name << ": " << plural(c.errors, "error", "errors") << ", "
+        << plural(c.warnings, "warning", "warnings") << ", " << thousands(c.infos) << " info, " << thousands(c.waived)
+        << " waived " << timing << "\n";
+    if (!r.violations.empty())
+        out << "\n" << violationsText(r.violations, registry, 10);
+    return out.str();
+}
+
+std::string catalogListText(const core::Catalog& catalog, const std::string& kind)
+{
+    std::ostringstream out;
+    char line[256];
+    std::snprintf(line, sizeof line, "%-32s %-12s %4s  %s\n", "slug", "kind", "OU", "manufacturer / model");
+    out << line;
+    for (const std::string& slug : catalog.slugs()) {
+        const core::Part& p = *catalog.find(slug);
+        if (!kind.empty() && core::partKindName(p.kind) != kind)
+            continue;
+        const std::string ou = p.ouHeight ? std::to_string(p.ouHeight) : "-";
+        std::snprintf(line, sizeof line, "%-32s %-12s %4s  %s %s\n", p.slug.c_str(),
+                      std::string(core::partKindName(p.kind)).c_str(), ou.c_str(), p.manufacturer.c_str(), p.model.c_str());
+        out << line;
+    }
+    return out.str();
+}
+
+std::string partText(const core::Part& p)
+{
+    std::ostringstream out;
+    out << p.slug << " — " << p.manufacturer << " " << p.model << "\n";
+    out << "  kind        " << core::partKindName(p.kind) << "\n";
+    if (p.ouHeight)
+        out << "  ou_height   " << p.ouHeight << " OU\n";
+    if (!p.airflow.empty())
+        out << "  airflow     " << p.airflow << "\n";
+    out << "  busbar_tap  " << (p.busbarTap ? "yes" : "no") << "\n";
+    if (!p.fileSource.text.empty())
+        out << "  source      " << p.fileSource.text << "\n";
+    out << "  file        " << p.loc.file << "\n";
+    for (const auto& [field, v] : p.values) {
+        char buf[64];
+        const std::string value = v.count ? number(v.si) : core::formatQuantity(v.si, v.dim, 4);
+        std::snprintf(buf, sizeof buf, "  %-22s %-16s", field.c_str(), value.c_str());
+        out << buf;
+        if (v.provenance.kind == core::Provenance::Kind::Estimate)
+            out << "estimate: " << v.provenance.text;
+        else if (v.provenance.kind == core::Provenance::Kind::Source)
+            out << "source: " << v.provenance.text;
+        else
+            out << "(no source)";
+        out << "\n";
+    }
+    for (const auto& [field, t] : p.texts)
+        out << "  " << field << " = " << t << "\n";
+    if (!p.interfaces.empty()) {
+        out << "  interfaces  ";
+        for (std::size_t i = 0; i < p.interfaces.size(); ++i)
+            out << (i ? ", " : "") << p.interfaces[i].name;
+        out << "\n";
+    }
+    return out.str();
+}
+
+}  // namespace rdt::cli

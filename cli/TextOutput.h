@@ -1,0 +1,25 @@
+#pragma once
+/// \file TextOutput.h
+/// Human-readable text for the terminal: check summaries, violations grouped by rule,
+/// catalog listings.
+
+#include <string>
+#include <vector>
+
+#include "analysis/Pipeline.h"
+
+namespace rdt::cli {
+
+/// 24576 → "24,576".
+std::string thousands(std::size_t n);
+/// Summary of a run: layout counts, parts, links, rule counts, violations by rule.
+std::string checkSummaryText(const analysis::RunResult& result, const core::CheckRegistry& registry);
+/// Violations grouped by rule, at most `maxPerRule` subjects listed per rule.
+std::string violationsText(const std::vector<core::Violation>& violations, const core::CheckRegistry& registry,
+                           std::size_t maxPerRule);
+/// One line per part: slug, kind, OU, manufacturer and model.
+std::string catalogListText(const core::Catalog& catalog, const std::string& kind);
+/// Every field of one part with its value, unit and provenance.
+std::string partText(const core::Part& part);
+
+}  // namespace rdt::cli

@@ -1,0 +1,61 @@
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "cli/Commands.h"
+#include "core/Version.h"
+
+int main(int argc, char** argv)
+{
+    using namespace rdt::cli;
+    CLI::App app{"rdt — Rack Design Toolkit: check OCP GPU rack designs (Open Rack V3, Grand Teton)"};
+    app.set_version_flag("--version", "rdt " + rdt::core::version());
+    app.require_subcommand(1);
+
+    CheckArgs check;
+    auto* c = app.add_subcommand("check", "Load a design, run every analysis and rule, print a summary");
+    c->add_option("design", check.design, "Design file (YAML)")->required();
+    c->add_option("--profile", check.profile, "Rule profile name (data/rules/NAME.yaml) or path");
+    c->add_flag("--json", check.json, "Print one JSON document instead of text");
+
+    ValidateArgs validate;
+    auto* v = app.add_subcommand("validate", "Run the rules of a profile on a design or a catalog part");
+    v->add_option("target", validate.target, "Design file or catalog part file (YAML)")->required();
+    v->add_option("--profile", validate.profile, "Rule profile name or path")->capture_default_str();
+    v->add_option("--format", validate.format, "Output format")
+        ->check(CLI::IsMember({"text", "json", "sarif", "junit"}))
+        ->capture_default_str();
+    v->add_option("-o,--output", validate.output, "Write to a file instead of stdout");
+
+    ReportArgs report;
+    auto* r = app.add_subcommand("report", "Run the checks and write the HDF5 report");
+    r->add_option("design", report.design, "Design file (YAML)")->required();
+    r->add_option("-o,--output", report.output, "Report file (.h5)")->required();
+    r->add_option("--profile", report.profile, "Rule profile name or path");
+
+    std::string kind, slug;
+    auto* cat = app.add_subcommand("catalog", "List or show catalog parts");
+    cat->require_subcommand(1);
+    auto* list = cat->add_subcommand("list", "List parts");
+    list->add_option("--kind", kind, "Only parts of this kind (chassis, gpu, switch, ...)");
+    auto* show = cat->add_subcommand("show", "Show one part with every number and its source");
+    show->add_option("slug", slug, "Part slug")->required();
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? 0 : 2;  // usage errors are bad input
+    }
+    if (*c)
+        return runCheck(check);
+    if (*v)
+        return runValidate(validate);
+    if (*r)
+        return runReport(report);
+    if (*list)
+        return runCatalogList(kind);
+    if (*show)
+        return runCatalogShow(slug);
+    return 2;
+}

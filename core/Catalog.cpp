@@ -1,0 +1,441 @@
+#include "core/Catalog.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <regex>
+
+namespace rdt::core {
+namespace {
+
+enum class FieldType { Quantity, Integer, Text };
+
+/// One field of the `rdt:` section. `path` may be dotted (`power.max`) for a field in a group.
+struct FieldSpec {
+    const char* path;
+    FieldType type;
+    Dimension dim;
+    double min;
+    double max;
+};
+
+constexpr double kBig = 1e300;
+
+FieldSpec q(const char* p, Dimension d, double lo = 0.0, double hi = kBig) { return {p, FieldType::Quantity, d, lo, hi}; }
+FieldSpec n(const char* p, double lo = 0.0, double hi = 1e6) { return {p, FieldType::Integer, Dimension::Ratio, lo, hi}; }
+FieldSpec t(const char* p) { return {p, FieldType::Text, Dimension::Ratio, 0, 0}; }
+
+std::vector<FieldSpec> slotFields()
+{
+    return {q("width", Dimension::Length), q("depth", Dimension::Length)};
+}
+
+std::vector<FieldSpec> powerFields()
+{
+    return {q("power.idle", Dimension::Power), q("power.typical", Dimension::Power), q("power.max", Dimension::Power)};
+}
+
+std::vector<FieldSpec> portFields()
+{
+    return {n("ports", 0, 100000), q("port_rate", Dimension::DataRate), n("lanes_per_port", 1, 64),
+            q("lane_rate", Dimension::DataRate)};
+}
+
+/// The fields each kind accepts (besides kind, ou_height, busbar_tap).
+std::vector<FieldSpec> fieldsFor(PartKind kind)
+{
+    std::vector<FieldSpec> f;
+    auto add = [&f](std::vector<FieldSpec> more) { f.insert(f.end(), more.begin(), more.end()); };
+    const double kTempMin = 0.0, kTempMax = 473.15;
+    switch (kind) {
+    case PartKind::Rack:
+        add({n("usable_ou", 1, 100), q("bay_width", Dimension::Length), q("frame_depth", Dimension::Length),
+             q("frame_height", Dimension::Length), q("max_payload", Dimension::Mass),
+             q("busbar_rating", Dimension::Current), q("busbar_min_voltage", Dimension::Voltage),
+             q("busbar_max_voltage", Dimension::Voltage), q("power_n1", Dimension::Power)});
+        break;
+    case PartKind::Chassis:
+        add(slotFields());
+        add(powerFields());
+        add({t("gpus.part"), n("gpus.count", 0, 64), t("nics.part"), n("nics.count", 0, 64), n("cpus.count", 0, 16),
+             q("cpus.tdp", Dimension::Power), n("fans.count", 0, 256), n("fans.rotors_per_fan", 1, 4)});
+        break;
+    case PartKind::Switch:
+        add(slotFields());
+        add(powerFields());
+        add(portFields());
+        add({q("capacity", Dimension::DataRate), n("fans.count", 0, 256), n("fans.rotors_per_fan", 1, 4)});
+        break;
+    case PartKind::PowerShelf:
+        add(slotFields());
+        add({n("modules", 1, 64), q("module_rating", Dimension::Power), q("efficiency_peak", Dimension::Ratio, 0, 1),
+             q("efficiency_full_load", Dimension::Ratio, 0, 1), q("pulse_rating", Dimension::Ratio, 0, 10),
+             q("input_voltage", Dimension::Voltage)});
+        break;
+    case PartKind::BbuShelf:
+        add(slotFields());
+        add({n("modules", 1, 64), q("module_rating", Dimension::Power), q("holdup_at_rating", Dimension::Time),
+             q("energy", Dimension::Energy)});
+        break;
+    case PartKind::Gpu:
+        add({q("tdp", Dimension::Power), q("min_power_cap", Dimension::Power), q("power.idle", Dimension::Power),
+             q("memory", Dimension::DataSize), q("memory_bandwidth", Dimension::DataRate),
+             q("nvlink_bandwidth", Dimension::DataRate), q("bf16_dense", Dimension::ComputeRate),
+             q("fp8_dense", Dimension::ComputeRate), q("slowdown_temp", Dimension::Temperature, kTempMin, kTempMax),
+             q("max_operating_temp", Dimension::Temperature, kTempMin, kTempMax),
+             q("shutdown_temp", Dimension::Temperature, kTempMin, kTempMax)});
+        break;
+    case PartKind::Nic:
+        add(powerFields());
+        add(portFields());
+        add({t("pcie")});
+        break;
+    case PartKind::Cable:
+        add({t("medium"), q("length", Dimension::Length), q("rate", Dimension::DataRate), n("lanes", 1, 64),
+             q("lane_rate", Dimension::DataRate), q("max_reach", Dimension::Length)});
+        break;
+    case PartKind::Device:
+        add(slotFields());
+        add(powerFields());
+        break;
+    }
+    return f;
+}
+
+constexpr std::pair<PartKind, const char*> kKindNames[] = {
+    {PartKind::Rack, "rack"},           {PartKind::Chassis, "chassis"},     {PartKind::PowerShelf, "power-shelf"},
+    {PartKind::BbuShelf, "bbu-shelf"},  {PartKind::Switch, "switch"},       {PartKind::Gpu, "gpu"},
+    {PartKind::Nic, "nic"},             {PartKind::Cable, "cable"},         {PartKind::Device, "device"},
+};
+
+/// NetBox devicetype-library top-level keys that rdt keeps but does not interpret.
+const std::vector<std::string> kNetboxKept = {
+    "part_number", "is_full_depth", "subdevice_role", "front_image", "rear_image", "exclude_from_utilization",
+    "default_platform", "console-ports", "console-server-ports", "power-outlets", "front-ports", "rear-ports",
+    "module-bays", "device-bays", "inventory-items", "module-types", "description", "power-ports", "interfaces",
+    "airflow", "weight", "weight_unit", "u_height", "comments"};
+
+const std::vector<std::string> kTopLevel = [] {
+    std::vector<std::string> v = {"manufacturer", "model", "slug", "source", "rdt"};
+    v.insert(v.end(), kNetboxKept.begin(), kNetboxKept.end());
+    return v;
+}();
+
+constexpr double kEiaUnitM = 0.04445;
+constexpr double kOpenUM = 0.048;
+
+SourcedValue readInteger(const Cursor& c, double lo, double hi)
+{
+    SourcedValue out;
+    const Cursor* scalar = &c;
+    std::optional<Cursor> value;
+    if (c.isMap()) {
+        c.allowKeys({"value", "source", "estimate"});
+        value = c["value"];
+        scalar = &*value;
+        if (auto s = c.find("source"))
+            out.provenance = {Provenance::Kind::Source, s->str()};
+        else if (auto e = c.find("estimate"))
+            out.provenance = {Provenance::Kind::Estimate, e->str()};
+        else
+            c.fail("a value written as a map needs \"source\" or \"estimate\" beside \"value\"");
+    }
+    out.si = static_cast<double>(scalar->integer(static_cast<long long>(lo), static_cast<long long>(hi)));
+    out.count = true;
+    out.loc = scalar->loc();
+    return out;
+}
+
+void readFields(const Cursor& rdt, Part& part, const std::vector<FieldSpec>& specs, const std::string& prefix)
+{
+    std::vector<std::string> allowed;
+    for (const auto& s : specs) {
+        const std::string p = s.path;
+        if (p.rfind(prefix, 0) != 0)
+            continue;
+        const std::string rest = p.substr(prefix.size());
+        const std::string head = rest.substr(0, rest.find('.'));
+        if (std::find(allowed.begin(), allowed.end(), head) == allowed.end())
+            allowed.push_back(head);
+    }
+    if (prefix.empty())
+        for (const char* k : {"kind", "ou_height", "busbar_tap"})
+            allowed.emplace_back(k);
+    rdt.allowKeys(allowed);
+
+    for (const auto& [key, child] : rdt.entries()) {
+        if (prefix.empty() && (key == "kind" || key == "ou_height" || key == "busbar_tap"))
+            continue;
+        const std::string full = prefix + key;
+        const auto spec = std::find_if(specs.begin(), specs.end(), [&](const FieldSpec& s) { return full == s.path; });
+        if (spec == specs.end()) {
+            readFields(child, part, specs, full + ".");  // a group such as power: {idle, max}
+            continue;
+        }
+        switch (spec->type) {
+        case FieldType::Quantity:
+            part.values[full] = child.sourcedQuantity(spec->dim, Range{spec->min, spec->max});
+            break;
+        case FieldType::Integer:
+            part.values[full] = readInteger(child, spec->min, spec->max);
+            break;
+        case FieldType::Text:
+            part.texts[full] = child.str();
+            break;
+        }
+    }
+}
+
+PartKind parseKind(const Cursor& c)
+{
+    const std::string s = c.str();
+    std::vector<std::string> names;
+    for (const auto& [k, name] : kKindNames) {
+        if (s == name)
+            return k;
+        names.emplace_back(name);
+    }
+    c.fail("unknown part kind \"" + s + "\"" + didYouMean(s, names));
+}
+
+void readNetbox(const Cursor& doc, Part& part)
+{
+    if (auto a = doc.find("airflow"))
+        part.airflow = a->str();
+    if (auto c = doc.find("comments"))
+        part.comments = c->str();
+    if (auto w = doc.find("weight")) {
+        if (auto wu = doc.find("weight_unit")) {
+            // NetBox form: a bare number plus weight_unit.
+            const ParsedQuantity p = parseQuantity(w->str() + " " + wu->str(), Dimension::Mass);
+            if (!p.value)
+                w->fail(p.error);
+            SourcedValue v;
+            v.si = *p.value;
+            v.dim = Dimension::Mass;
+            v.loc = w->loc();
+            part.values["weight"] = v;
+        } else {
+            part.values["weight"] = w->sourcedQuantity(Dimension::Mass);
+        }
+    }
+    if (auto ifs = doc.find("interfaces")) {
+        for (const auto& e : ifs->elements()) {
+            e.requireMap();
+            part.interfaces.push_back({e["name"].str(), e.has("type") ? e["type"].str() : std::string()});
+        }
+    }
+    if (auto pp = doc.find("power-ports")) {
+        double draw = 0.0;
+        bool any = false;
+        for (const auto& e : pp->elements()) {
+            e.requireMap();
+            if (auto m = e.find("maximum_draw")) {  // NetBox defines this field in watts
+                draw += static_cast<double>(m->integer(0, 10'000'000));
+                any = true;
+            }
+        }
+        if (any && !part.values.count("power.max"))
+        {
+            SourcedValue v;
+            v.si = draw;
+            v.dim = Dimension::Power;
+            v.loc = pp->loc();
+            part.values["power.max"] = v;
+        }
+    }
+    YAML::Node kept;
+    for (const auto& kv : doc.node()) {
+        const std::string key = kv.first.Scalar();
+        if (std::find(kNetboxKept.begin(), kNetboxKept.end(), key) != kNetboxKept.end())
+            kept[key] = kv.second;
+    }
+    part.netbox = kept;
+}
+
+}  // namespace
+
+std::string_view partKindName(PartKind k)
+{
+    for (const auto& [kind, name] : kKindNames)
+        if (kind == k)
+            return name;
+    return "device";
+}
+
+bool Part::slottable() const
+{
+    return kind == PartKind::Chassis || kind == PartKind::PowerShelf || kind == PartKind::BbuShelf ||
+           kind == PartKind::Switch || kind == PartKind::Device;
+}
+
+std::optional<double> Part::find(const std::string& field) const
+{
+    const auto it = values.find(field);
+    if (it == values.end())
+        return std::nullopt;
+    return it->second.si;
+}
+
+double Part::value(const std::string& field, double fallback) const { return find(field).value_or(fallback); }
+
+std::string Part::text(const std::string& field) const
+{
+    const auto it = texts.find(field);
+    return it == texts.end() ? std::string() : it->second;
+}
+
+std::uint64_t fnv1a(const std::string& text)
+{
+    std::uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : text) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+std::vector<std::string> Catalog::citedKeys(const std::string& text)
+{
+    std::vector<std::string> keys;
+    static const std::regex re(R"(\[([A-Za-z0-9-]+)\])");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it)
+        keys.push_back((*it)[1].str());
+    return keys;
+}
+
+void Catalog::loadSources(const std::string& path)
+{
+    const std::string text = readTextFile(path);
+    const Cursor doc(parseYaml(text, path), std::make_shared<std::string>(path), "");
+    for (const auto& [key, entry] : doc.entries()) {
+        entry.allowKeys({"title", "url"});
+        m_sourceKeys[key] = entry["title"].str();
+    }
+}
+
+void Catalog::loadDirectory(const std::string& dir)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        throw InputError(SourceLoc{dir, 0, 0, {}}, "catalog folder not found");
+    std::vector<fs::path> files;
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+        if (e.is_regular_file() && e.path().extension() == ".yaml")
+            files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+        if (f.filename() == "sources.yaml")
+            loadSources(f.string());
+        else
+            loadFile(f.string());
+    }
+}
+
+const Part& Catalog::loadFile(const std::string& path) { return loadText(readTextFile(path), path); }
+
+const Part& Catalog::loadText(const std::string& text, const std::string& fileName)
+{
+    const auto file = std::make_shared<std::string>(fileName);
+    const Cursor doc(parseYaml(text, fileName), file, "");
+    if (!doc.isMap())
+        doc.fail("a catalog part must be a mapping with manufacturer, model and slug");
+    doc.allowKeys(kTopLevel);
+
+    auto part = std::make_unique<Part>();
+    part->loc = SourceLoc{fileName, 1, 1, {}};
+    part->contentHash = fnv1a(text);
+    part->manufacturer = doc["manufacturer"].str();
+    part->model = doc["model"].str();
+    const Cursor slug = doc["slug"];
+    part->slug = slug.str();
+    static const std::regex slugRe("[a-z0-9][a-z0-9_-]*");
+    if (!std::regex_match(part->slug, slugRe))
+        slug.fail("slug \"" + part->slug + "\" must be lower-case letters, digits, '-' or '_'");
+    if (auto s = doc.find("source"))
+        part->fileSource = {Provenance::Kind::Source, s->str()};
+
+    readNetbox(doc, *part);
+
+    if (auto rdt = doc.find("rdt")) {
+        rdt->requireMap();
+        part->kind = parseKind((*rdt)["kind"]);
+        readFields(*rdt, *part, fieldsFor(part->kind), "");
+        if (auto b = rdt->find("busbar_tap"))
+            part->busbarTap = b->boolean();
+        if (auto ou = rdt->find("ou_height")) {
+            if (!part->slottable())
+                ou->fail("a " + std::string(partKindName(part->kind)) + " does not take rack slots; remove ou_height");
+            part->ouHeight = static_cast<int>(ou->quantity(Dimension::OpenU, Range{1, 60}));
+        }
+    }
+    if (part->slottable() && part->ouHeight == 0) {
+        if (auto u = doc.find("u_height")) {
+            // NetBox height is in 44.45 mm EIA units; the part needs the OpenU slots that contain it.
+            double units = 0;
+            try {
+                units = std::stod(u->str());
+            } catch (const std::exception&) {
+                u->fail("u_height must be a number of rack units");
+            }
+            if (!(units > 0) || units > 60)
+                u->fail("u_height must be between 0.5 and 60 rack units");
+            part->ouHeight = static_cast<int>(std::ceil(units * kEiaUnitM / kOpenUM - 1e-9));
+        } else {
+            doc.fail("a " + std::string(partKindName(part->kind)) + " needs rdt.ou_height (e.g. \"2 OU\") or NetBox u_height");
+        }
+    }
+    // Numbers without inline provenance inherit the file-level source.
+    for (auto& [key, v] : part->values)
+        if (v.provenance.kind == Provenance::Kind::None && part->fileSource.kind != Provenance::Kind::None)
+            v.provenance = part->fileSource;
+
+    if (m_parts.count(part->slug))
+        slug.fail("duplicate slug \"" + part->slug + "\" (also defined in " + m_parts[part->slug]->loc.file + ")");
+    m_files.emplace_back(fileName, part->contentHash);
+    const Part& ref = *part;
+    m_parts[part->slug] = std::move(part);
+    return ref;
+}
+
+void Catalog::resolve() const
+{
+    for (const auto& [slug, part] : m_parts) {
+        for (const auto& [field, kind] : {std::pair{"gpus.part", PartKind::Gpu}, std::pair{"nics.part", PartKind::Nic}}) {
+            const std::string ref = part->text(field);
+            if (ref.empty())
+                continue;
+            SourceLoc where = part->loc;
+            where.path = std::string("rdt.") + field;
+            const Part& target = require(ref, where);
+            if (target.kind != kind)
+                throw InputError(where, "\"" + ref + "\" is a " + std::string(partKindName(target.kind)) + ", expected a " +
+                                            std::string(partKindName(kind)));
+        }
+    }
+}
+
+const Part* Catalog::find(const std::string& slug) const
+{
+    const auto it = m_parts.find(slug);
+    return it == m_parts.end() ? nullptr : it->second.get();
+}
+
+const Part& Catalog::require(const std::string& slug, const SourceLoc& where) const
+{
+    if (const Part* p = find(slug))
+        return *p;
+    throw InputError(where, "unknown catalog entry \"" + slug + "\"" + didYouMean(slug, slugs()));
+}
+
+std::vector<std::string> Catalog::slugs() const
+{
+    std::vector<std::string> out;
+    out.reserve(m_parts.size());
+    for (const auto& [slug, part] : m_parts)
+        out.push_back(slug);
+    return out;
+}
+
+}  // namespace rdt::core

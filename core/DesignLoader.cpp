@@ -1,0 +1,276 @@
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "core/Design.h"
+#include "core/LayoutExpander.h"
+
+namespace rdt::core {
+namespace {
+
+const std::vector<std::string> kAshraeClasses = {"A1", "A2", "A3", "A4", "H1"};
+
+Site readSite(const Cursor& c)
+{
+    c.allowKeys({"altitude", "supply_air", "humidity", "ashrae_class"});
+    Site s;
+    s.loc = c.loc();
+    if (auto a = c.find("altitude"))
+        s.altitudeM = a->quantity(Dimension::Length, Range{-500.0, 6000.0});
+    if (auto t = c.find("supply_air"))
+        s.supplyAirK = t->quantity(Dimension::Temperature, Range{223.15, 373.15});
+    if (auto h = c.find("humidity"))
+        s.relativeHumidity = h->quantity(Dimension::Ratio, Range{0.0, 1.0});
+    if (auto k = c.find("ashrae_class")) {
+        s.ashraeClass = k->str();
+        if (std::find(kAshraeClasses.begin(), kAshraeClasses.end(), s.ashraeClass) == kAshraeClasses.end())
+            k->fail("unknown ASHRAE class \"" + s.ashraeClass + "\" (A1, A2, A3, A4 or H1)" +
+                    didYouMean(s.ashraeClass, kAshraeClasses));
+    }
+    return s;
+}
+
+bool globMatch(const std::string& pattern, const std::string& text)
+{
+    // '*' matches any run of characters; everything else matches itself.
+    std::size_t p = 0, t = 0, star = std::string::npos, mark = 0;
+    while (t < text.size()) {
+        if (p < pattern.size() && pattern[p] == text[t]) {
+            ++p;
+            ++t;
+        } else if (p < pattern.size() && pattern[p] == '*') {
+            star = p++;
+            mark = t;
+        } else if (star != std::string::npos) {
+            p = star + 1;
+            t = ++mark;
+        } else {
+            return false;
+        }
+    }
+    while (p < pattern.size() && pattern[p] == '*')
+        ++p;
+    return p == pattern.size();
+}
+
+LinkEnd readEnd(const Cursor& c, const Catalog& catalog)
+{
+    c.allowKeys({"part", "interfaces", "component", "count"});
+    LinkEnd e;
+    const Cursor part = c["part"];
+    e.partSlug = catalog.require(part.str(), part.loc()).slug;
+    if (auto i = c.find("interfaces"))
+        e.interfaces = i->str();
+    if (auto comp = c.find("component")) {
+        e.component = comp->str();
+        if (e.component != "gpus" && e.component != "nics")
+            comp->fail("component must be gpus or nics");
+    }
+    if (auto n = c.find("count"))
+        e.count = static_cast<int>(n->integer(1, 100000));
+    return e;
+}
+
+/// Ports per instance of the part at one end of a link class.
+int portsPerInstance(const LinkEnd& end, const Part& part)
+{
+    if (end.count > 0)
+        return end.count;
+    if (!end.component.empty())
+        return static_cast<int>(part.value(end.component + ".count", 0));
+    if (!end.interfaces.empty())
+        return static_cast<int>(std::count_if(part.interfaces.begin(), part.interfaces.end(),
+                                              [&](const Interface& i) { return globMatch(end.interfaces, i.name); }));
+    return 1;
+}
+
+const Slot* findSlot(const Design& d, const std::string& id)
+{
+    const std::size_t cut = id.rfind('/');
+    if (cut == std::string::npos)
+        return nullptr;
+    const std::string rackId = id.substr(0, cut);
+    for (const Rack& r : d.racks)
+        if (r.id == rackId)
+            for (const Slot& s : r.slots)
+                if (s.id == id)
+                    return &s;
+    return nullptr;
+}
+
+void readPortToPort(const Cursor& c, LinkClass& l, const Design& d)
+{
+    for (const auto& [key, slot, port] : {std::tuple{"from", &l.fromSlot, &l.fromPort}, std::tuple{"to", &l.toSlot, &l.toPort}}) {
+        const Cursor end = c[key];
+        const std::string s = end.str();
+        const std::size_t colon = s.rfind(':');
+        if (colon == std::string::npos)
+            end.fail("a port is written rack-id/slot-id:interface, e.g. \"hall1/row1/rack1/gt0:nic0\"");
+        *slot = s.substr(0, colon);
+        *port = s.substr(colon + 1);
+        const Slot* found = findSlot(d, *slot);
+        if (!found)
+            end.fail("no slot \"" + *slot + "\" in the layout");
+        const auto& ifs = found->part->interfaces;
+        if (std::none_of(ifs.begin(), ifs.end(), [&](const Interface& i) { return i.name == *port; }))
+            end.fail("\"" + found->part->slug + "\" has no interface \"" + *port + "\"");
+    }
+    l.count = 1;
+}
+
+LinkClass readLink(const Cursor& c, const Design& d, const Catalog& catalog)
+{
+    c.allowKeys({"class", "medium", "from", "to", "scope", "cable", "length"});
+    LinkClass l;
+    l.loc = c.loc();
+    l.id = c["class"].str();
+    l.medium = c["medium"].str();
+    static const std::vector<std::string> media = {"pcie-gen5", "copper", "optical"};
+    if (std::find(media.begin(), media.end(), l.medium) == media.end())
+        c["medium"].fail("unknown medium \"" + l.medium + "\" (pcie-gen5, copper or optical)" + didYouMean(l.medium, media));
+    if (auto cab = c.find("cable")) {
+        l.cable = &catalog.require(cab->str(), cab->loc());
+        if (l.cable->kind != PartKind::Cable)
+            cab->fail("\"" + l.cable->slug + "\" is not a cable");
+    }
+    if (auto len = c.find("length"))
+        l.lengthM = len->quantity(Dimension::Length, Range{0.0, 100000.0});
+    if (c["from"].isScalar()) {
+        readPortToPort(c, l, d);
+        l.scope = "port";
+        return l;
+    }
+    l.from = readEnd(c["from"], catalog);
+    l.to = readEnd(c["to"], catalog);
+    if (auto s = c.find("scope")) {
+        l.scope = s->str();
+        static const std::vector<std::string> scopes = {"chassis", "rack", "fabric"};
+        if (std::find(scopes.begin(), scopes.end(), l.scope) == scopes.end())
+            s->fail("unknown scope \"" + l.scope + "\" (chassis, rack or fabric)" + didYouMean(l.scope, scopes));
+    }
+    for (const Rack& r : d.racks)
+        for (const Slot& s : r.slots)
+            if (s.part->slug == l.from.partSlug)
+                l.count += static_cast<std::size_t>(portsPerInstance(l.from, *s.part));
+    return l;
+}
+
+Waiver readWaiver(const Cursor& c)
+{
+    c.allowKeys({"rule", "subject", "justification"});
+    Waiver w;
+    w.loc = c.loc();
+    w.rule = c["rule"].str();
+    w.subject = c.has("subject") ? c["subject"].str() : "*";
+    w.justification = c["justification"].str();
+    if (w.justification.size() < 10)
+        c["justification"].fail("a waiver needs a written justification (at least a sentence)");
+    return w;
+}
+
+std::shared_ptr<Catalog> loadCatalogs(const Cursor& doc, const std::string& fileName, const std::string& catalogDir)
+{
+    auto catalog = std::make_shared<Catalog>();
+    catalog->loadDirectory(catalogDir);
+    if (auto extra = doc.find("catalog")) {
+        const std::filesystem::path base = std::filesystem::path(fileName).parent_path();
+        for (const Cursor& p : extra->elements()) {
+            const std::filesystem::path dir = base / p.str();
+            if (!std::filesystem::is_directory(dir))
+                p.fail("catalog folder \"" + dir.string() + "\" not found");
+            catalog->loadDirectory(dir.string());
+        }
+    }
+    catalog->resolve();
+    return catalog;
+}
+
+}  // namespace
+
+bool Waiver::matches(const std::string& ruleId, const std::string& subjectId) const
+{
+    return globMatch(rule, ruleId) && globMatch(subject, subjectId);
+}
+
+int Design::gpuCount(const Part& part)
+{
+    return part.kind == PartKind::Chassis ? static_cast<int>(part.value("gpus.count", 0)) : 0;
+}
+
+Summary Design::summary() const
+{
+    Summary s;
+    s.halls = halls.size();
+    s.pods = pods.size();
+    s.rows = rows.size();
+    s.racks = racks.size();
+    for (const Rack& r : racks) {
+        for (const Slot& slot : r.slots) {
+            switch (slot.part->kind) {
+            case PartKind::Chassis:
+                ++s.chassis;
+                s.gpus += static_cast<std::size_t>(gpuCount(*slot.part));
+                break;
+            case PartKind::Switch: ++s.switches; break;
+            case PartKind::PowerShelf: ++s.powerShelves; break;
+            case PartKind::BbuShelf: ++s.bbuShelves; break;
+            default: break;
+            }
+        }
+    }
+    for (const LinkClass& l : links)
+        s.links += l.count;
+    return s;
+}
+
+Design loadDesignText(const std::string& text, const std::string& fileName, const std::string& catalogDir)
+{
+    Design d;
+    d.file = fileName;
+    d.text = text;
+    const auto file = std::make_shared<std::string>(fileName);
+    const Cursor doc(parseYaml(text, fileName), file, "");
+    if (!doc.isMap())
+        doc.fail("a design file must be a mapping with at least `layout:`");
+    doc.allowKeys({"rdt", "name", "description", "profile", "site", "catalog", "templates", "layout", "links", "waivers"});
+    if (auto v = doc.find("rdt"))
+        v->integer(1, 1);
+    d.name = doc.has("name") ? doc["name"].str() : std::filesystem::path(fileName).stem().string();
+    if (auto desc = doc.find("description"))
+        d.description = desc->str();
+    if (auto p = doc.find("profile"))
+        d.profile = p->str();
+    if (auto s = doc.find("site"))
+        d.site = readSite(*s);
+
+    auto catalog = loadCatalogs(doc, fileName, catalogDir);
+    d.catalog = catalog;
+
+    std::map<std::string, Cursor> templates;
+    if (auto t = doc.find("templates"))
+        for (const auto& [name, body] : t->entries()) {
+            body.requireMap();
+            templates.emplace(name, body);
+        }
+    LayoutExpander(d, *catalog, templates).expand(doc["layout"]);
+
+    if (auto links = doc.find("links")) {
+        std::set<std::string> ids;
+        for (const Cursor& c : links->elements()) {
+            d.links.push_back(readLink(c, d, *catalog));
+            if (!ids.insert(d.links.back().id).second)
+                c["class"].fail("duplicate link class \"" + d.links.back().id + "\"");
+        }
+    }
+    if (auto w = doc.find("waivers"))
+        for (const Cursor& c : w->elements())
+            d.waivers.push_back(readWaiver(c));
+    return d;
+}
+
+Design loadDesign(const std::string& path, const std::string& catalogDir)
+{
+    return loadDesignText(readTextFile(path), path, catalogDir);
+}
+
+}  // namespace rdt::core

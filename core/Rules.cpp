@@ -1,0 +1,208 @@
+#include "core/Rules.h"
+
+#include <stdexcept>
+
+namespace rdt::core {
+
+std::string_view severityName(Severity s)
+{
+    switch (s) {
+    case Severity::Info: return "info";
+    case Severity::Warning: return "warning";
+    case Severity::Error: return "error";
+    }
+    return "error";
+}
+
+std::optional<Severity> parseSeverity(std::string_view s)
+{
+    if (s == "info")
+        return Severity::Info;
+    if (s == "warning")
+        return Severity::Warning;
+    if (s == "error")
+        return Severity::Error;
+    return std::nullopt;
+}
+
+CheckContext::CheckContext(const Design& design, const RuleInfo& rule, const RuleConfig& config, std::vector<Violation>& out)
+    : m_design(&design), m_rule(rule), m_config(config), m_out(out)
+{
+}
+
+CheckContext::CheckContext(const Part& part, const Catalog& reference, const RuleInfo& rule, const RuleConfig& config,
+                           std::vector<Violation>& out)
+    : m_part(&part), m_reference(&reference), m_rule(rule), m_config(config), m_out(out)
+{
+}
+
+double CheckContext::constraint(const std::string& name) const
+{
+    const auto it = m_config.constraints.find(name);
+    if (it == m_config.constraints.end())
+        throw std::logic_error("rule " + m_rule.id + " has no constraint " + name);
+    return it->second.value;
+}
+
+void CheckContext::report(std::string subject, std::string message, double measured, double limit, std::string unit,
+                          SourceLoc loc)
+{
+    Violation v;
+    v.rule = m_rule.id;
+    v.severity = m_config.severity;
+    v.subject = std::move(subject);
+    v.message = std::move(message);
+    v.measured = measured;
+    v.limit = limit;
+    v.unit = std::move(unit);
+    v.loc = std::move(loc);
+    m_out.push_back(std::move(v));
+}
+
+void CheckRegistry::add(RuleInfo info, CheckFn check)
+{
+    if (find(info.id))
+        throw std::logic_error("rule registered twice: " + info.id);
+    m_entries.push_back({std::move(info), std::move(check)});
+}
+
+const RuleInfo* CheckRegistry::find(const std::string& id) const
+{
+    for (const auto& e : m_entries)
+        if (e.info.id == id)
+            return &e.info;
+    return nullptr;
+}
+
+std::vector<std::string> CheckRegistry::ids() const
+{
+    std::vector<std::string> out;
+    for (const auto& e : m_entries)
+        out.push_back(e.info.id);
+    return out;
+}
+
+Profile Profile::load(const std::string& path, const CheckRegistry& registry)
+{
+    return loadText(readTextFile(path), path, registry);
+}
+
+Profile Profile::loadText(const std::string& text, const std::string& fileName, const CheckRegistry& registry)
+{
+    const Cursor doc(parseYaml(text, fileName), std::make_shared<std::string>(fileName), "");
+    doc.allowKeys({"name", "description", "only_listed", "rules"});
+    Profile p;
+    p.name = doc["name"].str();
+    if (auto d = doc.find("description"))
+        p.description = d->str();
+    if (auto o = doc.find("only_listed"))
+        p.onlyListed = o->boolean();
+    if (auto rules = doc.find("rules")) {
+        for (const auto& [id, body] : rules->entries()) {
+            const RuleInfo* info = registry.find(id);
+            if (!info)
+                body.fail("unknown rule \"" + id + "\"" + didYouMean(id, registry.ids()));
+            RuleConfig cfg{true, info->severity, info->constraints};
+            if (body.isScalar()) {
+                // `rule.id: off` or `rule.id: warning`
+                const std::string s = body.str();
+                if (s == "off" || s == "false")
+                    cfg.enabled = false;
+                else if (auto sev = parseSeverity(s))
+                    cfg.severity = *sev;
+                else
+                    body.fail("expected off, info, warning or error");
+            } else {
+                std::vector<std::string> keys = {"severity", "enabled"};
+                for (const auto& [c, v] : info->constraints)
+                    keys.push_back(c);
+                body.allowKeys(keys);
+                if (auto e = body.find("enabled"))
+                    cfg.enabled = e->boolean();
+                if (auto s = body.find("severity")) {
+                    const auto sev = parseSeverity(s->str());
+                    if (!sev)
+                        s->fail("severity must be info, warning or error");
+                    cfg.severity = *sev;
+                }
+                for (auto& [c, v] : cfg.constraints)
+                    if (auto val = body.find(c))
+                        v.value = val->quantity(v.dim, Range::any());
+            }
+            p.m_rules[id] = cfg;
+        }
+    }
+    return p;
+}
+
+RuleConfig Profile::configFor(const RuleInfo& rule) const
+{
+    const auto it = m_rules.find(rule.id);
+    if (it != m_rules.end())
+        return it->second;
+    return RuleConfig{!onlyListed, rule.severity, rule.constraints};
+}
+
+std::vector<Violation> runChecks(const Design& design, const CheckRegistry& registry, const Profile& profile,
+                                 Progress& progress)
+{
+    std::vector<Violation> out;
+    const auto& entries = registry.entries();
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        if (progress.isCancelled())
+            throw Cancelled{};
+        const auto& e = entries[i];
+        if (e.info.target != RuleTarget::Design)
+            continue;
+        progress.update(static_cast<double>(i) / static_cast<double>(entries.size()), e.info.id);
+        const RuleConfig cfg = profile.configFor(e.info);
+        if (!cfg.enabled)
+            continue;
+        CheckContext ctx(design, e.info, cfg, out);
+        e.check(ctx);
+    }
+    for (Violation& v : out)
+        for (const Waiver& w : design.waivers)
+            if (w.matches(v.rule, v.subject)) {
+                v.waived = true;
+                v.justification = w.justification;
+                break;
+            }
+    progress.update(1.0, "checks done");
+    return out;
+}
+
+std::vector<Violation> runPartChecks(const Part& part, const Catalog& reference, const CheckRegistry& registry,
+                                     const Profile& profile)
+{
+    std::vector<Violation> out;
+    for (const auto& e : registry.entries()) {
+        if (e.info.target != RuleTarget::Part)
+            continue;
+        const RuleConfig cfg = profile.configFor(e.info);
+        if (!cfg.enabled)
+            continue;
+        CheckContext ctx(part, reference, e.info, cfg, out);
+        e.check(ctx);
+    }
+    return out;
+}
+
+CheckCounts countViolations(const std::vector<Violation>& violations)
+{
+    CheckCounts c;
+    for (const Violation& v : violations) {
+        if (v.waived) {
+            ++c.waived;
+            continue;
+        }
+        switch (v.severity) {
+        case Severity::Error: ++c.errors; break;
+        case Severity::Warning: ++c.warnings; break;
+        case Severity::Info: ++c.infos; break;
+        }
+    }
+    return c;
+}
+
+}  // namespace rdt::core

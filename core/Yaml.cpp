@@ -1,0 +1,195 @@
+#include "core/Yaml.h"
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace rdt::core {
+
+YAML::Node parseYaml(const std::string& text, const std::string& fileName)
+{
+    try {
+        return YAML::Load(text);
+    } catch (const YAML::Exception& e) {
+        SourceLoc loc{fileName, e.mark.line >= 0 ? e.mark.line + 1 : 0, e.mark.column >= 0 ? e.mark.column + 1 : 0, {}};
+        throw InputError(loc, "malformed YAML: " + e.msg);
+    }
+}
+
+std::string readTextFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(SourceLoc{path, 0, 0, {}}, "cannot open file (does it exist and is it readable?)");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in.bad())
+        throw InputError(SourceLoc{path, 0, 0, {}}, "error while reading file");
+    return ss.str();
+}
+
+Cursor::Cursor(YAML::Node node, std::shared_ptr<const std::string> file, std::string path)
+    : m_node(std::move(node)), m_file(std::move(file)), m_path(std::move(path))
+{
+}
+
+SourceLoc Cursor::loc() const
+{
+    const YAML::Mark m = m_node.Mark();
+    return SourceLoc{*m_file, m.line >= 0 ? m.line + 1 : 0, m.column >= 0 ? m.column + 1 : 0, m_path};
+}
+
+void Cursor::fail(const std::string& message) const { throw InputError(loc(), message); }
+
+void Cursor::requireMap() const
+{
+    if (!m_node.IsMap())
+        fail("expected a mapping (key: value pairs)");
+    std::set<std::string> seen;
+    for (const auto& kv : m_node) {
+        const std::string key = kv.first.Scalar();
+        if (!seen.insert(key).second) {
+            const YAML::Mark mk = kv.first.Mark();
+            throw InputError(SourceLoc{*m_file, mk.line + 1, mk.column + 1, childPath(m_path, key)},
+                             "duplicate key \"" + key + "\"");
+        }
+    }
+}
+
+void Cursor::requireSequence() const
+{
+    if (!m_node.IsSequence())
+        fail("expected a list");
+}
+
+void Cursor::allowKeys(const std::vector<std::string>& allowed) const
+{
+    requireMap();
+    for (const auto& kv : m_node) {
+        const std::string key = kv.first.Scalar();
+        bool ok = false;
+        for (const auto& a : allowed)
+            ok = ok || a == key;
+        if (!ok) {
+            const YAML::Mark mk = kv.first.Mark();
+            throw InputError(SourceLoc{*m_file, mk.line + 1, mk.column + 1, childPath(m_path, key)},
+                             "unknown field \"" + key + "\"" + didYouMean(key, allowed));
+        }
+    }
+}
+
+bool Cursor::has(const std::string& key) const { return m_node.IsMap() && m_node[key].IsDefined(); }
+
+Cursor Cursor::operator[](const std::string& key) const
+{
+    if (!m_node.IsMap())
+        fail("expected a mapping with field \"" + key + "\"");
+    const YAML::Node child = m_node[key];
+    if (!child.IsDefined() || child.IsNull())
+        fail("missing required field \"" + key + "\"");
+    return Cursor(child, m_file, childPath(m_path, key));
+}
+
+std::optional<Cursor> Cursor::find(const std::string& key) const
+{
+    if (!m_node.IsMap())
+        return std::nullopt;
+    const YAML::Node child = m_node[key];
+    if (!child.IsDefined() || child.IsNull())
+        return std::nullopt;
+    return Cursor(child, m_file, childPath(m_path, key));
+}
+
+Cursor Cursor::at(std::size_t index) const
+{
+    return Cursor(m_node[index], m_file, m_path + "[" + std::to_string(index) + "]");
+}
+
+std::vector<Cursor> Cursor::elements() const
+{
+    requireSequence();
+    std::vector<Cursor> out;
+    out.reserve(m_node.size());
+    for (std::size_t i = 0; i < m_node.size(); ++i)
+        out.push_back(at(i));
+    return out;
+}
+
+std::vector<std::pair<std::string, Cursor>> Cursor::entries() const
+{
+    requireMap();
+    std::vector<std::pair<std::string, Cursor>> out;
+    for (const auto& kv : m_node) {
+        const std::string key = kv.first.Scalar();
+        out.emplace_back(key, Cursor(kv.second, m_file, childPath(m_path, key)));
+    }
+    return out;
+}
+
+std::string Cursor::str() const
+{
+    if (!m_node.IsScalar())
+        fail("expected a text value");
+    return m_node.Scalar();
+}
+
+long long Cursor::integer(long long min, long long max) const
+{
+    const std::string s = str();
+    std::size_t used = 0;
+    long long v = 0;
+    try {
+        v = std::stoll(s, &used);
+    } catch (const std::exception&) {
+        fail("\"" + s + "\" is not a whole number");
+    }
+    if (used != s.size())
+        fail("\"" + s + "\" is not a whole number");
+    if (v < min || v > max)
+        fail("value " + s + " is outside the allowed range " + std::to_string(min) + " … " + std::to_string(max));
+    return v;
+}
+
+bool Cursor::boolean() const
+{
+    const std::string s = str();
+    if (s == "true" || s == "yes" || s == "True")
+        return true;
+    if (s == "false" || s == "no" || s == "False")
+        return false;
+    fail("\"" + s + "\" is not true or false");
+}
+
+double Cursor::quantity(Dimension dim, Range range) const { return sourcedQuantity(dim, range).si; }
+
+SourcedValue Cursor::sourcedQuantity(Dimension dim, Range range) const
+{
+    SourcedValue out;
+    const Cursor* scalar = this;
+    std::optional<Cursor> value;
+    if (m_node.IsMap()) {
+        allowKeys({"value", "source", "estimate"});
+        value = (*this)["value"];
+        scalar = &*value;
+        if (auto s = find("source"))
+            out.provenance = {Provenance::Kind::Source, s->str()};
+        else if (auto e = find("estimate"))
+            out.provenance = {Provenance::Kind::Estimate, e->str()};
+        else
+            fail("a quantity written as a map needs \"source\" or \"estimate\" beside \"value\"");
+        if (has("source") && has("estimate"))
+            fail("give either \"source\" or \"estimate\", not both");
+    }
+    if (!scalar->m_node.IsScalar())
+        scalar->fail("expected a " + std::string(dimensionName(dim)) + " with a unit");
+    const ParsedQuantity p = parseQuantity(scalar->m_node.Scalar(), dim, range);
+    if (!p.value)
+        scalar->fail(p.error);
+    out.si = *p.value;
+    out.dim = dim;
+    out.loc = scalar->loc();
+    return out;
+}
+
+}  // namespace rdt::core
