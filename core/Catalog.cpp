@@ -230,8 +230,10 @@ void readNetbox(const Cursor& doc, Part& part)
         bool any = false;
         for (const auto& e : pp->elements()) {
             e.requireMap();
-            if (auto m = e.find("maximum_draw")) {  // NetBox defines this field in watts
-                draw += static_cast<double>(m->integer(0, 10'000'000));
+            if (auto m = e.find("maximum_draw")) {
+                // NetBox gives watts per port; redundant PSUs each carry the whole device, so the
+                // device's draw is the largest port's, not the sum.
+                draw = std::max(draw, static_cast<double>(m->integer(0, 10'000'000)));
                 any = true;
             }
         }

@@ -1,0 +1,82 @@
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "analysis/Pipeline.h"
+
+using namespace rdt;
+
+static const std::string kDesigns = RDT_SOURCE_DIR "/data/designs/";
+
+static std::multiset<std::pair<std::string, std::string>> expected(const std::string& path)
+{
+    std::multiset<std::pair<std::string, std::string>> out;
+    std::ifstream in(path);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        std::istringstream ss(line);
+        std::string rule, subject;
+        ss >> rule >> subject;
+        out.insert({rule, subject});
+    }
+    return out;
+}
+
+TEST_CASE("broken-rack raises exactly the violations its fixture lists", "[pipeline][fixture]")
+{
+    core::Progress progress;
+    const analysis::RunResult r = analysis::run({kDesigns + "broken-rack.yaml", "", ""}, progress);
+    std::multiset<std::pair<std::string, std::string>> got;
+    for (const auto& v : r.violations)
+        got.insert({v.rule, v.subject});
+    const auto want = expected(RDT_SOURCE_DIR "/tests/fixtures/broken-rack.expected");
+    REQUIRE(want.size() >= 10);
+    CHECK(got == want);
+    CHECK(core::countViolations(r.violations).errors == want.size());
+    // Each violation points at the design text (or the extra catalog for part data).
+    for (const auto& v : r.violations)
+        CHECK(v.loc.line > 0);
+}
+
+TEST_CASE("the shipped examples pass their default profile", "[pipeline]")
+{
+    for (const char* name : {"meta-24k-roce.yaml", "meta-24k-ib.yaml", "single-rack.yaml"}) {
+        INFO(name);
+        core::Progress progress;
+        const analysis::RunResult r = analysis::run({kDesigns + name, "", ""}, progress);
+        CHECK(core::countViolations(r.violations).errors == 0);
+        CHECK(r.profile.name == "default");
+    }
+}
+
+TEST_CASE("every shipped rule profile loads against the registry", "[pipeline][profile]")
+{
+    const core::CheckRegistry reg = analysis::makeRegistry();
+    for (const char* name : {"default", "ocp-strict", "mechanical"})
+        CHECK(core::Profile::load(analysis::profilePath(name), reg).name == name);
+    CHECK_THROWS_AS(analysis::run({kDesigns + "single-rack.yaml", "no-such-profile", ""}, *std::make_unique<core::Progress>()),
+                    core::InputError);
+}
+
+TEST_CASE("progress reaches 1 and cancellation stops the run", "[pipeline][progress]")
+{
+    struct Recorder : core::Progress {
+        double last = -1;
+        bool monotonic = true;
+        void update(double f, std::string_view) override
+        {
+            monotonic = monotonic && f >= last;
+            last = f;
+        }
+    } rec;
+    analysis::run({kDesigns + "single-rack.yaml", "", ""}, rec);
+    CHECK(rec.last == 1.0);
+    CHECK(rec.monotonic);
+    core::Progress cancelled;
+    cancelled.cancel();
+    CHECK_THROWS_AS(analysis::run({kDesigns + "single-rack.yaml", "", ""}, cancelled), core::Cancelled);
+}

@@ -1,0 +1,203 @@
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/TextOutput.h"
+
+namespace fs = std::filesystem;
+using Catch::Matchers::Contains;
+
+namespace {
+
+struct Run {
+    int code = -1;
+    std::string out;  ///< stdout and stderr together
+};
+
+/// Run the real `rdt` binary from the repository root (so relative fixture paths read as users type them).
+Run runRdt(const std::string& args, bool withStderr = true)
+{
+    const std::string cmd = "cd " RDT_SOURCE_DIR " && " RDT_BIN_DIR "/rdt " + args + (withStderr ? " 2>&1" : " 2>/dev/null");
+    Run r;
+    FILE* p = ::popen(cmd.c_str(), "r");
+    REQUIRE(p);
+    std::array<char, 4096> buf{};
+    std::size_t n = 0;
+    while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0)
+        r.out.append(buf.data(), n);
+    const int status = ::pclose(p);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+std::string header(const std::string& text, const std::string& key)
+{
+    const std::string tag = "# " + key + ":";
+    const std::size_t at = text.find(tag);
+    if (at == std::string::npos)
+        return {};
+    std::size_t start = at + tag.size();
+    while (start < text.size() && text[start] == ' ')
+        ++start;
+    return text.substr(start, text.find('\n', start) - start);
+}
+
+}  // namespace
+
+TEST_CASE("every bad input exits 2 with a located message", "[cli][bad-input]")
+{
+    std::size_t cases = 0;
+    for (const auto& e : fs::directory_iterator(RDT_SOURCE_DIR "/tests/fixtures/bad")) {
+        if (e.path().extension() != ".yaml")
+            continue;
+        ++cases;
+        std::ifstream in(e.path());
+        std::stringstream ss;
+        ss << in.rdbuf();
+        const std::string text = ss.str();
+        const std::string rel = "tests/fixtures/bad/" + e.path().filename().string();
+        const Run r = runRdt("check " + rel);
+        INFO(rel << "\n" << r.out);
+        CHECK(r.code == 2);
+        CHECK_THAT(r.out, Contains("rdt: error: "));
+        CHECK_THAT(r.out, Contains(header(text, "expect")));
+        const std::string file = header(text, "expect-file").empty() ? e.path().filename().string() : header(text, "expect-file");
+        CHECK_THAT(r.out, Contains(file + ":" + header(text, "expect-line") + ":"));
+        CHECK_THAT(r.out, Contains(header(text, "expect-path")));
+        CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);  // one clear message, no cascade
+    }
+    CHECK(cases >= 18);
+}
+
+TEST_CASE("missing files, unwritable outputs and bad usage exit 2", "[cli][bad-input]")
+{
+    Run r = runRdt("check data/designs/no-such-design.yaml");
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Contains("no-such-design.yaml: cannot open file"));
+    r = runRdt("report data/designs/single-rack.yaml -o /nonexistent-folder/out.h5");
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Contains("/nonexistent-folder/out.h5") && Contains("does not exist"));
+    r = runRdt("check");
+    CHECK(r.code == 2);
+    r = runRdt("frobnicate");
+    CHECK(r.code == 2);
+    r = runRdt("validate data/designs/single-rack.yaml --format pdf");
+    CHECK(r.code == 2);
+    r = runRdt("check data/designs/single-rack.yaml --profile no-such-profile");
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Contains("rule profile \"no-such-profile\" not found"));
+    r = runRdt("catalog show meta-grand-teton");
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Contains("did you mean \"meta-grand-teton-h100\""));
+}
+
+TEST_CASE("rdt check prints the 24,576-GPU summary and exits 0", "[cli]")
+{
+    const Run r = runRdt("check data/designs/meta-24k-roce.yaml");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Contains("1,536 racks") && Contains("3,072 chassis (24,576 GPUs)") && Contains("1,536 switches"));
+    CHECK_THAT(r.out, Contains("0 errors"));
+}
+
+TEST_CASE("rdt check --json", "[cli][json]")
+{
+    const Run r = runRdt("check data/designs/meta-24k-roce.yaml --json", false);
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["summary"]["racks"] == 1536);
+    CHECK(j["summary"]["chassis"] == 3072);
+    CHECK(j["summary"]["gpus"] == 24576);
+    CHECK(j["violations"].empty());
+}
+
+TEST_CASE("broken-rack exits 1 naming each broken rule", "[cli]")
+{
+    const Run r = runRdt("check data/designs/broken-rack.yaml");
+    CHECK(r.code == 1);
+    for (const char* rule : {"orv3.slot.overlap", "orv3.slot.range", "orv3.part.width", "orv3.part.depth", "orv3.rack.mass",
+                             "orv3.power.source", "thermal.ashrae.inlet", "link.endpoint.missing", "signal.cable.reach"})
+        CHECK_THAT(r.out, Contains(std::string("error  ") + rule));
+    const Run j = runRdt("check data/designs/broken-rack.yaml --json", false);
+    CHECK(j.code == 1);
+    CHECK(nlohmann::json::parse(j.out)["violations"].size() == 11);
+}
+
+TEST_CASE("rdt validate in every format", "[cli][validate]")
+{
+    Run r = runRdt("validate data/designs/broken-rack.yaml --profile mechanical");
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Contains("orv3.slot.overlap"));
+    CHECK(r.out.find("thermal.ashrae.inlet") == std::string::npos);  // not in the mechanical profile
+    r = runRdt("validate data/designs/broken-rack.yaml --format sarif", false);
+    CHECK(r.code == 1);
+    CHECK(nlohmann::json::parse(r.out)["version"] == "2.1.0");
+    r = runRdt("validate data/designs/broken-rack.yaml --format junit", false);
+    CHECK_THAT(r.out, Contains("<testsuites") && Contains("</testsuites>"));
+    r = runRdt("validate data/designs/single-rack.yaml --format json", false);
+    CHECK(r.code == 0);
+    CHECK(nlohmann::json::parse(r.out)["violations"].empty());
+}
+
+TEST_CASE("rdt validate on catalog parts", "[cli][validate][catalog]")
+{
+    // The shipped Grand Teton has a source or an estimate for every number.
+    Run r = runRdt("validate data/catalog/meta-grand-teton-h100.yaml --profile ocp-strict");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Contains("no violations"));
+    // A NetBox file has no provenance and no rdt section: warnings by default, errors when strict.
+    r = runRdt("validate tests/fixtures/netbox/edgecore-as7726-32x.yaml");
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Contains("warning  catalog.provenance"));
+    r = runRdt("validate tests/fixtures/netbox/edgecore-as7726-32x.yaml --profile ocp-strict --format sarif", false);
+    CHECK(r.code == 1);
+    CHECK(nlohmann::json::parse(r.out)["runs"][0]["results"].size() >= 2);
+    r = runRdt("validate data/designs/broken-parts/oversize-sled.yaml");
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Contains("catalog.part.width") && Contains("catalog.part.depth"));
+}
+
+TEST_CASE("rdt report writes the file and prints its path", "[cli][report]")
+{
+    const fs::path out = fs::temp_directory_path() / "rdt-cli-report.h5";
+    fs::remove(out);
+    const Run r = runRdt("report data/designs/single-rack.yaml -o " + out.string());
+    CHECK(r.code == 0);
+    CHECK(fs::exists(out));
+    CHECK_THAT(r.out, Contains("report   " + out.string()));
+    fs::remove(out);
+}
+
+TEST_CASE("catalog list and show, version and help", "[cli][catalog]")
+{
+    Run r = runRdt("catalog list --kind gpu");
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Contains("nvidia-h100-sxm5") && Contains("nvidia-b200-sxm"));
+    CHECK(r.out.find("meta-minipack2") == std::string::npos);
+    r = runRdt("catalog show nvidia-h100-sxm5");
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Contains("tdp") && Contains("700 W") && Contains("[C1]"));
+    r = runRdt("--version");
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Contains("rdt 0."));
+    for (const char* sub : {"check", "validate", "report", "catalog"}) {
+        r = runRdt(std::string(sub) + " --help");
+        CHECK(r.code == 0);
+        CHECK_THAT(r.out, Contains("Usage"));
+    }
+}
+
+TEST_CASE("thousands separators", "[cli]")
+{
+    CHECK(rdt::cli::thousands(24576) == "24,576");
+    CHECK(rdt::cli::thousands(999) == "999");
+    CHECK(rdt::cli::thousands(1000000) == "1,000,000");
+}

@@ -1,0 +1,135 @@
+#include <catch2/catch.hpp>
+
+#include "core/Catalog.h"
+
+using namespace rdt::core;
+using Catch::Matchers::Contains;
+
+static const std::string kData = RDT_SOURCE_DIR "/data";
+
+static Catalog shipped()
+{
+    Catalog c;
+    c.loadDirectory(kData + "/catalog");
+    c.resolve();
+    return c;
+}
+
+TEST_CASE("the shipped catalog holds the parts the foundation promises", "[catalog]")
+{
+    const Catalog c = shipped();
+    for (const char* slug : {"orv3-standard", "orv3-600a", "orv3-hpr", "orv3-power-shelf-6x3kw", "orv3-hpr-power-shelf-6x5p5kw",
+                             "orv3-bbu-shelf-6x3kw", "meta-grand-teton-h100", "nvidia-h100-sxm5", "nvidia-h200-sxm",
+                             "nvidia-b200-sxm", "nvidia-connectx7-400g", "meta-minipack2", "meta-wedge400",
+                             "arista-7816r3", "dac-400g-osfp-2m", "optic-400g-dr4-osfp"})
+        CHECK(c.find(slug) != nullptr);
+
+    const Part& gt = *c.find("meta-grand-teton-h100");
+    CHECK(gt.kind == PartKind::Chassis);
+    CHECK(gt.value("gpus.count", 0) == 8);
+    CHECK(gt.text("gpus.part") == "nvidia-h100-sxm5");
+    CHECK(gt.value("fans.count", 0) == 16);
+    CHECK(gt.busbarTap);
+    CHECK(gt.interfaces.size() >= 8);
+    const Part& h100 = *c.find("nvidia-h100-sxm5");
+    CHECK(h100.value("tdp", 0) == 700.0);
+    CHECK(h100.value("slowdown_temp", 0) == Approx(89 + 273.15));
+    const Part& std3 = *c.find("orv3-standard");
+    CHECK(std3.value("busbar_rating", 0) == 375.0);
+    CHECK(std3.value("usable_ou", 0) == 44);
+    CHECK(std3.value("max_payload", 0) == 1400.0);
+    const Part& shelf = *c.find("orv3-power-shelf-6x3kw");
+    CHECK(shelf.value("modules", 0) * shelf.value("module_rating", 0) == 18000.0);
+    CHECK(shelf.value("efficiency_peak", 0) == Approx(0.975));
+}
+
+TEST_CASE("every number in the shipped catalog has a source or an estimate, and sources resolve", "[catalog]")
+{
+    const Catalog c = shipped();
+    REQUIRE(c.sourceKeys().size() > 50);
+    std::size_t numbers = 0;
+    for (const std::string& slug : c.slugs()) {
+        const Part& p = *c.find(slug);
+        for (const auto& [field, v] : p.values) {
+            ++numbers;
+            INFO(slug << " " << field);
+            CHECK(v.provenance.kind != Provenance::Kind::None);
+            CHECK_FALSE(v.provenance.text.empty());
+            if (v.provenance.kind == Provenance::Kind::Source) {
+                const auto keys = Catalog::citedKeys(v.provenance.text);
+                CHECK_FALSE(keys.empty());
+                for (const auto& k : keys)
+                    CHECK(c.sourceKeys().count(k) == 1);
+            }
+        }
+    }
+    CHECK(numbers > 150);
+}
+
+TEST_CASE("a NetBox devicetype file loads as-is", "[catalog][netbox]")
+{
+    Catalog c;
+    const Part& p = c.loadFile(RDT_SOURCE_DIR "/tests/fixtures/netbox/edgecore-as7726-32x.yaml");
+    CHECK(p.slug == "edgecore-as7726-32x");
+    CHECK(p.kind == PartKind::Device);
+    CHECK(p.ouHeight == 1);  // 1 RU (44.45 mm) fits one 48 mm OpenU
+    CHECK(p.value("weight", 0) == Approx(9.6));
+    CHECK(p.value("power.max", 0) == 550.0);  // redundant PSUs: the largest port, not the sum
+    CHECK(p.interfaces.size() == 3);
+    CHECK(p.airflow == "front-to-rear");
+    // NetBox fields rdt does not interpret are kept verbatim.
+    CHECK(p.netbox["console-ports"].IsSequence());
+    CHECK(p.netbox["module-bays"].size() == 2);
+    CHECK(p.netbox["part_number"].as<std::string>() == "AS7726-32X");
+}
+
+TEST_CASE("a 2 RU NetBox device needs 2 OpenU", "[catalog][netbox]")
+{
+    Catalog c;
+    CHECK(c.loadText("manufacturer: X\nmodel: Y\nslug: x-y\nu_height: 2\n", "n.yaml").ouHeight == 2);
+    CHECK(c.loadText("manufacturer: X\nmodel: Z\nslug: x-z\nu_height: 3\n", "n.yaml").ouHeight == 3);
+    // 4 RU = 177.8 mm fits in 4 OU = 192 mm; 16 RU = 711 mm fits in 15 OU = 720 mm.
+    CHECK(c.loadText("manufacturer: X\nmodel: W\nslug: x-w\nu_height: 16\n", "n.yaml").ouHeight == 15);
+}
+
+TEST_CASE("bad catalog input is located", "[catalog]")
+{
+    auto failure = [](const std::string& text) {
+        Catalog c;
+        try {
+            c.loadText(text, "bad.yaml");
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK_THAT(failure("manufacturer: X\nmodel: Y\nslug: x\nu_hieght: 1\n"),
+               Contains("bad.yaml:4:1: u_hieght: unknown field \"u_hieght\" (did you mean \"u_height\"?)"));
+    CHECK_THAT(failure("manufacturer: X\nmodel: Y\nslug: Bad Slug\nu_height: 1\n"), Contains("slug \"Bad Slug\""));
+    CHECK_THAT(failure("manufacturer: X\nmodel: Y\nslug: x\nrdt: {kind: chassis, ou_height: 2 OU, tdp: 700 W}\n"),
+               Contains("unknown field \"tdp\""));
+    CHECK_THAT(failure("manufacturer: X\nmodel: Y\nslug: x\nrdt: {kind: gpu, tdp: 700}\n"), Contains("rdt.tdp: missing unit"));
+    CHECK_THAT(failure("manufacturer: X\nmodel: Y\nslug: x\nrdt: {kind: gpus}\n"), Contains("unknown part kind \"gpus\" (did you mean \"gpu\"?)"));
+    CHECK_THAT(failure("manufacturer: X\nmodel: Y\nslug: x\nrdt: {kind: chassis}\n"), Contains("needs rdt.ou_height"));
+    CHECK_THAT(failure("manufacturer: X\nmodel: Y\nslug: x\nrdt: {kind: gpu, ou_height: 1 OU}\n"),
+               Contains("does not take rack slots"));
+    CHECK_THAT(failure("manufacturer: X\nmodel: Y\nslug: x\nweight: 9\nweight_unit: stone\nu_height: 1\n"),
+               Contains("bad.yaml:4:9: weight: unknown unit \"stone\""));
+}
+
+TEST_CASE("duplicate slugs and dangling component references are errors", "[catalog]")
+{
+    Catalog c;
+    c.loadText("manufacturer: X\nmodel: Y\nslug: x\nu_height: 1\n", "a.yaml");
+    CHECK_THROWS_WITH(c.loadText("manufacturer: X\nmodel: Y\nslug: x\nu_height: 1\n", "b.yaml"),
+                      Contains("duplicate slug \"x\" (also defined in a.yaml)"));
+    c.loadText("manufacturer: X\nmodel: C\nslug: c\nrdt: {kind: chassis, ou_height: 2 OU, gpus: {part: nope, count: 8}}\n",
+               "c.yaml");
+    CHECK_THROWS_WITH(c.resolve(), Contains("c.yaml") && Contains("rdt.gpus.part") && Contains("unknown catalog entry \"nope\""));
+}
+
+TEST_CASE("cited source keys are extracted", "[catalog]")
+{
+    CHECK(Catalog::citedKeys("[R3] [R8] and [M6b]") == std::vector<std::string>{"R3", "R8", "M6b"});
+    CHECK(Catalog::citedKeys("no keys").empty());
+}

@@ -1,0 +1,121 @@
+#include <catch2/catch.hpp>
+
+#include "core/Design.h"
+#include "core/LayoutExpander.h"
+
+using namespace rdt::core;
+using Catch::Matchers::Contains;
+
+static const std::string kData = RDT_SOURCE_DIR "/data";
+
+static Design load(const std::string& name) { return loadDesign(kData + "/designs/" + name, kData + "/catalog"); }
+
+static Design loadText(const std::string& text) { return loadDesignText(text, "inline.yaml", kData + "/catalog"); }
+
+TEST_CASE("the 24,576-GPU RoCE example expands to Meta's published counts", "[design]")
+{
+    const Design d = load("meta-24k-roce.yaml");
+    const Summary s = d.summary();
+    CHECK(s.halls == 1);
+    CHECK(s.pods == 8);
+    CHECK(s.rows == 96);
+    CHECK(s.racks == 1536);
+    CHECK(s.chassis == 3072);
+    CHECK(s.gpus == 24576);
+    CHECK(s.switches == 1536);
+    CHECK(d.links.size() == 3);
+    CHECK(d.links[0].count == 24576);  // GPU↔NIC PCIe, 8 per chassis
+    CHECK(d.links[1].count == 24576);  // NIC↔RTSW DAC: nic0…nic7 interfaces
+    CHECK(d.links[2].count == 24576);  // RTSW↔CTSW optics, 16 per switch
+    CHECK(d.racks.front().id == "dc1/pod1/row01/rack01");
+    CHECK(d.racks.back().id == "dc1/pod8/row12/rack16");
+    CHECK(d.racks.back().slots[4].id == "dc1/pod8/row12/rack16/gt0");
+    CHECK(d.racks[17].positionInRow == 1);
+    CHECK(d.pods[3].racks.size() == 192);
+    CHECK(d.site.supplyAirK == Approx(298.15));
+    // Template slots keep the location of the template text.
+    CHECK(d.racks[1000].slots[4].loc.line > 0);
+    CHECK_THAT(d.racks[1000].slots[4].loc.path, Contains("templates.gt-rack.slots[4]"));
+}
+
+TEST_CASE("the InfiniBand twin has the same scale", "[design]")
+{
+    const Summary s = load("meta-24k-ib.yaml").summary();
+    CHECK(s.racks == 1536);
+    CHECK(s.gpus == 24576);
+}
+
+TEST_CASE("per-instance overrides and port-to-port links", "[design]")
+{
+    const Design d = load("single-rack.yaml");
+    REQUIRE(d.racks.size() == 1);
+    const Rack& r = d.racks[0];
+    CHECK(r.rackType->slug == "orv3-600a");
+    const Slot& gt1 = r.slots[5];
+    CHECK(gt1.name == "gt1");
+    REQUIRE(gt1.overrides.gpuPowerCapW.has_value());
+    CHECK(*gt1.overrides.gpuPowerCapW == 600.0);
+    CHECK(r.slots[0].overrides.feed == "A");
+    CHECK(gt1.top() == 22);
+    REQUIRE(d.links.size() == 2);
+    CHECK(d.links[1].scope == "port");
+    CHECK(d.links[1].fromPort == "nic0");
+    CHECK(d.links[1].count == 1);
+}
+
+TEST_CASE("id patterns", "[design]")
+{
+    CHECK(expandIdPattern("rack{n:02}", 3) == "rack03");
+    CHECK(expandIdPattern("pod{n}", 12) == "pod12");
+    CHECK(expandIdPattern("r{n:03}-x", 7) == "r007-x");
+    CHECK(expandIdPattern("bad{n", 1).empty());
+    CHECK(expandIdPattern("bad{m}", 1).empty());
+}
+
+TEST_CASE("count with start, waivers and profile name", "[design]")
+{
+    const Design d = loadText(R"(
+rdt: 1
+profile: mechanical
+templates:
+  r: {rack_type: orv3-standard, slots: [{ou: 1, part: orv3-power-shelf-6x3kw}]}
+layout:
+  halls:
+    - id: h
+      rows:
+        - id: row
+          racks: [{template: r, count: 3, start: 10, id: "k{n}"}]
+waivers:
+  - rule: orv3.rack.mass
+    subject: "h/row/*"
+    justification: Lab rack bolted to the floor, payload checked by the site engineer.
+)");
+    REQUIRE(d.racks.size() == 3);
+    CHECK(d.racks[0].id == "h/row/k10");
+    CHECK(d.racks[2].id == "h/row/k12");
+    CHECK(d.racks[0].slots[0].name == "ou1");
+    CHECK(d.profile == "mechanical");
+    REQUIRE(d.waivers.size() == 1);
+    CHECK(d.waivers[0].matches("orv3.rack.mass", "h/row/k10"));
+    CHECK_FALSE(d.waivers[0].matches("orv3.slot.range", "h/row/k10"));
+}
+
+TEST_CASE("design bad input is located", "[design]")
+{
+    CHECK_THROWS_WITH(loadText("layout: {halls: []}\n"), Contains("holds no racks"));
+    CHECK_THROWS_WITH(loadText("rdt: 2\nlayout: {halls: []}\n"), Contains("inline.yaml:1:6: rdt: value 2 is outside"));
+    CHECK_THROWS_WITH(loadText("site: {ashrae_class: A5}\nlayout: {halls: []}\n"),
+                      Contains("unknown ASHRAE class \"A5\""));
+    CHECK_THROWS_WITH(
+        loadText("templates: {r: {rack_type: orv3-600a}}\nlayout: {halls: [{id: h, rows: [{id: w, racks: [{template: r, count: 2, id: k}]}]}]}\n"),
+        Contains("the id needs {n}"));
+    CHECK_THROWS_WITH(loadText("layout: {halls: [{id: h, rows: [{id: w, racks: [{id: k, rack_type: meta-minipack2}]}]}]}\n"),
+                      Contains("\"meta-minipack2\" is a switch, not a rack type"));
+    CHECK_THROWS_WITH(
+        loadText("layout: {halls: [{id: h, rows: [{id: w, racks: [{id: k, rack_type: orv3-600a, slots: [{ou: 1, part: meta-minipack2, gpu_power_cap: 500 W}]}]}]}]}\n"),
+        Contains("gpu_power_cap applies to GPU chassis only"));
+    CHECK_THROWS_WITH(loadText("layout: {halls: [{id: h, rows: [{id: w, racks: [{id: k, rack_type: orv3-600a}]}]}]}\n"
+                               "waivers: [{rule: x, justification: ok}]\n"),
+                      Contains("written justification"));
+    CHECK_THROWS_WITH(loadText("catalog: [no-such-folder]\nlayout: {halls: []}\n"), Contains("catalog folder"));
+}

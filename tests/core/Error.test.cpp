@@ -1,0 +1,24 @@
+#include <catch2/catch.hpp>
+
+#include "core/Error.h"
+
+using namespace rdt::core;
+
+TEST_CASE("edit distance and nearest-name suggestions", "[errors]")
+{
+    CHECK(editDistance("kitten", "sitting") == 3);
+    CHECK(editDistance("", "abc") == 3);
+    CHECK(editDistance("same", "same") == 0);
+    const std::vector<std::string> slugs = {"meta-grand-teton-h100", "meta-minipack2", "meta-wedge400"};
+    CHECK(nearest("meta-grand-teton-h10", slugs) == "meta-grand-teton-h100");
+    CHECK(nearest("meta-wedge-400", slugs) == "meta-wedge400");
+    CHECK(nearest("completely-different", slugs).empty());
+    CHECK(didYouMean("meta-minipak2", slugs) == " (did you mean \"meta-minipack2\"?)");
+}
+
+TEST_CASE("InputError names file, line, column and path", "[errors]")
+{
+    const InputError e(SourceLoc{"d.yaml", 12, 7, "racks[3].part"}, "unknown catalog entry \"x\"");
+    CHECK(std::string(e.what()) == "d.yaml:12:7: racks[3].part: unknown catalog entry \"x\"");
+    CHECK(SourceLoc{"f.yaml", 0, 0, ""}.position() == "f.yaml");
+}

@@ -1,0 +1,78 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "core/Units.h"
+
+using namespace rdt::core;
+using Catch::Matchers::Contains;
+
+static double si(const char* text, Dimension d, Range r = {})
+{
+    const ParsedQuantity p = parseQuantity(text, d, r);
+    INFO(text << ": " << p.error);
+    REQUIRE(p.value.has_value());
+    return *p.value;
+}
+
+static std::string error(const char* text, Dimension d, Range r = {})
+{
+    const ParsedQuantity p = parseQuantity(text, d, r);
+    REQUIRE_FALSE(p.value.has_value());
+    return p.error;
+}
+
+TEST_CASE("quantities convert to SI", "[units]")
+{
+    CHECK(si("700 W", Dimension::Power) == 700.0);
+    CHECK(si("15 kW", Dimension::Power) == 15000.0);
+    CHECK(si("48 mm", Dimension::Length) == Approx(0.048).epsilon(1e-12));
+    CHECK(si("21 in", Dimension::Length) == Approx(0.5334).epsilon(1e-12));
+    CHECK(si("35 degC", Dimension::Temperature) == Approx(308.15).epsilon(1e-12));
+    CHECK(si("95 degF", Dimension::Temperature) == Approx(308.15).epsilon(1e-12));
+    CHECK(si("12 degC", Dimension::TemperatureDelta) == Approx(12.0));
+    CHECK(si("1.2 kg", Dimension::Mass) == Approx(1.2));
+    CHECK(si("400 Gb/s", Dimension::DataRate) == Approx(400e9));
+    CHECK(si("50 GB/s", Dimension::DataRate) == Approx(400e9));  // bytes, times 8
+    CHECK(si("97.5 %", Dimension::Ratio, Range{0, 1}) == Approx(0.975));
+    CHECK(si("1000 CFM", Dimension::VolumeFlow) == Approx(0.4719474).epsilon(1e-6));
+    CHECK(si("2 OU", Dimension::OpenU) == 2.0);
+    CHECK(si("1.5e3 W", Dimension::Power) == 1500.0);
+    CHECK(si("+90s", Dimension::Time) == 90.0);
+    CHECK(si("1 kWh", Dimension::Energy) == 3.6e6);
+}
+
+TEST_CASE("bad quantities are rejected with a reason", "[units]")
+{
+    CHECK_THAT(error("700", Dimension::Power), Contains("missing unit") && Contains("700 W"));
+    CHECK_THAT(error("25 kg", Dimension::Temperature), Contains("wrong unit \"kg\"") && Contains("mass"));
+    CHECK_THAT(error("25 furlongs", Dimension::Length), Contains("unknown unit"));
+    CHECK_THAT(error("nan W", Dimension::Power), Contains("not a finite number"));
+    CHECK_THAT(error("inf W", Dimension::Power), Contains("not a finite number"));
+    CHECK_THAT(error("-3 kW", Dimension::Power), Contains("must not be negative"));
+    CHECK_THAT(error("abc", Dimension::Power), Contains("is not a number"));
+    CHECK_THAT(error("", Dimension::Power), Contains("empty"));
+    CHECK_THAT(error("1.5 OU", Dimension::OpenU), Contains("whole number"));
+    CHECK_THAT(error("150 %", Dimension::Ratio, Range{0, 1}), Contains("outside the allowed range"));
+    CHECK_THAT(error("1e999 W", Dimension::Power), Contains("out of range"));
+    // Case matters: a milliwatt is not a megawatt.
+    CHECK(si("5 mW", Dimension::Power) == Approx(0.005));
+    CHECK(si("5 MW", Dimension::Power) == Approx(5e6));
+}
+
+TEST_CASE("negative values are allowed only where the range says so", "[units]")
+{
+    CHECK(si("-5 degC", Dimension::Temperature, Range{200, 400}) == Approx(268.15));
+    CHECK(si("-100 m", Dimension::Length, Range::any()) == -100.0);
+}
+
+TEST_CASE("formatting picks a readable unit", "[units]")
+{
+    CHECK(formatQuantity(15000.0, Dimension::Power) == "15 kW");
+    CHECK(formatQuantity(1630.0, Dimension::Mass) == "1,630 kg");
+    CHECK(formatQuantity(308.15, Dimension::Temperature) == "35 degC");
+    CHECK(formatQuantity(0.537, Dimension::Length) == "537 mm");
+    CHECK(formatQuantity(0.0, Dimension::Length) == "0 m");
+    CHECK(formatQuantity(400e9, Dimension::DataRate) == "400 Gb/s");
+    CHECK(acceptedUnits(Dimension::Power) == "mW, W, kW, MW");
+}

@@ -1,0 +1,58 @@
+#include <catch2/catch.hpp>
+
+#include "core/Design.h"
+#include "signal/LinkChecks.h"
+
+using namespace rdt;
+
+static const std::string kData = RDT_SOURCE_DIR "/data";
+
+static std::vector<core::Violation> check(const std::string& slots, const std::string& cable, const std::string& extra = "")
+{
+    const core::Design d = core::loadDesignText(
+        "layout: {halls: [{id: h, rows: [{id: w, racks: [{id: k, rack_type: orv3-600a, slots: [" + slots +
+            "]}]}]}]}\nlinks:\n  - {class: dac, medium: copper, from: {part: meta-grand-teton-h100, interfaces: \"nic*\"}, "
+            "to: {part: meta-minipack2}, cable: " + cable + extra + "}\n",
+        "s.yaml", kData + "/catalog");
+    core::CheckRegistry reg;
+    signal::registerChecks(reg);
+    core::Progress progress;
+    return core::runChecks(d, reg, core::Profile::loadText("name: t\n", "s.yaml", reg), progress);
+}
+
+TEST_CASE("required cable length from placement", "[signal][reach]")
+{
+    core::Part gt, sw;
+    gt.ouHeight = 8;
+    sw.ouHeight = 4;
+    core::Slot a{"a", "a", &gt, 1, {}, {}};
+    core::Slot b{"b", "b", &sw, 41, {}, {}};
+    // Middles at 4 OU and 42 OU above the rack floor: 38 OU × 48 mm = 1.824 m, plus 0.5 m slack.
+    CHECK(signal::requiredCableLengthM(a, b, 0.048, 0.5) == Approx(2.324));
+    CHECK(signal::requiredCableLengthM(b, a, 0.048, 0.0) == Approx(1.824));
+}
+
+TEST_CASE("a DAC too short for the placement, and a far end that is missing", "[signal][reach]")
+{
+    // Chassis at OU 1–8 and switch at OU 9–12: 0.288 m + 0.5 m slack fits a 1 m DAC.
+    CHECK(check("{ou: 1, part: meta-grand-teton-h100, id: g}, {ou: 9, part: meta-minipack2}", "dac-400g-osfp-1m").empty());
+    const auto far = check("{ou: 1, part: meta-grand-teton-h100, id: g}, {ou: 41, part: meta-minipack2}", "dac-400g-osfp-1m");
+    REQUIRE(far.size() == 1);
+    CHECK(far[0].rule == "signal.cable.reach");
+    CHECK(far[0].measured == Approx(2.324));
+    CHECK(far[0].limit == Approx(1.0));
+    CHECK(far[0].unit == "m");
+    const auto missing = check("{ou: 1, part: meta-grand-teton-h100, id: g}", "dac-400g-osfp-1m");
+    REQUIRE(missing.size() == 1);
+    CHECK(missing[0].rule == "link.endpoint.missing");
+}
+
+TEST_CASE("a declared length beyond the cable's reach", "[signal][reach]")
+{
+    const auto v = check("{ou: 1, part: meta-grand-teton-h100}, {ou: 9, part: meta-minipack2}", "dac-400g-osfp-2m",
+                         ", length: 3 m");
+    REQUIRE(v.size() == 1);
+    CHECK(v[0].subject == "links/dac");
+    CHECK(v[0].measured == Approx(3.0));
+    CHECK(v[0].limit == Approx(2.0));
+}
