@@ -154,6 +154,12 @@ int runCatalogList(const std::string& kind)
     });
 }
 
+int runRules(bool markdown)
+{
+    std::cout << rulesText(analysis::makeRegistry(), markdown);
+    return kExitOk;
+}
+
 int runCatalogShow(const std::string& slug)
 {
     return guarded([&] {

@@ -30,6 +30,8 @@ struct ReportArgs {
 int runReport(const ReportArgs& args);
 
 int runCatalogList(const std::string& kind);
+/// Every rule: id, target, default severity, title and source; `markdown` for docs/rules.md.
+int runRules(bool markdown);
 int runCatalogShow(const std::string& slug);
 
 }  // namespace rdt::cli

@@ -122,6 +122,29 @@ std::string catalogListText(const core::Catalog& catalog, const std::string& kin
     return out.str();
 }
 
+std::string rulesText(const core::CheckRegistry& registry, bool markdown)
+{
+    std::ostringstream out;
+    if (markdown)
+        out << "| rule | applies to | default | what | source |\n|---|---|---|---|---|\n";
+    for (const auto& e : registry.entries()) {
+        const char* target = e.info.target == core::RuleTarget::Design ? "design" : "part";
+        if (markdown) {
+            out << "| `" << e.info.id << "` | " << target << " | " << core::severityName(e.info.severity) << " | "
+                << e.info.title << ". " << e.info.description;
+            for (const auto& [name, c] : e.info.constraints)
+                out << " Constraint `" << name << "` = " << core::formatQuantity(c.value, c.dim) << ".";
+            out << " | " << e.info.spec << " |\n";
+        } else {
+            char line[160];
+            std::snprintf(line, sizeof line, "%-26s %-7s %-8s %s\n", e.info.id.c_str(), target,
+                          std::string(core::severityName(e.info.severity)).c_str(), e.info.title.c_str());
+            out << line;
+        }
+    }
+    return out.str();
+}
+
 std::string partText(const core::Part& p)
 {
     std::ostringstream out;

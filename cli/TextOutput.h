@@ -19,6 +19,8 @@ std::string violationsText(const std::vector<core::Violation>& violations, const
                            std::size_t maxPerRule);
 /// One line per part: slug, kind, OU, manufacturer and model.
 std::string catalogListText(const core::Catalog& catalog, const std::string& kind);
+/// The rule list, as an aligned text table or a Markdown table.
+std::string rulesText(const core::CheckRegistry& registry, bool markdown);
 /// Every field of one part with its value, unit and provenance.
 std::string partText(const core::Part& part);
 

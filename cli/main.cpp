@@ -33,6 +33,10 @@ int main(int argc, char** argv)
     r->add_option("-o,--output", report.output, "Report file (.h5)")->required();
     r->add_option("--profile", report.profile, "Rule profile name or path");
 
+    bool markdown = false;
+    auto* rules = app.add_subcommand("rules", "List every rule with its id, default severity and source");
+    rules->add_flag("--markdown", markdown, "Markdown table (docs/rules.md)");
+
     std::string kind, slug;
     auto* cat = app.add_subcommand("catalog", "List or show catalog parts");
     cat->require_subcommand(1);
@@ -53,6 +57,8 @@ int main(int argc, char** argv)
         return runValidate(validate);
     if (*r)
         return runReport(report);
+    if (*rules)
+        return runRules(markdown);
     if (*list)
         return runCatalogList(kind);
     if (*show)

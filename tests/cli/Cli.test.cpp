@@ -201,3 +201,14 @@ TEST_CASE("thousands separators", "[cli]")
     CHECK(rdt::cli::thousands(999) == "999");
     CHECK(rdt::cli::thousands(1000000) == "1,000,000");
 }
+
+TEST_CASE("docs/rules.md lists every rule as `rdt rules --markdown` prints it", "[cli][docs]")
+{
+    const Run r = runRdt("rules --markdown", false);
+    REQUIRE(r.code == 0);
+    std::ifstream in(RDT_SOURCE_DIR "/docs/rules.md");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    INFO("regenerate docs/rules.md with: build/bin/rdt rules --markdown");
+    CHECK_THAT(ss.str(), Contains(r.out));
+}
