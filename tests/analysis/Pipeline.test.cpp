@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -40,6 +41,31 @@ TEST_CASE("broken-rack raises exactly the violations its fixture lists", "[pipel
     // Each violation points at the design text (or the extra catalog for part data).
     for (const auto& v : r.violations)
         CHECK(v.loc.line > 0);
+}
+
+TEST_CASE("rule fixtures raise exactly the violations they list", "[pipeline][fixture]")
+{
+    // Each tests/fixtures/rules/*.yaml lists `# expect: RULE SUBJECT [waived]` lines, or `# expect: (none)`.
+    std::size_t fixtures = 0;
+    for (const auto& e : std::filesystem::directory_iterator(RDT_SOURCE_DIR "/tests/fixtures/rules")) {
+        if (e.path().extension() != ".yaml")
+            continue;
+        ++fixtures;
+        std::multiset<std::string> want;
+        std::ifstream in(e.path());
+        std::string line;
+        while (std::getline(in, line))
+            if (line.rfind("# expect: ", 0) == 0 && line != "# expect: (none)")
+                want.insert(line.substr(10));
+        core::Progress progress;
+        const analysis::RunResult r = analysis::run({e.path().string(), "", ""}, progress);
+        std::multiset<std::string> got;
+        for (const auto& v : r.violations)
+            got.insert(v.rule + " " + v.subject + (v.waived ? " waived" : ""));
+        INFO(e.path().filename().string());
+        CHECK(got == want);
+    }
+    CHECK(fixtures >= 3);
 }
 
 TEST_CASE("the shipped examples pass their default profile", "[pipeline]")
