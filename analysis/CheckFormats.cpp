@@ -10,7 +10,10 @@ using nlohmann::json;
 
 namespace {
 
-json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+json number(double v)
+{
+    return std::isfinite(v) ? json(v) : json(nullptr);
+}
 
 std::string sarifLevel(core::Severity s)
 {
@@ -22,19 +25,20 @@ std::string sarifLevel(core::Severity s)
     return "error";
 }
 
-}  // namespace
+} // namespace
 
 json violationJson(const core::Violation& v)
 {
-    json j = {{"rule", v.rule},
-              {"severity", std::string(core::severityName(v.severity))},
-              {"subject", v.subject},
-              {"message", v.message},
-              {"measured", number(v.measured)},
-              {"limit", number(v.limit)},
-              {"unit", v.unit},
-              {"location", {{"file", v.loc.file}, {"line", v.loc.line}, {"column", v.loc.column}, {"path", v.loc.path}}},
-              {"waived", v.waived}};
+    json j = {
+        {"rule", v.rule},
+        {"severity", std::string(core::severityName(v.severity))},
+        {"subject", v.subject},
+        {"message", v.message},
+        {"measured", number(v.measured)},
+        {"limit", number(v.limit)},
+        {"unit", v.unit},
+        {"location", {{"file", v.loc.file}, {"line", v.loc.line}, {"column", v.loc.column}, {"path", v.loc.path}}},
+        {"waived", v.waived}};
     if (v.waived)
         j["justification"] = v.justification;
     return j;
@@ -66,7 +70,8 @@ json checkJson(const RunResult& result)
 
 RuleRun ruleRun(const RunResult& result)
 {
-    return RuleRun{result.design.name, result.design.file, &result.profile, core::RuleTarget::Design, result.violations};
+    return RuleRun{result.design.name, result.design.file, &result.profile, core::RuleTarget::Design,
+                   result.violations};
 }
 
 json sarifLog(const RuleRun& run, const core::CheckRegistry& registry, const std::string& toolVersion)
@@ -95,9 +100,9 @@ json sarifLog(const RuleRun& run, const core::CheckRegistry& registry, const std
         json r = {{"ruleId", v.rule},
                   {"level", sarifLevel(v.severity)},
                   {"message", {{"text", v.message}}},
-                  {"locations",
-                   json::array({{{"physicalLocation", physical},
-                                 {"logicalLocations", json::array({{{"fullyQualifiedName", v.subject}, {"kind", "object"}}})}}})},
+                  {"locations", json::array({{{"physicalLocation", physical},
+                                              {"logicalLocations", json::array({{{"fullyQualifiedName", v.subject},
+                                                                                 {"kind", "object"}}})}}})},
                   {"properties", {{"measured", number(v.measured)}, {"limit", number(v.limit)}, {"unit", v.unit}}}};
         if (const auto it = ruleIndex.find(v.rule); it != ruleIndex.end())
             r["ruleIndex"] = it->second;
@@ -107,14 +112,13 @@ json sarifLog(const RuleRun& run, const core::CheckRegistry& registry, const std
     }
     return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
             {"version", "2.1.0"},
-            {"runs",
-             json::array({{{"tool",
-                            {{"driver",
-                              {{"name", "rdt"},
-                               {"version", toolVersion},
-                               {"informationUri", "https://github.com/rdt-toolkit/rdt"},
-                               {"rules", rules}}}}},
-                           {"results", results}}})}};
+            {"runs", json::array({{{"tool",
+                                    {{"driver",
+                                      {{"name", "rdt"},
+                                       {"version", toolVersion},
+                                       {"informationUri", "https://github.com/rdt-toolkit/rdt"},
+                                       {"rules", rules}}}}},
+                                   {"results", results}}})}};
 }
 
 std::string xmlEscape(const std::string& text)
@@ -155,15 +159,18 @@ std::string junitXml(const RuleRun& run, const core::CheckRegistry& registry)
             cases << "    <testcase name=\"" << xmlEscape(e.info.id) << "\" classname=\"" << xmlEscape(e.info.id)
                   << "\"/>\n";
         for (const auto* v : vs) {
-            cases << "    <testcase name=\"" << xmlEscape(v->subject) << "\" classname=\"" << xmlEscape(e.info.id) << "\"";
+            cases << "    <testcase name=\"" << xmlEscape(v->subject) << "\" classname=\"" << xmlEscape(e.info.id)
+                  << "\"";
             if (v->waived) {
-                cases << ">\n      <skipped message=\"waived: " << xmlEscape(v->justification) << "\"/>\n    </testcase>\n";
+                cases << ">\n      <skipped message=\"waived: " << xmlEscape(v->justification)
+                      << "\"/>\n    </testcase>\n";
             } else if (v->severity == core::Severity::Error) {
                 ++failures;
                 cases << ">\n      <failure message=\"" << xmlEscape(v->message) << "\" type=\"" << xmlEscape(v->rule)
                       << "\">" << xmlEscape(v->loc.position() + ": " + v->message) << "</failure>\n    </testcase>\n";
             } else {
-                cases << ">\n      <system-out>" << xmlEscape(std::string(core::severityName(v->severity)) + ": " + v->message)
+                cases << ">\n      <system-out>"
+                      << xmlEscape(std::string(core::severityName(v->severity)) + ": " + v->message)
                       << "</system-out>\n    </testcase>\n";
             }
         }
@@ -176,10 +183,10 @@ std::string junitXml(const RuleRun& run, const core::CheckRegistry& registry)
     }
     std::ostringstream out;
     out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        << "<testsuites name=\"rdt validate " << xmlEscape(run.name) << "\" tests=\"" << totalTests
-        << "\" failures=\"" << totalFailures << "\" errors=\"0\">\n"
+        << "<testsuites name=\"rdt validate " << xmlEscape(run.name) << "\" tests=\"" << totalTests << "\" failures=\""
+        << totalFailures << "\" errors=\"0\">\n"
         << body.str() << "</testsuites>\n";
     return out.str();
 }
 
-}  // namespace rdt::analysis
+} // namespace rdt::analysis

@@ -20,8 +20,8 @@ nlohmann::json violationJson(const core::Violation& v);
 
 /// What SARIF and JUnit output need: the violations, and which rules ran.
 struct RuleRun {
-    std::string name;        ///< design name or part slug
-    std::string file;        ///< the input file
+    std::string name; ///< design name or part slug
+    std::string file; ///< the input file
     const core::Profile* profile = nullptr;
     core::RuleTarget target = core::RuleTarget::Design;
     std::vector<core::Violation> violations;
@@ -41,4 +41,4 @@ std::string junitXml(const RuleRun& run, const core::CheckRegistry& registry);
 /// Escape text for XML attribute and element content.
 std::string xmlEscape(const std::string& text);
 
-}  // namespace rdt::analysis
+} // namespace rdt::analysis

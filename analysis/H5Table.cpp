@@ -83,9 +83,18 @@ void H5Table::addRow()
     }
 }
 
-void H5Table::set(std::size_t column, const std::string& value) { m_columns.at(column).text.at(m_rows - 1) = value; }
-void H5Table::set(std::size_t column, double value) { m_columns.at(column).real.at(m_rows - 1) = value; }
-void H5Table::set(std::size_t column, long long value) { m_columns.at(column).integer.at(m_rows - 1) = value; }
+void H5Table::set(std::size_t column, const std::string& value)
+{
+    m_columns.at(column).text.at(m_rows - 1) = value;
+}
+void H5Table::set(std::size_t column, double value)
+{
+    m_columns.at(column).real.at(m_rows - 1) = value;
+}
+void H5Table::set(std::size_t column, long long value)
+{
+    m_columns.at(column).integer.at(m_rows - 1) = value;
+}
 
 void H5Table::write(hid_t parent, const std::string& name) const
 {
@@ -96,7 +105,9 @@ void H5Table::write(hid_t parent, const std::string& name) const
     H5Handle type = checked(H5Tcreate(H5T_COMPOUND, rowSize), name + " type");
     for (std::size_t i = 0; i < m_columns.size(); ++i) {
         const Column& c = m_columns[i];
-        const hid_t member = c.type == Type::Text ? str.get() : c.type == Type::Real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_LLONG;
+        const hid_t member = c.type == Type::Text   ? str.get()
+                             : c.type == Type::Real ? H5T_NATIVE_DOUBLE
+                                                    : H5T_NATIVE_LLONG;
         check(H5Tinsert(type.get(), c.name.c_str(), i * kField, member), name + "." + c.name);
     }
     std::vector<unsigned char> buffer(rowSize * m_rows);
@@ -124,8 +135,8 @@ void H5Table::write(hid_t parent, const std::string& name) const
         check(H5Pset_shuffle(props.get()), name + " shuffle");
         check(H5Pset_deflate(props.get(), 4), name + " deflate");
     }
-    H5Handle ds = checked(H5Dcreate2(parent, name.c_str(), type.get(), space.get(), H5P_DEFAULT, props.get(), H5P_DEFAULT),
-                          name);
+    H5Handle ds =
+        checked(H5Dcreate2(parent, name.c_str(), type.get(), space.get(), H5P_DEFAULT, props.get(), H5P_DEFAULT), name);
     if (m_rows > 0)
         check(H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()), name);
 
@@ -134,7 +145,8 @@ void H5Table::write(hid_t parent, const std::string& name) const
         units.push_back(c.unit.c_str());
     const hsize_t n[1] = {units.size()};
     H5Handle uspace = checked(H5Screate_simple(1, n, nullptr), name + " units");
-    H5Handle attr = checked(H5Acreate2(ds.get(), "units", str.get(), uspace.get(), H5P_DEFAULT, H5P_DEFAULT), name + " units");
+    H5Handle attr =
+        checked(H5Acreate2(ds.get(), "units", str.get(), uspace.get(), H5P_DEFAULT, H5P_DEFAULT), name + " units");
     check(H5Awrite(attr.get(), str.get(), units.data()), name + " units");
 }
 
@@ -151,7 +163,8 @@ void writeStringDataset(hid_t parent, const std::string& name, const std::string
 {
     const H5Handle str = stringType();
     H5Handle space = checked(H5Screate(H5S_SCALAR), name);
-    H5Handle ds = checked(H5Dcreate2(parent, name.c_str(), str.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), name);
+    H5Handle ds =
+        checked(H5Dcreate2(parent, name.c_str(), str.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), name);
     const char* p = value.c_str();
     check(H5Dwrite(ds.get(), str.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &p), name);
 }
@@ -165,4 +178,4 @@ void writeScalar(hid_t parent, const std::string& name, double value, const std:
     writeStringAttribute(ds.get(), "units", unit);
 }
 
-}  // namespace rdt::analysis
+} // namespace rdt::analysis

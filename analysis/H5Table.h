@@ -68,4 +68,4 @@ void writeStringDataset(hid_t parent, const std::string& name, const std::string
 /// Scalar double dataset with a `units` attribute.
 void writeScalar(hid_t parent, const std::string& name, double value, const std::string& unit);
 
-}  // namespace rdt::analysis
+} // namespace rdt::analysis

@@ -69,4 +69,4 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     return result;
 }
 
-}  // namespace rdt::analysis
+} // namespace rdt::analysis

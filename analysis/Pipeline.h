@@ -23,8 +23,8 @@ core::CheckRegistry makeRegistry();
 /// Inputs of one run.
 struct RunOptions {
     std::string designPath;
-    std::string profile;     ///< name or path; empty = the design's `profile:` (default "default")
-    std::string catalogDir;  ///< empty = dataDir()/catalog
+    std::string profile;    ///< name or path; empty = the design's `profile:` (default "default")
+    std::string catalogDir; ///< empty = dataDir()/catalog
 };
 
 /// Result of one run: the expanded design, the profile used and the violations.
@@ -39,4 +39,4 @@ struct RunResult {
 /// Load the design (InputError on bad input) and run all checks.
 RunResult run(const RunOptions& options, core::Progress& progress);
 
-}  // namespace rdt::analysis
+} // namespace rdt::analysis

@@ -83,9 +83,9 @@ void writeDesign(hid_t file, const RunResult& r)
                rMass = racks.realColumn("payload_mass", "kg"), rGpu = racks.intColumn("gpus", "1");
     H5Table slots;
     const auto sRack = slots.textColumn("rack"), sId = slots.textColumn("id"), sPart = slots.textColumn("part"),
-               sKind = slots.textColumn("kind"), sOu = slots.intColumn("ou", "OU"), sH = slots.intColumn("height", "OU"),
-               sCap = slots.realColumn("gpu_power_cap", "W"), sUtil = slots.realColumn("utilisation", "1"),
-               sFans = slots.intColumn("failed_fan_rotors", "1");
+               sKind = slots.textColumn("kind"), sOu = slots.intColumn("ou", "OU"),
+               sH = slots.intColumn("height", "OU"), sCap = slots.realColumn("gpu_power_cap", "W"),
+               sUtil = slots.realColumn("utilisation", "1"), sFans = slots.intColumn("failed_fan_rotors", "1");
     for (const core::Rack& rack : d.racks) {
         long long used = 0, gpus = 0;
         double mass = 0.0;
@@ -119,10 +119,11 @@ void writeDesign(hid_t file, const RunResult& r)
     slots.write(g.get(), "slots");
 
     H5Table parts;
-    const auto pSlug = parts.textColumn("slug"), pMan = parts.textColumn("manufacturer"), pModel = parts.textColumn("model"),
-               pKind = parts.textColumn("kind"), pOu = parts.intColumn("ou_height", "OU"),
-               pW = parts.realColumn("width", "m"), pD = parts.realColumn("depth", "m"),
-               pMass = parts.realColumn("weight", "kg"), pPow = parts.realColumn("max_power", "W");
+    const auto pSlug = parts.textColumn("slug"), pMan = parts.textColumn("manufacturer"),
+               pModel = parts.textColumn("model"), pKind = parts.textColumn("kind"),
+               pOu = parts.intColumn("ou_height", "OU"), pW = parts.realColumn("width", "m"),
+               pD = parts.realColumn("depth", "m"), pMass = parts.realColumn("weight", "kg"),
+               pPow = parts.realColumn("max_power", "W");
     for (const std::string& slug : d.catalog->slugs()) {
         const core::Part& p = *d.catalog->find(slug);
         parts.addRow();
@@ -139,8 +140,9 @@ void writeDesign(hid_t file, const RunResult& r)
     parts.write(g.get(), "parts");
 
     H5Table links;
-    const auto lId = links.textColumn("class"), lMed = links.textColumn("medium"), lFrom = links.textColumn("from_part"),
-               lTo = links.textColumn("to_part"), lScope = links.textColumn("scope"), lCable = links.textColumn("cable"),
+    const auto lId = links.textColumn("class"), lMed = links.textColumn("medium"),
+               lFrom = links.textColumn("from_part"), lTo = links.textColumn("to_part"),
+               lScope = links.textColumn("scope"), lCable = links.textColumn("cable"),
                lCount = links.intColumn("count", "1"), lLen = links.realColumn("length", "m");
     for (const core::LinkClass& l : d.links) {
         links.addRow();
@@ -162,9 +164,10 @@ void writeChecks(hid_t file, const RunResult& r)
     H5Table t;
     const auto cRule = t.textColumn("rule"), cSev = t.textColumn("severity"), cSub = t.textColumn("subject"),
                cMsg = t.textColumn("message"), cMeas = t.realColumn("measured", "see column unit"),
-               cLim = t.realColumn("limit", "see column unit"), cUnit = t.textColumn("unit"), cFile = t.textColumn("file"),
-               cLine = t.intColumn("line", "1"), cCol = t.intColumn("column", "1"), cPath = t.textColumn("path"),
-               cWaived = t.intColumn("waived", "1"), cJust = t.textColumn("justification");
+               cLim = t.realColumn("limit", "see column unit"), cUnit = t.textColumn("unit"),
+               cFile = t.textColumn("file"), cLine = t.intColumn("line", "1"), cCol = t.intColumn("column", "1"),
+               cPath = t.textColumn("path"), cWaived = t.intColumn("waived", "1"),
+               cJust = t.textColumn("justification");
     for (const core::Violation& v : r.violations) {
         t.addRow();
         t.set(cRule, v.rule);
@@ -187,17 +190,18 @@ void writeChecks(hid_t file, const RunResult& r)
     writeScalar(g.get(), "warning_count", static_cast<double>(c.warnings), "1");
 }
 
-}  // namespace
+} // namespace
 
 void writeReport(const RunResult& result, const std::string& outPath, const std::string& toolVersion)
 {
     namespace fs = std::filesystem;
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // we report errors ourselves
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); // we report errors ourselves
     const fs::path target(outPath);
     const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
-        throw core::InputError(core::SourceLoc{outPath, 0, 0, "-o"}, "output folder \"" + dir.string() + "\" does not exist");
+        throw core::InputError(core::SourceLoc{outPath, 0, 0, "-o"},
+                               "output folder \"" + dir.string() + "\" does not exist");
     const std::string tmp = outPath + ".tmp-" + std::to_string(::getpid());
     {
         H5Handle file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
@@ -217,8 +221,9 @@ void writeReport(const RunResult& result, const std::string& outPath, const std:
     fs::rename(tmp, target, ec);
     if (ec) {
         fs::remove(tmp, ec);
-        throw core::InputError(core::SourceLoc{outPath, 0, 0, "-o"}, "cannot move the report into place: " + ec.message());
+        throw core::InputError(core::SourceLoc{outPath, 0, 0, "-o"},
+                               "cannot move the report into place: " + ec.message());
     }
 }
 
-}  // namespace rdt::analysis
+} // namespace rdt::analysis

@@ -13,4 +13,4 @@ namespace rdt::analysis {
 /// Throws core::InputError when the output cannot be created (missing folder, no permission).
 void writeReport(const RunResult& result, const std::string& outPath, const std::string& toolVersion);
 
-}  // namespace rdt::analysis
+} // namespace rdt::analysis

@@ -94,7 +94,7 @@ std::string formatRuleRun(const analysis::RuleRun& run, const core::CheckRegistr
     return violationsText(run.violations, registry, 20);
 }
 
-}  // namespace
+} // namespace
 
 int runCheck(const CheckArgs& args)
 {
@@ -171,4 +171,4 @@ int runCatalogShow(const std::string& slug)
     });
 }
 
-}  // namespace rdt::cli
+} // namespace rdt::cli

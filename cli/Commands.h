@@ -9,16 +9,16 @@ namespace rdt::cli {
 
 struct CheckArgs {
     std::string design;
-    std::string profile;  ///< empty = the design's own
+    std::string profile; ///< empty = the design's own
     bool json = false;
 };
 int runCheck(const CheckArgs& args);
 
 struct ValidateArgs {
-    std::string target;   ///< design file or catalog part file
+    std::string target; ///< design file or catalog part file
     std::string profile = "default";
-    std::string format = "text";  ///< text, json, sarif, junit
-    std::string output;   ///< empty = stdout
+    std::string format = "text"; ///< text, json, sarif, junit
+    std::string output;          ///< empty = stdout
 };
 int runValidate(const ValidateArgs& args);
 
@@ -34,4 +34,4 @@ int runCatalogList(const std::string& kind);
 int runRules(bool markdown);
 int runCatalogShow(const std::string& slug);
 
-}  // namespace rdt::cli
+} // namespace rdt::cli

@@ -36,4 +36,4 @@ void TerminalProgress::update(double fraction, std::string_view message)
     m_drawn = true;
 }
 
-}  // namespace rdt::cli
+} // namespace rdt::cli

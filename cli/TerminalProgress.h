@@ -23,4 +23,4 @@ private:
     std::chrono::steady_clock::time_point m_last;
 };
 
-}  // namespace rdt::cli
+} // namespace rdt::cli

@@ -28,7 +28,7 @@ std::string number(double v)
     return buf;
 }
 
-}  // namespace
+} // namespace
 
 std::string violationsText(const std::vector<core::Violation>& violations, const core::CheckRegistry& registry,
                            std::size_t maxPerRule)
@@ -84,21 +84,21 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
     if (!r.design.description.empty())
         out << " — " << r.design.description;
     out << "\n         " << r.design.file << "\n";
-    out << "site     " << core::formatQuantity(r.design.site.altitudeM, core::Dimension::Length) << " altitude, supply air "
-        << core::formatQuantity(r.design.site.supplyAirK, core::Dimension::Temperature) << ", ASHRAE "
-        << r.design.site.ashraeClass << "\n";
+    out << "site     " << core::formatQuantity(r.design.site.altitudeM, core::Dimension::Length)
+        << " altitude, supply air " << core::formatQuantity(r.design.site.supplyAirK, core::Dimension::Temperature)
+        << ", ASHRAE " << r.design.site.ashraeClass << "\n";
     out << "layout   " << plural(s.halls, "hall", "halls") << ", " << plural(s.pods, "pod", "pods") << ", "
         << plural(s.rows, "row", "rows") << ", " << plural(s.racks, "rack", "racks") << "\n";
     out << "parts    " << plural(s.chassis, "chassis", "chassis") << " (" << plural(s.gpus, "GPU", "GPUs") << "), "
         << plural(s.switches, "switch", "switches") << ", " << plural(s.powerShelves, "power shelf", "power shelves")
         << ", " << plural(s.bbuShelves, "BBU shelf", "BBU shelves") << "\n";
-    out << "links    " << plural(s.links, "link", "links") << " in " << plural(r.design.links.size(), "class", "classes")
-        << "\n";
+    out << "links    " << plural(s.links, "link", "links") << " in "
+        << plural(r.design.links.size(), "class", "classes") << "\n";
     char timing[96];
     std::snprintf(timing, sizeof timing, "(load %.3f s, checks %.3f s)", r.loadSeconds, r.checkSeconds);
-    out << "checks   " << rules << " rules, profile " << r.profile.name << ": " << plural(c.errors, "error", "errors") << ", "
-        << plural(c.warnings, "warning", "warnings") << ", " << thousands(c.infos) << " info, " << thousands(c.waived)
-        << " waived " << timing << "\n";
+    out << "checks   " << rules << " rules, profile " << r.profile.name << ": " << plural(c.errors, "error", "errors")
+        << ", " << plural(c.warnings, "warning", "warnings") << ", " << thousands(c.infos) << " info, "
+        << thousands(c.waived) << " waived " << timing << "\n";
     if (!r.violations.empty())
         out << "\n" << violationsText(r.violations, registry, 10);
     return out.str();
@@ -116,7 +116,8 @@ std::string catalogListText(const core::Catalog& catalog, const std::string& kin
             continue;
         const std::string ou = p.ouHeight ? std::to_string(p.ouHeight) : "-";
         std::snprintf(line, sizeof line, "%-32s %-12s %4s  %s %s\n", p.slug.c_str(),
-                      std::string(core::partKindName(p.kind)).c_str(), ou.c_str(), p.manufacturer.c_str(), p.model.c_str());
+                      std::string(core::partKindName(p.kind)).c_str(), ou.c_str(), p.manufacturer.c_str(),
+                      p.model.c_str());
         out << line;
     }
     return out.str();
@@ -182,4 +183,4 @@ std::string partText(const core::Part& p)
     return out.str();
 }
 
-}  // namespace rdt::cli
+} // namespace rdt::cli

@@ -24,4 +24,4 @@ std::string rulesText(const core::CheckRegistry& registry, bool markdown);
 /// Every field of one part with its value, unit and provenance.
 std::string partText(const core::Part& part);
 
-}  // namespace rdt::cli
+} // namespace rdt::cli

@@ -49,7 +49,7 @@ int main(int argc, char** argv)
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);
-        return code == 0 ? 0 : 2;  // usage errors are bad input
+        return code == 0 ? 0 : 2; // usage errors are bad input
     }
     if (*c)
         return runCheck(check);

@@ -21,9 +21,18 @@ struct FieldSpec {
 
 constexpr double kBig = 1e300;
 
-FieldSpec q(const char* p, Dimension d, double lo = 0.0, double hi = kBig) { return {p, FieldType::Quantity, d, lo, hi}; }
-FieldSpec n(const char* p, double lo = 0.0, double hi = 1e6) { return {p, FieldType::Integer, Dimension::Ratio, lo, hi}; }
-FieldSpec t(const char* p) { return {p, FieldType::Text, Dimension::Ratio, 0, 0}; }
+FieldSpec q(const char* p, Dimension d, double lo = 0.0, double hi = kBig)
+{
+    return {p, FieldType::Quantity, d, lo, hi};
+}
+FieldSpec n(const char* p, double lo = 0.0, double hi = 1e6)
+{
+    return {p, FieldType::Integer, Dimension::Ratio, lo, hi};
+}
+FieldSpec t(const char* p)
+{
+    return {p, FieldType::Text, Dimension::Ratio, 0, 0};
+}
 
 std::vector<FieldSpec> slotFields()
 {
@@ -103,17 +112,26 @@ std::vector<FieldSpec> fieldsFor(PartKind kind)
 }
 
 constexpr std::pair<PartKind, const char*> kKindNames[] = {
-    {PartKind::Rack, "rack"},           {PartKind::Chassis, "chassis"},     {PartKind::PowerShelf, "power-shelf"},
-    {PartKind::BbuShelf, "bbu-shelf"},  {PartKind::Switch, "switch"},       {PartKind::Gpu, "gpu"},
-    {PartKind::Nic, "nic"},             {PartKind::Cable, "cable"},         {PartKind::Device, "device"},
+    {PartKind::Rack, "rack"},
+    {PartKind::Chassis, "chassis"},
+    {PartKind::PowerShelf, "power-shelf"},
+    {PartKind::BbuShelf, "bbu-shelf"},
+    {PartKind::Switch, "switch"},
+    {PartKind::Gpu, "gpu"},
+    {PartKind::Nic, "nic"},
+    {PartKind::Cable, "cable"},
+    {PartKind::Device, "device"},
 };
 
 /// NetBox devicetype-library top-level keys that rdt keeps but does not interpret.
-const std::vector<std::string> kNetboxKept = {
-    "part_number", "is_full_depth", "subdevice_role", "front_image", "rear_image", "exclude_from_utilization",
-    "default_platform", "console-ports", "console-server-ports", "power-outlets", "front-ports", "rear-ports",
-    "module-bays", "device-bays", "inventory-items", "module-types", "description", "power-ports", "interfaces",
-    "airflow", "weight", "weight_unit", "u_height", "comments"};
+const std::vector<std::string> kNetboxKept = {"part_number",      "is_full_depth", "subdevice_role",
+                                              "front_image",      "rear_image",    "exclude_from_utilization",
+                                              "default_platform", "console-ports", "console-server-ports",
+                                              "power-outlets",    "front-ports",   "rear-ports",
+                                              "module-bays",      "device-bays",   "inventory-items",
+                                              "module-types",     "description",   "power-ports",
+                                              "interfaces",       "airflow",       "weight",
+                                              "weight_unit",      "u_height",      "comments"};
 
 const std::vector<std::string> kTopLevel = [] {
     std::vector<std::string> v = {"manufacturer", "model", "slug", "source", "rdt"};
@@ -169,19 +187,15 @@ void readFields(const Cursor& rdt, Part& part, const std::vector<FieldSpec>& spe
         const std::string full = prefix + key;
         const auto spec = std::find_if(specs.begin(), specs.end(), [&](const FieldSpec& s) { return full == s.path; });
         if (spec == specs.end()) {
-            readFields(child, part, specs, full + ".");  // a group such as power: {idle, max}
+            readFields(child, part, specs, full + "."); // a group such as power: {idle, max}
             continue;
         }
         switch (spec->type) {
         case FieldType::Quantity:
             part.values[full] = child.sourcedQuantity(spec->dim, Range{spec->min, spec->max});
             break;
-        case FieldType::Integer:
-            part.values[full] = readInteger(child, spec->min, spec->max);
-            break;
-        case FieldType::Text:
-            part.texts[full] = child.str();
-            break;
+        case FieldType::Integer: part.values[full] = readInteger(child, spec->min, spec->max); break;
+        case FieldType::Text: part.texts[full] = child.str(); break;
         }
     }
 }
@@ -237,8 +251,7 @@ void readNetbox(const Cursor& doc, Part& part)
                 any = true;
             }
         }
-        if (any && !part.values.count("power.max"))
-        {
+        if (any && !part.values.count("power.max")) {
             SourcedValue v;
             v.si = draw;
             v.dim = Dimension::Power;
@@ -255,7 +268,7 @@ void readNetbox(const Cursor& doc, Part& part)
     part.netbox = kept;
 }
 
-}  // namespace
+} // namespace
 
 std::string_view partKindName(PartKind k)
 {
@@ -279,7 +292,10 @@ std::optional<double> Part::find(const std::string& field) const
     return it->second.si;
 }
 
-double Part::value(const std::string& field, double fallback) const { return find(field).value_or(fallback); }
+double Part::value(const std::string& field, double fallback) const
+{
+    return find(field).value_or(fallback);
+}
 
 std::string Part::text(const std::string& field) const
 {
@@ -335,7 +351,10 @@ void Catalog::loadDirectory(const std::string& dir)
     }
 }
 
-const Part& Catalog::loadFile(const std::string& path) { return loadText(readTextFile(path), path); }
+const Part& Catalog::loadFile(const std::string& path)
+{
+    return loadText(readTextFile(path), path);
+}
 
 const Part& Catalog::loadText(const std::string& text, const std::string& fileName)
 {
@@ -385,7 +404,8 @@ const Part& Catalog::loadText(const std::string& text, const std::string& fileNa
                 u->fail("u_height must be between 0.5 and 60 rack units");
             part->ouHeight = static_cast<int>(std::ceil(units * kEiaUnitM / kOpenUM - 1e-9));
         } else {
-            doc.fail("a " + std::string(partKindName(part->kind)) + " needs rdt.ou_height (e.g. \"2 OU\") or NetBox u_height");
+            doc.fail("a " + std::string(partKindName(part->kind)) +
+                     " needs rdt.ou_height (e.g. \"2 OU\") or NetBox u_height");
         }
     }
     // Numbers without inline provenance inherit the file-level source.
@@ -404,7 +424,8 @@ const Part& Catalog::loadText(const std::string& text, const std::string& fileNa
 void Catalog::resolve() const
 {
     for (const auto& [slug, part] : m_parts) {
-        for (const auto& [field, kind] : {std::pair{"gpus.part", PartKind::Gpu}, std::pair{"nics.part", PartKind::Nic}}) {
+        for (const auto& [field, kind] :
+             {std::pair{"gpus.part", PartKind::Gpu}, std::pair{"nics.part", PartKind::Nic}}) {
             const std::string ref = part->text(field);
             if (ref.empty())
                 continue;
@@ -412,8 +433,8 @@ void Catalog::resolve() const
             where.path = std::string("rdt.") + field;
             const Part& target = require(ref, where);
             if (target.kind != kind)
-                throw InputError(where, "\"" + ref + "\" is a " + std::string(partKindName(target.kind)) + ", expected a " +
-                                            std::string(partKindName(kind)));
+                throw InputError(where, "\"" + ref + "\" is a " + std::string(partKindName(target.kind)) +
+                                            ", expected a " + std::string(partKindName(kind)));
         }
     }
 }
@@ -440,4 +461,4 @@ std::vector<std::string> Catalog::slugs() const
     return out;
 }
 
-}  // namespace rdt::core
+} // namespace rdt::core

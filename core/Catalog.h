@@ -23,7 +23,7 @@ std::string_view partKindName(PartKind k);
 /// One network or power interface (NetBox `interfaces` entry).
 struct Interface {
     std::string name;
-    std::string type;  ///< NetBox interface type, e.g. `400gbase-x-osfp`
+    std::string type; ///< NetBox interface type, e.g. `400gbase-x-osfp`
 };
 
 /// One catalog part. Numbers live in `values` by their `rdt:` field path (`power.max`,
@@ -33,17 +33,17 @@ struct Part {
     std::string manufacturer;
     std::string model;
     std::string comments;
-    std::string airflow;        ///< NetBox airflow enum, empty when not given
+    std::string airflow; ///< NetBox airflow enum, empty when not given
     PartKind kind = PartKind::Device;
-    int ouHeight = 0;           ///< height in 48 mm OpenU; 0 for parts that do not take a slot
-    bool busbarTap = false;     ///< draws from the rack's 48 V busbar
+    int ouHeight = 0;       ///< height in 48 mm OpenU; 0 for parts that do not take a slot
+    bool busbarTap = false; ///< draws from the rack's 48 V busbar
     std::vector<Interface> interfaces;
-    std::map<std::string, SourcedValue> values;  ///< SI numbers by field path
-    std::map<std::string, std::string> texts;    ///< text fields by path (`pcie`, `gpus.part`)
-    YAML::Node netbox;          ///< NetBox fields rdt does not interpret, kept verbatim
-    Provenance fileSource;      ///< the file-level `source:`
-    SourceLoc loc;              ///< the file (line 1)
-    std::uint64_t contentHash = 0;  ///< FNV-1a of the file text, for reports
+    std::map<std::string, SourcedValue> values; ///< SI numbers by field path
+    std::map<std::string, std::string> texts;   ///< text fields by path (`pcie`, `gpus.part`)
+    YAML::Node netbox;                          ///< NetBox fields rdt does not interpret, kept verbatim
+    Provenance fileSource;                      ///< the file-level `source:`
+    SourceLoc loc;                              ///< the file (line 1)
+    std::uint64_t contentHash = 0;              ///< FNV-1a of the file text, for reports
 
     /// True for kinds that occupy OU slots in a rack.
     bool slottable() const;
@@ -82,11 +82,11 @@ public:
 private:
     void loadSources(const std::string& path);
     std::map<std::string, std::unique_ptr<Part>> m_parts;
-    std::map<std::string, std::string> m_sourceKeys;  ///< key → title
+    std::map<std::string, std::string> m_sourceKeys; ///< key → title
     std::vector<std::pair<std::string, std::uint64_t>> m_files;
 };
 
 /// FNV-1a 64-bit hash of text.
 std::uint64_t fnv1a(const std::string& text);
 
-}  // namespace rdt::core
+} // namespace rdt::core

@@ -15,78 +15,78 @@ namespace rdt::core {
 
 /// Where the racks are: altitude and the air supplied to the cold aisle.
 struct Site {
-    double altitudeM = 0.0;            ///< m above sea level
-    double supplyAirK = 298.15;        ///< supply (cold-aisle) air temperature, K
-    double relativeHumidity = 0.45;    ///< 0…1
-    std::string ashraeClass = "A2";    ///< A1…A4 or H1
+    double altitudeM = 0.0;         ///< m above sea level
+    double supplyAirK = 298.15;     ///< supply (cold-aisle) air temperature, K
+    double relativeHumidity = 0.45; ///< 0…1
+    std::string ashraeClass = "A2"; ///< A1…A4 or H1
     SourceLoc loc;
 };
 
 /// Per-instance settings that override the catalog part's defaults.
 struct Overrides {
-    std::optional<double> gpuPowerCapW;  ///< per-GPU power cap, W
-    std::optional<double> utilisation;   ///< 0…1 of maximum load
-    int failedFanRotors = 0;             ///< failed rotors in this part
-    std::string feed;                    ///< AC feed of a power shelf (`A`, `B`), empty if undeclared
+    std::optional<double> gpuPowerCapW; ///< per-GPU power cap, W
+    std::optional<double> utilisation;  ///< 0…1 of maximum load
+    int failedFanRotors = 0;            ///< failed rotors in this part
+    std::string feed;                   ///< AC feed of a power shelf (`A`, `B`), empty if undeclared
 };
 
 /// A part placed in a rack at an OU position.
 struct Slot {
-    std::string id;       ///< full id, `hall1/pod1/row01/rack01/gt0`
-    std::string name;     ///< local id within the rack, `gt0`
+    std::string id;   ///< full id, `hall1/pod1/row01/rack01/gt0`
+    std::string name; ///< local id within the rack, `gt0`
     const Part* part = nullptr;
-    int ou = 1;           ///< lowest OU occupied, 1-based from the bottom
+    int ou = 1; ///< lowest OU occupied, 1-based from the bottom
     Overrides overrides;
     SourceLoc loc;
-    int top() const { return ou + part->ouHeight - 1; }  ///< highest OU occupied
+    int top() const { return ou + part->ouHeight - 1; } ///< highest OU occupied
 };
 
 /// One rack instance.
 struct Rack {
-    std::string id;          ///< full id, `hall1/pod1/row01/rack01`
+    std::string id; ///< full id, `hall1/pod1/row01/rack01`
     const Part* rackType = nullptr;
     std::vector<Slot> slots;
     SourceLoc loc;
-    int hall = -1, pod = -1, row = -1;  ///< indices into Design::halls/pods/rows (-1 when absent)
-    int positionInRow = 0;              ///< 0-based position along the row
+    int hall = -1, pod = -1, row = -1; ///< indices into Design::halls/pods/rows (-1 when absent)
+    int positionInRow = 0;             ///< 0-based position along the row
 };
 
 /// A named group of racks at one level of the layout.
 struct Group {
     std::string id;
-    int parent = -1;             ///< hall index for pods and rows; pod index in `pod` for rows
-    int pod = -1;                ///< rows only: the pod holding the row, or -1
-    std::vector<int> racks;      ///< indices into Design::racks
+    int parent = -1;        ///< hall index for pods and rows; pod index in `pod` for rows
+    int pod = -1;           ///< rows only: the pod holding the row, or -1
+    std::vector<int> racks; ///< indices into Design::racks
     SourceLoc loc;
 };
 
 /// One end of a link class: which part, and how many ports per instance.
 struct LinkEnd {
-    std::string partSlug;        ///< catalog slug of the parts at this end
-    std::string interfaces;      ///< glob over interface names (`nic*`), or empty
-    std::string component;       ///< `gpus` or `nics` (component count of a chassis), or empty
-    int count = 0;               ///< explicit ports per instance, 0 when derived
+    std::string partSlug;   ///< catalog slug of the parts at this end
+    std::string interfaces; ///< glob over interface names (`nic*`), or empty
+    std::string component;  ///< `gpus` or `nics` (component count of a chassis), or empty
+    int count = 0;          ///< explicit ports per instance, 0 when derived
 };
 
 /// Links of one kind: "every GPU NIC to the rack switch by DAC", or one port-to-port link.
 struct LinkClass {
     std::string id;
-    std::string medium;          ///< `pcie-gen5`, `copper`, `optical`
+    std::string medium; ///< `pcie-gen5`, `copper`, `optical`
     LinkEnd from;
     LinkEnd to;
-    std::string scope = "rack";  ///< `chassis`, `rack` or `fabric` (far end outside the design)
-    const Part* cable = nullptr; ///< cable part, or nullptr for board traces
-    std::optional<double> lengthM;  ///< declared length, m (else derived from placement)
-    std::string fromSlot, fromPort, toSlot, toPort;  ///< set for a single port-to-port link
+    std::string scope = "rack";                     ///< `chassis`, `rack` or `fabric` (far end outside the design)
+    const Part* cable = nullptr;                    ///< cable part, or nullptr for board traces
+    std::optional<double> lengthM;                  ///< declared length, m (else derived from placement)
+    std::string fromSlot, fromPort, toSlot, toPort; ///< set for a single port-to-port link
     SourceLoc loc;
-    std::size_t count = 0;       ///< links in the whole design, computed at load
+    std::size_t count = 0; ///< links in the whole design, computed at load
 };
 
 /// A rule violation the design accepts, with the reason.
 struct Waiver {
-    std::string rule;            ///< rule id
-    std::string subject;         ///< subject id, may end in `*`
-    std::string justification;   ///< required, non-empty
+    std::string rule;          ///< rule id
+    std::string subject;       ///< subject id, may end in `*`
+    std::string justification; ///< required, non-empty
     SourceLoc loc;
     bool matches(const std::string& ruleId, const std::string& subjectId) const;
 };
@@ -99,11 +99,11 @@ struct Summary {
 
 /// A loaded, expanded design.
 struct Design {
-    std::string file;            ///< path as given
-    std::string text;            ///< the input verbatim
+    std::string file; ///< path as given
+    std::string text; ///< the input verbatim
     std::string name;
     std::string description;
-    std::string profile = "default";  ///< rule profile name
+    std::string profile = "default"; ///< rule profile name
     Site site;
     std::vector<Group> halls, pods, rows;
     std::vector<Rack> racks;
@@ -117,8 +117,8 @@ struct Design {
 };
 
 /// Limits that keep a typo in `count:` from exhausting memory.
-inline constexpr long long kMaxCount = 10000;      ///< per `count:` construct
-inline constexpr std::size_t kMaxRacks = 200000;   ///< per design
+inline constexpr long long kMaxCount = 10000;    ///< per `count:` construct
+inline constexpr std::size_t kMaxRacks = 200000; ///< per design
 
 /// Load a design file. `catalogDir` is the shipped catalog; the design's `catalog:` paths
 /// (relative to the design file) add to it. Throws InputError with file, line and path.
@@ -126,4 +126,4 @@ Design loadDesign(const std::string& path, const std::string& catalogDir);
 /// Load a design from text (file name used in messages and for relative paths).
 Design loadDesignText(const std::string& text, const std::string& fileName, const std::string& catalogDir);
 
-}  // namespace rdt::core
+} // namespace rdt::core

@@ -100,7 +100,8 @@ const Slot* findSlot(const Design& d, const std::string& id)
 
 void readPortToPort(const Cursor& c, LinkClass& l, const Design& d)
 {
-    for (const auto& [key, slot, port] : {std::tuple{"from", &l.fromSlot, &l.fromPort}, std::tuple{"to", &l.toSlot, &l.toPort}}) {
+    for (const auto& [key, slot, port] :
+         {std::tuple{"from", &l.fromSlot, &l.fromPort}, std::tuple{"to", &l.toSlot, &l.toPort}}) {
         const Cursor end = c[key];
         const std::string s = end.str();
         const std::size_t colon = s.rfind(':');
@@ -127,7 +128,8 @@ LinkClass readLink(const Cursor& c, const Design& d, const Catalog& catalog)
     l.medium = c["medium"].str();
     static const std::vector<std::string> media = {"pcie-gen5", "copper", "optical"};
     if (std::find(media.begin(), media.end(), l.medium) == media.end())
-        c["medium"].fail("unknown medium \"" + l.medium + "\" (pcie-gen5, copper or optical)" + didYouMean(l.medium, media));
+        c["medium"].fail("unknown medium \"" + l.medium + "\" (pcie-gen5, copper or optical)" +
+                         didYouMean(l.medium, media));
     if (auto cab = c.find("cable")) {
         l.cable = &catalog.require(cab->str(), cab->loc());
         if (l.cable->kind != PartKind::Cable)
@@ -185,7 +187,7 @@ std::shared_ptr<Catalog> loadCatalogs(const Cursor& doc, const std::string& file
     return catalog;
 }
 
-}  // namespace
+} // namespace
 
 bool Waiver::matches(const std::string& ruleId, const std::string& subjectId) const
 {
@@ -232,7 +234,8 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
     const Cursor doc(parseYaml(text, fileName), file, "");
     if (!doc.isMap())
         doc.fail("a design file must be a mapping with at least `layout:`");
-    doc.allowKeys({"rdt", "name", "description", "profile", "site", "catalog", "templates", "layout", "links", "waivers"});
+    doc.allowKeys(
+        {"rdt", "name", "description", "profile", "site", "catalog", "templates", "layout", "links", "waivers"});
     if (auto v = doc.find("rdt"))
         v->integer(1, 1);
     d.name = doc.has("name") ? doc["name"].str() : std::filesystem::path(fileName).stem().string();
@@ -273,4 +276,4 @@ Design loadDesign(const std::string& path, const std::string& catalogDir)
     return loadDesignText(readTextFile(path), path, catalogDir);
 }
 
-}  // namespace rdt::core
+} // namespace rdt::core

@@ -65,4 +65,4 @@ std::string didYouMean(std::string_view word, const std::vector<std::string>& ca
     return n.empty() ? std::string() : " (did you mean \"" + n + "\"?)";
 }
 
-}  // namespace rdt::core
+} // namespace rdt::core

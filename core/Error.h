@@ -12,10 +12,10 @@ namespace rdt::core {
 
 /// Where something came from in an input file. Lines and columns are 1-based; 0 means unknown.
 struct SourceLoc {
-    std::string file;  ///< path as given by the user (or catalog path)
-    int line = 0;      ///< 1-based line, 0 when unknown
-    int column = 0;    ///< 1-based column, 0 when unknown
-    std::string path;  ///< document path, e.g. `templates.gt-rack.slots[3].part`
+    std::string file; ///< path as given by the user (or catalog path)
+    int line = 0;     ///< 1-based line, 0 when unknown
+    int column = 0;   ///< 1-based column, 0 when unknown
+    std::string path; ///< document path, e.g. `templates.gt-rack.slots[3].part`
 
     /// `file:line:col` (parts that are unknown are left out).
     std::string position() const;
@@ -44,4 +44,4 @@ std::string nearest(std::string_view word, const std::vector<std::string>& candi
 /// `" (did you mean "x"?)"` or empty.
 std::string didYouMean(std::string_view word, const std::vector<std::string>& candidates);
 
-}  // namespace rdt::core
+} // namespace rdt::core

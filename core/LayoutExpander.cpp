@@ -208,7 +208,8 @@ Slot LayoutExpander::parseSlot(const Cursor& c, const Part& rackType) const
         partCur.fail("\"" + s.part->slug + "\" is a " + std::string(partKindName(s.part->kind)) +
                      " and does not go in a rack slot");
     const long long usable = static_cast<long long>(rackType.value("usable_ou", 44));
-    s.ou = static_cast<int>(c["ou"].integer(1, std::max(usable, 1LL) + 20));  // beyond usable is a rule, not a parse error
+    s.ou =
+        static_cast<int>(c["ou"].integer(1, std::max(usable, 1LL) + 20)); // beyond usable is a rule, not a parse error
     s.name = c.has("id") ? c["id"].str() : "ou" + std::to_string(s.ou);
     if (s.name.empty() || s.name.find('/') != std::string::npos)
         c["id"].fail("a slot id must be non-empty and must not contain '/'");
@@ -225,7 +226,8 @@ Slot LayoutExpander::parseSlot(const Cursor& c, const Part& rackType) const
     if (auto u = c.find("utilisation"))
         s.overrides.utilisation = u->quantity(Dimension::Ratio, Range{0.0, 1.0});
     if (auto f = c.find("failed_fans")) {
-        const long long rotors = static_cast<long long>(s.part->value("fans.count", 0) * s.part->value("fans.rotors_per_fan", 1));
+        const long long rotors =
+            static_cast<long long>(s.part->value("fans.count", 0) * s.part->value("fans.rotors_per_fan", 1));
         if (rotors == 0)
             f->fail("\"" + s.part->slug + "\" has no fans in the catalog");
         s.overrides.failedFanRotors = static_cast<int>(f->integer(0, rotors));
@@ -240,4 +242,4 @@ Slot LayoutExpander::parseSlot(const Cursor& c, const Part& rackType) const
     return s;
 }
 
-}  // namespace rdt::core
+} // namespace rdt::core

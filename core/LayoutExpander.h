@@ -25,7 +25,7 @@ private:
     enum class Level { Hall, Pod, Row, Rack };
     struct Context {
         int hall = -1, pod = -1, row = -1;
-        std::string prefix;  ///< id of the parent, ending without '/'
+        std::string prefix; ///< id of the parent, ending without '/'
     };
     void expandList(const Cursor& list, Level level, const Context& ctx);
     void instantiate(const Cursor& body, Level level, const Context& ctx, const std::string& id, const Cursor& at);
@@ -37,8 +37,8 @@ private:
     Design& m_design;
     const Catalog& m_catalog;
     const std::map<std::string, Cursor>& m_templates;
-    std::map<std::string, Rack> m_prototypes;  ///< parsed rack bodies by document path
-    std::vector<std::string> m_stack;          ///< templates being expanded (cycle detection)
+    std::map<std::string, Rack> m_prototypes; ///< parsed rack bodies by document path
+    std::vector<std::string> m_stack;         ///< templates being expanded (cycle detection)
 };
 
-}  // namespace rdt::core
+} // namespace rdt::core

@@ -28,8 +28,8 @@ void checkOverlap(CheckContext& ctx)
                 const Slot& b = *slots[j];
                 const int overlap = std::min(a.top(), b.top()) - b.ou + 1;
                 ctx.report(b.id,
-                           b.name + " (" + b.part->slug + ", " + ouRange(b) + ") overlaps " + a.name + " (" + a.part->slug +
-                               ", " + ouRange(a) + ") by " + std::to_string(overlap) + " OU",
+                           b.name + " (" + b.part->slug + ", " + ouRange(b) + ") overlaps " + a.name + " (" +
+                               a.part->slug + ", " + ouRange(a) + ") by " + std::to_string(overlap) + " OU",
                            overlap, 0, "OU", b.loc);
             }
     }
@@ -42,8 +42,8 @@ void checkRange(CheckContext& ctx)
         for (const Slot& s : rack.slots)
             if (s.top() > usable)
                 ctx.report(s.id,
-                           s.name + " (" + s.part->slug + ", " + ouRange(s) + ") reaches above the " + std::to_string(usable) +
-                               " usable OU of " + rack.rackType->slug,
+                           s.name + " (" + s.part->slug + ", " + ouRange(s) + ") reaches above the " +
+                               std::to_string(usable) + " usable OU of " + rack.rackType->slug,
                            s.top(), usable, "OU", s.loc);
     }
 }
@@ -59,8 +59,9 @@ void checkDimension(CheckContext& ctx, const char* partField, const char* rackFi
             const auto size = s.part->find(partField);
             if (size && *size > *limit + 1e-9)
                 ctx.report(s.id,
-                           s.part->slug + " is " + formatQuantity(*size, Dimension::Length) + " " + what + ", more than the " +
-                               formatQuantity(*limit, Dimension::Length) + " of " + rack.rackType->slug,
+                           s.part->slug + " is " + formatQuantity(*size, Dimension::Length) + " " + what +
+                               ", more than the " + formatQuantity(*limit, Dimension::Length) + " of " +
+                               rack.rackType->slug,
                            *size * 1e3, *limit * 1e3, "mm", s.loc);
         }
     }
@@ -83,26 +84,41 @@ void checkMass(CheckContext& ctx)
     }
 }
 
-}  // namespace
+} // namespace
 
 void registerChecks(CheckRegistry& registry)
 {
-    registry.add({"orv3.slot.overlap", "Parts must not share OU positions", Severity::Error, kFrameSpec,
-                  "Two parts in one rack occupy at least one common OpenU position.", {}},
+    registry.add({"orv3.slot.overlap",
+                  "Parts must not share OU positions",
+                  Severity::Error,
+                  kFrameSpec,
+                  "Two parts in one rack occupy at least one common OpenU position.",
+                  {}},
                  checkOverlap);
-    registry.add({"orv3.slot.range", "Parts must fit in the rack's usable OU", Severity::Error,
+    registry.add({"orv3.slot.range",
+                  "Parts must fit in the rack's usable OU",
+                  Severity::Error,
                   std::string(kFrameSpec) + " — 44 usable OU",
-                  "A part's top OU lies above the rack type's usable_ou (44 OU for ORv3).", {}},
+                  "A part's top OU lies above the rack type's usable_ou (44 OU for ORv3).",
+                  {}},
                  checkRange);
-    registry.add({"orv3.part.width", "Parts must fit the 21-inch equipment bay", Severity::Error,
+    registry.add({"orv3.part.width",
+                  "Parts must fit the 21-inch equipment bay",
+                  Severity::Error,
                   "ORv3 Base Spec [R2]: 21 in (537 mm) IT equipment opening; Meta blade max width 529 mm [R8]",
-                  "A part's width exceeds the rack type's bay_width.", {}},
+                  "A part's width exceeds the rack type's bay_width.",
+                  {}},
                  [](CheckContext& c) { checkDimension(c, "width", "bay_width", "wide"); });
-    registry.add({"orv3.part.depth", "Parts must fit the frame depth", Severity::Error,
+    registry.add({"orv3.part.depth",
+                  "Parts must fit the frame depth",
+                  Severity::Error,
                   "ORv3 frame depth 1,068 mm (42 in), HPR 1,219 mm (48 in) [R5]",
-                  "A part's depth exceeds the rack type's frame_depth.", {}},
+                  "A part's depth exceeds the rack type's frame_depth.",
+                  {}},
                  [](CheckContext& c) { checkDimension(c, "depth", "frame_depth", "deep"); });
-    registry.add({"orv3.rack.mass", "Rack payload within its rating", Severity::Error,
+    registry.add({"orv3.rack.mass",
+                  "Rack payload within its rating",
+                  Severity::Error,
                   std::string(kFrameSpec) + " — maximum payload 1,400 kg",
                   "Sum of the catalog weights of the parts in a rack exceeds the rack type's max_payload. Parts "
                   "without a weight count as 0 kg.",
@@ -111,4 +127,4 @@ void registerChecks(CheckRegistry& registry)
     registerPartChecks(registry);
 }
 
-}  // namespace rdt::core
+} // namespace rdt::core

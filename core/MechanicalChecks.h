@@ -9,4 +9,4 @@ namespace rdt::core {
 /// Register `orv3.slot.overlap`, `orv3.slot.range`, `orv3.part.width`, `orv3.part.depth`, `orv3.rack.mass`.
 void registerChecks(CheckRegistry& registry);
 
-}  // namespace rdt::core
+} // namespace rdt::core

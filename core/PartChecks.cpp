@@ -17,8 +17,9 @@ void checkProvenance(CheckContext& ctx)
     for (const auto& [field, v] : p.values)
         if (v.provenance.kind == Provenance::Kind::None)
             ctx.report(p.slug + "/" + field,
-                       p.slug + ": " + field + " has neither a source nor an estimate (add source: \"[KEY]\" or write "
-                                                "{value: ..., estimate: \"how it was derived\"})",
+                       p.slug + ": " + field +
+                           " has neither a source nor an estimate (add source: \"[KEY]\" or write "
+                           "{value: ..., estimate: \"how it was derived\"})",
                        NAN, NAN, "", fieldLoc(p, field, v));
 }
 
@@ -32,8 +33,9 @@ void checkSourceKeys(CheckContext& ctx)
                 std::vector<std::string> all;
                 for (const auto& [key, title] : keys)
                     all.push_back(key);
-                ctx.report(p.slug + "/" + field, p.slug + ": source key [" + k + "] is not in sources.yaml" + didYouMean(k, all),
-                           NAN, NAN, "", loc);
+                ctx.report(p.slug + "/" + field,
+                           p.slug + ": source key [" + k + "] is not in sources.yaml" + didYouMean(k, all), NAN, NAN,
+                           "", loc);
             }
     };
     checkText(p.fileSource.text, "source", p.loc);
@@ -48,8 +50,9 @@ void checkSize(CheckContext& ctx, const char* field, const char* constraint)
     const auto size = p.find(field);
     const double limit = ctx.constraint(constraint);
     if (p.slottable() && size && *size > limit + 1e-9)
-        ctx.report(p.slug, p.slug + ": " + field + " " + formatQuantity(*size, Dimension::Length) + " exceeds " +
-                               formatQuantity(limit, Dimension::Length),
+        ctx.report(p.slug,
+                   p.slug + ": " + field + " " + formatQuantity(*size, Dimension::Length) + " exceeds " +
+                       formatQuantity(limit, Dimension::Length),
                    *size * 1e3, limit * 1e3, "mm", fieldLoc(p, field, p.values.at(field)));
 }
 
@@ -67,36 +70,59 @@ void checkPowerKnown(CheckContext& ctx)
         ctx.report(p.slug, p.slug + " draws from the busbar but has no power.max", NAN, NAN, "W", p.loc);
 }
 
-}  // namespace
+} // namespace
 
 void registerPartChecks(CheckRegistry& registry)
 {
     const auto part = RuleTarget::Part;
-    registry.add({"catalog.provenance", "Every catalog number states its source or estimate", Severity::Warning,
+    registry.add({"catalog.provenance",
+                  "Every catalog number states its source or estimate",
+                  Severity::Warning,
                   "rdt catalog format (docs/catalog-format.md)",
-                  "A number in a catalog part has no file-level source, inline source or estimate.", {}, part},
+                  "A number in a catalog part has no file-level source, inline source or estimate.",
+                  {},
+                  part},
                  checkProvenance);
-    registry.add({"catalog.source.unknown", "Cited source keys exist", Severity::Error,
+    registry.add({"catalog.source.unknown",
+                  "Cited source keys exist",
+                  Severity::Error,
                   "rdt catalog format; data/catalog/sources.yaml",
-                  "A source: field cites a key that data/catalog/sources.yaml does not define.", {}, part},
+                  "A source: field cites a key that data/catalog/sources.yaml does not define.",
+                  {},
+                  part},
                  checkSourceKeys);
-    registry.add({"catalog.part.width", "Part fits the 21-inch ORv3 bay", Severity::Error,
+    registry.add({"catalog.part.width",
+                  "Part fits the 21-inch ORv3 bay",
+                  Severity::Error,
                   "ORv3 Base Spec [R2]: 537 mm IT opening",
                   "A rack part is wider than the ORv3 equipment bay.",
-                  {{"bay_width", {0.537, Dimension::Length}}}, part},
+                  {{"bay_width", {0.537, Dimension::Length}}},
+                  part},
                  [](CheckContext& c) { checkSize(c, "width", "bay_width"); });
-    registry.add({"catalog.part.depth", "Part fits the deepest ORv3 frame", Severity::Error,
+    registry.add({"catalog.part.depth",
+                  "Part fits the deepest ORv3 frame",
+                  Severity::Error,
                   "ORv3 HPR frame depth 48 in (1,219 mm) [R5]",
                   "A rack part is deeper than the deepest ORv3 frame.",
-                  {{"frame_depth", {1.219, Dimension::Length}}}, part},
+                  {{"frame_depth", {1.219, Dimension::Length}}},
+                  part},
                  [](CheckContext& c) { checkSize(c, "depth", "frame_depth"); });
-    registry.add({"catalog.part.weight", "Rack parts state their weight", Severity::Warning,
+    registry.add({"catalog.part.weight",
+                  "Rack parts state their weight",
+                  Severity::Warning,
                   "Meta ORv3 frame payload limit 1,400 kg needs part weights [R3]",
-                  "A part that takes rack slots has no weight.", {}, part},
+                  "A part that takes rack slots has no weight.",
+                  {},
+                  part},
                  checkMassKnown);
-    registry.add({"catalog.part.power", "Busbar-fed parts state their maximum power", Severity::Warning,
-                  "Open Rack V3 power budget [P1][R8]", "A part with busbar_tap has no power.max.", {}, part},
+    registry.add({"catalog.part.power",
+                  "Busbar-fed parts state their maximum power",
+                  Severity::Warning,
+                  "Open Rack V3 power budget [P1][R8]",
+                  "A part with busbar_tap has no power.max.",
+                  {},
+                  part},
                  checkPowerKnown);
 }
 
-}  // namespace rdt::core
+} // namespace rdt::core

@@ -10,4 +10,4 @@ namespace rdt::core {
 /// Register the `catalog.*` rules (RuleTarget::Part).
 void registerPartChecks(CheckRegistry& registry);
 
-}  // namespace rdt::core
+} // namespace rdt::core

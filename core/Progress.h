@@ -26,4 +26,4 @@ private:
 /// Thrown by work that noticed `Progress::isCancelled()`.
 struct Cancelled {};
 
-}  // namespace rdt::core
+} // namespace rdt::core

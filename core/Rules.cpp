@@ -25,7 +25,8 @@ std::optional<Severity> parseSeverity(std::string_view s)
     return std::nullopt;
 }
 
-CheckContext::CheckContext(const Design& design, const RuleInfo& rule, const RuleConfig& config, std::vector<Violation>& out)
+CheckContext::CheckContext(const Design& design, const RuleInfo& rule, const RuleConfig& config,
+                           std::vector<Violation>& out)
     : m_design(&design), m_rule(rule), m_config(config), m_out(out)
 {
 }
@@ -205,4 +206,4 @@ CheckCounts countViolations(const std::vector<Violation>& violations)
     return c;
 }
 
-}  // namespace rdt::core
+} // namespace rdt::core

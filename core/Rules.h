@@ -22,7 +22,7 @@ std::optional<Severity> parseSeverity(std::string_view s);
 
 /// A named, unit-carrying constraint value of a rule that profiles may override.
 struct Constraint {
-    double value = 0.0;  ///< SI
+    double value = 0.0; ///< SI
     Dimension dim = Dimension::Ratio;
 };
 
@@ -31,12 +31,12 @@ enum class RuleTarget { Design, Part };
 
 /// Static description of a rule.
 struct RuleInfo {
-    std::string id;          ///< stable key, e.g. `orv3.rack.mass`
-    std::string title;       ///< one line
-    Severity severity = Severity::Error;  ///< default severity
-    std::string spec;        ///< document and section the rule comes from, with source key
-    std::string description; ///< what is checked and how
-    std::map<std::string, Constraint> constraints;  ///< defaults, overridable in profiles
+    std::string id;                                ///< stable key, e.g. `orv3.rack.mass`
+    std::string title;                             ///< one line
+    Severity severity = Severity::Error;           ///< default severity
+    std::string spec;                              ///< document and section the rule comes from, with source key
+    std::string description;                       ///< what is checked and how
+    std::map<std::string, Constraint> constraints; ///< defaults, overridable in profiles
     RuleTarget target = RuleTarget::Design;
 };
 
@@ -44,14 +44,14 @@ struct RuleInfo {
 struct Violation {
     std::string rule;
     Severity severity = Severity::Error;
-    std::string subject;     ///< id of the offending object (`hall1/row1/rack1/gt0`)
+    std::string subject; ///< id of the offending object (`hall1/row1/rack1/gt0`)
     std::string message;
     double measured = NAN;
     double limit = NAN;
     std::string unit;
-    SourceLoc loc;           ///< where the subject is defined in the input
+    SourceLoc loc; ///< where the subject is defined in the input
     bool waived = false;
-    std::string justification;  ///< the waiver's text when waived
+    std::string justification; ///< the waiver's text when waived
 };
 
 /// A rule's settings after applying the profile.
@@ -77,7 +77,8 @@ public:
     /// SI value of a constraint (profile override or the rule's default). Throws std::logic_error if unknown.
     double constraint(const std::string& name) const;
     /// Record a violation of this rule.
-    void report(std::string subject, std::string message, double measured, double limit, std::string unit, SourceLoc loc);
+    void report(std::string subject, std::string message, double measured, double limit, std::string unit,
+                SourceLoc loc);
 
 private:
     const Design* m_design = nullptr;
@@ -137,4 +138,4 @@ std::vector<Violation> runPartChecks(const Part& part, const Catalog& reference,
                                      const Profile& profile);
 CheckCounts countViolations(const std::vector<Violation>& violations);
 
-}  // namespace rdt::core
+} // namespace rdt::core

@@ -11,7 +11,7 @@ namespace {
 struct UnitDef {
     std::string_view symbol;
     Dimension dim;
-    double scale;   ///< SI = value * scale + offset
+    double scale; ///< SI = value * scale + offset
     double offset;
 };
 
@@ -127,7 +127,7 @@ std::string example(Dimension d)
     return "";
 }
 
-}  // namespace
+} // namespace
 
 std::string_view dimensionName(Dimension d)
 {
@@ -195,7 +195,8 @@ std::string acceptedUnits(Dimension d)
 ParsedQuantity parseQuantity(std::string_view text, Dimension dim, Range range)
 {
     const std::string_view s = trim(text);
-    const std::string expect = "expected a " + std::string(dimensionName(dim)) + " with a unit, such as " + example(dim);
+    const std::string expect =
+        "expected a " + std::string(dimensionName(dim)) + " with a unit, such as " + example(dim);
     if (s.empty())
         return {std::nullopt, "empty value; " + expect};
 
@@ -203,7 +204,7 @@ ParsedQuantity parseQuantity(std::string_view text, Dimension dim, Range range)
     const char* begin = s.data();
     const char* end = s.data() + s.size();
     if (*begin == '+')
-        ++begin;  // from_chars does not take a leading '+'
+        ++begin; // from_chars does not take a leading '+'
     const auto [ptr, ec] = std::from_chars(begin, end, number);
     if (ec == std::errc::result_out_of_range)
         return {std::nullopt, "number out of range in \"" + std::string(s) + "\""};
@@ -230,10 +231,10 @@ ParsedQuantity parseQuantity(std::string_view text, Dimension dim, Range range)
     if (!found) {
         if (otherDim)
             return {std::nullopt, "wrong unit \"" + std::string(unit) + "\": that is a " +
-                                      std::string(dimensionName(otherDim->dim)) + ", " + expect + " (units: " +
-                                      acceptedUnits(dim) + ")"};
-        return {std::nullopt, "unknown unit \"" + std::string(unit) + "\"; " + expect + " (units: " +
-                                  acceptedUnits(dim) + ")"};
+                                      std::string(dimensionName(otherDim->dim)) + ", " + expect +
+                                      " (units: " + acceptedUnits(dim) + ")"};
+        return {std::nullopt,
+                "unknown unit \"" + std::string(unit) + "\"; " + expect + " (units: " + acceptedUnits(dim) + ")"};
     }
 
     const double si = number * found->scale + found->offset;
@@ -269,7 +270,7 @@ std::string formatNumber(double x, int precision)
     return buf;
 }
 
-}  // namespace
+} // namespace
 
 std::string formatQuantity(double v, Dimension dim, int precision)
 {
@@ -299,4 +300,4 @@ std::string formatQuantity(double v, Dimension dim, int precision)
     return fmt(v, "");
 }
 
-}  // namespace rdt::core
+} // namespace rdt::core

@@ -6,6 +6,9 @@
 
 namespace rdt::core {
 
-std::string version() { return RDT_VERSION; }
+std::string version()
+{
+    return RDT_VERSION;
+}
 
-}  // namespace rdt::core
+} // namespace rdt::core

@@ -9,4 +9,4 @@ namespace rdt::core {
 /// e.g. "0.1.0".
 std::string version();
 
-}  // namespace rdt::core
+} // namespace rdt::core

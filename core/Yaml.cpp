@@ -40,7 +40,10 @@ SourceLoc Cursor::loc() const
     return SourceLoc{*m_file, m.line >= 0 ? m.line + 1 : 0, m.column >= 0 ? m.column + 1 : 0, m_path};
 }
 
-void Cursor::fail(const std::string& message) const { throw InputError(loc(), message); }
+void Cursor::fail(const std::string& message) const
+{
+    throw InputError(loc(), message);
+}
 
 void Cursor::requireMap() const
 {
@@ -79,7 +82,10 @@ void Cursor::allowKeys(const std::vector<std::string>& allowed) const
     }
 }
 
-bool Cursor::has(const std::string& key) const { return m_node.IsMap() && m_node[key].IsDefined(); }
+bool Cursor::has(const std::string& key) const
+{
+    return m_node.IsMap() && m_node[key].IsDefined();
+}
 
 Cursor Cursor::operator[](const std::string& key) const
 {
@@ -161,7 +167,10 @@ bool Cursor::boolean() const
     fail("\"" + s + "\" is not true or false");
 }
 
-double Cursor::quantity(Dimension dim, Range range) const { return sourcedQuantity(dim, range).si; }
+double Cursor::quantity(Dimension dim, Range range) const
+{
+    return sourcedQuantity(dim, range).si;
+}
 
 SourcedValue Cursor::sourcedQuantity(Dimension dim, Range range) const
 {
@@ -192,4 +201,4 @@ SourcedValue Cursor::sourcedQuantity(Dimension dim, Range range) const
     return out;
 }
 
-}  // namespace rdt::core
+} // namespace rdt::core

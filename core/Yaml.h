@@ -20,14 +20,14 @@ namespace rdt::core {
 struct Provenance {
     enum class Kind { None, Source, Estimate };
     Kind kind = Kind::None;
-    std::string text;  ///< source keys or estimate text
+    std::string text; ///< source keys or estimate text
 };
 
 /// A quantity read from a file: SI value plus where it came from.
 struct SourcedValue {
     double si = 0.0;
-    Dimension dim = Dimension::Ratio;  ///< dimension of `si` (ignored for counts)
-    bool count = false;                ///< a plain whole-number count, no unit
+    Dimension dim = Dimension::Ratio; ///< dimension of `si` (ignored for counts)
+    bool count = false;               ///< a plain whole-number count, no unit
     Provenance provenance;
     SourceLoc loc;
 };
@@ -94,4 +94,4 @@ private:
     std::string m_path;
 };
 
-}  // namespace rdt::core
+} // namespace rdt::core

@@ -8,17 +8,21 @@ namespace {
 constexpr double kSeaLevelPa = 101325.0;
 constexpr double kSeaLevelK = 288.15;
 constexpr double kLapseKPerM = 0.0065;
-constexpr double kGasConstantAir = 287.05;  // J/(kg·K)
+constexpr double kGasConstantAir = 287.05; // J/(kg·K)
 constexpr double kGravity = 9.80665;
-}  // namespace
+} // namespace
 
 double pressureAtAltitudePa(double altitudeM)
 {
     // Barometric formula for a constant lapse rate; exponent g·M/(R*·L) = g/(R_air·L).
-    return kSeaLevelPa * std::pow(1.0 - kLapseKPerM * altitudeM / kSeaLevelK, kGravity / (kGasConstantAir * kLapseKPerM));
+    return kSeaLevelPa *
+           std::pow(1.0 - kLapseKPerM * altitudeM / kSeaLevelK, kGravity / (kGasConstantAir * kLapseKPerM));
 }
 
-double airDensity(double temperatureK, double pressurePa) { return pressurePa / (kGasConstantAir * temperatureK); }
+double airDensity(double temperatureK, double pressurePa)
+{
+    return pressurePa / (kGasConstantAir * temperatureK);
+}
 
 double airSpecificHeat(double temperatureK)
 {
@@ -32,4 +36,4 @@ double airflowForHeat(double heatW, double deltaTK, double temperatureK, double 
     return heatW / (airDensity(temperatureK, pressurePa) * airSpecificHeat(temperatureK) * deltaTK);
 }
 
-}  // namespace rdt::models
+} // namespace rdt::models

@@ -20,4 +20,4 @@ double airSpecificHeat(double temperatureK);
 /// V̇ = P / (ρ·c_p·ΔT) evaluated at `temperatureK` and `pressurePa`.
 double airflowForHeat(double heatW, double deltaTK, double temperatureK, double pressurePa);
 
-}  // namespace rdt::models
+} // namespace rdt::models

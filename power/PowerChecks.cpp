@@ -24,14 +24,17 @@ void checkPowerSource(core::CheckContext& ctx)
     }
 }
 
-}  // namespace
+} // namespace
 
 void registerChecks(core::CheckRegistry& registry)
 {
-    registry.add({"orv3.power.source", "Busbar-fed parts need a power shelf in their rack", core::Severity::Error,
+    registry.add({"orv3.power.source",
+                  "Busbar-fed parts need a power shelf in their rack",
+                  core::Severity::Error,
                   "Open Rack V3 power system: 48 V busbar fed by PSU shelves [P1][R8]",
-                  "A part with busbar_tap sits in a rack that holds no power-shelf part.", {}},
+                  "A part with busbar_tap sits in a rack that holds no power-shelf part.",
+                  {}},
                  checkPowerSource);
 }
 
-}  // namespace rdt::power
+} // namespace rdt::power

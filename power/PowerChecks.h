@@ -9,4 +9,4 @@ namespace rdt::power {
 /// Register `orv3.power.source`: a busbar-fed part in a rack without a power shelf.
 void registerChecks(core::CheckRegistry& registry);
 
-}  // namespace rdt::power
+} // namespace rdt::power

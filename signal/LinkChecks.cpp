@@ -43,8 +43,8 @@ void checkEndpoints(core::CheckContext& ctx)
         forEachRackLink(ctx.design(), l, [&](const core::Rack& rack, const core::Slot& from, const core::Slot* to) {
             if (!to)
                 ctx.report(from.id,
-                           "link class " + l.id + ": " + from.name + " (" + from.part->slug + ") has no " + l.to.partSlug +
-                               " in rack " + rack.id + " to connect to",
+                           "link class " + l.id + ": " + from.name + " (" + from.part->slug + ") has no " +
+                               l.to.partSlug + " in rack " + rack.id + " to connect to",
                            0, 1, "parts", from.loc);
         });
 }
@@ -59,8 +59,8 @@ void checkReach(core::CheckContext& ctx)
         const auto reach = l.cable->find("max_reach");
         if (reach && length > *reach)
             ctx.report("links/" + l.id,
-                       "link class " + l.id + ": " + formatQuantity(length, Dimension::Length) + " of " + l.cable->slug +
-                           " exceeds its " + formatQuantity(*reach, Dimension::Length) + " reach",
+                       "link class " + l.id + ": " + formatQuantity(length, Dimension::Length) + " of " +
+                           l.cable->slug + " exceeds its " + formatQuantity(*reach, Dimension::Length) + " reach",
                        length, *reach, "m", l.loc);
         if (length <= 0.0)
             continue;
@@ -78,7 +78,7 @@ void checkReach(core::CheckContext& ctx)
     }
 }
 
-}  // namespace
+} // namespace
 
 double requiredCableLengthM(const core::Slot& a, const core::Slot& b, double ouPitchM, double slackM)
 {
@@ -89,11 +89,16 @@ double requiredCableLengthM(const core::Slot& a, const core::Slot& b, double ouP
 
 void registerChecks(core::CheckRegistry& registry)
 {
-    registry.add({"link.endpoint.missing", "Rack-scope links need their far end in the rack", core::Severity::Error,
+    registry.add({"link.endpoint.missing",
+                  "Rack-scope links need their far end in the rack",
+                  core::Severity::Error,
                   "design link classes (docs/design-format.md)",
-                  "A link class of scope rack names a far-end part that the rack does not hold.", {}},
+                  "A link class of scope rack names a far-end part that the rack does not hold.",
+                  {}},
                  checkEndpoints);
-    registry.add({"signal.cable.reach", "Cables long enough for the placement and within reach", core::Severity::Error,
+    registry.add({"signal.cable.reach",
+                  "Cables long enough for the placement and within reach",
+                  core::Severity::Error,
                   "IEEE P802.3ck objectives: passive copper at 100 Gb/s per lane reaches at least 2 m [E1]; NVIDIA "
                   "MCP4Y10 DAC 0.5–2 m [N3]",
                   "A cable's length exceeds its max_reach, or the distance between the two parts (vertical OU "
@@ -102,4 +107,4 @@ void registerChecks(core::CheckRegistry& registry)
                  checkReach);
 }
 
-}  // namespace rdt::signal
+} // namespace rdt::signal

@@ -14,4 +14,4 @@ double requiredCableLengthM(const core::Slot& a, const core::Slot& b, double ouP
 /// Register `link.endpoint.missing` and `signal.cable.reach`.
 void registerChecks(core::CheckRegistry& registry);
 
-}  // namespace rdt::signal
+} // namespace rdt::signal

@@ -30,7 +30,9 @@ double deratedMaxInletK(const std::string& ashraeClass, double altitudeM)
 
 void registerChecks(core::CheckRegistry& registry)
 {
-    registry.add({"thermal.ashrae.inlet", "Supply air within the site's ASHRAE class", core::Severity::Error,
+    registry.add({"thermal.ashrae.inlet",
+                  "Supply air within the site's ASHRAE class",
+                  core::Severity::Error,
                   "ASHRAE TC 9.9 (2021) Table 2.1 allowable ranges [T1]; altitude derating 1 K/300 m above 900 m "
                   "(estimate)",
                   "The design's supply-air temperature lies outside the allowable dry-bulb range of its ASHRAE "
@@ -41,17 +43,19 @@ void registerChecks(core::CheckRegistry& registry)
                      const InletRange r = ashraeAllowable(s.ashraeClass);
                      const double maxK = deratedMaxInletK(s.ashraeClass, s.altitudeM);
                      if (s.supplyAirK > maxK)
-                         ctx.report("site", "supply air " + core::formatQuantity(s.supplyAirK, core::Dimension::Temperature) +
-                                                " is above the " + s.ashraeClass + " allowable " +
-                                                core::formatQuantity(maxK, core::Dimension::Temperature) + " at " +
-                                                core::formatQuantity(s.altitudeM, core::Dimension::Length),
+                         ctx.report("site",
+                                    "supply air " + core::formatQuantity(s.supplyAirK, core::Dimension::Temperature) +
+                                        " is above the " + s.ashraeClass + " allowable " +
+                                        core::formatQuantity(maxK, core::Dimension::Temperature) + " at " +
+                                        core::formatQuantity(s.altitudeM, core::Dimension::Length),
                                     s.supplyAirK - kC, maxK - kC, "degC", s.loc);
                      else if (s.supplyAirK < r.minK)
-                         ctx.report("site", "supply air " + core::formatQuantity(s.supplyAirK, core::Dimension::Temperature) +
-                                                " is below the " + s.ashraeClass + " allowable " +
-                                                core::formatQuantity(r.minK, core::Dimension::Temperature),
+                         ctx.report("site",
+                                    "supply air " + core::formatQuantity(s.supplyAirK, core::Dimension::Temperature) +
+                                        " is below the " + s.ashraeClass + " allowable " +
+                                        core::formatQuantity(r.minK, core::Dimension::Temperature),
                                     s.supplyAirK - kC, r.minK - kC, "degC", s.loc);
                  });
 }
 
-}  // namespace rdt::thermal
+} // namespace rdt::thermal

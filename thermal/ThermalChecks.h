@@ -20,4 +20,4 @@ double deratedMaxInletK(const std::string& ashraeClass, double altitudeM);
 /// Register `thermal.ashrae.inlet`.
 void registerChecks(core::CheckRegistry& registry);
 
-}  // namespace rdt::thermal
+} // namespace rdt::thermal

@@ -65,7 +65,7 @@ bool wellFormed(const std::string& xml, std::string& why)
     return true;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("check JSON carries summary and located violations", "[formats][json]")
 {
@@ -140,5 +140,5 @@ TEST_CASE("JUnit XML is well formed and counts failures", "[formats][junit]")
     CHECK(xml.find("&lt;chars&gt; &amp; &quot;quotes&quot;") != std::string::npos);
     CHECK(xml.find('\x01') == std::string::npos);
     std::string bad = "<?xml version=\"1.0\"?>\n<a><b></a>";
-    CHECK_FALSE(wellFormed(bad, why));  // the checker itself catches mismatches
+    CHECK_FALSE(wellFormed(bad, why)); // the checker itself catches mismatches
 }

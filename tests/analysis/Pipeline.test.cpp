@@ -84,8 +84,9 @@ TEST_CASE("every shipped rule profile loads against the registry", "[pipeline][p
     const core::CheckRegistry reg = analysis::makeRegistry();
     for (const char* name : {"default", "ocp-strict", "mechanical"})
         CHECK(core::Profile::load(analysis::profilePath(name), reg).name == name);
-    CHECK_THROWS_AS(analysis::run({kDesigns + "single-rack.yaml", "no-such-profile", ""}, *std::make_unique<core::Progress>()),
-                    core::InputError);
+    CHECK_THROWS_AS(
+        analysis::run({kDesigns + "single-rack.yaml", "no-such-profile", ""}, *std::make_unique<core::Progress>()),
+        core::InputError);
 }
 
 TEST_CASE("progress reaches 1 and cancellation stops the run", "[pipeline][progress]")

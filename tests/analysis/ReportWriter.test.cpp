@@ -119,7 +119,7 @@ fs::path tempDir()
     return d;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("the report reads back through the HDF5 API", "[report][hdf5]")
 {
@@ -129,14 +129,14 @@ TEST_CASE("the report reads back through the HDF5 API", "[report][hdf5]")
     analysis::writeReport(r, out.string(), "9.9.9");
     REQUIRE(fs::exists(out));
     for (const auto& e : fs::directory_iterator(out.parent_path()))
-        CHECK(e.path().string().find(".tmp-") == std::string::npos);  // no temporary left behind
+        CHECK(e.path().string().find(".tmp-") == std::string::npos); // no temporary left behind
 
     const hid_t f = H5Fopen(out.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
     REQUIRE(f >= 0);
     CHECK(readStringDataset(f, "/meta/design_text") == readAll(kDesigns + "broken-rack.yaml"));
     const hid_t meta = H5Gopen2(f, "/meta", H5P_DEFAULT);
     CHECK(readStringAttribute(meta, "tool_version") == "9.9.9");
-    CHECK(readStringAttribute(meta, "created").size() == 20);  // 2026-11-29T18:00:00Z
+    CHECK(readStringAttribute(meta, "created").size() == 20); // 2026-11-29T18:00:00Z
     H5Gclose(meta);
 
     const TableInfo racks = tableInfo(f, "/design/racks");
@@ -146,7 +146,7 @@ TEST_CASE("the report reads back through the HDF5 API", "[report][hdf5]")
         if (racks.members[i] == "payload_mass")
             CHECK(racks.units[i] == "kg");
     const auto mass = realColumn(f, "/design/racks", "payload_mass");
-    CHECK(mass[1] == Approx(1630.0));  // oversize sled 1,500 kg + one Grand Teton 130 kg
+    CHECK(mass[1] == Approx(1630.0)); // oversize sled 1,500 kg + one Grand Teton 130 kg
 
     const TableInfo slots = tableInfo(f, "/design/slots");
     CHECK(slots.rows == 8);
@@ -196,7 +196,7 @@ TEST_CASE("an unwritable output path is bad input and leaves nothing behind", "[
     const fs::path dir = tempDir() / "ro";
     fs::create_directories(dir);
     fs::permissions(dir, fs::perms::owner_read | fs::perms::owner_exec);
-    if (::geteuid() != 0) {  // root ignores permissions
+    if (::geteuid() != 0) { // root ignores permissions
         CHECK_THROWS_AS(analysis::writeReport(r, (dir / "x.h5").string(), "1"), core::InputError);
         CHECK(fs::is_empty(dir));
     }

@@ -18,13 +18,14 @@ namespace {
 
 struct Run {
     int code = -1;
-    std::string out;  ///< stdout and stderr together
+    std::string out; ///< stdout and stderr together
 };
 
 /// Run the real `rdt` binary from the repository root (so relative fixture paths read as users type them).
 Run runRdt(const std::string& args, bool withStderr = true)
 {
-    const std::string cmd = "cd " RDT_SOURCE_DIR " && " RDT_BIN_DIR "/rdt " + args + (withStderr ? " 2>&1" : " 2>/dev/null");
+    const std::string cmd =
+        "cd " RDT_SOURCE_DIR " && " RDT_BIN_DIR "/rdt " + args + (withStderr ? " 2>&1" : " 2>/dev/null");
     Run r;
     FILE* p = ::popen(cmd.c_str(), "r");
     REQUIRE(p);
@@ -49,7 +50,7 @@ std::string header(const std::string& text, const std::string& key)
     return text.substr(start, text.find('\n', start) - start);
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("every bad input exits 2 with a located message", "[cli][bad-input]")
 {
@@ -68,10 +69,11 @@ TEST_CASE("every bad input exits 2 with a located message", "[cli][bad-input]")
         CHECK(r.code == 2);
         CHECK_THAT(r.out, Contains("rdt: error: "));
         CHECK_THAT(r.out, Contains(header(text, "expect")));
-        const std::string file = header(text, "expect-file").empty() ? e.path().filename().string() : header(text, "expect-file");
+        const std::string file =
+            header(text, "expect-file").empty() ? e.path().filename().string() : header(text, "expect-file");
         CHECK_THAT(r.out, Contains(file + ":" + header(text, "expect-line") + ":"));
         CHECK_THAT(r.out, Contains(header(text, "expect-path")));
-        CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);  // one clear message, no cascade
+        CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1); // one clear message, no cascade
     }
     CHECK(cases >= 18);
 }
@@ -122,8 +124,9 @@ TEST_CASE("broken-rack exits 1 naming each broken rule", "[cli]")
 {
     const Run r = runRdt("check data/designs/broken-rack.yaml");
     CHECK(r.code == 1);
-    for (const char* rule : {"orv3.slot.overlap", "orv3.slot.range", "orv3.part.width", "orv3.part.depth", "orv3.rack.mass",
-                             "orv3.power.source", "thermal.ashrae.inlet", "link.endpoint.missing", "signal.cable.reach"})
+    for (const char* rule :
+         {"orv3.slot.overlap", "orv3.slot.range", "orv3.part.width", "orv3.part.depth", "orv3.rack.mass",
+          "orv3.power.source", "thermal.ashrae.inlet", "link.endpoint.missing", "signal.cable.reach"})
         CHECK_THAT(r.out, Contains(std::string("error  ") + rule));
     const Run j = runRdt("check data/designs/broken-rack.yaml --json", false);
     CHECK(j.code == 1);
@@ -135,7 +138,7 @@ TEST_CASE("rdt validate in every format", "[cli][validate]")
     Run r = runRdt("validate data/designs/broken-rack.yaml --profile mechanical");
     CHECK(r.code == 1);
     CHECK_THAT(r.out, Contains("orv3.slot.overlap"));
-    CHECK(r.out.find("thermal.ashrae.inlet") == std::string::npos);  // not in the mechanical profile
+    CHECK(r.out.find("thermal.ashrae.inlet") == std::string::npos); // not in the mechanical profile
     r = runRdt("validate data/designs/broken-rack.yaml --format sarif", false);
     CHECK(r.code == 1);
     CHECK(nlohmann::json::parse(r.out)["version"] == "2.1.0");

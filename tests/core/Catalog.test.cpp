@@ -18,10 +18,11 @@ static Catalog shipped()
 TEST_CASE("the shipped catalog holds the parts the foundation promises", "[catalog]")
 {
     const Catalog c = shipped();
-    for (const char* slug : {"orv3-standard", "orv3-600a", "orv3-hpr", "orv3-power-shelf-6x3kw", "orv3-hpr-power-shelf-6x5p5kw",
-                             "orv3-bbu-shelf-6x3kw", "meta-grand-teton-h100", "nvidia-h100-sxm5", "nvidia-h200-sxm",
-                             "nvidia-b200-sxm", "nvidia-connectx7-400g", "meta-minipack2", "meta-wedge400",
-                             "arista-7816r3", "dac-400g-osfp-2m", "optic-400g-dr4-osfp"})
+    for (const char* slug :
+         {"orv3-standard", "orv3-600a", "orv3-hpr", "orv3-power-shelf-6x3kw", "orv3-hpr-power-shelf-6x5p5kw",
+          "orv3-bbu-shelf-6x3kw", "meta-grand-teton-h100", "nvidia-h100-sxm5", "nvidia-h200-sxm", "nvidia-b200-sxm",
+          "nvidia-connectx7-400g", "meta-minipack2", "meta-wedge400", "arista-7816r3", "dac-400g-osfp-2m",
+          "optic-400g-dr4-osfp"})
         CHECK(c.find(slug) != nullptr);
 
     const Part& gt = *c.find("meta-grand-teton-h100");
@@ -72,9 +73,9 @@ TEST_CASE("a NetBox devicetype file loads as-is", "[catalog][netbox]")
     const Part& p = c.loadFile(RDT_SOURCE_DIR "/tests/fixtures/netbox/edgecore-as7726-32x.yaml");
     CHECK(p.slug == "edgecore-as7726-32x");
     CHECK(p.kind == PartKind::Device);
-    CHECK(p.ouHeight == 1);  // 1 RU (44.45 mm) fits one 48 mm OpenU
+    CHECK(p.ouHeight == 1); // 1 RU (44.45 mm) fits one 48 mm OpenU
     CHECK(p.value("weight", 0) == Approx(9.6));
-    CHECK(p.value("power.max", 0) == 550.0);  // redundant PSUs: the largest port, not the sum
+    CHECK(p.value("power.max", 0) == 550.0); // redundant PSUs: the largest port, not the sum
     CHECK(p.interfaces.size() == 3);
     CHECK(p.airflow == "front-to-rear");
     // NetBox fields rdt does not interpret are kept verbatim.
@@ -108,8 +109,10 @@ TEST_CASE("bad catalog input is located", "[catalog]")
     CHECK_THAT(failure("manufacturer: X\nmodel: Y\nslug: Bad Slug\nu_height: 1\n"), Contains("slug \"Bad Slug\""));
     CHECK_THAT(failure("manufacturer: X\nmodel: Y\nslug: x\nrdt: {kind: chassis, ou_height: 2 OU, tdp: 700 W}\n"),
                Contains("unknown field \"tdp\""));
-    CHECK_THAT(failure("manufacturer: X\nmodel: Y\nslug: x\nrdt: {kind: gpu, tdp: 700}\n"), Contains("rdt.tdp: missing unit"));
-    CHECK_THAT(failure("manufacturer: X\nmodel: Y\nslug: x\nrdt: {kind: gpus}\n"), Contains("unknown part kind \"gpus\" (did you mean \"gpu\"?)"));
+    CHECK_THAT(failure("manufacturer: X\nmodel: Y\nslug: x\nrdt: {kind: gpu, tdp: 700}\n"),
+               Contains("rdt.tdp: missing unit"));
+    CHECK_THAT(failure("manufacturer: X\nmodel: Y\nslug: x\nrdt: {kind: gpus}\n"),
+               Contains("unknown part kind \"gpus\" (did you mean \"gpu\"?)"));
     CHECK_THAT(failure("manufacturer: X\nmodel: Y\nslug: x\nrdt: {kind: chassis}\n"), Contains("needs rdt.ou_height"));
     CHECK_THAT(failure("manufacturer: X\nmodel: Y\nslug: x\nrdt: {kind: gpu, ou_height: 1 OU}\n"),
                Contains("does not take rack slots"));
@@ -123,9 +126,11 @@ TEST_CASE("duplicate slugs and dangling component references are errors", "[cata
     c.loadText("manufacturer: X\nmodel: Y\nslug: x\nu_height: 1\n", "a.yaml");
     CHECK_THROWS_WITH(c.loadText("manufacturer: X\nmodel: Y\nslug: x\nu_height: 1\n", "b.yaml"),
                       Contains("duplicate slug \"x\" (also defined in a.yaml)"));
-    c.loadText("manufacturer: X\nmodel: C\nslug: c\nrdt: {kind: chassis, ou_height: 2 OU, gpus: {part: nope, count: 8}}\n",
-               "c.yaml");
-    CHECK_THROWS_WITH(c.resolve(), Contains("c.yaml") && Contains("rdt.gpus.part") && Contains("unknown catalog entry \"nope\""));
+    c.loadText(
+        "manufacturer: X\nmodel: C\nslug: c\nrdt: {kind: chassis, ou_height: 2 OU, gpus: {part: nope, count: 8}}\n",
+        "c.yaml");
+    CHECK_THROWS_WITH(c.resolve(),
+                      Contains("c.yaml") && Contains("rdt.gpus.part") && Contains("unknown catalog entry \"nope\""));
 }
 
 TEST_CASE("cited source keys are extracted", "[catalog]")

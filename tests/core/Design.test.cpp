@@ -8,9 +8,15 @@ using Catch::Matchers::Contains;
 
 static const std::string kData = RDT_SOURCE_DIR "/data";
 
-static Design load(const std::string& name) { return loadDesign(kData + "/designs/" + name, kData + "/catalog"); }
+static Design load(const std::string& name)
+{
+    return loadDesign(kData + "/designs/" + name, kData + "/catalog");
+}
 
-static Design loadText(const std::string& text) { return loadDesignText(text, "inline.yaml", kData + "/catalog"); }
+static Design loadText(const std::string& text)
+{
+    return loadDesignText(text, "inline.yaml", kData + "/catalog");
+}
 
 TEST_CASE("the 24,576-GPU RoCE example expands to Meta's published counts", "[design]")
 {
@@ -24,9 +30,9 @@ TEST_CASE("the 24,576-GPU RoCE example expands to Meta's published counts", "[de
     CHECK(s.gpus == 24576);
     CHECK(s.switches == 1536);
     CHECK(d.links.size() == 3);
-    CHECK(d.links[0].count == 24576);  // GPU↔NIC PCIe, 8 per chassis
-    CHECK(d.links[1].count == 24576);  // NIC↔RTSW DAC: nic0…nic7 interfaces
-    CHECK(d.links[2].count == 24576);  // RTSW↔CTSW optics, 16 per switch
+    CHECK(d.links[0].count == 24576); // GPU↔NIC PCIe, 8 per chassis
+    CHECK(d.links[1].count == 24576); // NIC↔RTSW DAC: nic0…nic7 interfaces
+    CHECK(d.links[2].count == 24576); // RTSW↔CTSW optics, 16 per switch
     CHECK(d.racks.front().id == "dc1/pod1/row01/rack01");
     CHECK(d.racks.back().id == "dc1/pod8/row12/rack16");
     CHECK(d.racks.back().slots[4].id == "dc1/pod8/row12/rack16/gt0");
@@ -106,14 +112,15 @@ TEST_CASE("design bad input is located", "[design]")
     CHECK_THROWS_WITH(loadText("rdt: 2\nlayout: {halls: []}\n"), Contains("inline.yaml:1:6: rdt: value 2 is outside"));
     CHECK_THROWS_WITH(loadText("site: {ashrae_class: A5}\nlayout: {halls: []}\n"),
                       Contains("unknown ASHRAE class \"A5\""));
+    CHECK_THROWS_WITH(loadText("templates: {r: {rack_type: orv3-600a}}\nlayout: {halls: [{id: h, rows: [{id: w, racks: "
+                               "[{template: r, count: 2, id: k}]}]}]}\n"),
+                      Contains("the id needs {n}"));
     CHECK_THROWS_WITH(
-        loadText("templates: {r: {rack_type: orv3-600a}}\nlayout: {halls: [{id: h, rows: [{id: w, racks: [{template: r, count: 2, id: k}]}]}]}\n"),
-        Contains("the id needs {n}"));
-    CHECK_THROWS_WITH(loadText("layout: {halls: [{id: h, rows: [{id: w, racks: [{id: k, rack_type: meta-minipack2}]}]}]}\n"),
-                      Contains("\"meta-minipack2\" is a switch, not a rack type"));
-    CHECK_THROWS_WITH(
-        loadText("layout: {halls: [{id: h, rows: [{id: w, racks: [{id: k, rack_type: orv3-600a, slots: [{ou: 1, part: meta-minipack2, gpu_power_cap: 500 W}]}]}]}]}\n"),
-        Contains("gpu_power_cap applies to GPU chassis only"));
+        loadText("layout: {halls: [{id: h, rows: [{id: w, racks: [{id: k, rack_type: meta-minipack2}]}]}]}\n"),
+        Contains("\"meta-minipack2\" is a switch, not a rack type"));
+    CHECK_THROWS_WITH(loadText("layout: {halls: [{id: h, rows: [{id: w, racks: [{id: k, rack_type: orv3-600a, slots: "
+                               "[{ou: 1, part: meta-minipack2, gpu_power_cap: 500 W}]}]}]}]}\n"),
+                      Contains("gpu_power_cap applies to GPU chassis only"));
     CHECK_THROWS_WITH(loadText("layout: {halls: [{id: h, rows: [{id: w, racks: [{id: k, rack_type: orv3-600a}]}]}]}\n"
                                "waivers: [{rule: x, justification: ok}]\n"),
                       Contains("written justification"));

@@ -2,17 +2,15 @@
 
 #include "core/MechanicalChecks.h"
 #include "core/Rules.h"
+#include "support/RuleHarness.h"
 
 using namespace rdt::core;
 using Catch::Matchers::Contains;
 
-static const std::string kData = RDT_SOURCE_DIR "/data";
-
 static Design rack(const std::string& slots, const std::string& extra = "")
 {
-    return loadDesignText("layout: {halls: [{id: h, rows: [{id: w, racks: [{id: k, rack_type: orv3-standard, slots: [" +
-                              slots + "]}]}]}]}\n" + extra,
-                          "r.yaml", kData + "/catalog");
+    return loadDesignText(rdt::test::oneRack("orv3-standard", slots) + extra, "r.yaml",
+                          rdt::test::kDataDir + "/catalog");
 }
 
 static std::vector<Violation> check(const Design& d, const std::string& profileText = "name: t\n")
@@ -26,7 +24,8 @@ static std::vector<Violation> check(const Design& d, const std::string& profileT
 TEST_CASE("overlap is measured in OU and names both parts", "[rules]")
 {
     // Grand Teton is 8 OU: at 1 it spans 1–8, at 6 it spans 6–13 → 3 OU in common.
-    const auto v = check(rack("{ou: 1, part: meta-grand-teton-h100, id: a}, {ou: 6, part: meta-grand-teton-h100, id: b}"));
+    const auto v =
+        check(rack("{ou: 1, part: meta-grand-teton-h100, id: a}, {ou: 6, part: meta-grand-teton-h100, id: b}"));
     REQUIRE(v.size() == 1);
     CHECK(v[0].rule == "orv3.slot.overlap");
     CHECK(v[0].subject == "h/w/k/b");
@@ -54,8 +53,8 @@ TEST_CASE("payload mass sums catalog weights", "[rules]")
     // rule does not care about positions, and the other rules' findings are ignored here.
     std::string slots;
     for (int i = 0; i < 11; ++i)
-        slots += (i ? ", " : "") + std::string("{ou: ") + std::to_string(1 + 4 * i) + ", part: meta-grand-teton-h100, id: g" +
-                 std::to_string(i) + "}";
+        slots += (i ? ", " : "") + std::string("{ou: ") + std::to_string(1 + 4 * i) +
+                 ", part: meta-grand-teton-h100, id: g" + std::to_string(i) + "}";
     const auto mass = check(rack(slots));
     std::size_t massViolations = 0;
     for (const auto& x : mass)
@@ -82,7 +81,8 @@ TEST_CASE("profiles switch rules off, change severity and limits", "[rules][prof
     CheckRegistry reg;
     registerChecks(reg);
     CHECK_THROWS_WITH(Profile::loadText("name: t\nrules: {orv3.slot.overlp: off}\n", "p.yaml", reg),
-                      Contains("p.yaml:2:") && Contains("unknown rule \"orv3.slot.overlp\" (did you mean \"orv3.slot.overlap\"?)"));
+                      Contains("p.yaml:2:") &&
+                          Contains("unknown rule \"orv3.slot.overlp\" (did you mean \"orv3.slot.overlap\"?)"));
     CHECK_THROWS_WITH(Profile::loadText("name: t\nrules: {orv3.slot.overlap: maybe}\n", "p.yaml", reg),
                       Contains("expected off, info, warning or error"));
     const Profile p = Profile::loadText("name: t\nrules: {catalog.part.width: {bay_width: 500 mm}}\n", "p.yaml", reg);
@@ -106,7 +106,7 @@ TEST_CASE("rule ids are unique and every rule cites a source", "[rules]")
 {
     CheckRegistry reg;
     registerChecks(reg);
-    CHECK_THROWS(registerChecks(reg));  // a second registration is a programming error
+    CHECK_THROWS(registerChecks(reg)); // a second registration is a programming error
     for (const auto& e : reg.entries()) {
         CHECK_FALSE(e.info.spec.empty());
         CHECK_FALSE(e.info.title.empty());

@@ -33,7 +33,7 @@ TEST_CASE("quantities convert to SI", "[units]")
     CHECK(si("12 degC", Dimension::TemperatureDelta) == Approx(12.0));
     CHECK(si("1.2 kg", Dimension::Mass) == Approx(1.2));
     CHECK(si("400 Gb/s", Dimension::DataRate) == Approx(400e9));
-    CHECK(si("50 GB/s", Dimension::DataRate) == Approx(400e9));  // bytes, times 8
+    CHECK(si("50 GB/s", Dimension::DataRate) == Approx(400e9)); // bytes, times 8
     CHECK(si("97.5 %", Dimension::Ratio, Range{0, 1}) == Approx(0.975));
     CHECK(si("1000 CFM", Dimension::VolumeFlow) == Approx(0.4719474).epsilon(1e-6));
     CHECK(si("2 OU", Dimension::OpenU) == 2.0);

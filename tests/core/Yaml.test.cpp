@@ -39,12 +39,16 @@ TEST_CASE("cursor errors carry line and path", "[yaml]")
     const Cursor d = doc("a:\n  b: 700\n  c: x\n  d: 3 kW\n  d: 4 kW\n");
     CHECK_THAT(failure([&] { d["a"]["b"].quantity(Dimension::Power); }), Contains("t.yaml:2:6: a.b: missing unit"));
     CHECK_THAT(failure([&] { d["a"]["missing"]; }), Contains("missing required field \"missing\""));
-    CHECK_THAT(failure([&] { d["a"]["c"].integer(0, 5); }), Contains("t.yaml:3:6: a.c") && Contains("not a whole number"));
+    CHECK_THAT(failure([&] { d["a"]["c"].integer(0, 5); }),
+               Contains("t.yaml:3:6: a.c") && Contains("not a whole number"));
     CHECK_THAT(failure([&] { d["a"].requireMap(); }), Contains("t.yaml:5:3: a.d: duplicate key \"d\""));
-    CHECK_THAT(failure([&] { doc("x: 1\nyy: 2\n").allowKeys({"x", "yyy"}); }),
+    CHECK_THAT(failure([&] {
+                   doc("x: 1\nyy: 2\n").allowKeys({"x", "yyy"});
+               }),
                Contains("t.yaml:2:1: yy: unknown field \"yy\" (did you mean \"yyy\"?)"));
     CHECK_THAT(failure([&] { doc("q: {value: 3 kW}").operator[]("q").quantity(Dimension::Power); }),
                Contains("needs \"source\" or \"estimate\""));
-    CHECK_THAT(failure([&] { parseYaml("a: [1, 2\nb: 3\n", "m.yaml"); }), Contains("m.yaml:") && Contains("malformed YAML"));
+    CHECK_THAT(failure([&] { parseYaml("a: [1, 2\nb: 3\n", "m.yaml"); }),
+               Contains("m.yaml:") && Contains("malformed YAML"));
     CHECK_THAT(failure([&] { readTextFile("/nonexistent/file.yaml"); }), Contains("cannot open file"));
 }

@@ -1,27 +1,18 @@
 #include <catch2/catch.hpp>
 
-#include "core/Design.h"
 #include "power/PowerChecks.h"
+#include "support/RuleHarness.h"
 
 using namespace rdt;
 
-static const std::string kData = RDT_SOURCE_DIR "/data";
-
 static std::vector<core::Violation> check(const std::string& slots)
 {
-    const core::Design d = core::loadDesignText(
-        "layout: {halls: [{id: h, rows: [{id: w, racks: [{id: k, rack_type: orv3-600a, slots: [" + slots + "]}]}]}]}\n",
-        "p.yaml", kData + "/catalog");
-    core::CheckRegistry reg;
-    power::registerChecks(reg);
-    core::Progress progress;
-    return core::runChecks(d, reg, core::Profile::loadText("name: t\n", "p.yaml", reg), progress);
+    return test::runRules(test::oneRack("orv3-600a", slots), power::registerChecks);
 }
-
 TEST_CASE("a busbar-fed chassis needs a power shelf in its rack", "[power]")
 {
     const auto v = check("{ou: 5, part: meta-grand-teton-h100, id: gt0}, {ou: 20, part: meta-minipack2, id: sw}");
-    REQUIRE(v.size() == 2);  // both the chassis and the busbar-fed switch
+    REQUIRE(v.size() == 2); // both the chassis and the busbar-fed switch
     CHECK(v[0].rule == "orv3.power.source");
     CHECK(v[0].subject == "h/w/k/gt0");
     CHECK(v[1].subject == "h/w/k/sw");

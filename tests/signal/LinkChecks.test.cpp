@@ -1,25 +1,20 @@
 #include <catch2/catch.hpp>
 
-#include "core/Design.h"
 #include "signal/LinkChecks.h"
+#include "support/RuleHarness.h"
 
 using namespace rdt;
 
-static const std::string kData = RDT_SOURCE_DIR "/data";
-
-static std::vector<core::Violation> check(const std::string& slots, const std::string& cable, const std::string& extra = "")
+static std::vector<core::Violation> check(const std::string& slots, const std::string& cable,
+                                          const std::string& extra = "")
 {
-    const core::Design d = core::loadDesignText(
-        "layout: {halls: [{id: h, rows: [{id: w, racks: [{id: k, rack_type: orv3-600a, slots: [" + slots +
-            "]}]}]}]}\nlinks:\n  - {class: dac, medium: copper, from: {part: meta-grand-teton-h100, interfaces: \"nic*\"}, "
-            "to: {part: meta-minipack2}, cable: " + cable + extra + "}\n",
-        "s.yaml", kData + "/catalog");
-    core::CheckRegistry reg;
-    signal::registerChecks(reg);
-    core::Progress progress;
-    return core::runChecks(d, reg, core::Profile::loadText("name: t\n", "s.yaml", reg), progress);
+    return test::runRules(
+        test::oneRack("orv3-600a", slots) +
+            "links:\n  - {class: dac, medium: copper, from: {part: meta-grand-teton-h100, interfaces: "
+            "\"nic*\"}, to: {part: meta-minipack2}, cable: " +
+            cable + extra + "}\n",
+        signal::registerChecks);
 }
-
 TEST_CASE("required cable length from placement", "[signal][reach]")
 {
     core::Part gt, sw;
@@ -35,8 +30,10 @@ TEST_CASE("required cable length from placement", "[signal][reach]")
 TEST_CASE("a DAC too short for the placement, and a far end that is missing", "[signal][reach]")
 {
     // Chassis at OU 1–8 and switch at OU 9–12: 0.288 m + 0.5 m slack fits a 1 m DAC.
-    CHECK(check("{ou: 1, part: meta-grand-teton-h100, id: g}, {ou: 9, part: meta-minipack2}", "dac-400g-osfp-1m").empty());
-    const auto far = check("{ou: 1, part: meta-grand-teton-h100, id: g}, {ou: 41, part: meta-minipack2}", "dac-400g-osfp-1m");
+    CHECK(check("{ou: 1, part: meta-grand-teton-h100, id: g}, {ou: 9, part: meta-minipack2}", "dac-400g-osfp-1m")
+              .empty());
+    const auto far =
+        check("{ou: 1, part: meta-grand-teton-h100, id: g}, {ou: 41, part: meta-minipack2}", "dac-400g-osfp-1m");
     REQUIRE(far.size() == 1);
     CHECK(far[0].rule == "signal.cable.reach");
     CHECK(far[0].measured == Approx(2.324));

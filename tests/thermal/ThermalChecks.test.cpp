@@ -1,23 +1,14 @@
 #include <catch2/catch.hpp>
 
-#include "core/Design.h"
+#include "support/RuleHarness.h"
 #include "thermal/ThermalChecks.h"
 
 using namespace rdt;
 
-static const std::string kData = RDT_SOURCE_DIR "/data";
-
 static std::vector<core::Violation> check(const std::string& site)
 {
-    const core::Design d = core::loadDesignText(
-        "site: " + site + "\nlayout: {halls: [{id: h, rows: [{id: w, racks: [{id: k, rack_type: orv3-600a}]}]}]}\n", "t.yaml",
-        kData + "/catalog");
-    core::CheckRegistry reg;
-    thermal::registerChecks(reg);
-    core::Progress progress;
-    return core::runChecks(d, reg, core::Profile::loadText("name: t\n", "t.yaml", reg), progress);
+    return test::runRules("site: " + site + "\n" + test::oneRack("orv3-600a", ""), thermal::registerChecks);
 }
-
 TEST_CASE("ASHRAE allowable ranges (TC 9.9 2021 Table 2.1)", "[thermal][ashrae]")
 {
     CHECK(thermal::ashraeAllowable("A1").maxK == Approx(305.15));
