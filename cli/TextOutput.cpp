@@ -161,7 +161,9 @@ std::string partText(const core::Part& p)
     out << "  file        " << p.loc.file << "\n";
     for (const auto& [field, v] : p.values) {
         char buf[64];
-        const std::string value = v.count ? number(v.si) : core::formatQuantity(v.si, v.dim, 4);
+        const std::string value = !v.written.empty() ? v.written
+                                  : v.count          ? number(v.si)
+                                                     : core::formatQuantity(v.si, v.dim, 4);
         std::snprintf(buf, sizeof buf, "  %-22s %-16s", field.c_str(), value.c_str());
         out << buf;
         if (v.provenance.kind == core::Provenance::Kind::Estimate)

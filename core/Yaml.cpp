@@ -197,6 +197,7 @@ SourcedValue Cursor::sourcedQuantity(Dimension dim, Range range) const
         scalar->fail(p.error);
     out.si = *p.value;
     out.dim = dim;
+    out.written = scalar->m_node.Scalar();
     out.loc = scalar->loc();
     return out;
 }
