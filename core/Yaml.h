@@ -28,6 +28,7 @@ struct SourcedValue {
     double si = 0.0;
     Dimension dim = Dimension::Ratio; ///< dimension of `si` (ignored for counts)
     bool count = false;               ///< a plain whole-number count, no unit
+    std::string written;              ///< the value as written in the file (`3.35 TB/s`)
     Provenance provenance;
     SourceLoc loc;
 };
