@@ -49,6 +49,7 @@ struct Rack {
     SourceLoc loc;
     int hall = -1, pod = -1, row = -1; ///< indices into Design::halls/pods/rows (-1 when absent)
     int positionInRow = 0;             ///< 0-based position along the row
+    std::string bodyPath;              ///< document path of the text that defines it (inline or template)
 };
 
 /// A named group of racks at one level of the layout.

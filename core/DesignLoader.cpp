@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <filesystem>
+#include <regex>
 #include <set>
 
 #include "core/Design.h"
@@ -252,6 +253,9 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
     std::map<std::string, Cursor> templates;
     if (auto t = doc.find("templates"))
         for (const auto& [name, body] : t->entries()) {
+            static const std::regex nameRe("[A-Za-z0-9_-]+");
+            if (!std::regex_match(name, nameRe))
+                body.fail("template name \"" + name + "\" may hold only letters, digits, '-' and '_'");
             body.requireMap();
             templates.emplace(name, body);
         }

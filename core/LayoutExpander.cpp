@@ -180,6 +180,7 @@ const Rack& LayoutExpander::rackPrototype(const Cursor& body)
     body.allowKeys({"id", "rack_type", "slots"});
     Rack proto;
     proto.loc = body.loc();
+    proto.bodyPath = key;
     const Cursor typeCur = body["rack_type"];
     proto.rackType = &m_catalog.require(typeCur.str(), typeCur.loc());
     if (proto.rackType->kind != PartKind::Rack)

@@ -1,0 +1,105 @@
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "editor/Colouring.h"
+#include "editor/Document.h"
+#include "editor/LayoutGeometry.h"
+#include "editor/Recovery.h"
+#include "editor/Selection.h"
+
+using namespace rdt;
+namespace fs = std::filesystem;
+
+static const std::string kData = RDT_SOURCE_DIR "/data";
+
+TEST_CASE("layout geometry places racks, rows and pods without overlap", "[editor][geometry]")
+{
+    const auto doc = editor::Document::open(kData + "/designs/meta-24k-roce.yaml", kData + "/catalog");
+    const editor::LayoutGeometry g = editor::computeLayout(doc.design());
+    REQUIRE(g.frames.size() == 1536);
+    CHECK(g.parts.size() == 1536 * 7);
+    // Neighbours in a row are one rack pitch apart; rows one frame depth plus an aisle.
+    CHECK(g.frames[1].min[0] - g.frames[0].min[0] == Approx(0.6));
+    CHECK(g.frames[16].min[1] - g.frames[0].min[1] == Approx(1.068 + 1.2));
+    // No two rack frames overlap.
+    for (std::size_t i = 0; i < g.frames.size(); i += 37)
+        for (std::size_t j = i + 1; j < g.frames.size(); ++j) {
+            const auto& a = g.frames[i];
+            const auto& b = g.frames[j];
+            const bool overlap = a.min[0] < b.max[0] - 1e-9 && b.min[0] < a.max[0] - 1e-9 &&
+                                 a.min[1] < b.max[1] - 1e-9 && b.min[1] < a.max[1] - 1e-9;
+            CHECK_FALSE(overlap);
+        }
+    // A Grand Teton at OU 6 spans 8 × 48 mm from 0.1 + 5 × 48 mm.
+    const editor::Box& gt0 = g.parts[4];
+    CHECK(gt0.min[2] == Approx(0.1 + 5 * 0.048 + 0.001));
+    CHECK(gt0.max[2] - gt0.min[2] == Approx(8 * 0.048 - 0.002));
+    CHECK(editor::ouAtHeight(editor::ouBottomZ(17) + 0.01, 44) == 17);
+    CHECK(editor::ouAtHeight(100.0, 44) == 44);
+    CHECK(g.boundsMax[0] > g.boundsMin[0]);
+}
+
+TEST_CASE("subject ids resolve to racks and slots", "[editor][selection]")
+{
+    const auto doc = editor::Document::open(kData + "/designs/single-rack.yaml", kData + "/catalog");
+    const editor::SubjectIndex index(doc.design());
+    const editor::SubjectRef gt1 = index.resolve("lab/row1/rack1/gt1");
+    CHECK(gt1.rack == 0);
+    CHECK(gt1.slot == 5);
+    CHECK(index.resolve("lab/row1/rack1").slot == -1);
+    CHECK(index.resolve("site").site);
+    CHECK_FALSE(index.resolve("links/x").valid());
+    CHECK(index.idOf(0, 5) == "lab/row1/rack1/gt1");
+    editor::Selection sel;
+    CHECK(sel.select("site"));
+    CHECK_FALSE(sel.select("site"));
+}
+
+TEST_CASE("colourings: kind and problems", "[editor][colouring]")
+{
+    const auto doc = editor::Document::open(kData + "/designs/single-rack.yaml", kData + "/catalog");
+    std::vector<core::Violation> v(1);
+    v[0].subject = "lab/row1/rack1/gt0";
+    v[0].severity = core::Severity::Error;
+    auto colourings = editor::builtinColourings();
+    REQUIRE(colourings.size() == 2);
+    const editor::ColourContext ctx{doc.design(), v};
+    colourings[1]->prepare(ctx);
+    const editor::Rgb bad = colourings[1]->partColour(ctx, 0, 4);
+    const editor::Rgb fine = colourings[1]->partColour(ctx, 0, 5);
+    CHECK(bad.r > 0.8f);
+    CHECK(bad.g < 0.3f);
+    CHECK(fine.r < 0.8f);
+    CHECK(colourings[0]->partColour(ctx, 0, 4).b == editor::kindColour(core::PartKind::Chassis).b);
+}
+
+TEST_CASE("recovery files: written, found when newer, discarded", "[editor][recovery]")
+{
+    const fs::path dir = fs::temp_directory_path() / ("rdt-recovery-" + std::to_string(::getpid()));
+    const fs::path doc = dir / "design.yaml";
+    fs::create_directories(dir);
+    std::ofstream(doc) << "rdt: 1\n";
+    const editor::Recovery rec(dir / "recovery");
+    CHECK_FALSE(rec.find(doc.string()));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    rec.write(doc.string(), "rdt: 1\nname: unsaved\n");
+    const auto found = rec.find(doc.string());
+    REQUIRE(found);
+    CHECK(found->documentPath == fs::absolute(doc).lexically_normal().string());
+    CHECK(editor::Recovery::read(*found) == "rdt: 1\nname: unsaved\n");
+    CHECK(rec.list().size() == 1);
+    // Saving the document afterwards makes the recovery copy stale.
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::ofstream(doc) << "rdt: 1\nname: saved\n";
+    fs::last_write_time(doc, fs::last_write_time(found->file) + std::chrono::seconds(1));
+    CHECK_FALSE(rec.find(doc.string()));
+    rec.discard(doc.string());
+    CHECK(rec.list().empty());
+    rec.write("", "untitled work");
+    CHECK(rec.find("").has_value());
+    fs::remove_all(dir);
+}
