@@ -102,7 +102,7 @@ std::string_view trim(std::string_view s)
     return s;
 }
 
-std::string example(Dimension d)
+std::string exampleText(Dimension d)
 {
     switch (d) {
     case Dimension::Ratio: return "\"97.5 %\"";
@@ -128,6 +128,8 @@ std::string example(Dimension d)
 }
 
 } // namespace
+
+std::string exampleQuantity(Dimension d) { return exampleText(d); }
 
 std::string_view dimensionName(Dimension d)
 {
@@ -196,7 +198,7 @@ ParsedQuantity parseQuantity(std::string_view text, Dimension dim, Range range)
 {
     const std::string_view s = trim(text);
     const std::string expect =
-        "expected a " + std::string(dimensionName(dim)) + " with a unit, such as " + example(dim);
+        "expected a " + std::string(dimensionName(dim)) + " with a unit, such as " + exampleText(dim);
     if (s.empty())
         return {std::nullopt, "empty value; " + expect};
 

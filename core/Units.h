@@ -39,6 +39,9 @@ std::string_view siUnit(Dimension d);
 /// Unit symbols accepted for a dimension, for messages ("W, kW, MW").
 std::string acceptedUnits(Dimension d);
 
+/// An example of a quantity of this dimension, e.g. `"700 W"` (with the quotes).
+std::string exampleQuantity(Dimension d);
+
 /// Allowed range of a quantity after conversion to SI. Defaults reject negatives.
 struct Range {
     double min = 0.0;                              ///< inclusive lower bound (SI)

@@ -1,0 +1,90 @@
+#include "gui/CheckRunner.h"
+
+#include <QMetaObject>
+
+#include "analysis/Pipeline.h"
+
+namespace rdt::gui {
+
+namespace {
+
+/// Forwards progress to the GUI thread, at most every 2 %.
+class PostingProgress : public core::Progress {
+public:
+    PostingProgress(CheckRunner* runner) : m_runner(runner) {}
+    void update(double f, std::string_view message) override
+    {
+        if (f < 1.0 && f - m_last < 0.02)
+            return;
+        m_last = f;
+        const QString msg = QString::fromStdString(std::string(message));
+        QMetaObject::invokeMethod(m_runner, [r = m_runner, f, msg] { Q_EMIT r->progress(f, msg); }, Qt::QueuedConnection);
+    }
+
+private:
+    CheckRunner* m_runner;
+    double m_last = -1.0;
+};
+
+}  // namespace
+
+CheckRunner::CheckRunner(QObject* parent) : QObject(parent)
+{
+    qRegisterMetaType<std::vector<rdt::core::Violation>>("std::vector<rdt::core::Violation>");
+}
+
+CheckRunner::~CheckRunner()
+{
+    if (m_current)
+        m_current->cancel();
+    wait();
+}
+
+void CheckRunner::wait()
+{
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+void CheckRunner::request(std::shared_ptr<const core::Design> design)
+{
+    if (m_current)
+        m_current->cancel();
+    // The previous run notices the cancel at its next rule and ends quickly.
+    wait();
+    const unsigned generation = ++m_generation;
+    auto progress = std::make_shared<PostingProgress>(this);
+    m_current = progress;
+    m_running = true;
+    m_thread = std::thread([this, design, progress, generation] {
+        try {
+            const core::CheckRegistry registry = analysis::makeRegistry();
+            const core::Profile profile = core::Profile::load(analysis::profilePath(design->profile), registry);
+            std::vector<core::Violation> result = core::runChecks(*design, registry, profile, *progress);
+            QMetaObject::invokeMethod(
+                this,
+                [this, generation, result = std::move(result)] {
+                    if (generation == m_generation.load()) {
+                        m_running = false;
+                        Q_EMIT finished(result);
+                    }
+                },
+                Qt::QueuedConnection);
+        } catch (const core::Cancelled&) {
+            // superseded by a newer request
+        } catch (const std::exception& e) {
+            const QString msg = QString::fromUtf8(e.what());
+            QMetaObject::invokeMethod(
+                this,
+                [this, generation, msg] {
+                    if (generation == m_generation.load()) {
+                        m_running = false;
+                        Q_EMIT failed(msg);
+                    }
+                },
+                Qt::QueuedConnection);
+        }
+    });
+}
+
+}  // namespace rdt::gui

@@ -1,0 +1,39 @@
+#pragma once
+/// \file CheckRunner.h
+/// Runs the rules on a worker thread. A new request cancels the one in flight; results of a
+/// cancelled or superseded run are dropped. The GUI thread never waits.
+
+#include <QObject>
+
+#include <atomic>
+#include <memory>
+#include <thread>
+
+#include "core/Rules.h"
+
+namespace rdt::gui {
+
+class CheckRunner : public QObject {
+    Q_OBJECT
+public:
+    explicit CheckRunner(QObject* parent = nullptr);
+    ~CheckRunner() override;
+    /// Check `design` with the default rule profile (or the design's own).
+    void request(std::shared_ptr<const core::Design> design);
+    bool running() const { return m_running.load(); }
+    /// Block until the current run ends (tests and shutdown only).
+    void wait();
+
+Q_SIGNALS:
+    void progress(double fraction, const QString& message);
+    void finished(const std::vector<rdt::core::Violation>& violations);
+    void failed(const QString& message);
+
+private:
+    std::thread m_thread;
+    std::shared_ptr<core::Progress> m_current;
+    std::atomic<unsigned> m_generation{0};
+    std::atomic<bool> m_running{false};
+};
+
+}  // namespace rdt::gui

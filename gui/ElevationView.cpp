@@ -1,0 +1,291 @@
+#include "gui/ElevationView.h"
+
+#include <QDragEnterEvent>
+#include <QGraphicsRectItem>
+#include <QGraphicsSimpleTextItem>
+#include <QKeyEvent>
+#include <QMimeData>
+
+#include "editor/Colouring.h"
+#include "gui/Studio.h"
+
+namespace rdt::gui {
+
+namespace {
+constexpr double kOuMm = 48.0;
+constexpr double kBayMm = 537.0;
+constexpr double kFaceGap = 140.0;  // mm between the front and rear drawings
+constexpr double kRulerMm = 70.0;
+const char* kMime = "application/x-rdt-part";
+
+QColor toQColor(const editor::Rgb& c, int alpha = 255)
+{
+    return QColor::fromRgbF(c.r, c.g, c.b, alpha / 255.0);
+}
+}  // namespace
+
+ElevationView::ElevationView(Studio& studio, QWidget* parent) : QGraphicsView(parent), m_studio(studio)
+{
+    setScene(&m_scene);
+    setAcceptDrops(true);
+    setRenderHint(QPainter::Antialiasing);
+    setRenderHint(QPainter::TextAntialiasing);
+    setBackgroundBrush(QColor(246, 247, 249));
+    setAlignment(Qt::AlignCenter);
+    connect(&m_studio, &Studio::designChanged, this, &ElevationView::rebuild);
+    connect(&m_studio, &Studio::documentReplaced, this, &ElevationView::rebuild);
+    connect(&m_studio, &Studio::selectionChanged, this, [this] {
+        rebuild();  // the selected slot may be in another rack
+    });
+    connect(&m_studio, &Studio::checksFinished, this, &ElevationView::rebuild);
+    rebuild();
+}
+
+double ElevationView::yOfOuTop(int ou) const { return (m_usableOu - ou) * kOuMm * kScale; }
+
+int ElevationView::ouAtSceneY(double y) const
+{
+    const int ou = m_usableOu - static_cast<int>(std::floor(y / (kOuMm * kScale)));
+    return std::clamp(ou, 1, m_usableOu);
+}
+
+void ElevationView::rebuild()
+{
+    m_scene.clear();
+    m_ghost = nullptr;
+    m_slotItems.clear();
+    const core::Design& d = m_studio.design();
+    if (d.racks.empty())
+        return;
+    const core::Rack& rack = d.racks[static_cast<std::size_t>(m_studio.currentRack())];
+    m_usableOu = static_cast<int>(rack.rackType->value("usable_ou", 44));
+    const double ou = kOuMm * kScale, bay = kBayMm * kScale, h = m_usableOu * ou;
+    const double rearX = bay + kFaceGap * kScale;
+
+    QFont small = font();
+    small.setPointSizeF(7.5);
+    QFont label = font();
+    label.setPointSizeF(8.5);
+    QFont title = font();
+    title.setPointSizeF(10);
+    title.setBold(true);
+
+    auto* head = m_scene.addSimpleText(QString::fromStdString(rack.id), title);
+    head->setPos(0, -52);
+    auto* sub = m_scene.addSimpleText(QString::fromStdString(rack.rackType->slug + " · " +
+                                                             m_studio.document().describeBody(rack.bodyPath)),
+                                      small);
+    sub->setBrush(QColor(90, 90, 90));
+    sub->setPos(0, -32);
+    for (const auto& [x, name] : {std::pair{0.0, "FRONT"}, std::pair{rearX, "REAR"}}) {
+        auto* t = m_scene.addSimpleText(name, small);
+        t->setBrush(QColor(110, 110, 110));
+        t->setPos(x + bay / 2 - t->boundingRect().width() / 2, -16);
+        m_scene.addRect(x - 4, -4, bay + 8, h + 8, QPen(QColor(60, 64, 70), 3), QBrush(QColor(226, 229, 234)));
+        for (int i = 1; i < m_usableOu; ++i)
+            m_scene.addLine(x, i * ou, x + bay, i * ou, QPen(QColor(210, 213, 218), 0.6));
+    }
+    // OU ruler between the faces, numbered from the bottom as the frame is.
+    for (int i = 1; i <= m_usableOu; ++i) {
+        auto* t = m_scene.addSimpleText(QString::number(i), small);
+        t->setBrush(QColor(120, 120, 120));
+        t->setPos(bay + (kFaceGap * kScale - t->boundingRect().width()) / 2, yOfOuTop(i) + (ou - t->boundingRect().height()) / 2);
+    }
+    auto* unit = m_scene.addSimpleText("OU (48 mm)", small);
+    unit->setBrush(QColor(120, 120, 120));
+    unit->setPos(bay + (kFaceGap * kScale - unit->boundingRect().width()) / 2, h + 8);
+    // The 48 V busbar runs up the rear centre.
+    m_scene.addRect(rearX + bay / 2 - 5, 0, 10, h, QPen(Qt::NoPen), QBrush(QColor(196, 120, 60, 170)));
+    Q_UNUSED(kRulerMm);
+
+    std::unique_ptr<editor::Colouring> kind = std::move(editor::builtinColourings().front());
+    std::unordered_map<std::string, int> worst;
+    for (const core::Violation& v : m_studio.violations())
+        if (!v.waived)
+            worst[v.subject] = std::max(worst[v.subject], v.severity == core::Severity::Error ? 2 : 1);
+    for (std::size_t i = 0; i < rack.slots.size(); ++i) {
+        const core::Slot& s = rack.slots[i];
+        const double top = yOfOuTop(s.top()), height = s.part->ouHeight * ou;
+        const QColor fill = toQColor(editor::kindColour(s.part->kind));
+        const bool selected = m_studio.selection() == QString::fromStdString(s.id);
+        const int problem = worst.count(s.id) ? worst[s.id] : 0;
+        QPen pen(selected ? QColor(255, 196, 0) : problem == 2 ? QColor(210, 40, 40) : QColor(40, 44, 52),
+                 selected ? 3.0 : problem ? 2.2 : 1.0);
+        for (const double x : {0.0, rearX}) {
+            const bool front = x == 0.0;
+            auto* r = m_scene.addRect(x + 1, top + 1, bay - 2, height - 2, pen, QBrush(front ? fill : fill.lighter(135)));
+            r->setData(0, static_cast<int>(i));
+            r->setToolTip(QString::fromStdString(s.id + "\n" + s.part->manufacturer + " " + s.part->model));
+            if (front)
+                m_slotItems.push_back(r);
+            QString text = QString::fromStdString(s.name + "  ·  " + s.part->slug);
+            if (problem)
+                text = (problem == 2 ? "⚠ " : "! ") + text;
+            auto* t = m_scene.addSimpleText(front ? text : QString::fromStdString(s.name), height >= 14 ? label : small);
+            t->setBrush(front ? Qt::white : QColor(40, 44, 52));
+            if (t->boundingRect().height() > height)
+                t->setScale(height / t->boundingRect().height());
+            t->setPos(x + 6, top + (height - t->boundingRect().height() * t->scale()) / 2);
+            t->setAcceptedMouseButtons(Qt::NoButton);
+        }
+    }
+    m_scene.setSceneRect(m_scene.itemsBoundingRect().adjusted(-12, -12, 12, 12));
+    fitInView(m_scene.sceneRect(), Qt::KeepAspectRatio);
+}
+
+void ElevationView::resizeEvent(QResizeEvent* e)
+{
+    QGraphicsView::resizeEvent(e);
+    fitInView(m_scene.sceneRect(), Qt::KeepAspectRatio);
+}
+
+int ElevationView::slotAt(const QPoint& viewPos) const
+{
+    for (QGraphicsItem* item : items(viewPos))
+        if (item->data(0).isValid())
+            return item->data(0).toInt();
+    return -1;
+}
+
+bool ElevationView::dropPart(const QString& slug, int ou)
+{
+    const bool ok = m_studio.tryEdit(m_studio.document().placeSlot(m_studio.currentRackBody(), slug.toStdString(), ou));
+    if (ok)
+        Q_EMIT statusMessage(tr("Placed %1 at OU %2").arg(slug).arg(ou));
+    return ok;
+}
+
+bool ElevationView::moveSlot(int slot, int ou)
+{
+    return m_studio.tryEdit(m_studio.document().moveSlot(m_studio.currentRackBody(), static_cast<std::size_t>(slot), ou));
+}
+
+void ElevationView::showGhost(const QString& slug, int ou)
+{
+    const core::Part* part = m_studio.design().catalog->find(slug.toStdString());
+    if (!part || part->ouHeight == 0)
+        return;
+    const editor::Proposal p = m_studio.document().placeSlot(m_studio.currentRackBody(), slug.toStdString(), ou);
+    const double bay = kBayMm * kScale;
+    const QRectF r(0, yOfOuTop(ou + part->ouHeight - 1), bay, part->ouHeight * kOuMm * kScale);
+    if (!m_ghost)
+        m_ghost = m_scene.addRect(r);
+    m_ghost->setRect(r);
+    const QColor c = p ? QColor(40, 170, 80) : QColor(220, 50, 40);
+    m_ghost->setPen(QPen(c, 2, Qt::DashLine));
+    m_ghost->setBrush(QColor(c.red(), c.green(), c.blue(), 60));
+    m_ghost->setZValue(10);
+    Q_EMIT statusMessage(p ? tr("Drop to place %1 at OU %2").arg(slug).arg(ou)
+                         : tr("Cannot place here: %1").arg(QString::fromStdString(p.refusal)));
+}
+
+void ElevationView::clearGhost()
+{
+    delete m_ghost;
+    m_ghost = nullptr;
+}
+
+void ElevationView::dragEnterEvent(QDragEnterEvent* e)
+{
+    if (e->mimeData()->hasFormat(kMime))
+        e->acceptProposedAction();
+}
+
+void ElevationView::dragMoveEvent(QDragMoveEvent* e)
+{
+    if (!e->mimeData()->hasFormat(kMime))
+        return;
+    const QString slug = QString::fromUtf8(e->mimeData()->data(kMime));
+    const core::Part* part = m_studio.design().catalog->find(slug.toStdString());
+    const int height = part ? part->ouHeight : 1;
+    // The pointer holds the middle of the part.
+    const int ou = ouAtSceneY(mapToScene(e->position().toPoint()).y()) - (height - 1) / 2;
+    showGhost(slug, std::max(1, ou));
+    e->acceptProposedAction();
+}
+
+void ElevationView::dragLeaveEvent(QDragLeaveEvent* e)
+{
+    clearGhost();
+    QGraphicsView::dragLeaveEvent(e);
+}
+
+void ElevationView::dropEvent(QDropEvent* e)
+{
+    clearGhost();
+    const QString slug = QString::fromUtf8(e->mimeData()->data(kMime));
+    const core::Part* part = m_studio.design().catalog->find(slug.toStdString());
+    const int height = part ? part->ouHeight : 1;
+    const int ou = std::max(1, ouAtSceneY(mapToScene(e->position().toPoint()).y()) - (height - 1) / 2);
+    if (dropPart(slug, ou))
+        e->acceptProposedAction();
+}
+
+void ElevationView::keyPressEvent(QKeyEvent* e)
+{
+    const editor::SubjectRef ref = m_studio.subjects().resolve(m_studio.selection().toStdString());
+    if ((e->key() == Qt::Key_Delete || e->key() == Qt::Key_Backspace) && ref.slot >= 0) {
+        m_studio.tryEdit(m_studio.document().removeSlot(m_studio.currentRackBody(), static_cast<std::size_t>(ref.slot)));
+        return;
+    }
+    QGraphicsView::keyPressEvent(e);
+}
+
+void ElevationView::mousePressEvent(QMouseEvent* e)
+{
+    const int slot = slotAt(e->position().toPoint());
+    if (e->button() == Qt::LeftButton && slot >= 0) {
+        const core::Rack& rack = m_studio.design().racks[static_cast<std::size_t>(m_studio.currentRack())];
+        m_studio.select(QString::fromStdString(rack.slots[static_cast<std::size_t>(slot)].id));
+        m_dragSlot = slot;
+        m_dragGrabDy = mapToScene(e->position().toPoint()).y() - yOfOuTop(rack.slots[static_cast<std::size_t>(slot)].top());
+        setFocus();
+        return;
+    }
+    if (e->button() == Qt::LeftButton)
+        m_studio.select(QString::fromStdString(m_studio.design().racks[static_cast<std::size_t>(m_studio.currentRack())].id));
+    QGraphicsView::mousePressEvent(e);
+}
+
+void ElevationView::mouseMoveEvent(QMouseEvent* e)
+{
+    if (m_dragSlot < 0 || !(e->buttons() & Qt::LeftButton) || m_dragSlot >= m_slotItems.size())
+        return QGraphicsView::mouseMoveEvent(e);
+    const core::Slot& s =
+        m_studio.design().racks[static_cast<std::size_t>(m_studio.currentRack())].slots[static_cast<std::size_t>(m_dragSlot)];
+    const double topY = mapToScene(e->position().toPoint()).y() - m_dragGrabDy;
+    const int newTop = ouAtSceneY(topY + 1);
+    const int newOu = std::max(1, newTop - s.part->ouHeight + 1);
+    const editor::Proposal p = m_studio.document().moveSlot(m_studio.currentRackBody(), static_cast<std::size_t>(m_dragSlot), newOu);
+    const double bay = kBayMm * kScale;
+    const QRectF r(0, yOfOuTop(newOu + s.part->ouHeight - 1), bay, s.part->ouHeight * kOuMm * kScale);
+    if (!m_ghost)
+        m_ghost = m_scene.addRect(r);
+    m_ghost->setRect(r);
+    const QColor c = p ? QColor(40, 170, 80) : QColor(220, 50, 40);
+    m_ghost->setPen(QPen(c, 2, Qt::DashLine));
+    m_ghost->setBrush(QColor(c.red(), c.green(), c.blue(), 60));
+    m_ghost->setZValue(10);
+    Q_EMIT statusMessage(p ? tr("Release to move %1 to OU %2").arg(QString::fromStdString(s.name)).arg(newOu)
+                         : tr("Cannot move here: %1").arg(QString::fromStdString(p.refusal)));
+}
+
+void ElevationView::mouseReleaseEvent(QMouseEvent* e)
+{
+    if (m_dragSlot >= 0 && m_ghost) {
+        const int slot = m_dragSlot;
+        const core::Slot& s =
+            m_studio.design().racks[static_cast<std::size_t>(m_studio.currentRack())].slots[static_cast<std::size_t>(slot)];
+        const int newOu = ouAtSceneY(m_ghost->rect().bottom() - 1);
+        clearGhost();
+        m_dragSlot = -1;
+        if (newOu != s.ou)
+            moveSlot(slot, newOu);
+        return;
+    }
+    m_dragSlot = -1;
+    clearGhost();
+    QGraphicsView::mouseReleaseEvent(e);
+}
+
+}  // namespace rdt::gui

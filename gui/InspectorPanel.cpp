@@ -1,0 +1,197 @@
+#include "gui/InspectorPanel.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "editor/YamlPath.h"
+#include "gui/Studio.h"
+
+namespace rdt::gui {
+
+namespace {
+
+QString scalarText(const YAML::Node& n)
+{
+    return n && n.IsScalar() ? QString::fromStdString(n.Scalar()) : QString();
+}
+
+}  // namespace
+
+InspectorPanel::InspectorPanel(Studio& studio, QWidget* parent) : QWidget(parent), m_studio(studio)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addStretch(1);
+    connect(&m_studio, &Studio::selectionChanged, this, &InspectorPanel::rebuild);
+    connect(&m_studio, &Studio::designChanged, this, &InspectorPanel::rebuild);
+    connect(&m_studio, &Studio::documentReplaced, this, &InspectorPanel::rebuild);
+    rebuild();
+}
+
+void InspectorPanel::rebuild()
+{
+    delete m_body;
+    m_body = new QWidget(this);
+    m_form = new QFormLayout(m_body);
+    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    static_cast<QVBoxLayout*>(layout())->insertWidget(0, m_body);
+    const editor::SubjectRef ref = m_studio.subjects().resolve(m_studio.selection().toStdString());
+    if (ref.slot >= 0)
+        showSlot(ref.rack, ref.slot);
+    else if (ref.rack >= 0)
+        showRack(ref.rack);
+    else
+        showSite();
+}
+
+void InspectorPanel::addInfo(const QString& label, const QString& value)
+{
+    auto* v = new QLabel(value);
+    v->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    v->setWordWrap(true);
+    m_form->addRow("<span style='color:#555'>" + label + "</span>", v);
+}
+
+QLineEdit* InspectorPanel::addQuantity(const QString& label, const QString& current, core::Dimension dim,
+                                       core::Range range, std::function<void(const QString&)> commit)
+{
+    auto* edit = new QLineEdit(current);
+    edit->setPlaceholderText(tr("default — e.g. %1").arg(QString::fromStdString(core::exampleQuantity(dim)).remove('"')));
+    auto validate = [edit, dim, range] {
+        const QString t = edit->text().trimmed();
+        const core::ParsedQuantity p = t.isEmpty() ? core::ParsedQuantity{0.0, {}} : core::parseQuantity(t.toStdString(), dim, range);
+        edit->setStyleSheet(p.value ? QString() : "QLineEdit { background: #fde2e0; border: 1px solid #d0453a; }");
+        edit->setToolTip(p.value ? QString() : QString::fromStdString(p.error));
+        return p.value.has_value();
+    };
+    connect(edit, &QLineEdit::textChanged, edit, validate);
+    connect(edit, &QLineEdit::editingFinished, this, [edit, validate, commit, current] {
+        if (edit->text().trimmed() != current && validate())
+            commit(edit->text().trimmed());
+    });
+    m_form->addRow(label, edit);
+    return edit;
+}
+
+void InspectorPanel::showSite()
+{
+    const core::Site& s = m_studio.design().site;
+    auto* title = new QLabel(tr("<b>Site</b> — select a rack or part to inspect it"));
+    m_form->addRow(title);
+    addInfo(tr("Design"), QString::fromStdString(m_studio.design().name));
+    const YAML::Node site = m_studio.document().root()["site"];
+    auto commit = [this](const char* key) {
+        return [this, key](const QString& v) { m_studio.tryEdit(m_studio.document().setSiteField(key, v.toStdString())); };
+    };
+    addQuantity(tr("Supply air"), scalarText(site["supply_air"]), core::Dimension::Temperature, {223.15, 373.15},
+                commit("supply_air"));
+    addQuantity(tr("Altitude"), scalarText(site["altitude"]), core::Dimension::Length, {-500, 6000}, commit("altitude"));
+    addQuantity(tr("Humidity"), scalarText(site["humidity"]), core::Dimension::Ratio, {0, 1}, commit("humidity"));
+    auto* cls = new QComboBox;
+    cls->addItems({"A1", "A2", "A3", "A4", "H1"});
+    cls->setCurrentText(QString::fromStdString(s.ashraeClass));
+    connect(cls, &QComboBox::currentTextChanged, this, [this](const QString& c) {
+        m_studio.tryEdit(m_studio.document().setSiteField("ashrae_class", c.toStdString()));
+    });
+    m_form->addRow(tr("ASHRAE class"), cls);
+    const core::Summary sum = m_studio.design().summary();
+    addInfo(tr("Racks"), QString::number(sum.racks));
+    addInfo(tr("GPUs"), QString::number(sum.gpus));
+}
+
+void InspectorPanel::showRack(int rackIndex)
+{
+    const core::Rack& r = m_studio.design().racks[static_cast<std::size_t>(rackIndex)];
+    m_form->addRow(new QLabel(tr("<b>Rack</b> %1").arg(QString::fromStdString(r.id))));
+    addInfo(tr("Defined by"), QString::fromStdString(m_studio.document().describeBody(r.bodyPath)));
+    auto* type = new QComboBox;
+    for (const std::string& slug : m_studio.design().catalog->slugs())
+        if (m_studio.design().catalog->find(slug)->kind == core::PartKind::Rack)
+            type->addItem(QString::fromStdString(slug));
+    type->setCurrentText(QString::fromStdString(r.rackType->slug));
+    const std::string body = r.bodyPath;
+    connect(type, &QComboBox::currentTextChanged, this, [this, body](const QString& t) {
+        m_studio.tryEdit(m_studio.document().setRackType(body, t.toStdString()));
+    });
+    m_form->addRow(tr("Rack type"), type);
+    double mass = 0, power = 0;
+    int used = 0, gpus = 0;
+    for (const core::Slot& s : r.slots) {
+        mass += s.part->value("weight", 0);
+        power += s.part->value("power.max", 0);
+        used += s.part->ouHeight;
+        gpus += core::Design::gpuCount(*s.part);
+    }
+    const int usable = static_cast<int>(r.rackType->value("usable_ou", 44));
+    addInfo(tr("OU used"), tr("%1 of %2 OU").arg(used).arg(usable));
+    addInfo(tr("Payload"), QString::fromStdString(core::formatQuantity(mass, core::Dimension::Mass) + " of " +
+                                                  core::formatQuantity(r.rackType->value("max_payload", 0), core::Dimension::Mass)));
+    addInfo(tr("Nameplate power"), QString::fromStdString(core::formatQuantity(power, core::Dimension::Power)));
+    addInfo(tr("GPUs"), QString::number(gpus));
+    addInfo(tr("Busbar rating"), QString::fromStdString(core::formatQuantity(r.rackType->value("busbar_rating", 0),
+                                                                             core::Dimension::Current)));
+}
+
+void InspectorPanel::showSlot(int rackIndex, int slotIndex)
+{
+    const core::Rack& r = m_studio.design().racks[static_cast<std::size_t>(rackIndex)];
+    const core::Slot& s = r.slots[static_cast<std::size_t>(slotIndex)];
+    const std::string body = r.bodyPath;
+    const std::size_t index = static_cast<std::size_t>(slotIndex);
+    m_form->addRow(new QLabel(tr("<b>%1</b> in %2").arg(QString::fromStdString(s.name), QString::fromStdString(r.id))));
+    addInfo(tr("Part"), QString::fromStdString(s.part->manufacturer + " " + s.part->model + "\n" + s.part->slug));
+    addInfo(tr("Defined by"), QString::fromStdString(m_studio.document().describeBody(body)));
+    auto* ou = new QSpinBox;
+    ou->setRange(1, static_cast<int>(r.rackType->value("usable_ou", 44)));
+    ou->setValue(s.ou);
+    ou->setSuffix(tr(" OU"));
+    ou->setKeyboardTracking(false);
+    connect(ou, &QSpinBox::valueChanged, this, [this, body, index](int v) {
+        m_studio.tryEdit(m_studio.document().moveSlot(body, index, v));
+    });
+    m_form->addRow(tr("Lowest OU"), ou);
+    addInfo(tr("Occupies"), tr("OU %1–%2 (%3 mm)").arg(s.ou).arg(s.top()).arg(s.part->ouHeight * 48));
+    const YAML::Node item = editor::nodeAt(m_studio.document().root(), body + ".slots[" + std::to_string(index) + "]");
+    auto commit = [this, body, index](const char* key) {
+        return [this, body, index, key](const QString& v) {
+            m_studio.tryEdit(m_studio.document().setSlotField(body, index, key, v.toStdString()));
+        };
+    };
+    if (s.part->kind == core::PartKind::Chassis) {
+        const core::Part* gpu = m_studio.design().catalog->find(s.part->text("gpus.part"));
+        const double tdp = gpu ? gpu->value("tdp", 5000) : 5000, lo = gpu ? gpu->value("min_power_cap", 1) : 1;
+        addQuantity(tr("GPU power cap"), scalarText(item["gpu_power_cap"]), core::Dimension::Power, {lo, tdp},
+                    commit("gpu_power_cap"));
+        addQuantity(tr("Utilisation"), scalarText(item["utilisation"]), core::Dimension::Ratio, {0, 1}, commit("utilisation"));
+        addInfo(tr("GPUs"), QString("%1 × %2").arg(core::Design::gpuCount(*s.part)).arg(QString::fromStdString(s.part->text("gpus.part"))));
+    }
+    if (s.part->value("fans.count", 0) > 0) {
+        auto* fans = new QSpinBox;
+        fans->setRange(0, static_cast<int>(s.part->value("fans.count", 0) * s.part->value("fans.rotors_per_fan", 1)));
+        fans->setValue(s.overrides.failedFanRotors);
+        fans->setKeyboardTracking(false);
+        connect(fans, &QSpinBox::valueChanged, this, [this, body, index](int v) {
+            m_studio.tryEdit(m_studio.document().setSlotField(body, index, "failed_fans", v ? std::to_string(v) : ""));
+        });
+        m_form->addRow(tr("Failed rotors"), fans);
+    }
+    if (s.part->kind == core::PartKind::PowerShelf) {
+        auto* feed = new QComboBox;
+        feed->addItems({tr("(undeclared)"), "A", "B"});
+        feed->setCurrentText(s.overrides.feed.empty() ? tr("(undeclared)") : QString::fromStdString(s.overrides.feed));
+        connect(feed, &QComboBox::currentIndexChanged, this, [this, body, index](int i) {
+            m_studio.tryEdit(m_studio.document().setSlotField(body, index, "feed", i == 0 ? "" : i == 1 ? "A" : "B"));
+        });
+        m_form->addRow(tr("AC feed"), feed);
+    }
+    if (const auto w = s.part->find("weight"))
+        addInfo(tr("Weight"), QString::fromStdString(core::formatQuantity(*w, core::Dimension::Mass)));
+    if (const auto p = s.part->find("power.max"))
+        addInfo(tr("Max power"), QString::fromStdString(core::formatQuantity(*p, core::Dimension::Power)));
+}
+
+}  // namespace rdt::gui

@@ -1,0 +1,38 @@
+#pragma once
+/// \file InspectorPanel.h
+/// Properties of the selection (site, rack or slot), editable with units and validated as
+/// you type: a value that does not parse turns red and says why; a valid one is committed
+/// through the undo stack when editing finishes.
+
+#include <QWidget>
+
+#include "core/Units.h"
+
+class QFormLayout;
+class QLineEdit;
+
+namespace rdt::gui {
+
+class Studio;
+
+class InspectorPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit InspectorPanel(Studio& studio, QWidget* parent = nullptr);
+
+private:
+    void rebuild();
+    void showSite();
+    void showRack(int rack);
+    void showSlot(int rack, int slot);
+    void addInfo(const QString& label, const QString& value);
+    /// A field with a unit; `commit(text)` runs when a valid value is entered (empty = default).
+    QLineEdit* addQuantity(const QString& label, const QString& current, core::Dimension dim, core::Range range,
+                           std::function<void(const QString&)> commit);
+
+    Studio& m_studio;
+    QFormLayout* m_form = nullptr;
+    QWidget* m_body = nullptr;
+};
+
+}  // namespace rdt::gui

@@ -1,0 +1,84 @@
+#pragma once
+/// \file MainWindow.h
+/// rdt-studio's main window: docks for layout, catalog, rack elevation, inspector and
+/// problems around the 3D view; File/Edit/View menus with shortcuts; atomic saves, a dirty
+/// marker, recent files, autosave to a recovery file every minute and recovery after a crash.
+
+#include <QMainWindow>
+
+#include <memory>
+
+#include "editor/Recovery.h"
+
+class QLabel;
+class QProgressBar;
+class QTimer;
+class QMenu;
+
+namespace rdt::gui {
+
+class Studio;
+class ElevationView;
+class SceneView;
+class ProblemsPanel;
+class CatalogPanel;
+class InspectorPanel;
+class LayoutTree;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    /// `interactive` false: no modal dialogs (tests, screenshots); errors go to lastError().
+    explicit MainWindow(const QString& catalogDir, bool interactive = true, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    Studio& studio() { return *m_studio; }
+    ElevationView* elevation() const { return m_elevation; }
+    SceneView* scene() const { return m_scene; }
+    ProblemsPanel* problems() const { return m_problems; }
+    const QString& lastError() const { return m_lastError; }
+
+    /// Open a design; on bad input show the located error and keep the current document.
+    bool openFile(const QString& path);
+    bool save();
+    bool saveAs(const QString& path);
+    /// Write the recovery copy now (the autosave timer calls this every minute).
+    void autosave();
+    /// Render the whole window (3D view included) to a PNG after checks have finished.
+    bool saveScreenshot(const QString& path);
+    /// Process events until the checks in flight have finished (or `timeoutMs` passed).
+    void waitForChecks(int timeoutMs = 10000);
+    editor::Recovery& recovery() { return *m_recovery; }
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+
+private:
+    void buildMenus();
+    void buildDocks();
+    void updateTitle();
+    void showError(const QString& title, const QString& message);
+    bool maybeSave();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void offerRecovery(const QString& path);
+    void newDocument();
+
+    std::unique_ptr<Studio> m_studio;
+    std::unique_ptr<editor::Recovery> m_recovery;
+    ElevationView* m_elevation = nullptr;
+    SceneView* m_scene = nullptr;
+    ProblemsPanel* m_problems = nullptr;
+    CatalogPanel* m_catalog = nullptr;
+    InspectorPanel* m_inspector = nullptr;
+    LayoutTree* m_layout = nullptr;
+    QLabel* m_counts = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QTimer* m_autosave = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    bool m_interactive = true;
+    QString m_lastError;
+};
+
+}  // namespace rdt::gui

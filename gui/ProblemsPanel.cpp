@@ -1,0 +1,115 @@
+#include "gui/ProblemsPanel.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <map>
+
+#include "gui/Studio.h"
+
+namespace rdt::gui {
+
+namespace {
+constexpr int kMaxPerRule = 500;  // a list of thousands helps nobody; the count says the rest
+
+QString number(double v)
+{
+    return std::isfinite(v) ? QString::number(v, 'g', 4) : QString();
+}
+}  // namespace
+
+ProblemsPanel::ProblemsPanel(Studio& studio, QWidget* parent)
+    : QWidget(parent), m_studio(studio), m_header(new QLabel), m_tree(new QTreeWidget)
+{
+    m_tree->setHeaderLabels({tr("Problem"), tr("Subject"), tr("Measured"), tr("Limit"), tr("Where")});
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAlternatingRowColors(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 2, 4, 4);
+    layout->addWidget(m_header);
+    layout->addWidget(m_tree);
+    connect(m_tree, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* it) { onItem(it); });
+    connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* it) { onItem(it); });
+    connect(&m_studio, &Studio::checksFinished, this, &ProblemsPanel::rebuild);
+    connect(&m_studio, &Studio::checksStarted, this, [this] { m_header->setText(m_header->text() + tr("  · checking…")); });
+    rebuild();
+}
+
+void ProblemsPanel::rebuild()
+{
+    m_tree->clear();
+    std::map<std::string, std::vector<const core::Violation*>> byRule;
+    std::size_t errors = 0, warnings = 0, waived = 0;
+    for (const auto& v : m_studio.violations()) {
+        byRule[v.rule].push_back(&v);
+        if (v.waived)
+            ++waived;
+        else if (v.severity == core::Severity::Error)
+            ++errors;
+        else
+            ++warnings;
+    }
+    m_header->setText(errors + warnings == 0 ? tr("<b style='color:#2a8a3a'>✔ No problems</b>  (%1 waived)").arg(waived)
+                                             : tr("<b style='color:#c0302a'>%1 errors</b>, <b style='color:#c07a10'>%2 "
+                                                  "warnings</b>, %3 waived")
+                                                   .arg(errors)
+                                                   .arg(warnings)
+                                                   .arg(waived));
+    for (const auto& [rule, list] : byRule) {
+        const core::Violation& first = *list.front();
+        auto* group = new QTreeWidgetItem(m_tree, {QString("%1  (%2)").arg(QString::fromStdString(rule)).arg(list.size())});
+        group->setIcon(0, style()->standardIcon(first.severity == core::Severity::Error ? QStyle::SP_MessageBoxCritical
+                                                                                       : QStyle::SP_MessageBoxWarning));
+        QFont f = group->font(0);
+        f.setBold(true);
+        group->setFont(0, f);
+        for (std::size_t i = 0; i < list.size() && i < kMaxPerRule; ++i) {
+            const core::Violation& v = *list[i];
+            auto* it = new QTreeWidgetItem(group, {QString::fromStdString(v.message), QString::fromStdString(v.subject),
+                                                   number(v.measured) + " " + QString::fromStdString(v.unit),
+                                                   number(v.limit) + " " + QString::fromStdString(v.unit),
+                                                   QString("%1:%2").arg(QString::fromStdString(v.loc.file)).arg(v.loc.line)});
+            it->setData(0, Qt::UserRole, QString::fromStdString(v.subject));
+            it->setToolTip(0, QString::fromStdString(v.message + (v.waived ? "\nwaived: " + v.justification : "")));
+            if (v.waived)
+                for (int c = 0; c < 5; ++c)
+                    it->setForeground(c, QColor(140, 140, 140));
+        }
+        if (list.size() > kMaxPerRule)
+            new QTreeWidgetItem(group, {tr("… and %1 more").arg(list.size() - kMaxPerRule)});
+    }
+    m_tree->expandAll();
+    m_tree->resizeColumnToContents(1);
+}
+
+int ProblemsPanel::rowCount() const
+{
+    int n = 0;
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i)
+        n += m_tree->topLevelItem(i)->childCount();
+    return n;
+}
+
+void ProblemsPanel::activate(int index)
+{
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* g = m_tree->topLevelItem(i);
+        if (index < g->childCount())
+            return onItem(g->child(index));
+        index -= g->childCount();
+    }
+}
+
+void ProblemsPanel::onItem(QTreeWidgetItem* item)
+{
+    const QString id = item->data(0, Qt::UserRole).toString();
+    if (id.isEmpty())
+        return;
+    m_studio.select(id);
+    Q_EMIT frameRequested(id);
+}
+
+}  // namespace rdt::gui

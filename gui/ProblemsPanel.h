@@ -1,0 +1,37 @@
+#pragma once
+/// \file ProblemsPanel.h
+/// Rule violations grouped by rule, with counts. Clicking one selects its subject, and the
+/// elevation and 3D view frame it.
+
+#include <QWidget>
+
+class QLabel;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace rdt::gui {
+
+class Studio;
+
+class ProblemsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ProblemsPanel(Studio& studio, QWidget* parent = nullptr);
+    /// Number of violation rows shown (tests).
+    int rowCount() const;
+    /// Act as if row `index` (in display order) was clicked.
+    void activate(int index);
+
+Q_SIGNALS:
+    void frameRequested(const QString& id);
+
+private:
+    void rebuild();
+    void onItem(QTreeWidgetItem* item);
+
+    Studio& m_studio;
+    QLabel* m_header;
+    QTreeWidget* m_tree;
+};
+
+}  // namespace rdt::gui

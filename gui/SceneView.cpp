@@ -1,0 +1,295 @@
+#include "gui/SceneView.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <vtkActor.h>
+#include <vtkCamera.h>
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkCellPicker.h>
+#include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
+#include <vtkUnsignedCharArray.h>
+
+#include "gui/Studio.h"
+#include "gui/VtkWidget.h"
+
+namespace rdt::gui {
+
+namespace {
+
+constexpr int kFacesPerBox = 6;
+
+/// Append the 8 corners and 6 quads (or 12 edges) of a box.
+void addBox(vtkPoints* pts, vtkCellArray* cells, const editor::Box& b, bool edges, double inflate = 0.0)
+{
+    const vtkIdType base = pts->GetNumberOfPoints();
+    for (int i = 0; i < 8; ++i)
+        pts->InsertNextPoint((i & 1) ? b.max[0] + inflate : b.min[0] - inflate, (i & 2) ? b.max[1] + inflate : b.min[1] - inflate,
+                             (i & 4) ? b.max[2] + inflate : b.min[2] - inflate);
+    if (edges) {
+        static const int e[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3}, {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+        for (const auto& l : e) {
+            const vtkIdType ids[2] = {base + l[0], base + l[1]};
+            cells->InsertNextCell(2, ids);
+        }
+        return;
+    }
+    static const int f[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+    for (const auto& q : f) {
+        const vtkIdType ids[4] = {base + q[0], base + q[1], base + q[2], base + q[3]};
+        cells->InsertNextCell(4, ids);
+    }
+}
+
+vtkSmartPointer<vtkActor> makeActor(vtkPolyData* data)
+{
+    auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+    mapper->SetInputData(data);
+    auto actor = vtkSmartPointer<vtkActor>::New();
+    actor->SetMapper(mapper);
+    return actor;
+}
+
+}  // namespace
+
+SceneView::SceneView(Studio& studio, QWidget* parent)
+    : QWidget(parent), m_studio(studio), m_vtk(new VtkWidget), m_colouringBox(new QComboBox), m_legend(new QLabel),
+      m_colourings(editor::builtinColourings()), m_parts(vtkSmartPointer<vtkPolyData>::New()),
+      m_frames(vtkSmartPointer<vtkPolyData>::New()), m_highlight(vtkSmartPointer<vtkPolyData>::New())
+{
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(4, 2, 4, 2);
+    for (const auto& [name, preset] : {std::pair{tr("Front"), Preset::Front}, std::pair{tr("Top"), Preset::Top},
+                                       std::pair{tr("Iso"), Preset::Iso}}) {
+        auto* b = new QToolButton;
+        b->setText(name);
+        b->setToolTip(tr("Camera: %1 view").arg(name.toLower()));
+        connect(b, &QToolButton::clicked, this, [this, p = preset] { setCamera(p); });
+        bar->addWidget(b);
+    }
+    bar->addSpacing(12);
+    bar->addWidget(new QLabel(tr("Colour by")));
+    bar->addWidget(m_colouringBox);
+    bar->addSpacing(8);
+    bar->addWidget(m_legend, 1);
+    for (const auto& c : m_colourings)
+        m_colouringBox->addItem(QString::fromStdString(c->name()));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(bar);
+    layout->addWidget(m_vtk, 1);
+
+    m_partsActor = makeActor(m_parts);
+    m_partsActor->GetProperty()->SetInterpolationToFlat();
+    m_partsActor->GetProperty()->SetAmbient(0.25);
+    m_partsActor->GetProperty()->SetDiffuse(0.8);
+    m_framesActor = makeActor(m_frames);
+    m_framesActor->GetProperty()->SetColor(0.30, 0.33, 0.38);
+    m_framesActor->GetProperty()->SetLineWidth(1.0);
+    m_framesActor->GetProperty()->SetOpacity(0.85);
+    m_highlightActor = makeActor(m_highlight);
+    m_highlightActor->GetProperty()->SetColor(1.0, 0.78, 0.0);
+    m_highlightActor->GetProperty()->SetLineWidth(3.0);
+    m_highlightActor->PickableOff();
+    m_framesActor->PickableOff();
+    vtkRenderer* ren = m_vtk->renderer();
+    ren->AddActor(m_partsActor);
+    ren->AddActor(m_framesActor);
+    ren->AddActor(m_highlightActor);
+    ren->GradientBackgroundOn();
+    ren->SetBackground(0.93, 0.94, 0.96);
+    ren->SetBackground2(0.72, 0.76, 0.82);
+
+    connect(m_colouringBox, &QComboBox::currentIndexChanged, this, [this] { recolour(); });
+    connect(m_vtk, &VtkWidget::clicked, this, &SceneView::pick);
+    connect(&m_studio, &Studio::designChanged, this, &SceneView::rebuildGeometry);
+    connect(&m_studio, &Studio::documentReplaced, this, [this] {
+        m_firstLayout = true;
+        rebuildGeometry();
+    });
+    connect(&m_studio, &Studio::checksFinished, this, &SceneView::recolour);
+    connect(&m_studio, &Studio::selectionChanged, this, &SceneView::updateHighlight);
+    rebuildGeometry();
+}
+
+SceneView::~SceneView() = default;
+
+void SceneView::addColouring(std::unique_ptr<editor::Colouring> c)
+{
+    m_colouringBox->addItem(QString::fromStdString(c->name()));
+    m_colourings.push_back(std::move(c));
+}
+
+int SceneView::actorCount() const { return m_vtk->renderer()->GetActors()->GetNumberOfItems(); }
+
+void SceneView::rebuildGeometry()
+{
+    m_geometry = editor::computeLayout(m_studio.design());
+    auto pts = vtkSmartPointer<vtkPoints>::New();
+    auto quads = vtkSmartPointer<vtkCellArray>::New();
+    pts->Allocate(static_cast<vtkIdType>(m_geometry.parts.size() * 8));
+    for (const editor::Box& b : m_geometry.parts)
+        addBox(pts, quads, b, false);
+    m_parts->SetPoints(pts);
+    m_parts->SetPolys(quads);
+    auto fpts = vtkSmartPointer<vtkPoints>::New();
+    auto lines = vtkSmartPointer<vtkCellArray>::New();
+    for (const editor::Box& b : m_geometry.frames)
+        addBox(fpts, lines, b, true);
+    m_frames->SetPoints(fpts);
+    m_frames->SetLines(lines);
+    // A floor under the layout.
+    if (!m_floorActor) {
+        auto floor = vtkSmartPointer<vtkPolyData>::New();
+        m_floorActor = makeActor(floor);
+        m_floorActor->GetProperty()->SetColor(0.80, 0.82, 0.85);
+        m_floorActor->PickableOff();
+        m_vtk->renderer()->AddActor(m_floorActor);
+    }
+    {
+        auto floor = vtkPolyData::SafeDownCast(m_floorActor->GetMapper()->GetInput());
+        auto p = vtkSmartPointer<vtkPoints>::New();
+        auto c = vtkSmartPointer<vtkCellArray>::New();
+        const double m = 1.5;
+        p->InsertNextPoint(m_geometry.boundsMin[0] - m, m_geometry.boundsMin[1] - m, -0.002);
+        p->InsertNextPoint(m_geometry.boundsMax[0] + m, m_geometry.boundsMin[1] - m, -0.002);
+        p->InsertNextPoint(m_geometry.boundsMax[0] + m, m_geometry.boundsMax[1] + m, -0.002);
+        p->InsertNextPoint(m_geometry.boundsMin[0] - m, m_geometry.boundsMax[1] + m, -0.002);
+        const vtkIdType ids[4] = {0, 1, 2, 3};
+        c->InsertNextCell(4, ids);
+        floor->SetPoints(p);
+        floor->SetPolys(c);
+        floor->Modified();
+    }
+    recolour();
+    updateHighlight();
+    if (m_firstLayout) {
+        m_firstLayout = false;
+        setCamera(Preset::Iso);
+    }
+    m_vtk->update();
+}
+
+void SceneView::recolour()
+{
+    const int idx = std::max(0, m_colouringBox->currentIndex());
+    editor::Colouring& c = *m_colourings[static_cast<std::size_t>(idx)];
+    const editor::ColourContext ctx{m_studio.design(), m_studio.violations()};
+    c.prepare(ctx);
+    auto colours = vtkSmartPointer<vtkUnsignedCharArray>::New();
+    colours->SetNumberOfComponents(3);
+    colours->SetName("colour");
+    colours->SetNumberOfTuples(static_cast<vtkIdType>(m_geometry.parts.size() * kFacesPerBox));
+    vtkIdType cell = 0;
+    for (const editor::Box& b : m_geometry.parts) {
+        const editor::Rgb rgb = c.partColour(ctx, b.rack, b.slot);
+        for (int f = 0; f < kFacesPerBox; ++f, ++cell)
+            colours->SetTypedTuple(cell, std::array<unsigned char, 3>{static_cast<unsigned char>(rgb.r * 255),
+                                                                      static_cast<unsigned char>(rgb.g * 255),
+                                                                      static_cast<unsigned char>(rgb.b * 255)}
+                                             .data());
+    }
+    m_parts->GetCellData()->SetScalars(colours);
+    m_parts->Modified();
+    updateLegend();
+    m_vtk->update();
+}
+
+void SceneView::updateLegend()
+{
+    const int idx = std::max(0, m_colouringBox->currentIndex());
+    QString html;
+    for (const auto& [label, rgb] : m_colourings[static_cast<std::size_t>(idx)]->legend())
+        html += QString("<span style='color:%1'>■</span> %2&nbsp;&nbsp;")
+                    .arg(QColor::fromRgbF(rgb.r, rgb.g, rgb.b).name(), QString::fromStdString(label));
+    m_legend->setText(html);
+}
+
+void SceneView::updateHighlight()
+{
+    auto pts = vtkSmartPointer<vtkPoints>::New();
+    auto lines = vtkSmartPointer<vtkCellArray>::New();
+    const editor::SubjectRef ref = m_studio.subjects().resolve(m_studio.selection().toStdString());
+    if (ref.rack >= 0) {
+        for (const editor::Box& b : m_geometry.parts)
+            if (b.rack == ref.rack && (ref.slot < 0 || b.slot == ref.slot))
+                addBox(pts, lines, b, true, 0.004);
+        if (ref.slot < 0 && ref.rack < static_cast<int>(m_geometry.frames.size()))
+            addBox(pts, lines, m_geometry.frames[static_cast<std::size_t>(ref.rack)], true, 0.01);
+    }
+    m_highlight->SetPoints(pts);
+    m_highlight->SetLines(lines);
+    m_highlight->Modified();
+    m_vtk->update();
+}
+
+void SceneView::pick(int x, int y)
+{
+    auto picker = vtkSmartPointer<vtkCellPicker>::New();
+    picker->SetTolerance(0.0005);
+    if (!picker->Pick(x, y, 0, m_vtk->renderer()) || picker->GetActor() != m_partsActor) {
+        return;
+    }
+    const vtkIdType box = picker->GetCellId() / kFacesPerBox;
+    if (box < 0 || box >= static_cast<vtkIdType>(m_geometry.parts.size()))
+        return;
+    const editor::Box& b = m_geometry.parts[static_cast<std::size_t>(box)];
+    m_studio.select(QString::fromStdString(m_studio.subjects().idOf(b.rack, b.slot)));
+}
+
+void SceneView::setCamera(Preset p)
+{
+    vtkRenderer* ren = m_vtk->renderer();
+    vtkCamera* cam = ren->GetActiveCamera();
+    const auto& lo = m_geometry.boundsMin;
+    const auto& hi = m_geometry.boundsMax;
+    const double cx = (lo[0] + hi[0]) / 2, cy = (lo[1] + hi[1]) / 2, cz = (lo[2] + hi[2]) / 2;
+    const double span = std::max({hi[0] - lo[0], hi[1] - lo[1], 3.0});
+    cam->SetFocalPoint(cx, cy, cz);
+    switch (p) {
+    case Preset::Front:  // looking at the cold-aisle face, along +y
+        cam->SetPosition(cx, lo[1] - 1.6 * span, cz);
+        cam->SetViewUp(0, 0, 1);
+        break;
+    case Preset::Top:
+        cam->SetPosition(cx, cy, hi[2] + 1.6 * span);
+        cam->SetViewUp(0, 1, 0);
+        break;
+    case Preset::Iso:
+        cam->SetPosition(cx - 0.75 * span, lo[1] - 0.95 * span, hi[2] + 0.75 * span);
+        cam->SetViewUp(0, 0, 1);
+        break;
+    }
+    ren->ResetCamera(lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]);
+    ren->ResetCameraClippingRange();
+    m_vtk->update();
+}
+
+void SceneView::frame(const QString& id)
+{
+    const editor::SubjectRef ref = m_studio.subjects().resolve(id.toStdString());
+    if (ref.rack < 0 || ref.rack >= static_cast<int>(m_geometry.frames.size()))
+        return;
+    const editor::Box& b = m_geometry.frames[static_cast<std::size_t>(ref.rack)];
+    vtkCamera* cam = m_vtk->renderer()->GetActiveCamera();
+    double dir[3];
+    cam->GetDirectionOfProjection(dir);
+    const double c[3] = {(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2};
+    const double dist = ref.slot >= 0 ? 4.0 : 6.5;
+    cam->SetFocalPoint(c);
+    cam->SetPosition(c[0] - dir[0] * dist, c[1] - dir[1] * dist, c[2] - dir[2] * dist);
+    m_vtk->renderer()->ResetCameraClippingRange();
+    m_vtk->update();
+}
+
+}  // namespace rdt::gui

@@ -1,0 +1,68 @@
+#pragma once
+/// \file SceneView.h
+/// The 3D view of the hall: every rack frame as an outline and every part as a box, all in
+/// a few merged actors (not one per part), coloured by the chosen colouring. Click to
+/// select; camera presets front, top and iso; the selection is outlined and can be framed.
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+#include <vtkSmartPointer.h>
+
+#include "editor/Colouring.h"
+#include "editor/LayoutGeometry.h"
+
+class QComboBox;
+class QLabel;
+class vtkActor;
+class vtkPolyData;
+
+namespace rdt::gui {
+
+class Studio;
+class VtkWidget;
+
+class SceneView : public QWidget {
+    Q_OBJECT
+public:
+    explicit SceneView(Studio& studio, QWidget* parent = nullptr);
+    ~SceneView() override;
+
+    enum class Preset { Front, Top, Iso };
+    void setCamera(Preset p);
+    /// Point the camera at the subject (rack or part) at a distance that shows it whole.
+    void frame(const QString& id);
+    /// Actors in the renderer (tests: merged geometry keeps this small whatever the design size).
+    int actorCount() const;
+    /// Boxes drawn for parts.
+    std::size_t partBoxes() const { return m_geometry.parts.size(); }
+    /// Register another colouring (solvers add theirs).
+    void addColouring(std::unique_ptr<editor::Colouring> c);
+    VtkWidget* vtk() const { return m_vtk; }
+
+private:
+    void rebuildGeometry();
+    void recolour();
+    void updateHighlight();
+    void pick(int x, int y);
+    void updateLegend();
+
+    Studio& m_studio;
+    VtkWidget* m_vtk;
+    QComboBox* m_colouringBox;
+    QLabel* m_legend;
+    editor::LayoutGeometry m_geometry;
+    std::vector<std::unique_ptr<editor::Colouring>> m_colourings;
+    vtkSmartPointer<vtkPolyData> m_parts;
+    vtkSmartPointer<vtkPolyData> m_frames;
+    vtkSmartPointer<vtkPolyData> m_highlight;
+    vtkSmartPointer<vtkActor> m_partsActor;
+    vtkSmartPointer<vtkActor> m_framesActor;
+    vtkSmartPointer<vtkActor> m_highlightActor;
+    vtkSmartPointer<vtkActor> m_floorActor;
+    bool m_firstLayout = true;
+};
+
+}  // namespace rdt::gui

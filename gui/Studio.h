@@ -1,0 +1,74 @@
+#pragma once
+/// \file Studio.h
+/// The application state behind every window and panel: the open document, its undo
+/// stack, the selection and the latest check results. Panels talk to the Studio, never to
+/// each other, so a solver panel plugs in by listening to the same signals.
+
+#include <QObject>
+#include <QUndoStack>
+
+#include <memory>
+#include <optional>
+
+#include "core/Rules.h"
+#include "editor/Document.h"
+#include "editor/Selection.h"
+
+namespace rdt::gui {
+
+class CheckRunner;
+
+class Studio : public QObject {
+    Q_OBJECT
+public:
+    explicit Studio(QString catalogDir, QObject* parent = nullptr);
+    ~Studio() override;
+
+    const editor::Document& document() const { return *m_document; }
+    const core::Design& design() const { return m_document->design(); }
+    const editor::SubjectIndex& subjects() const { return *m_subjects; }
+    QUndoStack* undoStack() { return &m_undo; }
+    const std::vector<core::Violation>& violations() const { return m_violations; }
+    const QString& selection() const { return m_selection; }
+    /// Rack body (template or inline path) being edited in the elevation.
+    const std::string& currentRackBody() const { return m_rackBody; }
+    /// Index of the rack shown in the elevation.
+    int currentRack() const { return m_rack; }
+    bool checksRunning() const;
+    const QString& catalogDir() const { return m_catalogDir; }
+
+    /// Replace the document (after New/Open/Recover). Clears undo history.
+    void setDocument(editor::Document doc);
+    /// Push an accepted proposal on the undo stack, or Q_EMIT refused() with its reason.
+    bool tryEdit(const editor::Proposal& p);
+    void select(const QString& id);
+    /// Save to `path` (atomic); emits saved(). Throws core::InputError.
+    void saveAs(const QString& path);
+
+Q_SIGNALS:
+    void documentReplaced();          ///< a new or reopened document
+    void designChanged();             ///< the expansion changed (edit, undo, redo)
+    void selectionChanged(const QString& id);
+    void checksStarted();
+    void checksFinished();            ///< violations() updated
+    void refused(const QString& reason);
+    void saved(const QString& path);
+
+private:
+    friend class EditCommand;
+    void applyEdit(const editor::Edit& e, bool forward);
+    void afterChange();
+    void startChecks();
+
+    QString m_catalogDir;
+    std::unique_ptr<editor::Document> m_document;
+    std::unique_ptr<editor::SubjectIndex> m_subjects;
+    QUndoStack m_undo;
+    QString m_selection;
+    std::string m_rackBody;
+    int m_rack = 0;
+    std::vector<core::Violation> m_violations;
+    CheckRunner* m_runner = nullptr;
+};
+
+}  // namespace rdt::gui

@@ -1,0 +1,80 @@
+// rdt-studio: the desktop layout editor.
+//   rdt-studio [DESIGN]
+//   rdt-studio --screenshot OUT.png [--size WxH] DESIGN
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QSurfaceFormat>
+#include <QTimer>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "analysis/Pipeline.h"
+#include "core/Version.h"
+#include "gui/MainWindow.h"
+
+int main(int argc, char** argv)
+{
+    // VTK 9.1 initialises GL through GLEW, which needs GLX.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "xcb");
+    QSurfaceFormat fmt;
+    fmt.setRenderableType(QSurfaceFormat::OpenGL);
+    fmt.setVersion(3, 2);
+    fmt.setProfile(QSurfaceFormat::CoreProfile);
+    fmt.setDepthBufferSize(24);
+    fmt.setStencilBufferSize(8);
+    fmt.setSamples(0);
+    QSurfaceFormat::setDefaultFormat(fmt);
+
+    QApplication app(argc, argv);
+    QApplication::setApplicationName("rdt-studio");
+    QApplication::setOrganizationName("rdt");
+    QApplication::setApplicationVersion(QString::fromStdString(rdt::core::version()));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription("rdt-studio — lay out OCP GPU racks and see every problem as you edit");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument("design", "Design file to open (YAML)", "[DESIGN]");
+    QCommandLineOption shot("screenshot", "Render the main window with DESIGN loaded to OUT.png and exit.", "OUT.png");
+    QCommandLineOption size("size", "Window size for --screenshot (default 1600x1000).", "WxH", "1600x1000");
+    parser.addOption(shot);
+    parser.addOption(size);
+    parser.process(app);
+
+    const QString catalog = QString::fromStdString(rdt::analysis::dataDir() + "/catalog");
+    const bool screenshot = parser.isSet(shot);
+    rdt::gui::MainWindow window(catalog, !screenshot);
+    const QStringList files = parser.positionalArguments();
+    if (screenshot) {
+        if (files.isEmpty()) {
+            std::fprintf(stderr, "rdt-studio: --screenshot needs a DESIGN\n");
+            return 2;
+        }
+        const QStringList wh = parser.value(size).split('x');
+        const int w = wh.value(0).toInt(), h = wh.size() == 2 ? wh[1].toInt() : 0;
+        if (w < 400 || h < 300 || w > 8000 || h > 8000) {
+            std::fprintf(stderr, "rdt-studio: --size must be WxH between 400x300 and 8000x8000\n");
+            return 2;
+        }
+        window.resize(w, h);
+    }
+    if (!files.isEmpty() && !window.openFile(files.front())) {
+        if (screenshot) {
+            std::fprintf(stderr, "rdt-studio: %s\n", window.lastError().toUtf8().constData());
+            return 2;
+        }
+    }
+    window.show();
+    if (screenshot) {
+        const QString out = parser.value(shot);
+        if (!window.saveScreenshot(out)) {
+            std::fprintf(stderr, "rdt-studio: cannot write %s\n", out.toUtf8().constData());
+            return 2;
+        }
+        std::printf("%s\n", out.toUtf8().constData());
+        return 0;
+    }
+    return app.exec();
+}
