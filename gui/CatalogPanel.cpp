@@ -44,7 +44,7 @@ QString figure(const core::Part& p, const char* field, core::Dimension dim, cons
     return QString("<tr><td>%1</td><td><b>%2</b>%3</td></tr>").arg(label, value.toHtmlEscaped(), tag);
 }
 
-}  // namespace
+} // namespace
 
 CatalogPanel::CatalogPanel(Studio& studio, QWidget* parent)
     : QWidget(parent), m_studio(studio), m_search(new QLineEdit), m_tree(new PartTree), m_details(new QLabel)
@@ -57,6 +57,7 @@ CatalogPanel::CatalogPanel(Studio& studio, QWidget* parent)
     m_tree->setDragEnabled(true);
     m_tree->setDragDropMode(QAbstractItemView::DragOnly);
     m_tree->setRootIsDecorated(true);
+    m_tree->setIndentation(12);
     m_details->setWordWrap(true);
     m_details->setTextFormat(Qt::RichText);
     m_details->setAlignment(Qt::AlignTop | Qt::AlignLeft);
@@ -77,10 +78,15 @@ void CatalogPanel::rebuild()
     m_tree->clear();
     const core::Catalog& cat = *m_studio.design().catalog;
     std::map<std::string, QTreeWidgetItem*> groups;
-    static const std::map<std::string, QString> titles = {
-        {"chassis", tr("GPU chassis")},   {"power-shelf", tr("Power shelves")}, {"bbu-shelf", tr("Battery shelves")},
-        {"switch", tr("Switches")},       {"device", tr("Other devices")},      {"rack", tr("Rack types")},
-        {"gpu", tr("GPUs")},              {"nic", tr("NICs")},                  {"cable", tr("Cables")}};
+    static const std::map<std::string, QString> titles = {{"chassis", tr("GPU chassis")},
+                                                          {"power-shelf", tr("Power shelves")},
+                                                          {"bbu-shelf", tr("Battery shelves")},
+                                                          {"switch", tr("Switches")},
+                                                          {"device", tr("Other devices")},
+                                                          {"rack", tr("Rack types")},
+                                                          {"gpu", tr("GPUs")},
+                                                          {"nic", tr("NICs")},
+                                                          {"cable", tr("Cables")}};
     for (const char* k : {"chassis", "power-shelf", "bbu-shelf", "switch", "device", "rack", "gpu", "nic", "cable"}) {
         auto* g = new QTreeWidgetItem(m_tree, {titles.at(k)});
         g->setFlags(Qt::ItemIsEnabled);
@@ -123,7 +129,8 @@ void CatalogPanel::filter(const QString& text)
 void CatalogPanel::showDetails()
 {
     QTreeWidgetItem* it = m_tree->currentItem();
-    const core::Part* p = it ? m_studio.design().catalog->find(it->data(0, Qt::UserRole).toString().toStdString()) : nullptr;
+    const core::Part* p =
+        it ? m_studio.design().catalog->find(it->data(0, Qt::UserRole).toString().toStdString()) : nullptr;
     if (!p) {
         m_details->setText(tr("<i>Select a part; drag rack parts into the elevation.</i>"));
         return;
@@ -134,11 +141,12 @@ void CatalogPanel::showDetails()
     using D = core::Dimension;
     if (p->ouHeight)
         html += QString("<tr><td>height</td><td><b>%1 OU</b></td></tr>").arg(p->ouHeight);
-    for (const QString& row : {figure(*p, "power.max", D::Power, "max power"), figure(*p, "weight", D::Mass, "weight"),
-                               figure(*p, "tdp", D::Power, "TDP"), figure(*p, "bf16_dense", D::ComputeRate, "BF16 dense"),
-                               figure(*p, "module_rating", D::Power, "module"), figure(*p, "busbar_rating", D::Current, "busbar"),
-                               figure(*p, "power_n1", D::Power, "N+1 power"), figure(*p, "capacity", D::DataRate, "capacity"),
-                               figure(*p, "length", D::Length, "length"), figure(*p, "depth", D::Length, "depth")})
+    for (const QString& row :
+         {figure(*p, "power.max", D::Power, "max power"), figure(*p, "weight", D::Mass, "weight"),
+          figure(*p, "tdp", D::Power, "TDP"), figure(*p, "bf16_dense", D::ComputeRate, "BF16 dense"),
+          figure(*p, "module_rating", D::Power, "module"), figure(*p, "busbar_rating", D::Current, "busbar"),
+          figure(*p, "power_n1", D::Power, "N+1 power"), figure(*p, "capacity", D::DataRate, "capacity"),
+          figure(*p, "length", D::Length, "length"), figure(*p, "depth", D::Length, "depth")})
         html += row;
     if (p->kind == core::PartKind::Chassis)
         html += QString("<tr><td>GPUs</td><td><b>%1 × %2</b></td></tr>")
@@ -148,4 +156,4 @@ void CatalogPanel::showDetails()
     m_details->setText(html);
 }
 
-}  // namespace rdt::gui
+} // namespace rdt::gui

@@ -30,4 +30,4 @@ private:
     QLabel* m_details;
 };
 
-}  // namespace rdt::gui
+} // namespace rdt::gui

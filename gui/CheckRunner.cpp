@@ -18,7 +18,8 @@ public:
             return;
         m_last = f;
         const QString msg = QString::fromStdString(std::string(message));
-        QMetaObject::invokeMethod(m_runner, [r = m_runner, f, msg] { Q_EMIT r->progress(f, msg); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            m_runner, [r = m_runner, f, msg] { Q_EMIT r->progress(f, msg); }, Qt::QueuedConnection);
     }
 
 private:
@@ -26,7 +27,7 @@ private:
     double m_last = -1.0;
 };
 
-}  // namespace
+} // namespace
 
 CheckRunner::CheckRunner(QObject* parent) : QObject(parent)
 {
@@ -87,4 +88,4 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
     });
 }
 
-}  // namespace rdt::gui
+} // namespace rdt::gui

@@ -36,4 +36,4 @@ private:
     std::atomic<bool> m_running{false};
 };
 
-}  // namespace rdt::gui
+} // namespace rdt::gui

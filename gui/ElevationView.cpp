@@ -14,7 +14,7 @@ namespace rdt::gui {
 namespace {
 constexpr double kOuMm = 48.0;
 constexpr double kBayMm = 537.0;
-constexpr double kFaceGap = 140.0;  // mm between the front and rear drawings
+constexpr double kFaceGap = 140.0; // mm between the front and rear drawings
 constexpr double kRulerMm = 70.0;
 const char* kMime = "application/x-rdt-part";
 
@@ -22,7 +22,7 @@ QColor toQColor(const editor::Rgb& c, int alpha = 255)
 {
     return QColor::fromRgbF(c.r, c.g, c.b, alpha / 255.0);
 }
-}  // namespace
+} // namespace
 
 ElevationView::ElevationView(Studio& studio, QWidget* parent) : QGraphicsView(parent), m_studio(studio)
 {
@@ -35,13 +35,16 @@ ElevationView::ElevationView(Studio& studio, QWidget* parent) : QGraphicsView(pa
     connect(&m_studio, &Studio::designChanged, this, &ElevationView::rebuild);
     connect(&m_studio, &Studio::documentReplaced, this, &ElevationView::rebuild);
     connect(&m_studio, &Studio::selectionChanged, this, [this] {
-        rebuild();  // the selected slot may be in another rack
+        rebuild(); // the selected slot may be in another rack
     });
     connect(&m_studio, &Studio::checksFinished, this, &ElevationView::rebuild);
     rebuild();
 }
 
-double ElevationView::yOfOuTop(int ou) const { return (m_usableOu - ou) * kOuMm * kScale; }
+double ElevationView::yOfOuTop(int ou) const
+{
+    return (m_usableOu - ou) * kOuMm * kScale;
+}
 
 int ElevationView::ouAtSceneY(double y) const
 {
@@ -72,9 +75,8 @@ void ElevationView::rebuild()
 
     auto* head = m_scene.addSimpleText(QString::fromStdString(rack.id), title);
     head->setPos(0, -52);
-    auto* sub = m_scene.addSimpleText(QString::fromStdString(rack.rackType->slug + " · " +
-                                                             m_studio.document().describeBody(rack.bodyPath)),
-                                      small);
+    auto* sub = m_scene.addSimpleText(
+        QString::fromStdString(rack.rackType->slug + " · " + m_studio.document().describeBody(rack.bodyPath)), small);
     sub->setBrush(QColor(90, 90, 90));
     sub->setPos(0, -32);
     for (const auto& [x, name] : {std::pair{0.0, "FRONT"}, std::pair{rearX, "REAR"}}) {
@@ -89,7 +91,8 @@ void ElevationView::rebuild()
     for (int i = 1; i <= m_usableOu; ++i) {
         auto* t = m_scene.addSimpleText(QString::number(i), small);
         t->setBrush(QColor(120, 120, 120));
-        t->setPos(bay + (kFaceGap * kScale - t->boundingRect().width()) / 2, yOfOuTop(i) + (ou - t->boundingRect().height()) / 2);
+        t->setPos(bay + (kFaceGap * kScale - t->boundingRect().width()) / 2,
+                  yOfOuTop(i) + (ou - t->boundingRect().height()) / 2);
     }
     auto* unit = m_scene.addSimpleText("OU (48 mm)", small);
     unit->setBrush(QColor(120, 120, 120));
@@ -109,11 +112,16 @@ void ElevationView::rebuild()
         const QColor fill = toQColor(editor::kindColour(s.part->kind));
         const bool selected = m_studio.selection() == QString::fromStdString(s.id);
         const int problem = worst.count(s.id) ? worst[s.id] : 0;
-        QPen pen(selected ? QColor(255, 196, 0) : problem == 2 ? QColor(210, 40, 40) : QColor(40, 44, 52),
-                 selected ? 3.0 : problem ? 2.2 : 1.0);
+        QPen pen(selected       ? QColor(255, 196, 0)
+                 : problem == 2 ? QColor(210, 40, 40)
+                                : QColor(40, 44, 52),
+                 selected  ? 3.0
+                 : problem ? 2.2
+                           : 1.0);
         for (const double x : {0.0, rearX}) {
             const bool front = x == 0.0;
-            auto* r = m_scene.addRect(x + 1, top + 1, bay - 2, height - 2, pen, QBrush(front ? fill : fill.lighter(135)));
+            auto* r =
+                m_scene.addRect(x + 1, top + 1, bay - 2, height - 2, pen, QBrush(front ? fill : fill.lighter(135)));
             r->setData(0, static_cast<int>(i));
             r->setToolTip(QString::fromStdString(s.id + "\n" + s.part->manufacturer + " " + s.part->model));
             if (front)
@@ -121,7 +129,8 @@ void ElevationView::rebuild()
             QString text = QString::fromStdString(s.name + "  ·  " + s.part->slug);
             if (problem)
                 text = (problem == 2 ? "⚠ " : "! ") + text;
-            auto* t = m_scene.addSimpleText(front ? text : QString::fromStdString(s.name), height >= 14 ? label : small);
+            auto* t =
+                m_scene.addSimpleText(front ? text : QString::fromStdString(s.name), height >= 14 ? label : small);
             t->setBrush(front ? Qt::white : QColor(40, 44, 52));
             if (t->boundingRect().height() > height)
                 t->setScale(height / t->boundingRect().height());
@@ -157,7 +166,8 @@ bool ElevationView::dropPart(const QString& slug, int ou)
 
 bool ElevationView::moveSlot(int slot, int ou)
 {
-    return m_studio.tryEdit(m_studio.document().moveSlot(m_studio.currentRackBody(), static_cast<std::size_t>(slot), ou));
+    return m_studio.tryEdit(
+        m_studio.document().moveSlot(m_studio.currentRackBody(), static_cast<std::size_t>(slot), ou));
 }
 
 void ElevationView::showGhost(const QString& slug, int ou)
@@ -176,7 +186,7 @@ void ElevationView::showGhost(const QString& slug, int ou)
     m_ghost->setBrush(QColor(c.red(), c.green(), c.blue(), 60));
     m_ghost->setZValue(10);
     Q_EMIT statusMessage(p ? tr("Drop to place %1 at OU %2").arg(slug).arg(ou)
-                         : tr("Cannot place here: %1").arg(QString::fromStdString(p.refusal)));
+                           : tr("Cannot place here: %1").arg(QString::fromStdString(p.refusal)));
 }
 
 void ElevationView::clearGhost()
@@ -225,7 +235,8 @@ void ElevationView::keyPressEvent(QKeyEvent* e)
 {
     const editor::SubjectRef ref = m_studio.subjects().resolve(m_studio.selection().toStdString());
     if ((e->key() == Qt::Key_Delete || e->key() == Qt::Key_Backspace) && ref.slot >= 0) {
-        m_studio.tryEdit(m_studio.document().removeSlot(m_studio.currentRackBody(), static_cast<std::size_t>(ref.slot)));
+        m_studio.tryEdit(
+            m_studio.document().removeSlot(m_studio.currentRackBody(), static_cast<std::size_t>(ref.slot)));
         return;
     }
     QGraphicsView::keyPressEvent(e);
@@ -238,12 +249,14 @@ void ElevationView::mousePressEvent(QMouseEvent* e)
         const core::Rack& rack = m_studio.design().racks[static_cast<std::size_t>(m_studio.currentRack())];
         m_studio.select(QString::fromStdString(rack.slots[static_cast<std::size_t>(slot)].id));
         m_dragSlot = slot;
-        m_dragGrabDy = mapToScene(e->position().toPoint()).y() - yOfOuTop(rack.slots[static_cast<std::size_t>(slot)].top());
+        m_dragGrabDy =
+            mapToScene(e->position().toPoint()).y() - yOfOuTop(rack.slots[static_cast<std::size_t>(slot)].top());
         setFocus();
         return;
     }
     if (e->button() == Qt::LeftButton)
-        m_studio.select(QString::fromStdString(m_studio.design().racks[static_cast<std::size_t>(m_studio.currentRack())].id));
+        m_studio.select(
+            QString::fromStdString(m_studio.design().racks[static_cast<std::size_t>(m_studio.currentRack())].id));
     QGraphicsView::mousePressEvent(e);
 }
 
@@ -251,12 +264,14 @@ void ElevationView::mouseMoveEvent(QMouseEvent* e)
 {
     if (m_dragSlot < 0 || !(e->buttons() & Qt::LeftButton) || m_dragSlot >= m_slotItems.size())
         return QGraphicsView::mouseMoveEvent(e);
-    const core::Slot& s =
-        m_studio.design().racks[static_cast<std::size_t>(m_studio.currentRack())].slots[static_cast<std::size_t>(m_dragSlot)];
+    const core::Slot& s = m_studio.design()
+                              .racks[static_cast<std::size_t>(m_studio.currentRack())]
+                              .slots[static_cast<std::size_t>(m_dragSlot)];
     const double topY = mapToScene(e->position().toPoint()).y() - m_dragGrabDy;
     const int newTop = ouAtSceneY(topY + 1);
     const int newOu = std::max(1, newTop - s.part->ouHeight + 1);
-    const editor::Proposal p = m_studio.document().moveSlot(m_studio.currentRackBody(), static_cast<std::size_t>(m_dragSlot), newOu);
+    const editor::Proposal p =
+        m_studio.document().moveSlot(m_studio.currentRackBody(), static_cast<std::size_t>(m_dragSlot), newOu);
     const double bay = kBayMm * kScale;
     const QRectF r(0, yOfOuTop(newOu + s.part->ouHeight - 1), bay, s.part->ouHeight * kOuMm * kScale);
     if (!m_ghost)
@@ -267,15 +282,16 @@ void ElevationView::mouseMoveEvent(QMouseEvent* e)
     m_ghost->setBrush(QColor(c.red(), c.green(), c.blue(), 60));
     m_ghost->setZValue(10);
     Q_EMIT statusMessage(p ? tr("Release to move %1 to OU %2").arg(QString::fromStdString(s.name)).arg(newOu)
-                         : tr("Cannot move here: %1").arg(QString::fromStdString(p.refusal)));
+                           : tr("Cannot move here: %1").arg(QString::fromStdString(p.refusal)));
 }
 
 void ElevationView::mouseReleaseEvent(QMouseEvent* e)
 {
     if (m_dragSlot >= 0 && m_ghost) {
         const int slot = m_dragSlot;
-        const core::Slot& s =
-            m_studio.design().racks[static_cast<std::size_t>(m_studio.currentRack())].slots[static_cast<std::size_t>(slot)];
+        const core::Slot& s = m_studio.design()
+                                  .racks[static_cast<std::size_t>(m_studio.currentRack())]
+                                  .slots[static_cast<std::size_t>(slot)];
         const int newOu = ouAtSceneY(m_ghost->rect().bottom() - 1);
         clearGhost();
         m_dragSlot = -1;
@@ -288,4 +304,4 @@ void ElevationView::mouseReleaseEvent(QMouseEvent* e)
     QGraphicsView::mouseReleaseEvent(e);
 }
 
-}  // namespace rdt::gui
+} // namespace rdt::gui

@@ -52,9 +52,9 @@ private:
     QGraphicsScene m_scene;
     int m_usableOu = 44;
     QGraphicsRectItem* m_ghost = nullptr;
-    QList<QGraphicsRectItem*> m_slotItems;  ///< front-face rectangles by slot index
+    QList<QGraphicsRectItem*> m_slotItems; ///< front-face rectangles by slot index
     int m_dragSlot = -1;
     double m_dragGrabDy = 0.0;
 };
 
-}  // namespace rdt::gui
+} // namespace rdt::gui

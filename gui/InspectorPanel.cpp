@@ -19,7 +19,7 @@ QString scalarText(const YAML::Node& n)
     return n && n.IsScalar() ? QString::fromStdString(n.Scalar()) : QString();
 }
 
-}  // namespace
+} // namespace
 
 InspectorPanel::InspectorPanel(Studio& studio, QWidget* parent) : QWidget(parent), m_studio(studio)
 {
@@ -60,10 +60,12 @@ QLineEdit* InspectorPanel::addQuantity(const QString& label, const QString& curr
                                        core::Range range, std::function<void(const QString&)> commit)
 {
     auto* edit = new QLineEdit(current);
-    edit->setPlaceholderText(tr("default — e.g. %1").arg(QString::fromStdString(core::exampleQuantity(dim)).remove('"')));
+    edit->setPlaceholderText(
+        tr("default — e.g. %1").arg(QString::fromStdString(core::exampleQuantity(dim)).remove('"')));
     auto validate = [edit, dim, range] {
         const QString t = edit->text().trimmed();
-        const core::ParsedQuantity p = t.isEmpty() ? core::ParsedQuantity{0.0, {}} : core::parseQuantity(t.toStdString(), dim, range);
+        const core::ParsedQuantity p =
+            t.isEmpty() ? core::ParsedQuantity{0.0, {}} : core::parseQuantity(t.toStdString(), dim, range);
         edit->setStyleSheet(p.value ? QString() : "QLineEdit { background: #fde2e0; border: 1px solid #d0453a; }");
         edit->setToolTip(p.value ? QString() : QString::fromStdString(p.error));
         return p.value.has_value();
@@ -85,11 +87,13 @@ void InspectorPanel::showSite()
     addInfo(tr("Design"), QString::fromStdString(m_studio.design().name));
     const YAML::Node site = m_studio.document().root()["site"];
     auto commit = [this](const char* key) {
-        return [this, key](const QString& v) { m_studio.tryEdit(m_studio.document().setSiteField(key, v.toStdString())); };
+        return
+            [this, key](const QString& v) { m_studio.tryEdit(m_studio.document().setSiteField(key, v.toStdString())); };
     };
     addQuantity(tr("Supply air"), scalarText(site["supply_air"]), core::Dimension::Temperature, {223.15, 373.15},
                 commit("supply_air"));
-    addQuantity(tr("Altitude"), scalarText(site["altitude"]), core::Dimension::Length, {-500, 6000}, commit("altitude"));
+    addQuantity(tr("Altitude"), scalarText(site["altitude"]), core::Dimension::Length, {-500, 6000},
+                commit("altitude"));
     addQuantity(tr("Humidity"), scalarText(site["humidity"]), core::Dimension::Ratio, {0, 1}, commit("humidity"));
     auto* cls = new QComboBox;
     cls->addItems({"A1", "A2", "A3", "A4", "H1"});
@@ -128,8 +132,9 @@ void InspectorPanel::showRack(int rackIndex)
     }
     const int usable = static_cast<int>(r.rackType->value("usable_ou", 44));
     addInfo(tr("OU used"), tr("%1 of %2 OU").arg(used).arg(usable));
-    addInfo(tr("Payload"), QString::fromStdString(core::formatQuantity(mass, core::Dimension::Mass) + " of " +
-                                                  core::formatQuantity(r.rackType->value("max_payload", 0), core::Dimension::Mass)));
+    addInfo(tr("Payload"),
+            QString::fromStdString(core::formatQuantity(mass, core::Dimension::Mass) + " of " +
+                                   core::formatQuantity(r.rackType->value("max_payload", 0), core::Dimension::Mass)));
     addInfo(tr("Nameplate power"), QString::fromStdString(core::formatQuantity(power, core::Dimension::Power)));
     addInfo(tr("GPUs"), QString::number(gpus));
     addInfo(tr("Busbar rating"), QString::fromStdString(core::formatQuantity(r.rackType->value("busbar_rating", 0),
@@ -150,9 +155,8 @@ void InspectorPanel::showSlot(int rackIndex, int slotIndex)
     ou->setValue(s.ou);
     ou->setSuffix(tr(" OU"));
     ou->setKeyboardTracking(false);
-    connect(ou, &QSpinBox::valueChanged, this, [this, body, index](int v) {
-        m_studio.tryEdit(m_studio.document().moveSlot(body, index, v));
-    });
+    connect(ou, &QSpinBox::valueChanged, this,
+            [this, body, index](int v) { m_studio.tryEdit(m_studio.document().moveSlot(body, index, v)); });
     m_form->addRow(tr("Lowest OU"), ou);
     addInfo(tr("Occupies"), tr("OU %1–%2 (%3 mm)").arg(s.ou).arg(s.top()).arg(s.part->ouHeight * 48));
     const YAML::Node item = editor::nodeAt(m_studio.document().root(), body + ".slots[" + std::to_string(index) + "]");
@@ -166,8 +170,11 @@ void InspectorPanel::showSlot(int rackIndex, int slotIndex)
         const double tdp = gpu ? gpu->value("tdp", 5000) : 5000, lo = gpu ? gpu->value("min_power_cap", 1) : 1;
         addQuantity(tr("GPU power cap"), scalarText(item["gpu_power_cap"]), core::Dimension::Power, {lo, tdp},
                     commit("gpu_power_cap"));
-        addQuantity(tr("Utilisation"), scalarText(item["utilisation"]), core::Dimension::Ratio, {0, 1}, commit("utilisation"));
-        addInfo(tr("GPUs"), QString("%1 × %2").arg(core::Design::gpuCount(*s.part)).arg(QString::fromStdString(s.part->text("gpus.part"))));
+        addQuantity(tr("Utilisation"), scalarText(item["utilisation"]), core::Dimension::Ratio, {0, 1},
+                    commit("utilisation"));
+        addInfo(tr("GPUs"), QString("%1 × %2")
+                                .arg(core::Design::gpuCount(*s.part))
+                                .arg(QString::fromStdString(s.part->text("gpus.part"))));
     }
     if (s.part->value("fans.count", 0) > 0) {
         auto* fans = new QSpinBox;
@@ -194,4 +201,4 @@ void InspectorPanel::showSlot(int rackIndex, int slotIndex)
         addInfo(tr("Max power"), QString::fromStdString(core::formatQuantity(*p, core::Dimension::Power)));
 }
 
-}  // namespace rdt::gui
+} // namespace rdt::gui

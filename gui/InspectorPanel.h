@@ -35,4 +35,4 @@ private:
     QWidget* m_body = nullptr;
 };
 
-}  // namespace rdt::gui
+} // namespace rdt::gui

@@ -9,6 +9,7 @@ LayoutTree::LayoutTree(Studio& studio, QWidget* parent) : QTreeWidget(parent), m
 {
     setHeaderLabels({tr("Layout"), tr("GPUs")});
     setUniformRowHeights(true);
+    setIndentation(14);
     connect(&m_studio, &Studio::documentReplaced, this, &LayoutTree::rebuild);
     connect(&m_studio, &Studio::designChanged, this, &LayoutTree::rebuild);
     connect(&m_studio, &Studio::selectionChanged, this, &LayoutTree::follow);
@@ -42,12 +43,14 @@ void LayoutTree::rebuild()
     for (const core::Group& p : d.pods)
         pods.push_back(new QTreeWidgetItem(halls[static_cast<std::size_t>(p.parent)], {leaf(p.id), gpus(p.racks)}));
     for (const core::Group& r : d.rows) {
-        QTreeWidgetItem* parent = r.pod >= 0 ? pods[static_cast<std::size_t>(r.pod)] : halls[static_cast<std::size_t>(r.parent)];
+        QTreeWidgetItem* parent =
+            r.pod >= 0 ? pods[static_cast<std::size_t>(r.pod)] : halls[static_cast<std::size_t>(r.parent)];
         rows.push_back(new QTreeWidgetItem(parent, {leaf(r.id), gpus(r.racks)}));
     }
     for (std::size_t i = 0; i < d.racks.size(); ++i) {
         const core::Rack& r = d.racks[i];
-        auto* it = new QTreeWidgetItem(rows[static_cast<std::size_t>(r.row)], {leaf(r.id), gpus({static_cast<int>(i)})});
+        auto* it =
+            new QTreeWidgetItem(rows[static_cast<std::size_t>(r.row)], {leaf(r.id), gpus({static_cast<int>(i)})});
         it->setData(0, Qt::UserRole, QString::fromStdString(r.id));
         it->setToolTip(0, QString::fromStdString(r.id + " (" + r.rackType->slug + ")"));
         m_rackItems[static_cast<int>(i)] = it;
@@ -73,4 +76,4 @@ void LayoutTree::follow(const QString& id)
     m_updating = false;
 }
 
-}  // namespace rdt::gui
+} // namespace rdt::gui

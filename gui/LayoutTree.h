@@ -28,4 +28,4 @@ private:
     bool m_updating = false;
 };
 
-}  // namespace rdt::gui
+} // namespace rdt::gui

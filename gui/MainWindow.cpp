@@ -41,7 +41,7 @@ QString recoveryFolder()
 constexpr int kAutosaveMs = 60 * 1000;
 constexpr int kMaxRecent = 8;
 
-}  // namespace
+} // namespace
 
 MainWindow::MainWindow(const QString& catalogDir, bool interactive, QWidget* parent)
     : QMainWindow(parent), m_studio(std::make_unique<Studio>(catalogDir)),
@@ -67,7 +67,8 @@ MainWindow::MainWindow(const QString& catalogDir, bool interactive, QWidget* par
         statusBar()->showMessage(tr("Refused: %1").arg(why), 8000);
         m_lastError = why;
     });
-    connect(m_elevation, &ElevationView::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
+    connect(m_elevation, &ElevationView::statusMessage, this,
+            [this](const QString& m) { statusBar()->showMessage(m, 5000); });
     connect(m_studio.get(), &Studio::checksStarted, this, [this] {
         m_progress->setValue(0);
         m_progress->show();
@@ -143,15 +144,16 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
         if (!maybeSave())
             return;
-        const QString p = QFileDialog::getOpenFileName(this, tr("Open design"), QString(), tr("rdt designs (*.yaml *.yml)"));
+        const QString p =
+            QFileDialog::getOpenFileName(this, tr("Open design"), QString(), tr("rdt designs (*.yaml *.yml)"));
         if (!p.isEmpty())
             openFile(p);
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(); });
     file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this] {
-        const QString p = QFileDialog::getSaveFileName(this, tr("Save design"), QString::fromStdString(m_studio->document().path()),
-                                                       tr("rdt designs (*.yaml)"));
+        const QString p = QFileDialog::getSaveFileName(
+            this, tr("Save design"), QString::fromStdString(m_studio->document().path()), tr("rdt designs (*.yaml)"));
         if (!p.isEmpty())
             saveAs(p);
     });
@@ -166,14 +168,19 @@ void MainWindow::buildMenus()
     edit->addAction(undo);
     edit->addAction(redo);
     edit->addSeparator();
-    edit->addAction(tr("Select &site"), QKeySequence(Qt::CTRL | Qt::Key_Home), this, [this] { m_studio->select("site"); });
+    edit->addAction(tr("Select &site"), QKeySequence(Qt::CTRL | Qt::Key_Home), this,
+                    [this] { m_studio->select("site"); });
 
     menuBar()->addMenu(m_viewMenu);
     m_viewMenu->addSeparator();
-    m_viewMenu->addAction(tr("Camera: &front"), QKeySequence(Qt::Key_1), this, [this] { m_scene->setCamera(SceneView::Preset::Front); });
-    m_viewMenu->addAction(tr("Camera: &top"), QKeySequence(Qt::Key_2), this, [this] { m_scene->setCamera(SceneView::Preset::Top); });
-    m_viewMenu->addAction(tr("Camera: &iso"), QKeySequence(Qt::Key_3), this, [this] { m_scene->setCamera(SceneView::Preset::Iso); });
-    m_viewMenu->addAction(tr("&Frame selection"), QKeySequence(Qt::Key_F), this, [this] { m_scene->frame(m_studio->selection()); });
+    m_viewMenu->addAction(tr("Camera: &front"), QKeySequence(Qt::Key_1), this,
+                          [this] { m_scene->setCamera(SceneView::Preset::Front); });
+    m_viewMenu->addAction(tr("Camera: &top"), QKeySequence(Qt::Key_2), this,
+                          [this] { m_scene->setCamera(SceneView::Preset::Top); });
+    m_viewMenu->addAction(tr("Camera: &iso"), QKeySequence(Qt::Key_3), this,
+                          [this] { m_scene->setCamera(SceneView::Preset::Iso); });
+    m_viewMenu->addAction(tr("&Frame selection"), QKeySequence(Qt::Key_F), this,
+                          [this] { m_scene->frame(m_studio->selection()); });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard shortcuts"), this, [this] {
@@ -234,9 +241,10 @@ void MainWindow::offerRecovery(const QString& path)
         return;
     }
     try {
-        auto doc = editor::Document::fromText(editor::Recovery::read(*entry), path.toStdString(), m_studio->catalogDir().toStdString());
+        auto doc = editor::Document::fromText(editor::Recovery::read(*entry), path.toStdString(),
+                                              m_studio->catalogDir().toStdString());
         m_studio->setDocument(std::move(doc));
-        m_studio->undoStack()->resetClean();  // recovered work is unsaved
+        m_studio->undoStack()->resetClean(); // recovered work is unsaved
         updateTitle();
     } catch (const std::exception& e) {
         showError(tr("Cannot recover"), QString::fromUtf8(e.what()));
@@ -254,7 +262,8 @@ bool MainWindow::save()
     if (p.empty()) {
         if (!m_interactive)
             return false;
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save design"), QString(), tr("rdt designs (*.yaml)"));
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save design"), QString(), tr("rdt designs (*.yaml)"));
         return !path.isEmpty() && saveAs(path);
     }
     return saveAs(QString::fromStdString(p));
@@ -325,10 +334,13 @@ void MainWindow::rebuildRecentMenu()
     m_recentMenu->clear();
     const QStringList recent = QSettings("rdt", "rdt-studio").value("recent").toStringList();
     for (const QString& p : recent)
-        m_recentMenu->addAction(QFileInfo(p).fileName(), this, [this, p] {
-            if (maybeSave())
-                openFile(p);
-        })->setToolTip(p);
+        m_recentMenu
+            ->addAction(QFileInfo(p).fileName(), this,
+                        [this, p] {
+                            if (maybeSave())
+                                openFile(p);
+                        })
+            ->setToolTip(p);
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
@@ -352,4 +364,4 @@ bool MainWindow::saveScreenshot(const QString& path)
     return shot.save(path, "PNG");
 }
 
-}  // namespace rdt::gui
+} // namespace rdt::gui

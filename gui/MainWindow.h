@@ -81,4 +81,4 @@ private:
     QString m_lastError;
 };
 
-}  // namespace rdt::gui
+} // namespace rdt::gui

@@ -12,13 +12,13 @@
 namespace rdt::gui {
 
 namespace {
-constexpr int kMaxPerRule = 500;  // a list of thousands helps nobody; the count says the rest
+constexpr int kMaxPerRule = 500; // a list of thousands helps nobody; the count says the rest
 
 QString number(double v)
 {
     return std::isfinite(v) ? QString::number(v, 'g', 4) : QString();
 }
-}  // namespace
+} // namespace
 
 ProblemsPanel::ProblemsPanel(Studio& studio, QWidget* parent)
     : QWidget(parent), m_studio(studio), m_header(new QLabel), m_tree(new QTreeWidget)
@@ -34,7 +34,8 @@ ProblemsPanel::ProblemsPanel(Studio& studio, QWidget* parent)
     connect(m_tree, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* it) { onItem(it); });
     connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* it) { onItem(it); });
     connect(&m_studio, &Studio::checksFinished, this, &ProblemsPanel::rebuild);
-    connect(&m_studio, &Studio::checksStarted, this, [this] { m_header->setText(m_header->text() + tr("  · checking…")); });
+    connect(&m_studio, &Studio::checksStarted, this,
+            [this] { m_header->setText(m_header->text() + tr("  · checking…")); });
     rebuild();
 }
 
@@ -60,18 +61,21 @@ void ProblemsPanel::rebuild()
                                                    .arg(waived));
     for (const auto& [rule, list] : byRule) {
         const core::Violation& first = *list.front();
-        auto* group = new QTreeWidgetItem(m_tree, {QString("%1  (%2)").arg(QString::fromStdString(rule)).arg(list.size())});
-        group->setIcon(0, style()->standardIcon(first.severity == core::Severity::Error ? QStyle::SP_MessageBoxCritical
-                                                                                       : QStyle::SP_MessageBoxWarning));
+        auto* group =
+            new QTreeWidgetItem(m_tree, {QString("%1  (%2)").arg(QString::fromStdString(rule)).arg(list.size())});
+        group->setIcon(0,
+                       style()->standardIcon(first.severity == core::Severity::Error ? QStyle::SP_MessageBoxCritical
+                                                                                     : QStyle::SP_MessageBoxWarning));
         QFont f = group->font(0);
         f.setBold(true);
         group->setFont(0, f);
         for (std::size_t i = 0; i < list.size() && i < kMaxPerRule; ++i) {
             const core::Violation& v = *list[i];
-            auto* it = new QTreeWidgetItem(group, {QString::fromStdString(v.message), QString::fromStdString(v.subject),
-                                                   number(v.measured) + " " + QString::fromStdString(v.unit),
-                                                   number(v.limit) + " " + QString::fromStdString(v.unit),
-                                                   QString("%1:%2").arg(QString::fromStdString(v.loc.file)).arg(v.loc.line)});
+            auto* it =
+                new QTreeWidgetItem(group, {QString::fromStdString(v.message), QString::fromStdString(v.subject),
+                                            number(v.measured) + " " + QString::fromStdString(v.unit),
+                                            number(v.limit) + " " + QString::fromStdString(v.unit),
+                                            QString("%1:%2").arg(QString::fromStdString(v.loc.file)).arg(v.loc.line)});
             it->setData(0, Qt::UserRole, QString::fromStdString(v.subject));
             it->setToolTip(0, QString::fromStdString(v.message + (v.waived ? "\nwaived: " + v.justification : "")));
             if (v.waived)
@@ -112,4 +116,4 @@ void ProblemsPanel::onItem(QTreeWidgetItem* item)
     Q_EMIT frameRequested(id);
 }
 
-}  // namespace rdt::gui
+} // namespace rdt::gui

@@ -34,4 +34,4 @@ private:
     QTreeWidget* m_tree;
 };
 
-}  // namespace rdt::gui
+} // namespace rdt::gui

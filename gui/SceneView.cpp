@@ -12,6 +12,7 @@
 #include <vtkCellData.h>
 #include <vtkCellPicker.h>
 #include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkLightKit.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
@@ -33,10 +34,12 @@ void addBox(vtkPoints* pts, vtkCellArray* cells, const editor::Box& b, bool edge
 {
     const vtkIdType base = pts->GetNumberOfPoints();
     for (int i = 0; i < 8; ++i)
-        pts->InsertNextPoint((i & 1) ? b.max[0] + inflate : b.min[0] - inflate, (i & 2) ? b.max[1] + inflate : b.min[1] - inflate,
+        pts->InsertNextPoint((i & 1) ? b.max[0] + inflate : b.min[0] - inflate,
+                             (i & 2) ? b.max[1] + inflate : b.min[1] - inflate,
                              (i & 4) ? b.max[2] + inflate : b.min[2] - inflate);
     if (edges) {
-        static const int e[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3}, {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+        static const int e[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3},
+                                     {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
         for (const auto& l : e) {
             const vtkIdType ids[2] = {base + l[0], base + l[1]};
             cells->InsertNextCell(2, ids);
@@ -59,7 +62,7 @@ vtkSmartPointer<vtkActor> makeActor(vtkPolyData* data)
     return actor;
 }
 
-}  // namespace
+} // namespace
 
 SceneView::SceneView(Studio& studio, QWidget* parent)
     : QWidget(parent), m_studio(studio), m_vtk(new VtkWidget), m_colouringBox(new QComboBox), m_legend(new QLabel),
@@ -94,9 +97,9 @@ SceneView::SceneView(Studio& studio, QWidget* parent)
     m_partsActor->GetProperty()->SetAmbient(0.25);
     m_partsActor->GetProperty()->SetDiffuse(0.8);
     m_framesActor = makeActor(m_frames);
-    m_framesActor->GetProperty()->SetColor(0.30, 0.33, 0.38);
+    m_framesActor->GetProperty()->SetColor(0.38, 0.41, 0.46);
     m_framesActor->GetProperty()->SetLineWidth(1.0);
-    m_framesActor->GetProperty()->SetOpacity(0.85);
+    m_framesActor->GetProperty()->SetOpacity(0.6);
     m_highlightActor = makeActor(m_highlight);
     m_highlightActor->GetProperty()->SetColor(1.0, 0.78, 0.0);
     m_highlightActor->GetProperty()->SetLineWidth(3.0);
@@ -106,6 +109,8 @@ SceneView::SceneView(Studio& studio, QWidget* parent)
     ren->AddActor(m_partsActor);
     ren->AddActor(m_framesActor);
     ren->AddActor(m_highlightActor);
+    auto lights = vtkSmartPointer<vtkLightKit>::New();
+    lights->AddLightsToRenderer(ren);
     ren->GradientBackgroundOn();
     ren->SetBackground(0.93, 0.94, 0.96);
     ren->SetBackground2(0.72, 0.76, 0.82);
@@ -130,7 +135,10 @@ void SceneView::addColouring(std::unique_ptr<editor::Colouring> c)
     m_colourings.push_back(std::move(c));
 }
 
-int SceneView::actorCount() const { return m_vtk->renderer()->GetActors()->GetNumberOfItems(); }
+int SceneView::actorCount() const
+{
+    return m_vtk->renderer()->GetActors()->GetNumberOfItems();
+}
 
 void SceneView::rebuildGeometry()
 {
@@ -152,7 +160,9 @@ void SceneView::rebuildGeometry()
     if (!m_floorActor) {
         auto floor = vtkSmartPointer<vtkPolyData>::New();
         m_floorActor = makeActor(floor);
-        m_floorActor->GetProperty()->SetColor(0.80, 0.82, 0.85);
+        m_floorActor->GetProperty()->SetColor(0.88, 0.89, 0.91);
+        m_floorActor->GetProperty()->SetAmbient(0.6);
+        m_floorActor->GetProperty()->SetDiffuse(0.4);
         m_floorActor->PickableOff();
         m_vtk->renderer()->AddActor(m_floorActor);
     }
@@ -257,7 +267,7 @@ void SceneView::setCamera(Preset p)
     const double span = std::max({hi[0] - lo[0], hi[1] - lo[1], 3.0});
     cam->SetFocalPoint(cx, cy, cz);
     switch (p) {
-    case Preset::Front:  // looking at the cold-aisle face, along +y
+    case Preset::Front: // looking at the cold-aisle face, along +y
         cam->SetPosition(cx, lo[1] - 1.6 * span, cz);
         cam->SetViewUp(0, 0, 1);
         break;
@@ -270,7 +280,9 @@ void SceneView::setCamera(Preset p)
         cam->SetViewUp(0, 0, 1);
         break;
     }
+    cam->SetViewAngle(22.0);
     ren->ResetCamera(lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]);
+    cam->Zoom(0.9); // a margin around the layout
     ren->ResetCameraClippingRange();
     m_vtk->update();
 }
@@ -292,4 +304,4 @@ void SceneView::frame(const QString& id)
     m_vtk->update();
 }
 
-}  // namespace rdt::gui
+} // namespace rdt::gui

@@ -65,4 +65,4 @@ private:
     bool m_firstLayout = true;
 };
 
-}  // namespace rdt::gui
+} // namespace rdt::gui

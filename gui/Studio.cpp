@@ -28,14 +28,18 @@ Studio::Studio(QString catalogDir, QObject* parent)
         m_violations = v;
         Q_EMIT checksFinished();
     });
-    connect(m_runner, &CheckRunner::failed, this, [this](const QString& msg) { Q_EMIT refused("checks failed: " + msg); });
+    connect(m_runner, &CheckRunner::failed, this,
+            [this](const QString& msg) { Q_EMIT refused("checks failed: " + msg); });
     m_subjects = std::make_unique<editor::SubjectIndex>(m_document->design());
     m_rackBody = m_document->design().racks.front().bodyPath;
 }
 
 Studio::~Studio() = default;
 
-bool Studio::checksRunning() const { return m_runner->running(); }
+bool Studio::checksRunning() const
+{
+    return m_runner->running();
+}
 
 void Studio::setDocument(editor::Document doc)
 {
@@ -110,4 +114,4 @@ void Studio::saveAs(const QString& path)
     Q_EMIT saved(path);
 }
 
-}  // namespace rdt::gui
+} // namespace rdt::gui

@@ -46,11 +46,11 @@ public:
     void saveAs(const QString& path);
 
 Q_SIGNALS:
-    void documentReplaced();          ///< a new or reopened document
-    void designChanged();             ///< the expansion changed (edit, undo, redo)
+    void documentReplaced(); ///< a new or reopened document
+    void designChanged();    ///< the expansion changed (edit, undo, redo)
     void selectionChanged(const QString& id);
     void checksStarted();
-    void checksFinished();            ///< violations() updated
+    void checksFinished(); ///< violations() updated
     void refused(const QString& reason);
     void saved(const QString& path);
 
@@ -71,4 +71,4 @@ private:
     CheckRunner* m_runner = nullptr;
 };
 
-}  // namespace rdt::gui
+} // namespace rdt::gui

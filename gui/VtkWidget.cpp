@@ -71,12 +71,15 @@ void VtkWidget::onIsCurrent(vtkObject*, unsigned long, void* self, void* callDat
     *static_cast<bool*>(callData) = w->context() && QOpenGLContext::currentContext() == w->context();
 }
 
-void VtkWidget::onRenderRequest(vtkObject*, unsigned long, void* self, void*) { static_cast<VtkWidget*>(self)->update(); }
+void VtkWidget::onRenderRequest(vtkObject*, unsigned long, void* self, void*)
+{
+    static_cast<VtkWidget*>(self)->update();
+}
 
 void VtkWidget::initializeGL()
 {
     if (!context() || !context()->isValid())
-        return;  // no GL (e.g. offscreen platform): the widget stays blank
+        return; // no GL (e.g. offscreen platform): the widget stays blank
     m_window->SetOwnContext(false);
     m_window->SetIsCurrent(true);
     m_window->GetState()->Reset();
@@ -165,7 +168,8 @@ void VtkWidget::mouseReleaseEvent(QMouseEvent* e)
     forward(e, ev);
     if (e->button() == Qt::LeftButton && !m_dragged) {
         const qreal dpr = devicePixelRatioF();
-        Q_EMIT clicked(static_cast<int>(e->position().x() * dpr), static_cast<int>((height() - e->position().y()) * dpr));
+        Q_EMIT clicked(static_cast<int>(e->position().x() * dpr),
+                       static_cast<int>((height() - e->position().y()) * dpr));
     }
 }
 
@@ -174,9 +178,8 @@ void VtkWidget::wheelEvent(QWheelEvent* e)
     const qreal dpr = devicePixelRatioF();
     const QPointF p = e->position() * dpr;
     m_interactor->SetEventInformationFlipY(static_cast<int>(p.x()), static_cast<int>(p.y()));
-    m_interactor->InvokeEvent(e->angleDelta().y() > 0 ? vtkCommand::MouseWheelForwardEvent
-                                                      : vtkCommand::MouseWheelBackwardEvent,
-                              e);
+    m_interactor->InvokeEvent(
+        e->angleDelta().y() > 0 ? vtkCommand::MouseWheelForwardEvent : vtkCommand::MouseWheelBackwardEvent, e);
 }
 
 void VtkWidget::keyPressEvent(QKeyEvent* e)
@@ -185,4 +188,4 @@ void VtkWidget::keyPressEvent(QKeyEvent* e)
     QOpenGLWidget::keyPressEvent(e);
 }
 
-}  // namespace rdt::gui
+} // namespace rdt::gui

@@ -8,9 +8,9 @@
 #include <QOpenGLWidget>
 #include <QPoint>
 
-#include <vtkNew.h>
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkGenericRenderWindowInteractor.h>
+#include <vtkNew.h>
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
 
@@ -60,4 +60,4 @@ private:
     bool m_dragged = false;
 };
 
-}  // namespace rdt::gui
+} // namespace rdt::gui

@@ -1,0 +1,203 @@
+#include <catch2/catch.hpp>
+
+#include <QApplication>
+#include <QImage>
+#include <QTemporaryDir>
+#include <QUndoStack>
+
+#include <filesystem>
+#include <fstream>
+
+#include "gui/ElevationView.h"
+#include "gui/MainWindow.h"
+#include "gui/ProblemsPanel.h"
+#include "gui/SceneView.h"
+#include "gui/Studio.h"
+#include "gui/VtkWidget.h"
+
+using namespace rdt;
+using Catch::Matchers::Contains;
+
+static const QString kData = RDT_SOURCE_DIR "/data";
+
+namespace {
+
+/// A window on a private recovery folder, without modal dialogs.
+struct Fixture {
+    QTemporaryDir dir;
+    std::unique_ptr<gui::MainWindow> window;
+    Fixture()
+    {
+        qputenv("RDT_STUDIO_RECOVERY_DIR", (dir.path() + "/recovery").toUtf8());
+        window = std::make_unique<gui::MainWindow>(kData + "/catalog", false);
+        window->resize(1400, 900);
+        window->show();
+        QApplication::processEvents();
+    }
+};
+
+std::vector<std::string> slotList(const core::Design& d)
+{
+    std::vector<std::string> out;
+    for (const core::Rack& r : d.racks)
+        for (const core::Slot& s : r.slots)
+            out.push_back(s.id + "@" + std::to_string(s.ou) + ":" + s.part->slug);
+    return out;
+}
+
+/// Mean and standard deviation of the luminance in a rectangle of an image.
+std::pair<double, double> lumaStats(const QImage& img, const QRect& r)
+{
+    double sum = 0, sum2 = 0;
+    int n = 0;
+    for (int y = r.top(); y <= r.bottom(); y += 2)
+        for (int x = r.left(); x <= r.right(); x += 2) {
+            const QColor c = img.pixelColor(x, y);
+            const double l = 0.299 * c.red() + 0.587 * c.green() + 0.114 * c.blue();
+            sum += l;
+            sum2 += l * l;
+            ++n;
+        }
+    const double mean = sum / n;
+    return {mean, std::sqrt(std::max(0.0, sum2 / n - mean * mean))};
+}
+
+} // namespace
+
+TEST_CASE("open the example, place a chassis through the drop's command, undo, redo", "[gui]")
+{
+    Fixture f;
+    REQUIRE(f.window->openFile(kData + "/designs/single-rack.yaml"));
+    gui::Studio& studio = f.window->studio();
+    CHECK(studio.design().summary().gpus == 16);
+    const auto before = slotList(studio.design());
+
+    REQUIRE(f.window->elevation()->dropPart("meta-grand-teton-h100", 30));
+    CHECK(studio.design().summary().gpus == 24);
+    CHECK(f.window->isWindowModified());
+    const auto after = slotList(studio.design());
+    studio.undoStack()->undo();
+    CHECK(slotList(studio.design()) == before);
+    CHECK_FALSE(f.window->isWindowModified());
+    studio.undoStack()->redo();
+    CHECK(slotList(studio.design()) == after);
+    // Moving a part is the drag's command.
+    REQUIRE(f.window->elevation()->moveSlot(7, 34));
+    CHECK(studio.design().racks[0].slots[7].ou == 34);
+    CHECK(studio.undoStack()->count() == 2);
+}
+
+TEST_CASE("a drop that overlaps is refused with the reason", "[gui]")
+{
+    Fixture f;
+    REQUIRE(f.window->openFile(kData + "/designs/single-rack.yaml"));
+    gui::Studio& studio = f.window->studio();
+    QString reason;
+    QObject::connect(&studio, &gui::Studio::refused, [&](const QString& r) { reason = r; });
+    CHECK_FALSE(f.window->elevation()->dropPart("meta-grand-teton-h100", 10)); // onto gt0 (OU 6–13)
+    CHECK(reason.contains("overlaps gt0"));
+    CHECK(studio.undoStack()->count() == 0);
+    CHECK_FALSE(f.window->elevation()->dropPart("meta-minipack2", 42)); // 42–45 is beyond 44 OU
+    CHECK(reason.contains("44 usable OU"));
+    CHECK(studio.design().summary().gpus == 16);
+}
+
+TEST_CASE("save and reload round-trip equal", "[gui]")
+{
+    Fixture f;
+    REQUIRE(f.window->openFile(kData + "/designs/meta-24k-roce.yaml"));
+    REQUIRE(f.window->elevation()->dropPart("meta-wedge400", 30));
+    const auto edited = slotList(f.window->studio().design());
+    const QString path = f.dir.path() + "/roce-edited.yaml";
+    REQUIRE(f.window->saveAs(path));
+    CHECK_FALSE(f.window->isWindowModified());
+    Fixture g;
+    REQUIRE(g.window->openFile(path));
+    CHECK(slotList(g.window->studio().design()) == edited);
+    CHECK(g.window->studio().design().summary().switches == 1536 * 2);
+}
+
+TEST_CASE("a malformed file shows the located error and leaves the document untouched", "[gui]")
+{
+    Fixture f;
+    REQUIRE(f.window->openFile(kData + "/designs/single-rack.yaml"));
+    const auto before = slotList(f.window->studio().design());
+    CHECK_FALSE(f.window->openFile(RDT_SOURCE_DIR "/tests/fixtures/bad/unknown-slug.yaml"));
+    CHECK(f.window->lastError().contains("unknown-slug.yaml:15:33"));
+    CHECK(f.window->lastError().contains("did you mean \"meta-grand-teton-h100\""));
+    CHECK(slotList(f.window->studio().design()) == before);
+    CHECK_FALSE(f.window->openFile(f.dir.path() + "/does-not-exist.yaml"));
+    CHECK(slotList(f.window->studio().design()) == before);
+    // A failing save keeps the old file.
+    const QString path = f.dir.path() + "/keep.yaml";
+    REQUIRE(f.window->saveAs(path));
+    std::filesystem::create_directories((f.dir.path() + "/blocked.yaml/x").toStdString());
+    CHECK_FALSE(f.window->saveAs(f.dir.path() + "/blocked.yaml"));
+    CHECK(std::filesystem::is_directory((f.dir.path() + "/blocked.yaml/x").toStdString()));
+}
+
+TEST_CASE("checks run in the background and problems select their subject", "[gui]")
+{
+    Fixture f;
+    REQUIRE(f.window->openFile(kData + "/designs/broken-rack.yaml"));
+    f.window->waitForChecks();
+    gui::Studio& studio = f.window->studio();
+    CHECK(studio.violations().size() == 11);
+    CHECK(f.window->problems()->rowCount() == 11);
+    f.window->problems()->activate(0);
+    CHECK_FALSE(studio.selection().isEmpty());
+    // A new edit cancels the run in flight; the last result wins.
+    REQUIRE(f.window->elevation()->dropPart("meta-minipack2", 20));
+    studio.undoStack()->undo();
+    f.window->waitForChecks();
+    CHECK(studio.violations().size() == 11);
+}
+
+TEST_CASE("autosave writes a recovery copy of unsaved work", "[gui]")
+{
+    Fixture f;
+    REQUIRE(f.window->openFile(kData + "/designs/single-rack.yaml"));
+    f.window->autosave(); // clean: nothing to write
+    CHECK(f.window->recovery().list().empty());
+    REQUIRE(f.window->elevation()->dropPart("meta-wedge400", 30));
+    f.window->autosave();
+    REQUIRE(f.window->recovery().list().size() == 1);
+    const std::string text = editor::Recovery::read(f.window->recovery().list().front());
+    CHECK_THAT(text, Contains("meta-wedge400"));
+}
+
+TEST_CASE("the 3D view draws the whole cluster with merged geometry", "[gui]")
+{
+    Fixture f;
+    REQUIRE(f.window->openFile(kData + "/designs/meta-24k-roce.yaml"));
+    CHECK(f.window->scene()->partBoxes() == 1536 * 7);
+    CHECK(f.window->scene()->actorCount() <= 5); // not one actor per part
+}
+
+TEST_CASE("the screenshot of the example is non-blank and the 3D view shows the racks", "[gui][screenshot]")
+{
+    Fixture f;
+    REQUIRE(f.window->openFile(kData + "/designs/single-rack.yaml"));
+    const QString png = f.dir.path() + "/shot.png";
+    REQUIRE(f.window->saveScreenshot(png));
+    const QImage img(png);
+    REQUIRE(!img.isNull());
+    CHECK(img.width() >= 1000);
+    const auto whole = lumaStats(img, img.rect());
+    CHECK(whole.second > 20.0); // not a flat image
+    gui::VtkWidget* vtk = f.window->scene()->vtk();
+    REQUIRE(vtk->ready());
+    const QRect r(vtk->mapTo(f.window.get(), QPoint(0, 0)), vtk->size());
+    const auto view = lumaStats(img, r.adjusted(4, 4, -4, -4));
+    INFO("3D view mean " << view.first << " sd " << view.second);
+    CHECK(view.first > 40.0);  // not black: the GL blit worked
+    CHECK(view.second > 15.0); // structure, not an empty background
+    // The chassis colour (blue) appears in the 3D view.
+    int blue = 0;
+    for (int y = r.top(); y < r.bottom(); y += 3)
+        for (int x = r.left(); x < r.right(); x += 3) {
+            const QColor c = img.pixelColor(x, y);
+            blue += c.blue() > c.red() + 50 && c.blue() > c.green() + 20;
+        }
+    CHECK(blue > 200);
+}
