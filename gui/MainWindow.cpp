@@ -73,6 +73,8 @@ MainWindow::MainWindow(const QString& catalogDir, bool interactive, QWidget* par
         m_progress->setValue(0);
         m_progress->show();
     });
+    connect(m_studio.get(), &Studio::checksProgress, this,
+            [this](double f) { m_progress->setValue(static_cast<int>(f * 100.0)); });
     connect(m_studio.get(), &Studio::checksFinished, this, [this] {
         m_progress->hide();
         const core::CheckCounts c = core::countViolations(m_studio->violations());
@@ -123,6 +125,7 @@ void MainWindow::buildDocks()
     QDockWidget* elevationDock = dock(tr("Rack elevation"), "elevation", m_elevation, Qt::LeftDockWidgetArea);
     QDockWidget* inspectorDock = dock(tr("Inspector"), "inspector", m_inspector, Qt::RightDockWidgetArea);
     QDockWidget* problemsDock = dock(tr("Problems"), "problems", m_problems, Qt::BottomDockWidgetArea);
+    m_problemsDock = problemsDock;
     splitDockWidget(layoutDock, elevationDock, Qt::Horizontal);
     splitDockWidget(layoutDock, catalogDock, Qt::Vertical);
     resizeDocks({layoutDock, elevationDock}, {320, 400}, Qt::Horizontal);
@@ -245,6 +248,39 @@ void MainWindow::offerRecovery(const QString& path)
                                               m_studio->catalogDir().toStdString());
         m_studio->setDocument(std::move(doc));
         m_studio->undoStack()->resetClean(); // recovered work is unsaved
+        updateTitle();
+    } catch (const std::exception& e) {
+        showError(tr("Cannot recover"), QString::fromUtf8(e.what()));
+    }
+}
+
+QDockWidget* MainWindow::addResultPanel(const QString& title, QWidget* panel)
+{
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(title.toLower().replace(' ', '-'));
+    d->setWidget(panel);
+    addDockWidget(Qt::BottomDockWidgetArea, d);
+    tabifyDockWidget(m_problemsDock, d);
+    m_problemsDock->raise();
+    m_viewMenu->insertAction(m_viewMenu->actions().value(5), d->toggleViewAction());
+    return d;
+}
+
+void MainWindow::offerStartupRecovery()
+{
+    const auto entry = m_recovery->find("");
+    if (!entry || !m_interactive)
+        return;
+    if (QMessageBox::question(this, tr("Recover unsaved design?"),
+                              tr("rdt-studio found an unsaved new design from a session that did not end cleanly. "
+                                 "Recover it?")) != QMessageBox::Yes) {
+        m_recovery->discard("");
+        return;
+    }
+    try {
+        m_studio->setDocument(editor::Document::fromText(editor::Recovery::read(*entry), "untitled.yaml",
+                                                         m_studio->catalogDir().toStdString()));
+        m_studio->undoStack()->resetClean();
         updateTitle();
     } catch (const std::exception& e) {
         showError(tr("Cannot recover"), QString::fromUtf8(e.what()));

@@ -14,6 +14,7 @@ class QLabel;
 class QProgressBar;
 class QTimer;
 class QMenu;
+class QDockWidget;
 
 namespace rdt::gui {
 
@@ -49,6 +50,10 @@ public:
     /// Process events until the checks in flight have finished (or `timeoutMs` passed).
     void waitForChecks(int timeoutMs = 10000);
     editor::Recovery& recovery() { return *m_recovery; }
+    /// Offer the recovery copy of an unsaved new design left by a crash (start-up without a file).
+    void offerStartupRecovery();
+    /// Add a result panel (a solver's) as a tab beside Problems; it listens to studio() itself.
+    QDockWidget* addResultPanel(const QString& title, QWidget* panel);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -77,6 +82,7 @@ private:
     QTimer* m_autosave = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
+    QDockWidget* m_problemsDock = nullptr;
     bool m_interactive = true;
     QString m_lastError;
 };

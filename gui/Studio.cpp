@@ -28,6 +28,7 @@ Studio::Studio(QString catalogDir, QObject* parent)
         m_violations = v;
         Q_EMIT checksFinished();
     });
+    connect(m_runner, &CheckRunner::progress, this, [this](double f, const QString&) { Q_EMIT checksProgress(f); });
     connect(m_runner, &CheckRunner::failed, this,
             [this](const QString& msg) { Q_EMIT refused("checks failed: " + msg); });
     m_subjects = std::make_unique<editor::SubjectIndex>(m_document->design());

@@ -50,6 +50,7 @@ Q_SIGNALS:
     void designChanged();    ///< the expansion changed (edit, undo, redo)
     void selectionChanged(const QString& id);
     void checksStarted();
+    void checksProgress(double fraction);
     void checksFinished(); ///< violations() updated
     void refused(const QString& reason);
     void saved(const QString& path);

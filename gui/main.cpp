@@ -67,6 +67,8 @@ int main(int argc, char** argv)
         }
     }
     window.show();
+    if (files.isEmpty() && !screenshot)
+        QTimer::singleShot(0, &window, [&window] { window.offerStartupRecovery(); });
     if (screenshot) {
         const QString out = parser.value(shot);
         if (!window.saveScreenshot(out)) {

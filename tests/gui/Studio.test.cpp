@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QImage>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -200,4 +201,14 @@ TEST_CASE("the screenshot of the example is non-blank and the 3D view shows the 
             blue += c.blue() > c.red() + 50 && c.blue() > c.green() + 20;
         }
     CHECK(blue > 200);
+}
+
+TEST_CASE("solver result panels plug in beside Problems", "[gui]")
+{
+    Fixture f;
+    auto* panel = new QWidget;
+    QDockWidget* dock = f.window->addResultPanel("Power budget", panel);
+    REQUIRE(dock);
+    CHECK(dock->widget() == panel);
+    CHECK_FALSE(f.window->tabifiedDockWidgets(dock).isEmpty());
 }
