@@ -210,5 +210,6 @@ TEST_CASE("solver result panels plug in beside Problems", "[gui]")
     QDockWidget* dock = f.window->addResultPanel("Power budget", panel);
     REQUIRE(dock);
     CHECK(dock->widget() == panel);
+    QApplication::processEvents();
     CHECK_FALSE(f.window->tabifiedDockWidgets(dock).isEmpty());
 }
