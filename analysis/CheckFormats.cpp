@@ -1,5 +1,7 @@
 #include "analysis/CheckFormats.h"
 
+#include "analysis/PowerOutput.h"
+
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -65,7 +67,8 @@ json checkJson(const RunResult& result)
               {"bbu_shelves", s.bbuShelves},
               {"links", s.links}}},
             {"counts", {{"errors", c.errors}, {"warnings", c.warnings}, {"infos", c.infos}, {"waived", c.waived}}},
-            {"violations", violations}};
+            {"violations", violations},
+            {"power", result.power ? powerJson(*result.power) : json(nullptr)}};
 }
 
 RuleRun ruleRun(const RunResult& result)

@@ -46,8 +46,13 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     const auto t0 = Clock::now();
     progress.update(0.0, "loading " + options.designPath);
     const std::string catalogDir = options.catalogDir.empty() ? dataDir() + "/catalog" : options.catalogDir;
-    RunResult result{core::loadDesign(options.designPath, catalogDir), {}, {}, 0.0, 0.0};
+    RunResult result{core::loadDesign(options.designPath, catalogDir), {}, {}, nullptr, 0.0, 0.0, 0.0};
     const auto t1 = Clock::now();
+    // Coupling order (ARCHITECTURE.md): power first; thermal and throughput will follow here.
+    progress.update(0.15, "power budget");
+    core::ResultStore store;
+    result.power = power::powerFor(result.design, store);
+    const auto tPower = Clock::now();
 
     const core::CheckRegistry registry = makeRegistry();
     const std::string profile = options.profile.empty() ? result.design.profile : options.profile;
@@ -62,10 +67,11 @@ RunResult run(const RunOptions& options, core::Progress& progress)
         void update(double f, std::string_view m) override { outer.update(0.3 + 0.7 * f, m); }
         bool isCancelled() const override { return outer.isCancelled(); }
     } scaled(progress);
-    result.violations = core::runChecks(result.design, registry, result.profile, scaled);
+    result.violations = core::runChecks(result.design, registry, result.profile, scaled, &store);
     const auto t2 = Clock::now();
     result.loadSeconds = std::chrono::duration<double>(t1 - t0).count();
-    result.checkSeconds = std::chrono::duration<double>(t2 - t1).count();
+    result.powerSeconds = std::chrono::duration<double>(tPower - t1).count();
+    result.checkSeconds = std::chrono::duration<double>(t2 - tPower).count();
     return result;
 }
 

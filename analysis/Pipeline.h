@@ -9,6 +9,7 @@
 #include "core/Design.h"
 #include "core/Progress.h"
 #include "core/Rules.h"
+#include "power/Budget.h"
 
 namespace rdt::analysis {
 
@@ -32,7 +33,9 @@ struct RunResult {
     core::Design design;
     core::Profile profile;
     std::vector<core::Violation> violations;
+    std::shared_ptr<const power::PowerResult> power;
     double loadSeconds = 0.0;
+    double powerSeconds = 0.0;
     double checkSeconds = 0.0;
 };
 

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "analysis/H5Table.h"
+#include "analysis/PowerOutput.h"
 
 namespace rdt::analysis {
 namespace {
@@ -212,6 +213,8 @@ void writeReport(const RunResult& result, const std::string& outPath, const std:
             writeMeta(file.get(), result, toolVersion);
             writeDesign(file.get(), result);
             writeChecks(file.get(), result);
+            if (result.power)
+                writePowerGroup(file.get(), *result.power);
         } catch (...) {
             file = H5Handle();
             fs::remove(tmp, ec);

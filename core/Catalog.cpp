@@ -8,7 +8,7 @@
 namespace rdt::core {
 namespace {
 
-enum class FieldType { Quantity, Integer, Text };
+enum class FieldType { Quantity, Integer, Text, Curve };
 
 /// One field of the `rdt:` section. `path` may be dotted (`power.max`) for a field in a group.
 struct FieldSpec {
@@ -17,6 +17,9 @@ struct FieldSpec {
     Dimension dim;
     double min;
     double max;
+    Dimension yDim = Dimension::Ratio; ///< curves: dimension of y
+    double yMin = 0.0;                 ///< curves: y range
+    double yMax = 0.0;
 };
 
 constexpr double kBig = 1e300;
@@ -28,6 +31,10 @@ FieldSpec q(const char* p, Dimension d, double lo = 0.0, double hi = kBig)
 FieldSpec n(const char* p, double lo = 0.0, double hi = 1e6)
 {
     return {p, FieldType::Integer, Dimension::Ratio, lo, hi};
+}
+FieldSpec curve(const char* p, Dimension x, double xLo, double xHi, Dimension y, double yLo, double yHi)
+{
+    return {p, FieldType::Curve, x, xLo, xHi, y, yLo, yHi};
 }
 FieldSpec t(const char* p)
 {
@@ -61,13 +68,19 @@ std::vector<FieldSpec> fieldsFor(PartKind kind)
         add({n("usable_ou", 1, 100), q("bay_width", Dimension::Length), q("frame_depth", Dimension::Length),
              q("frame_height", Dimension::Length), q("max_payload", Dimension::Mass),
              q("busbar_rating", Dimension::Current), q("busbar_min_voltage", Dimension::Voltage),
-             q("busbar_max_voltage", Dimension::Voltage), q("power_n1", Dimension::Power)});
+             q("busbar_max_voltage", Dimension::Voltage), q("power_n1", Dimension::Power),
+             q("busbar_resistance", Dimension::ResistancePerLength), q("clip_rating", Dimension::Current)});
         break;
     case PartKind::Chassis:
         add(slotFields());
         add(powerFields());
         add({t("gpus.part"), n("gpus.count", 0, 64), t("nics.part"), n("nics.count", 0, 64), n("cpus.count", 0, 16),
-             q("cpus.tdp", Dimension::Power), n("fans.count", 0, 256), n("fans.rotors_per_fan", 1, 4)});
+             q("cpus.tdp", Dimension::Power), q("cpus.idle", Dimension::Power), n("fans.count", 0, 256),
+             n("fans.rotors_per_fan", 1, 4), q("fans.power", Dimension::Power),
+             q("fans.min_speed", Dimension::Ratio, 0, 1), q("power.base_idle", Dimension::Power),
+             q("power.base_max", Dimension::Power),
+             curve("conversion_efficiency", Dimension::Ratio, 0, 2, Dimension::Ratio, 1e-9, 1),
+             q("conversion_rating", Dimension::Power, 1e-9)});
         break;
     case PartKind::Switch:
         add(slotFields());
@@ -77,20 +90,24 @@ std::vector<FieldSpec> fieldsFor(PartKind kind)
         break;
     case PartKind::PowerShelf:
         add(slotFields());
-        add({n("modules", 1, 64), q("module_rating", Dimension::Power), q("efficiency_peak", Dimension::Ratio, 0, 1),
-             q("efficiency_full_load", Dimension::Ratio, 0, 1), q("pulse_rating", Dimension::Ratio, 0, 10),
-             q("input_voltage", Dimension::Voltage)});
+        add({n("slots", 1, 64), n("modules", 1, 64), q("module_rating", Dimension::Power, 1e-9),
+             q("efficiency_peak", Dimension::Ratio, 1e-9, 1), q("efficiency_full_load", Dimension::Ratio, 1e-9, 1),
+             curve("efficiency_curve", Dimension::Ratio, 0, 2, Dimension::Ratio, 1e-9, 1),
+             q("pulse_rating", Dimension::Ratio, 1, 10), q("output_voltage", Dimension::Voltage),
+             q("droop", Dimension::Voltage), q("input_voltage_ln", Dimension::Voltage, 1e-9), n("input_phases", 1, 3),
+             n("whips", 1, 8), q("whip_breaker", Dimension::Current, 1e-9)});
         break;
     case PartKind::BbuShelf:
         add(slotFields());
-        add({n("modules", 1, 64), q("module_rating", Dimension::Power), q("holdup_at_rating", Dimension::Time),
+        add({n("modules", 1, 64), q("module_rating", Dimension::Power, 1e-9), q("holdup_at_rating", Dimension::Time),
              q("energy", Dimension::Energy)});
         break;
     case PartKind::Gpu:
         add({q("tdp", Dimension::Power), q("min_power_cap", Dimension::Power), q("power.idle", Dimension::Power),
-             q("memory", Dimension::DataSize), q("memory_bandwidth", Dimension::DataRate),
-             q("nvlink_bandwidth", Dimension::DataRate), q("bf16_dense", Dimension::ComputeRate),
-             q("fp8_dense", Dimension::ComputeRate), q("slowdown_temp", Dimension::Temperature, kTempMin, kTempMax),
+             q("peak_power_ratio", Dimension::Ratio, 1, 3), q("memory", Dimension::DataSize),
+             q("memory_bandwidth", Dimension::DataRate), q("nvlink_bandwidth", Dimension::DataRate),
+             q("bf16_dense", Dimension::ComputeRate), q("fp8_dense", Dimension::ComputeRate),
+             q("slowdown_temp", Dimension::Temperature, kTempMin, kTempMax),
              q("max_operating_temp", Dimension::Temperature, kTempMin, kTempMax),
              q("shutdown_temp", Dimension::Temperature, kTempMin, kTempMax)});
         break;
@@ -164,6 +181,40 @@ SourcedValue readInteger(const Cursor& c, double lo, double hi)
     return out;
 }
 
+/// `[[x, y], ...]` or `{value: [[x, y], ...], source|estimate: ...}`; x strictly increasing.
+Curve readCurve(const Cursor& c, const FieldSpec& spec)
+{
+    Curve out;
+    out.loc = c.loc();
+    const Cursor* list = &c;
+    std::optional<Cursor> value;
+    if (c.isMap()) {
+        c.allowKeys({"value", "source", "estimate"});
+        value = c["value"];
+        list = &*value;
+        if (auto s = c.find("source"))
+            out.provenance = {Provenance::Kind::Source, s->str()};
+        else if (auto e = c.find("estimate"))
+            out.provenance = {Provenance::Kind::Estimate, e->str()};
+        else
+            c.fail("a curve written as a map needs \"source\" or \"estimate\" beside \"value\"");
+    }
+    const std::vector<Cursor> points = list->elements();
+    if (points.size() < 2)
+        list->fail("a curve needs at least two points [x, y]");
+    for (const Cursor& p : points) {
+        if (!p.isSequence() || p.size() != 2)
+            p.fail("a curve point is a pair [x, y], e.g. [50 %, 97.5 %]");
+        const double x = p.at(0).quantity(spec.dim, Range{spec.min, spec.max});
+        const double y = p.at(1).quantity(spec.yDim, Range{spec.yMin, spec.yMax});
+        if (!out.points.empty() && x <= out.points.back().first)
+            p.at(0).fail("curve points must be in strictly increasing order of " +
+                         std::string(dimensionName(spec.dim)));
+        out.points.emplace_back(x, y);
+    }
+    return out;
+}
+
 void readFields(const Cursor& rdt, Part& part, const std::vector<FieldSpec>& specs, const std::string& prefix)
 {
     std::vector<std::string> allowed;
@@ -196,6 +247,7 @@ void readFields(const Cursor& rdt, Part& part, const std::vector<FieldSpec>& spe
             break;
         case FieldType::Integer: part.values[full] = readInteger(child, spec->min, spec->max); break;
         case FieldType::Text: part.texts[full] = child.str(); break;
+        case FieldType::Curve: part.curves[full] = readCurve(child, *spec); break;
         }
     }
 }
@@ -268,6 +320,33 @@ void readNetbox(const Cursor& doc, Part& part)
     part.netbox = kept;
 }
 
+/// Cross-field checks that a single field's range cannot express.
+void checkConsistency(const Cursor& doc, const Part& part)
+{
+    auto where = [&](const std::string& field) {
+        const auto it = part.values.find(field);
+        SourceLoc loc = it != part.values.end() ? it->second.loc : doc.loc();
+        loc.path = "rdt." + field;
+        return loc;
+    };
+    if (part.kind == PartKind::PowerShelf) {
+        const auto slots = part.find("slots"), modules = part.find("modules");
+        if (slots && modules && *modules > *slots)
+            throw InputError(where("modules"), "a shelf with " + std::to_string(static_cast<int>(*slots)) +
+                                                   " slots cannot hold " + std::to_string(static_cast<int>(*modules)) +
+                                                   " modules");
+        if (!part.find("module_rating") || !modules)
+            throw InputError(where("modules"), "a power shelf needs modules and module_rating");
+    }
+    if (part.kind == PartKind::Rack && !part.find("busbar_rating"))
+        throw InputError(where("busbar_rating"), "a rack type needs busbar_rating (e.g. \"375 A\")");
+    if (part.kind == PartKind::BbuShelf && (!part.find("modules") || !part.find("module_rating")))
+        throw InputError(where("modules"), "a BBU shelf needs modules and module_rating");
+    const auto idle = part.find("power.idle"), max = part.find("power.max");
+    if (idle && max && *idle > *max)
+        throw InputError(where("power.idle"), "power.idle exceeds power.max");
+}
+
 } // namespace
 
 std::string_view partKindName(PartKind k)
@@ -295,6 +374,12 @@ std::optional<double> Part::find(const std::string& field) const
 double Part::value(const std::string& field, double fallback) const
 {
     return find(field).value_or(fallback);
+}
+
+const Curve* Part::curve(const std::string& field) const
+{
+    const auto it = curves.find(field);
+    return it == curves.end() ? nullptr : &it->second;
 }
 
 std::string Part::text(const std::string& field) const
@@ -412,6 +497,10 @@ const Part& Catalog::loadText(const std::string& text, const std::string& fileNa
     for (auto& [key, v] : part->values)
         if (v.provenance.kind == Provenance::Kind::None && part->fileSource.kind != Provenance::Kind::None)
             v.provenance = part->fileSource;
+    for (auto& [key, c] : part->curves)
+        if (c.provenance.kind == Provenance::Kind::None && part->fileSource.kind != Provenance::Kind::None)
+            c.provenance = part->fileSource;
+    checkConsistency(doc, *part);
 
     if (m_parts.count(part->slug))
         slug.fail("duplicate slug \"" + part->slug + "\" (also defined in " + m_parts[part->slug]->loc.file + ")");

@@ -26,6 +26,13 @@ struct Interface {
     std::string type; ///< NetBox interface type, e.g. `400gbase-x-osfp`
 };
 
+/// A curve y(x) from the catalog (e.g. PSU efficiency versus load), x strictly increasing, SI.
+struct Curve {
+    std::vector<std::pair<double, double>> points;
+    Provenance provenance;
+    SourceLoc loc;
+};
+
 /// One catalog part. Numbers live in `values` by their `rdt:` field path (`power.max`,
 /// `tdp`, `width`, `gpus.count`), in SI units, each with its provenance.
 struct Part {
@@ -40,6 +47,7 @@ struct Part {
     std::vector<Interface> interfaces;
     std::map<std::string, SourcedValue> values; ///< SI numbers by field path
     std::map<std::string, std::string> texts;   ///< text fields by path (`pcie`, `gpus.part`)
+    std::map<std::string, Curve> curves;        ///< curves by path (`efficiency_curve`)
     YAML::Node netbox;                          ///< NetBox fields rdt does not interpret, kept verbatim
     Provenance fileSource;                      ///< the file-level `source:`
     SourceLoc loc;                              ///< the file (line 1)
@@ -53,6 +61,8 @@ struct Part {
     double value(const std::string& field, double fallback) const;
     /// Text field, or empty.
     std::string text(const std::string& field) const;
+    /// Curve, or nullptr.
+    const Curve* curve(const std::string& field) const;
 };
 
 /// All parts by slug, plus the source keys that `source:` fields may cite.

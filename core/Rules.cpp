@@ -26,8 +26,8 @@ std::optional<Severity> parseSeverity(std::string_view s)
 }
 
 CheckContext::CheckContext(const Design& design, const RuleInfo& rule, const RuleConfig& config,
-                           std::vector<Violation>& out)
-    : m_design(&design), m_rule(rule), m_config(config), m_out(out)
+                           std::vector<Violation>& out, ResultStore* results)
+    : m_design(&design), m_results(results), m_rule(rule), m_config(config), m_out(out)
 {
 }
 
@@ -145,8 +145,10 @@ RuleConfig Profile::configFor(const RuleInfo& rule) const
 }
 
 std::vector<Violation> runChecks(const Design& design, const CheckRegistry& registry, const Profile& profile,
-                                 Progress& progress)
+                                 Progress& progress, ResultStore* results)
 {
+    ResultStore local;
+    ResultStore& store = results ? *results : local;
     std::vector<Violation> out;
     const auto& entries = registry.entries();
     for (std::size_t i = 0; i < entries.size(); ++i) {
@@ -159,7 +161,7 @@ std::vector<Violation> runChecks(const Design& design, const CheckRegistry& regi
         const RuleConfig cfg = profile.configFor(e.info);
         if (!cfg.enabled)
             continue;
-        CheckContext ctx(design, e.info, cfg, out);
+        CheckContext ctx(design, e.info, cfg, out, &store);
         e.check(ctx);
     }
     for (Violation& v : out)

@@ -12,6 +12,7 @@
 
 #include "core/Design.h"
 #include "core/Progress.h"
+#include "core/ResultStore.h"
 
 namespace rdt::core {
 
@@ -65,9 +66,12 @@ struct RuleConfig {
 /// its rule's settings, and a sink for violations.
 class CheckContext {
 public:
-    CheckContext(const Design& design, const RuleInfo& rule, const RuleConfig& config, std::vector<Violation>& out);
+    CheckContext(const Design& design, const RuleInfo& rule, const RuleConfig& config, std::vector<Violation>& out,
+                 ResultStore* results = nullptr);
     CheckContext(const Part& part, const Catalog& reference, const RuleInfo& rule, const RuleConfig& config,
                  std::vector<Violation>& out);
+    /// Analysis results of this run; rules may add what they compute. Never null for design rules.
+    ResultStore& results() const { return *m_results; }
     /// The design; only for RuleTarget::Design rules.
     const Design& design() const { return *m_design; }
     /// The part under validation; only for RuleTarget::Part rules.
@@ -84,6 +88,7 @@ private:
     const Design* m_design = nullptr;
     const Part* m_part = nullptr;
     const Catalog* m_reference = nullptr;
+    ResultStore* m_results = nullptr;
     const RuleInfo& m_rule;
     const RuleConfig& m_config;
     std::vector<Violation>& m_out;
@@ -131,8 +136,10 @@ struct CheckCounts {
 };
 
 /// Run every enabled rule on the design, apply waivers, return violations in rule order.
+/// `results` carries analyses already run (and receives those rules compute); a private store is
+/// used when null.
 std::vector<Violation> runChecks(const Design& design, const CheckRegistry& registry, const Profile& profile,
-                                 Progress& progress);
+                                 Progress& progress, ResultStore* results = nullptr);
 /// Run every enabled part rule on one catalog part.
 std::vector<Violation> runPartChecks(const Part& part, const Catalog& reference, const CheckRegistry& registry,
                                      const Profile& profile);

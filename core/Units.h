@@ -12,24 +12,25 @@ namespace rdt::core {
 
 /// Physical dimension of a quantity. SI base of each: see `siUnit()`.
 enum class Dimension {
-    Ratio,            ///< dimensionless fraction (`97.5 %` → 0.975)
-    Length,           ///< m
-    Mass,             ///< kg
-    Time,             ///< s
-    Temperature,      ///< K (absolute; `degC` and `degF` are offset)
-    TemperatureDelta, ///< K (a difference; `degC` is not offset)
-    Power,            ///< W
-    Energy,           ///< J
-    Voltage,          ///< V
-    Current,          ///< A
-    Resistance,       ///< ohm
-    DataRate,         ///< bit/s (`GB/s` is bytes and multiplied by 8)
-    DataSize,         ///< byte
-    Frequency,        ///< Hz
-    ComputeRate,      ///< FLOP/s
-    Pressure,         ///< Pa
-    VolumeFlow,       ///< m^3/s (`CFM` converted)
-    OpenU,            ///< count of 48 mm OpenU (`2 OU`); a whole number
+    Ratio,               ///< dimensionless fraction (`97.5 %` → 0.975)
+    Length,              ///< m
+    Mass,                ///< kg
+    Time,                ///< s
+    Temperature,         ///< K (absolute; `degC` and `degF` are offset)
+    TemperatureDelta,    ///< K (a difference; `degC` is not offset)
+    Power,               ///< W
+    Energy,              ///< J
+    Voltage,             ///< V
+    Current,             ///< A
+    Resistance,          ///< ohm
+    ResistancePerLength, ///< ohm/m
+    DataRate,            ///< bit/s (`GB/s` is bytes and multiplied by 8)
+    DataSize,            ///< byte
+    Frequency,           ///< Hz
+    ComputeRate,         ///< FLOP/s
+    Pressure,            ///< Pa
+    VolumeFlow,          ///< m^3/s (`CFM` converted)
+    OpenU,               ///< count of 48 mm OpenU (`2 OU`); a whole number
 };
 
 /// Human name of a dimension ("power", "length", ...).

@@ -1,12 +1,20 @@
 #include "power/PowerChecks.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "power/Budget.h"
 
 namespace rdt::power {
 
+using core::Dimension;
+using core::formatQuantity;
 using core::PartKind;
 
 namespace {
+
+constexpr const char* kMetaReq = "Meta Network Hardware Switch Requirements v1.0 [R8]";
 
 void checkPowerSource(core::CheckContext& ctx)
 {
@@ -24,17 +32,223 @@ void checkPowerSource(core::CheckContext& ctx)
     }
 }
 
+const core::Rack& rackOf(const core::CheckContext& ctx, const RackPower& r)
+{
+    return ctx.design().racks[static_cast<std::size_t>(r.rack)];
+}
+
+bool powered(const RackPower& r)
+{
+    return !r.shelves.empty() && r.itLoadW > 0;
+}
+
+std::string capAdvice(const RackPower& r)
+{
+    if (r.gpus == 0)
+        return "";
+    if (!r.capCanFit)
+        return "; no GPU power cap down to the minimum makes it fit";
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "; a per-GPU cap of %.0f W makes it fit", std::floor(r.gpuCapToFitW));
+    return buf;
+}
+
+/// Iterate over powered racks with the shared power result.
+template <typename Fn>
+void eachRack(core::CheckContext& ctx, Fn fn)
+{
+    const auto result = powerFor(ctx.design(), ctx.results());
+    for (const RackPower& r : result->racks)
+        fn(r, rackOf(ctx, r));
+}
+
+void checkN1(core::CheckContext& ctx)
+{
+    eachRack(ctx, [&](const RackPower& r, const core::Rack& rack) {
+        if (!powered(r) || r.itLoadW <= r.capacityN1W)
+            return;
+        ctx.report(rack.id,
+                   "load " + formatQuantity(r.itLoadW, Dimension::Power) + " exceeds the N+1 shelf capacity " +
+                       formatQuantity(r.capacityN1W, Dimension::Power) + " (one rectifier lost)" + capAdvice(r),
+                   r.itLoadW / 1e3, r.capacityN1W / 1e3, "kW", rack.loc);
+    });
+}
+
+void checkBusbarCurrent(core::CheckContext& ctx)
+{
+    eachRack(ctx, [&](const RackPower& r, const core::Rack& rack) {
+        if (r.busbarCurrentA > r.busbarRatingA)
+            ctx.report(rack.id,
+                       "busbar current " + formatQuantity(r.busbarCurrentA, Dimension::Current) + " at " +
+                           formatQuantity(r.busbarVminV, Dimension::Voltage) + " exceeds the " +
+                           formatQuantity(r.busbarRatingA, Dimension::Current) + " rating of " + rack.rackType->slug +
+                           capAdvice(r),
+                       r.busbarCurrentA, r.busbarRatingA, "A", rack.loc);
+        if (!std::isnan(r.clipRatingA) && r.maxClipCurrentA > r.clipRatingA)
+            ctx.report(rack.id,
+                       "a busbar clip carries " + formatQuantity(r.maxClipCurrentA, Dimension::Current) +
+                           ", more than its " + formatQuantity(r.clipRatingA, Dimension::Current) + " rating",
+                       r.maxClipCurrentA, r.clipRatingA, "A", rack.loc);
+    });
+}
+
+void checkVoltage(core::CheckContext& ctx)
+{
+    eachRack(ctx, [&](const RackPower& r, const core::Rack& rack) {
+        if (!powered(r))
+            return;
+        if (!r.busbarConverged) {
+            ctx.report(rack.id, "the busbar cannot deliver the load: the voltage collapses", 0, r.busbarVminV, "V",
+                       rack.loc);
+            return;
+        }
+        for (const LoadPoint& l : r.loads) {
+            if (l.voltageV < r.busbarVminV)
+                ctx.report(l.id,
+                           "busbar voltage at " + l.id + " is " + formatQuantity(l.voltageV, Dimension::Voltage, 4) +
+                               ", below the " + formatQuantity(r.busbarVminV, Dimension::Voltage) + " steady minimum",
+                           l.voltageV, r.busbarVminV, "V", rack.loc);
+            else if (l.voltageV > r.busbarVmaxV)
+                ctx.report(l.id,
+                           "busbar voltage at " + l.id + " is " + formatQuantity(l.voltageV, Dimension::Voltage, 4) +
+                               ", above the " + formatQuantity(r.busbarVmaxV, Dimension::Voltage) + " steady maximum",
+                           l.voltageV, r.busbarVmaxV, "V", rack.loc);
+        }
+    });
+}
+
+void checkFeedLoss(core::CheckContext& ctx)
+{
+    eachRack(ctx, [&](const RackPower& r, const core::Rack& rack) {
+        if (!powered(r) || std::isnan(r.capacityFeedLossW) || r.itLoadW <= r.capacityFeedLossW)
+            return;
+        ctx.report(rack.id,
+                   "with one AC feed lost the shelves give " + formatQuantity(r.capacityFeedLossW, Dimension::Power) +
+                       " for a load of " + formatQuantity(r.itLoadW, Dimension::Power),
+                   r.itLoadW / 1e3, r.capacityFeedLossW / 1e3, "kW", rack.loc);
+    });
+}
+
+void checkHoldup(core::CheckContext& ctx)
+{
+    const double required = ctx.constraint("ride_through");
+    eachRack(ctx, [&](const RackPower& r, const core::Rack& rack) {
+        if (!powered(r) || r.bbuHoldupS >= required)
+            return;
+        std::string why =
+            r.bbuEnergyJ <= 0 ? "the rack has no BBU shelf"
+            : r.itLoadW > r.bbuDischargeW
+                ? "the load exceeds the BBU discharge limit of " + formatQuantity(r.bbuDischargeW, Dimension::Power)
+                : "BBU energy " + formatQuantity(r.bbuEnergyJ, Dimension::Energy) + " at " +
+                      formatQuantity(r.itLoadW, Dimension::Power);
+        ctx.report(rack.id,
+                   "battery hold-up " + formatQuantity(r.bbuHoldupS, Dimension::Time) + " is below the required " +
+                       formatQuantity(required, Dimension::Time) + ": " + why,
+                   r.bbuHoldupS, required, "s", rack.loc);
+    });
+}
+
+void checkWhip(core::CheckContext& ctx)
+{
+    const double derating = ctx.constraint("breaker_derating");
+    eachRack(ctx, [&](const RackPower& r, const core::Rack& rack) {
+        if (!powered(r) || std::isnan(r.whipBreakerA))
+            return;
+        const double limit = r.whipBreakerA * derating;
+        if (r.whipCurrentA > limit)
+            ctx.report(rack.id,
+                       "AC whip current " + formatQuantity(r.whipCurrentA, Dimension::Current, 3) +
+                           (std::isnan(r.capacityFeedLossW) ? "" : " (worst AC feed lost)") + " exceeds " +
+                           formatQuantity(limit, Dimension::Current, 3) + " (" +
+                           formatQuantity(r.whipBreakerA, Dimension::Current) + " breaker derated to " +
+                           formatQuantity(derating, Dimension::Ratio) + ")",
+                       r.whipCurrentA, limit, "A", rack.loc);
+    });
+}
+
+void checkPulse(core::CheckContext& ctx)
+{
+    eachRack(ctx, [&](const RackPower& r, const core::Rack& rack) {
+        if (!powered(r) || std::isnan(r.pulseRatio))
+            return;
+        const double limit = r.capacityN1W * r.pulseRatio;
+        if (r.peakLoadW > limit)
+            ctx.report(rack.id,
+                       "peak load " + formatQuantity(r.peakLoadW, Dimension::Power) +
+                           " exceeds the shelves' pulse rating " + formatQuantity(limit, Dimension::Power) + " (" +
+                           formatQuantity(r.pulseRatio, Dimension::Ratio) + " of N+1)",
+                       r.peakLoadW / 1e3, limit / 1e3, "kW", rack.loc);
+    });
+}
+
 } // namespace
 
 void registerChecks(core::CheckRegistry& registry)
 {
+    using core::Severity;
     registry.add({"orv3.power.source",
                   "Busbar-fed parts need a power shelf in their rack",
-                  core::Severity::Error,
+                  Severity::Error,
                   "Open Rack V3 power system: 48 V busbar fed by PSU shelves [P1][R8]",
                   "A part with busbar_tap sits in a rack that holds no power-shelf part.",
                   {}},
                  checkPowerSource);
+    registry.add({"orv3.shelf.n1",
+                  "Rack load within the shelves' N+1 capacity",
+                  Severity::Error,
+                  "ORv3 power shelf: 6 × 3 kW, 15 kW with N+1 [P1][R5][R8]",
+                  "The rack's busbar load at its utilisation and caps exceeds the shelf capacity with the largest "
+                  "rectifier lost. The message names the per-GPU cap that makes it fit.",
+                  {}},
+                 checkN1);
+    registry.add({"orv3.busbar.current",
+                  "Busbar current within the rack type's rating",
+                  Severity::Error,
+                  "Meta ORv3 variants: 375 A standard, 600 A, 700 A per HPR clip [R8]; I = P / 45 V",
+                  "Busbar current at the minimum steady voltage exceeds the rack type's busbar rating, or a clip "
+                  "current exceeds the per-clip rating.",
+                  {}},
+                 checkBusbarCurrent);
+    registry.add({"orv3.busbar.voltage",
+                  "Busbar voltage at every part within 45–53 V",
+                  Severity::Error,
+                  std::string(kMetaReq) + ": DC input 45–53 V steady state",
+                  "Voltage at a busbar-fed part, from the shelves' setpoint and droop and the bar's resistance, is "
+                  "outside the rack type's steady window.",
+                  {}},
+                 checkVoltage);
+    registry.add({"orv3.feed.loss",
+                  "Rack survives the loss of one AC feed",
+                  Severity::Error,
+                  "Open Rack V3 power system: A/B feeds and N+N shelves [P1]",
+                  "With feeds declared on the power shelves, the shelves left after losing the worst feed cannot "
+                  "carry the load.",
+                  {}},
+                 checkFeedLoss);
+    registry.add({"orv3.bbu.holdup",
+                  "Battery hold-up covers the required ride-through",
+                  Severity::Error,
+                  "ORv3 BBU shelf: 18 kW for 90 s [R5]; BBU modelled as stored energy with a discharge limit",
+                  "Hold-up time (BBU energy / load, zero when the load exceeds the discharge limit) is below the "
+                  "profile's ride_through.",
+                  {{"ride_through", {90.0, Dimension::Time}}}},
+                 checkHoldup);
+    registry.add({"orv3.ac.whip",
+                  "AC whip current within the derated breaker",
+                  Severity::Error,
+                  "ORv3 AC whips: 2 × 20 A (North America) per shelf [R5]; 80 % continuous-load derating (NEC)",
+                  "Line current per whip conductor, balanced three-phase from L-N voltage, with the worst AC feed "
+                  "lost when feeds are declared, exceeds the whip breaker times the derating.",
+                  {{"breaker_derating", {0.8, Dimension::Ratio}}}},
+                 checkWhip);
+    registry.add({"orv3.psu.pulse",
+                  "Peak load within the shelves' pulse rating",
+                  Severity::Warning,
+                  "ORv3 PSU pulse-load capability up to 155 % (HPR 160 %) [P2]",
+                  "The rack load with GPUs at their short-term peak exceeds N+1 capacity times the shelves' pulse "
+                  "rating.",
+                  {}},
+                 checkPulse);
 }
 
 } // namespace rdt::power

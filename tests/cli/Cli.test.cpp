@@ -124,13 +124,13 @@ TEST_CASE("broken-rack exits 1 naming each broken rule", "[cli]")
 {
     const Run r = runRdt("check data/designs/broken-rack.yaml");
     CHECK(r.code == 1);
-    for (const char* rule :
-         {"orv3.slot.overlap", "orv3.slot.range", "orv3.part.width", "orv3.part.depth", "orv3.rack.mass",
-          "orv3.power.source", "thermal.ashrae.inlet", "link.endpoint.missing", "signal.cable.reach"})
+    for (const char* rule : {"orv3.slot.overlap", "orv3.slot.range", "orv3.part.width", "orv3.part.depth",
+                             "orv3.rack.mass", "orv3.power.source", "orv3.shelf.n1", "orv3.busbar.current",
+                             "orv3.bbu.holdup", "thermal.ashrae.inlet", "link.endpoint.missing", "signal.cable.reach"})
         CHECK_THAT(r.out, Contains(std::string("error  ") + rule));
     const Run j = runRdt("check data/designs/broken-rack.yaml --json", false);
     CHECK(j.code == 1);
-    CHECK(nlohmann::json::parse(j.out)["violations"].size() == 11);
+    CHECK(nlohmann::json::parse(j.out)["violations"].size() == 15);
 }
 
 TEST_CASE("rdt validate in every format", "[cli][validate]")

@@ -5,9 +5,14 @@
 
 using namespace rdt;
 
+/// Violations of `orv3.power.source` only.
 static std::vector<core::Violation> check(const std::string& slots)
 {
-    return test::runRules(test::oneRack("orv3-600a", slots), power::registerChecks);
+    std::vector<core::Violation> out;
+    for (auto& v : test::runRules(test::oneRack("orv3-600a", slots), power::registerChecks))
+        if (v.rule == "orv3.power.source")
+            out.push_back(v);
+    return out;
 }
 TEST_CASE("a busbar-fed chassis needs a power shelf in its rack", "[power]")
 {

@@ -1,0 +1,72 @@
+#pragma once
+/// \file PowerModels.h
+/// Electrical behaviour of parts: efficiency curves, draw versus utilisation and power cap,
+/// fan power by the affinity law, and a GPU chassis' draw built from its components.
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/Catalog.h"
+
+namespace rdt::models {
+
+/// Efficiency versus load fraction, linear between catalog points and flat beyond the ends.
+class EfficiencyCurve {
+public:
+    EfficiencyCurve() = default;
+    /// From catalog points (load fraction, efficiency); both strictly positive.
+    explicit EfficiencyCurve(std::vector<std::pair<double, double>> points);
+    /// A flat curve.
+    static EfficiencyCurve constant(double efficiency);
+    /// Efficiency (0…1] at `loadFraction` (output / rating).
+    double at(double loadFraction) const;
+    bool empty() const { return m_points.empty(); }
+
+private:
+    std::vector<std::pair<double, double>> m_points;
+};
+
+/// Linear draw between idle and maximum at utilisation u (0…1), W.
+double drawAt(double idleW, double maxW, double utilisation);
+
+/// Fan power at `speed` (fraction of full speed) by the affinity law, P ∝ N³ [T7]; W.
+double fanPowerAt(double fullSpeedW, double speed);
+
+/// Where a chassis' power goes at one operating point (W, on the 48 V input unless noted).
+struct ChassisDraw {
+    double gpuW = 0;            ///< all GPUs, 12 V side
+    double cpuW = 0;            ///< all CPUs, 12 V side
+    double nicW = 0;            ///< all NICs, 12 V side
+    double fanW = 0;            ///< all fans, 12 V side
+    double baseW = 0;           ///< the rest of the platform, 12 V side
+    double conversionLossW = 0; ///< 48 V → 12 V bricks
+    double inputW = 0;          ///< total from the busbar
+};
+
+/// Operating point of a chassis.
+struct ChassisOperating {
+    double utilisation = 1.0; ///< 0…1
+    double gpuCapW = 0.0;     ///< per-GPU cap; ≤ 0 means the GPU's TDP
+    bool peak = false;        ///< GPUs at their short-term peak (cap × peak_power_ratio)
+};
+
+/// Draw of a GPU chassis built from its catalog components: GPUs between idle and their cap,
+/// CPUs and NICs between idle and maximum, fans from the affinity law at a speed that follows
+/// utilisation from their floor, platform base load, and the 48 → 12 V conversion loss from its
+/// efficiency curve. Parts without a component breakdown draw idle + u·(max − idle).
+ChassisDraw chassisDraw(const core::Part& chassis, const core::Catalog& catalog, const ChassisOperating& op);
+
+/// Draw from the busbar of any rack part at utilisation u (W): chassis through chassisDraw();
+/// switches and devices at typical (or idle + u·(max−idle)); shelves draw nothing.
+double partDrawW(const core::Part& part, const core::Catalog& catalog, const ChassisOperating& op);
+
+/// The per-GPU cap of the chassis' GPU (TDP when the GPU has no cap range).
+double gpuTdpW(const core::Part& chassis, const core::Catalog& catalog);
+double gpuMinCapW(const core::Part& chassis, const core::Catalog& catalog);
+
+/// The largest x in [lo, hi] with f(x) ≤ limit for f non-decreasing; NaN when f(lo) > limit.
+/// Bisection to `tolerance`.
+double largestWithin(double lo, double hi, double limit, double tolerance, const std::function<double(double)>& f);
+
+} // namespace rdt::models
