@@ -208,8 +208,7 @@ Curve readCurve(const Cursor& c, const FieldSpec& spec)
         const double x = p.at(0).quantity(spec.dim, Range{spec.min, spec.max});
         const double y = p.at(1).quantity(spec.yDim, Range{spec.yMin, spec.yMax});
         if (!out.points.empty() && x <= out.points.back().first)
-            p.at(0).fail("curve points must be in strictly increasing order of " +
-                         std::string(dimensionName(spec.dim)));
+            p.at(0).fail("curve points must be in strictly increasing order of their first value (load)");
         out.points.emplace_back(x, y);
     }
     return out;

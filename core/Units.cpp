@@ -253,7 +253,9 @@ ParsedQuantity parseQuantity(std::string_view text, Dimension dim, Range range)
         return {std::nullopt, "\"" + std::string(s) + "\" is not a whole number of OU"};
     if (si < range.min || si > range.max) {
         char buf[160];
-        if (si < range.min && range.min == 0.0)
+        if (si < range.min && range.min > 0.0 && range.min < 1e-6)
+            std::snprintf(buf, sizeof buf, "must be greater than zero (got \"%s\")", std::string(s).c_str());
+        else if (si < range.min && range.min == 0.0)
             std::snprintf(buf, sizeof buf, "must not be negative (got \"%s\")", std::string(s).c_str());
         else
             std::snprintf(buf, sizeof buf, "\"%s\" is outside the allowed range %s … %s", std::string(s).c_str(),

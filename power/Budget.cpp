@@ -229,8 +229,26 @@ PowerResult computePower(const core::Design& d)
 {
     PowerResult res;
     res.racks.reserve(d.racks.size());
-    for (std::size_t i = 0; i < d.racks.size(); ++i)
-        res.racks.push_back(rackPower(d, i));
+    // Racks stamped from one template are identical but for their ids: budget each body once.
+    std::map<std::string, std::size_t> firstOfBody;
+    for (std::size_t i = 0; i < d.racks.size(); ++i) {
+        const core::Rack& rack = d.racks[i];
+        const auto [it, added] = firstOfBody.emplace(rack.bodyPath, i);
+        if (added || rack.bodyPath.empty()) {
+            res.racks.push_back(rackPower(d, i));
+            continue;
+        }
+        RackPower copy = res.racks[it->second];
+        const std::string& from = copy.id;
+        auto rename = [&](std::string& id) { id = rack.id + id.substr(from.size()); };
+        for (ShelfPower& sh : copy.shelves)
+            rename(sh.id);
+        for (LoadPoint& l : copy.loads)
+            rename(l.id);
+        copy.id = rack.id;
+        copy.rack = static_cast<int>(i);
+        res.racks.push_back(std::move(copy));
+    }
     auto groups = [&](const std::vector<core::Group>& gs, std::vector<GroupPower>& out) {
         for (const core::Group& g : gs) {
             GroupPower p{g.id};

@@ -120,6 +120,34 @@ TEST_CASE("bad catalog input is located", "[catalog]")
                Contains("bad.yaml:4:9: weight: unknown unit \"stone\""));
 }
 
+TEST_CASE("bad power data in the catalog is located", "[catalog][power]")
+{
+    auto failure = [](const std::string& rdt) {
+        Catalog c;
+        try {
+            c.loadText("manufacturer: X\nmodel: Y\nslug: x\nrdt:\n" + rdt, "p.yaml");
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    const std::string shelf = "  kind: power-shelf\n  ou_height: 1 OU\n  modules: 6\n  module_rating: 3 kW\n";
+    CHECK_THAT(failure(shelf + "  efficiency_peak: 0 %\n"),
+               Contains("p.yaml:9:20: rdt.efficiency_peak") && Contains("must be greater than zero"));
+    CHECK_THAT(failure(shelf + "  efficiency_peak: 101 %\n"), Contains("outside the allowed range"));
+    CHECK_THAT(failure(shelf + "  efficiency_curve: [[10 %, 90 %], [50 %, 120 %]]\n"),
+               Contains("outside the allowed range"));
+    CHECK_THAT(failure(shelf + "  efficiency_curve: [[10 %, 90 %]]\n"), Contains("at least two points"));
+    CHECK_THAT(failure(shelf + "  efficiency_curve: [[50 %, 90 %], [50 %, 95 %]]\n"), Contains("strictly increasing"));
+    CHECK_THAT(failure(shelf + "  slots: 4\n"), Contains("a shelf with 4 slots cannot hold 6 modules"));
+    CHECK_THAT(failure(shelf + "  module_rating: -3 kW\n"), Contains("duplicate key"));
+    CHECK_THAT(failure("  kind: power-shelf\n  ou_height: 1 OU\n  modules: 6\n  module_rating: -3 kW\n"),
+               Contains("rdt.module_rating: must be greater than zero"));
+    CHECK_THAT(failure("  kind: rack\n  usable_ou: 44\n"), Contains("a rack type needs busbar_rating"));
+    CHECK_THAT(failure("  kind: chassis\n  ou_height: 2 OU\n  power: {idle: 3 kW, max: 2 kW}\n"),
+               Contains("power.idle exceeds power.max"));
+}
+
 TEST_CASE("duplicate slugs and dangling component references are errors", "[catalog]")
 {
     Catalog c;

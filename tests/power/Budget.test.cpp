@@ -1,0 +1,190 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "power/Budget.h"
+#include "power/Busbar.h"
+#include "support/RuleHarness.h"
+
+using namespace rdt;
+
+namespace {
+
+core::Design load(const std::string& text)
+{
+    return core::loadDesignText(text, RDT_SOURCE_DIR "/tests/fixtures/hand.yaml", test::kDataDir + "/catalog");
+}
+
+/// One ORv3 standard rack: a 6 × 3 kW shelf at OU 1, a BBU shelf at OU 2, two 2–6 kW test sleds at 50 %.
+const char* kHandRack = R"(
+catalog: [power-parts]
+layout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, rack_type: orv3-standard, slots: [
+  {ou: 1, part: orv3-power-shelf-6x3kw, id: psu},
+  {ou: 2, part: orv3-bbu-shelf-6x3kw, id: bbu},
+  {ou: 3, part: test-sled, id: s1, utilisation: 50 %},
+  {ou: 10, part: test-sled, id: s2, utilisation: 50 %}]}]}]}]}
+)";
+
+} // namespace
+
+TEST_CASE("a rack checked on paper: two 4 kW sleds on one 6 × 3 kW shelf", "[power][hand]")
+{
+    const core::Design d = load(kHandRack);
+    const power::RackPower r = power::rackPower(d, 0);
+    CHECK(r.itLoadW == Approx(8000.0)); // 2 × (2 + 0.5 × (6 − 2)) kW
+    CHECK(r.capacityNW == Approx(18000.0));
+    CHECK(r.capacityN1W == Approx(15000.0));
+    CHECK(r.capacityShelfLossW == Approx(0.0));
+    CHECK(std::isnan(r.capacityFeedLossW)); // no feeds declared
+    CHECK(r.fits);
+    // Each rectifier carries 8/18 = 44.4 %: between 30 % (96.5 %) and 50 % (97.5 %) on the curve.
+    REQUIRE(r.shelves.size() == 1);
+    CHECK(r.shelves[0].loadFraction == Approx(8.0 / 18.0));
+    const double eff = 0.965 + (8.0 / 18.0 - 0.3) / 0.2 * 0.010;
+    CHECK(r.shelves[0].efficiency == Approx(eff).epsilon(1e-12));
+    CHECK(r.acInputW == Approx(8000.0 / eff).epsilon(1e-12));
+    CHECK(r.psuLossW == Approx(8000.0 / eff - 8000.0).epsilon(1e-9));
+    // Balanced three-phase, 277 V line to neutral, two whips per shelf.
+    CHECK(r.acPhaseCurrentA == Approx(8000.0 / eff / (3 * 277.0)).epsilon(1e-12));
+    CHECK(r.whipCurrentA == Approx(r.acPhaseCurrentA / 2));
+    // Busbar current at the 45 V minimum, and battery seconds from 18 kW × 90 s = 1.62 MJ.
+    CHECK(r.busbarCurrentA == Approx(8000.0 / 45.0));
+    CHECK(r.bbuEnergyJ == Approx(1.62e6));
+    CHECK(r.bbuHoldupS == Approx(202.5));
+    CHECK(std::isnan(r.gpuCapToFitW));
+}
+
+TEST_CASE("busbar drop: the ladder from the shelf to each sled", "[power][hand][busbar]")
+{
+    const core::Design d = load(kHandRack);
+    const power::RackPower r = power::rackPower(d, 0);
+    REQUIRE(r.loads.size() == 2);
+    // Hand solution: shelf 50 V with 0.5 V droop at 360 A (1.389 mΩ) at z = 24 mm; sleds of 4 kW at
+    // z = 144 mm and 480 mm; bar 0.14 mΩ/m. Fixed point on V1, V2 with I = P / V.
+    const double rd = 0.5 / (18000.0 / 50.0), r01 = 0.14e-3 * 0.120, r12 = 0.14e-3 * 0.336;
+    double v1 = 50, v2 = 50;
+    for (int i = 0; i < 200; ++i) {
+        const double i1 = 4000 / v1, i2 = 4000 / v2;
+        const double v0 = 50 - rd * (i1 + i2);
+        v1 = v0 - r01 * (i1 + i2);
+        v2 = v1 - r12 * i2;
+    }
+    CHECK(r.loads[0].voltageV == Approx(v1).epsilon(1e-9));
+    CHECK(r.loads[1].voltageV == Approx(v2).epsilon(1e-9));
+    CHECK(r.lowestVoltageV == Approx(v2).epsilon(1e-9));
+    CHECK(v1 - v2 == Approx(r12 * 4000 / v2).epsilon(1e-6));
+}
+
+TEST_CASE("busbar solver against the closed form for one load", "[power][busbar]")
+{
+    // V = (Vs + √(Vs² − 4RP)) / 2 for a constant-power load behind a resistance R.
+    const double vs = 50, rd = 0.002, rbar = 0.5e-3, len = 1.0, p = 20000;
+    const power::BusSolution s = power::solveBusbar({{0.0, vs, rd}}, {{len, p}}, rbar);
+    REQUIRE(s.converged);
+    const double rtot = rd + rbar * len;
+    CHECK(s.loadVoltageV[0] == Approx((vs + std::sqrt(vs * vs - 4 * rtot * p)) / 2).epsilon(1e-10));
+    CHECK(s.sourceCurrentA[0] == Approx(s.loadCurrentA[0]).epsilon(1e-9)); // Kirchhoff: all current from the shelf
+    // Beyond Vs² / 4R the bar cannot deliver: voltage collapse, reported, not a number.
+    const power::BusSolution collapse = power::solveBusbar({{0.0, vs, rd}}, {{len, vs * vs / (4 * rtot) * 1.2}}, rbar);
+    CHECK_FALSE(collapse.converged);
+}
+
+TEST_CASE("energy is conserved: AC in = IT load + PSU losses", "[power][conservation]")
+{
+    for (const char* name : {"meta-24k-roce.yaml", "meta-24k-ib.yaml", "single-rack.yaml", "tight-rack.yaml"}) {
+        INFO(name);
+        const core::Design d = core::loadDesign(test::kDataDir + "/designs/" + name, test::kDataDir + "/catalog");
+        const power::PowerResult p = power::computePower(d);
+        CHECK(p.cluster.acInputW == Approx(p.cluster.itLoadW + p.cluster.psuLossW).epsilon(1e-9));
+        for (const power::RackPower& r : p.racks) {
+            double out = 0, in = 0;
+            for (const auto& s : r.shelves) {
+                out += s.outputW;
+                in += s.inputW;
+            }
+            CHECK(out == Approx(r.itLoadW).epsilon(1e-12));
+            CHECK(in == Approx(r.acInputW).epsilon(1e-12));
+        }
+    }
+}
+
+TEST_CASE("more load never raises hold-up time", "[power][monotone]")
+{
+    double lastLoad = 0, lastHoldup = INFINITY;
+    for (int pct = 0; pct <= 100; pct += 5) {
+        const std::string text = R"(
+catalog: [power-parts]
+layout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, rack_type: orv3-600a, slots: [
+  {ou: 1, part: orv3-power-shelf-6x3kw}, {ou: 2, part: orv3-power-shelf-6x3kw}, {ou: 3, part: orv3-bbu-shelf-6x3kw},
+  {ou: 4, part: test-sled, utilisation: )" +
+                                 std::to_string(pct) + R"( %},
+  {ou: 6, part: test-sled, utilisation: )" +
+                                 std::to_string(pct) + R"( %},
+  {ou: 8, part: test-sled, utilisation: )" +
+                                 std::to_string(pct) + R"( %}]}]}]}]}
+)";
+        const power::RackPower r = power::rackPower(load(text), 0);
+        CHECK(r.itLoadW >= lastLoad);
+        CHECK(r.bbuHoldupS <= lastHoldup);
+        lastLoad = r.itLoadW;
+        lastHoldup = r.bbuHoldupS;
+    }
+    // 3 sleds at 6 kW are exactly the BBU shelf's 18 kW: 90 s, the rating point of [R5].
+    CHECK(lastHoldup == Approx(90.0));
+}
+
+TEST_CASE("the tight rack fails N+1 and the suggested cap makes it fit", "[power][cap]")
+{
+    const core::Design d = core::loadDesign(test::kDataDir + "/designs/tight-rack.yaml", test::kDataDir + "/catalog");
+    const power::PowerResult p = power::computePower(d);
+    const power::RackPower& r = p.racks[0];
+    CHECK_FALSE(r.fits);
+    CHECK(r.usableW == Approx(15000.0)); // N+1 (15 kW) binds before the bar (375 A × 45 V = 16.9 kW)
+    REQUIRE(r.capCanFit);
+    CHECK(r.gpuCapToFitW > 200.0);
+    CHECK(r.gpuCapToFitW < 700.0);
+    CHECK(p.suggestedGpuCapW == Approx(r.gpuCapToFitW));
+    // Apply the cap: the rack fits; one watt more per GPU and it does not.
+    auto withCap = [&](double cap) {
+        core::Design capped = d;
+        for (core::Slot& s : capped.racks[0].slots)
+            if (s.part->kind == core::PartKind::Chassis)
+                s.overrides.gpuPowerCapW = cap;
+        return power::rackPower(capped, 0).itLoadW;
+    };
+    CHECK(withCap(r.gpuCapToFitW) <= 15000.0);
+    CHECK(withCap(r.gpuCapToFitW + 1.0) > 15000.0);
+}
+
+TEST_CASE("feed loss and shelf loss with A/B shelves", "[power]")
+{
+    const core::Design d = core::loadDesign(test::kDataDir + "/designs/single-rack.yaml", test::kDataDir + "/catalog");
+    const power::RackPower r = power::rackPower(d, 0);
+    CHECK(r.capacityNW == Approx(36000.0));
+    CHECK(r.capacityN1W == Approx(33000.0));
+    CHECK(r.capacityShelfLossW == Approx(18000.0));
+    CHECK(r.capacityFeedLossW == Approx(18000.0));
+    // With feed A lost, shelf B carries everything: twice the phase current.
+    CHECK(r.acPhaseCurrentFeedLossA > 1.9 * r.acPhaseCurrentA);
+}
+
+TEST_CASE("racks sharing a template get the budget of a direct computation", "[power]")
+{
+    const core::Design d =
+        core::loadDesign(test::kDataDir + "/designs/meta-24k-roce.yaml", test::kDataDir + "/catalog");
+    const power::PowerResult all = power::computePower(d);
+    for (std::size_t i : {std::size_t{1}, std::size_t{777}, std::size_t{1535}}) {
+        const power::RackPower direct = power::rackPower(d, i);
+        const power::RackPower& shared = all.racks[i];
+        CHECK(shared.id == direct.id);
+        CHECK(shared.itLoadW == direct.itLoadW);
+        CHECK(shared.lowestVoltageV == direct.lowestVoltageV);
+        CHECK(shared.acInputW == direct.acInputW);
+        REQUIRE(shared.loads.size() == direct.loads.size());
+        CHECK(shared.loads[1].id == direct.loads[1].id);
+        CHECK(shared.shelves[0].id == direct.shelves[0].id);
+    }
+    CHECK(all.cluster.racks == 1536);
+    CHECK(all.pods.size() == 8);
+    CHECK(all.pods[0].itLoadW == Approx(all.cluster.itLoadW / 8).epsilon(1e-12));
+}
