@@ -156,6 +156,11 @@ TEST_CASE("the report reads back through the HDF5 API", "[report][hdf5]")
     const auto measured = realColumn(f, "/checks/violations", "measured");
     for (std::size_t i = 0; i < r.violations.size(); ++i)
         CHECK(measured[i] == Approx(r.violations[i].measured));
+    const TableInfo power = tableInfo(f, "/power/racks");
+    CHECK(power.rows == 3);
+    const auto itLoad = realColumn(f, "/power/racks", "it_load");
+    CHECK(itLoad[0] == Approx(r.power->racks[0].itLoadW));
+    CHECK(tableInfo(f, "/power/rollups").rows == 1 + 1 + 1); // one row, one hall, the cluster
     const TableInfo catalog = tableInfo(f, "/meta/catalog");
     CHECK(catalog.rows == r.design.catalog->files().size());
     H5Fclose(f);

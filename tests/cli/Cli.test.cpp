@@ -118,6 +118,27 @@ TEST_CASE("rdt check --json", "[cli][json]")
     CHECK(j["summary"]["chassis"] == 3072);
     CHECK(j["summary"]["gpus"] == 24576);
     CHECK(j["violations"].empty());
+    const auto& racks = j["power"]["racks"];
+    REQUIRE(racks.size() == 1536);
+    for (const char* key : {"id", "it_load_W", "peak_load_W", "busbar_current_A", "busbar_min_voltage_V",
+                            "capacity_n_W", "capacity_n1_W", "bbu_holdup_s", "ac_phase_current_A", "gpu_cap_to_fit_W"})
+        CHECK(racks[0].contains(key));
+    CHECK(racks[0]["it_load_W"].get<double>() > 15000.0);
+    CHECK(j["power"]["totals"]["racks"] == 1536);
+    CHECK(j["power"]["totals"]["it_load_W"].get<double>() > 20e6);
+}
+
+TEST_CASE("the tight rack names the GPU cap that fixes it", "[cli][power]")
+{
+    const Run r = runRdt("check data/designs/tight-rack.yaml");
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Contains("orv3.shelf.n1") && Contains("a per-GPU cap of") && Contains("W makes it fit"));
+    const Run j = runRdt("check data/designs/tight-rack.yaml --json", false);
+    const auto doc = nlohmann::json::parse(j.out);
+    const double cap = doc["power"]["racks"][0]["gpu_cap_to_fit_W"];
+    CHECK(cap > 200.0);
+    CHECK(cap < 700.0);
+    CHECK(doc["power"]["totals"]["suggested_gpu_cap_W"] == cap);
 }
 
 TEST_CASE("broken-rack exits 1 naming each broken rule", "[cli]")
