@@ -1,6 +1,7 @@
 #include "analysis/CheckFormats.h"
 
 #include "analysis/PowerOutput.h"
+#include "analysis/ThermalOutput.h"
 
 #include <cmath>
 #include <map>
@@ -68,7 +69,9 @@ json checkJson(const RunResult& result)
               {"links", s.links}}},
             {"counts", {{"errors", c.errors}, {"warnings", c.warnings}, {"infos", c.infos}, {"waived", c.waived}}},
             {"violations", violations},
-            {"power", result.power ? powerJson(*result.power) : json(nullptr)}};
+            {"scenario", result.design.scenario.name.empty() ? json("as designed") : json(result.design.scenario.name)},
+            {"power", result.power ? powerJson(*result.power) : json(nullptr)},
+            {"thermal", result.thermal ? thermalJson(*result.thermal) : json(nullptr)}};
 }
 
 RuleRun ruleRun(const RunResult& result)

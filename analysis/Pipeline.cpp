@@ -40,19 +40,47 @@ core::CheckRegistry makeRegistry()
     return r;
 }
 
+namespace {
+
+/// Scenario overrides change the expanded design; their description goes into every output.
+void applyScenario(core::Design& d, const RunOptions& o)
+{
+    std::string name;
+    auto add = [&name](const std::string& part) { name += (name.empty() ? "" : ", ") + part; };
+    if (o.failedRotors > 0) {
+        d.scenario.failedRotors = o.failedRotors;
+        add("fan-fail=" + std::to_string(o.failedRotors));
+    }
+    if (o.inletK > 0) {
+        d.site.supplyAirK = o.inletK;
+        add("inlet=" + core::formatQuantity(o.inletK, core::Dimension::Temperature));
+    }
+    if (!std::isnan(o.altitudeM)) {
+        d.site.altitudeM = o.altitudeM;
+        add("altitude=" + core::formatQuantity(o.altitudeM, core::Dimension::Length));
+    }
+    d.scenario.name = name;
+}
+
+} // namespace
+
 RunResult run(const RunOptions& options, core::Progress& progress)
 {
     using Clock = std::chrono::steady_clock;
     const auto t0 = Clock::now();
     progress.update(0.0, "loading " + options.designPath);
     const std::string catalogDir = options.catalogDir.empty() ? dataDir() + "/catalog" : options.catalogDir;
-    RunResult result{core::loadDesign(options.designPath, catalogDir), {}, {}, nullptr, 0.0, 0.0, 0.0};
+    RunResult result{core::loadDesign(options.designPath, catalogDir), {}, {}, nullptr, nullptr, 0.0, 0.0, 0.0, 0.0};
+    applyScenario(result.design, options);
     const auto t1 = Clock::now();
     // Coupling order (ARCHITECTURE.md): power first; thermal and throughput will follow here.
     progress.update(0.15, "power budget");
     core::ResultStore store;
     result.power = power::powerFor(result.design, store);
     const auto tPower = Clock::now();
+    progress.update(0.3, "airflow and temperatures");
+    result.thermal = thermal::thermalFor(result.design, store);
+    const auto tThermal = Clock::now();
 
     const core::CheckRegistry registry = makeRegistry();
     const std::string profile = options.profile.empty() ? result.design.profile : options.profile;
@@ -71,7 +99,8 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     const auto t2 = Clock::now();
     result.loadSeconds = std::chrono::duration<double>(t1 - t0).count();
     result.powerSeconds = std::chrono::duration<double>(tPower - t1).count();
-    result.checkSeconds = std::chrono::duration<double>(t2 - tPower).count();
+    result.thermalSeconds = std::chrono::duration<double>(tThermal - tPower).count();
+    result.checkSeconds = std::chrono::duration<double>(t2 - tThermal).count();
     return result;
 }
 

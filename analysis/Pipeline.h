@@ -3,6 +3,7 @@
 /// Runs a design through every registered analysis and rule, in the coupling order that
 /// ARCHITECTURE.md sets out. Today: load → rules; the solvers join here as they land.
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "core/Progress.h"
 #include "core/Rules.h"
 #include "power/Budget.h"
+#include "thermal/Thermal.h"
 
 namespace rdt::analysis {
 
@@ -26,6 +28,11 @@ struct RunOptions {
     std::string designPath;
     std::string profile;    ///< name or path; empty = the design's `profile:` (default "default")
     std::string catalogDir; ///< empty = dataDir()/catalog
+    /// Scenario overrides: extra failed rotors per chassis, supply air (K, <= 0 = as designed),
+    /// altitude (m, NaN = as designed).
+    int failedRotors = 0;
+    double inletK = 0.0;
+    double altitudeM = NAN;
 };
 
 /// Result of one run: the expanded design, the profile used and the violations.
@@ -34,8 +41,10 @@ struct RunResult {
     core::Profile profile;
     std::vector<core::Violation> violations;
     std::shared_ptr<const power::PowerResult> power;
+    std::shared_ptr<const thermal::ThermalResult> thermal;
     double loadSeconds = 0.0;
     double powerSeconds = 0.0;
+    double thermalSeconds = 0.0;
     double checkSeconds = 0.0;
 };
 

@@ -10,6 +10,7 @@
 
 #include "analysis/H5Table.h"
 #include "analysis/PowerOutput.h"
+#include "analysis/ThermalOutput.h"
 
 namespace rdt::analysis {
 namespace {
@@ -215,6 +216,8 @@ void writeReport(const RunResult& result, const std::string& outPath, const std:
             writeChecks(file.get(), result);
             if (result.power)
                 writePowerGroup(file.get(), *result.power);
+            if (result.thermal)
+                writeThermalGroup(file.get(), *result.thermal);
         } catch (...) {
             file = H5Handle();
             fs::remove(tmp, ec);

@@ -72,6 +72,39 @@ void emit(const std::string& text, const std::string& output)
         throw core::InputError(core::SourceLoc{output, 0, 0, "-o"}, "cannot move output into place: " + ec.message());
 }
 
+/// Run options from the command line; bad scenario text is bad input (exit 2).
+analysis::RunOptions runOptions(const std::string& design, const std::string& profile, const ScenarioArgs& w)
+{
+    analysis::RunOptions o{design, profile, {}};
+    if (!w.scenario.empty()) {
+        const std::string prefix = "fan-fail=";
+        int n = -1;
+        if (w.scenario.rfind(prefix, 0) == 0) {
+            try {
+                n = std::stoi(w.scenario.substr(prefix.size()));
+            } catch (const std::exception&) {
+                n = -1;
+            }
+        }
+        if (n < 0 || n > 64)
+            throw core::InputError(core::SourceLoc{"command line", 0, 0, "--scenario"},
+                                   "unknown scenario \"" + w.scenario +
+                                       "\" (use fan-fail=N, N failed rotors per chassis)");
+        o.failedRotors = n;
+    }
+    auto quantity = [](const std::string& text, core::Dimension dim, core::Range range, const char* option) {
+        const core::ParsedQuantity p = core::parseQuantity(text, dim, range);
+        if (!p.value)
+            throw core::InputError(core::SourceLoc{"command line", 0, 0, option}, p.error);
+        return *p.value;
+    };
+    if (!w.inlet.empty())
+        o.inletK = quantity(w.inlet, core::Dimension::Temperature, {223.15, 373.15}, "--inlet");
+    if (!w.altitude.empty())
+        o.altitudeM = quantity(w.altitude, core::Dimension::Length, {-500, 6000}, "--altitude");
+    return o;
+}
+
 bool looksLikePart(const std::string& path)
 {
     const std::string text = core::readTextFile(path);
@@ -100,7 +133,7 @@ int runCheck(const CheckArgs& args)
 {
     return guarded([&] {
         TerminalProgress progress;
-        const analysis::RunResult result = analysis::run({args.design, args.profile, {}}, progress);
+        const analysis::RunResult result = analysis::run(runOptions(args.design, args.profile, args.what), progress);
         if (args.json)
             std::cout << analysis::checkJson(result).dump(2) << "\n";
         else
@@ -125,7 +158,7 @@ int runValidate(const ValidateArgs& args)
             return exitFor(run.violations);
         }
         TerminalProgress progress;
-        const analysis::RunResult result = analysis::run({args.target, args.profile, {}}, progress);
+        const analysis::RunResult result = analysis::run(runOptions(args.target, args.profile, args.what), progress);
         emit(formatRuleRun(analysis::ruleRun(result), registry, args.format), args.output);
         return exitFor(result.violations);
     });
@@ -135,7 +168,7 @@ int runReport(const ReportArgs& args)
 {
     return guarded([&] {
         TerminalProgress progress;
-        const analysis::RunResult result = analysis::run({args.design, args.profile, {}}, progress);
+        const analysis::RunResult result = analysis::run(runOptions(args.design, args.profile, args.what), progress);
         progress.update(0.95, "writing " + args.output);
         analysis::writeReport(result, args.output, core::version());
         std::cout << checkSummaryText(result, analysis::makeRegistry());

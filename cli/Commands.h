@@ -7,10 +7,18 @@
 
 namespace rdt::cli {
 
+/// What-if options shared by check, report and validate.
+struct ScenarioArgs {
+    std::string scenario; ///< `fan-fail=N`
+    std::string inlet;    ///< e.g. `35degC`
+    std::string altitude; ///< e.g. `1800m`
+};
+
 struct CheckArgs {
     std::string design;
     std::string profile; ///< empty = the design's own
     bool json = false;
+    ScenarioArgs what;
 };
 int runCheck(const CheckArgs& args);
 
@@ -19,6 +27,7 @@ struct ValidateArgs {
     std::string profile = "default";
     std::string format = "text"; ///< text, json, sarif, junit
     std::string output;          ///< empty = stdout
+    ScenarioArgs what;
 };
 int runValidate(const ValidateArgs& args);
 
@@ -26,6 +35,7 @@ struct ReportArgs {
     std::string design;
     std::string output;
     std::string profile;
+    ScenarioArgs what;
 };
 int runReport(const ReportArgs& args);
 

@@ -1,5 +1,6 @@
 #include "cli/TextOutput.h"
 
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -94,8 +95,36 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
         << ", " << plural(s.bbuShelves, "BBU shelf", "BBU shelves") << "\n";
     out << "links    " << plural(s.links, "link", "links") << " in "
         << plural(r.design.links.size(), "class", "classes") << "\n";
+    if (!r.design.scenario.name.empty())
+        out << "scenario " << r.design.scenario.name << "\n";
+    if (r.power) {
+        std::size_t over = 0;
+        for (const auto& rack : r.power->racks)
+            over += rack.fits ? 0 : 1;
+        out << "power    IT " << core::formatQuantity(r.power->cluster.itLoadW, core::Dimension::Power)
+            << ", facility AC " << core::formatQuantity(r.power->cluster.acInputW, core::Dimension::Power) << ", "
+            << plural(over, "rack", "racks") << " over budget";
+        if (std::isfinite(r.power->suggestedGpuCapW))
+            out << " (a " << core::formatQuantity(std::floor(r.power->suggestedGpuCapW), core::Dimension::Power)
+                << " per-GPU cap fits them all)";
+        out << "\n";
+    }
+    if (r.thermal) {
+        double hottest = 0, inlet = 0, airflow = 0;
+        for (const auto& rack : r.thermal->racks)
+            for (const auto& ch : rack.chassis) {
+                hottest = std::max(hottest, ch.gpuJunctionK);
+                inlet = std::max(inlet, ch.inletK);
+                airflow += ch.airflowM3s;
+            }
+        out << "thermal  hottest GPU " << core::formatQuantity(hottest, core::Dimension::Temperature, 3)
+            << ", warmest inlet " << core::formatQuantity(inlet, core::Dimension::Temperature, 3)
+            << ", chassis airflow " << core::formatQuantity(airflow, core::Dimension::VolumeFlow, 4) << ", "
+            << plural(r.thermal->throttledChassis, "chassis", "chassis") << " throttled\n";
+    }
     char timing[96];
-    std::snprintf(timing, sizeof timing, "(load %.3f s, checks %.3f s)", r.loadSeconds, r.checkSeconds);
+    std::snprintf(timing, sizeof timing, "(load %.3f s, power %.3f s, thermal %.3f s, rules %.3f s)", r.loadSeconds,
+                  r.powerSeconds, r.thermalSeconds, r.checkSeconds);
     out << "checks   " << rules << " rules, profile " << r.profile.name << ": " << plural(c.errors, "error", "errors")
         << ", " << plural(c.warnings, "warning", "warnings") << ", " << thousands(c.infos) << " info, "
         << thousands(c.waived) << " waived " << timing << "\n";

@@ -12,11 +12,17 @@ int main(int argc, char** argv)
     app.set_version_flag("--version", "rdt " + rdt::core::version());
     app.require_subcommand(1);
 
+    auto scenarioOptions = [](CLI::App* cmd, ScenarioArgs& w) {
+        cmd->add_option("--scenario", w.scenario, "What-if: fan-fail=N (N failed rotors in every chassis)");
+        cmd->add_option("--inlet", w.inlet, "What-if: supply air temperature, e.g. 35degC");
+        cmd->add_option("--altitude", w.altitude, "What-if: site altitude, e.g. 1800m");
+    };
     CheckArgs check;
     auto* c = app.add_subcommand("check", "Load a design, run every analysis and rule, print a summary");
     c->add_option("design", check.design, "Design file (YAML)")->required();
     c->add_option("--profile", check.profile, "Rule profile name (data/rules/NAME.yaml) or path");
     c->add_flag("--json", check.json, "Print one JSON document instead of text");
+    scenarioOptions(c, check.what);
 
     ValidateArgs validate;
     auto* v = app.add_subcommand("validate", "Run the rules of a profile on a design or a catalog part");
@@ -26,12 +32,14 @@ int main(int argc, char** argv)
         ->check(CLI::IsMember({"text", "json", "sarif", "junit"}))
         ->capture_default_str();
     v->add_option("-o,--output", validate.output, "Write to a file instead of stdout");
+    scenarioOptions(v, validate.what);
 
     ReportArgs report;
     auto* r = app.add_subcommand("report", "Run the checks and write the HDF5 report");
     r->add_option("design", report.design, "Design file (YAML)")->required();
     r->add_option("-o,--output", report.output, "Report file (.h5)")->required();
     r->add_option("--profile", report.profile, "Rule profile name or path");
+    scenarioOptions(r, report.what);
 
     bool markdown = false;
     auto* rules = app.add_subcommand("rules", "List every rule with its id, default severity and source");

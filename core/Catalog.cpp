@@ -74,10 +74,26 @@ std::vector<FieldSpec> fieldsFor(PartKind kind)
     case PartKind::Chassis:
         add(slotFields());
         add(powerFields());
-        add({t("gpus.part"), n("gpus.count", 0, 64), t("nics.part"), n("nics.count", 0, 64), n("cpus.count", 0, 16),
-             q("cpus.tdp", Dimension::Power), q("cpus.idle", Dimension::Power), n("fans.count", 0, 256),
-             n("fans.rotors_per_fan", 1, 4), q("fans.power", Dimension::Power),
-             q("fans.min_speed", Dimension::Ratio, 0, 1), q("power.base_idle", Dimension::Power),
+        add({t("gpus.part"),
+             n("gpus.count", 0, 64),
+             t("nics.part"),
+             n("nics.count", 0, 64),
+             n("cpus.count", 0, 16),
+             q("cpus.tdp", Dimension::Power),
+             q("cpus.idle", Dimension::Power),
+             n("fans.count", 0, 256),
+             n("fans.rotors_per_fan", 1, 4),
+             q("fans.power", Dimension::Power),
+             q("fans.min_speed", Dimension::Ratio, 0, 1),
+             q("power.base_idle", Dimension::Power),
+             curve("fans.curve", Dimension::VolumeFlow, 0, 100, Dimension::Pressure, 0, 1e5),
+             q("fans.setpoint", Dimension::Temperature, 273.15, 423.15),
+             q("impedance.pressure", Dimension::Pressure),
+             q("impedance.flow", Dimension::VolumeFlow, 1e-9),
+             q("thermal.r_jc", Dimension::ThermalResistance),
+             q("thermal.r_sink", Dimension::ThermalResistance),
+             q("thermal.sink_flow", Dimension::VolumeFlow, 1e-9),
+             q("thermal.preheat", Dimension::Ratio, 0, 1),
              q("power.base_max", Dimension::Power),
              curve("conversion_efficiency", Dimension::Ratio, 0, 2, Dimension::Ratio, 1e-9, 1),
              q("conversion_rating", Dimension::Power, 1e-9)});
@@ -341,6 +357,13 @@ void checkConsistency(const Cursor& doc, const Part& part)
         throw InputError(where("busbar_rating"), "a rack type needs busbar_rating (e.g. \"375 A\")");
     if (part.kind == PartKind::BbuShelf && (!part.find("modules") || !part.find("module_rating")))
         throw InputError(where("modules"), "a BBU shelf needs modules and module_rating");
+    if (const Curve* fan = part.curve("fans.curve"))
+        for (std::size_t i = 1; i < fan->points.size(); ++i)
+            if (fan->points[i].second > fan->points[i - 1].second) {
+                SourceLoc loc = fan->loc;
+                loc.path = "rdt.fans.curve[" + std::to_string(i) + "]";
+                throw InputError(loc, "a fan curve's pressure must fall as flow rises");
+            }
     const auto idle = part.find("power.idle"), max = part.find("power.max");
     if (idle && max && *idle > *max)
         throw InputError(where("power.idle"), "power.idle exceeds power.max");

@@ -19,6 +19,7 @@ struct Site {
     double supplyAirK = 298.15;     ///< supply (cold-aisle) air temperature, K
     double relativeHumidity = 0.45; ///< 0…1
     std::string ashraeClass = "A2"; ///< A1…A4 or H1
+    double supplyFlowRatio = 1.1;   ///< cooling air supplied per row / air the row's IT draws
     SourceLoc loc;
 };
 
@@ -98,6 +99,12 @@ struct Summary {
                 bbuShelves = 0, links = 0;
 };
 
+/// What-if overrides applied for one run (`rdt check --scenario`, `--inlet`, `--altitude`).
+struct Scenario {
+    std::string name;     ///< e.g. "fan-fail=1, inlet=35 degC"; empty for the design as written
+    int failedRotors = 0; ///< extra failed fan rotors in every chassis
+};
+
 /// A loaded, expanded design.
 struct Design {
     std::string file; ///< path as given
@@ -111,6 +118,7 @@ struct Design {
     std::vector<LinkClass> links;
     std::vector<Waiver> waivers;
     std::shared_ptr<const Catalog> catalog;
+    Scenario scenario;
 
     Summary summary() const;
     /// Number of GPUs in a slot's part (0 for non-chassis).

@@ -13,13 +13,15 @@ const std::vector<std::string> kAshraeClasses = {"A1", "A2", "A3", "A4", "H1"};
 
 Site readSite(const Cursor& c)
 {
-    c.allowKeys({"altitude", "supply_air", "humidity", "ashrae_class"});
+    c.allowKeys({"altitude", "supply_air", "humidity", "ashrae_class", "supply_flow"});
     Site s;
     s.loc = c.loc();
     if (auto a = c.find("altitude"))
         s.altitudeM = a->quantity(Dimension::Length, Range{-500.0, 6000.0});
     if (auto t = c.find("supply_air"))
         s.supplyAirK = t->quantity(Dimension::Temperature, Range{223.15, 373.15});
+    if (auto f = c.find("supply_flow"))
+        s.supplyFlowRatio = f->quantity(Dimension::Ratio, Range{0.05, 5.0});
     if (auto h = c.find("humidity"))
         s.relativeHumidity = h->quantity(Dimension::Ratio, Range{0.0, 1.0});
     if (auto k = c.find("ashrae_class")) {

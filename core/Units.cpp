@@ -64,6 +64,8 @@ constexpr std::array kUnits{
     UnitDef{"uohm/m", Dimension::ResistancePerLength, 1e-6, 0},
     UnitDef{"mohm/m", Dimension::ResistancePerLength, 1e-3, 0},
     UnitDef{"ohm/m", Dimension::ResistancePerLength, 1.0, 0},
+    UnitDef{"K/W", Dimension::ThermalResistance, 1.0, 0},
+    UnitDef{"degC/W", Dimension::ThermalResistance, 1.0, 0},
     UnitDef{"b/s", Dimension::DataRate, 1.0, 0},
     UnitDef{"kb/s", Dimension::DataRate, 1e3, 0},
     UnitDef{"Mb/s", Dimension::DataRate, 1e6, 0},
@@ -120,6 +122,7 @@ std::string exampleText(Dimension d)
     case Dimension::Current: return "\"375 A\"";
     case Dimension::Resistance: return "\"0.1 mohm\"";
     case Dimension::ResistancePerLength: return "\"0.14 mohm/m\"";
+    case Dimension::ThermalResistance: return "\"0.05 K/W\"";
     case Dimension::DataRate: return "\"400 Gb/s\"";
     case Dimension::DataSize: return "\"80 GB\"";
     case Dimension::Frequency: return "\"16 GHz\"";
@@ -153,6 +156,7 @@ std::string_view dimensionName(Dimension d)
     case Dimension::Current: return "current";
     case Dimension::Resistance: return "resistance";
     case Dimension::ResistancePerLength: return "resistance per length";
+    case Dimension::ThermalResistance: return "thermal resistance";
     case Dimension::DataRate: return "data rate";
     case Dimension::DataSize: return "data size";
     case Dimension::Frequency: return "frequency";
@@ -179,6 +183,7 @@ std::string_view siUnit(Dimension d)
     case Dimension::Current: return "A";
     case Dimension::Resistance: return "ohm";
     case Dimension::ResistancePerLength: return "ohm/m";
+    case Dimension::ThermalResistance: return "K/W";
     case Dimension::DataRate: return "b/s";
     case Dimension::DataSize: return "B";
     case Dimension::Frequency: return "Hz";
@@ -302,6 +307,7 @@ std::string formatQuantity(double v, Dimension dim, int precision)
     case Dimension::Current: return fmt(v, "A");
     case Dimension::Resistance: return a < 1.0 && a > 0.0 ? fmt(v * 1e3, "mohm") : fmt(v, "ohm");
     case Dimension::ResistancePerLength: return fmt(v * 1e3, "mohm/m");
+    case Dimension::ThermalResistance: return fmt(v, "K/W");
     case Dimension::DataRate:
         return a >= 1e12 ? fmt(v / 1e12, "Tb/s") : a >= 1e9 ? fmt(v / 1e9, "Gb/s") : fmt(v / 1e6, "Mb/s");
     case Dimension::DataSize: return a >= 1e12 ? fmt(v / 1e12, "TB") : fmt(v / 1e9, "GB");

@@ -24,6 +24,7 @@ enum class Dimension {
     Current,             ///< A
     Resistance,          ///< ohm
     ResistancePerLength, ///< ohm/m
+    ThermalResistance,   ///< K/W
     DataRate,            ///< bit/s (`GB/s` is bytes and multiplied by 8)
     DataSize,            ///< byte
     Frequency,           ///< Hz

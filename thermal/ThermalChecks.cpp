@@ -1,5 +1,9 @@
 #include "thermal/ThermalChecks.h"
 
+#include <cmath>
+
+#include "thermal/Thermal.h"
+
 namespace rdt::thermal {
 
 namespace {
@@ -55,6 +59,124 @@ void registerChecks(core::CheckRegistry& registry)
                                         " is below the " + s.ashraeClass + " allowable " +
                                         core::formatQuantity(r.minK, core::Dimension::Temperature),
                                     s.supplyAirK - kC, r.minK - kC, "degC", s.loc);
+                 });
+    using core::Dimension;
+    using core::Severity;
+    registry.add(
+        {"thermal.gpu.junction",
+         "GPU junction below its maximum operating temperature",
+         Severity::Error,
+         "H100 SXM5: max operating 87 °C, slowdown 89 °C (nvidia-smi) [C5]",
+         "The hottest GPU of a chassis, from the airflow network and the compact junction model, exceeds "
+         "the GPU's max_operating_temp; above slowdown_temp the GPU throttles its clocks.",
+         {}},
+        [](core::CheckContext& ctx) {
+            const auto t = thermalFor(ctx.design(), ctx.results());
+            for (const RackThermal& r : t->racks)
+                for (const ChassisThermal& c : r.chassis)
+                    if (c.gpuJunctionK > c.maxOperatingK)
+                        ctx.report(c.id,
+                                   "GPU junction " + core::formatQuantity(c.gpuJunctionK, Dimension::Temperature, 3) +
+                                       " exceeds the " + core::formatQuantity(c.maxOperatingK, Dimension::Temperature) +
+                                       " maximum operating temperature" + (c.throttled ? " and throttles" : "") +
+                                       " (inlet " + core::formatQuantity(c.inletK, Dimension::Temperature, 3) +
+                                       ", fans " + core::formatQuantity(c.fanSpeed, Dimension::Ratio, 3) + ")",
+                                   c.gpuJunctionK - 273.15, c.maxOperatingK - 273.15, "degC",
+                                   ctx.design()
+                                       .racks[static_cast<std::size_t>(c.rack)]
+                                       .slots[static_cast<std::size_t>(c.slot)]
+                                       .loc);
+        });
+    registry.add({"thermal.gpu.setpoint",
+                  "GPU held at the fan-control setpoint",
+                  Severity::Warning,
+                  "Grand Teton fan control: GPU PID setpoint 79 °C [G8]",
+                  "Fans at full speed cannot hold the hottest GPU at the chassis' fan-control setpoint (a warning "
+                  "band below the maximum operating temperature).",
+                  {}},
+                 [](core::CheckContext& ctx) {
+                     const auto t = thermalFor(ctx.design(), ctx.results());
+                     for (const RackThermal& r : t->racks)
+                         for (const ChassisThermal& c : r.chassis)
+                             if (c.gpuJunctionK > c.setpointK + 0.05 && c.gpuJunctionK <= c.maxOperatingK)
+                                 ctx.report(
+                                     c.id,
+                                     "GPU junction " + core::formatQuantity(c.gpuJunctionK, Dimension::Temperature, 3) +
+                                         " is above the " + core::formatQuantity(c.setpointK, Dimension::Temperature) +
+                                         " fan-control setpoint with fans at " +
+                                         core::formatQuantity(c.fanSpeed, Dimension::Ratio, 3),
+                                     c.gpuJunctionK - 273.15, c.setpointK - 273.15, "degC",
+                                     ctx.design()
+                                         .racks[static_cast<std::size_t>(c.rack)]
+                                         .slots[static_cast<std::size_t>(c.slot)]
+                                         .loc);
+                 });
+    registry.add({"thermal.inlet.chassis",
+                  "Chassis inlet within the ASHRAE class",
+                  Severity::Error,
+                  "ASHRAE TC 9.9 (2021) Table 2.1 allowable ranges [T1]",
+                  "A chassis' inlet air — supply mixed with recirculated hot air — exceeds the allowable upper limit "
+                  "of the site's class, derated for altitude.",
+                  {}},
+                 [](core::CheckContext& ctx) {
+                     const auto t = thermalFor(ctx.design(), ctx.results());
+                     const core::Site& s = ctx.design().site;
+                     const double maxK = deratedMaxInletK(s.ashraeClass, s.altitudeM);
+                     for (const RackThermal& r : t->racks)
+                         if (!r.chassis.empty() && r.frontK > maxK + 1e-9)
+                             ctx.report(r.id,
+                                        "chassis inlet " + core::formatQuantity(r.frontK, Dimension::Temperature, 3) +
+                                            " (recirculation " +
+                                            core::formatQuantity(r.recirculationM3s, Dimension::VolumeFlow, 2) +
+                                            ") is above the " + s.ashraeClass + " allowable " +
+                                            core::formatQuantity(maxK, Dimension::Temperature),
+                                        r.frontK - 273.15, maxK - 273.15, "degC",
+                                        ctx.design().racks[static_cast<std::size_t>(r.rack)].loc);
+                 });
+    registry.add({"thermal.exhaust.dt",
+                  "Exhaust temperature rise at least the efficiency target",
+                  Severity::Info,
+                  "Meta network hardware requirements: exhaust ΔT ≥ 12.3 °C with all fans healthy [R8]",
+                  "A chassis' air temperature rise is below the profile's min_exhaust_dt: it moves more air than its "
+                  "heat needs.",
+                  {{"min_exhaust_dt", {12.3, Dimension::TemperatureDelta}}}},
+                 [](core::CheckContext& ctx) {
+                     const double minDt = ctx.constraint("min_exhaust_dt");
+                     const auto t = thermalFor(ctx.design(), ctx.results());
+                     for (const RackThermal& r : t->racks)
+                         for (const ChassisThermal& c : r.chassis)
+                             if (c.heatW > 0 && c.exhaustK - c.inletK < minDt)
+                                 ctx.report(
+                                     c.id,
+                                     "exhaust rise " +
+                                         core::formatQuantity(c.exhaustK - c.inletK, Dimension::TemperatureDelta, 3) +
+                                         " is below the " +
+                                         core::formatQuantity(minDt, Dimension::TemperatureDelta, 3) + " target",
+                                     c.exhaustK - c.inletK, minDt, "K",
+                                     ctx.design()
+                                         .racks[static_cast<std::size_t>(c.rack)]
+                                         .slots[static_cast<std::size_t>(c.slot)]
+                                         .loc);
+                 });
+    registry.add({"thermal.row.rci",
+                  "Row intake temperatures: RCI_HI at least 96 %",
+                  Severity::Warning,
+                  "Herrlin, Rack Cooling Index, ASHRAE Trans. 111(2) 2005: ≥ 96 % good, ≤ 90 % poor",
+                  "RCI_HI of a row's chassis intakes against the class's recommended and allowable maxima is below the "
+                  "profile's min_rci.",
+                  {{"min_rci", {0.96, Dimension::Ratio}}}},
+                 [](core::CheckContext& ctx) {
+                     const double minRci = ctx.constraint("min_rci") * 100.0;
+                     const auto t = thermalFor(ctx.design(), ctx.results());
+                     for (std::size_t i = 0; i < t->rows.size(); ++i)
+                         if (t->rows[i].rciHi < minRci)
+                             ctx.report(
+                                 t->rows[i].id,
+                                 "RCI_HI " + core::formatQuantity(t->rows[i].rciHi / 100.0, Dimension::Ratio, 3) +
+                                     " (cold aisle " +
+                                     core::formatQuantity(t->rows[i].coldAisleK, Dimension::Temperature, 3) + ", RTI " +
+                                     core::formatQuantity(t->rows[i].rti / 100.0, Dimension::Ratio, 3) + ")",
+                                 t->rows[i].rciHi, minRci, "%", ctx.design().rows[i].loc);
                  });
 }
 

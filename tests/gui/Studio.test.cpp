@@ -143,15 +143,15 @@ TEST_CASE("checks run in the background and problems select their subject", "[gu
     REQUIRE(f.window->openFile(kData + "/designs/broken-rack.yaml"));
     f.window->waitForChecks();
     gui::Studio& studio = f.window->studio();
-    CHECK(studio.violations().size() == 15);
-    CHECK(f.window->problems()->rowCount() == 15);
+    CHECK(studio.violations().size() == 24);
+    CHECK(f.window->problems()->rowCount() == 24);
     f.window->problems()->activate(0);
     CHECK_FALSE(studio.selection().isEmpty());
     // A new edit cancels the run in flight; the last result wins.
     REQUIRE(f.window->elevation()->dropPart("meta-minipack2", 20));
     studio.undoStack()->undo();
     f.window->waitForChecks();
-    CHECK(studio.violations().size() == 15);
+    CHECK(studio.violations().size() == 24);
 }
 
 TEST_CASE("autosave writes a recovery copy of unsaved work", "[gui]")

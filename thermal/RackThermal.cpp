@@ -1,0 +1,257 @@
+#include "thermal/RackThermal.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/FanCurve.h"
+#include "models/PowerModels.h"
+#include "thermal/FlowNetwork.h"
+
+namespace rdt::thermal {
+
+namespace {
+
+/// What the network needs of a chassis, read once from the catalog.
+struct ChassisModel {
+    const core::Slot* slot = nullptr;
+    models::FanCurve curve;
+    int fans = 0;
+    int failed = 0;
+    double impedanceK = 0;
+    double minSpeed = 0.25;
+    double heatW = 0, gpuW = 0;
+    int gpus = 0;
+    double rjc = 0, rsink = 0, sinkFlow = 1, preheat = 0;
+    double setpointK = 352.15, maxOperatingK = 360.15, slowdownK = 362.15;
+};
+
+ChassisModel modelOf(const core::Design& d, const core::Slot& s, const AirState& air)
+{
+    ChassisModel m;
+    m.slot = &s;
+    const core::Part& p = *s.part;
+    const core::Curve* fan = p.curve("fans.curve");
+    m.fans = static_cast<int>(p.value("fans.count", 0));
+    m.failed = std::min(s.overrides.failedFanRotors + air.extraFailedRotors, 2 * m.fans);
+    models::ChassisOperating op;
+    op.utilisation = s.overrides.utilisation.value_or(1.0);
+    op.gpuCapW = s.overrides.gpuPowerCapW.value_or(0.0);
+    const models::ChassisDraw draw = models::chassisDraw(p, *d.catalog, op);
+    m.heatW = draw.inputW; // every watt drawn ends up as heat in the air
+    m.gpus = core::Design::gpuCount(p);
+    m.gpuW = m.gpus ? draw.gpuW / m.gpus : 0.0;
+    if (!fan || m.fans == 0) {
+        if (m.heatW > 0)
+            throw core::InputError(s.loc, "chassis " + s.id + " (" + p.slug + ") dissipates " +
+                                              std::to_string(static_cast<int>(m.heatW)) +
+                                              " W but has no air path: its catalog entry has no fans.curve");
+        return m;
+    }
+    m.curve = models::FanCurve::table(fan->points);
+    const double dp = p.value("impedance.pressure", 0.0), q = p.value("impedance.flow", 1.0);
+    m.impedanceK = dp / (q * q);
+    m.minSpeed = p.value("fans.min_speed", 0.25);
+    m.rjc = p.value("thermal.r_jc", 0.0);
+    m.rsink = p.value("thermal.r_sink", 0.0);
+    m.sinkFlow = p.value("thermal.sink_flow", 1.0);
+    m.preheat = p.value("thermal.preheat", 0.0);
+    m.setpointK = p.value("fans.setpoint", 352.15);
+    if (const core::Part* gpu = d.catalog->find(p.text("gpus.part"))) {
+        m.maxOperatingK = gpu->value("max_operating_temp", m.maxOperatingK);
+        m.slowdownK = gpu->value("slowdown_temp", m.slowdownK);
+    }
+    return m;
+}
+
+struct NetworkResult {
+    FlowSolution sol;
+    int frontDoor = -1, rearDoor = -1, recirc = -1, leak = -1;
+    std::vector<std::vector<int>> fanBranches; ///< per modelled chassis
+};
+
+NetworkResult solveNetwork(const std::vector<ChassisModel>& cs, const std::vector<double>& speed, int openOu,
+                           const AirState& air, const RackAirflowParams& prm)
+{
+    FlowNetwork net;
+    NetworkResult r;
+    const int cold = net.addNode("cold aisle", 0.0), hot = net.addNode("hot aisle", 0.0);
+    const int front = net.addNode("front plenum"), rear = net.addNode("rear plenum");
+    const double rho = air.densityRatio; // pressures scale with density at the same volume flow
+    r.frontDoor = net.addImpedance("front door", cold, front, prm.frontDoorK * rho);
+    r.rearDoor = net.addImpedance("rear door", rear, hot, prm.rearDoorK * rho);
+    r.recirc = net.addImpedance("recirculation", hot, front, prm.recirculationK * rho);
+    if (openOu > 0)
+        r.leak = net.addImpedance("open OU leakage", rear, front, prm.leakPerOpenOuK * rho / (openOu * openOu));
+    r.fanBranches.resize(cs.size());
+    for (std::size_t c = 0; c < cs.size(); ++c) {
+        const ChassisModel& m = cs[c];
+        if (m.fans == 0)
+            continue;
+        const int inner = net.addNode(m.slot->id + " fan wall");
+        net.addImpedance(m.slot->id + " impedance", front, inner, m.impedanceK * rho);
+        // Failed rotors go one per fan from the first fan on. Identical fans in parallel are one
+        // branch carrying `count` times the flow of one fan: Δp_array(Q) = Δp_fan(Q / count).
+        int twice = std::max(0, m.failed - m.fans), once = std::min(m.failed, m.fans) - twice;
+        const int groups[3][2] = {{m.fans - once - twice, 0}, {once, 1}, {twice, 2}};
+        for (const auto& g : groups) {
+            const int count = g[0], failed = g[1];
+            if (count <= 0)
+                continue;
+            const double s = speed[c], n = count;
+            const models::FanCurve* curve = &m.curve;
+            r.fanBranches[c].push_back(net.addFan(
+                m.slot->id + " fans (" + std::to_string(failed) + " rotors failed) x" + std::to_string(count), inner,
+                rear,
+                [curve, s, rho, failed, n](double q) {
+                    return models::dualRotorPressure(*curve, q / n, s, rho, failed);
+                },
+                [curve, s, rho, failed, n](double q) {
+                    return models::dualRotorSlope(*curve, q / n, s, rho, failed) / n;
+                }));
+        }
+    }
+    r.sol = net.solve();
+    return r;
+}
+
+} // namespace
+
+RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirState& air, const RackAirflowParams& prm)
+{
+    const core::Rack& rack = d.racks[rackIndex];
+    RackThermal out;
+    out.id = rack.id;
+    out.rack = static_cast<int>(rackIndex);
+    std::vector<ChassisModel> cs;
+    double otherHeat = 0;
+    int usedOu = 0;
+    for (const core::Slot& s : rack.slots) {
+        usedOu += s.part->ouHeight;
+        if (s.part->kind == core::PartKind::Chassis)
+            cs.push_back(modelOf(d, s, air));
+        else
+            otherHeat += models::partDrawW(*s.part, *d.catalog, {1.0, 0.0, false});
+    }
+    const int openOu = std::max(0, static_cast<int>(rack.rackType->value("usable_ou", 44)) - usedOu);
+    const double rhoCp = air.density * air.cp;
+    const double otherFlow = otherHeat / (rhoCp * prm.otherDeltaTK);
+
+    std::vector<double> speed(cs.size(), 1.0);
+    NetworkResult net;
+    // Temperatures from one network solution.
+    auto temperatures = [&](const NetworkResult& n, std::vector<double>& flows, double& front, double& rear) {
+        flows.assign(cs.size(), 0.0);
+        double heat = otherHeat, flow = otherFlow;
+        for (std::size_t c = 0; c < cs.size(); ++c) {
+            for (int b : n.fanBranches[c])
+                flows[c] += n.sol.flow[static_cast<std::size_t>(b)];
+            heat += cs[c].heatW;
+            flow += flows[c];
+        }
+        const double qDoor = std::max(0.0, n.sol.flow[static_cast<std::size_t>(n.frontDoor)]);
+        const double qRec = std::max(0.0, n.sol.flow[static_cast<std::size_t>(n.recirc)]);
+        const double qLeak = n.leak >= 0 ? std::max(0.0, n.sol.flow[static_cast<std::size_t>(n.leak)]) : 0.0;
+        const double riseRear = flow > 0 ? heat / (rhoCp * flow) : 0.0;
+        // Front plenum: supply and recirculated hot air, plus rear air leaking forward (T_front + rise).
+        front = qDoor + qRec > 0 ? (qDoor * air.coldAisleK + qRec * air.hotAisleK + qLeak * riseRear) / (qDoor + qRec)
+                                 : air.coldAisleK;
+        rear = front + riseRear;
+    };
+    auto junction = [&](const ChassisModel& m, double flow, double front) {
+        if (m.gpus == 0 || flow <= 0)
+            return front;
+        const double local = front + m.preheat * m.heatW / (rhoCp * flow);
+        // Convective resistance falls with mass flow to the 0.8 power (turbulent forced convection).
+        const double rsink = m.rsink * std::pow(m.sinkFlow / (flow * air.densityRatio), 0.8);
+        return local + m.gpuW * (m.rjc + rsink);
+    };
+
+    std::vector<double> flows;
+    double front = air.coldAisleK, rear = air.coldAisleK;
+    // Fan control: each chassis runs at the lowest speed that holds its GPUs at the setpoint, or at
+    // full speed when two or more rotors failed (Grand Teton's policy [G8]). Two sweeps settle the
+    // coupling through the shared plenums.
+    for (int sweep = 0; sweep < 2; ++sweep) {
+        for (std::size_t c = 0; c < cs.size(); ++c) {
+            if (cs[c].fans == 0 || cs[c].gpus == 0 || cs[c].failed >= 2) {
+                speed[c] = 1.0;
+                continue;
+            }
+            auto hotAt = [&](double s) {
+                speed[c] = s;
+                const NetworkResult n = solveNetwork(cs, speed, openOu, air, prm);
+                double f, r;
+                temperatures(n, flows, f, r);
+                return junction(cs[c], flows[c], f);
+            };
+            double lo = cs[c].minSpeed, hi = 1.0;
+            if (hotAt(lo) <= cs[c].setpointK) {
+                speed[c] = lo;
+                continue;
+            }
+            if (hotAt(hi) > cs[c].setpointK) {
+                speed[c] = hi;
+                continue;
+            }
+            // Illinois-modified regula falsi on T_j(s) − setpoint, which is smooth and falling in s.
+            double flo = hotAt(lo) - cs[c].setpointK, fhi = hotAt(hi) - cs[c].setpointK;
+            int side = 0;
+            for (int i = 0; i < 30 && hi - lo > 1e-4; ++i) {
+                const double mid = (lo * fhi - hi * flo) / (fhi - flo);
+                const double fm = hotAt(mid) - cs[c].setpointK;
+                if (fm > 0) {
+                    lo = mid;
+                    flo = fm;
+                    if (side == -1)
+                        fhi *= 0.5;
+                    side = -1;
+                } else {
+                    hi = mid;
+                    fhi = fm;
+                    if (side == 1)
+                        flo *= 0.5;
+                    side = 1;
+                }
+                if (std::fabs(fm) < 1e-4)
+                    break;
+            }
+            speed[c] = hi;
+        }
+    }
+    net = solveNetwork(cs, speed, openOu, air, prm);
+    temperatures(net, flows, front, rear);
+
+    out.newtonIterations = net.sol.iterations;
+    out.massResidual = net.sol.massResidual;
+    out.frontK = front;
+    out.rearK = rear;
+    out.doorFlowM3s = net.sol.flow[static_cast<std::size_t>(net.frontDoor)];
+    out.exhaustFlowM3s = net.sol.flow[static_cast<std::size_t>(net.rearDoor)];
+    out.recirculationM3s = net.sol.flow[static_cast<std::size_t>(net.recirc)];
+    out.leakM3s = net.leak >= 0 ? net.sol.flow[static_cast<std::size_t>(net.leak)] : 0.0;
+    out.heatW = otherHeat;
+    for (std::size_t c = 0; c < cs.size(); ++c) {
+        const ChassisModel& m = cs[c];
+        ChassisThermal t;
+        t.id = m.slot->id;
+        t.rack = out.rack;
+        t.slot = static_cast<int>(m.slot - rack.slots.data());
+        t.heatW = m.heatW;
+        t.gpuW = m.gpuW;
+        t.airflowM3s = flows[c];
+        t.inletK = front;
+        t.exhaustK = flows[c] > 0 ? front + m.heatW / (rhoCp * flows[c]) : front;
+        t.gpuJunctionK = junction(m, flows[c], front);
+        t.fanSpeed = speed[c];
+        t.failedRotors = m.failed;
+        t.setpointK = m.setpointK;
+        t.maxOperatingK = m.maxOperatingK;
+        t.slowdownK = m.slowdownK;
+        t.throttled = m.gpus > 0 && t.gpuJunctionK > m.slowdownK;
+        out.heatW += m.heatW;
+        out.chassis.push_back(t);
+    }
+    return out;
+}
+
+} // namespace rdt::thermal

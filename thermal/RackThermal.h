@@ -1,0 +1,68 @@
+#pragma once
+/// \file RackThermal.h
+/// One rack as an airflow network — cold aisle → front door → front plenum → each chassis'
+/// impedance → its fans → rear plenum → rear door → hot aisle, plus hot-aisle recirculation to
+/// the front and leakage through open OU from rear to front — with each chassis' fan control
+/// holding its GPUs at the setpoint, energy balances for the air temperatures, and the GPU's
+/// compact junction model. All temperatures K, flows m³/s.
+
+#include <string>
+#include <vector>
+
+#include "core/Design.h"
+
+namespace rdt::thermal {
+
+/// Rack-level impedances (Pa per (m³/s)²). Defaults are estimates; see docs/thermal.md.
+struct RackAirflowParams {
+    double frontDoorK = 1.5;       ///< perforated front door: ~6 Pa at 2 m³/s
+    double rearDoorK = 1.5;        ///< perforated rear door
+    double recirculationK = 4000;  ///< gaps around the rack, hot aisle to front: 10 Pa → 0.05 m³/s
+    double leakPerOpenOuK = 1.7e6; ///< one open (blanked, leaky) OU: ρ/(2·Cd²·A²), A = 1e-3 m², Cd = 0.6
+    double otherDeltaTK = 15.0;    ///< air temperature rise assumed for parts without a fan model
+};
+
+/// Boundary conditions of a rack.
+struct AirState {
+    double coldAisleK = 298.15; ///< air arriving at the front door
+    double hotAisleK = 310.0;   ///< air the recirculation path brings back
+    double densityRatio = 1.0;  ///< ρ / ρ_ref(1.2 kg/m³), scales fan and impedance pressures
+    double density = 1.2;       ///< kg/m³ at the rack inlet
+    double cp = 1005.0;         ///< J/(kg·K)
+    int extraFailedRotors = 0;  ///< scenario: failed rotors added in every chassis
+};
+
+struct ChassisThermal {
+    std::string id;
+    int rack = -1, slot = -1;
+    double heatW = 0;
+    double gpuW = 0; ///< per GPU
+    double airflowM3s = 0;
+    double inletK = 0, exhaustK = 0;
+    double gpuJunctionK = 0; ///< hottest GPU
+    double fanSpeed = 1;     ///< fraction of full speed set by fan control
+    int failedRotors = 0;
+    bool throttled = false; ///< junction above the GPU's slowdown temperature
+    double setpointK = 0, maxOperatingK = 0, slowdownK = 0;
+};
+
+struct RackThermal {
+    std::string id;
+    int rack = -1;
+    double heatW = 0;            ///< all parts
+    double doorFlowM3s = 0;      ///< drawn from the cold aisle
+    double exhaustFlowM3s = 0;   ///< through the rear door
+    double recirculationM3s = 0; ///< hot aisle back to the front
+    double leakM3s = 0;          ///< rear to front inside the rack
+    double frontK = 0, rearK = 0;
+    int newtonIterations = 0;
+    double massResidual = 0;
+    std::vector<ChassisThermal> chassis;
+};
+
+/// Solve one rack for the given boundary air. Throws NetworkError for a chassis that dissipates
+/// heat without an air path (no fan curve).
+RackThermal solveRack(const core::Design& design, std::size_t rack, const AirState& air,
+                      const RackAirflowParams& params = {});
+
+} // namespace rdt::thermal

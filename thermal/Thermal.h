@@ -1,0 +1,50 @@
+#pragma once
+/// \file Thermal.h
+/// Thermal analysis of a whole design: every rack's airflow network inside its row, rows as
+/// rooms drawing from a cooling supply of a given temperature and flow (a shortfall recirculates
+/// hot-aisle air into the cold aisle), and the row metrics RCI_HI, RCI_LO, RTI and SHI
+/// (field-survey §4: Herrlin 2005/2008, Sharma–Bash–Patel 2002).
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/Design.h"
+#include "core/ResultStore.h"
+#include "thermal/RackThermal.h"
+
+namespace rdt::thermal {
+
+struct RowThermal {
+    std::string id;
+    double supplyK = 0;              ///< CRAH supply
+    double coldAisleK = 0;           ///< supply mixed with any recirculated shortfall
+    double hotAisleK = 0;            ///< flow-weighted rear-door exhaust
+    double demandM3s = 0;            ///< air the racks draw from the cold aisle
+    double supplyM3s = 0;            ///< air the cooling delivers
+    double rciHi = 100, rciLo = 100; ///< %
+    double rti = 100;                ///< %
+    double shi = 0;                  ///< 0…1
+    int iterations = 0;
+};
+
+struct ThermalResult {
+    std::string scenario;
+    double altitudeM = 0;
+    double densityKgM3 = 0;
+    std::vector<RackThermal> racks;
+    std::vector<RowThermal> rows;
+    std::size_t throttledChassis = 0;
+};
+
+/// RCI_HI and RCI_LO (%) of intake temperatures for a class's recommended and allowable limits.
+double rciHi(const std::vector<double>& intakesK, double maxRecK, double maxAllK);
+double rciLo(const std::vector<double>& intakesK, double minRecK, double minAllK);
+
+/// Solve every rack and row. Throws NetworkError (bad input) or std::runtime_error.
+ThermalResult computeThermal(const core::Design& design, const RackAirflowParams& params = {});
+
+/// From `store` (key "thermal"), computed on first use.
+std::shared_ptr<const ThermalResult> thermalFor(const core::Design& design, core::ResultStore& store);
+
+} // namespace rdt::thermal
