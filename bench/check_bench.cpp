@@ -12,6 +12,7 @@
 #include "analysis/ReportWriter.h"
 #include "core/Yaml.h"
 #include "power/Budget.h"
+#include "thermal/Thermal.h"
 
 using Clock = std::chrono::steady_clock;
 
@@ -55,6 +56,20 @@ int main(int argc, char** argv)
             for (const auto& sl : r.slots)
                 w = w + sl.part->value("power.max", 0.0);
     });
+    const double thermalAll =
+        medianSeconds(std::max(3, runs / 3), [&] { (void)rdt::thermal::computeThermal(last.design); });
+    rdt::thermal::AirState air;
+    air.coldAisleK = last.design.site.supplyAirK;
+    air.hotAisleK = air.coldAisleK + 15.0;
+    const double thermalOne = medianSeconds(runs, [&] { (void)rdt::thermal::solveRack(last.design, 0, air); });
+    // Baseline for the airflow: the sizing rule CFM = P / (ρ·cp·ΔT) per chassis at a fixed ΔT, what
+    // a spreadsheet does instead of solving the network.
+    const double rule = medianSeconds(runs, [&] {
+        volatile double v = 0;
+        for (const auto& r : last.design.racks)
+            for (const auto& sl : r.slots)
+                v = v + sl.part->value("power.max", 0.0) / (1.2 * 1005.0 * 12.0);
+    });
     const std::string out = (std::filesystem::temp_directory_path() / "rdt-bench-report.h5").string();
     const double report = medianSeconds(std::max(3, runs / 5), [&] { rdt::analysis::writeReport(last, out, "bench"); });
     std::filesystem::remove(out);
@@ -70,6 +85,11 @@ int main(int argc, char** argv)
     std::printf("%-44s %8.2f ms\n", "rdt report: HDF5 write", report * 1e3);
     std::printf("\n%-44s %8.2f ms %11s\n", "power budget (every rack, network + cap)", powerOnly * 1e3, "");
     std::printf("%-44s %8.3f ms %10.0fx\n", "baseline: nameplate watt sum", nameplate * 1e3, powerOnly / nameplate);
+    std::printf("\n%-44s %8.2f ms\n", "thermal: all racks and rows (OpenMP)", thermalAll * 1e3);
+    std::printf("%-44s %8.3f ms\n", "thermal: one rack (network + fan control)", thermalOne * 1e3);
+    std::printf("%-44s %8.3f ms %10.0fx\n", "baseline: CFM-per-kW sizing rule", rule * 1e3, thermalAll / rule);
+    std::printf("targets: all racks under 500 ms -> %s; one rack under 1 ms -> %s\n",
+                thermalAll < 0.5 ? "met" : "MISSED", thermalOne < 1e-3 ? "met" : "MISSED");
     std::printf("target: power analysis under 50 ms -> %.1f %% of budget (%s)\n", powerOnly / 0.05 * 100.0,
                 powerOnly < 0.05 ? "met" : "MISSED");
     std::printf("\ntarget: rdt check under 500 ms on 2 cores -> %.1f %% of budget (%s)\n", total / 0.5 * 100.0,

@@ -15,6 +15,7 @@ FanCurve FanCurve::table(std::vector<std::pair<double, double>> points)
             throw std::invalid_argument("a fan curve's pressure must not rise with flow");
     FanCurve c;
     c.m_table = std::move(points);
+    c.m_freeFlow = c.findFreeFlow();
     return c;
 }
 
@@ -22,6 +23,7 @@ FanCurve FanCurve::polynomial(std::vector<double> coefficients)
 {
     FanCurve c;
     c.m_poly = std::move(coefficients);
+    c.m_freeFlow = c.findFreeFlow();
     return c;
 }
 
@@ -64,7 +66,7 @@ double FanCurve::slope(double q) const
     return std::min(s, -1e-6 * std::max(1.0, t.front().second));
 }
 
-double FanCurve::freeFlow() const
+double FanCurve::findFreeFlow() const
 {
     double lo = 0, hi = 1.0;
     while (pressure(hi) > 0 && hi < 1e3)
@@ -97,12 +99,16 @@ double lockedRotorK(const FanCurve& c)
 double dualRotorPressure(const FanCurve& c, double q, double s, double rho, int failed)
 {
     const int running = 2 - std::clamp(failed, 0, 2);
+    if (running == 2)
+        return fanPressure(c, q, s, rho);
     return 0.5 * running * fanPressure(c, q, s, rho) - (2 - running) * rho * lockedRotorK(c) * q * std::fabs(q);
 }
 
 double dualRotorSlope(const FanCurve& c, double q, double s, double rho, int failed)
 {
     const int running = 2 - std::clamp(failed, 0, 2);
+    if (running == 2)
+        return fanSlope(c, q, s, rho);
     return 0.5 * running * fanSlope(c, q, s, rho) - (2 - running) * rho * lockedRotorK(c) * 2.0 * std::fabs(q);
 }
 

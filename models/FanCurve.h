@@ -22,10 +22,12 @@ public:
     /// dΔp/dQ at q (Pa per m³/s), < 0.
     double slope(double q) const;
     double shutoffPa() const { return pressure(0.0); }
-    /// Flow at Δp = 0.
-    double freeFlow() const;
+    /// Flow at Δp = 0 (computed once, when the curve is made).
+    double freeFlow() const { return m_freeFlow; }
 
 private:
+    double findFreeFlow() const;
+    double m_freeFlow = 0.0;
     std::vector<std::pair<double, double>> m_table;
     std::vector<double> m_poly;
 };

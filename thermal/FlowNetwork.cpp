@@ -1,5 +1,6 @@
 #include "thermal/FlowNetwork.h"
 
+#include <Eigen/Dense>
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
 
@@ -12,6 +13,7 @@ namespace {
 // k·Q|Q|^(n−1) is written k·Q·(Q² + ε²)^((n−1)/2): identical to 1e-10 relative above 1 L/s, and
 // its derivative stays positive at zero flow so the Newton Jacobian is regular.
 constexpr double kEps = 1e-6;
+constexpr int kDenseLimit = 64;
 } // namespace
 
 int FlowNetwork::addNode(std::string name, std::optional<double> fixedPa)
@@ -86,7 +88,7 @@ void FlowNetwork::validate() const
             throw NetworkError("node \"" + m_nodes[i].name + "\" has no air path to a fixed-pressure boundary");
 }
 
-FlowSolution FlowNetwork::solve() const
+FlowSolution FlowNetwork::solve(const FlowSolution* guess) const
 {
     validate();
     const int nb = static_cast<int>(m_branches.size());
@@ -99,6 +101,13 @@ FlowSolution FlowNetwork::solve() const
     Eigen::VectorXd x = Eigen::VectorXd::Zero(n);
     for (int b = 0; b < nb; ++b)
         x(b) = m_branches[static_cast<std::size_t>(b)].rise ? 0.01 : 0.0; // fans start moving air
+    if (guess && guess->flow.size() == static_cast<std::size_t>(nb) && guess->pressure.size() == m_nodes.size()) {
+        for (int b = 0; b < nb; ++b)
+            x(b) = guess->flow[static_cast<std::size_t>(b)];
+        for (std::size_t i = 0; i < m_nodes.size(); ++i)
+            if (unknownOf[i] >= 0)
+                x(unknownOf[i]) = guess->pressure[i];
+    }
 
     auto pressureOf = [&](const Eigen::VectorXd& v, int node) {
         const auto& nd = m_nodes[static_cast<std::size_t>(node)];
@@ -153,11 +162,23 @@ FlowSolution FlowNetwork::solve() const
             sol.massResidual = massErr;
             break;
         }
-        jac.setFromTriplets(trips.begin(), trips.end());
-        lu.compute(jac);
-        if (lu.info() != Eigen::Success)
+        Eigen::VectorXd dx;
+        if (n <= kDenseLimit) {
+            // Rack-sized systems: a dense LU is far cheaper than a sparse factorisation.
+            Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(n, n);
+            for (const auto& t : trips)
+                dense(t.row(), t.col()) += t.value();
+            const Eigen::PartialPivLU<Eigen::MatrixXd> dlu(dense);
+            dx = dlu.solve(-r);
+        } else {
+            jac.setFromTriplets(trips.begin(), trips.end());
+            lu.compute(jac);
+            if (lu.info() != Eigen::Success)
+                throw std::runtime_error("airflow network: singular Jacobian");
+            dx = lu.solve(-r);
+        }
+        if (!dx.allFinite())
             throw std::runtime_error("airflow network: singular Jacobian");
-        const Eigen::VectorXd dx = lu.solve(-r);
         // Backtracking: accept the first step that lowers the residual.
         double t = 1.0;
         for (int k = 0; k < 30; ++k, t *= 0.5) {

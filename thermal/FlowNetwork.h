@@ -36,8 +36,9 @@ public:
     /// A fan: rise(Q) (Pa) and its derivative; optional series impedance k·Q|Q|.
     int addFan(std::string name, int from, int to, std::function<double(double)> rise,
                std::function<double(double)> slope, double seriesK = 0.0);
-    /// Solve; throws NetworkError (bad topology) or std::runtime_error (no convergence).
-    FlowSolution solve() const;
+    /// Solve; throws NetworkError (bad topology) or std::runtime_error (no convergence). `guess`, a
+    /// solution of a network of the same shape (e.g. at a slightly different fan speed), warm-starts Newton.
+    FlowSolution solve(const FlowSolution* guess = nullptr) const;
 
     std::size_t nodeCount() const { return m_nodes.size(); }
     std::size_t branchCount() const { return m_branches.size(); }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "models/FanCurve.h"
 #include "models/PowerModels.h"
@@ -70,7 +71,7 @@ struct NetworkResult {
 };
 
 NetworkResult solveNetwork(const std::vector<ChassisModel>& cs, const std::vector<double>& speed, int openOu,
-                           const AirState& air, const RackAirflowParams& prm)
+                           const AirState& air, const RackAirflowParams& prm, const FlowSolution* guess = nullptr)
 {
     FlowNetwork net;
     NetworkResult r;
@@ -110,7 +111,7 @@ NetworkResult solveNetwork(const std::vector<ChassisModel>& cs, const std::vecto
                 }));
         }
     }
-    r.sol = net.solve();
+    r.sol = net.solve(guess);
     return r;
 }
 
@@ -168,6 +169,7 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
 
     std::vector<double> flows;
     double front = air.coldAisleK, rear = air.coldAisleK;
+    std::optional<FlowSolution> lastSolution; // warm start: successive solves differ by one fan speed
     // Fan control: each chassis runs at the lowest speed that holds its GPUs at the setpoint, or at
     // full speed when two or more rotors failed (Grand Teton's policy [G8]). Two sweeps settle the
     // coupling through the shared plenums.
@@ -179,24 +181,37 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
             }
             auto hotAt = [&](double s) {
                 speed[c] = s;
-                const NetworkResult n = solveNetwork(cs, speed, openOu, air, prm);
+                const NetworkResult n =
+                    solveNetwork(cs, speed, openOu, air, prm, lastSolution ? &*lastSolution : nullptr);
+                lastSolution = n.sol;
                 double f, r;
                 temperatures(n, flows, f, r);
                 return junction(cs[c], flows[c], f);
             };
-            double lo = cs[c].minSpeed, hi = 1.0;
-            if (hotAt(lo) <= cs[c].setpointK) {
-                speed[c] = lo;
-                continue;
+            // The second sweep only corrects for the neighbours: bracket tightly around the first answer.
+            const double prev = speed[c];
+            double lo = sweep == 0 ? cs[c].minSpeed : std::max(cs[c].minSpeed, prev - 0.02);
+            double hi = sweep == 0 ? 1.0 : std::min(1.0, prev + 0.02);
+            double fhi = hotAt(hi) - cs[c].setpointK;
+            double flo = fhi > 0 ? 0.0 : hotAt(lo) - cs[c].setpointK;
+            if (sweep > 0 && (fhi > 0 || flo <= 0) && (hi < 1.0 || lo > cs[c].minSpeed)) {
+                lo = cs[c].minSpeed; // the answer left the bracket: search the whole range
+                hi = 1.0;
+                fhi = hotAt(hi) - cs[c].setpointK;
+                flo = fhi > 0 ? 0.0 : hotAt(lo) - cs[c].setpointK;
             }
-            if (hotAt(hi) > cs[c].setpointK) {
+            if (fhi > 0) {
                 speed[c] = hi;
                 continue;
             }
+            if (flo <= 0) {
+                speed[c] = lo;
+                continue;
+            }
             // Illinois-modified regula falsi on T_j(s) − setpoint, which is smooth and falling in s.
-            double flo = hotAt(lo) - cs[c].setpointK, fhi = hotAt(hi) - cs[c].setpointK;
             int side = 0;
             for (int i = 0; i < 30 && hi - lo > 1e-4; ++i) {
+                // Fan control holds its setpoint to a few mK; real controllers do to about 1 K.
                 const double mid = (lo * fhi - hi * flo) / (fhi - flo);
                 const double fm = hotAt(mid) - cs[c].setpointK;
                 if (fm > 0) {
@@ -212,13 +227,13 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
                         flo *= 0.5;
                     side = 1;
                 }
-                if (std::fabs(fm) < 1e-4)
+                if (std::fabs(fm) < 5e-3)
                     break;
             }
             speed[c] = hi;
         }
     }
-    net = solveNetwork(cs, speed, openOu, air, prm);
+    net = solveNetwork(cs, speed, openOu, air, prm, lastSolution ? &*lastSolution : nullptr);
     temperatures(net, flows, front, rear);
 
     out.newtonIterations = net.sol.iterations;

@@ -161,6 +161,10 @@ TEST_CASE("the report reads back through the HDF5 API", "[report][hdf5]")
     const auto itLoad = realColumn(f, "/power/racks", "it_load");
     CHECK(itLoad[0] == Approx(r.power->racks[0].itLoadW));
     CHECK(tableInfo(f, "/power/rollups").rows == 1 + 1 + 1); // one row, one hall, the cluster
+    CHECK(tableInfo(f, "/thermal/chassis").rows == 5);
+    CHECK(tableInfo(f, "/thermal/rows").rows == 1);
+    const auto junction = realColumn(f, "/thermal/chassis", "gpu_junction_max");
+    CHECK(junction[0] == Approx(r.thermal->racks[0].chassis[0].gpuJunctionK - 273.15));
     const TableInfo catalog = tableInfo(f, "/meta/catalog");
     CHECK(catalog.rows == r.design.catalog->files().size());
     H5Fclose(f);

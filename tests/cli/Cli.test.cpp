@@ -237,3 +237,37 @@ TEST_CASE("docs/rules.md lists every rule as `rdt rules --markdown` prints it", 
     INFO("regenerate docs/rules.md with: build/bin/rdt rules --markdown");
     CHECK_THAT(ss.str(), Contains(r.out));
 }
+
+TEST_CASE("thermal results for every chassis and row and the what-if scenarios", "[cli][thermal]")
+{
+    const Run base = runRdt("check data/designs/meta-24k-roce.yaml --json", false);
+    REQUIRE(base.code == 0);
+    const auto j = nlohmann::json::parse(base.out);
+    CHECK(j["thermal"]["chassis"].size() == 3072);
+    CHECK(j["thermal"]["rows"].size() == 96);
+    for (const char* key :
+         {"id", "heat_W", "airflow_m3s", "airflow_cfm", "inlet_C", "exhaust_C", "gpu_junction_max_C", "throttled"})
+        CHECK(j["thermal"]["chassis"][0].contains(key));
+    for (const char* key : {"id", "rci_hi", "rci_lo", "rti", "shi"})
+        CHECK(j["thermal"]["rows"][0].contains(key));
+    CHECK(j["scenario"] == "as designed");
+
+    // At 35 °C the fans already run flat out; a failed rotor then costs airflow and junction margin.
+    const auto warm =
+        nlohmann::json::parse(runRdt("check data/designs/single-rack.yaml --json --inlet 35degC", false).out);
+    const auto failed = nlohmann::json::parse(
+        runRdt("check data/designs/single-rack.yaml --json --inlet 35degC --scenario fan-fail=1", false).out);
+    CHECK(failed["scenario"] == "fan-fail=1, inlet=35 degC");
+    const auto& c0 = warm["thermal"]["chassis"][0];
+    const auto& c1 = failed["thermal"]["chassis"][0];
+    CHECK(c0["fan_speed"].get<double>() == 1.0);
+    CHECK(c1["failed_rotors"] == 1);
+    CHECK(c1["airflow_m3s"].get<double>() < c0["airflow_m3s"].get<double>());
+    CHECK(c1["gpu_junction_max_C"].get<double>() > c0["gpu_junction_max_C"].get<double>());
+    const Run text = runRdt("check data/designs/single-rack.yaml --altitude 1800m");
+    CHECK_THAT(text.out, Contains("scenario altitude=1,800 m"));
+
+    CHECK(runRdt("check data/designs/single-rack.yaml --scenario fan-fail").code == 2);
+    CHECK(runRdt("check data/designs/single-rack.yaml --inlet 35").code == 2);
+    CHECK(runRdt("check data/designs/single-rack.yaml --altitude 9000m").code == 2);
+}
