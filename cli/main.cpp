@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/Commands.h"
+#include "cli/TouchstoneCommand.h"
 #include "core/Version.h"
 
 int main(int argc, char** argv)
@@ -41,6 +42,22 @@ int main(int argc, char** argv)
     r->add_option("--profile", report.profile, "Rule profile name or path");
     scenarioOptions(r, report.what);
 
+    TouchstoneArgs ts;
+    auto* tsCmd = app.add_subcommand("touchstone", "Read a Touchstone file: summary, conversion, export");
+    tsCmd->add_option("file", ts.file, "Touchstone file (.sNp or .ts)")->required();
+    tsCmd->add_flag("--info", ts.info, "Ports, points, frequency range, references, reciprocity, passivity, |S21|");
+    tsCmd->add_option("--to", ts.to, "Parameters to output")
+        ->check(CLI::IsMember({"s", "z", "y", "abcd", "t"}))
+        ->capture_default_str();
+    tsCmd->add_option("--z0", ts.z0, "Renormalise every port to this reference impedance (ohm)")
+        ->check(CLI::PositiveNumber);
+    tsCmd->add_flag("--mixed-mode", ts.mixedMode,
+                    "Convert a 4-port (through 1→2 and 3→4) to mixed-mode SDD/SDC/SCD/SCC");
+    tsCmd->add_option("--format", ts.format, "Output format")
+        ->check(CLI::IsMember({"csv", "json", "touchstone"}))
+        ->capture_default_str();
+    tsCmd->add_option("-o,--output", ts.output, "Write to a file instead of stdout");
+
     bool markdown = false;
     auto* rules = app.add_subcommand("rules", "List every rule with its id, default severity and source");
     rules->add_flag("--markdown", markdown, "Markdown table (docs/rules.md)");
@@ -65,6 +82,8 @@ int main(int argc, char** argv)
         return runValidate(validate);
     if (*r)
         return runReport(report);
+    if (*tsCmd)
+        return runTouchstone(ts);
     if (*rules)
         return runRules(markdown);
     if (*list)
