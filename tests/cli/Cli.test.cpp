@@ -271,3 +271,27 @@ TEST_CASE("thermal results for every chassis and row and the what-if scenarios",
     CHECK(runRdt("check data/designs/single-rack.yaml --inlet 35").code == 2);
     CHECK(runRdt("check data/designs/single-rack.yaml --altitude 9000m").code == 2);
 }
+
+TEST_CASE("rdt touchstone: info, conversion and export of a real file", "[cli][touchstone]")
+{
+    const std::string thru = "../shared/data/channels/kr4-example2/example2_THRU.s4p";
+    Run r = runRdt("touchstone " + thru + " --info");
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Contains("ports        4") && Contains("points       4001") && Contains("passive"));
+    r = runRdt("touchstone tests/fixtures/touchstone/line.s2p --to abcd", false);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Contains("freq_Hz,ABCD11_re,ABCD11_im"));
+    r = runRdt("touchstone tests/fixtures/touchstone/line.s2p --format json --z0 75", false);
+    CHECK(nlohmann::json::parse(r.out)["z0_ohm"][0] == 75.0);
+    const fs::path out = fs::temp_directory_path() / "rdt-ts-out.s4p";
+    r = runRdt("touchstone " + thru + " --format touchstone -o " + out.string());
+    CHECK(r.code == 0);
+    CHECK(runRdt("touchstone " + out.string() + " --info").code == 0);
+    fs::remove(out);
+    r = runRdt("touchstone " + thru + " --mixed-mode --info");
+    CHECK(r.code == 0);
+    r = runRdt("touchstone tests/fixtures/touchstone/bad-truncated.s2p");
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Contains("bad-truncated.s2p:3:"));
+    CHECK(runRdt("touchstone " + thru + " --to abcd").code == 2); // ABCD needs a two-port
+}
