@@ -1,0 +1,98 @@
+#include "signal/TimeDomain.h"
+
+#include <unsupported/Eigen/FFT>
+
+#include <algorithm>
+#include <cmath>
+
+namespace rdt::signal {
+
+using cd = std::complex<double>;
+
+double PulseResponse::cursor(long k) const
+{
+    const long i = static_cast<long>(peak) + k * samplesPerUi;
+    return i >= 0 && i < static_cast<long>(v.size()) ? v[static_cast<std::size_t>(i)] : 0.0;
+}
+
+namespace {
+
+cd interpolateAt(const std::vector<double>& f, const std::vector<cd>& h, double x)
+{
+    if (x <= f.front())
+        return x <= 0 || f.front() <= 0 ? h.front()
+                                        : std::polar(std::abs(h.front()), std::arg(h.front()) * x / f.front());
+    if (x >= f.back())
+        return h.back();
+    const auto hi = std::upper_bound(f.begin(), f.end(), x);
+    const std::size_t j = static_cast<std::size_t>(hi - f.begin());
+    const double t = (x - f[j - 1]) / (f[j] - f[j - 1]);
+    return (1 - t) * h[j - 1] + t * h[j];
+}
+
+/// 4th-order Butterworth low-pass at `fc` (two biquads with Q = 0.5412 and 1.3066).
+cd butterworth4(double f, double fc)
+{
+    const cd s(0, f / fc);
+    const cd b1 = 1.0 + s / 0.5411961 + s * s, b2 = 1.0 + s / 1.3065630 + s * s;
+    return 1.0 / (b1 * b2);
+}
+
+} // namespace
+
+PulseResponse pulseResponse(const std::vector<double>& freqHz, const std::vector<cd>& h, const PulseOptions& o)
+{
+    PulseResponse p;
+    const double ui = 1.0 / o.baudHz;
+    p.samplesPerUi = o.samplesPerUi;
+    p.dtS = ui / o.samplesPerUi;
+    std::size_t n = 1;
+    while (n < static_cast<std::size_t>(o.spanUi) * static_cast<std::size_t>(o.samplesPerUi))
+        n <<= 1;
+    const double df = 1.0 / (static_cast<double>(n) * p.dtS);
+    const double fmax = freqHz.back(), taperStart = 0.9 * fmax;
+    std::vector<cd> spectrum(n / 2 + 1);
+    for (std::size_t k = 0; k <= n / 2; ++k) {
+        const double f = static_cast<double>(k) * df;
+        if (f >= fmax) {
+            spectrum[k] = 0.0;
+            continue;
+        }
+        cd v = interpolateAt(freqHz, h, f);
+        if (f > taperStart)
+            v *= 0.5 * (1.0 + std::cos(M_PI * (f - taperStart) / (fmax - taperStart)));
+        // One-UI rectangular symbol: UI·sinc(f·UI)·e^(−jπ f UI).
+        const double x = M_PI * f * ui;
+        const double sinc = x == 0 ? 1.0 : std::sin(x) / x;
+        v *= ui * sinc * std::exp(cd(0, -x));
+        if (o.rxBandwidthFraction > 0)
+            v *= butterworth4(f, o.rxBandwidthFraction * o.baudHz);
+        spectrum[k] = v;
+    }
+    spectrum[n / 2] = spectrum[n / 2].real(); // the Nyquist bin of a real signal is real
+    Eigen::FFT<double> fft;
+    fft.SetFlag(Eigen::FFT<double>::HalfSpectrum);
+    std::vector<double> time;
+    fft.inv(time, spectrum, static_cast<Eigen::Index>(n));
+    // Eigen's inverse divides by N; the continuous inverse transform needs N·Δf = 1/dt.
+    p.v.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+        p.v[i] = time[i] / p.dtS;
+    p.peak = static_cast<std::size_t>(std::max_element(p.v.begin(), p.v.end()) - p.v.begin());
+    return p;
+}
+
+double precursorEnergyFraction(const PulseResponse& p, double ui)
+{
+    const long limit = static_cast<long>(p.peak) - static_cast<long>(ui * p.samplesPerUi);
+    double before = 0, total = 0;
+    for (std::size_t i = 0; i < p.v.size(); ++i) {
+        const double e = p.v[i] * p.v[i];
+        total += e;
+        if (static_cast<long>(i) < limit)
+            before += e;
+    }
+    return total > 0 ? before / total : 0.0;
+}
+
+} // namespace rdt::signal

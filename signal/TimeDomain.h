@@ -1,0 +1,38 @@
+#pragma once
+/// \file TimeDomain.h
+/// Pulse response of a channel: the transfer function times a one-UI rectangular symbol and the
+/// receiver's reference filter (4th-order Butterworth, as COM uses), inverse FFT (Eigen's FFT
+/// module) on a grid fine enough in time and long enough to hold the channel's reach. Beyond the
+/// last measured frequency the spectrum is tapered to zero (raised cosine) so the truncation adds
+/// no ringing; below the first point it is extended to DC.
+
+#include <complex>
+#include <vector>
+
+namespace rdt::signal {
+
+struct PulseResponse {
+    double dtS = 0; ///< sample spacing
+    int samplesPerUi = 0;
+    std::vector<double> v; ///< volts per volt of symbol amplitude
+    std::size_t peak = 0;  ///< index of the largest sample (the main cursor)
+    /// Sample at `peak + k·samplesPerUi` (k-th cursor, 0 = main); 0 outside the record.
+    double cursor(long k) const;
+};
+
+struct PulseOptions {
+    double baudHz = 53.125e9;
+    int samplesPerUi = 32;
+    int spanUi = 256;                  ///< record length in UI (rounded up to a power of two of samples)
+    double rxBandwidthFraction = 0.75; ///< Butterworth −3 dB at this fraction of the baud rate (0 = none)
+};
+
+/// Pulse response of H(f) sampled at `freqHz` (increasing; linear interpolation in between).
+PulseResponse pulseResponse(const std::vector<double>& freqHz, const std::vector<std::complex<double>>& h,
+                            const PulseOptions& options);
+
+/// Energy (Σv²) of the samples earlier than `ui` UI before the main cursor, over the total: a
+/// causality measure (numerical pre-cursor artefacts show up here).
+double precursorEnergyFraction(const PulseResponse& p, double ui);
+
+} // namespace rdt::signal
