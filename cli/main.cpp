@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "cli/ComCommand.h"
 #include "cli/Commands.h"
 #include "cli/TouchstoneCommand.h"
 #include "core/Version.h"
@@ -58,6 +59,15 @@ int main(int argc, char** argv)
         ->capture_default_str();
     tsCmd->add_option("-o,--output", ts.output, "Write to a file instead of stdout");
 
+    ComArgs com;
+    auto* comCmd = app.add_subcommand("com", "Channel Operating Margin (IEEE 802.3 Annex 93A) of a 4-port channel");
+    comCmd->add_option("thru", com.thru, "Victim channel (4-port Touchstone; through 1→2 and 3→4)")->required();
+    comCmd->add_option("--fext", com.fext, "Far-end crosstalk aggressor files");
+    comCmd->add_option("--next", com.next, "Near-end crosstalk aggressor files");
+    comCmd->add_option("--profile", com.profile, "Parameter table (data/si-profiles/NAME.yaml) or path")
+        ->capture_default_str();
+    comCmd->add_flag("--json", com.json, "Print JSON");
+
     bool markdown = false;
     auto* rules = app.add_subcommand("rules", "List every rule with its id, default severity and source");
     rules->add_flag("--markdown", markdown, "Markdown table (docs/rules.md)");
@@ -82,6 +92,8 @@ int main(int argc, char** argv)
         return runValidate(validate);
     if (*r)
         return runReport(report);
+    if (*comCmd)
+        return runCom(com);
     if (*tsCmd)
         return runTouchstone(ts);
     if (*rules)

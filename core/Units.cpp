@@ -65,6 +65,9 @@ constexpr std::array kUnits{
     UnitDef{"mohm/m", Dimension::ResistancePerLength, 1e-3, 0},
     UnitDef{"ohm/m", Dimension::ResistancePerLength, 1.0, 0},
     UnitDef{"K/W", Dimension::ThermalResistance, 1.0, 0},
+    UnitDef{"dB", Dimension::Gain, 1.0, 0},
+    UnitDef{"V^2/Hz", Dimension::NoiseDensity, 1.0, 0},
+    UnitDef{"V^2/GHz", Dimension::NoiseDensity, 1e-9, 0},
     UnitDef{"degC/W", Dimension::ThermalResistance, 1.0, 0},
     UnitDef{"b/s", Dimension::DataRate, 1.0, 0},
     UnitDef{"kb/s", Dimension::DataRate, 1e3, 0},
@@ -123,6 +126,8 @@ std::string exampleText(Dimension d)
     case Dimension::Resistance: return "\"0.1 mohm\"";
     case Dimension::ResistancePerLength: return "\"0.14 mohm/m\"";
     case Dimension::ThermalResistance: return "\"0.05 K/W\"";
+    case Dimension::Gain: return "\"-6 dB\"";
+    case Dimension::NoiseDensity: return "\"5.2e-8 V^2/GHz\"";
     case Dimension::DataRate: return "\"400 Gb/s\"";
     case Dimension::DataSize: return "\"80 GB\"";
     case Dimension::Frequency: return "\"16 GHz\"";
@@ -157,6 +162,8 @@ std::string_view dimensionName(Dimension d)
     case Dimension::Resistance: return "resistance";
     case Dimension::ResistancePerLength: return "resistance per length";
     case Dimension::ThermalResistance: return "thermal resistance";
+    case Dimension::Gain: return "gain";
+    case Dimension::NoiseDensity: return "noise spectral density";
     case Dimension::DataRate: return "data rate";
     case Dimension::DataSize: return "data size";
     case Dimension::Frequency: return "frequency";
@@ -184,6 +191,8 @@ std::string_view siUnit(Dimension d)
     case Dimension::Resistance: return "ohm";
     case Dimension::ResistancePerLength: return "ohm/m";
     case Dimension::ThermalResistance: return "K/W";
+    case Dimension::Gain: return "dB";
+    case Dimension::NoiseDensity: return "V^2/Hz";
     case Dimension::DataRate: return "b/s";
     case Dimension::DataSize: return "B";
     case Dimension::Frequency: return "Hz";
@@ -308,6 +317,8 @@ std::string formatQuantity(double v, Dimension dim, int precision)
     case Dimension::Resistance: return a < 1.0 && a > 0.0 ? fmt(v * 1e3, "mohm") : fmt(v, "ohm");
     case Dimension::ResistancePerLength: return fmt(v * 1e3, "mohm/m");
     case Dimension::ThermalResistance: return fmt(v, "K/W");
+    case Dimension::Gain: return fmt(v, "dB");
+    case Dimension::NoiseDensity: return fmt(v * 1e9, "V^2/GHz");
     case Dimension::DataRate:
         return a >= 1e12 ? fmt(v / 1e12, "Tb/s") : a >= 1e9 ? fmt(v / 1e9, "Gb/s") : fmt(v / 1e6, "Mb/s");
     case Dimension::DataSize: return a >= 1e12 ? fmt(v / 1e12, "TB") : fmt(v / 1e9, "GB");

@@ -25,6 +25,8 @@ enum class Dimension {
     Resistance,          ///< ohm
     ResistancePerLength, ///< ohm/m
     ThermalResistance,   ///< K/W
+    Gain,               ///< dB (kept in dB: a ratio on a log scale)
+    NoiseDensity,       ///< V²/Hz
     DataRate,            ///< bit/s (`GB/s` is bytes and multiplied by 8)
     DataSize,            ///< byte
     Frequency,           ///< Hz

@@ -17,18 +17,40 @@ double PulseResponse::cursor(long k) const
 
 namespace {
 
-cd interpolateAt(const std::vector<double>& f, const std::vector<cd>& h, double x)
-{
-    if (x <= f.front())
-        return x <= 0 || f.front() <= 0 ? h.front()
-                                        : std::polar(std::abs(h.front()), std::arg(h.front()) * x / f.front());
-    if (x >= f.back())
-        return h.back();
-    const auto hi = std::upper_bound(f.begin(), f.end(), x);
-    const std::size_t j = static_cast<std::size_t>(hi - f.begin());
-    const double t = (x - f[j - 1]) / (f[j] - f[j - 1]);
-    return (1 - t) * h[j - 1] + t * h[j];
-}
+/// Magnitude and unwrapped phase of H on its grid: interpolating these (not re/im) keeps the
+/// magnitude right between points where a long channel's phase turns quickly.
+struct Polar {
+    std::vector<double> mag, phase;
+    explicit Polar(const std::vector<cd>& h) : mag(h.size()), phase(h.size())
+    {
+        double offset = 0, prev = 0;
+        for (std::size_t k = 0; k < h.size(); ++k) {
+            mag[k] = std::abs(h[k]);
+            const double a = std::arg(h[k]);
+            if (k > 0) {
+                double d = a - prev;
+                if (d > M_PI)
+                    offset -= 2 * M_PI;
+                else if (d < -M_PI)
+                    offset += 2 * M_PI;
+            }
+            prev = a;
+            phase[k] = a + offset;
+        }
+    }
+    cd at(const std::vector<double>& f, double x) const
+    {
+        if (x <= f.front())
+            return f.front() <= 0 ? std::polar(mag.front(), 0.0)
+                                  : std::polar(mag.front(), phase.front() * x / f.front());
+        if (x >= f.back())
+            return std::polar(mag.back(), phase.back());
+        const auto hi = std::upper_bound(f.begin(), f.end(), x);
+        const std::size_t j = static_cast<std::size_t>(hi - f.begin());
+        const double t = (x - f[j - 1]) / (f[j] - f[j - 1]);
+        return std::polar((1 - t) * mag[j - 1] + t * mag[j], (1 - t) * phase[j - 1] + t * phase[j]);
+    }
+};
 
 /// 4th-order Butterworth low-pass at `fc` (two biquads with Q = 0.5412 and 1.3066).
 cd butterworth4(double f, double fc)
@@ -46,19 +68,25 @@ PulseResponse pulseResponse(const std::vector<double>& freqHz, const std::vector
     const double ui = 1.0 / o.baudHz;
     p.samplesPerUi = o.samplesPerUi;
     p.dtS = ui / o.samplesPerUi;
+    // The record must hold the channel's delay and ring-down: at least the requested span, and at
+    // least 1 / (data frequency step), the period the sampled data itself implies; otherwise a
+    // long channel's response wraps around the record.
+    const double dataStep = (freqHz.back() - freqHz.front()) / std::max<std::size_t>(1, freqHz.size() - 1);
+    const double minSeconds = std::max(o.spanUi * ui, dataStep > 0 ? 1.0 / dataStep : 0.0);
     std::size_t n = 1;
-    while (n < static_cast<std::size_t>(o.spanUi) * static_cast<std::size_t>(o.samplesPerUi))
+    while (static_cast<double>(n) * p.dtS < minSeconds)
         n <<= 1;
     const double df = 1.0 / (static_cast<double>(n) * p.dtS);
     const double fmax = freqHz.back(), taperStart = 0.9 * fmax;
     std::vector<cd> spectrum(n / 2 + 1);
+    const Polar polar(h);
     for (std::size_t k = 0; k <= n / 2; ++k) {
         const double f = static_cast<double>(k) * df;
         if (f >= fmax) {
             spectrum[k] = 0.0;
             continue;
         }
-        cd v = interpolateAt(freqHz, h, f);
+        cd v = polar.at(freqHz, f);
         if (f > taperStart)
             v *= 0.5 * (1.0 + std::cos(M_PI * (f - taperStart) / (fmax - taperStart)));
         // One-UI rectangular symbol: UI·sinc(f·UI)·e^(−jπ f UI).

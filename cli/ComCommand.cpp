@@ -1,0 +1,78 @@
+#include "cli/ComCommand.h"
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "analysis/Pipeline.h"
+#include "core/Error.h"
+#include "signal/Com.h"
+#include "signal/NetworkAlgebra.h"
+#include "signal/Touchstone.h"
+
+namespace rdt::cli {
+
+int runCom(const ComArgs& a)
+{
+    try {
+        const std::string profile = a.profile.find('/') != std::string::npos || a.profile.ends_with(".yaml")
+                                        ? a.profile
+                                        : analysis::dataDir() + "/si-profiles/" + a.profile + ".yaml";
+        const signal::ComParams p = signal::ComParams::load(profile);
+        const auto t0 = std::chrono::steady_clock::now();
+        const signal::Network thru = signal::readTouchstone(a.thru);
+        signal::ComChannel ch;
+        ch.freqHz = thru.freqHz;
+        ch.thru = signal::sdd21(thru);
+        auto aggressor = [&](const std::string& file) {
+            const signal::Network n = signal::readTouchstone(file);
+            return signal::sdd21(signal::interpolate(n, ch.freqHz));
+        };
+        for (const auto& f : a.fext)
+            ch.fext.push_back(aggressor(f));
+        for (const auto& f : a.next)
+            ch.next.push_back(aggressor(f));
+        const signal::ComResult r = signal::computeCom(ch, p);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (a.json) {
+            std::cout << nlohmann::json{{"profile", p.name},
+                                        {"com_dB", r.comDb},
+                                        {"pass", r.pass},
+                                        {"threshold_dB", p.passDb},
+                                        {"il_nyquist_dB", r.ilNyquistDb},
+                                        {"signal_V", r.signalV},
+                                        {"noise_V", r.noiseV},
+                                        {"eye_height_V", r.eyeHeightV},
+                                        {"ctle_gain_dB", r.ctleGainDb},
+                                        {"tx_pre", r.txPre},
+                                        {"tx_post", r.txPost},
+                                        {"sigma_isi_V", r.sigmaIsiV},
+                                        {"sigma_crosstalk_V", r.sigmaXtV},
+                                        {"sigma_gaussian_V", r.sigmaGaussV},
+                                        {"aggressors", a.fext.size() + a.next.size()}}
+                             .dump(2)
+                      << "\n";
+        } else {
+            std::printf("COM %.2f dB (%s at %.1f dB, profile %s)\n", r.comDb, r.pass ? "PASS" : "FAIL", p.passDb,
+                        p.name.c_str());
+            std::printf("  insertion loss at Nyquist %.2f dB (%.4g GHz)\n", r.ilNyquistDb, p.baudHz / 2e9);
+            std::printf("  signal A_s %.2f mV, noise A_ni %.2f mV at DER %.0e, eye height %.2f mV\n", r.signalV * 1e3,
+                        r.noiseV * 1e3, p.der, r.eyeHeightV * 1e3);
+            std::printf("  equaliser: CTLE %.0f dB, Tx FFE pre %.2f post %.2f, %d DFE taps\n", r.ctleGainDb, r.txPre,
+                        r.txPost, p.dfeTaps);
+            std::printf("  noise σ: ISI %.2f mV, crosstalk %.2f mV (%zu aggressors), Gaussian %.2f mV\n",
+                        r.sigmaIsiV * 1e3, r.sigmaXtV * 1e3, a.fext.size() + a.next.size(), r.sigmaGaussV * 1e3);
+            std::printf("  computed in %.3f s\n", seconds);
+        }
+        return r.pass ? 0 : 1;
+    } catch (const core::InputError& e) {
+        std::cerr << "rdt: error: " << e.what() << "\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "rdt: error: " << e.what() << "\n";
+        return 2;
+    }
+}
+
+} // namespace rdt::cli

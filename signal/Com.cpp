@@ -1,0 +1,401 @@
+#include "signal/Com.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "core/Yaml.h"
+#include "signal/NetworkAlgebra.h"
+
+namespace rdt::signal {
+
+using cd = std::complex<double>;
+
+std::vector<double> Range::values() const
+{
+    std::vector<double> v;
+    for (double x = from; x <= to + 1e-9 * std::max(1.0, std::fabs(to)); x += step)
+        v.push_back(x);
+    return v;
+}
+
+namespace {
+
+Range readRange(const core::Cursor& c, core::Dimension dim)
+{
+    c.allowKeys({"from", "to", "step"});
+    Range r{c["from"].quantity(dim, core::Range::any()), c["to"].quantity(dim, core::Range::any()),
+            c["step"].quantity(dim, core::Range{1e-12, 1e12})};
+    if (r.to < r.from)
+        c.fail("`to` must not be below `from`");
+    return r;
+}
+
+double plain(const core::Cursor& c, double lo, double hi)
+{
+    double v = 0;
+    const std::string s = c.str();
+    try {
+        std::size_t used = 0;
+        v = std::stod(s, &used);
+        if (used != s.size())
+            throw std::invalid_argument(s);
+    } catch (const std::exception&) {
+        c.fail("\"" + s + "\" is not a number");
+    }
+    if (!(v >= lo && v <= hi))
+        c.fail("value " + s + " is outside " + std::to_string(lo) + " … " + std::to_string(hi));
+    return v;
+}
+
+/// Variance of a symbol with L equally spaced levels in [−1, 1].
+double symbolVariance(int levels)
+{
+    return (levels + 1.0) / (3.0 * (levels - 1.0));
+}
+
+cd ctle(double f, double gDb, const ComParams& p)
+{
+    const cd s(0, f);
+    return (std::pow(10.0, gDb / 20.0) + s / p.ctleZeroHz) / ((1.0 + s / p.ctlePole1Hz) * (1.0 + s / p.ctlePole2Hz));
+}
+
+double txFilter(double f, const ComParams& p)
+{
+    const double x = M_PI * f * p.txRiseS / 1.6832; // Gaussian filter of the given 20–80 % rise time
+    return std::exp(-x * x);
+}
+
+PulseResponse pulseOf(const ComChannel& ch, const std::vector<cd>& h, double gDb, const ComParams& p)
+{
+    std::vector<cd> shaped(h.size());
+    for (std::size_t k = 0; k < h.size(); ++k)
+        shaped[k] = h[k] * txFilter(ch.freqHz[k], p) * ctle(ch.freqHz[k], gDb, p);
+    PulseOptions o;
+    o.baudHz = p.baudHz;
+    o.samplesPerUi = p.samplesPerUi;
+    o.rxBandwidthFraction = p.rxBandwidth;
+    return pulseResponse(ch.freqHz, shaped, o);
+}
+
+/// Receiver noise: η0 ∫ |H_ctle·H_rx|² df (one-sided).
+double rxNoiseVariance(double gDb, const ComParams& p)
+{
+    double sum = 0;
+    const double df = p.baudHz / 2000.0;
+    for (double f = df / 2; f < 4 * p.baudHz; f += df) {
+        const cd s(0, f / (p.rxBandwidth * p.baudHz));
+        const cd bw = 1.0 / ((1.0 + s / 0.5411961 + s * s) * (1.0 + s / 1.3065630 + s * s));
+        sum += std::norm(ctle(f, gDb, p) * bw) * df;
+    }
+    return p.noiseDensity * sum;
+}
+
+struct Cursors {
+    std::vector<double> h; ///< h[k] for k = −pre … post, main at index `main`
+    std::size_t main = 0;
+    std::vector<double> slope; ///< dh/dt × UI at the same points
+};
+
+/// Equalised (Tx FFE) samples around the best sampling point.
+Cursors sample(const PulseResponse& pr, double pre, double post, int preCursors)
+{
+    const int m = pr.samplesPerUi;
+    const double c0 = 1.0 - std::fabs(pre) - std::fabs(post);
+    auto eq = [&](long i) {
+        auto at = [&](long j) {
+            return j >= 0 && j < static_cast<long>(pr.v.size()) ? pr.v[static_cast<std::size_t>(j)] : 0.0;
+        };
+        return pre * at(i + m) + c0 * at(i) + post * at(i - m);
+    };
+    long ts = static_cast<long>(pr.peak);
+    double best = eq(ts);
+    for (long i = static_cast<long>(pr.peak) - m; i <= static_cast<long>(pr.peak) + m; ++i)
+        if (eq(i) > best) {
+            best = eq(i);
+            ts = i;
+        }
+    Cursors c;
+    const long first = ts - static_cast<long>(preCursors) * m;
+    for (long i = std::max(first % m, first); i < static_cast<long>(pr.v.size()); i += m) {
+        if (i == ts)
+            c.main = c.h.size();
+        c.h.push_back(eq(i));
+        c.slope.push_back((eq(i + 1) - eq(i - 1)) / 2.0 * m);
+    }
+    return c;
+}
+
+/// Samples of an aggressor at its worst phase (largest sum of squares).
+std::vector<double> aggressorSamples(const PulseResponse& pr)
+{
+    const int m = pr.samplesPerUi;
+    int bestPhase = 0;
+    double bestEnergy = -1;
+    for (int ph = 0; ph < m; ++ph) {
+        double e = 0;
+        for (std::size_t i = static_cast<std::size_t>(ph); i < pr.v.size(); i += static_cast<std::size_t>(m))
+            e += pr.v[i] * pr.v[i];
+        if (e > bestEnergy) {
+            bestEnergy = e;
+            bestPhase = ph;
+        }
+    }
+    std::vector<double> out;
+    for (std::size_t i = static_cast<std::size_t>(bestPhase); i < pr.v.size(); i += static_cast<std::size_t>(m))
+        out.push_back(pr.v[i]);
+    return out;
+}
+
+/// A discrete distribution on a symmetric voltage grid.
+struct Pdf {
+    double step;
+    std::vector<double> p; ///< p[i] at voltage (i − centre)·step
+    std::size_t centre;
+    Pdf(double s, std::size_t half) : step(s), p(2 * half + 1, 0.0), centre(half) { p[half] = 1.0; }
+    /// Convolve with a symbol of amplitude `a` (levels equally spaced in [−a, a]).
+    void addSymbol(double a, int levels)
+    {
+        std::vector<double> out(p.size(), 0.0);
+        for (int l = 0; l < levels; ++l) {
+            const double v = levels == 1 ? 0.0 : a * (2.0 * l / (levels - 1) - 1.0);
+            const long shift = std::lround(v / step);
+            for (std::size_t i = 0; i < p.size(); ++i) {
+                const long j = static_cast<long>(i) + shift;
+                if (j >= 0 && j < static_cast<long>(p.size()))
+                    out[static_cast<std::size_t>(j)] += p[i] / levels;
+            }
+        }
+        p.swap(out);
+    }
+    void addGaussian(double sigma)
+    {
+        if (sigma <= 0)
+            return;
+        const long half = static_cast<long>(std::ceil(6 * sigma / step));
+        std::vector<double> k(static_cast<std::size_t>(2 * half + 1));
+        double sum = 0;
+        for (long i = -half; i <= half; ++i)
+            sum += k[static_cast<std::size_t>(i + half)] = std::exp(-0.5 * (i * step / sigma) * (i * step / sigma));
+        std::vector<double> out(p.size(), 0.0);
+        for (std::size_t i = 0; i < p.size(); ++i) {
+            if (p[i] == 0)
+                continue;
+            for (long d = -half; d <= half; ++d) {
+                const long j = static_cast<long>(i) + d;
+                if (j >= 0 && j < static_cast<long>(p.size()))
+                    out[static_cast<std::size_t>(j)] += p[i] * k[static_cast<std::size_t>(d + half)] / sum;
+            }
+        }
+        p.swap(out);
+    }
+    /// Smallest y ≥ 0 with P(noise ≤ −y) ≤ der.
+    double tail(double der) const
+    {
+        double cdf = 0;
+        for (std::size_t i = 0; i < centre; ++i) {
+            cdf += p[i];
+            if (cdf > der)
+                return (static_cast<double>(centre) - static_cast<double>(i)) * step;
+        }
+        return 0.0;
+    }
+};
+
+} // namespace
+
+ComParams ComParams::load(const std::string& nameOrPath)
+{
+    const std::string text = core::readTextFile(nameOrPath);
+    const core::Cursor doc(core::parseYaml(text, nameOrPath), std::make_shared<std::string>(nameOrPath), "");
+    doc.allowKeys({"name",
+                   "title",
+                   "source",
+                   "symbol_rate",
+                   "levels",
+                   "samples_per_ui",
+                   "der",
+                   "tx_rise_time",
+                   "level_mismatch",
+                   "victim_amplitude",
+                   "fext_amplitude",
+                   "next_amplitude",
+                   "dual_dirac_jitter",
+                   "random_jitter",
+                   "tx_snr",
+                   "noise_density",
+                   "ctle",
+                   "tx_ffe",
+                   "dfe_taps",
+                   "dfe_limit",
+                   "rx_bandwidth",
+                   "pass_threshold"});
+    using D = core::Dimension;
+    ComParams p;
+    p.name = doc["name"].str();
+    if (auto t = doc.find("title"))
+        p.title = t->str();
+    if (auto s = doc.find("source"))
+        p.source = s->str();
+    p.baudHz = doc["symbol_rate"].quantity(D::Frequency, core::Range{1e8, 1e12});
+    p.levels = static_cast<int>(doc["levels"].integer(2, 16));
+    p.samplesPerUi = static_cast<int>(doc["samples_per_ui"].integer(8, 256));
+    p.der = plain(doc["der"], 1e-15, 1e-2);
+    p.txRiseS = doc["tx_rise_time"].quantity(D::Time);
+    p.levelMismatch = doc["level_mismatch"].quantity(D::Ratio, core::Range{0.5, 1.0});
+    p.victimV = doc["victim_amplitude"].quantity(D::Voltage, core::Range{1e-3, 5});
+    p.fextV = doc["fext_amplitude"].quantity(D::Voltage, core::Range{0, 5});
+    p.nextV = doc["next_amplitude"].quantity(D::Voltage, core::Range{0, 5});
+    p.dualDiracUi = plain(doc["dual_dirac_jitter"], 0, 1);
+    p.randomJitterUi = plain(doc["random_jitter"], 0, 1);
+    p.txSnrDb = doc["tx_snr"].quantity(D::Gain, core::Range{0, 100});
+    p.noiseDensity = doc["noise_density"].quantity(D::NoiseDensity, core::Range{0, 1});
+    const core::Cursor c = doc["ctle"];
+    c.allowKeys({"zero", "pole1", "pole2", "dc_gain"});
+    p.ctleZeroHz = c["zero"].quantity(D::Frequency, core::Range{1e6, 1e12});
+    p.ctlePole1Hz = c["pole1"].quantity(D::Frequency, core::Range{1e6, 1e12});
+    p.ctlePole2Hz = c["pole2"].quantity(D::Frequency, core::Range{1e6, 1e12});
+    p.ctleGainDb = readRange(c["dc_gain"], D::Gain);
+    const core::Cursor ffe = doc["tx_ffe"];
+    ffe.allowKeys({"pre", "post"});
+    p.txPre = readRange(ffe["pre"], D::Ratio);
+    p.txPost = readRange(ffe["post"], D::Ratio);
+    p.dfeTaps = static_cast<int>(doc["dfe_taps"].integer(0, 64));
+    p.dfeLimit = doc["dfe_limit"].quantity(D::Ratio, core::Range{0, 10});
+    p.rxBandwidth = doc["rx_bandwidth"].quantity(D::Ratio, core::Range{0.05, 2});
+    p.passDb = doc["pass_threshold"].quantity(D::Gain, core::Range::any());
+    return p;
+}
+
+std::vector<cd> sdd21(const Network& net)
+{
+    const Network mm = mixedMode(net);
+    std::vector<cd> h;
+    h.reserve(mm.points());
+    for (const auto& s : mm.s)
+        h.push_back(s(1, 0));
+    return h;
+}
+
+ComResult computeCom(const ComChannel& ch, const ComParams& p)
+{
+    ComResult best;
+    best.comDb = -1e9;
+    const double var = symbolVariance(p.levels);
+    const double av2 = p.victimV * p.victimV * var;
+    constexpr int kPre = 8;
+    // Insertion loss at Nyquist from the through.
+    {
+        const double fn = p.baudHz / 2;
+        const auto hi = std::upper_bound(ch.freqHz.begin(), ch.freqHz.end(), fn);
+        const std::size_t j =
+            std::min<std::size_t>(static_cast<std::size_t>(hi - ch.freqHz.begin()), ch.freqHz.size() - 1);
+        const std::size_t i = j == 0 ? 0 : j - 1;
+        const double t = j == i ? 0 : (fn - ch.freqHz[i]) / (ch.freqHz[j] - ch.freqHz[i]);
+        best.ilNyquistDb = -20 * std::log10((1 - t) * std::abs(ch.thru[i]) + t * std::abs(ch.thru[j]));
+    }
+    double bestFom = -1e9;
+    struct Choice {
+        double g, pre, post;
+    } choice{0, 0, 0};
+    for (double g : p.ctleGainDb.values()) {
+        const PulseResponse victim = pulseOf(ch, ch.thru, g, p);
+        double xt = 0;
+        for (const auto& [list, amp] : {std::pair{&ch.fext, p.fextV}, std::pair{&ch.next, p.nextV}})
+            for (const auto& a : *list)
+                for (double v : aggressorSamples(pulseOf(ch, a, g, p)))
+                    xt += amp * amp * var * v * v;
+        const double noise = rxNoiseVariance(g, p);
+        for (double pre : p.txPre.values())
+            for (double post : p.txPost.values()) {
+                const Cursors c = sample(victim, pre, post, kPre);
+                const double h0 = c.h[c.main];
+                if (h0 <= 0)
+                    continue;
+                double isi = 0, all = 0, jit = 0;
+                for (std::size_t k = 0; k < c.h.size(); ++k) {
+                    all += c.h[k] * c.h[k];
+                    jit += c.slope[k] * c.slope[k];
+                    if (k == c.main)
+                        continue;
+                    double r = c.h[k];
+                    if (k > c.main && k <= c.main + static_cast<std::size_t>(p.dfeTaps))
+                        r -= std::clamp(r, -p.dfeLimit * h0, p.dfeLimit * h0);
+                    isi += r * r;
+                }
+                const double as = p.levelMismatch * p.victimV * h0 / (p.levels - 1);
+                const double tx = av2 * all * std::pow(10.0, -p.txSnrDb / 10);
+                const double jitter = av2 * jit * (p.dualDiracUi * p.dualDiracUi + p.randomJitterUi * p.randomJitterUi);
+                const double fom = 10 * std::log10(as * as / (av2 * isi + xt + tx + jitter + noise));
+                if (fom > bestFom) {
+                    bestFom = fom;
+                    choice = {g, pre, post};
+                }
+            }
+    }
+
+    // Full COM at the chosen settings, with the noise as a distribution.
+    const PulseResponse victim = pulseOf(ch, ch.thru, choice.g, p);
+    const Cursors c = sample(victim, choice.pre, choice.post, kPre);
+    const double h0 = c.h[c.main];
+    const double as = p.levelMismatch * p.victimV * h0 / (p.levels - 1);
+    std::vector<double> isiAmps;
+    double all = 0, jit = 0;
+    for (std::size_t k = 0; k < c.h.size(); ++k) {
+        all += c.h[k] * c.h[k];
+        jit += c.slope[k] * c.slope[k];
+        if (k == c.main)
+            continue;
+        double r = c.h[k];
+        if (k > c.main && k <= c.main + static_cast<std::size_t>(p.dfeTaps))
+            r -= std::clamp(r, -p.dfeLimit * h0, p.dfeLimit * h0);
+        isiAmps.push_back(p.victimV * r);
+    }
+    std::vector<double> xtAmps;
+    for (const auto& [list, amp] : {std::pair{&ch.fext, p.fextV}, std::pair{&ch.next, p.nextV}})
+        for (const auto& a : *list)
+            for (double v : aggressorSamples(pulseOf(ch, a, choice.g, p)))
+                xtAmps.push_back(amp * v);
+    const double sigmaTx2 = av2 * all * std::pow(10.0, -p.txSnrDb / 10);
+    const double sigmaJ2 = av2 * jit * (p.dualDiracUi * p.dualDiracUi + p.randomJitterUi * p.randomJitterUi);
+    const double sigmaN2 = rxNoiseVariance(choice.g, p);
+    double span = 0, gauss2 = sigmaTx2 + sigmaJ2 + sigmaN2;
+    for (double a : isiAmps)
+        span += std::fabs(a);
+    for (double a : xtAmps)
+        span += std::fabs(a);
+    const double step = std::max(as / 2000.0, (span + 6 * std::sqrt(gauss2)) / 20000.0);
+    Pdf pdf(step, static_cast<std::size_t>(std::ceil((span + 7 * std::sqrt(gauss2)) / step)) + 2);
+    double isiVar = 0, xtVar = 0;
+    for (double a : isiAmps) {
+        isiVar += a * a * var;
+        if (std::fabs(a) < step / 4)
+            gauss2 += a * a * var; // too small for the grid: counted as Gaussian
+        else
+            pdf.addSymbol(a, p.levels);
+    }
+    for (double a : xtAmps) {
+        xtVar += a * a * var;
+        if (std::fabs(a) < step / 4)
+            gauss2 += a * a * var;
+        else
+            pdf.addSymbol(a, p.levels);
+    }
+    pdf.addGaussian(std::sqrt(gauss2));
+    const double ani = std::max(pdf.tail(p.der), step);
+    best.comDb = 20 * std::log10(as / ani);
+    best.signalV = as;
+    best.noiseV = ani;
+    best.eyeHeightV = std::max(0.0, 2 * (as - ani));
+    best.ctleGainDb = choice.g;
+    best.txPre = choice.pre;
+    best.txPost = choice.post;
+    best.sigmaIsiV = std::sqrt(isiVar);
+    best.sigmaXtV = std::sqrt(xtVar);
+    best.sigmaGaussV = std::sqrt(sigmaTx2 + sigmaJ2 + sigmaN2);
+    best.pass = best.comDb >= p.passDb;
+    best.pulse = victim;
+    return best;
+}
+
+} // namespace rdt::signal

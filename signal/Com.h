@@ -1,0 +1,74 @@
+#pragma once
+/// \file Com.h
+/// Channel Operating Margin after IEEE 802.3 Annex 93A, simplified where docs/signal.md says:
+/// transmitter rise-time filter, Tx FFE (pre/post taps), reference CTLE (one zero, two poles, DC
+/// gain), receiver Butterworth, a DFE that cancels the first post-cursors up to its limit; noise
+/// from residual ISI, crosstalk (each aggressor at its worst sampling phase), transmitter SNR,
+/// jitter and receiver noise, combined as probability distributions; equaliser settings chosen by
+/// the figure of merit of 93A.1.6 (signal over total noise variance); COM = 20·log10(A_s / A_ni)
+/// with A_ni the noise amplitude exceeded with probability DER0.
+
+#include <string>
+#include <vector>
+
+#include "signal/Network.h"
+#include "signal/TimeDomain.h"
+
+namespace rdt::signal {
+
+struct Range {
+    double from = 0, to = 0, step = 1;
+    std::vector<double> values() const;
+};
+
+/// One parameter table (`data/si-profiles/*.yaml`). SI units.
+struct ComParams {
+    std::string name, title, source;
+    double baudHz = 25.78125e9;
+    int levels = 2;
+    int samplesPerUi = 32;
+    double der = 1e-5;
+    double txRiseS = 10e-12;
+    double levelMismatch = 1.0;
+    double victimV = 0.4, fextV = 0.4, nextV = 0.6;
+    double dualDiracUi = 0.05, randomJitterUi = 0.01;
+    double txSnrDb = 27;
+    double noiseDensity = 5.2e-17; ///< V²/Hz
+    double ctleZeroHz = 0, ctlePole1Hz = 0, ctlePole2Hz = 0;
+    Range ctleGainDb{-12, 0, 1};
+    Range txPre{-0.18, 0, 0.02}, txPost{-0.38, 0, 0.02};
+    int dfeTaps = 14;
+    double dfeLimit = 1.0;
+    double rxBandwidth = 0.75; ///< fraction of the baud rate
+    double passDb = 3.0;
+
+    /// Load a profile; a name resolves to data/si-profiles/NAME.yaml. Throws core::InputError.
+    static ComParams load(const std::string& path);
+};
+
+/// A channel as transfer functions on one frequency grid: the victim's through and each aggressor.
+struct ComChannel {
+    std::vector<double> freqHz;
+    std::vector<std::complex<double>> thru;
+    std::vector<std::vector<std::complex<double>>> fext, next;
+};
+
+/// SDD21 of a 4-port (through 1→2, 3→4) on its own grid.
+std::vector<std::complex<double>> sdd21(const Network& net);
+
+struct ComResult {
+    double comDb = 0;
+    double signalV = 0;     ///< A_s
+    double noiseV = 0;      ///< A_ni at DER0
+    double eyeHeightV = 0;  ///< A_s − A_ni for the inner eye, V (≥ 0 when open)
+    double ilNyquistDb = 0; ///< insertion loss of the through at fb/2
+    double ctleGainDb = 0, txPre = 0, txPost = 0;
+    double sigmaIsiV = 0, sigmaXtV = 0, sigmaGaussV = 0;
+    bool pass = false;
+    PulseResponse pulse; ///< equalised victim pulse response
+};
+
+/// Compute COM for a channel with a parameter table.
+ComResult computeCom(const ComChannel& channel, const ComParams& p);
+
+} // namespace rdt::signal

@@ -1,0 +1,67 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "core/Error.h"
+#include "models/ChannelModels.h"
+#include "signal/Com.h"
+#include "signal/NetworkAlgebra.h"
+#include "signal/Touchstone.h"
+
+using namespace rdt;
+using cd = std::complex<double>;
+
+static const std::string kKr4 = RDT_SOURCE_DIR "/../shared/data/channels/kr4-example2/";
+static const std::string kProfile = RDT_SOURCE_DIR "/data/si-profiles/ieee8023by-kr4.yaml";
+
+TEST_CASE("COM profile loads with units and rejects bad values", "[signal][com]")
+{
+    const signal::ComParams p = signal::ComParams::load(kProfile);
+    CHECK(p.baudHz == Approx(25.78125e9));
+    CHECK(p.noiseDensity == Approx(5.2e-17));
+    CHECK(p.ctleGainDb.values().size() == 13);
+    CHECK(p.txPost.values().size() == 20);
+    CHECK(p.passDb == 3.0);
+    CHECK_THROWS_AS(signal::ComParams::load(RDT_SOURCE_DIR "/data/si-profiles/none.yaml"), core::InputError);
+}
+
+TEST_CASE("COM falls monotonically with cable length", "[signal][com]")
+{
+    const signal::ComParams p = signal::ComParams::load(kProfile);
+    models::TwinaxModel cable;
+    signal::ComChannel ch;
+    for (int k = 0; k <= 4000; ++k)
+        ch.freqHz.push_back(k * 10e6); // 10 MHz steps, as measured files have
+    double last = 1e9;
+    for (double len : {1.0, 2.0, 3.0, 4.0, 5.0}) {
+        ch.thru.clear();
+        for (double f : ch.freqHz)
+            ch.thru.push_back(std::exp(-cable.gamma(std::max(f, 1e6)) * len));
+        const signal::ComResult r = signal::computeCom(ch, p);
+        INFO(len << " m: COM " << r.comDb << " dB, IL " << r.ilNyquistDb << " dB");
+        CHECK(r.comDb < last);
+        last = r.comDb;
+    }
+}
+
+TEST_CASE("COM of the real KR4 channel falls as crosstalk is added", "[signal][com][kr4]")
+{
+    const signal::ComParams p = signal::ComParams::load(kProfile);
+    const signal::Network thru = signal::readTouchstone(kKr4 + "example2_THRU.s4p");
+    signal::ComChannel ch;
+    ch.freqHz = thru.freqHz;
+    ch.thru = signal::sdd21(thru);
+    const signal::ComResult clean = signal::computeCom(ch, p);
+    CHECK(clean.ilNyquistDb == Approx(23.5).margin(0.5)); // SDD21 at 12.89 GHz
+    CHECK(clean.comDb > 3.0);
+    double last = clean.comDb;
+    for (const char* f : {"FEXT1", "FEXT2", "NEXT1", "NEXT2", "NEXT3"}) {
+        const signal::Network n = signal::readTouchstone(kKr4 + "example2_" + f + ".s4p");
+        (std::string(f).rfind("FEXT", 0) == 0 ? ch.fext : ch.next).push_back(signal::sdd21(n));
+        const signal::ComResult r = signal::computeCom(ch, p);
+        INFO(f << ": COM " << r.comDb);
+        CHECK(r.comDb <= last + 1e-9);
+        CHECK(r.sigmaXtV > 0);
+        last = r.comDb;
+    }
+}
