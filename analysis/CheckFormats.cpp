@@ -71,7 +71,24 @@ json checkJson(const RunResult& result)
             {"violations", violations},
             {"scenario", result.design.scenario.name.empty() ? json("as designed") : json(result.design.scenario.name)},
             {"power", result.power ? powerJson(*result.power) : json(nullptr)},
-            {"thermal", result.thermal ? thermalJson(*result.thermal) : json(nullptr)}};
+            {"thermal", result.thermal ? thermalJson(*result.thermal) : json(nullptr)},
+            {"signal", result.signal ? signalJson(*result.signal) : json(nullptr)}};
+}
+
+json signalJson(const signal::SignalResult& s)
+{
+    json links = json::array();
+    for (const signal::LinkVerdict& v : s.links)
+        links.push_back({{"id", v.id},
+                         {"kind", v.kind},
+                         {"links", v.count},
+                         {"length_m", number(v.lengthM)},
+                         {"il_nyquist_dB", number(v.ilNyquistDb)},
+                         {"com_dB", number(v.comDb)},
+                         {"eye_height", number(v.eyeHeightV)},
+                         {"verdict", v.verdict},
+                         {"lane_rate_Gbps", number(v.laneRateGbps)}});
+    return {{"links", links}};
 }
 
 RuleRun ruleRun(const RunResult& result)

@@ -15,6 +15,9 @@ namespace rdt::analysis {
 /// measured, limit, unit, location, waived) and `counts` by severity.
 nlohmann::json checkJson(const RunResult& result);
 
+/// `signal.links[]`: id, kind, length_m, il_nyquist_dB, com_dB, eye_height (V), verdict, lane_rate_Gbps.
+nlohmann::json signalJson(const signal::SignalResult& result);
+
 /// One violation as JSON (NaN numbers become null).
 nlohmann::json violationJson(const core::Violation& v);
 

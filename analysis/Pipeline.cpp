@@ -70,7 +70,8 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     const auto t0 = Clock::now();
     progress.update(0.0, "loading " + options.designPath);
     const std::string catalogDir = options.catalogDir.empty() ? dataDir() + "/catalog" : options.catalogDir;
-    RunResult result{core::loadDesign(options.designPath, catalogDir), {}, {}, nullptr, nullptr, 0.0, 0.0, 0.0, 0.0};
+    RunResult result{
+        core::loadDesign(options.designPath, catalogDir), {}, {}, nullptr, nullptr, nullptr, 0.0, 0.0, 0.0, 0.0, 0.0};
     applyScenario(result.design, options);
     const auto t1 = Clock::now();
     // Coupling order (ARCHITECTURE.md): power first; thermal and throughput will follow here.
@@ -81,6 +82,9 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     progress.update(0.3, "airflow and temperatures");
     result.thermal = thermal::thermalFor(result.design, store);
     const auto tThermal = Clock::now();
+    progress.update(0.45, "link channels and COM");
+    result.signal = signal::signalFor(result.design, store, dataDir() + "/si-profiles");
+    const auto tSignal = Clock::now();
 
     const core::CheckRegistry registry = makeRegistry();
     const std::string profile = options.profile.empty() ? result.design.profile : options.profile;
@@ -92,7 +96,7 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     struct Scaled : core::Progress {
         core::Progress& outer;
         explicit Scaled(core::Progress& o) : outer(o) {}
-        void update(double f, std::string_view m) override { outer.update(0.3 + 0.7 * f, m); }
+        void update(double f, std::string_view m) override { outer.update(0.5 + 0.5 * f, m); }
         bool isCancelled() const override { return outer.isCancelled(); }
     } scaled(progress);
     result.violations = core::runChecks(result.design, registry, result.profile, scaled, &store);
@@ -100,7 +104,8 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     result.loadSeconds = std::chrono::duration<double>(t1 - t0).count();
     result.powerSeconds = std::chrono::duration<double>(tPower - t1).count();
     result.thermalSeconds = std::chrono::duration<double>(tThermal - tPower).count();
-    result.checkSeconds = std::chrono::duration<double>(t2 - tThermal).count();
+    result.signalSeconds = std::chrono::duration<double>(tSignal - tThermal).count();
+    result.checkSeconds = std::chrono::duration<double>(t2 - tSignal).count();
     return result;
 }
 

@@ -11,6 +11,7 @@
 #include "core/Progress.h"
 #include "core/Rules.h"
 #include "power/Budget.h"
+#include "signal/LinkAnalysis.h"
 #include "thermal/Thermal.h"
 
 namespace rdt::analysis {
@@ -42,9 +43,11 @@ struct RunResult {
     std::vector<core::Violation> violations;
     std::shared_ptr<const power::PowerResult> power;
     std::shared_ptr<const thermal::ThermalResult> thermal;
+    std::shared_ptr<const signal::SignalResult> signal;
     double loadSeconds = 0.0;
     double powerSeconds = 0.0;
     double thermalSeconds = 0.0;
+    double signalSeconds = 0.0;
     double checkSeconds = 0.0;
 };
 

@@ -192,6 +192,48 @@ void writeChecks(hid_t file, const RunResult& r)
     writeScalar(g.get(), "warning_count", static_cast<double>(c.warnings), "1");
 }
 
+void writeSignalGroup(hid_t file, const signal::SignalResult& s)
+{
+    const H5Handle g = group(file, "signal");
+    H5Table t;
+    const auto id = t.textColumn("id"), kind = t.textColumn("kind"), len = t.realColumn("length", "m"),
+               il = t.realColumn("il_nyquist", "dB"), com = t.realColumn("com", "dB"),
+               eye = t.realColumn("eye_height", "V"), rate = t.realColumn("lane_rate", "Gb/s"),
+               verdict = t.textColumn("verdict");
+    for (const signal::LinkVerdict& v : s.links) {
+        t.addRow();
+        t.set(id, v.id);
+        t.set(kind, v.kind);
+        t.set(len, v.lengthM);
+        t.set(il, v.ilNyquistDb);
+        t.set(com, v.comDb);
+        t.set(eye, v.eyeHeightV);
+        t.set(rate, v.laneRateGbps);
+        t.set(verdict, v.verdict);
+    }
+    t.write(g.get(), "links");
+    // Equalised pulse response of each copper class: 1-D dataset with its sample spacing.
+    const H5Handle pulses = group(g.get(), "pulses");
+    for (const signal::LinkVerdict& v : s.links) {
+        if (v.pulse.v.empty())
+            continue;
+        const hsize_t n[1] = {v.pulse.v.size()};
+        H5Handle space(H5Screate_simple(1, n, nullptr));
+        H5Handle props(H5Pcreate(H5P_DATASET_CREATE));
+        const hsize_t chunk[1] = {std::min<hsize_t>(n[0], 8192)};
+        H5Pset_chunk(props.get(), 1, chunk);
+        H5Pset_deflate(props.get(), 4);
+        H5Handle ds(H5Dcreate2(pulses.get(), v.id.c_str(), H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT, props.get(),
+                               H5P_DEFAULT));
+        if (!ds.valid())
+            throw std::runtime_error("HDF5 error while writing pulse " + v.id);
+        H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.pulse.v.data());
+        writeStringAttribute(ds.get(), "units", "V/V");
+        writeStringAttribute(ds.get(), "sample_spacing", std::to_string(v.pulse.dtS) + " s");
+        writeStringAttribute(ds.get(), "main_cursor_index", std::to_string(v.pulse.peak));
+    }
+}
+
 } // namespace
 
 void writeReport(const RunResult& result, const std::string& outPath, const std::string& toolVersion)
@@ -218,6 +260,8 @@ void writeReport(const RunResult& result, const std::string& outPath, const std:
                 writePowerGroup(file.get(), *result.power);
             if (result.thermal)
                 writeThermalGroup(file.get(), *result.thermal);
+            if (result.signal)
+                writeSignalGroup(file.get(), *result.signal);
         } catch (...) {
             file = H5Handle();
             fs::remove(tmp, ec);

@@ -133,8 +133,8 @@ std::vector<FieldSpec> fieldsFor(PartKind kind)
         add({t("pcie")});
         break;
     case PartKind::Cable:
-        add({t("medium"), q("length", Dimension::Length), q("rate", Dimension::DataRate), n("lanes", 1, 64),
-             q("lane_rate", Dimension::DataRate), q("max_reach", Dimension::Length)});
+        add({t("medium"), n("awg", 20, 40), q("length", Dimension::Length), q("rate", Dimension::DataRate),
+             n("lanes", 1, 64), q("lane_rate", Dimension::DataRate), q("max_reach", Dimension::Length)});
         break;
     case PartKind::Device:
         add(slotFields());

@@ -48,6 +48,8 @@ double plain(const core::Cursor& c, double lo, double hi)
     return v;
 }
 
+constexpr long kPostUi = 200;
+
 /// Variance of a symbol with L equally spaced levels in [−1, 1].
 double symbolVariance(int levels)
 {
@@ -66,16 +68,36 @@ double txFilter(double f, const ComParams& p)
     return std::exp(-x * x);
 }
 
-PulseResponse pulseOf(const ComChannel& ch, const std::vector<cd>& h, double gDb, const ComParams& p)
+/// The CTLE is linear in its DC gain G: H_ctle = G·A(f) + B(f) with A = 1/D and B = (jf/fz)/D. So
+/// a channel's pulse response for any G is G·p_A + p_B: two inverse FFTs serve the whole sweep.
+struct PulsePair {
+    PulseResponse a, b;
+    PulseResponse at(double gDb) const
+    {
+        PulseResponse r = b;
+        const double g = std::pow(10.0, gDb / 20.0);
+        for (std::size_t i = 0; i < r.v.size(); ++i)
+            r.v[i] += g * a.v[i];
+        r.peak = static_cast<std::size_t>(std::max_element(r.v.begin(), r.v.end()) - r.v.begin());
+        return r;
+    }
+};
+
+PulsePair pulsePair(const ComChannel& ch, const std::vector<cd>& h, const ComParams& p)
 {
-    std::vector<cd> shaped(h.size());
-    for (std::size_t k = 0; k < h.size(); ++k)
-        shaped[k] = h[k] * txFilter(ch.freqHz[k], p) * ctle(ch.freqHz[k], gDb, p);
+    std::vector<cd> ha(h.size()), hb(h.size());
+    for (std::size_t k = 0; k < h.size(); ++k) {
+        const double f = ch.freqHz[k];
+        const cd d = (1.0 + cd(0, f) / p.ctlePole1Hz) * (1.0 + cd(0, f) / p.ctlePole2Hz);
+        const cd base = h[k] * txFilter(f, p) / d;
+        ha[k] = base;
+        hb[k] = base * cd(0, f) / p.ctleZeroHz;
+    }
     PulseOptions o;
     o.baudHz = p.baudHz;
     o.samplesPerUi = p.samplesPerUi;
     o.rxBandwidthFraction = p.rxBandwidth;
-    return pulseResponse(ch.freqHz, shaped, o);
+    return {pulseResponse(ch.freqHz, ha, o), pulseResponse(ch.freqHz, hb, o)};
 }
 
 /// Receiver noise: η0 ∫ |H_ctle·H_rx|² df (one-sided).
@@ -117,7 +139,10 @@ Cursors sample(const PulseResponse& pr, double pre, double post, int preCursors)
         }
     Cursors c;
     const long first = ts - static_cast<long>(preCursors) * m;
-    for (long i = std::max(first % m, first); i < static_cast<long>(pr.v.size()); i += m) {
+    // Cursors up to kPostUi after the main one; later ones carry negligible energy in any channel
+    // that COM can pass (docs/signal.md).
+    const long last = std::min(static_cast<long>(pr.v.size()), ts + kPostUi * m);
+    for (long i = std::max(first % m, first); i < last; i += m) {
         if (i == ts)
             c.main = c.h.size();
         c.h.push_back(eq(i));
@@ -130,11 +155,15 @@ Cursors sample(const PulseResponse& pr, double pre, double post, int preCursors)
 std::vector<double> aggressorSamples(const PulseResponse& pr)
 {
     const int m = pr.samplesPerUi;
+    // The same window as the victim's cursors, around the aggressor's own peak.
+    const std::size_t lo = pr.peak > static_cast<std::size_t>(20 * m) ? pr.peak - static_cast<std::size_t>(20 * m) : 0;
+    const std::size_t hi = std::min(pr.v.size(), pr.peak + static_cast<std::size_t>(kPostUi * m));
+    const std::size_t base = lo - lo % static_cast<std::size_t>(m);
     int bestPhase = 0;
     double bestEnergy = -1;
     for (int ph = 0; ph < m; ++ph) {
         double e = 0;
-        for (std::size_t i = static_cast<std::size_t>(ph); i < pr.v.size(); i += static_cast<std::size_t>(m))
+        for (std::size_t i = base + static_cast<std::size_t>(ph); i < hi; i += static_cast<std::size_t>(m))
             e += pr.v[i] * pr.v[i];
         if (e > bestEnergy) {
             bestEnergy = e;
@@ -142,7 +171,7 @@ std::vector<double> aggressorSamples(const PulseResponse& pr)
         }
     }
     std::vector<double> out;
-    for (std::size_t i = static_cast<std::size_t>(bestPhase); i < pr.v.size(); i += static_cast<std::size_t>(m))
+    for (std::size_t i = base + static_cast<std::size_t>(bestPhase); i < hi; i += static_cast<std::size_t>(m))
         out.push_back(pr.v[i]);
     return out;
 }
@@ -277,8 +306,67 @@ std::vector<cd> sdd21(const Network& net)
     return h;
 }
 
-ComResult computeCom(const ComChannel& ch, const ComParams& p)
+namespace {
+
+/// Group delay of the through from its unwrapped phase between ~1 GHz and fb/2 (s).
+double groupDelay(const ComChannel& ch, double fb)
 {
+    double phase = 0, prev = std::arg(ch.thru.front()), f0 = -1, p0 = 0, f1 = 0, p1 = 0;
+    for (std::size_t k = 1; k < ch.freqHz.size(); ++k) {
+        double d = std::arg(ch.thru[k]) - prev;
+        prev = std::arg(ch.thru[k]);
+        d -= 2 * M_PI * std::round(d / (2 * M_PI));
+        phase += d;
+        if (f0 < 0 && ch.freqHz[k] >= 1e9) {
+            f0 = ch.freqHz[k];
+            p0 = phase;
+        }
+        if (ch.freqHz[k] <= fb / 2) {
+            f1 = ch.freqHz[k];
+            p1 = phase;
+        }
+    }
+    return f1 > f0 && f0 > 0 ? std::max(0.0, -(p1 - p0) / (2 * M_PI * (f1 - f0))) : 0.0;
+}
+
+/// The channel on a coarser grid when the data is finer than its delay needs: the record (1/step)
+/// must hold delay plus ring-down, and the phase must turn by less than π per step.
+ComChannel resampled(const ComChannel& ch, double fb)
+{
+    const double step = (ch.freqHz.back() - ch.freqHz.front()) / std::max<std::size_t>(1, ch.freqHz.size() - 1);
+    const double want = 1.0 / (2.0 * (groupDelay(ch, fb) + 10e-9));
+    if (want < 2 * step)
+        return ch;
+    std::vector<double> f;
+    for (double x = ch.freqHz.front(); x <= ch.freqHz.back(); x += want)
+        f.push_back(x);
+    auto resample = [&](const std::vector<cd>& h) {
+        Network n;
+        n.freqHz = ch.freqHz;
+        n.z0 = Eigen::VectorXd::Constant(1, 50.0);
+        for (const cd& v : h)
+            n.s.push_back(CMatrix::Constant(1, 1, v));
+        const Network r = interpolate(n, f);
+        std::vector<cd> out;
+        for (const auto& m : r.s)
+            out.push_back(m(0, 0));
+        return out;
+    };
+    ComChannel out;
+    out.freqHz = f;
+    out.thru = resample(ch.thru);
+    for (const auto& a : ch.fext)
+        out.fext.push_back(resample(a));
+    for (const auto& a : ch.next)
+        out.next.push_back(resample(a));
+    return out;
+}
+
+} // namespace
+
+ComResult computeCom(const ComChannel& original, const ComParams& p)
+{
+    const ComChannel ch = resampled(original, p.baudHz);
     ComResult best;
     best.comDb = -1e9;
     const double var = symbolVariance(p.levels);
@@ -298,13 +386,17 @@ ComResult computeCom(const ComChannel& ch, const ComParams& p)
     struct Choice {
         double g, pre, post;
     } choice{0, 0, 0};
+    const PulsePair victimPair = pulsePair(ch, ch.thru, p);
+    std::vector<std::pair<PulsePair, double>> aggressors;
+    for (const auto& [list, amp] : {std::pair{&ch.fext, p.fextV}, std::pair{&ch.next, p.nextV}})
+        for (const auto& a : *list)
+            aggressors.emplace_back(pulsePair(ch, a, p), amp);
     for (double g : p.ctleGainDb.values()) {
-        const PulseResponse victim = pulseOf(ch, ch.thru, g, p);
+        const PulseResponse victim = victimPair.at(g);
         double xt = 0;
-        for (const auto& [list, amp] : {std::pair{&ch.fext, p.fextV}, std::pair{&ch.next, p.nextV}})
-            for (const auto& a : *list)
-                for (double v : aggressorSamples(pulseOf(ch, a, g, p)))
-                    xt += amp * amp * var * v * v;
+        for (const auto& [pair, amp] : aggressors)
+            for (double v : aggressorSamples(pair.at(g)))
+                xt += amp * amp * var * v * v;
         const double noise = rxNoiseVariance(g, p);
         for (double pre : p.txPre.values())
             for (double post : p.txPost.values()) {
@@ -335,7 +427,7 @@ ComResult computeCom(const ComChannel& ch, const ComParams& p)
     }
 
     // Full COM at the chosen settings, with the noise as a distribution.
-    const PulseResponse victim = pulseOf(ch, ch.thru, choice.g, p);
+    const PulseResponse victim = victimPair.at(choice.g);
     const Cursors c = sample(victim, choice.pre, choice.post, kPre);
     const double h0 = c.h[c.main];
     const double as = p.levelMismatch * p.victimV * h0 / (p.levels - 1);
@@ -352,10 +444,9 @@ ComResult computeCom(const ComChannel& ch, const ComParams& p)
         isiAmps.push_back(p.victimV * r);
     }
     std::vector<double> xtAmps;
-    for (const auto& [list, amp] : {std::pair{&ch.fext, p.fextV}, std::pair{&ch.next, p.nextV}})
-        for (const auto& a : *list)
-            for (double v : aggressorSamples(pulseOf(ch, a, choice.g, p)))
-                xtAmps.push_back(amp * v);
+    for (const auto& [pair, amp] : aggressors)
+        for (double v : aggressorSamples(pair.at(choice.g)))
+            xtAmps.push_back(amp * v);
     const double sigmaTx2 = av2 * all * std::pow(10.0, -p.txSnrDb / 10);
     const double sigmaJ2 = av2 * jit * (p.dualDiracUi * p.dualDiracUi + p.randomJitterUi * p.randomJitterUi);
     const double sigmaN2 = rxNoiseVariance(choice.g, p);
@@ -364,7 +455,8 @@ ComResult computeCom(const ComChannel& ch, const ComParams& p)
         span += std::fabs(a);
     for (double a : xtAmps)
         span += std::fabs(a);
-    const double step = std::max(as / 2000.0, (span + 6 * std::sqrt(gauss2)) / 20000.0);
+    // Bins of A_s/500 resolve COM to about 0.02 dB.
+    const double step = std::max(as / 500.0, (span + 6 * std::sqrt(gauss2)) / 5000.0);
     Pdf pdf(step, static_cast<std::size_t>(std::ceil((span + 7 * std::sqrt(gauss2)) / step)) + 2);
     double isiVar = 0, xtVar = 0;
     for (double a : isiAmps) {

@@ -1,7 +1,13 @@
 #include "signal/LinkChecks.h"
 
+#include <cstdio>
+#include <cstdlib>
+
+#include "signal/LinkAnalysis.h"
+
 #include <cmath>
 #include <limits>
+#include <string>
 
 namespace rdt::signal {
 
@@ -80,6 +86,41 @@ void checkReach(core::CheckContext& ctx)
 
 } // namespace
 
+std::string siProfileDir()
+{
+    if (const char* env = std::getenv("RDT_DATA_DIR"); env && *env)
+        return std::string(env) + "/si-profiles";
+    return std::string(RDT_DATA_DIR) + "/si-profiles";
+}
+
+namespace {
+
+void checkVerdicts(core::CheckContext& ctx, bool fallbacks)
+{
+    const auto r = signalFor(ctx.design(), ctx.results(), siProfileDir());
+    for (std::size_t i = 0; i < r->links.size(); ++i) {
+        const LinkVerdict& v = r->links[i];
+        const core::LinkClass& l = ctx.design().links[i];
+        char what[200];
+        if (std::isnan(v.comDb))
+            std::snprintf(what, sizeof what, "insertion loss %.1f dB at Nyquist over %.2f m", v.ilNyquistDb, v.lengthM);
+        else
+            std::snprintf(what, sizeof what, "COM %.2f dB, insertion loss %.1f dB at Nyquist over %.2f m", v.comDb,
+                          v.ilNyquistDb, v.lengthM);
+        if (!fallbacks && v.laneRateGbps <= 0)
+            ctx.report("links/" + v.id, "link class " + v.id + " (" + v.kind + ") does not close: " + what,
+                       std::isnan(v.comDb) ? v.ilNyquistDb : v.comDb, std::isnan(v.comDb) ? NAN : 3.0,
+                       std::isnan(v.comDb) ? "dB IL" : "dB COM", l.loc);
+        if (fallbacks && !v.pass && v.laneRateGbps > 0)
+            ctx.report("links/" + v.id,
+                       "link class " + v.id + " (" + v.kind + ") holds only " +
+                           std::to_string(static_cast<int>(v.laneRateGbps)) + " Gb/s per lane: " + what,
+                       v.laneRateGbps, 100.0, "Gb/s", l.loc);
+    }
+}
+
+} // namespace
+
 double requiredCableLengthM(const core::Slot& a, const core::Slot& b, double ouPitchM, double slackM)
 {
     const double midA = 0.5 * (a.ou - 1 + a.top());
@@ -105,6 +146,21 @@ void registerChecks(core::CheckRegistry& registry)
                   "distance plus routing slack) exceeds the cable's length.",
                   {{"routing_slack", {0.5, Dimension::Length}}}},
                  checkReach);
+    registry.add({"signal.link.close",
+                  "Every link class closes at some lane rate",
+                  core::Severity::Error,
+                  "COM ≥ 3 dB (IEEE 802.3 Annex 93A) [E4]; PCIe Gen5 ≤ 36 dB at 16 GHz [X1]; C2M ~16 dB [E2]",
+                  "The channel synthesised for a link class (host traces, cable) fails its COM or insertion-loss "
+                  "budget even at the fallback rate.",
+                  {}},
+                 [](core::CheckContext& c) { checkVerdicts(c, false); });
+    registry.add({"signal.link.rate",
+                  "Link classes hold their full lane rate",
+                  core::Severity::Warning,
+                  "IEEE 802.3ck (100 Gb/s per lane) and 802.3cd (50 Gb/s per lane) COM tables (estimates)",
+                  "A link class closes only at a reduced lane rate (50 Gb/s per lane, or PCIe Gen4).",
+                  {}},
+                 [](core::CheckContext& c) { checkVerdicts(c, true); });
 }
 
 } // namespace rdt::signal

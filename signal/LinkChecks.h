@@ -11,7 +11,10 @@ namespace rdt::signal {
 /// the middles of the two parts' OU spans plus `slackM` for routing to the ports.
 double requiredCableLengthM(const core::Slot& a, const core::Slot& b, double ouPitchM, double slackM);
 
-/// Register `link.endpoint.missing` and `signal.cable.reach`.
+/// Folder of the COM parameter tables: `$RDT_DATA_DIR/si-profiles`, else the source tree's.
+std::string siProfileDir();
+
+/// Register `link.endpoint.missing`, `signal.cable.reach`, `signal.link.close`, `signal.link.rate`.
 void registerChecks(core::CheckRegistry& registry);
 
 } // namespace rdt::signal

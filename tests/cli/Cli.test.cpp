@@ -295,3 +295,33 @@ TEST_CASE("rdt touchstone: info, conversion and export of a real file", "[cli][t
     CHECK_THAT(r.out, Contains("bad-truncated.s2p:3:"));
     CHECK(runRdt("touchstone " + thru + " --to abcd").code == 2); // ABCD needs a two-port
 }
+
+TEST_CASE("rdt com on the real KR4 channel set, and link verdicts in designs", "[cli][signal][com]")
+{
+    const std::string k = "../shared/data/channels/kr4-example2/example2_";
+    Run r = runRdt("com " + k + "THRU.s4p --json", false);
+    REQUIRE(r.code == 0);
+    const auto clean = nlohmann::json::parse(r.out);
+    r = runRdt("com " + k + "THRU.s4p --fext " + k + "FEXT1.s4p " + k + "FEXT2.s4p --next " + k + "NEXT1.s4p " + k +
+                   "NEXT2.s4p " + k + "NEXT3.s4p --json",
+               false);
+    const auto xt = nlohmann::json::parse(r.out);
+    CHECK(xt["aggressors"] == 5);
+    CHECK(xt["com_dB"].get<double>() < clean["com_dB"].get<double>());
+    CHECK(clean["il_nyquist_dB"].get<double>() > 20.0);
+    CHECK(runRdt("com " + k + "THRU.s4p --profile no-such").code == 2);
+
+    // Every link class of the example designs has a verdict.
+    for (const auto& [d, classes] :
+         {std::pair{"meta-24k-roce.yaml", 3}, std::pair{"meta-24k-ib.yaml", 3}, std::pair{"single-rack.yaml", 2}}) {
+        const auto j = nlohmann::json::parse(runRdt(std::string("check data/designs/") + d + " --json", false).out);
+        INFO(d);
+        CHECK(j["signal"]["links"].size() == static_cast<std::size_t>(classes));
+        for (const auto& l : j["signal"]["links"]) {
+            for (const char* key :
+                 {"id", "kind", "length_m", "il_nyquist_dB", "com_dB", "eye_height", "verdict", "lane_rate_Gbps"})
+                CHECK(l.contains(key));
+            CHECK(l["verdict"].get<std::string>().size() > 0);
+        }
+    }
+}

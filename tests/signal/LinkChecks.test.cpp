@@ -46,8 +46,12 @@ TEST_CASE("a DAC too short for the placement, and a far end that is missing", "[
 
 TEST_CASE("a declared length beyond the cable's reach", "[signal][reach]")
 {
-    const auto v = check("{ou: 1, part: meta-grand-teton-h100}, {ou: 9, part: meta-minipack2}", "dac-400g-osfp-2m",
-                         ", length: 3 m");
+    auto all = check("{ou: 1, part: meta-grand-teton-h100}, {ou: 9, part: meta-minipack2}", "dac-400g-osfp-2m",
+                     ", length: 3 m");
+    std::vector<core::Violation> v;
+    for (auto& x : all)
+        if (x.rule == "signal.cable.reach")
+            v.push_back(x);
     REQUIRE(v.size() == 1);
     CHECK(v[0].subject == "links/dac");
     CHECK(v[0].measured == Approx(3.0));

@@ -1,0 +1,115 @@
+#include "signal/LinkAnalysis.h"
+
+#include <cmath>
+
+#include "models/ChannelModels.h"
+
+namespace rdt::signal {
+
+using cd = std::complex<double>;
+
+namespace {
+
+std::vector<double> grid(double fmax)
+{
+    std::vector<double> f;
+    // 40 MHz steps: a 25 ns record, longer than any in-rack cable's delay plus ring-down.
+    for (double x = 0; x <= fmax + 1; x += 40e6)
+        f.push_back(x);
+    return f;
+}
+
+/// Transfer function of host trace + cable + host trace on `f`.
+std::vector<cd> channel(const std::vector<double>& f, double cableM, double traceM, int awg)
+{
+    models::TraceModel trace;
+    models::TwinaxModel cable;
+    cable.awg = awg;
+    std::vector<cd> h;
+    h.reserve(f.size());
+    for (double x : f) {
+        const double fx = std::max(x, 1e6);
+        h.push_back(std::exp(-(trace.gamma(fx) * (2 * traceM) + cable.gamma(fx) * cableM)));
+    }
+    return h;
+}
+
+double ilAt(double fHz, double cableM, double traceM)
+{
+    models::TraceModel trace;
+    models::TwinaxModel cable;
+    return models::lossDbPerM(trace.gamma(fHz)) * 2 * traceM + models::lossDbPerM(cable.gamma(fHz)) * cableM;
+}
+
+} // namespace
+
+SignalResult analyseLinks(const core::Design& d, const std::string& dir)
+{
+    SignalResult res;
+    std::unique_ptr<ComParams> ck, cd50;
+    for (const core::LinkClass& l : d.links) {
+        LinkVerdict v;
+        v.id = l.id;
+        v.kind = l.medium;
+        v.count = l.count;
+        v.lengthM = l.lengthM.value_or(l.cable ? l.cable->value("length", 0.0) : 0.0);
+        if (l.medium == "pcie-gen5") {
+            // PCIe Gen5: 32 GT/s NRZ, budget 36 dB at 16 GHz (bump to bump, redriver-free) [X1].
+            const double len = l.lengthM.value_or(kPcieDefaultM);
+            v.lengthM = len;
+            models::TraceModel trace;
+            v.ilNyquistDb =
+                models::lossDbPerM(trace.gamma(16e9)) * len + 2 * 1.5; // + two connectors/packages (estimate)
+            v.pass = v.ilNyquistDb <= 36.0;
+            v.laneRateGbps = v.pass ? 32.0 : (models::lossDbPerM(trace.gamma(8e9)) * len + 3.0 <= 28.0 ? 16.0 : 0.0);
+            v.verdict = v.pass ? "pass" : v.laneRateGbps > 0 ? "fallback to PCIe Gen4 (16 GT/s)" : "fail";
+        } else if (l.medium == "optical") {
+            // The electrical part of an optical link is the host's C2M trace: ~16 dB at 26.56 GHz [E2].
+            v.ilNyquistDb = ilAt(26.5625e9, 0.0, kHostTraceM);
+            v.pass = v.ilNyquistDb <= 16.0;
+            v.laneRateGbps = v.pass ? 100.0 : 0.0;
+            v.verdict = v.pass ? "pass" : "fail";
+        } else {
+            if (!ck)
+                ck = std::make_unique<ComParams>(ComParams::load(dir + "/ieee8023ck-cr-estimate.yaml"));
+            ComChannel ch;
+            ch.freqHz = grid(2.0 * ck->baudHz);
+            const int awg = l.cable ? static_cast<int>(l.cable->value("awg", 30)) : 30;
+            ch.thru = channel(ch.freqHz, v.lengthM, kHostTraceM, awg);
+            ComResult r = computeCom(ch, *ck);
+            v.ilNyquistDb = r.ilNyquistDb;
+            v.comDb = r.comDb;
+            v.eyeHeightV = r.eyeHeightV;
+            v.pass = r.pass;
+            v.laneRateGbps = r.pass ? 100.0 : 0.0;
+            v.verdict = r.pass ? "pass" : "fail";
+            if (!r.pass) {
+                if (!cd50)
+                    cd50 = std::make_unique<ComParams>(ComParams::load(dir + "/ieee8023cd-cr-estimate.yaml"));
+                ComChannel slow;
+                slow.freqHz = grid(2.0 * cd50->baudHz);
+                slow.thru = channel(slow.freqHz, v.lengthM, kHostTraceM, awg);
+                const ComResult r50 = computeCom(slow, *cd50);
+                if (r50.pass) {
+                    v.laneRateGbps = 50.0;
+                    v.verdict = "fallback to 50 Gb/s per lane";
+                }
+            }
+            v.pulse = std::move(r.pulse);
+        }
+        res.links.push_back(std::move(v));
+    }
+    return res;
+}
+
+std::shared_ptr<const SignalResult> signalFor(const core::Design& design, core::ResultStore& store,
+                                              const std::string& dir)
+{
+    if (auto cached = store.get<SignalResult>("signal"))
+        return cached;
+    auto result = std::make_shared<const SignalResult>(analyseLinks(design, dir));
+    store.put<SignalResult>("signal", result);
+    return result;
+}
+
+} // namespace rdt::signal
