@@ -10,7 +10,7 @@
 
 int main(int argc, char** argv)
 {
-    const std::string dir = argc > 1 ? argv[1] : RDT_SOURCE_DIR "/../shared/data/channels/kr4-example2/";
+    const std::string dir = argc > 1 ? argv[1] : RDT_SOURCE_DIR "/data/channels/kr4-example2/";
     const rdt::signal::ComParams p =
         rdt::signal::ComParams::load(RDT_SOURCE_DIR "/data/si-profiles/ieee8023by-kr4.yaml");
     rdt::signal::ComChannel ch;

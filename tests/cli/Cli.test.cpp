@@ -274,7 +274,7 @@ TEST_CASE("thermal results for every chassis and row and the what-if scenarios",
 
 TEST_CASE("rdt touchstone: info, conversion and export of a real file", "[cli][touchstone]")
 {
-    const std::string thru = "../shared/data/channels/kr4-example2/example2_THRU.s4p";
+    const std::string thru = "data/channels/kr4-example2/example2_THRU.s4p";
     Run r = runRdt("touchstone " + thru + " --info");
     CHECK(r.code == 0);
     CHECK_THAT(r.out, Contains("ports        4") && Contains("points       4001") && Contains("passive"));
@@ -298,7 +298,7 @@ TEST_CASE("rdt touchstone: info, conversion and export of a real file", "[cli][t
 
 TEST_CASE("rdt com on the real KR4 channel set, and link verdicts in designs", "[cli][signal][com]")
 {
-    const std::string k = "../shared/data/channels/kr4-example2/example2_";
+    const std::string k = "data/channels/kr4-example2/example2_";
     Run r = runRdt("com " + k + "THRU.s4p --json", false);
     REQUIRE(r.code == 0);
     const auto clean = nlohmann::json::parse(r.out);

@@ -11,7 +11,7 @@
 using namespace rdt;
 using cd = std::complex<double>;
 
-static const std::string kKr4 = RDT_SOURCE_DIR "/../shared/data/channels/kr4-example2/";
+static const std::string kKr4 = RDT_SOURCE_DIR "/data/channels/kr4-example2/";
 static const std::string kProfile = RDT_SOURCE_DIR "/data/si-profiles/ieee8023by-kr4.yaml";
 
 TEST_CASE("COM profile loads with units and rejects bad values", "[signal][com]")

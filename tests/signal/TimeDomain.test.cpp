@@ -10,7 +10,7 @@
 using namespace rdt;
 using cd = std::complex<double>;
 
-static const std::string kKr4 = RDT_SOURCE_DIR "/../shared/data/channels/kr4-example2/";
+static const std::string kKr4 = RDT_SOURCE_DIR "/data/channels/kr4-example2/";
 
 TEST_CASE("an ideal channel returns the one-UI pulse; a delay only moves it", "[signal][pulse]")
 {

@@ -11,7 +11,7 @@ using Catch::Matchers::Contains;
 using cd = std::complex<double>;
 
 static const std::string kDir = RDT_SOURCE_DIR "/tests/fixtures/touchstone/";
-static const std::string kKr4 = RDT_SOURCE_DIR "/../shared/data/channels/kr4-example2/";
+static const std::string kKr4 = RDT_SOURCE_DIR "/data/channels/kr4-example2/";
 
 static void near(cd a, cd b, double tol)
 {
