@@ -5,7 +5,11 @@
 #include "cli/ComCommand.h"
 #include "cli/Commands.h"
 #include "cli/TouchstoneCommand.h"
+#include "core/Error.h"
 #include "core/Version.h"
+#include "signal/ChannelSpec.h"
+#include "signal/Touchstone.h"
+#include <fstream>
 
 int main(int argc, char** argv)
 {
@@ -59,6 +63,12 @@ int main(int argc, char** argv)
         ->capture_default_str();
     tsCmd->add_option("-o,--output", ts.output, "Write to a file instead of stdout");
 
+    std::string specPath, specOut;
+    auto* chCmd = app.add_subcommand("channel",
+                                     "Synthesise a channel from a YAML spec of segments into a 4-port Touchstone file");
+    chCmd->add_option("spec", specPath, "Channel spec (YAML)")->required();
+    chCmd->add_option("-o,--output", specOut, "Output .s4p")->required();
+
     ComArgs com;
     auto* comCmd = app.add_subcommand("com", "Channel Operating Margin (IEEE 802.3 Annex 93A) of a 4-port channel");
     comCmd->add_option("thru", com.thru, "Victim channel (4-port Touchstone; through 1→2 and 3→4)")->required();
@@ -92,6 +102,20 @@ int main(int argc, char** argv)
         return runValidate(validate);
     if (*r)
         return runReport(report);
+    if (*chCmd) {
+        try {
+            const rdt::signal::Network n = rdt::signal::synthesiseChannel(specPath);
+            std::ofstream out(specOut, std::ios::binary);
+            if (!out || !(out << rdt::signal::writeTouchstone(n, 1)))
+                throw rdt::core::InputError(rdt::core::SourceLoc{specOut, 0, 0, "-o"}, "cannot write output");
+            std::printf("%s: %zu points, %.4g … %.4g GHz\n", specOut.c_str(), n.points(), n.freqHz.front() / 1e9,
+                        n.freqHz.back() / 1e9);
+            return 0;
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "rdt: error: %s\n", e.what());
+            return 2;
+        }
+    }
     if (*comCmd)
         return runCom(com);
     if (*tsCmd)

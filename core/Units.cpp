@@ -21,6 +21,7 @@ constexpr double kCfmToM3s = 0.3048 * 0.3048 * 0.3048 / 60.0;
 // Symbols are matched exactly (case-sensitive: "mW" is not "MW").
 constexpr std::array kUnits{
     UnitDef{"%", Dimension::Ratio, 0.01, 0},
+    UnitDef{"um", Dimension::Length, 1e-6, 0},
     UnitDef{"mm", Dimension::Length, 1e-3, 0},
     UnitDef{"cm", Dimension::Length, 1e-2, 0},
     UnitDef{"m", Dimension::Length, 1.0, 0},

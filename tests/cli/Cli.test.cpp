@@ -325,3 +325,29 @@ TEST_CASE("rdt com on the real KR4 channel set, and link verdicts in designs", "
         }
     }
 }
+
+TEST_CASE("rdt channel synthesises a channel that rdt com and rdt touchstone read", "[cli][signal][channel]")
+{
+    const fs::path out = fs::temp_directory_path() / "rdt-dac-2m.s4p";
+    Run r = runRdt("channel data/channels/specs/dac-2m.yaml -o " + out.string());
+    REQUIRE(r.code == 0);
+    r = runRdt("com " + out.string() + " --profile ieee8023ck-cr-estimate --json", false);
+    const auto j = nlohmann::json::parse(r.out);
+    // The design-level verdict of the same 2 m DAC class uses the same models.
+    const auto d = nlohmann::json::parse(runRdt("check data/designs/single-rack.yaml --json", false).out);
+    CHECK(j["il_nyquist_dB"].get<double>() ==
+          Approx(d["signal"]["links"][0]["il_nyquist_dB"].get<double>()).epsilon(0.02));
+    fs::remove(out);
+    // A measured segment cascaded with cable loses more than the measurement alone.
+    const fs::path m = fs::temp_directory_path() / "rdt-measured.s4p";
+    REQUIRE(runRdt("channel tests/fixtures/channels/measured.yaml -o " + m.string()).code == 0);
+    const auto more = nlohmann::json::parse(runRdt("com " + m.string() + " --json", false).out);
+    const auto base =
+        nlohmann::json::parse(runRdt("com data/channels/kr4-example2/example2_THRU.s4p --json", false).out);
+    CHECK(more["il_nyquist_dB"].get<double>() > base["il_nyquist_dB"].get<double>() + 1.0);
+    fs::remove(m);
+    r = runRdt("channel tests/fixtures/channels/bad-kind.yaml -o /tmp/x.s4p");
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Contains("bad-kind.yaml:3:") &&
+                          Contains("unknown segment kind \"twinx\" (trace, twinax or touchstone)"));
+}

@@ -1,0 +1,115 @@
+#include "signal/ChannelSpec.h"
+
+#include <filesystem>
+
+#include "core/Yaml.h"
+#include "models/ChannelModels.h"
+#include "signal/Com.h"
+#include "signal/NetworkAlgebra.h"
+#include "signal/Touchstone.h"
+
+namespace rdt::signal {
+
+using cd = std::complex<double>;
+using core::Dimension;
+
+namespace {
+
+double plainNumber(const core::Cursor& c, double lo, double hi)
+{
+    const std::string s = c.str();
+    double v = 0;
+    try {
+        std::size_t used = 0;
+        v = std::stod(s, &used);
+        if (used != s.size())
+            throw std::invalid_argument(s);
+    } catch (const std::exception&) {
+        c.fail("\"" + s + "\" is not a number");
+    }
+    if (!(v >= lo && v <= hi))
+        c.fail("value " + s + " is outside " + std::to_string(lo) + " … " + std::to_string(hi));
+    return v;
+}
+
+} // namespace
+
+Network synthesiseChannel(const std::string& path)
+{
+    const std::string text = core::readTextFile(path);
+    const core::Cursor doc(core::parseYaml(text, path), std::make_shared<std::string>(path), "");
+    doc.allowKeys({"name", "frequency", "reference", "segments"});
+    const core::Cursor fc = doc["frequency"];
+    fc.allowKeys({"from", "to", "step"});
+    const double f0 = fc["from"].quantity(Dimension::Frequency),
+                 f1 = fc["to"].quantity(Dimension::Frequency, {1e6, 1e12});
+    const double df = fc["step"].quantity(Dimension::Frequency, {1e3, 1e12});
+    if (f1 <= f0)
+        fc["to"].fail("`to` must be above `from`");
+    if ((f1 - f0) / df > 200000)
+        fc["step"].fail("more than 200,000 frequency points; use a coarser step");
+    const double z0 = doc.has("reference") ? doc["reference"].quantity(Dimension::Resistance, {1, 1000}) : 50.0;
+
+    std::vector<double> f;
+    for (double x = f0; x <= f1 + 1e-6; x += df)
+        f.push_back(x);
+    std::vector<cd> h(f.size(), 1.0);
+    const std::filesystem::path base = std::filesystem::path(path).parent_path();
+    for (const core::Cursor& seg : doc["segments"].elements()) {
+        const std::string kind = seg["kind"].str();
+        if (kind == "trace") {
+            seg.allowKeys({"kind", "length", "width", "impedance", "dk", "df", "roughness"});
+            models::TraceModel t;
+            const double len = seg["length"].quantity(Dimension::Length, {0, 10});
+            if (auto w = seg.find("width"))
+                t.widthM = w->quantity(Dimension::Length, {1e-6, 0.01});
+            if (auto z = seg.find("impedance"))
+                t.impedanceOhm = z->quantity(Dimension::Resistance, {1, 500});
+            if (auto d = seg.find("dk"))
+                t.dk = plainNumber(*d, 1.0, 20.0);
+            if (auto d = seg.find("df"))
+                t.df = plainNumber(*d, 0.0, 0.2);
+            if (auto r = seg.find("roughness"))
+                t.roughnessM = r->quantity(Dimension::Length, {0, 1e-4});
+            for (std::size_t k = 0; k < f.size(); ++k)
+                h[k] *= std::exp(-t.gamma(std::max(f[k], 1e6)) * len);
+        } else if (kind == "twinax") {
+            seg.allowKeys({"kind", "length", "awg"});
+            models::TwinaxModel c;
+            const double len = seg["length"].quantity(Dimension::Length, {0, 100});
+            if (auto a = seg.find("awg"))
+                c.awg = static_cast<int>(a->integer(20, 40));
+            for (std::size_t k = 0; k < f.size(); ++k)
+                h[k] *= std::exp(-c.gamma(std::max(f[k], 1e6)) * len);
+        } else if (kind == "touchstone") {
+            seg.allowKeys({"kind", "file"});
+            const std::string file = (base / seg["file"].str()).string();
+            const Network n = interpolate(readTouchstone(file), f);
+            if (n.ports() != 4 && n.ports() != 2)
+                seg["file"].fail("a measured segment must be a 2-port or a 4-port (through 1→2, 3→4)");
+            const std::vector<cd> t = n.ports() == 4 ? sdd21(n) : [&] {
+                std::vector<cd> v;
+                for (const auto& s : n.s)
+                    v.push_back(s(1, 0));
+                return v;
+            }();
+            for (std::size_t k = 0; k < f.size(); ++k)
+                h[k] *= t[k];
+        } else {
+            seg["kind"].fail("unknown segment kind \"" + kind + "\" (trace, twinax or touchstone)" +
+                             core::didYouMean(kind, {"trace", "twinax", "touchstone"}));
+        }
+    }
+    Network out;
+    out.freqHz = f;
+    out.z0 = Eigen::VectorXd::Constant(4, z0);
+    for (const cd& v : h) {
+        CMatrix s = CMatrix::Zero(4, 4);
+        s(1, 0) = s(0, 1) = s(3, 2) = s(2, 3) = v;
+        out.s.push_back(s);
+    }
+    out.comments.push_back("synthesised by rdt channel from " + path);
+    return out;
+}
+
+} // namespace rdt::signal
