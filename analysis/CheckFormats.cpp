@@ -86,6 +86,7 @@ json signalJson(const signal::SignalResult& s)
                          {"il_nyquist_dB", number(v.ilNyquistDb)},
                          {"com_dB", number(v.comDb)},
                          {"eye_height", number(v.eyeHeightV)},
+                         {"eye_width_UI", number(v.eyeWidthUi)},
                          {"verdict", v.verdict},
                          {"lane_rate_Gbps", number(v.laneRateGbps)}});
     return {{"links", links}};

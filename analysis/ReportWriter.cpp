@@ -232,6 +232,30 @@ void writeSignalGroup(hid_t file, const signal::SignalResult& s)
         writeStringAttribute(ds.get(), "sample_spacing", std::to_string(v.pulse.dtS) + " s");
         writeStringAttribute(ds.get(), "main_cursor_index", std::to_string(v.pulse.peak));
     }
+    // Statistical eye of each copper class: [BER][phase] inner-eye opening with its axes.
+    const H5Handle eyes = group(g.get(), "eyes");
+    for (const signal::LinkVerdict& v : s.links) {
+        if (v.eyeOpeningV.empty())
+            continue;
+        const hsize_t dims[2] = {v.eyeBer.size(), v.eyePhaseUi.size()};
+        std::vector<double> flat;
+        for (const auto& row : v.eyeOpeningV)
+            flat.insert(flat.end(), row.begin(), row.end());
+        H5Handle space(H5Screate_simple(2, dims, nullptr));
+        H5Handle ds(H5Dcreate2(eyes.get(), v.id.c_str(), H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT, H5P_DEFAULT,
+                               H5P_DEFAULT));
+        if (!ds.valid())
+            throw std::runtime_error("HDF5 error while writing eye " + v.id);
+        H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, flat.data());
+        writeStringAttribute(ds.get(), "units", "V");
+        std::string ber, phase;
+        for (double b : v.eyeBer)
+            ber += (ber.empty() ? "" : " ") + std::to_string(b);
+        for (double ph : v.eyePhaseUi)
+            phase += (phase.empty() ? "" : " ") + std::to_string(ph);
+        writeStringAttribute(ds.get(), "rows_ber", ber);
+        writeStringAttribute(ds.get(), "columns_phase_UI", phase);
+    }
 }
 
 } // namespace

@@ -33,7 +33,7 @@ int runCom(const ComArgs& a)
             ch.fext.push_back(aggressor(f));
         for (const auto& f : a.next)
             ch.next.push_back(aggressor(f));
-        const signal::ComResult r = signal::computeCom(ch, p);
+        const signal::ComResult r = signal::computeCom(ch, p, true);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (a.json) {
             std::cout << nlohmann::json{{"profile", p.name},
@@ -44,6 +44,9 @@ int runCom(const ComArgs& a)
                                         {"signal_V", r.signalV},
                                         {"noise_V", r.noiseV},
                                         {"eye_height_V", r.eyeHeightV},
+                                        {"eye_width_UI", r.eyeWidthUi},
+                                        {"eye",
+                                         {{"phase_UI", r.eyePhaseUi}, {"ber", r.eyeBer}, {"opening_V", r.eyeOpeningV}}},
                                         {"ctle_gain_dB", r.ctleGainDb},
                                         {"tx_pre", r.txPre},
                                         {"tx_post", r.txPost},
@@ -57,8 +60,8 @@ int runCom(const ComArgs& a)
             std::printf("COM %.2f dB (%s at %.1f dB, profile %s)\n", r.comDb, r.pass ? "PASS" : "FAIL", p.passDb,
                         p.name.c_str());
             std::printf("  insertion loss at Nyquist %.2f dB (%.4g GHz)\n", r.ilNyquistDb, p.baudHz / 2e9);
-            std::printf("  signal A_s %.2f mV, noise A_ni %.2f mV at DER %.0e, eye height %.2f mV\n", r.signalV * 1e3,
-                        r.noiseV * 1e3, p.der, r.eyeHeightV * 1e3);
+            std::printf("  signal A_s %.2f mV, noise A_ni %.2f mV at DER %.0e, eye height %.2f mV, width %.2f UI\n",
+                        r.signalV * 1e3, r.noiseV * 1e3, p.der, r.eyeHeightV * 1e3, r.eyeWidthUi);
             std::printf("  equaliser: CTLE %.0f dB, Tx FFE pre %.2f post %.2f, %d DFE taps\n", r.ctleGainDb, r.txPre,
                         r.txPost, p.dfeTaps);
             std::printf("  noise σ: ISI %.2f mV, crosstalk %.2f mV (%zu aggressors), Gaussian %.2f mV\n",

@@ -117,10 +117,12 @@ struct Cursors {
     std::vector<double> h; ///< h[k] for k = −pre … post, main at index `main`
     std::size_t main = 0;
     std::vector<double> slope; ///< dh/dt × UI at the same points
+    long ts = 0;               ///< sample index of the main cursor
 };
 
 /// Equalised (Tx FFE) samples around the best sampling point.
-Cursors sample(const PulseResponse& pr, double pre, double post, int preCursors)
+/// `fixedTs` ≥ 0 samples there instead of at the equalised peak (statistical eye phases).
+Cursors sample(const PulseResponse& pr, double pre, double post, int preCursors, long fixedTs = -1)
 {
     const int m = pr.samplesPerUi;
     const double c0 = 1.0 - std::fabs(pre) - std::fabs(post);
@@ -132,12 +134,15 @@ Cursors sample(const PulseResponse& pr, double pre, double post, int preCursors)
     };
     long ts = static_cast<long>(pr.peak);
     double best = eq(ts);
-    for (long i = static_cast<long>(pr.peak) - m; i <= static_cast<long>(pr.peak) + m; ++i)
+    for (long i = static_cast<long>(pr.peak) - m; fixedTs < 0 && i <= static_cast<long>(pr.peak) + m; ++i)
         if (eq(i) > best) {
             best = eq(i);
             ts = i;
         }
+    if (fixedTs >= 0)
+        ts = fixedTs;
     Cursors c;
+    c.ts = ts;
     const long first = ts - static_cast<long>(preCursors) * m;
     // Cursors up to kPostUi after the main one; later ones carry negligible energy in any channel
     // that COM can pass (docs/signal.md).
@@ -308,6 +313,62 @@ std::vector<cd> sdd21(const Network& net)
 
 namespace {
 
+/// Inner-eye opening versus sampling phase and BER: at each phase the main cursor and the residual
+/// ISI (the DFE keeps the taps it set at the chosen phase) are re-sampled; crosstalk and the
+/// Gaussian terms are taken as at the chosen phase.
+void statisticalEye(ComResult& r, const PulseResponse& victim, const Cursors& chosen, double pre, double post,
+                    const std::vector<double>& xtAmps, double gaussVar, const ComParams& p, int preCursors)
+{
+    const int m = victim.samplesPerUi;
+    const double var = symbolVariance(p.levels);
+    const double h0 = chosen.h[chosen.main];
+    std::vector<double> taps;
+    for (int k = 1; k <= p.dfeTaps && chosen.main + static_cast<std::size_t>(k) < chosen.h.size(); ++k)
+        taps.push_back(
+            std::clamp(chosen.h[chosen.main + static_cast<std::size_t>(k)], -p.dfeLimit * h0, p.dfeLimit * h0));
+    r.eyeBer = {1e-3, 1e-4, 1e-5, 1e-6, 1e-9, 1e-12};
+    r.eyeOpeningV.assign(r.eyeBer.size(), {});
+    double widthLo = 1e9, widthHi = -1e9;
+    for (int d = -m / 2; d <= m / 2; d += std::max(1, m / 16)) {
+        const Cursors c = sample(victim, pre, post, preCursors, chosen.ts + d);
+        const double hm = c.h[c.main];
+        const double as = p.levelMismatch * p.victimV * hm / (p.levels - 1);
+        double span = 0, small = 0;
+        std::vector<double> amps;
+        for (std::size_t k = 0; k < c.h.size(); ++k) {
+            if (k == c.main)
+                continue;
+            double v = c.h[k];
+            if (k > c.main && k - c.main <= taps.size())
+                v -= taps[k - c.main - 1];
+            amps.push_back(p.victimV * v);
+            span += std::fabs(p.victimV * v);
+        }
+        for (double a : xtAmps)
+            span += std::fabs(a);
+        const double step = std::max(std::fabs(as) / 200.0, (span + 6 * std::sqrt(gaussVar)) / 2000.0) + 1e-15;
+        Pdf pdf(step, static_cast<std::size_t>(std::ceil((span + 7 * std::sqrt(gaussVar)) / step)) + 2);
+        const std::vector<double>* lists[] = {&amps, &xtAmps};
+        for (const std::vector<double>* list : lists)
+            for (double a : *list) {
+                if (std::fabs(a) < step / 4)
+                    small += a * a * var;
+                else
+                    pdf.addSymbol(a, p.levels);
+            }
+        pdf.addGaussian(std::sqrt(gaussVar + small));
+        r.eyePhaseUi.push_back(static_cast<double>(d) / m);
+        for (std::size_t b = 0; b < r.eyeBer.size(); ++b)
+            r.eyeOpeningV[b].push_back(as - pdf.tail(r.eyeBer[b]));
+        // Width at the detector error ratio: the phases where the inner eye stays open.
+        if (as - pdf.tail(p.der) > 0) {
+            widthLo = std::min(widthLo, static_cast<double>(d) / m);
+            widthHi = std::max(widthHi, static_cast<double>(d) / m);
+        }
+    }
+    r.eyeWidthUi = widthHi >= widthLo ? widthHi - widthLo : 0.0;
+}
+
 /// Group delay of the through from its unwrapped phase between ~1 GHz and fb/2 (s).
 double groupDelay(const ComChannel& ch, double fb)
 {
@@ -364,7 +425,7 @@ ComChannel resampled(const ComChannel& ch, double fb)
 
 } // namespace
 
-ComResult computeCom(const ComChannel& original, const ComParams& p)
+ComResult computeCom(const ComChannel& original, const ComParams& p, bool withEye)
 {
     const ComChannel ch = resampled(original, p.baudHz);
     ComResult best;
@@ -458,12 +519,13 @@ ComResult computeCom(const ComChannel& original, const ComParams& p)
     // Bins of A_s/500 resolve COM to about 0.02 dB.
     const double step = std::max(as / 500.0, (span + 6 * std::sqrt(gauss2)) / 5000.0);
     Pdf pdf(step, static_cast<std::size_t>(std::ceil((span + 7 * std::sqrt(gauss2)) / step)) + 2);
-    double isiVar = 0, xtVar = 0;
+    double isiVar = 0, xtVar = 0, isiSmall = 0;
     for (double a : isiAmps) {
         isiVar += a * a * var;
-        if (std::fabs(a) < step / 4)
+        if (std::fabs(a) < step / 4) {
             gauss2 += a * a * var; // too small for the grid: counted as Gaussian
-        else
+            isiSmall += a * a * var;
+        } else
             pdf.addSymbol(a, p.levels);
     }
     for (double a : xtAmps) {
@@ -487,6 +549,8 @@ ComResult computeCom(const ComChannel& original, const ComParams& p)
     best.sigmaGaussV = std::sqrt(sigmaTx2 + sigmaJ2 + sigmaN2);
     best.pass = best.comDb >= p.passDb;
     best.pulse = victim;
+    if (withEye)
+        statisticalEye(best, victim, c, choice.pre, choice.post, xtAmps, gauss2 - isiSmall, p, kPre);
     return best;
 }
 

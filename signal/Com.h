@@ -66,9 +66,14 @@ struct ComResult {
     double sigmaIsiV = 0, sigmaXtV = 0, sigmaGaussV = 0;
     bool pass = false;
     PulseResponse pulse; ///< equalised victim pulse response
+    /// Statistical eye: inner-eye opening (V) by BER (rows, `eyeBer`) and sampling phase (columns,
+    /// `eyePhaseUi` relative to the chosen sampling point); width at DER0 in UI.
+    std::vector<double> eyePhaseUi, eyeBer;
+    std::vector<std::vector<double>> eyeOpeningV;
+    double eyeWidthUi = 0;
 };
 
-/// Compute COM for a channel with a parameter table.
-ComResult computeCom(const ComChannel& channel, const ComParams& p);
+/// Compute COM for a channel with a parameter table; `withEye` adds the statistical eye.
+ComResult computeCom(const ComChannel& channel, const ComParams& p, bool withEye = false);
 
 } // namespace rdt::signal

@@ -76,10 +76,14 @@ SignalResult analyseLinks(const core::Design& d, const std::string& dir)
             ch.freqHz = grid(2.0 * ck->baudHz);
             const int awg = l.cable ? static_cast<int>(l.cable->value("awg", 30)) : 30;
             ch.thru = channel(ch.freqHz, v.lengthM, kHostTraceM, awg);
-            ComResult r = computeCom(ch, *ck);
+            ComResult r = computeCom(ch, *ck, true);
             v.ilNyquistDb = r.ilNyquistDb;
             v.comDb = r.comDb;
             v.eyeHeightV = r.eyeHeightV;
+            v.eyeWidthUi = r.eyeWidthUi;
+            v.eyePhaseUi = r.eyePhaseUi;
+            v.eyeBer = r.eyeBer;
+            v.eyeOpeningV = r.eyeOpeningV;
             v.pass = r.pass;
             v.laneRateGbps = r.pass ? 100.0 : 0.0;
             v.verdict = r.pass ? "pass" : "fail";

@@ -25,9 +25,12 @@ struct LinkVerdict {
     double eyeHeightV = NAN;
     double laneRateGbps = 0; ///< the rate the link holds (0 when none)
     bool pass = false;
-    std::string verdict;   ///< "pass", "fail", "fallback to 50 Gb/s per lane"
-    std::size_t count = 0; ///< links of this class
-    PulseResponse pulse;   ///< equalised pulse response (copper) or empty
+    std::string verdict;                          ///< "pass", "fail", "fallback to 50 Gb/s per lane"
+    std::size_t count = 0;                        ///< links of this class
+    PulseResponse pulse;                          ///< equalised pulse response (copper) or empty
+    double eyeWidthUi = NAN;                      ///< statistical eye width at DER0 (copper)
+    std::vector<double> eyePhaseUi, eyeBer;       ///< statistical eye axes (copper)
+    std::vector<std::vector<double>> eyeOpeningV; ///< [BER][phase] inner-eye opening, V
 };
 
 struct SignalResult {

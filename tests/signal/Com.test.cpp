@@ -65,3 +65,26 @@ TEST_CASE("COM of the real KR4 channel falls as crosstalk is added", "[signal][c
         last = r.comDb;
     }
 }
+
+TEST_CASE("statistical eye: open at the sampling point, closing with lower BER and away from it", "[signal][com][eye]")
+{
+    const signal::ComParams p = signal::ComParams::load(kProfile);
+    const signal::Network thru = signal::readTouchstone(kKr4 + "example2_THRU.s4p");
+    signal::ComChannel ch;
+    ch.freqHz = thru.freqHz;
+    ch.thru = signal::sdd21(thru);
+    const signal::ComResult r = signal::computeCom(ch, p, true);
+    REQUIRE(r.eyeBer.size() >= 4);
+    REQUIRE(!r.eyePhaseUi.empty());
+    const auto centre =
+        static_cast<std::size_t>(std::min_element(r.eyePhaseUi.begin(), r.eyePhaseUi.end(),
+                                                  [](double a, double b) { return std::fabs(a) < std::fabs(b); }) -
+                                 r.eyePhaseUi.begin());
+    for (std::size_t b = 1; b < r.eyeBer.size(); ++b)
+        CHECK(r.eyeOpeningV[b][centre] <= r.eyeOpeningV[b - 1][centre] + 1e-12); // rarer errors, smaller eye
+    CHECK(r.eyeOpeningV[2][centre] > 0);                                         // open at 1e-5
+    CHECK(r.eyeOpeningV[2].front() < r.eyeOpeningV[2][centre]);                  // closes towards ±UI/2
+    CHECK(r.eyeWidthUi > 0.1);
+    CHECK(r.eyeWidthUi <= 1.0);
+    CHECK(r.eyeHeightV == Approx(2 * (r.signalV - r.noiseV)));
+}
