@@ -43,22 +43,27 @@ void ProblemsPanel::rebuild()
 {
     m_tree->clear();
     std::map<std::string, std::vector<const core::Violation*>> byRule;
-    std::size_t errors = 0, warnings = 0, waived = 0;
+    std::size_t errors = 0, warnings = 0, infos = 0, waived = 0;
     for (const auto& v : m_studio.violations()) {
         byRule[v.rule].push_back(&v);
         if (v.waived)
             ++waived;
         else if (v.severity == core::Severity::Error)
             ++errors;
-        else
+        else if (v.severity == core::Severity::Warning)
             ++warnings;
+        else
+            ++infos;
     }
-    m_header->setText(errors + warnings == 0 ? tr("<b style='color:#2a8a3a'>✔ No problems</b>  (%1 waived)").arg(waived)
-                                             : tr("<b style='color:#c0302a'>%1 errors</b>, <b style='color:#c07a10'>%2 "
-                                                  "warnings</b>, %3 waived")
-                                                   .arg(errors)
-                                                   .arg(warnings)
-                                                   .arg(waived));
+    m_header->setText(
+        errors + warnings == 0
+            ? tr("<b style='color:#2a8a3a'>✔ No problems</b>  (%1 info, %2 waived)").arg(infos).arg(waived)
+            : tr("<b style='color:#c0302a'>%1 errors</b>, <b style='color:#c07a10'>%2 warnings</b>, %3 info, "
+                 "%4 waived")
+                  .arg(errors)
+                  .arg(warnings)
+                  .arg(infos)
+                  .arg(waived));
     for (const auto& [rule, list] : byRule) {
         const core::Violation& first = *list.front();
         auto* group =
