@@ -122,9 +122,22 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
             << ", chassis airflow " << core::formatQuantity(airflow, core::Dimension::VolumeFlow, 4) << ", "
             << plural(r.thermal->throttledChassis, "chassis", "chassis") << " throttled\n";
     }
-    char timing[96];
-    std::snprintf(timing, sizeof timing, "(load %.3f s, power %.3f s, thermal %.3f s, rules %.3f s)", r.loadSeconds,
-                  r.powerSeconds, r.thermalSeconds, r.checkSeconds);
+    if (r.signal && !r.signal->links.empty()) {
+        out << "signal  ";
+        for (const auto& l : r.signal->links) {
+            char buf[160];
+            if (std::isfinite(l.comDb))
+                std::snprintf(buf, sizeof buf, " %s: COM %.1f dB, %.0f Gb/s/lane, %s;", l.id.c_str(), l.comDb,
+                              l.laneRateGbps, l.verdict.c_str());
+            else
+                std::snprintf(buf, sizeof buf, " %s: IL %.1f dB, %s;", l.id.c_str(), l.ilNyquistDb, l.verdict.c_str());
+            out << buf;
+        }
+        out << "\n";
+    }
+    char timing[128];
+    std::snprintf(timing, sizeof timing, "(load %.3f s, power %.3f s, thermal %.3f s, signal %.3f s, rules %.3f s)",
+                  r.loadSeconds, r.powerSeconds, r.thermalSeconds, r.signalSeconds, r.checkSeconds);
     out << "checks   " << rules << " rules, profile " << r.profile.name << ": " << plural(c.errors, "error", "errors")
         << ", " << plural(c.warnings, "warning", "warnings") << ", " << thousands(c.infos) << " info, "
         << thousands(c.waived) << " waived " << timing << "\n";
