@@ -1,5 +1,6 @@
 #include "core/Yaml.h"
 
+#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -165,6 +166,18 @@ bool Cursor::boolean() const
     if (s == "false" || s == "no" || s == "False")
         return false;
     fail("\"" + s + "\" is not true or false");
+}
+
+double Cursor::number(double lo, double hi) const
+{
+    const std::string s = str();
+    double v = 0;
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || ptr != s.data() + s.size() || !std::isfinite(v))
+        fail("\"" + s + "\" is not a number");
+    if (!(v >= lo && v <= hi))
+        fail("value " + s + " is outside the allowed range " + std::to_string(lo) + " … " + std::to_string(hi));
+    return v;
 }
 
 double Cursor::quantity(Dimension dim, Range range) const

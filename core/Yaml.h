@@ -84,6 +84,8 @@ public:
     /// Whole number in [min, max].
     long long integer(long long min, long long max) const;
     bool boolean() const;
+    /// A dimensionless number (probability, Dk, jitter in UI) in [lo, hi]; no unit.
+    double number(double lo, double hi) const;
     /// A quantity with unit, converted to SI. Accepts `"700 W"` or `{value: 700 W, source|estimate: ...}`.
     double quantity(Dimension dim, Range range = {}) const;
     /// As quantity(), also returning the inline provenance (Kind::None when not given inline).

@@ -176,17 +176,21 @@ void ElevationView::showGhost(const QString& slug, int ou)
     if (!part || part->ouHeight == 0)
         return;
     const editor::Proposal p = m_studio.document().placeSlot(m_studio.currentRackBody(), slug.toStdString(), ou);
-    const double bay = kBayMm * kScale;
-    const QRectF r(0, yOfOuTop(ou + part->ouHeight - 1), bay, part->ouHeight * kOuMm * kScale);
+    drawGhost(ou, part->ouHeight, static_cast<bool>(p));
+    Q_EMIT statusMessage(p ? tr("Drop to place %1 at OU %2").arg(slug).arg(ou)
+                           : tr("Cannot place here: %1").arg(QString::fromStdString(p.refusal)));
+}
+
+void ElevationView::drawGhost(int ou, int height, bool ok)
+{
+    const QRectF r(0, yOfOuTop(ou + height - 1), kBayMm * kScale, height * kOuMm * kScale);
     if (!m_ghost)
         m_ghost = m_scene.addRect(r);
     m_ghost->setRect(r);
-    const QColor c = p ? QColor(40, 170, 80) : QColor(220, 50, 40);
+    const QColor c = ok ? QColor(40, 170, 80) : QColor(220, 50, 40);
     m_ghost->setPen(QPen(c, 2, Qt::DashLine));
     m_ghost->setBrush(QColor(c.red(), c.green(), c.blue(), 60));
     m_ghost->setZValue(10);
-    Q_EMIT statusMessage(p ? tr("Drop to place %1 at OU %2").arg(slug).arg(ou)
-                           : tr("Cannot place here: %1").arg(QString::fromStdString(p.refusal)));
 }
 
 void ElevationView::clearGhost()
@@ -272,15 +276,7 @@ void ElevationView::mouseMoveEvent(QMouseEvent* e)
     const int newOu = std::max(1, newTop - s.part->ouHeight + 1);
     const editor::Proposal p =
         m_studio.document().moveSlot(m_studio.currentRackBody(), static_cast<std::size_t>(m_dragSlot), newOu);
-    const double bay = kBayMm * kScale;
-    const QRectF r(0, yOfOuTop(newOu + s.part->ouHeight - 1), bay, s.part->ouHeight * kOuMm * kScale);
-    if (!m_ghost)
-        m_ghost = m_scene.addRect(r);
-    m_ghost->setRect(r);
-    const QColor c = p ? QColor(40, 170, 80) : QColor(220, 50, 40);
-    m_ghost->setPen(QPen(c, 2, Qt::DashLine));
-    m_ghost->setBrush(QColor(c.red(), c.green(), c.blue(), 60));
-    m_ghost->setZValue(10);
+    drawGhost(newOu, s.part->ouHeight, static_cast<bool>(p));
     Q_EMIT statusMessage(p ? tr("Release to move %1 to OU %2").arg(QString::fromStdString(s.name)).arg(newOu)
                            : tr("Cannot move here: %1").arg(QString::fromStdString(p.refusal)));
 }

@@ -44,6 +44,8 @@ private:
     void rebuild();
     void highlight();
     void showGhost(const QString& slug, int ou);
+    /// The dashed outline of a drop or move: green where it would be accepted, red where refused.
+    void drawGhost(int ou, int height, bool ok);
     void clearGhost();
     int slotAt(const QPoint& viewPos) const;
     double yOfOuTop(int ou) const;

@@ -15,23 +15,6 @@ using core::Dimension;
 
 namespace {
 
-double plainNumber(const core::Cursor& c, double lo, double hi)
-{
-    const std::string s = c.str();
-    double v = 0;
-    try {
-        std::size_t used = 0;
-        v = std::stod(s, &used);
-        if (used != s.size())
-            throw std::invalid_argument(s);
-    } catch (const std::exception&) {
-        c.fail("\"" + s + "\" is not a number");
-    }
-    if (!(v >= lo && v <= hi))
-        c.fail("value " + s + " is outside " + std::to_string(lo) + " … " + std::to_string(hi));
-    return v;
-}
-
 } // namespace
 
 Network synthesiseChannel(const std::string& path)
@@ -66,9 +49,9 @@ Network synthesiseChannel(const std::string& path)
             if (auto z = seg.find("impedance"))
                 t.impedanceOhm = z->quantity(Dimension::Resistance, {1, 500});
             if (auto d = seg.find("dk"))
-                t.dk = plainNumber(*d, 1.0, 20.0);
+                t.dk = d->number(1.0, 20.0);
             if (auto d = seg.find("df"))
-                t.df = plainNumber(*d, 0.0, 0.2);
+                t.df = d->number(0.0, 0.2);
             if (auto r = seg.find("roughness"))
                 t.roughnessM = r->quantity(Dimension::Length, {0, 1e-4});
             for (std::size_t k = 0; k < f.size(); ++k)

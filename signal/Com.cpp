@@ -31,23 +31,6 @@ Range readRange(const core::Cursor& c, core::Dimension dim)
     return r;
 }
 
-double plain(const core::Cursor& c, double lo, double hi)
-{
-    double v = 0;
-    const std::string s = c.str();
-    try {
-        std::size_t used = 0;
-        v = std::stod(s, &used);
-        if (used != s.size())
-            throw std::invalid_argument(s);
-    } catch (const std::exception&) {
-        c.fail("\"" + s + "\" is not a number");
-    }
-    if (!(v >= lo && v <= hi))
-        c.fail("value " + s + " is outside " + std::to_string(lo) + " … " + std::to_string(hi));
-    return v;
-}
-
 constexpr long kPostUi = 200;
 
 /// Variance of a symbol with L equally spaced levels in [−1, 1].
@@ -274,14 +257,14 @@ ComParams ComParams::load(const std::string& nameOrPath)
     p.baudHz = doc["symbol_rate"].quantity(D::Frequency, core::Range{1e8, 1e12});
     p.levels = static_cast<int>(doc["levels"].integer(2, 16));
     p.samplesPerUi = static_cast<int>(doc["samples_per_ui"].integer(8, 256));
-    p.der = plain(doc["der"], 1e-15, 1e-2);
+    p.der = doc["der"].number(1e-15, 1e-2);
     p.txRiseS = doc["tx_rise_time"].quantity(D::Time);
     p.levelMismatch = doc["level_mismatch"].quantity(D::Ratio, core::Range{0.5, 1.0});
     p.victimV = doc["victim_amplitude"].quantity(D::Voltage, core::Range{1e-3, 5});
     p.fextV = doc["fext_amplitude"].quantity(D::Voltage, core::Range{0, 5});
     p.nextV = doc["next_amplitude"].quantity(D::Voltage, core::Range{0, 5});
-    p.dualDiracUi = plain(doc["dual_dirac_jitter"], 0, 1);
-    p.randomJitterUi = plain(doc["random_jitter"], 0, 1);
+    p.dualDiracUi = doc["dual_dirac_jitter"].number(0, 1);
+    p.randomJitterUi = doc["random_jitter"].number(0, 1);
     p.txSnrDb = doc["tx_snr"].quantity(D::Gain, core::Range{0, 100});
     p.noiseDensity = doc["noise_density"].quantity(D::NoiseDensity, core::Range{0, 1});
     const core::Cursor c = doc["ctle"];
