@@ -41,8 +41,11 @@ std::string info(const signal::Network& n, const std::string& file)
     }
     out += " ohm\n";
     const signal::Quality q = signal::quality(n);
-    std::snprintf(buf, sizeof buf, "  reciprocity  max |S − Sᵀ| = %.3g\n  passivity    max σ(S) − 1 = %.3g (%s)\n",
-                  q.reciprocityError, q.passivityExcess, q.passivityExcess <= 1e-6 ? "passive" : "NOT passive");
+    std::snprintf(buf, sizeof buf,
+                  "  reciprocity  max |S − Sᵀ| = %.3g\n  passivity    max σ(S) − 1 = %.3g (%s)\n"
+                  "  causality    share of impulse energy at negative time %.3g (%s)\n",
+                  q.reciprocityError, q.passivityExcess, q.passivityExcess <= 1e-6 ? "passive" : "NOT passive",
+                  q.acausalEnergy, q.acausalEnergy < 0.01 ? "causal" : "NOT causal");
     out += buf;
     if (n.ports() >= 2) {
         // Insertion loss of the first through (S21) at a few frequencies.

@@ -46,6 +46,10 @@ Network interpolate(const Network& net, const std::vector<double>& freqHz);
 struct Quality {
     double reciprocityError = 0;
     double passivityExcess = 0;
+    /// Share of the S-parameter impulse responses' energy (all entries together) at negative time
+    /// (the second half of the circular inverse-FFT record): ~0 for a causal network, large for an
+    /// acausal one.
+    double acausalEnergy = 0;
 };
 Quality quality(const Network& net);
 

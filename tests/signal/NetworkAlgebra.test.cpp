@@ -93,3 +93,22 @@ TEST_CASE("reciprocity and passivity of the real KR4 through", "[signal][algebra
     CHECK(q.reciprocityError < 1e-4);
     CHECK(q.passivityExcess <= 0.0);
 }
+
+TEST_CASE("causality: a delay line is causal, a time advance is not", "[signal][algebra][causality]")
+{
+    auto lineWith = [](double delay) {
+        signal::Network n;
+        n.z0 = Eigen::Vector2d(50, 50);
+        for (int k = 0; k <= 2000; ++k) {
+            const double f = k * 20e6;
+            n.freqHz.push_back(f);
+            signal::CMatrix s = signal::CMatrix::Zero(2, 2);
+            s(1, 0) = s(0, 1) = std::polar(0.9, -2 * M_PI * f * delay);
+            n.s.push_back(s);
+        }
+        return n;
+    };
+    CHECK(signal::quality(lineWith(2e-9)).acausalEnergy < 1e-3);
+    CHECK(signal::quality(lineWith(-2e-9)).acausalEnergy > 0.5);
+    CHECK(signal::quality(signal::readTouchstone(kKr4 + "example2_THRU.s4p")).acausalEnergy < 0.01);
+}
