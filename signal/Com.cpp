@@ -139,6 +139,30 @@ Cursors sample(const PulseResponse& pr, double pre, double post, int preCursors,
     return c;
 }
 
+/// Residual ISI after the DFE (every cursor but the main one), and the sums the noise terms need.
+struct Residuals {
+    std::vector<double> isi; ///< cursor values left after the DFE, main cursor excluded
+    double energy = 0;       ///< Σ h_k² over all cursors
+    double slopeEnergy = 0;  ///< Σ (dh/dt·UI)² over all cursors
+};
+
+Residuals residuals(const Cursors& c, const ComParams& p)
+{
+    Residuals out;
+    const double h0 = c.h[c.main];
+    for (std::size_t k = 0; k < c.h.size(); ++k) {
+        out.energy += c.h[k] * c.h[k];
+        out.slopeEnergy += c.slope[k] * c.slope[k];
+        if (k == c.main)
+            continue;
+        double r = c.h[k];
+        if (k > c.main && k <= c.main + static_cast<std::size_t>(p.dfeTaps))
+            r -= std::clamp(r, -p.dfeLimit * h0, p.dfeLimit * h0);
+        out.isi.push_back(r);
+    }
+    return out;
+}
+
 /// Samples of an aggressor at its worst phase (largest sum of squares).
 std::vector<double> aggressorSamples(const PulseResponse& pr)
 {
@@ -448,17 +472,11 @@ ComResult computeCom(const ComChannel& original, const ComParams& p, bool withEy
                 const double h0 = c.h[c.main];
                 if (h0 <= 0)
                     continue;
-                double isi = 0, all = 0, jit = 0;
-                for (std::size_t k = 0; k < c.h.size(); ++k) {
-                    all += c.h[k] * c.h[k];
-                    jit += c.slope[k] * c.slope[k];
-                    if (k == c.main)
-                        continue;
-                    double r = c.h[k];
-                    if (k > c.main && k <= c.main + static_cast<std::size_t>(p.dfeTaps))
-                        r -= std::clamp(r, -p.dfeLimit * h0, p.dfeLimit * h0);
+                const Residuals res = residuals(c, p);
+                double isi = 0;
+                for (double r : res.isi)
                     isi += r * r;
-                }
+                const double all = res.energy, jit = res.slopeEnergy;
                 const double as = p.levelMismatch * p.victimV * h0 / (p.levels - 1);
                 const double tx = av2 * all * std::pow(10.0, -p.txSnrDb / 10);
                 const double jitter = av2 * jit * (p.dualDiracUi * p.dualDiracUi + p.randomJitterUi * p.randomJitterUi);
@@ -475,18 +493,11 @@ ComResult computeCom(const ComChannel& original, const ComParams& p, bool withEy
     const Cursors c = sample(victim, choice.pre, choice.post, kPre);
     const double h0 = c.h[c.main];
     const double as = p.levelMismatch * p.victimV * h0 / (p.levels - 1);
+    const Residuals res = residuals(c, p);
     std::vector<double> isiAmps;
-    double all = 0, jit = 0;
-    for (std::size_t k = 0; k < c.h.size(); ++k) {
-        all += c.h[k] * c.h[k];
-        jit += c.slope[k] * c.slope[k];
-        if (k == c.main)
-            continue;
-        double r = c.h[k];
-        if (k > c.main && k <= c.main + static_cast<std::size_t>(p.dfeTaps))
-            r -= std::clamp(r, -p.dfeLimit * h0, p.dfeLimit * h0);
+    for (double r : res.isi)
         isiAmps.push_back(p.victimV * r);
-    }
+    const double all = res.energy, jit = res.slopeEnergy;
     std::vector<double> xtAmps;
     for (const auto& [pair, amp] : aggressors)
         for (double v : aggressorSamples(pair.at(choice.g)))
