@@ -39,12 +39,6 @@ double symbolVariance(int levels)
     return (levels + 1.0) / (3.0 * (levels - 1.0));
 }
 
-cd ctle(double f, double gDb, const ComParams& p)
-{
-    const cd s(0, f);
-    return (std::pow(10.0, gDb / 20.0) + s / p.ctleZeroHz) / ((1.0 + s / p.ctlePole1Hz) * (1.0 + s / p.ctlePole2Hz));
-}
-
 double txFilter(double f, const ComParams& p)
 {
     const double x = M_PI * f * p.txRiseS / 1.6832; // Gaussian filter of the given 20–80 % rise time
@@ -55,18 +49,24 @@ double txFilter(double f, const ComParams& p)
 /// a channel's pulse response for any G is G·p_A + p_B: two inverse FFTs serve the whole sweep.
 struct PulsePair {
     PulseResponse a, b;
-    PulseResponse at(double gDb) const
+    /// The response at CTLE DC gain `gDb` into `r` (its storage is reused across the sweep).
+    void into(double gDb, PulseResponse& r) const
     {
-        PulseResponse r = b;
         const double g = std::pow(10.0, gDb / 20.0);
-        for (std::size_t i = 0; i < r.v.size(); ++i)
-            r.v[i] += g * a.v[i];
-        r.peak = static_cast<std::size_t>(std::max_element(r.v.begin(), r.v.end()) - r.v.begin());
-        return r;
+        r.dtS = b.dtS;
+        r.samplesPerUi = b.samplesPerUi;
+        r.v.resize(b.v.size());
+        std::size_t peak = 0;
+        for (std::size_t i = 0; i < r.v.size(); ++i) {
+            r.v[i] = b.v[i] + g * a.v[i];
+            if (r.v[i] > r.v[peak])
+                peak = i;
+        }
+        r.peak = peak;
     }
 };
 
-PulsePair pulsePair(const ComChannel& ch, const std::vector<cd>& h, const ComParams& p)
+PulsePair pulsePair(const ComChannel& ch, const std::vector<cd>& h, const ComParams& p, const PulseShaper& shaper)
 {
     std::vector<cd> ha(h.size()), hb(h.size());
     for (std::size_t k = 0; k < h.size(); ++k) {
@@ -76,25 +76,46 @@ PulsePair pulsePair(const ComChannel& ch, const std::vector<cd>& h, const ComPar
         ha[k] = base;
         hb[k] = base * cd(0, f) / p.ctleZeroHz;
     }
+    return {shaper(ha), shaper(hb)};
+}
+
+PulseOptions pulseOptions(const ComParams& p)
+{
     PulseOptions o;
     o.baudHz = p.baudHz;
     o.samplesPerUi = p.samplesPerUi;
     o.rxBandwidthFraction = p.rxBandwidth;
-    return {pulseResponse(ch.freqHz, ha, o), pulseResponse(ch.freqHz, hb, o)};
+    return o;
 }
 
-/// Receiver noise: η0 ∫ |H_ctle·H_rx|² df (one-sided).
-double rxNoiseVariance(double gDb, const ComParams& p)
-{
-    double sum = 0;
-    const double df = p.baudHz / 2000.0;
-    for (double f = df / 2; f < 4 * p.baudHz; f += df) {
-        const cd s(0, f / (p.rxBandwidth * p.baudHz));
-        const cd bw = 1.0 / ((1.0 + s / 0.5411961 + s * s) * (1.0 + s / 1.3065630 + s * s));
-        sum += std::norm(ctle(f, gDb, p) * bw) * df;
+/// Receiver noise η0 ∫ |H_ctle·H_rx|² df (one-sided). H_ctle = G·A + B (see PulsePair), so the
+/// integral is G²·∫|A|²w + 2G·∫Re(A·B*)w + ∫|B|²w with w = |H_rx|²: three integrals serve the
+/// whole DC-gain sweep.
+class RxNoise {
+public:
+    explicit RxNoise(const ComParams& p) : eta_(p.noiseDensity)
+    {
+        const double df = p.baudHz / 2000.0;
+        for (double f = df / 2; f < 4 * p.baudHz; f += df) {
+            const cd s(0, f / (p.rxBandwidth * p.baudHz));
+            const double w = std::norm(1.0 / ((1.0 + s / 0.5411961 + s * s) * (1.0 + s / 1.3065630 + s * s)));
+            const cd jf(0, f);
+            const cd a = 1.0 / ((1.0 + jf / p.ctlePole1Hz) * (1.0 + jf / p.ctlePole2Hz));
+            const cd b = a * jf / p.ctleZeroHz;
+            aa_ += std::norm(a) * w * df;
+            ab_ += (a * std::conj(b)).real() * w * df;
+            bb_ += std::norm(b) * w * df;
+        }
     }
-    return p.noiseDensity * sum;
-}
+    double variance(double gDb) const
+    {
+        const double g = std::pow(10.0, gDb / 20.0);
+        return eta_ * (g * g * aa_ + 2 * g * ab_ + bb_);
+    }
+
+private:
+    double eta_, aa_ = 0, ab_ = 0, bb_ = 0;
+};
 
 struct Cursors {
     std::vector<double> h; ///< h[k] for k = −pre … post, main at index `main`
@@ -105,7 +126,7 @@ struct Cursors {
 
 /// Equalised (Tx FFE) samples around the best sampling point.
 /// `fixedTs` ≥ 0 samples there instead of at the equalised peak (statistical eye phases).
-Cursors sample(const PulseResponse& pr, double pre, double post, int preCursors, long fixedTs = -1)
+void sampleInto(Cursors& c, const PulseResponse& pr, double pre, double post, int preCursors, long fixedTs = -1)
 {
     const int m = pr.samplesPerUi;
     const double c0 = 1.0 - std::fabs(pre) - std::fabs(post);
@@ -124,7 +145,9 @@ Cursors sample(const PulseResponse& pr, double pre, double post, int preCursors,
         }
     if (fixedTs >= 0)
         ts = fixedTs;
-    Cursors c;
+    c.h.clear();
+    c.slope.clear();
+    c.main = 0;
     c.ts = ts;
     const long first = ts - static_cast<long>(preCursors) * m;
     // Cursors up to kPostUi after the main one; later ones carry negligible energy in any channel
@@ -136,6 +159,12 @@ Cursors sample(const PulseResponse& pr, double pre, double post, int preCursors,
         c.h.push_back(eq(i));
         c.slope.push_back((eq(i + 1) - eq(i - 1)) / 2.0 * m);
     }
+}
+
+Cursors sample(const PulseResponse& pr, double pre, double post, int preCursors, long fixedTs = -1)
+{
+    Cursors c;
+    sampleInto(c, pr, pre, post, preCursors, fixedTs);
     return c;
 }
 
@@ -146,9 +175,10 @@ struct Residuals {
     double slopeEnergy = 0;  ///< Σ (dh/dt·UI)² over all cursors
 };
 
-Residuals residuals(const Cursors& c, const ComParams& p)
+void residualsInto(Residuals& out, const Cursors& c, const ComParams& p)
 {
-    Residuals out;
+    out.isi.clear();
+    out.energy = out.slopeEnergy = 0;
     const double h0 = c.h[c.main];
     for (std::size_t k = 0; k < c.h.size(); ++k) {
         out.energy += c.h[k] * c.h[k];
@@ -160,8 +190,83 @@ Residuals residuals(const Cursors& c, const ComParams& p)
             r -= std::clamp(r, -p.dfeLimit * h0, p.dfeLimit * h0);
         out.isi.push_back(r);
     }
-    return out;
 }
+
+/// The FOM sweep's sums for one equalised victim, over every Tx FFE setting in O(1) each.
+/// A cursor of the FFE-equalised response at sample i is h(i) = pre·v(i+m) + c0·v(i) + post·v(i−m),
+/// so Σh² over a window of cursors is a quadratic form in (pre, c0, post) whose coefficients are
+/// sums of v(i)v(i+jm), j = 0, 1, 2, along the window's phase; cumulative sums along each phase's
+/// chain give any window's sums by one subtraction. The slope (dh/dt·UI) is the same form over
+/// d(i) = (v(i+1) − v(i−1))·m/2. Gives exactly what sampleInto + residualsInto sum, cursor by cursor.
+class FfeSweep {
+public:
+    /// Tables for sample indices [lo, hi) of `pr` (samples outside the record count as 0); the
+    /// sums then cover cursor windows whose samples, ±1 UI, lie in that range.
+    void reset(const PulseResponse& pr, long lo, long hi)
+    {
+        m_ = pr.samplesPerUi;
+        n_ = static_cast<long>(pr.v.size());
+        pr_ = &pr;
+        // Chains start on a multiple of m so that positions keep their phase.
+        base_ = lo - ((lo % m_) + m_) % m_;
+        const std::size_t len = static_cast<std::size_t>(hi - base_);
+        v_.resize(len);
+        d_.resize(len);
+        for (std::size_t k = 0; k < len; ++k) {
+            const long i = base_ + static_cast<long>(k);
+            v_[k] = V(i);
+            d_[k] = (V(i + 1) - V(i - 1)) / 2.0 * m_;
+        }
+        chains(v_, cv_);
+        chains(d_, cd_);
+    }
+    double V(long i) const { return i < 0 || i >= n_ ? 0.0 : pr_->v[static_cast<std::size_t>(i)]; }
+    double eq(long i, double pre, double c0, double post) const
+    {
+        return pre * V(i + m_) + c0 * V(i) + post * V(i - m_);
+    }
+    /// Σh² and Σslope² over cursors i0, i0+m, …, i1 (i0 > −m, i1 < n).
+    void energies(long i0, long i1, double pre, double c0, double post, double& e, double& se) const
+    {
+        e = form(cv_, i0, i1, pre, c0, post);
+        se = form(cd_, i0, i1, pre, c0, post);
+    }
+
+private:
+    struct Chains {
+        std::vector<double> s0, s1, s2; ///< cumulative along p, p−m, …: x(p)², x(p)x(p+m), x(p)x(p+2m)
+    };
+    void chains(const std::vector<double>& x, Chains& c) const
+    {
+        const std::size_t len = x.size(), m = static_cast<std::size_t>(m_);
+        c.s0.assign(len, 0.0);
+        c.s1.assign(len, 0.0);
+        c.s2.assign(len, 0.0);
+        for (std::size_t p = 0; p < len; ++p) {
+            const double a = x[p], b = p + m < len ? x[p + m] : 0.0, cc = p + 2 * m < len ? x[p + 2 * m] : 0.0;
+            c.s0[p] = a * a + (p >= m ? c.s0[p - m] : 0.0);
+            c.s1[p] = a * b + (p >= m ? c.s1[p - m] : 0.0);
+            c.s2[p] = a * cc + (p >= m ? c.s2[p - m] : 0.0);
+        }
+    }
+    /// Σ over chain positions of sample indices a, a+m, …, b of the cumulative array `s`.
+    double sum(const std::vector<double>& s, long a, long b) const
+    {
+        const long pa = a - base_, pb = b - base_;
+        return s[static_cast<std::size_t>(pb)] - (pa >= m_ ? s[static_cast<std::size_t>(pa - m_)] : 0.0);
+    }
+    double form(const Chains& c, long i0, long i1, double pre, double c0, double post) const
+    {
+        const long m = m_;
+        return pre * pre * sum(c.s0, i0 + m, i1 + m) + c0 * c0 * sum(c.s0, i0, i1) +
+               post * post * sum(c.s0, i0 - m, i1 - m) + 2 * pre * c0 * sum(c.s1, i0, i1) +
+               2 * c0 * post * sum(c.s1, i0 - m, i1 - m) + 2 * pre * post * sum(c.s2, i0 - m, i1 - m);
+    }
+    long m_ = 1, n_ = 0, base_ = 0;
+    const PulseResponse* pr_ = nullptr;
+    std::vector<double> v_, d_;
+    Chains cv_, cd_;
+};
 
 /// Samples of an aggressor at its worst phase (largest sum of squares).
 std::vector<double> aggressorSamples(const PulseResponse& pr)
@@ -193,21 +298,39 @@ struct Pdf {
     double step;
     std::vector<double> p; ///< p[i] at voltage (i − centre)·step
     std::size_t centre;
-    Pdf(double s, std::size_t half) : step(s), p(2 * half + 1, 0.0), centre(half) { p[half] = 1.0; }
-    /// Convolve with a symbol of amplitude `a` (levels equally spaced in [−a, a]).
+    std::size_t lo, hi; ///< support: p is zero outside [lo, hi]
+    Pdf(double s, std::size_t half) : step(s), p(2 * half + 1, 0.0), centre(half), lo(half), hi(half) { p[half] = 1.0; }
+    /// Convolve with a symbol of amplitude `a` (levels equally spaced in [−a, a]). Work is
+    /// proportional to the support, so adding small amplitudes first keeps it cheap.
     void addSymbol(double a, int levels)
     {
         std::vector<double> out(p.size(), 0.0);
+        const long size = static_cast<long>(p.size());
+        long newLo = size, newHi = -1;
         for (int l = 0; l < levels; ++l) {
             const double v = levels == 1 ? 0.0 : a * (2.0 * l / (levels - 1) - 1.0);
             const long shift = std::lround(v / step);
-            for (std::size_t i = 0; i < p.size(); ++i) {
-                const long j = static_cast<long>(i) + shift;
-                if (j >= 0 && j < static_cast<long>(p.size()))
-                    out[static_cast<std::size_t>(j)] += p[i] / levels;
+            const long from = std::max(static_cast<long>(lo), -shift),
+                       to = std::min(static_cast<long>(hi), size - 1 - shift);
+            for (long i = from; i <= to; ++i)
+                out[static_cast<std::size_t>(i + shift)] += p[static_cast<std::size_t>(i)] / levels;
+            if (from <= to) {
+                newLo = std::min(newLo, from + shift);
+                newHi = std::max(newHi, to + shift);
             }
         }
         p.swap(out);
+        if (newHi >= newLo) {
+            lo = static_cast<std::size_t>(newLo);
+            hi = static_cast<std::size_t>(newHi);
+        }
+    }
+    /// addSymbol for each amplitude, smallest first (the result does not depend on the order).
+    void addSymbols(std::vector<double> amps, int levels)
+    {
+        std::sort(amps.begin(), amps.end(), [](double x, double y) { return std::fabs(x) < std::fabs(y); });
+        for (double a : amps)
+            addSymbol(a, levels);
     }
     void addGaussian(double sigma)
     {
@@ -219,7 +342,7 @@ struct Pdf {
         for (long i = -half; i <= half; ++i)
             sum += k[static_cast<std::size_t>(i + half)] = std::exp(-0.5 * (i * step / sigma) * (i * step / sigma));
         std::vector<double> out(p.size(), 0.0);
-        for (std::size_t i = 0; i < p.size(); ++i) {
+        for (std::size_t i = lo; i <= hi; ++i) {
             if (p[i] == 0)
                 continue;
             for (long d = -half; d <= half; ++d) {
@@ -229,6 +352,8 @@ struct Pdf {
             }
         }
         p.swap(out);
+        lo = static_cast<std::size_t>(std::max(0L, static_cast<long>(lo) - half));
+        hi = std::min(p.size() - 1, hi + static_cast<std::size_t>(half));
     }
     /// Smallest y ≥ 0 with P(noise ≤ −y) ≤ der.
     double tail(double der) const
@@ -356,13 +481,15 @@ void statisticalEye(ComResult& r, const PulseResponse& victim, const Cursors& ch
         const double step = std::max(std::fabs(as) / 200.0, (span + 6 * std::sqrt(gaussVar)) / 2000.0) + 1e-15;
         Pdf pdf(step, static_cast<std::size_t>(std::ceil((span + 7 * std::sqrt(gaussVar)) / step)) + 2);
         const std::vector<double>* lists[] = {&amps, &xtAmps};
+        std::vector<double> onGrid;
         for (const std::vector<double>* list : lists)
             for (double a : *list) {
                 if (std::fabs(a) < step / 4)
                     small += a * a * var;
                 else
-                    pdf.addSymbol(a, p.levels);
+                    onGrid.push_back(a);
             }
+        pdf.addSymbols(onGrid, p.levels);
         pdf.addGaussian(std::sqrt(gaussVar + small));
         r.eyePhaseUi.push_back(static_cast<double>(d) / m);
         for (std::size_t b = 0; b < r.eyeBer.size(); ++b)
@@ -408,16 +535,27 @@ ComChannel resampled(const ComChannel& ch, double fb)
     std::vector<double> f;
     for (double x = ch.freqHz.front(); x <= ch.freqHz.back(); x += want)
         f.push_back(x);
+    // The same rule as interpolate() (re/im between points, phase scaled to zero towards DC), on
+    // plain vectors: this runs for every aggressor of every COM.
+    std::vector<std::size_t> upper(f.size());
+    for (std::size_t k = 0; k < f.size(); ++k)
+        upper[k] =
+            static_cast<std::size_t>(std::upper_bound(ch.freqHz.begin(), ch.freqHz.end(), f[k]) - ch.freqHz.begin());
     auto resample = [&](const std::vector<cd>& h) {
-        Network n;
-        n.freqHz = ch.freqHz;
-        n.z0 = Eigen::VectorXd::Constant(1, 50.0);
-        for (const cd& v : h)
-            n.s.push_back(CMatrix::Constant(1, 1, v));
-        const Network r = interpolate(n, f);
-        std::vector<cd> out;
-        for (const auto& m : r.s)
-            out.push_back(m(0, 0));
+        std::vector<cd> out(f.size());
+        for (std::size_t k = 0; k < f.size(); ++k) {
+            const double x = f[k];
+            const std::size_t j = upper[k];
+            if (x <= ch.freqHz.front()) {
+                const double r = ch.freqHz.front() > 0 ? x / ch.freqHz.front() : 0.0;
+                out[k] = std::polar(std::abs(h.front()), r * std::arg(h.front()));
+            } else if (x >= ch.freqHz.back())
+                out[k] = h.back();
+            else {
+                const double t = (x - ch.freqHz[j - 1]) / (ch.freqHz[j] - ch.freqHz[j - 1]);
+                out[k] = (1 - t) * h[j - 1] + t * h[j];
+            }
+        }
         return out;
     };
     ComChannel out;
@@ -454,29 +592,59 @@ ComResult computeCom(const ComChannel& original, const ComParams& p, bool withEy
     struct Choice {
         double g, pre, post;
     } choice{0, 0, 0};
-    const PulsePair victimPair = pulsePair(ch, ch.thru, p);
+    const PulseShaper shaper(ch.freqHz, pulseOptions(p));
+    const PulsePair victimPair = pulsePair(ch, ch.thru, p, shaper);
     std::vector<std::pair<PulsePair, double>> aggressors;
     for (const auto& [list, amp] : {std::pair{&ch.fext, p.fextV}, std::pair{&ch.next, p.nextV}})
         for (const auto& a : *list)
-            aggressors.emplace_back(pulsePair(ch, a, p), amp);
+            aggressors.emplace_back(pulsePair(ch, a, p, shaper), amp);
+    // Buffers reused across the sweep (the records are long: 1/(data step) of time).
+    PulseResponse victim, aggressor;
+    Cursors c;
+    Residuals res;
+    FfeSweep sweep;
+    const RxNoise rxNoise(p);
+    const std::vector<double> pres = p.txPre.values(), posts = p.txPost.values();
     for (double g : p.ctleGainDb.values()) {
-        const PulseResponse victim = victimPair.at(g);
+        victimPair.into(g, victim);
         double xt = 0;
-        for (const auto& [pair, amp] : aggressors)
-            for (double v : aggressorSamples(pair.at(g)))
+        for (const auto& [pair, amp] : aggressors) {
+            pair.into(g, aggressor);
+            for (double v : aggressorSamples(aggressor))
                 xt += amp * amp * var * v * v;
-        const double noise = rxNoiseVariance(g, p);
-        for (double pre : p.txPre.values())
-            for (double post : p.txPost.values()) {
-                const Cursors c = sample(victim, pre, post, kPre);
-                const double h0 = c.h[c.main];
-                if (h0 <= 0)
+        }
+        const double noise = rxNoise.variance(g);
+        const long m = victim.samplesPerUi, n = static_cast<long>(victim.v.size());
+        // Every window below lies within [peak − (kPre+1) UI, peak + (kPostUi+1) UI), ±1 UI.
+        const long pk = static_cast<long>(victim.peak);
+        sweep.reset(victim, pk - (kPre + 3) * m, pk + (kPostUi + 3) * m);
+        for (double pre : pres)
+            for (double post : posts) {
+                // The cursors sampleInto would take: best point within ±1 UI of the peak, kPre
+                // before it and up to kPostUi after it.
+                const double c0 = 1.0 - std::fabs(pre) - std::fabs(post);
+                const long peak = static_cast<long>(victim.peak);
+                long ts = peak;
+                double h0 = sweep.eq(ts, pre, c0, post);
+                for (long i = peak - m; i <= peak + m; ++i)
+                    if (const double e = sweep.eq(i, pre, c0, post); e > h0) {
+                        h0 = e;
+                        ts = i;
+                    }
+                const long first = ts - kPre * m, last = std::min(n, ts + kPostUi * m);
+                const long i0 = std::max(first % m, first);
+                if (h0 <= 0 || ts >= last)
                     continue;
-                const Residuals res = residuals(c, p);
-                double isi = 0;
-                for (double r : res.isi)
-                    isi += r * r;
-                const double all = res.energy, jit = res.slopeEnergy;
+                const long i1 = i0 + (last - 1 - i0) / m * m;
+                double all = 0, jit = 0;
+                sweep.energies(i0, i1, pre, c0, post, all, jit);
+                // Residual ISI: every cursor but the main one, less what the DFE cancels.
+                double isi = all - h0 * h0;
+                for (long k = 1; k <= p.dfeTaps && ts + k * m < last; ++k) {
+                    const double h = sweep.eq(ts + k * m, pre, c0, post);
+                    const double r = h - std::clamp(h, -p.dfeLimit * h0, p.dfeLimit * h0);
+                    isi += r * r - h * h;
+                }
                 const double as = p.levelMismatch * p.victimV * h0 / (p.levels - 1);
                 const double tx = av2 * all * std::pow(10.0, -p.txSnrDb / 10);
                 const double jitter = av2 * jit * (p.dualDiracUi * p.dualDiracUi + p.randomJitterUi * p.randomJitterUi);
@@ -489,22 +657,24 @@ ComResult computeCom(const ComChannel& original, const ComParams& p, bool withEy
     }
 
     // Full COM at the chosen settings, with the noise as a distribution.
-    const PulseResponse victim = victimPair.at(choice.g);
-    const Cursors c = sample(victim, choice.pre, choice.post, kPre);
+    victimPair.into(choice.g, victim);
+    sampleInto(c, victim, choice.pre, choice.post, kPre);
     const double h0 = c.h[c.main];
     const double as = p.levelMismatch * p.victimV * h0 / (p.levels - 1);
-    const Residuals res = residuals(c, p);
+    residualsInto(res, c, p);
     std::vector<double> isiAmps;
     for (double r : res.isi)
         isiAmps.push_back(p.victimV * r);
     const double all = res.energy, jit = res.slopeEnergy;
     std::vector<double> xtAmps;
-    for (const auto& [pair, amp] : aggressors)
-        for (double v : aggressorSamples(pair.at(choice.g)))
+    for (const auto& [pair, amp] : aggressors) {
+        pair.into(choice.g, aggressor);
+        for (double v : aggressorSamples(aggressor))
             xtAmps.push_back(amp * v);
+    }
     const double sigmaTx2 = av2 * all * std::pow(10.0, -p.txSnrDb / 10);
     const double sigmaJ2 = av2 * jit * (p.dualDiracUi * p.dualDiracUi + p.randomJitterUi * p.randomJitterUi);
-    const double sigmaN2 = rxNoiseVariance(choice.g, p);
+    const double sigmaN2 = rxNoise.variance(choice.g);
     double span = 0, gauss2 = sigmaTx2 + sigmaJ2 + sigmaN2;
     for (double a : isiAmps)
         span += std::fabs(a);
@@ -514,21 +684,23 @@ ComResult computeCom(const ComChannel& original, const ComParams& p, bool withEy
     const double step = std::max(as / 500.0, (span + 6 * std::sqrt(gauss2)) / 5000.0);
     Pdf pdf(step, static_cast<std::size_t>(std::ceil((span + 7 * std::sqrt(gauss2)) / step)) + 2);
     double isiVar = 0, xtVar = 0, isiSmall = 0;
+    std::vector<double> onGrid;
     for (double a : isiAmps) {
         isiVar += a * a * var;
         if (std::fabs(a) < step / 4) {
             gauss2 += a * a * var; // too small for the grid: counted as Gaussian
             isiSmall += a * a * var;
         } else
-            pdf.addSymbol(a, p.levels);
+            onGrid.push_back(a);
     }
     for (double a : xtAmps) {
         xtVar += a * a * var;
         if (std::fabs(a) < step / 4)
             gauss2 += a * a * var;
         else
-            pdf.addSymbol(a, p.levels);
+            onGrid.push_back(a);
     }
+    pdf.addSymbols(onGrid, p.levels);
     pdf.addGaussian(std::sqrt(gauss2));
     const double ani = std::max(pdf.tail(p.der), step);
     best.comDb = 20 * std::log10(as / ani);

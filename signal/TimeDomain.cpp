@@ -1,7 +1,5 @@
 #include "signal/TimeDomain.h"
 
-#include <unsupported/Eigen/FFT>
-
 #include <algorithm>
 #include <cmath>
 
@@ -38,18 +36,6 @@ struct Polar {
             phase[k] = a + offset;
         }
     }
-    cd at(const std::vector<double>& f, double x) const
-    {
-        if (x <= f.front())
-            return f.front() <= 0 ? std::polar(mag.front(), 0.0)
-                                  : std::polar(mag.front(), phase.front() * x / f.front());
-        if (x >= f.back())
-            return std::polar(mag.back(), phase.back());
-        const auto hi = std::upper_bound(f.begin(), f.end(), x);
-        const std::size_t j = static_cast<std::size_t>(hi - f.begin());
-        const double t = (x - f[j - 1]) / (f[j] - f[j - 1]);
-        return std::polar((1 - t) * mag[j - 1] + t * mag[j], (1 - t) * phase[j - 1] + t * phase[j]);
-    }
 };
 
 /// 4th-order Butterworth low-pass at `fc` (two biquads with Q = 0.5412 and 1.3066).
@@ -62,31 +48,25 @@ cd butterworth4(double f, double fc)
 
 } // namespace
 
-PulseResponse pulseResponse(const std::vector<double>& freqHz, const std::vector<cd>& h, const PulseOptions& o)
+PulseShaper::PulseShaper(const std::vector<double>& freqHz, const PulseOptions& o) : freq_(freqHz), o_(o)
 {
-    PulseResponse p;
     const double ui = 1.0 / o.baudHz;
-    p.samplesPerUi = o.samplesPerUi;
-    p.dtS = ui / o.samplesPerUi;
+    dt_ = ui / o.samplesPerUi;
     // The record must hold the channel's delay and ring-down: at least the requested span, and at
     // least 1 / (data frequency step), the period the sampled data itself implies; otherwise a
     // long channel's response wraps around the record.
     const double dataStep = (freqHz.back() - freqHz.front()) / std::max<std::size_t>(1, freqHz.size() - 1);
     const double minSeconds = std::max(o.spanUi * ui, dataStep > 0 ? 1.0 / dataStep : 0.0);
-    std::size_t n = 1;
-    while (static_cast<double>(n) * p.dtS < minSeconds)
-        n <<= 1;
-    const double df = 1.0 / (static_cast<double>(n) * p.dtS);
+    n_ = 1;
+    while (static_cast<double>(n_) * dt_ < minSeconds)
+        n_ <<= 1;
+    const double df = 1.0 / (static_cast<double>(n_) * dt_);
     const double fmax = freqHz.back(), taperStart = 0.9 * fmax;
-    std::vector<cd> spectrum(n / 2 + 1);
-    const Polar polar(h);
-    for (std::size_t k = 0; k <= n / 2; ++k) {
+    for (std::size_t k = 0; k <= n_ / 2; ++k) {
         const double f = static_cast<double>(k) * df;
-        if (f >= fmax) {
-            spectrum[k] = 0.0;
-            continue;
-        }
-        cd v = polar.at(freqHz, f);
+        if (f >= fmax)
+            break;
+        cd v = 1.0;
         if (f > taperStart)
             v *= 0.5 * (1.0 + std::cos(M_PI * (f - taperStart) / (fmax - taperStart)));
         // One-UI rectangular symbol: UI·sinc(f·UI)·e^(−jπ f UI).
@@ -95,19 +75,57 @@ PulseResponse pulseResponse(const std::vector<double>& freqHz, const std::vector
         v *= ui * sinc * std::exp(cd(0, -x));
         if (o.rxBandwidthFraction > 0)
             v *= butterworth4(f, o.rxBandwidthFraction * o.baudHz);
-        spectrum[k] = v;
+        shape_.push_back(v);
+        // 0 marks "at or below the first grid point" (extrapolated to DC).
+        const std::size_t j =
+            f <= freqHz.front()
+                ? 0
+                : static_cast<std::size_t>(std::upper_bound(freqHz.begin(), freqHz.end(), f) - freqHz.begin());
+        upper_.push_back(j);
+        t_.push_back(j == 0 || j >= freqHz.size() ? 0.0 : (f - freqHz[j - 1]) / (freqHz[j] - freqHz[j - 1]));
     }
-    spectrum[n / 2] = spectrum[n / 2].real(); // the Nyquist bin of a real signal is real
-    Eigen::FFT<double> fft;
-    fft.SetFlag(Eigen::FFT<double>::HalfSpectrum);
+    fft_ = std::make_unique<Eigen::FFT<double>>();
+    fft_->SetFlag(Eigen::FFT<double>::HalfSpectrum);
+}
+
+PulseResponse PulseShaper::operator()(const std::vector<cd>& h) const
+{
+    PulseResponse p;
+    p.samplesPerUi = o_.samplesPerUi;
+    p.dtS = dt_;
+    std::vector<cd> spectrum(n_ / 2 + 1, cd(0.0));
+    const Polar polar(h);
+    const double df = 1.0 / (static_cast<double>(n_) * dt_);
+    for (std::size_t k = 0; k < shape_.size(); ++k) {
+        const std::size_t j = upper_[k];
+        cd v;
+        if (j == 0) {
+            const double f = static_cast<double>(k) * df;
+            v = freq_.front() <= 0 ? std::polar(polar.mag.front(), 0.0)
+                                   : std::polar(polar.mag.front(), polar.phase.front() * f / freq_.front());
+        } else if (j >= freq_.size())
+            v = std::polar(polar.mag.back(), polar.phase.back());
+        else {
+            const double t = t_[k];
+            v = std::polar((1 - t) * polar.mag[j - 1] + t * polar.mag[j],
+                           (1 - t) * polar.phase[j - 1] + t * polar.phase[j]);
+        }
+        spectrum[k] = v * shape_[k];
+    }
+    spectrum[n_ / 2] = spectrum[n_ / 2].real(); // the Nyquist bin of a real signal is real
     std::vector<double> time;
-    fft.inv(time, spectrum, static_cast<Eigen::Index>(n));
+    fft_->inv(time, spectrum, static_cast<Eigen::Index>(n_));
     // Eigen's inverse divides by N; the continuous inverse transform needs N·Δf = 1/dt.
-    p.v.resize(n);
-    for (std::size_t i = 0; i < n; ++i)
-        p.v[i] = time[i] / p.dtS;
+    p.v.resize(n_);
+    for (std::size_t i = 0; i < n_; ++i)
+        p.v[i] = time[i] / dt_;
     p.peak = static_cast<std::size_t>(std::max_element(p.v.begin(), p.v.end()) - p.v.begin());
     return p;
+}
+
+PulseResponse pulseResponse(const std::vector<double>& freqHz, const std::vector<cd>& h, const PulseOptions& o)
+{
+    return PulseShaper(freqHz, o)(h);
 }
 
 double precursorEnergyFraction(const PulseResponse& p, double ui)

@@ -7,7 +7,10 @@
 /// no ringing; below the first point it is extended to DC.
 
 #include <complex>
+#include <memory>
 #include <vector>
+
+#include <unsupported/Eigen/FFT>
 
 namespace rdt::signal {
 
@@ -25,6 +28,28 @@ struct PulseOptions {
     int samplesPerUi = 32;
     int spanUi = 256;                  ///< record length in UI (rounded up to a power of two of samples)
     double rxBandwidthFraction = 0.75; ///< Butterworth −3 dB at this fraction of the baud rate (0 = none)
+};
+
+/// Turns transfer functions sampled on one frequency grid into pulse responses. Everything that
+/// depends only on the grid and the options (record length, the symbol, receiver filter and
+/// band-edge taper per FFT bin, interpolation positions, the FFT plan) is prepared once, so a COM
+/// run that needs 2 × (1 + aggressors) responses pays for it once. Not thread-safe (the FFT plan).
+class PulseShaper {
+public:
+    PulseShaper(const std::vector<double>& freqHz, const PulseOptions& options);
+    /// Pulse response of `h` (one value per grid frequency).
+    PulseResponse operator()(const std::vector<std::complex<double>>& h) const;
+    std::size_t recordSamples() const { return n_; }
+
+private:
+    std::vector<double> freq_;
+    PulseOptions o_;
+    std::size_t n_ = 0;
+    double dt_ = 0;
+    std::vector<std::complex<double>> shape_; ///< per FFT bin below fmax: symbol · Rx filter · taper
+    std::vector<std::size_t> upper_;          ///< per bin: first grid index above the bin frequency
+    std::vector<double> t_;                   ///< per bin: interpolation weight of grid[upper_]
+    std::unique_ptr<Eigen::FFT<double>> fft_;
 };
 
 /// Pulse response of H(f) sampled at `freqHz` (increasing; linear interpolation in between).
