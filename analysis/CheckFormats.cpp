@@ -83,6 +83,7 @@ json signalJson(const signal::SignalResult& s)
                          {"kind", v.kind},
                          {"links", v.count},
                          {"length_m", number(v.lengthM)},
+                         {"placement_length_m", number(v.placementLengthM)},
                          {"il_nyquist_dB", number(v.ilNyquistDb)},
                          {"com_dB", number(v.comDb)},
                          {"eye_height", number(v.eyeHeightV)},

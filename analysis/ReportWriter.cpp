@@ -197,14 +197,15 @@ void writeSignalGroup(hid_t file, const signal::SignalResult& s)
     const H5Handle g = group(file, "signal");
     H5Table t;
     const auto id = t.textColumn("id"), kind = t.textColumn("kind"), len = t.realColumn("length", "m"),
-               il = t.realColumn("il_nyquist", "dB"), com = t.realColumn("com", "dB"),
-               eye = t.realColumn("eye_height", "V"), rate = t.realColumn("lane_rate", "Gb/s"),
-               verdict = t.textColumn("verdict");
+               placed = t.realColumn("placement_length", "m"), il = t.realColumn("il_nyquist", "dB"),
+               com = t.realColumn("com", "dB"), eye = t.realColumn("eye_height", "V"),
+               rate = t.realColumn("lane_rate", "Gb/s"), verdict = t.textColumn("verdict");
     for (const signal::LinkVerdict& v : s.links) {
         t.addRow();
         t.set(id, v.id);
         t.set(kind, v.kind);
         t.set(len, v.lengthM);
+        t.set(placed, v.placementLengthM);
         t.set(il, v.ilNyquistDb);
         t.set(com, v.comDb);
         t.set(eye, v.eyeHeightV);

@@ -41,7 +41,43 @@ double ilAt(double fHz, double cableM, double traceM)
     return models::lossDbPerM(trace.gamma(fHz)) * 2 * traceM + models::lossDbPerM(cable.gamma(fHz)) * cableM;
 }
 
+/// Longest cable run the placement needs for `l` (NaN when no instance has both ends placed).
+double placementLength(const core::Design& d, const core::LinkClass& l)
+{
+    double need = NAN;
+    auto take = [&](const core::Slot& a, const core::Slot& b) {
+        const double x = requiredCableLengthM(a, b, kOpenUM, kRoutingSlackM);
+        need = std::isnan(need) ? x : std::max(need, x);
+    };
+    if (!l.fromSlot.empty()) {
+        for (const core::Rack& rack : d.racks) {
+            const core::Slot *a = nullptr, *b = nullptr;
+            for (const core::Slot& s : rack.slots) {
+                if (s.id == l.fromSlot)
+                    a = &s;
+                if (s.id == l.toSlot)
+                    b = &s;
+            }
+            if (a && b)
+                take(*a, *b);
+        }
+        return need;
+    }
+    forEachRackLink(d, l, [&](const core::Rack&, const core::Slot& from, const core::Slot* to) {
+        if (to)
+            take(from, *to);
+    });
+    return need;
+}
+
 } // namespace
+
+double requiredCableLengthM(const core::Slot& a, const core::Slot& b, double ouPitchM, double slackM)
+{
+    const double midA = 0.5 * (a.ou - 1 + a.top());
+    const double midB = 0.5 * (b.ou - 1 + b.top());
+    return std::fabs(midA - midB) * ouPitchM + slackM;
+}
 
 SignalResult analyseLinks(const core::Design& d, const std::string& dir)
 {
@@ -52,10 +88,13 @@ SignalResult analyseLinks(const core::Design& d, const std::string& dir)
         v.id = l.id;
         v.kind = l.medium;
         v.count = l.count;
+        v.placementLengthM = placementLength(d, l);
         v.lengthM = l.lengthM.value_or(l.cable ? l.cable->value("length", 0.0) : 0.0);
+        if (v.lengthM <= 0 && !std::isnan(v.placementLengthM))
+            v.lengthM = v.placementLengthM;
         if (l.medium == "pcie-gen5") {
             // PCIe Gen5: 32 GT/s NRZ, budget 36 dB at 16 GHz (bump to bump, redriver-free) [X1].
-            const double len = l.lengthM.value_or(kPcieDefaultM);
+            const double len = l.lengthM.value_or(std::isnan(v.placementLengthM) ? kPcieDefaultM : v.placementLengthM);
             v.lengthM = len;
             models::TraceModel trace;
             v.ilNyquistDb =

@@ -4,8 +4,12 @@
 /// traces, twinax of the class's cable length) and, by medium: PCIe Gen5 — insertion-loss budget
 /// 36 dB at 16 GHz [X1]; passive copper — COM with a 100 Gb/s-per-lane table, falling back to
 /// 50 Gb/s per lane when it does not close; optics — the host (C2M) trace against ~16 dB at
-/// 26.56 GHz [E2]. Lengths come from the class's cable or declared length.
+/// 26.56 GHz [E2]. The length analysed is the class's declared length, else its cable's length,
+/// else the longest run the placement needs (port positions plus routing slack); the placement
+/// length is reported either way.
 
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,11 +21,13 @@
 namespace rdt::signal {
 
 struct LinkVerdict {
-    std::string id;         ///< link class
-    std::string kind;       ///< pcie-gen5, copper, optical
-    double lengthM = 0;     ///< cable or trace length analysed
-    double ilNyquistDb = 0; ///< at the rate's Nyquist frequency
-    double comDb = NAN;     ///< NaN where COM does not apply
+    std::string id;                ///< link class
+    std::string kind;              ///< pcie-gen5, copper, optical
+    double lengthM = 0;            ///< cable or trace length analysed
+    double placementLengthM = NAN; ///< longest cable run the placement needs (rack-scope and
+                                   ///< port-to-port classes; NaN where the far end is outside)
+    double ilNyquistDb = 0;        ///< at the rate's Nyquist frequency
+    double comDb = NAN;            ///< NaN where COM does not apply
     double eyeHeightV = NAN;
     double laneRateGbps = 0; ///< the rate the link holds (0 when none)
     bool pass = false;
@@ -42,6 +48,42 @@ SignalResult analyseLinks(const core::Design& design, const std::string& siProfi
 /// From `store` (key "signal"), computed on first use.
 std::shared_ptr<const SignalResult> signalFor(const core::Design& design, core::ResultStore& store,
                                               const std::string& siProfileDir);
+
+/// Cable length (m) a rack-scope link between two slots needs: the vertical distance between
+/// the middles of the two parts' OU spans plus `slackM` for routing to the ports.
+double requiredCableLengthM(const core::Slot& a, const core::Slot& b, double ouPitchM, double slackM);
+
+/// Open Rack V3 OpenU pitch (m) and the default routing slack per cable (m): front-panel port to
+/// cable tray and back, an estimate; rule profiles may set `routing_slack`.
+inline constexpr double kOpenUM = 0.048;
+inline constexpr double kRoutingSlackM = 0.5;
+
+/// Calls `fn(rack, fromSlot, nearestToSlot or nullptr)` for each from-end instance of a rack-scope
+/// class; the far end is the nearest part of the class's `to` kind in the same rack.
+template <typename Fn>
+void forEachRackLink(const core::Design& d, const core::LinkClass& l, Fn fn)
+{
+    if (l.scope != "rack")
+        return;
+    for (const core::Rack& rack : d.racks) {
+        for (const core::Slot& from : rack.slots) {
+            if (from.part->slug != l.from.partSlug)
+                continue;
+            const core::Slot* best = nullptr;
+            double bestDist = std::numeric_limits<double>::max();
+            for (const core::Slot& to : rack.slots) {
+                if (&to == &from || to.part->slug != l.to.partSlug)
+                    continue;
+                const double dist = std::fabs((to.ou + to.top()) - (from.ou + from.top()));
+                if (dist < bestDist) {
+                    bestDist = dist;
+                    best = &to;
+                }
+            }
+            fn(rack, from, best);
+        }
+    }
+}
 
 /// Host board trace assumed at each end of a cable (m) and the PCIe GPU↔NIC default (m): estimates.
 inline constexpr double kHostTraceM = 0.10;

@@ -15,34 +15,6 @@ using core::Dimension;
 
 namespace {
 
-constexpr double kOpenUM = 0.048;
-
-/// Calls `fn(rack, fromSlot, nearestToSlot or nullptr)` for each from-end instance of a rack-scope class.
-template <typename Fn>
-void forEachRackLink(const core::Design& d, const core::LinkClass& l, Fn fn)
-{
-    if (l.scope != "rack")
-        return;
-    for (const core::Rack& rack : d.racks) {
-        for (const core::Slot& from : rack.slots) {
-            if (from.part->slug != l.from.partSlug)
-                continue;
-            const core::Slot* best = nullptr;
-            double bestDist = std::numeric_limits<double>::max();
-            for (const core::Slot& to : rack.slots) {
-                if (&to == &from || to.part->slug != l.to.partSlug)
-                    continue;
-                const double dist = std::fabs((to.ou + to.top()) - (from.ou + from.top()));
-                if (dist < bestDist) {
-                    bestDist = dist;
-                    best = &to;
-                }
-            }
-            fn(rack, from, best);
-        }
-    }
-}
-
 void checkEndpoints(core::CheckContext& ctx)
 {
     for (const core::LinkClass& l : ctx.design().links)
@@ -121,13 +93,6 @@ void checkVerdicts(core::CheckContext& ctx, bool fallbacks)
 
 } // namespace
 
-double requiredCableLengthM(const core::Slot& a, const core::Slot& b, double ouPitchM, double slackM)
-{
-    const double midA = 0.5 * (a.ou - 1 + a.top());
-    const double midB = 0.5 * (b.ou - 1 + b.top());
-    return std::fabs(midA - midB) * ouPitchM + slackM;
-}
-
 void registerChecks(core::CheckRegistry& registry)
 {
     registry.add({"link.endpoint.missing",
@@ -144,7 +109,7 @@ void registerChecks(core::CheckRegistry& registry)
                   "MCP4Y10 DAC 0.5–2 m [N3]",
                   "A cable's length exceeds its max_reach, or the distance between the two parts (vertical OU "
                   "distance plus routing slack) exceeds the cable's length.",
-                  {{"routing_slack", {0.5, Dimension::Length}}}},
+                  {{"routing_slack", {kRoutingSlackM, Dimension::Length}}}},
                  checkReach);
     registry.add({"signal.link.close",
                   "Every link class closes at some lane rate",

@@ -7,10 +7,6 @@
 
 namespace rdt::signal {
 
-/// Cable length (m) a rack-scope link between two slots needs: the vertical distance between
-/// the middles of the two parts' OU spans plus `slackM` for routing to the ports.
-double requiredCableLengthM(const core::Slot& a, const core::Slot& b, double ouPitchM, double slackM);
-
 /// Folder of the COM parameter tables: `$RDT_DATA_DIR/si-profiles`, else the source tree's.
 std::string siProfileDir();
 

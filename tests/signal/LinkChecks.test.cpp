@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "signal/LinkAnalysis.h"
 #include "signal/LinkChecks.h"
 #include "support/RuleHarness.h"
 
@@ -56,4 +57,31 @@ TEST_CASE("a declared length beyond the cable's reach", "[signal][reach]")
     CHECK(v[0].subject == "links/dac");
     CHECK(v[0].measured == Approx(3.0));
     CHECK(v[0].limit == Approx(2.0));
+}
+
+TEST_CASE("link verdicts carry the longest run the placement needs", "[signal][reach][placement]")
+{
+    // Chassis middles at 4 OU and 36 OU, the switch's at 42 OU: the far chassis needs
+    // 38 OU × 48 mm + 0.5 m slack = 2.324 m; the copper class is analysed at its cable's 2 m.
+    const std::string text =
+        test::oneRack("orv3-600a", "{ou: 1, part: meta-grand-teton-h100, id: g1}, {ou: 33, part: "
+                                   "meta-grand-teton-h100, id: g2}, {ou: 41, part: meta-minipack2, id: sw}") +
+        "links:\n"
+        "  - {class: dac, medium: copper, from: {part: meta-grand-teton-h100, interfaces: \"nic*\"}, to: {part: "
+        "meta-minipack2}, cable: dac-400g-osfp-2m}\n"
+        "  - {class: one, medium: copper, from: \"h/w/k/g2:nic0\", to: \"h/w/k/g1:nic0\", cable: dac-400g-osfp-1m}\n"
+        "  - {class: pcie, medium: pcie-gen5, scope: chassis, from: {part: meta-grand-teton-h100}, to: {part: "
+        "meta-grand-teton-h100}}\n";
+    const core::Design d = core::loadDesignText(text, "test.yaml", test::kDataDir + "/catalog");
+    const signal::SignalResult r = signal::analyseLinks(d, signal::siProfileDir());
+    REQUIRE(r.links.size() == 3);
+    CHECK(r.links[0].placementLengthM == Approx(2.324));
+    CHECK(r.links[0].lengthM == Approx(2.0));
+    // Port to port: middles 36 OU and 4 OU: 32 × 0.048 + 0.5 = 2.036 m (more than its 1 m cable,
+    // which signal.cable.reach reports; the channel is still the cable's).
+    CHECK(r.links[1].placementLengthM == Approx(2.036));
+    CHECK(r.links[1].lengthM == Approx(1.0));
+    // Inside the chassis there is no rack placement: the PCIe default length is used.
+    CHECK(std::isnan(r.links[2].placementLengthM));
+    CHECK(r.links[2].lengthM == Approx(signal::kPcieDefaultM));
 }
