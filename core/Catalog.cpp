@@ -8,7 +8,7 @@
 namespace rdt::core {
 namespace {
 
-enum class FieldType { Quantity, Integer, Text, Curve };
+enum class FieldType { Quantity, Integer, Number, Text, Curve };
 
 /// One field of the `rdt:` section. `path` may be dotted (`power.max`) for a field in a group.
 struct FieldSpec {
@@ -31,6 +31,11 @@ FieldSpec q(const char* p, Dimension d, double lo = 0.0, double hi = kBig)
 FieldSpec n(const char* p, double lo = 0.0, double hi = 1e6)
 {
     return {p, FieldType::Integer, Dimension::Ratio, lo, hi};
+}
+/// A plain dimensionless number (an exponent, a speed-up), not necessarily whole.
+FieldSpec num(const char* p, double lo, double hi)
+{
+    return {p, FieldType::Number, Dimension::Ratio, lo, hi};
 }
 FieldSpec curve(const char* p, Dimension x, double xLo, double xHi, Dimension y, double yLo, double yHi)
 {
@@ -123,6 +128,9 @@ std::vector<FieldSpec> fieldsFor(PartKind kind)
              q("peak_power_ratio", Dimension::Ratio, 1, 3), q("memory", Dimension::DataSize),
              q("memory_bandwidth", Dimension::DataRate), q("nvlink_bandwidth", Dimension::DataRate),
              q("bf16_dense", Dimension::ComputeRate), q("fp8_dense", Dimension::ComputeRate),
+             q("fp64", Dimension::ComputeRate), q("fp64_tensor", Dimension::ComputeRate),
+             q("tf32_dense", Dimension::ComputeRate), num("sparsity_speedup", 1, 4), t("nvlink_sharp"),
+             q("dvfs.static_power", Dimension::Power), num("dvfs.exponent", 1, 4),
              q("slowdown_temp", Dimension::Temperature, kTempMin, kTempMax),
              q("max_operating_temp", Dimension::Temperature, kTempMin, kTempMax),
              q("shutdown_temp", Dimension::Temperature, kTempMin, kTempMax)});
@@ -175,7 +183,7 @@ const std::vector<std::string> kTopLevel = [] {
 constexpr double kEiaUnitM = 0.04445;
 constexpr double kOpenUM = 0.048;
 
-SourcedValue readInteger(const Cursor& c, double lo, double hi)
+SourcedValue readInteger(const Cursor& c, double lo, double hi, bool whole = true)
 {
     SourcedValue out;
     const Cursor* scalar = &c;
@@ -191,7 +199,8 @@ SourcedValue readInteger(const Cursor& c, double lo, double hi)
         else
             c.fail("a value written as a map needs \"source\" or \"estimate\" beside \"value\"");
     }
-    out.si = static_cast<double>(scalar->integer(static_cast<long long>(lo), static_cast<long long>(hi)));
+    out.si = whole ? static_cast<double>(scalar->integer(static_cast<long long>(lo), static_cast<long long>(hi)))
+                   : scalar->number(lo, hi);
     out.count = true;
     out.loc = scalar->loc();
     return out;
@@ -261,6 +270,7 @@ void readFields(const Cursor& rdt, Part& part, const std::vector<FieldSpec>& spe
             part.values[full] = child.sourcedQuantity(spec->dim, Range{spec->min, spec->max});
             break;
         case FieldType::Integer: part.values[full] = readInteger(child, spec->min, spec->max); break;
+        case FieldType::Number: part.values[full] = readInteger(child, spec->min, spec->max, false); break;
         case FieldType::Text: part.texts[full] = child.str(); break;
         case FieldType::Curve: part.curves[full] = readCurve(child, *spec); break;
         }

@@ -1,0 +1,72 @@
+#pragma once
+/// \file Collectives.h
+/// α–β cost of NCCL-style collectives over a GPU cluster's hierarchy (NVLink inside the node,
+/// rail NICs, rack switch, pod fabric, cluster tier with its oversubscription), reported as
+/// nccl-tests reports them: algbw = S/t and busbw = algbw × factor(op, n) [K1]. S is the
+/// nccl-tests "size": the per-rank buffer for AllReduce, the total (gathered) buffer for
+/// AllGather and ReduceScatter, the per-rank send buffer for AlltoAll.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rdt::models {
+
+enum class Collective { AllReduce, AllGather, ReduceScatter, AllToAll };
+enum class Algorithm { Ring, Tree, Nvls, NvlsTree, Direct };
+
+std::string_view collectiveName(Collective c); ///< `allreduce`, `allgather`, …
+std::string_view algorithmName(Algorithm a);   ///< `ring`, `tree`, `nvls`, `nvls_tree`, `direct`
+/// nccl-tests' busbw/algbw factor for `n` ranks [K1].
+double busbwFactor(Collective c, int n);
+
+/// NCCL protocol efficiencies and latencies (data/throughput/nccl.yaml; sources there).
+struct NcclParams {
+    double ringEfficiency = 0.82;  ///< NVLink ring busbw / NVLink line rate per direction
+    double nvlsEfficiency = 0.61;  ///< NVLS AllReduce algbw / NVLink line rate per direction
+    double nicEfficiency = 0.94;   ///< achievable / line rate of one NIC
+    double nvlinkStepS = 0.7e-6;   ///< one ring step inside the node
+    double nvlsS = 20e-6;          ///< fixed cost of an NVLS operation
+    double peerS = 0.2e-6;         ///< AlltoAll: per-peer cost of posting a send/receive pair
+    std::string name;
+    /// From a YAML file such as data/throughput/nccl.yaml; InputError (file:line) on bad input.
+    static NcclParams load(const std::string& path);
+};
+
+/// The cluster as collectives see it. Bandwidths in bytes/s, per direction.
+struct Hierarchy {
+    int gpusPerNode = 8;
+    double nvlinkBps = 450e9;   ///< per GPU, per direction, line rate
+    bool nvls = true;           ///< NVSwitch with in-switch reduction
+    double nodeNetBps = 400e9;  ///< per node: NICs × usable rate (after lane-rate fallback and efficiency)
+    int nodesPerRack = 2, racksPerPod = 192, pods = 8;
+    double rackOversubscription = 1.0; ///< rack switch downlinks / uplinks
+    double podOversubscription = 1.0;  ///< pod → cluster tier
+    double nicLatencyS = 2e-6;         ///< NIC and host stack, one way
+    double rackSwitchS = 1e-6, podSwitchS = 2e-6, clusterSwitchS = 2e-6; ///< per traversal
+    int gpusPerRack() const { return gpusPerNode * nodesPerRack; }
+    int gpusPerPod() const { return gpusPerRack() * racksPerPod; }
+    int gpus() const { return gpusPerPod() * pods; }
+    /// One-way latency between the two farthest ranks of a group of n GPUs packed from rank 0.
+    double networkLatencyS(int n) const;
+    /// `chassis`, `rack`, `pod` or `cluster`: the smallest tier holding n packed GPUs.
+    std::string scopeOf(int n) const;
+};
+
+struct CollectiveTime {
+    Algorithm algorithm = Algorithm::Ring;
+    double timeS = 0;
+    double algbwGBps = 0, busbwGBps = 0; ///< GB/s = 1e9 bytes/s, as nccl-tests prints
+};
+
+/// Time of one collective with one algorithm over n GPUs packed from rank 0; NaN time when
+/// the algorithm does not apply (NVLS across nodes, tree inside one node, ...).
+CollectiveTime collectiveTime(Collective op, Algorithm algo, int n, double sizeB, const Hierarchy& h,
+                              const NcclParams& p);
+/// The fastest applicable algorithm, as NCCL's tuner would pick.
+CollectiveTime bestCollective(Collective op, int n, double sizeB, const Hierarchy& h, const NcclParams& p);
+
+/// nccl-tests' default sweep: 1 KiB … 8 GiB by factors of 2.
+std::vector<double> ncclSizes(double fromB = 1024.0, double toB = 8589934592.0);
+
+} // namespace rdt::models

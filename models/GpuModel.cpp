@@ -1,0 +1,83 @@
+#include "models/GpuModel.h"
+
+#include <algorithm>
+
+namespace rdt::models {
+
+std::string_view dataTypeName(DataType t)
+{
+    switch (t) {
+    case DataType::Fp64:
+        return "fp64";
+    case DataType::Fp64Tensor:
+        return "fp64_tensor";
+    case DataType::Tf32:
+        return "tf32";
+    case DataType::Bf16:
+        return "bf16";
+    case DataType::Fp8:
+        return "fp8";
+    }
+    return "?";
+}
+
+GpuSpec GpuSpec::fromPart(const core::Part& p)
+{
+    GpuSpec g;
+    g.slug = p.slug;
+    g.tdpW = p.value("tdp", 0.0);
+    g.minCapW = p.value("min_power_cap", 0.0);
+    g.staticW = p.value("dvfs.static_power", 0.15 * g.tdpW);
+    g.exponent = p.value("dvfs.exponent", 2.5);
+    const auto dvfs = p.values.find("dvfs.static_power");
+    g.dvfsEstimate = dvfs == p.values.end() || dvfs->second.provenance.kind == core::Provenance::Kind::Estimate;
+    const char* fields[] = {"fp64", "fp64_tensor", "tf32_dense", "bf16_dense", "fp8_dense"};
+    for (int i = 0; i < 5; ++i)
+        g.peak[i] = p.value(fields[i], NAN);
+    g.sparsity = p.value("sparsity_speedup", 2.0);
+    g.memoryBytesPerS = p.value("memory_bandwidth", NAN) / 8.0;
+    g.nvlinkBytesPerS = p.value("nvlink_bandwidth", NAN) / 8.0;
+    g.nvlinkSharp = p.text("nvlink_sharp") == "true";
+    g.slowdownK = p.value("slowdown_temp", NAN);
+    return g;
+}
+
+double GpuSpec::peakFlops(DataType t, bool sparse) const
+{
+    const double dense = peak[static_cast<int>(t)];
+    const bool tensor = t != DataType::Fp64;
+    return sparse && tensor ? dense * sparsity : dense;
+}
+
+double GpuSpec::clockRatioAtPower(double capW) const
+{
+    if (!(tdpW > staticW) || capW >= tdpW)
+        return 1.0;
+    const double x = std::max(0.0, (capW - staticW) / (tdpW - staticW));
+    return std::pow(x, 1.0 / exponent);
+}
+
+ClockLimit gpuClock(const GpuSpec& gpu, double capW, double rackFitW, double junctionK, double inletK,
+                    double atPowerW)
+{
+    ClockLimit c;
+    double power = std::min(capW, gpu.tdpW);
+    c.limitedBy = capW < gpu.tdpW ? "power cap" : "none";
+    if (!std::isnan(rackFitW) && rackFitW < power) {
+        power = rackFitW;
+        c.limitedBy = "rack power";
+    }
+    if (!std::isnan(junctionK) && !std::isnan(gpu.slowdownK) && junctionK > gpu.slowdownK && atPowerW > 0 &&
+        junctionK > inletK) {
+        const double thermalW = atPowerW * std::max(0.0, gpu.slowdownK - inletK) / (junctionK - inletK);
+        if (thermalW < power) {
+            power = thermalW;
+            c.limitedBy = "thermal";
+        }
+    }
+    c.powerW = power;
+    c.ratio = gpu.clockRatioAtPower(power);
+    return c;
+}
+
+} // namespace rdt::models
