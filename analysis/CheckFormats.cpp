@@ -2,6 +2,7 @@
 
 #include "analysis/PowerOutput.h"
 #include "analysis/ThermalOutput.h"
+#include "analysis/ThroughputOutput.h"
 
 #include <cmath>
 #include <map>
@@ -72,7 +73,8 @@ json checkJson(const RunResult& result)
             {"scenario", result.design.scenario.name.empty() ? json("as designed") : json(result.design.scenario.name)},
             {"power", result.power ? powerJson(*result.power) : json(nullptr)},
             {"thermal", result.thermal ? thermalJson(*result.thermal) : json(nullptr)},
-            {"signal", result.signal ? signalJson(*result.signal) : json(nullptr)}};
+            {"signal", result.signal ? signalJson(*result.signal) : json(nullptr)},
+            {"throughput", result.throughput ? throughputJson(*result.throughput) : json(nullptr)}};
 }
 
 json signalJson(const signal::SignalResult& s)

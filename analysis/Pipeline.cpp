@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 
 #include "core/MechanicalChecks.h"
 #include "power/PowerChecks.h"
@@ -70,8 +71,13 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     const auto t0 = Clock::now();
     progress.update(0.0, "loading " + options.designPath);
     const std::string catalogDir = options.catalogDir.empty() ? dataDir() + "/catalog" : options.catalogDir;
-    RunResult result{
-        core::loadDesign(options.designPath, catalogDir), {}, {}, nullptr, nullptr, nullptr, 0.0, 0.0, 0.0, 0.0, 0.0};
+    // Bad targets are input errors: read them before any solver runs.
+    std::optional<Targets> targets;
+    if (!options.targetsPath.empty())
+        targets = Targets::load(options.targetsPath);
+    const models::NcclParams nccl = models::NcclParams::load(dataDir() + "/throughput/nccl.yaml");
+    RunResult result;
+    result.design = core::loadDesign(options.designPath, catalogDir);
     applyScenario(result.design, options);
     const auto t1 = Clock::now();
     // Coupling order (ARCHITECTURE.md): power first; thermal and throughput will follow here.
@@ -85,6 +91,10 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     progress.update(0.45, "link channels and COM");
     result.signal = signal::signalFor(result.design, store, dataDir() + "/si-profiles");
     const auto tSignal = Clock::now();
+    progress.update(0.48, "clocks, TFLOPS and collectives");
+    result.throughput = std::make_shared<const ThroughputResult>(analyseThroughput(
+        result.design, *result.power, *result.thermal, *result.signal, nccl, targets ? &*targets : nullptr));
+    const auto tThroughput = Clock::now();
 
     const core::CheckRegistry registry = makeRegistry();
     const std::string profile = options.profile.empty() ? result.design.profile : options.profile;
@@ -100,12 +110,15 @@ RunResult run(const RunOptions& options, core::Progress& progress)
         bool isCancelled() const override { return outer.isCancelled(); }
     } scaled(progress);
     result.violations = core::runChecks(result.design, registry, result.profile, scaled, &store);
+    for (core::Violation& v : targetViolations(*result.throughput))
+        result.violations.push_back(std::move(v));
     const auto t2 = Clock::now();
     result.loadSeconds = std::chrono::duration<double>(t1 - t0).count();
     result.powerSeconds = std::chrono::duration<double>(tPower - t1).count();
     result.thermalSeconds = std::chrono::duration<double>(tThermal - tPower).count();
     result.signalSeconds = std::chrono::duration<double>(tSignal - tThermal).count();
-    result.checkSeconds = std::chrono::duration<double>(t2 - tSignal).count();
+    result.throughputSeconds = std::chrono::duration<double>(tThroughput - tSignal).count();
+    result.checkSeconds = std::chrono::duration<double>(t2 - tThroughput).count();
     return result;
 }
 

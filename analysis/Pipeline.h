@@ -12,6 +12,7 @@
 #include "core/Rules.h"
 #include "power/Budget.h"
 #include "signal/LinkAnalysis.h"
+#include "analysis/Throughput.h"
 #include "thermal/Thermal.h"
 
 namespace rdt::analysis {
@@ -31,6 +32,7 @@ struct RunOptions {
     std::string catalogDir; ///< empty = dataDir()/catalog
     /// Scenario overrides: extra failed rotors per chassis, supply air (K, <= 0 = as designed),
     /// altitude (m, NaN = as designed).
+    std::string targetsPath{}; ///< targets file (`--targets`); empty = none (MFU 0.4, no verdicts)
     int failedRotors = 0;
     double inletK = 0.0;
     double altitudeM = NAN;
@@ -44,10 +46,12 @@ struct RunResult {
     std::shared_ptr<const power::PowerResult> power;
     std::shared_ptr<const thermal::ThermalResult> thermal;
     std::shared_ptr<const signal::SignalResult> signal;
+    std::shared_ptr<const ThroughputResult> throughput;
     double loadSeconds = 0.0;
     double powerSeconds = 0.0;
     double thermalSeconds = 0.0;
     double signalSeconds = 0.0;
+    double throughputSeconds = 0.0;
     double checkSeconds = 0.0;
 };
 

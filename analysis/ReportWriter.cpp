@@ -11,6 +11,7 @@
 #include "analysis/H5Table.h"
 #include "analysis/PowerOutput.h"
 #include "analysis/ThermalOutput.h"
+#include "analysis/ThroughputOutput.h"
 
 namespace rdt::analysis {
 namespace {
@@ -287,6 +288,8 @@ void writeReport(const RunResult& result, const std::string& outPath, const std:
                 writeThermalGroup(file.get(), *result.thermal);
             if (result.signal)
                 writeSignalGroup(file.get(), *result.signal);
+            if (result.throughput)
+                writeThroughputGroup(file.get(), *result.throughput);
         } catch (...) {
             file = H5Handle();
             fs::remove(tmp, ec);

@@ -75,7 +75,10 @@ void emit(const std::string& text, const std::string& output)
 /// Run options from the command line; bad scenario text is bad input (exit 2).
 analysis::RunOptions runOptions(const std::string& design, const std::string& profile, const ScenarioArgs& w)
 {
-    analysis::RunOptions o{design, profile, {}};
+    analysis::RunOptions o;
+    o.designPath = design;
+    o.profile = profile;
+    o.targetsPath = w.targets;
     if (!w.scenario.empty()) {
         const std::string prefix = "fan-fail=";
         int n = -1;

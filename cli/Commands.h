@@ -12,6 +12,7 @@ struct ScenarioArgs {
     std::string scenario; ///< `fan-fail=N`
     std::string inlet;    ///< e.g. `35degC`
     std::string altitude; ///< e.g. `1800m`
+    std::string targets;  ///< targets file (data/targets/*.yaml)
 };
 
 struct CheckArgs {

@@ -40,16 +40,21 @@ std::string violationsText(const std::vector<core::Violation>& violations, const
     if (byRule.empty())
         return "no violations\n";
     std::ostringstream out;
-    // Registry order keeps related rules together and the output stable.
-    for (const auto& e : registry.entries()) {
-        const auto it = byRule.find(e.info.id);
-        if (it == byRule.end())
-            continue;
-        const auto& vs = it->second;
+    // Registry order keeps related rules together and the output stable; rules the registry
+    // does not hold (throughput targets, `target.<id>`) follow in id order.
+    std::vector<std::pair<std::string, std::pair<std::string, std::string>>> order; // id, (title, source)
+    for (const auto& e : registry.entries())
+        if (byRule.count(e.info.id))
+            order.push_back({e.info.id, {e.info.title, e.info.spec}});
+    for (const auto& [id, vs] : byRule)
+        if (!registry.find(id))
+            order.push_back({id, {"throughput target", vs.front()->loc.file}});
+    for (const auto& [id, meta] : order) {
+        const auto& vs = byRule.at(id);
         std::size_t waived = 0;
         for (const auto* v : vs)
             waived += v->waived ? 1 : 0;
-        out << core::severityName(vs.front()->severity) << "  " << e.info.id << " — " << e.info.title << " ("
+        out << core::severityName(vs.front()->severity) << "  " << id << " — " << meta.first << " ("
             << plural(vs.size(), "subject", "subjects");
         if (waived)
             out << ", " << thousands(waived) << " waived";
@@ -68,7 +73,7 @@ std::string violationsText(const std::vector<core::Violation>& violations, const
         }
         if (vs.size() > maxPerRule)
             out << "    … and " << thousands(vs.size() - maxPerRule) << " more\n";
-        out << "    source: " << e.info.spec << "\n";
+        out << "    source: " << meta.second << "\n";
     }
     return out.str();
 }
@@ -135,9 +140,42 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
         }
         out << "\n";
     }
-    char timing[128];
-    std::snprintf(timing, sizeof timing, "(load %.3f s, power %.3f s, thermal %.3f s, signal %.3f s, rules %.3f s)",
-                  r.loadSeconds, r.powerSeconds, r.thermalSeconds, r.signalSeconds, r.checkSeconds);
+    if (r.throughput && r.throughput->gpus > 0) {
+        const analysis::ThroughputResult& t = *r.throughput;
+        const analysis::GpuClass* slow = nullptr;
+        for (const auto& g : t.classes)
+            if (!slow || g.clockRatio < slow->clockRatio)
+                slow = &g;
+        char buf[320];
+        std::snprintf(buf, sizeof buf,
+                      "compute  %.0f TFLOPS BF16 sustained per GPU at MFU %.0f %% (clock %.0f %%, limited by %s), "
+                      "%.1f EFLOPS for %s GPUs\n",
+                      slow->sustainedTflopsBf16, t.mfu * 100, slow->clockRatio * 100, slow->limitedBy.c_str(),
+                      t.sustainedPflopsBf16 / 1e3, thousands(static_cast<std::size_t>(t.gpus)).c_str());
+        out << buf;
+        const double gib = 1ull << 30;
+        auto bw = [&](models::Collective op, int n) { return t.collective(op, n, gib).busbwGBps; };
+        const int node = t.hierarchy.gpusPerNode, pod = std::min(t.gpus, t.hierarchy.gpusPerPod());
+        std::snprintf(buf, sizeof buf,
+                      "network  busbw at 1 GiB: AllReduce %.0f GB/s in a node, %.0f GB/s across a pod; "
+                      "AllGather %.0f GB/s across a pod, %.0f GB/s across all; AlltoAll %.0f GB/s across all "
+                      "(%s fabric)\n",
+                      bw(models::Collective::AllReduce, node), bw(models::Collective::AllReduce, pod),
+                      bw(models::Collective::AllGather, pod), bw(models::Collective::AllGather, t.gpus),
+                      bw(models::Collective::AllToAll, t.gpus), t.fabric.c_str());
+        out << buf;
+        if (!t.targets.empty()) {
+            std::size_t pass = 0;
+            for (const auto& x : t.targets)
+                pass += x.pass ? 1 : 0;
+            out << "targets  " << pass << " of " << t.targets.size() << " met (" << t.mfuSource << ")\n";
+        }
+    }
+    char timing[160];
+    std::snprintf(timing, sizeof timing,
+                  "(load %.3f s, power %.3f s, thermal %.3f s, signal %.3f s, throughput %.3f s, rules %.3f s)",
+                  r.loadSeconds, r.powerSeconds, r.thermalSeconds, r.signalSeconds, r.throughputSeconds,
+                  r.checkSeconds);
     out << "checks   " << rules << " rules, profile " << r.profile.name << ": " << plural(c.errors, "error", "errors")
         << ", " << plural(c.warnings, "warning", "warnings") << ", " << thousands(c.infos) << " info, "
         << thousands(c.waived) << " waived " << timing << "\n";

@@ -22,6 +22,8 @@ int main(int argc, char** argv)
         cmd->add_option("--scenario", w.scenario, "What-if: fan-fail=N (N failed rotors in every chassis)");
         cmd->add_option("--inlet", w.inlet, "What-if: supply air temperature, e.g. 35degC");
         cmd->add_option("--altitude", w.altitude, "What-if: site altitude, e.g. 1800m");
+        cmd->add_option("--targets", w.targets,
+                        "Throughput targets (data/targets/NAME.yaml): MFU and limits checked as target.<id> rules");
     };
     CheckArgs check;
     auto* c = app.add_subcommand("check", "Load a design, run every analysis and rule, print a summary");

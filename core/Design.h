@@ -23,6 +23,18 @@ struct Site {
     SourceLoc loc;
 };
 
+/// The scale-out network as the collectives model needs it (`fabric:` in a design). Latencies
+/// are per traversal of a switch tier; oversubscription is downlink over uplink capacity.
+struct Fabric {
+    bool declared = false; ///< false: the defaults below were used
+    std::string kind;      ///< `roce`, `infiniband`
+    double nicLatencyS = 2e-6;
+    double rackSwitchS = 1e-6, podSwitchS = 2e-6, clusterSwitchS = 2e-6;
+    std::optional<double> rackOversubscription; ///< unset: from the link classes' port counts
+    double podOversubscription = 1.0;           ///< pod → cluster tier (Meta RoCE: 7 [M5])
+    SourceLoc loc;
+};
+
 /// Per-instance settings that override the catalog part's defaults.
 struct Overrides {
     std::optional<double> gpuPowerCapW; ///< per-GPU power cap, W
@@ -113,6 +125,7 @@ struct Design {
     std::string description;
     std::string profile = "default"; ///< rule profile name
     Site site;
+    Fabric fabric;
     std::vector<Group> halls, pods, rows;
     std::vector<Rack> racks;
     std::vector<LinkClass> links;

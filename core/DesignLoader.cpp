@@ -33,6 +33,33 @@ Site readSite(const Cursor& c)
     return s;
 }
 
+Fabric readFabric(const Cursor& c)
+{
+    c.allowKeys({"kind", "nic_latency", "rack_switch_latency", "pod_switch_latency", "cluster_switch_latency",
+                 "rack_oversubscription", "pod_oversubscription"});
+    Fabric f;
+    f.declared = true;
+    f.loc = c.loc();
+    f.kind = c["kind"].str();
+    const std::vector<std::string> kinds = {"roce", "infiniband"};
+    if (std::find(kinds.begin(), kinds.end(), f.kind) == kinds.end())
+        c["kind"].fail("unknown fabric kind \"" + f.kind + "\" (roce or infiniband)" + didYouMean(f.kind, kinds));
+    const Range lat{0.0, 1e-3};
+    if (auto x = c.find("nic_latency"))
+        f.nicLatencyS = x->quantity(Dimension::Time, lat);
+    if (auto x = c.find("rack_switch_latency"))
+        f.rackSwitchS = x->quantity(Dimension::Time, lat);
+    if (auto x = c.find("pod_switch_latency"))
+        f.podSwitchS = x->quantity(Dimension::Time, lat);
+    if (auto x = c.find("cluster_switch_latency"))
+        f.clusterSwitchS = x->quantity(Dimension::Time, lat);
+    if (auto x = c.find("rack_oversubscription"))
+        f.rackOversubscription = x->number(1.0, 1000.0);
+    if (auto x = c.find("pod_oversubscription"))
+        f.podOversubscription = x->number(1.0, 1000.0);
+    return f;
+}
+
 bool globMatch(const std::string& pattern, const std::string& text)
 {
     // '*' matches any run of characters; everything else matches itself.
@@ -237,8 +264,8 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
     const Cursor doc(parseYaml(text, fileName), file, "");
     if (!doc.isMap())
         doc.fail("a design file must be a mapping with at least `layout:`");
-    doc.allowKeys(
-        {"rdt", "name", "description", "profile", "site", "catalog", "templates", "layout", "links", "waivers"});
+    doc.allowKeys({"rdt", "name", "description", "profile", "site", "fabric", "catalog", "templates", "layout", "links",
+                   "waivers"});
     if (auto v = doc.find("rdt"))
         v->integer(1, 1);
     d.name = doc.has("name") ? doc["name"].str() : std::filesystem::path(fileName).stem().string();
@@ -248,6 +275,8 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
         d.profile = p->str();
     if (auto s = doc.find("site"))
         d.site = readSite(*s);
+    if (auto f = doc.find("fabric"))
+        d.fabric = readFabric(*f);
 
     auto catalog = loadCatalogs(doc, fileName, catalogDir);
     d.catalog = catalog;

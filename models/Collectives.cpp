@@ -10,14 +10,10 @@ namespace rdt::models {
 std::string_view collectiveName(Collective c)
 {
     switch (c) {
-    case Collective::AllReduce:
-        return "allreduce";
-    case Collective::AllGather:
-        return "allgather";
-    case Collective::ReduceScatter:
-        return "reducescatter";
-    case Collective::AllToAll:
-        return "alltoall";
+    case Collective::AllReduce: return "allreduce";
+    case Collective::AllGather: return "allgather";
+    case Collective::ReduceScatter: return "reducescatter";
+    case Collective::AllToAll: return "alltoall";
     }
     return "?";
 }
@@ -25,16 +21,11 @@ std::string_view collectiveName(Collective c)
 std::string_view algorithmName(Algorithm a)
 {
     switch (a) {
-    case Algorithm::Ring:
-        return "ring";
-    case Algorithm::Tree:
-        return "tree";
-    case Algorithm::Nvls:
-        return "nvls";
-    case Algorithm::NvlsTree:
-        return "nvls_tree";
-    case Algorithm::Direct:
-        return "direct";
+    case Algorithm::Ring: return "ring";
+    case Algorithm::Tree: return "tree";
+    case Algorithm::Nvls: return "nvls";
+    case Algorithm::NvlsTree: return "nvls_tree";
+    case Algorithm::Direct: return "direct";
     }
     return "?";
 }
@@ -43,8 +34,8 @@ NcclParams NcclParams::load(const std::string& path)
 {
     const std::string text = core::readTextFile(path);
     const core::Cursor doc(core::parseYaml(text, path), std::make_shared<std::string>(path), "");
-    doc.allowKeys({"name", "ring_efficiency", "nvls_efficiency", "nic_efficiency", "nvlink_step", "nvls_fixed",
-                   "alltoall_peer"});
+    doc.allowKeys(
+        {"name", "ring_efficiency", "nvls_efficiency", "nic_efficiency", "nvlink_step", "nvls_fixed", "alltoall_peer"});
     using D = core::Dimension;
     NcclParams p;
     p.name = doc["name"].str();
@@ -126,9 +117,7 @@ CollectiveTime collectiveTime(Collective op, Algorithm algo, int n, double sizeB
     switch (op) {
     case Collective::AllReduce:
         switch (algo) {
-        case Algorithm::Ring:
-            t = 2 * (nn - 1) * step + 2 * r * sizeB / ringBps;
-            break;
+        case Algorithm::Ring: t = 2 * (nn - 1) * step + 2 * r * sizeB / ringBps; break;
         case Algorithm::Tree:
             // Double binary tree between nodes, a chain inside each: each node receives and sends
             // the whole buffer once per phase (reduce, broadcast).
@@ -149,8 +138,7 @@ CollectiveTime collectiveTime(Collective op, Algorithm algo, int n, double sizeB
                     std::max(sizeB / (p.nvlsEfficiency * h.nvlinkBps), 2 * (dn - 1) / dn * sizeB / h.nodeNetBps);
             }
             break;
-        case Algorithm::Direct:
-            break;
+        case Algorithm::Direct: break;
         }
         break;
     case Collective::AllGather:
@@ -168,8 +156,7 @@ CollectiveTime collectiveTime(Collective op, Algorithm algo, int n, double sizeB
             if (multiNode) {
                 tNet = (nn - g) / nn * sizeB / perGpuNet;
                 if (n > h.gpusPerRack())
-                    tNet = std::max(tNet, (nn - h.gpusPerRack()) / nn * sizeB /
-                                              (perGpuNet / h.rackOversubscription));
+                    tNet = std::max(tNet, (nn - h.gpusPerRack()) / nn * sizeB / (perGpuNet / h.rackOversubscription));
                 if (n > h.gpusPerPod())
                     tNet = std::max(tNet, (nn - h.gpusPerPod()) / nn * sizeB /
                                               (perGpuNet / (h.rackOversubscription * h.podOversubscription)));

@@ -22,12 +22,12 @@ double busbwFactor(Collective c, int n);
 
 /// NCCL protocol efficiencies and latencies (data/throughput/nccl.yaml; sources there).
 struct NcclParams {
-    double ringEfficiency = 0.82;  ///< NVLink ring busbw / NVLink line rate per direction
-    double nvlsEfficiency = 0.61;  ///< NVLS AllReduce algbw / NVLink line rate per direction
-    double nicEfficiency = 0.94;   ///< achievable / line rate of one NIC
-    double nvlinkStepS = 0.7e-6;   ///< one ring step inside the node
-    double nvlsS = 20e-6;          ///< fixed cost of an NVLS operation
-    double peerS = 0.2e-6;         ///< AlltoAll: per-peer cost of posting a send/receive pair
+    double ringEfficiency = 0.82; ///< NVLink ring busbw / NVLink line rate per direction
+    double nvlsEfficiency = 0.61; ///< NVLS AllReduce algbw / NVLink line rate per direction
+    double nicEfficiency = 0.94;  ///< achievable / line rate of one NIC
+    double nvlinkStepS = 0.7e-6;  ///< one ring step inside the node
+    double nvlsS = 20e-6;         ///< fixed cost of an NVLS operation
+    double peerS = 0.2e-6;        ///< AlltoAll: per-peer cost of posting a send/receive pair
     std::string name;
     /// From a YAML file such as data/throughput/nccl.yaml; InputError (file:line) on bad input.
     static NcclParams load(const std::string& path);
@@ -36,13 +36,13 @@ struct NcclParams {
 /// The cluster as collectives see it. Bandwidths in bytes/s, per direction.
 struct Hierarchy {
     int gpusPerNode = 8;
-    double nvlinkBps = 450e9;   ///< per GPU, per direction, line rate
-    bool nvls = true;           ///< NVSwitch with in-switch reduction
-    double nodeNetBps = 400e9;  ///< per node: NICs × usable rate (after lane-rate fallback and efficiency)
+    double nvlinkBps = 450e9;  ///< per GPU, per direction, line rate
+    bool nvls = true;          ///< NVSwitch with in-switch reduction
+    double nodeNetBps = 400e9; ///< per node: NICs × usable rate (after lane-rate fallback and efficiency)
     int nodesPerRack = 2, racksPerPod = 192, pods = 8;
-    double rackOversubscription = 1.0; ///< rack switch downlinks / uplinks
-    double podOversubscription = 1.0;  ///< pod → cluster tier
-    double nicLatencyS = 2e-6;         ///< NIC and host stack, one way
+    double rackOversubscription = 1.0;                                   ///< rack switch downlinks / uplinks
+    double podOversubscription = 1.0;                                    ///< pod → cluster tier
+    double nicLatencyS = 2e-6;                                           ///< NIC and host stack, one way
     double rackSwitchS = 1e-6, podSwitchS = 2e-6, clusterSwitchS = 2e-6; ///< per traversal
     int gpusPerRack() const { return gpusPerNode * nodesPerRack; }
     int gpusPerPod() const { return gpusPerRack() * racksPerPod; }

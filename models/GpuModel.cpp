@@ -7,16 +7,11 @@ namespace rdt::models {
 std::string_view dataTypeName(DataType t)
 {
     switch (t) {
-    case DataType::Fp64:
-        return "fp64";
-    case DataType::Fp64Tensor:
-        return "fp64_tensor";
-    case DataType::Tf32:
-        return "tf32";
-    case DataType::Bf16:
-        return "bf16";
-    case DataType::Fp8:
-        return "fp8";
+    case DataType::Fp64: return "fp64";
+    case DataType::Fp64Tensor: return "fp64_tensor";
+    case DataType::Tf32: return "tf32";
+    case DataType::Bf16: return "bf16";
+    case DataType::Fp8: return "fp8";
     }
     return "?";
 }
@@ -57,8 +52,7 @@ double GpuSpec::clockRatioAtPower(double capW) const
     return std::pow(x, 1.0 / exponent);
 }
 
-ClockLimit gpuClock(const GpuSpec& gpu, double capW, double rackFitW, double junctionK, double inletK,
-                    double atPowerW)
+ClockLimit gpuClock(const GpuSpec& gpu, double capW, double rackFitW, double junctionK, double inletK, double atPowerW)
 {
     ClockLimit c;
     double power = std::min(capW, gpu.tdpW);

@@ -19,13 +19,13 @@ std::string_view dataTypeName(DataType t);
 
 struct GpuSpec {
     std::string slug;
-    double tdpW = 0;        ///< board power at which the quoted peak clock is sustained
-    double minCapW = 0;     ///< lowest settable power cap (0 when not stated)
-    double staticW = 0;     ///< DVFS: power that does not scale with clock (leakage, HBM, I/O)
-    double exponent = 2.5;  ///< DVFS: dynamic power ∝ clock^exponent (2…3 in the DVFS region)
+    double tdpW = 0;       ///< board power at which the quoted peak clock is sustained
+    double minCapW = 0;    ///< lowest settable power cap (0 when not stated)
+    double staticW = 0;    ///< DVFS: power that does not scale with clock (leakage, HBM, I/O)
+    double exponent = 2.5; ///< DVFS: dynamic power ∝ clock^exponent (2…3 in the DVFS region)
     bool dvfsEstimate = true;
-    double peak[5] = {NAN, NAN, NAN, NAN, NAN}; ///< dense FLOP/s by DataType (NaN: not in the catalog)
-    double sparsity = 2.0;                      ///< 2:4 sparse speed-up on tensor types
+    double peak[5] = {NAN, NAN, NAN, NAN, NAN};          ///< dense FLOP/s by DataType (NaN: not in the catalog)
+    double sparsity = 2.0;                               ///< 2:4 sparse speed-up on tensor types
     double memoryBytesPerS = NAN, nvlinkBytesPerS = NAN; ///< NVLink: both directions together
     bool nvlinkSharp = false;                            ///< NVSwitch with in-switch reduction (NVLS)
     double slowdownK = NAN;
@@ -40,16 +40,15 @@ struct GpuSpec {
 
 /// What holds a GPU's clock down.
 struct ClockLimit {
-    double ratio = 1.0;     ///< clock / quoted peak clock
-    double powerW = 0;      ///< board power it runs at
-    std::string limitedBy;  ///< "none", "power cap", "rack power", "thermal"
+    double ratio = 1.0;    ///< clock / quoted peak clock
+    double powerW = 0;     ///< board power it runs at
+    std::string limitedBy; ///< "none", "power cap", "rack power", "thermal"
 };
 
 /// The clock of one GPU given its power cap, the highest cap its rack can feed (NaN: no limit),
 /// and its thermal state: junction `junctionK` at board power `atPowerW` with inlet air `inletK`
 /// (NaN junction: not modelled). Above the slowdown temperature the GPU lowers power until the
 /// junction is back at it; junction rise over inlet is taken as proportional to power.
-ClockLimit gpuClock(const GpuSpec& gpu, double capW, double rackFitW, double junctionK, double inletK,
-                    double atPowerW);
+ClockLimit gpuClock(const GpuSpec& gpu, double capW, double rackFitW, double junctionK, double inletK, double atPowerW);
 
 } // namespace rdt::models

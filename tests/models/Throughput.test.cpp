@@ -25,9 +25,15 @@ const core::Catalog& catalog()
     return c;
 }
 
-GpuSpec h100() { return GpuSpec::fromPart(*catalog().find("nvidia-h100-sxm5")); }
+GpuSpec h100()
+{
+    return GpuSpec::fromPart(*catalog().find("nvidia-h100-sxm5"));
+}
 
-NcclParams nccl() { return NcclParams::load(kData + "/throughput/nccl.yaml"); }
+NcclParams nccl()
+{
+    return NcclParams::load(kData + "/throughput/nccl.yaml");
+}
 
 /// Grand Teton as collectives see it: 8 × H100 on NVLink 4 (450 GB/s per direction), 8 × 400G
 /// NICs at the NCCL-achievable rate.

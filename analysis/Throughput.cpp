@@ -1,0 +1,407 @@
+#include "analysis/Throughput.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "core/Error.h"
+#include "core/Yaml.h"
+
+namespace rdt::analysis {
+
+using core::Dimension;
+using models::Collective;
+
+namespace {
+
+struct MetricInfo {
+    const char* name;
+    Dimension dim;
+    bool collective; ///< needs op/size and scope or gpus
+};
+
+constexpr MetricInfo kMetrics[] = {
+    {"sustained_tflops", Dimension::ComputeRate, false},
+    {"clock_ratio", Dimension::Ratio, false},
+    {"cluster_sustained", Dimension::ComputeRate, false},
+    {"busbw", Dimension::DataRate, true},
+    {"algbw", Dimension::DataRate, true},
+    {"allgather_normalised", Dimension::Ratio, true},
+};
+
+const std::vector<std::string> kScopes = {"chassis", "rack", "pod", "cluster"};
+
+Collective parseOp(const core::Cursor& c)
+{
+    const std::string s = c.str();
+    const std::vector<std::string> names = {"allreduce", "allgather", "reducescatter", "alltoall"};
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (s == names[i])
+            return static_cast<Collective>(i);
+    c.fail("unknown collective \"" + s + "\" (allreduce, allgather, reducescatter or alltoall)" +
+           core::didYouMean(s, names));
+}
+
+models::DataType parseDtype(const core::Cursor& c)
+{
+    const std::string s = c.str();
+    const std::vector<std::string> names = {"fp64", "fp64_tensor", "tf32", "bf16", "fp8"};
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (s == names[i])
+            return static_cast<models::DataType>(i);
+    c.fail("unknown data type \"" + s + "\" (fp64, fp64_tensor, tf32, bf16 or fp8)" + core::didYouMean(s, names));
+}
+
+} // namespace
+
+Targets Targets::load(const std::string& path)
+{
+    const std::string text = core::readTextFile(path);
+    const core::Cursor doc(core::parseYaml(text, path), std::make_shared<std::string>(path), "");
+    doc.requireMap();
+    doc.allowKeys({"name", "description", "source", "mfu", "targets"});
+    Targets t;
+    t.file = path;
+    t.name = doc["name"].str();
+    const core::Cursor mfu = doc["mfu"];
+    t.mfuLoc = mfu.loc();
+    t.mfu = mfu.quantity(Dimension::Ratio);
+    if (!(t.mfu > 0.0 && t.mfu <= 1.0))
+        mfu.fail("MFU must be in (0, 100 %], got " + core::formatQuantity(t.mfu, Dimension::Ratio));
+    const core::Cursor list = doc["targets"];
+    list.requireSequence();
+    std::vector<std::string> metricNames;
+    for (const MetricInfo& m : kMetrics)
+        metricNames.push_back(m.name);
+    for (const core::Cursor& c : list.elements()) {
+        c.requireMap();
+        c.allowKeys({"id", "metric", "dtype", "op", "scope", "gpus", "size", "min", "max", "note"});
+        Target g;
+        g.id = c["id"].str();
+        g.loc = c.loc();
+        const core::Cursor metric = c["metric"];
+        g.metric = metric.str();
+        const MetricInfo* info = nullptr;
+        for (const MetricInfo& m : kMetrics)
+            if (g.metric == m.name)
+                info = &m;
+        if (!info)
+            metric.fail("unknown metric \"" + g.metric + "\"" + core::didYouMean(g.metric, metricNames) +
+                        "; known: sustained_tflops, clock_ratio, cluster_sustained, busbw, algbw, "
+                        "allgather_normalised");
+        g.dim = info->dim;
+        if (auto d = c.find("dtype"))
+            g.dtype = parseDtype(*d);
+        if (info->collective) {
+            if (g.metric == "allgather_normalised")
+                g.op = Collective::AllGather;
+            else
+                g.op = parseOp(c["op"]);
+            g.sizeB = c["size"].quantity(Dimension::DataSize, core::Range{1.0, 1e13});
+            if (auto s = c.find("scope")) {
+                g.scope = s->str();
+                if (std::find(kScopes.begin(), kScopes.end(), g.scope) == kScopes.end())
+                    s->fail("unknown scope \"" + g.scope + "\" (chassis, rack, pod or cluster)" +
+                            core::didYouMean(g.scope, kScopes));
+            } else
+                g.gpus = static_cast<int>(c["gpus"].integer(2, 10000000));
+        }
+        const auto mn = c.find("min"), mx = c.find("max");
+        if (mn && mx)
+            c.fail("give either min or max, not both");
+        if (!mn && !mx)
+            c.fail("missing field \"min\" or \"max\" (the limit, with its unit)");
+        g.isMin = static_cast<bool>(mn);
+        g.limit = (mn ? *mn : *mx).quantity(g.dim);
+        t.targets.push_back(std::move(g));
+    }
+    return t;
+}
+
+models::CollectiveTime ThroughputResult::collective(Collective op, int n, double sizeB) const
+{
+    return models::bestCollective(op, n, sizeB, hierarchy, nccl);
+}
+
+namespace {
+
+/// The hierarchy the collectives see, from the design's parts, links, fabric and signal verdicts.
+models::Hierarchy hierarchyFor(const core::Design& d, const signal::SignalResult& sig, ThroughputResult& out,
+                               const models::GpuSpec* gpu, const core::Part* chassis)
+{
+    models::Hierarchy h;
+    const core::Catalog& cat = *d.catalog;
+    if (chassis) {
+        h.gpusPerNode = static_cast<int>(chassis->value("gpus.count", 8));
+        const core::Part* nic = cat.find(chassis->text("nics.part"));
+        const int nics = static_cast<int>(chassis->value("nics.count", 0));
+        double rate = nic ? nic->value("port_rate", 0.0) : 0.0; // bit/s
+        if (!nic || nics == 0)
+            out.notes.push_back("chassis " + chassis->slug + " has no NICs in the catalog: no scale-out bandwidth");
+        // The NIC-to-switch link class sets the lane rate the NICs negotiate.
+        for (std::size_t i = 0; i < d.links.size() && i < sig.links.size(); ++i) {
+            const core::LinkClass& l = d.links[i];
+            if (l.from.partSlug != chassis->slug || l.medium == "pcie-gen5" || l.scope == "chassis")
+                continue;
+            const signal::LinkVerdict& v = sig.links[i];
+            const double full = v.kind == "copper" || v.kind == "optical" ? 100.0 : v.laneRateGbps;
+            if (v.laneRateGbps < full) {
+                rate *= v.laneRateGbps / full;
+                out.notes.push_back("link class " + l.id + " holds " + std::to_string(int(v.laneRateGbps)) +
+                                    " Gb/s per lane: NIC rate scaled to " +
+                                    core::formatQuantity(rate, Dimension::DataRate));
+            }
+            break;
+        }
+        out.nicRateGbps = rate / 1e9;
+        h.nodeNetBps = nics * rate / 8.0 * out.nccl.nicEfficiency;
+    }
+    if (gpu) {
+        h.nvlinkBps = gpu->nvlinkBytesPerS / 2;
+        h.nvls = gpu->nvlinkSharp;
+    }
+    // Nodes per rack, racks per pod, pods.
+    int nodes = 0;
+    for (const core::Rack& r : d.racks) {
+        int n = 0;
+        for (const core::Slot& s : r.slots)
+            n += core::Design::gpuCount(*s.part) > 0 ? 1 : 0;
+        nodes = std::max(nodes, n);
+    }
+    h.nodesPerRack = std::max(1, nodes);
+    h.pods = std::max<int>(1, static_cast<int>(d.pods.size()));
+    h.racksPerPod = std::max(1, static_cast<int>(d.racks.size()) / h.pods);
+    const core::Fabric& f = d.fabric;
+    h.nicLatencyS = f.nicLatencyS;
+    h.rackSwitchS = f.rackSwitchS;
+    h.podSwitchS = f.podSwitchS;
+    h.clusterSwitchS = f.clusterSwitchS;
+    h.podOversubscription = f.podOversubscription;
+    out.fabric = f.declared ? f.kind : "default (no fabric: section)";
+    if (f.rackOversubscription)
+        h.rackOversubscription = *f.rackOversubscription;
+    else {
+        // Rack switch downlinks (the NIC links) over its uplinks (fabric-scope class from it).
+        double down = 0, up = 0;
+        std::string sw;
+        for (const core::LinkClass& l : d.links)
+            if (chassis && l.from.partSlug == chassis->slug && l.scope == "rack") {
+                down = h.nodesPerRack * chassis->value("nics.count", 0) * out.nicRateGbps;
+                sw = l.to.partSlug;
+            }
+        for (const core::LinkClass& l : d.links)
+            if (!sw.empty() && l.from.partSlug == sw && l.scope == "fabric" && l.cable) {
+                const double perLink = l.cable->value("rate", 0.0) / 1e9;
+                up += perLink * static_cast<double>(l.count) / std::max<std::size_t>(1, d.racks.size());
+            }
+        if (down > 0 && up > 0)
+            h.rackOversubscription = std::max(1.0, down / up);
+    }
+    return h;
+}
+
+} // namespace
+
+ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResult& power,
+                                   const thermal::ThermalResult& thermal, const signal::SignalResult& sig,
+                                   const models::NcclParams& nccl, const Targets* targets)
+{
+    ThroughputResult out;
+    out.nccl = nccl;
+    out.mfu = targets ? targets->mfu : 0.4;
+    out.mfuSource = targets ? targets->file : "default";
+    const core::Catalog& cat = *d.catalog;
+
+    // GPU classes: per chassis instance, the clock its cap, rack budget and junction allow.
+    std::map<std::string, std::size_t> index;
+    std::map<std::string, models::GpuSpec> specs;
+    std::vector<double> ratioSums;
+    const core::Part* firstChassis = nullptr;
+    const models::GpuSpec* firstGpu = nullptr;
+    for (std::size_t ri = 0; ri < d.racks.size(); ++ri) {
+        const core::Rack& rack = d.racks[ri];
+        const double rackFit =
+            ri < power.racks.size() && power.racks[ri].id == rack.id ? power.racks[ri].gpuCapToFitW : NAN;
+        const thermal::RackThermal* rt = ri < thermal.racks.size() ? &thermal.racks[ri] : nullptr;
+        for (std::size_t si = 0; si < rack.slots.size(); ++si) {
+            const core::Slot& s = rack.slots[si];
+            const int count = core::Design::gpuCount(*s.part);
+            if (count <= 0)
+                continue;
+            const core::Part* gpuPart = cat.find(s.part->text("gpus.part"));
+            if (!gpuPart)
+                continue;
+            auto [it, fresh] = specs.try_emplace(gpuPart->slug, models::GpuSpec());
+            if (fresh)
+                it->second = models::GpuSpec::fromPart(*gpuPart);
+            const models::GpuSpec& gpu = it->second;
+            if (!firstChassis) {
+                firstChassis = s.part;
+                firstGpu = &gpu;
+            }
+            const double cap = s.overrides.gpuPowerCapW.value_or(gpu.tdpW);
+            double junction = NAN, inlet = NAN, atPower = 0;
+            if (rt)
+                for (const thermal::ChassisThermal& c : rt->chassis)
+                    if (c.slot == static_cast<int>(si)) {
+                        junction = c.gpuJunctionK;
+                        inlet = c.inletK;
+                        atPower = c.gpuW;
+                    }
+            const models::ClockLimit clk = models::gpuClock(gpu, cap, rackFit, junction, inlet, atPower);
+            char capText[32];
+            std::snprintf(capText, sizeof capText, "@%.0fW", cap);
+            const std::string id = s.part->slug + "/" + gpuPart->slug + capText;
+            auto [ci, added] = index.try_emplace(id, out.classes.size());
+            if (added) {
+                GpuClass g;
+                g.id = id;
+                g.chassis = s.part->slug;
+                g.gpu = gpuPart->slug;
+                g.capW = cap;
+                g.clockRatio = 2.0;
+                g.peakTflopsBf16 = gpu.peakFlops(models::DataType::Bf16) / 1e12;
+                out.classes.push_back(g);
+                ratioSums.push_back(0.0);
+            }
+            GpuClass& g = out.classes[ci->second];
+            g.gpus += count;
+            ratioSums[ci->second] += clk.ratio * count;
+            if (clk.ratio < g.clockRatio) {
+                g.clockRatio = clk.ratio;
+                g.powerW = clk.powerW;
+                g.limitedBy = clk.limitedBy;
+                g.slowest = s.id;
+            }
+        }
+    }
+    double slowest = 1.0;
+    for (std::size_t i = 0; i < out.classes.size(); ++i) {
+        GpuClass& g = out.classes[i];
+        g.meanClockRatio = ratioSums[i] / std::max(1, g.gpus);
+        const models::GpuSpec& gpu = specs.at(g.gpu);
+        g.sustainedTflopsBf16 = gpu.peakFlops(models::DataType::Bf16) * g.clockRatio * out.mfu / 1e12;
+        g.sustainedTflopsFp8 = gpu.peakFlops(models::DataType::Fp8) * g.clockRatio * out.mfu / 1e12;
+        out.gpus += g.gpus;
+        out.peakPflopsBf16 += g.peakTflopsBf16 * g.gpus / 1e3;
+        slowest = std::min(slowest, g.clockRatio);
+    }
+    // Synchronous data-parallel training runs every GPU at the slowest one's pace.
+    out.sustainedPflopsBf16 = out.peakPflopsBf16 * slowest * out.mfu;
+    if (out.classes.empty())
+        out.notes.push_back("no GPUs in the design");
+
+    out.hierarchy = hierarchyFor(d, sig, out, firstGpu, firstChassis);
+    const models::Hierarchy& h = out.hierarchy;
+
+    // Collectives per scope with nccl-tests' size sweep.
+    std::vector<std::pair<std::string, int>> scopes = {{"chassis", h.gpusPerNode}};
+    auto addScope = [&](const char* name, int n) {
+        n = std::min(n, out.gpus);
+        if (n > scopes.back().second)
+            scopes.emplace_back(name, n);
+    };
+    addScope("rack", h.gpusPerRack());
+    addScope("pod", h.gpusPerPod());
+    addScope("cluster", out.gpus);
+    if (out.gpus >= 2)
+        for (Collective op :
+             {Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter, Collective::AllToAll})
+            for (const auto& [scope, n] : scopes)
+                for (double s : models::ncclSizes()) {
+                    const models::CollectiveTime c = out.collective(op, n, s);
+                    out.collectives.push_back({op, scope, n, s, c.algorithm, c.algbwGBps, c.busbwGBps});
+                }
+    // AllGather busbw against GPU count, normalised to one node, as in Meta's plot.
+    for (double s : {16.0 * (1 << 20), 256.0 * (1 << 20), 4.0 * (1ull << 30)}) {
+        const double base = out.collective(Collective::AllGather, h.gpusPerNode, s).busbwGBps;
+        std::vector<int> counts;
+        for (int n = h.gpusPerNode; n < out.gpus; n *= 2)
+            counts.push_back(n);
+        if (out.gpus >= h.gpusPerNode)
+            counts.push_back(out.gpus);
+        for (int n : counts) {
+            const double bw = out.collective(Collective::AllGather, n, s).busbwGBps;
+            out.allgatherScaling.push_back({n, s, bw, base > 0 ? bw / base : NAN});
+        }
+    }
+
+    // Targets.
+    if (targets)
+        for (const Target& t : targets->targets) {
+            TargetResult r;
+            r.id = t.id;
+            r.metric = t.metric;
+            r.limit = t.limit;
+            r.isMin = t.isMin;
+            r.dim = t.dim;
+            r.loc = t.loc;
+            int n = t.gpus;
+            if (!t.scope.empty())
+                for (const auto& [scope, count] : scopes)
+                    if (scope == t.scope)
+                        n = count;
+            if (!t.scope.empty() && n == 0)
+                n = t.scope == "cluster" ? out.gpus : h.gpusPerNode;
+            double v = NAN;
+            if (t.metric == "sustained_tflops") {
+                v = INFINITY;
+                for (const GpuClass& g : out.classes)
+                    v = std::min(v, specs.at(g.gpu).peakFlops(t.dtype) * g.clockRatio * out.mfu);
+            } else if (t.metric == "clock_ratio")
+                v = slowest;
+            else if (t.metric == "cluster_sustained") {
+                v = 0;
+                for (const GpuClass& g : out.classes)
+                    v += specs.at(g.gpu).peakFlops(t.dtype) * slowest * out.mfu * g.gpus;
+            } else if (t.metric == "busbw" || t.metric == "algbw") {
+                const models::CollectiveTime c = out.collective(t.op, n, t.sizeB);
+                v = (t.metric == "busbw" ? c.busbwGBps : c.algbwGBps) * 8e9; // GB/s → bit/s (SI DataRate)
+            } else if (t.metric == "allgather_normalised") {
+                const double base = out.collective(Collective::AllGather, h.gpusPerNode, t.sizeB).busbwGBps;
+                v = out.collective(Collective::AllGather, n, t.sizeB).busbwGBps / base;
+            }
+            r.value = v;
+            r.pass = !std::isnan(v) && (t.isMin ? v >= t.limit : v <= t.limit);
+            out.targets.push_back(r);
+        }
+    return out;
+}
+
+std::pair<double, const char*> targetDisplay(double si, core::Dimension d)
+{
+    switch (d) {
+    case core::Dimension::ComputeRate: return {si / 1e12, "TFLOPS"};
+    case core::Dimension::DataRate: return {si / 8e9, "GB/s"};
+    case core::Dimension::Ratio: return {si * 100, "%"};
+    default: return {si, ""};
+    }
+}
+
+std::vector<core::Violation> targetViolations(const ThroughputResult& t)
+{
+    std::vector<core::Violation> out;
+    for (const TargetResult& r : t.targets) {
+        if (r.pass)
+            continue;
+        core::Violation v;
+        v.rule = "target." + r.id;
+        v.severity = core::Severity::Error;
+        v.subject = "targets/" + r.id;
+        const auto [value, unit] = targetDisplay(r.value, r.dim);
+        const double limit = targetDisplay(r.limit, r.dim).first;
+        char text[160];
+        std::snprintf(text, sizeof text, "%s is %.4g %s, %s %.4g %s", r.metric.c_str(), value, unit,
+                      r.isMin ? "needs at least" : "must not exceed", limit, unit);
+        v.message = text;
+        v.measured = value;
+        v.limit = limit;
+        v.unit = unit;
+        v.loc = r.loc;
+        out.push_back(v);
+    }
+    return out;
+}
+
+} // namespace rdt::analysis

@@ -1,0 +1,115 @@
+#pragma once
+/// \file Throughput.h
+/// What the rack gives: each GPU's clock under its power cap, its rack's power budget and its
+/// junction temperature (from the power and thermal solvers), sustained TFLOPS at the workload's
+/// MFU, and collective bandwidth over the design's hierarchy with the lane rates the signal
+/// verdicts allow; checked against a targets file (`data/targets/*.yaml`).
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/Design.h"
+#include "core/Rules.h"
+#include "models/Collectives.h"
+#include "models/GpuModel.h"
+#include "power/Budget.h"
+#include "signal/LinkAnalysis.h"
+#include "thermal/Thermal.h"
+
+namespace rdt::analysis {
+
+/// One target: a metric with a lower (`min`) or upper (`max`) limit.
+struct Target {
+    std::string id;
+    std::string metric; ///< sustained_tflops, clock_ratio, cluster_sustained, busbw, algbw, allgather_normalised
+    models::DataType dtype = models::DataType::Bf16;
+    models::Collective op = models::Collective::AllReduce;
+    std::string scope; ///< chassis, rack, pod, cluster (or empty with `gpus`)
+    int gpus = 0;
+    double sizeB = 0;
+    double limit = 0; ///< SI
+    bool isMin = true;
+    core::Dimension dim = core::Dimension::Ratio;
+    core::SourceLoc loc;
+};
+
+/// A targets file: the workload's MFU and the targets.
+struct Targets {
+    std::string name, file;
+    double mfu = 0.4;
+    core::SourceLoc mfuLoc;
+    std::vector<Target> targets;
+    /// InputError (file:line) on bad input: unknown metric, MFU outside (0, 1], missing unit, ...
+    static Targets load(const std::string& path);
+};
+
+struct GpuClass {
+    std::string id; ///< `chassis-part/gpu-part@cap`
+    std::string chassis, gpu;
+    double capW = 0;
+    int gpus = 0;
+    double clockRatio = 1;     ///< slowest GPU of the class (synchronous training runs at its pace)
+    double meanClockRatio = 1; ///< over the class
+    double powerW = 0;         ///< board power of the slowest GPU
+    std::string limitedBy;     ///< of the slowest GPU
+    std::string slowest;       ///< chassis id of the slowest GPU
+    double peakTflopsBf16 = 0, sustainedTflopsBf16 = 0, sustainedTflopsFp8 = 0;
+};
+
+struct CollectivePoint {
+    models::Collective op;
+    std::string scope;
+    int gpus = 0;
+    double sizeB = 0;
+    models::Algorithm algorithm;
+    double algbwGBps = 0, busbwGBps = 0;
+};
+
+struct ScalingPoint {
+    int gpus = 0;
+    double sizeB = 0;
+    double busbwGBps = 0;
+    double normalised = 1; ///< busbw / busbw of one node (8 GPUs)
+};
+
+struct TargetResult {
+    std::string id, metric;
+    double value = 0, limit = 0; ///< SI
+    bool isMin = true, pass = false;
+    core::Dimension dim = core::Dimension::Ratio;
+    core::SourceLoc loc;
+};
+
+struct ThroughputResult {
+    double mfu = 0.4;
+    std::string mfuSource; ///< targets file, or "default"
+    std::vector<GpuClass> classes;
+    models::Hierarchy hierarchy;
+    double nicRateGbps = 0; ///< per NIC, after any lane-rate fallback
+    std::string fabric;     ///< fabric kind, or "default (no fabric: section)"
+    int gpus = 0;
+    double peakPflopsBf16 = 0, sustainedPflopsBf16 = 0; ///< whole design, at the slowest GPU's pace
+    std::vector<CollectivePoint> collectives;
+    std::vector<ScalingPoint> allgatherScaling;
+    std::vector<TargetResult> targets;
+    std::vector<std::string> notes;
+    /// busbw (GB/s) of `op` at `sizeB` over n GPUs with NCCL's best algorithm.
+    models::CollectiveTime collective(models::Collective op, int n, double sizeB) const;
+    models::NcclParams nccl;
+};
+
+/// Couple the solvers' results into throughput; `targets` may be null (default MFU 0.4).
+ThroughputResult analyseThroughput(const core::Design& design, const power::PowerResult& power,
+                                   const thermal::ThermalResult& thermal, const signal::SignalResult& signal,
+                                   const models::NcclParams& nccl, const Targets* targets);
+
+/// A target's value in the unit people read it in: TFLOPS, GB/s (bytes, as nccl-tests), %.
+std::pair<double, const char*> targetDisplay(double si, core::Dimension dim);
+
+/// Failed targets as rule violations (`target.<id>`), so they set the exit code and show in
+/// every output format.
+std::vector<core::Violation> targetViolations(const ThroughputResult& t);
+
+} // namespace rdt::analysis

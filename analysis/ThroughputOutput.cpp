@@ -1,0 +1,172 @@
+#include "analysis/ThroughputOutput.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "analysis/H5Table.h"
+
+namespace rdt::analysis {
+
+using nlohmann::json;
+
+namespace {
+
+json number(double v)
+{
+    return std::isfinite(v) ? json(v) : json(nullptr);
+}
+
+} // namespace
+
+json throughputJson(const ThroughputResult& t)
+{
+    json classes = json::array();
+    for (const GpuClass& g : t.classes)
+        classes.push_back({{"id", g.id},
+                           {"chassis", g.chassis},
+                           {"gpu", g.gpu},
+                           {"gpus", g.gpus},
+                           {"power_cap_W", number(g.capW)},
+                           {"power_W", number(g.powerW)},
+                           {"clock_ratio", number(g.clockRatio)},
+                           {"mean_clock_ratio", number(g.meanClockRatio)},
+                           {"limited_by", g.limitedBy},
+                           {"slowest", g.slowest},
+                           {"peak_tflops_bf16", number(g.peakTflopsBf16)},
+                           {"sustained_tflops_bf16", number(g.sustainedTflopsBf16)},
+                           {"sustained_tflops_fp8", number(g.sustainedTflopsFp8)}});
+    json coll = json::array();
+    for (const CollectivePoint& c : t.collectives)
+        coll.push_back({{"op", std::string(models::collectiveName(c.op))},
+                        {"scope", c.scope},
+                        {"gpus", c.gpus},
+                        {"size_B", c.sizeB},
+                        {"algorithm", std::string(models::algorithmName(c.algorithm))},
+                        {"algbw_GBps", number(c.algbwGBps)},
+                        {"busbw_GBps", number(c.busbwGBps)}});
+    json scaling = json::array();
+    for (const ScalingPoint& s : t.allgatherScaling)
+        scaling.push_back({{"gpus", s.gpus},
+                           {"size_B", s.sizeB},
+                           {"busbw_GBps", number(s.busbwGBps)},
+                           {"normalised", number(s.normalised)}});
+    json targets = json::array();
+    for (const TargetResult& r : t.targets) {
+        const auto [value, unit] = targetDisplay(r.value, r.dim);
+        const auto [limit, unused] = targetDisplay(r.limit, r.dim);
+        (void)unused;
+        targets.push_back({{"id", r.id},
+                           {"metric", r.metric},
+                           {"value", number(value)},
+                           {"limit", number(limit)},
+                           {"unit", unit},
+                           {"kind", r.isMin ? "min" : "max"},
+                           {"verdict", r.pass ? "pass" : "fail"}});
+    }
+    const models::Hierarchy& h = t.hierarchy;
+    return {{"mfu", t.mfu},
+            {"mfu_source", t.mfuSource},
+            {"fabric",
+             {{"kind", t.fabric},
+              {"gpus_per_node", h.gpusPerNode},
+              {"nodes_per_rack", h.nodesPerRack},
+              {"racks_per_pod", h.racksPerPod},
+              {"pods", h.pods},
+              {"nvlink_GBps_per_direction", h.nvlinkBps / 1e9},
+              {"nvls", h.nvls},
+              {"nic_rate_Gbps", t.nicRateGbps},
+              {"node_network_GBps", h.nodeNetBps / 1e9},
+              {"rack_oversubscription", h.rackOversubscription},
+              {"pod_oversubscription", h.podOversubscription}}},
+            {"gpus", t.gpus},
+            {"peak_pflops_bf16", t.peakPflopsBf16},
+            {"sustained_pflops_bf16", t.sustainedPflopsBf16},
+            {"gpu_classes", classes},
+            {"collectives", coll},
+            {"allgather_scaling", scaling},
+            {"targets", targets},
+            {"notes", t.notes}};
+}
+
+void writeThroughputGroup(hid_t file, const ThroughputResult& t)
+{
+    H5Handle g(H5Gcreate2(file, "throughput", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    if (!g.valid())
+        throw std::runtime_error("HDF5 error while creating /throughput");
+    writeStringAttribute(g.get(), "fabric", t.fabric);
+    writeStringAttribute(g.get(), "mfu_source", t.mfuSource);
+    writeScalar(g.get(), "mfu", t.mfu, "1");
+    writeScalar(g.get(), "gpus", t.gpus, "1");
+    writeScalar(g.get(), "peak_pflops_bf16", t.peakPflopsBf16, "PFLOP/s");
+    writeScalar(g.get(), "sustained_pflops_bf16", t.sustainedPflopsBf16, "PFLOP/s");
+    writeScalar(g.get(), "node_network_bandwidth", t.hierarchy.nodeNetBps / 1e9, "GB/s");
+
+    H5Table c;
+    const auto id = c.textColumn("id"), gpus = c.intColumn("gpus", "1"), cap = c.realColumn("power_cap", "W"),
+               pw = c.realColumn("power", "W"), ratio = c.realColumn("clock_ratio", "1"),
+               mean = c.realColumn("mean_clock_ratio", "1"), lim = c.textColumn("limited_by"),
+               peak = c.realColumn("peak_tflops_bf16", "TFLOP/s"),
+               bf16 = c.realColumn("sustained_tflops_bf16", "TFLOP/s"),
+               fp8 = c.realColumn("sustained_tflops_fp8", "TFLOP/s");
+    for (const GpuClass& x : t.classes) {
+        c.addRow();
+        c.set(id, x.id);
+        c.set(gpus, static_cast<long long>(x.gpus));
+        c.set(cap, x.capW);
+        c.set(pw, x.powerW);
+        c.set(ratio, x.clockRatio);
+        c.set(mean, x.meanClockRatio);
+        c.set(lim, x.limitedBy);
+        c.set(peak, x.peakTflopsBf16);
+        c.set(bf16, x.sustainedTflopsBf16);
+        c.set(fp8, x.sustainedTflopsFp8);
+    }
+    c.write(g.get(), "gpu_classes");
+
+    H5Table k;
+    const auto op = k.textColumn("op"), scope = k.textColumn("scope"), n = k.intColumn("gpus", "1"),
+               size = k.realColumn("size", "B"), algo = k.textColumn("algorithm"), alg = k.realColumn("algbw", "GB/s"),
+               bus = k.realColumn("busbw", "GB/s");
+    for (const CollectivePoint& x : t.collectives) {
+        k.addRow();
+        k.set(op, std::string(models::collectiveName(x.op)));
+        k.set(scope, x.scope);
+        k.set(n, static_cast<long long>(x.gpus));
+        k.set(size, x.sizeB);
+        k.set(algo, std::string(models::algorithmName(x.algorithm)));
+        k.set(alg, x.algbwGBps);
+        k.set(bus, x.busbwGBps);
+    }
+    k.write(g.get(), "collectives");
+
+    H5Table s;
+    const auto sn = s.intColumn("gpus", "1"), ss = s.realColumn("size", "B"), sb = s.realColumn("busbw", "GB/s"),
+               norm = s.realColumn("normalised", "1");
+    for (const ScalingPoint& x : t.allgatherScaling) {
+        s.addRow();
+        s.set(sn, static_cast<long long>(x.gpus));
+        s.set(ss, x.sizeB);
+        s.set(sb, x.busbwGBps);
+        s.set(norm, x.normalised);
+    }
+    s.write(g.get(), "allgather_scaling");
+
+    H5Table r;
+    const auto rid = r.textColumn("id"), metric = r.textColumn("metric"), value = r.realColumn("value", "see unit"),
+               limit = r.realColumn("limit", "see unit"), unit = r.textColumn("unit"), kind = r.textColumn("kind"),
+               verdict = r.textColumn("verdict");
+    for (const TargetResult& x : t.targets) {
+        const auto [v, u] = targetDisplay(x.value, x.dim);
+        r.addRow();
+        r.set(rid, x.id);
+        r.set(metric, x.metric);
+        r.set(value, v);
+        r.set(limit, targetDisplay(x.limit, x.dim).first);
+        r.set(unit, std::string(u));
+        r.set(kind, std::string(x.isMin ? "min" : "max"));
+        r.set(verdict, std::string(x.pass ? "pass" : "fail"));
+    }
+    r.write(g.get(), "targets");
+}
+
+} // namespace rdt::analysis
