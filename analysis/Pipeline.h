@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "analysis/Throughput.h"
 #include "core/Design.h"
 #include "core/Progress.h"
 #include "core/Rules.h"
 #include "power/Budget.h"
 #include "signal/LinkAnalysis.h"
-#include "analysis/Throughput.h"
 #include "thermal/Thermal.h"
 
 namespace rdt::analysis {

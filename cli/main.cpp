@@ -4,6 +4,7 @@
 
 #include "cli/ComCommand.h"
 #include "cli/Commands.h"
+#include "cli/NcclCommand.h"
 #include "cli/TouchstoneCommand.h"
 #include "core/Error.h"
 #include "core/Version.h"
@@ -80,6 +81,18 @@ int main(int argc, char** argv)
         ->capture_default_str();
     comCmd->add_flag("--json", com.json, "Print JSON");
 
+    NcclArgs nccl;
+    auto* ncclCmd = app.add_subcommand("nccl", "nccl-tests logs against the model");
+    ncclCmd->require_subcommand(1);
+    auto* compare = ncclCmd->add_subcommand("compare", "Measured busbw per size against the model's prediction");
+    compare->add_option("log", nccl.log, "nccl-tests output (text table or -F CSV)")->required();
+    compare->add_option("--design", nccl.design, "Design whose hierarchy and parts predict the run")->required();
+    compare->add_option("--op", nccl.op,
+                        "allreduce, allgather, reducescatter or alltoall (default: from the file name)");
+    compare->add_option("--gpus", nccl.gpus, "GPUs in the run (default: the log's \"# Rank\" lines)")
+        ->check(CLI::PositiveNumber);
+    compare->add_flag("--json", nccl.json, "Print JSON");
+
     bool markdown = false;
     auto* rules = app.add_subcommand("rules", "List every rule with its id, default severity and source");
     rules->add_flag("--markdown", markdown, "Markdown table (docs/rules.md)");
@@ -120,6 +133,8 @@ int main(int argc, char** argv)
     }
     if (*comCmd)
         return runCom(com);
+    if (*compare)
+        return runNcclCompare(nccl);
     if (*tsCmd)
         return runTouchstone(ts);
     if (*rules)

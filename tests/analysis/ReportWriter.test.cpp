@@ -167,6 +167,19 @@ TEST_CASE("the report reads back through the HDF5 API", "[report][hdf5]")
     CHECK(junction[0] == Approx(r.thermal->racks[0].chassis[0].gpuJunctionK - 273.15));
     const TableInfo catalog = tableInfo(f, "/meta/catalog");
     CHECK(catalog.rows == r.design.catalog->files().size());
+    // Throughput: one row per GPU class, the busbw sweep per op and scope, units on every column.
+    const TableInfo classes = tableInfo(f, "/throughput/gpu_classes");
+    CHECK(classes.rows == r.throughput->classes.size());
+    const auto sustained = realColumn(f, "/throughput/gpu_classes", "sustained_tflops_bf16");
+    CHECK(sustained[0] == Approx(r.throughput->classes[0].sustainedTflopsBf16));
+    const TableInfo coll = tableInfo(f, "/throughput/collectives");
+    CHECK(coll.rows == r.throughput->collectives.size());
+    for (std::size_t i = 0; i < coll.members.size(); ++i)
+        if (coll.members[i] == "busbw")
+            CHECK(coll.units[i] == "GB/s");
+    const auto busbw = realColumn(f, "/throughput/collectives", "busbw");
+    CHECK(busbw.back() == Approx(r.throughput->collectives.back().busbwGBps));
+    CHECK(tableInfo(f, "/throughput/allgather_scaling").rows == r.throughput->allgatherScaling.size());
     H5Fclose(f);
     fs::remove_all(out.parent_path());
 }

@@ -351,3 +351,67 @@ TEST_CASE("rdt channel synthesises a channel that rdt com and rdt touchstone rea
     CHECK_THAT(r.out, Contains("bad-kind.yaml:3:") &&
                           Contains("unknown segment kind \"twinx\" (trace, twinax or touchstone)"));
 }
+
+TEST_CASE("rdt check --targets: throughput in JSON with a verdict per target", "[cli][throughput]")
+{
+    const Run r = runRdt("check data/designs/meta-24k-roce.yaml --targets data/targets/meta-llama3.yaml --json", false);
+    CHECK(r.code == 1); // the RoCE example misses its cluster-wide AlltoAll target
+    const auto j = nlohmann::json::parse(r.out);
+    const auto& t = j.at("throughput");
+    REQUIRE(t.at("gpu_classes").size() == 1);
+    const auto& g = t.at("gpu_classes")[0];
+    for (const char* key : {"id", "sustained_tflops_bf16", "clock_ratio", "limited_by"})
+        CHECK(g.contains(key));
+    CHECK(g.at("sustained_tflops_bf16").get<double>() == Approx(395.76));
+    CHECK(t.at("collectives").size() == 4 * 4 * 24); // ops × scopes × sizes 1 KiB … 8 GiB
+    for (const char* key : {"op", "scope", "gpus", "size_B", "algbw_GBps", "busbw_GBps"})
+        CHECK(t.at("collectives")[0].contains(key));
+    REQUIRE(t.at("targets").size() == 7);
+    for (const auto& x : t.at("targets")) {
+        for (const char* key : {"id", "metric", "value", "limit", "verdict"})
+            CHECK(x.contains(key));
+        CHECK((x.at("verdict") == "pass" || x.at("verdict") == "fail"));
+    }
+    CHECK(t.at("gpus") == 24576);
+    CHECK(t.at("sustained_pflops_bf16").get<double>() == Approx(24576 * 395.76 / 1e3));
+    CHECK(t.at("fabric").at("kind") == "roce");
+
+    const Run text = runRdt("check data/designs/meta-24k-ib.yaml --targets data/targets/meta-llama3.yaml");
+    CHECK(text.code == 0);
+    CHECK_THAT(text.out, Contains("targets  7 of 7 met"));
+    CHECK_THAT(text.out, Contains("396 TFLOPS BF16 sustained per GPU"));
+
+    const Run bad = runRdt("check data/designs/single-rack.yaml --targets tests/fixtures/targets/mfu_range.yaml");
+    CHECK(bad.code == 2);
+    CHECK_THAT(bad.out, Contains("mfu_range.yaml:2"));
+}
+
+TEST_CASE("rdt nccl compare: measured against predicted busbw per size", "[cli][throughput][nccl]")
+{
+    const Run r = runRdt(
+        "nccl compare data/nccl-tests/all_reduce_perf_1x8_h100.log --design data/designs/meta-24k-roce.yaml --json");
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j.at("op") == "allreduce");
+    CHECK(j.at("gpus") == 8);
+    CHECK(j.at("scope") == "chassis");
+    CHECK(j.at("rows").size() == 31);
+    CHECK(j.at("median_ratio_large").get<double>() == Approx(1.0).epsilon(0.05));
+    const Run text = runRdt("nccl compare data/nccl-tests/all_gather_perf_2x8_h100_roce.log --design "
+                            "data/designs/meta-24k-roce.yaml");
+    CHECK(text.code == 0);
+    CHECK_THAT(text.out, Contains("allgather, 16 GPUs"));
+    CHECK_THAT(text.out, Contains("median measured/predicted busbw"));
+    // CSV has no device list: the GPU count must be given.
+    const Run csv = runRdt("nccl compare tests/fixtures/nccl/all_reduce_perf_ring.csv --design "
+                           "data/designs/meta-24k-roce.yaml");
+    CHECK(csv.code == 2);
+    CHECK_THAT(csv.out, Contains("--gpus"));
+    CHECK(runRdt("nccl compare tests/fixtures/nccl/all_reduce_perf_ring.csv --gpus 8 --design "
+                 "data/designs/meta-24k-roce.yaml")
+              .code == 0);
+    const Run trunc = runRdt("nccl compare tests/fixtures/nccl/bad/truncated_row.log --design "
+                             "data/designs/meta-24k-roce.yaml");
+    CHECK(trunc.code == 2);
+    CHECK_THAT(trunc.out, Contains("truncated_row.log:40"));
+}

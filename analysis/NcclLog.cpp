@@ -1,0 +1,227 @@
+#include "analysis/NcclLog.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+#include "core/Error.h"
+#include "core/Yaml.h"
+
+namespace rdt::analysis {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& file, int line, const std::string& what, const std::string& message)
+{
+    throw core::InputError(core::SourceLoc{file, line, 0, what}, message);
+}
+
+std::vector<std::string> splitWhitespace(const std::string& s)
+{
+    std::vector<std::string> out;
+    std::istringstream in(s);
+    std::string w;
+    while (in >> w)
+        out.push_back(w);
+    return out;
+}
+
+std::vector<std::string> splitComma(const std::string& s)
+{
+    std::vector<std::string> out;
+    std::string cur;
+    for (char c : s) {
+        if (c == ',') {
+            out.push_back(cur);
+            cur.clear();
+        } else if (c != '\r')
+            cur += c;
+    }
+    out.push_back(cur);
+    for (std::string& x : out) {
+        const auto b = x.find_first_not_of(" \t"), e = x.find_last_not_of(" \t");
+        x = b == std::string::npos ? "" : x.substr(b, e - b + 1);
+    }
+    return out;
+}
+
+/// Remove an MPI launcher prefix (`[1,0]<stdout>:`) or a `prefix: ` of pdsh/srun style host labels.
+std::string stripPrefix(const std::string& line)
+{
+    if (!line.empty() && line[0] == '[') {
+        const auto close = line.find("]<std");
+        if (close != std::string::npos) {
+            const auto colon = line.find(">:", close);
+            if (colon != std::string::npos)
+                return line.substr(colon + 2);
+        }
+    }
+    return line;
+}
+
+bool toNumber(const std::string& s, double& v)
+{
+    const char* b = s.data();
+    const char* e = b + s.size();
+    const auto r = std::from_chars(b, e, v);
+    return r.ec == std::errc() && r.ptr == e && std::isfinite(v);
+}
+
+} // namespace
+
+std::optional<models::Collective> collectiveFromName(const std::string& name)
+{
+    std::string s;
+    for (char c : name)
+        if (c != '_' && c != '-')
+            s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::pair<const char*, models::Collective> names[] = {{"allreduce", models::Collective::AllReduce},
+                                                                {"allgather", models::Collective::AllGather},
+                                                                {"reducescatter", models::Collective::ReduceScatter},
+                                                                {"alltoall", models::Collective::AllToAll}};
+    for (const auto& [n, c] : names)
+        if (s.find(n) != std::string::npos)
+            return c;
+    return std::nullopt;
+}
+
+NcclLog parseNcclLog(const std::string& text, const std::string& file)
+{
+    NcclLog log;
+    log.file = file;
+    const auto slash = file.find_last_of('/');
+    log.op = collectiveFromName(slash == std::string::npos ? file : file.substr(slash + 1));
+    std::vector<std::string> lines;
+    {
+        std::istringstream in(text);
+        std::string l;
+        while (std::getline(in, l)) {
+            if (!l.empty() && l.back() == '\r')
+                l.pop_back();
+            lines.push_back(stripPrefix(l));
+        }
+    }
+    const bool csv = std::any_of(lines.begin(), lines.end(), [](const std::string& l) {
+        return l.rfind("size,", 0) == 0 || l.find(",size,count,") != std::string::npos;
+    });
+    log.format = csv ? "csv" : "text";
+
+    // Column names from the header row; out-of-place comes first, in-place second.
+    std::vector<std::string> header;
+    int headerLine = 0;
+    bool trailer = false;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string& l = lines[i];
+        const int lineNo = static_cast<int>(i + 1);
+        if (l.find("NCCL INFO") != std::string::npos)
+            continue;
+        if (l.find("NCCL WARN") != std::string::npos || l.find("Test NCCL failure") != std::string::npos ||
+            l.find("Test failure") != std::string::npos)
+            fail(file, lineNo, "run", "the nccl-tests run failed here: " + l);
+        if (!csv && l.rfind("#", 0) == 0) {
+            const std::vector<std::string> w = splitWhitespace(l.substr(1));
+            if (w.size() >= 2 && w[0] == "Rank") {
+                ++log.ranks;
+                if (log.device.empty()) {
+                    const auto br = l.find("] ");
+                    if (br != std::string::npos)
+                        log.device = l.substr(br + 2);
+                }
+            } else if (std::find(w.begin(), w.end(), "size") != w.end() &&
+                       std::find(w.begin(), w.end(), "busbw") != w.end()) {
+                header = w;
+                headerLine = lineNo;
+            } else if (l.find("Avg bus bandwidth") != std::string::npos) {
+                const auto colon = l.find(':');
+                double v = NAN;
+                if (colon == std::string::npos || !toNumber(splitWhitespace(l.substr(colon + 1)).at(0), v))
+                    fail(file, lineNo, "Avg bus bandwidth", "no number after \"Avg bus bandwidth :\"");
+                log.avgBusbwGBps = v;
+                trailer = true;
+            } else if (l.find("Out of bounds values") != std::string::npos)
+                trailer = true;
+            continue;
+        }
+        if (csv && header.empty()) {
+            const std::vector<std::string> f = splitComma(l);
+            if (std::find(f.begin(), f.end(), "size") != f.end() && std::find(f.begin(), f.end(), "busbw") != f.end()) {
+                header = f;
+                headerLine = lineNo;
+                ++i; // the unit row
+            }
+            continue;
+        }
+        const std::vector<std::string> f = csv ? splitComma(l) : splitWhitespace(l);
+        if (f.empty() || (f.size() == 1 && f[0].empty()))
+            continue;
+        if (header.empty()) {
+            if (!csv && std::isdigit(static_cast<unsigned char>(f[0][0])) && f.size() >= 8)
+                fail(file, lineNo, "header", "a result row before the column header (\"# size count type …\")");
+            continue; // banner text, hostnames, launcher output
+        }
+        if (trailer)
+            continue;
+        // A data row.
+        double first = 0;
+        if (!toNumber(f[0], first)) {
+            if (!csv)
+                continue; // other text between the header and the trailer (e.g. a launcher line)
+            fail(file, lineNo, "size", "not a size in bytes: \"" + f[0] + "\"");
+        }
+        if (f.size() != header.size())
+            fail(file, lineNo, "row",
+                 "a result row with " + std::to_string(f.size()) + " columns, the header (line " +
+                     std::to_string(headerLine) + ") has " + std::to_string(header.size()) +
+                     (f.size() < header.size() ? " — is the log truncated?" : ""));
+        NcclRow r;
+        r.line = lineNo;
+        int seenTime = 0, seenAlg = 0, seenBus = 0;
+        for (std::size_t c = 0; c < header.size(); ++c) {
+            const std::string& name = header[c];
+            const std::string& v = f[c];
+            auto num = [&](const char* what) {
+                double x = 0;
+                if (!toNumber(v, x) || x < 0)
+                    fail(file, lineNo, what,
+                         std::string("column \"") + what + "\": not a number: \"" + v + "\" (header line " +
+                             std::to_string(headerLine) + ")");
+                return x;
+            };
+            if (name == "size")
+                r.sizeB = num("size");
+            else if (name == "count")
+                r.count = static_cast<long long>(num("count"));
+            else if (name == "type")
+                r.type = v;
+            else if (name == "redop")
+                r.redop = v;
+            else if (name == "time") {
+                (seenTime++ == 0 ? r.timeUs : r.inTimeUs) = num("time");
+            } else if (name == "algbw") {
+                (seenAlg++ == 0 ? r.algbwGBps : r.inAlgbwGBps) = num("algbw");
+            } else if (name == "busbw") {
+                (seenBus++ == 0 ? r.busbwGBps : r.inBusbwGBps) = num("busbw");
+            }
+        }
+        if (!log.rows.empty() && r.sizeB <= log.rows.back().sizeB)
+            fail(file, lineNo, "size", "sizes must increase down the table");
+        log.rows.push_back(r);
+    }
+    if (header.empty())
+        fail(file, 0, "header", "no nccl-tests result table (a \"size count type … busbw\" header) in the file");
+    if (log.rows.empty())
+        fail(file, headerLine, "rows", "the result table has no rows — is the log truncated?");
+    if (!csv && !trailer)
+        fail(file, log.rows.back().line, "trailer",
+             "no \"# Out of bounds values\" / \"# Avg bus bandwidth\" lines after the last row — the log looks "
+             "truncated");
+    return log;
+}
+
+NcclLog readNcclLog(const std::string& path)
+{
+    return parseNcclLog(core::readTextFile(path), path);
+}
+
+} // namespace rdt::analysis

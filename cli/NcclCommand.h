@@ -1,0 +1,20 @@
+#pragma once
+/// \file NcclCommand.h
+/// `rdt nccl compare LOG --design DESIGN [--op OP] [--gpus N] [--json]`: measured busbw from a
+/// nccl-tests log against the model's prediction for the same collective, GPU count and sizes.
+
+#include <string>
+
+namespace rdt::cli {
+
+struct NcclArgs {
+    std::string log;
+    std::string design;
+    std::string op; ///< allreduce, allgather, reducescatter, alltoall; empty = from the file name
+    int gpus = 0;   ///< 0 = from the log's device list
+    bool json = false;
+};
+
+int runNcclCompare(const NcclArgs& args);
+
+} // namespace rdt::cli

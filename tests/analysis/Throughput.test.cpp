@@ -1,0 +1,167 @@
+// Throughput coupled to the solvers, targets files and nccl-tests logs.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "analysis/NcclLog.h"
+#include "analysis/Pipeline.h"
+#include "core/Error.h"
+#include "core/Progress.h"
+
+using namespace rdt;
+using Catch::Matchers::Contains;
+
+namespace {
+
+const std::string kRoot = RDT_SOURCE_DIR "/";
+
+analysis::RunResult runDesign(const std::string& design, const std::string& targets = "")
+{
+    core::Progress quiet;
+    analysis::RunOptions o;
+    o.designPath = design;
+    o.targetsPath = targets;
+    return analysis::run(o, quiet);
+}
+
+const analysis::TargetResult& target(const analysis::ThroughputResult& t, const std::string& id)
+{
+    for (const auto& r : t.targets)
+        if (r.id == id)
+            return r;
+    FAIL("no target " << id);
+    throw;
+}
+
+} // namespace
+
+TEST_CASE("nccl-tests text log with the root column and NCCL INFO lines", "[throughput][nccl]")
+{
+    const analysis::NcclLog log = analysis::readNcclLog(kRoot + "data/nccl-tests/all_reduce_perf_1x8_h100.log");
+    CHECK(log.format == "text");
+    REQUIRE(log.op);
+    CHECK(*log.op == models::Collective::AllReduce);
+    CHECK(log.ranks == 8);
+    CHECK(log.device == "NVIDIA H100 80GB HBM3");
+    REQUIRE(log.rows.size() == 31);
+    CHECK(log.rows.front().sizeB == 8);
+    CHECK(log.rows.back().sizeB == 8589934592.0);
+    CHECK(log.rows.back().busbwGBps == Approx(480.57));
+    CHECK(log.rows.back().inBusbwGBps == Approx(475.81));
+    CHECK(log.rows.back().count == 2147483648LL);
+    CHECK(log.avgBusbwGBps == Approx(118.3));
+}
+
+TEST_CASE("nccl-tests under mpirun: [1,0]<stdout>: prefixes, no root column", "[throughput][nccl]")
+{
+    const analysis::NcclLog log = analysis::readNcclLog(kRoot + "data/nccl-tests/all_gather_perf_2x8_h100_roce.log");
+    REQUIRE(log.op);
+    CHECK(*log.op == models::Collective::AllGather);
+    CHECK(log.ranks == 16);
+    REQUIRE(log.rows.size() == 24);
+    CHECK(log.rows.front().sizeB == 1024);
+    CHECK(log.rows.front().redop == "none");
+    CHECK(log.rows[10].timeUs > 0);
+}
+
+TEST_CASE("nccl-tests -F CSV with its three header rows", "[throughput][nccl]")
+{
+    const analysis::NcclLog log = analysis::readNcclLog(kRoot + "tests/fixtures/nccl/all_reduce_perf_ring.csv");
+    CHECK(log.format == "csv");
+    CHECK(log.ranks == 0);
+    REQUIRE(log.rows.size() == 14);
+    CHECK(log.rows.front().sizeB == 1048576);
+    CHECK(log.rows.back().busbwGBps > 300);
+    CHECK(log.rows.back().inBusbwGBps > 300);
+}
+
+TEST_CASE("malformed and truncated nccl-tests logs: located errors", "[throughput][nccl][bad]")
+{
+    const std::string dir = kRoot + "tests/fixtures/nccl/bad/";
+    const std::pair<const char*, const char*> cases[] = {
+        {"truncated_row.log", "truncated_row.log:40"}, {"no_trailer.log", "no_trailer.log:40"},
+        {"bad_number.log", "bad_number.log:40"},       {"no_table.log", "no nccl-tests result table"},
+        {"failed_run.log", "failed_run.log:40"},
+    };
+    for (const auto& [file, expect] : cases) {
+        INFO(file);
+        CHECK_THROWS_AS(analysis::readNcclLog(dir + file), core::InputError);
+        CHECK_THROWS_WITH(analysis::readNcclLog(dir + file), Contains(expect));
+    }
+    CHECK_THROWS_WITH(analysis::readNcclLog(dir + "bad_number.log"), Contains("column \"algbw\""));
+    CHECK_THROWS_WITH(analysis::readNcclLog(dir + "truncated_row.log"), Contains("truncated"));
+}
+
+TEST_CASE("RoCE and InfiniBand examples differ where their fabrics differ", "[throughput][pipeline]")
+{
+    const std::string targets = kRoot + "data/targets/meta-llama3.yaml";
+    const auto roce = runDesign(kRoot + "data/designs/meta-24k-roce.yaml", targets);
+    const auto ib = runDesign(kRoot + "data/designs/meta-24k-ib.yaml", targets);
+    const analysis::ThroughputResult &r = *roce.throughput, &i = *ib.throughput;
+    CHECK(r.gpus == 24576);
+    CHECK(r.hierarchy.gpusPerPod() == 3072);
+    CHECK(r.hierarchy.podOversubscription == 7);
+    CHECK(i.hierarchy.podOversubscription == 1);
+    // Same GPUs, same NICs: identical compute and intra-node bandwidth.
+    REQUIRE(r.classes.size() == 1);
+    CHECK(r.classes[0].sustainedTflopsBf16 == Approx(i.classes[0].sustainedTflopsBf16));
+    CHECK(r.classes[0].sustainedTflopsBf16 == Approx(989.4 * 0.4));
+    CHECK(r.collective(models::Collective::AllReduce, 8, 1 << 30).busbwGBps ==
+          Approx(i.collective(models::Collective::AllReduce, 8, 1 << 30).busbwGBps));
+    // 8 × 400G per node at 94 %: 376 GB/s.
+    CHECK(r.hierarchy.nodeNetBps / 1e9 == Approx(376));
+    CHECK(r.nicRateGbps == Approx(400));
+    // The 1:7 pod taper cuts cluster-wide AlltoAll; the higher RoCE latencies cut AllGather at scale.
+    const double gib = 1 << 30;
+    CHECK(r.collective(models::Collective::AllToAll, 24576, gib).busbwGBps <
+          0.3 * i.collective(models::Collective::AllToAll, 24576, gib).busbwGBps);
+    CHECK(r.collective(models::Collective::AllGather, 3072, gib).busbwGBps <
+          i.collective(models::Collective::AllGather, 3072, gib).busbwGBps);
+    // Targets: every one has a verdict; IB meets all, RoCE misses the cluster AlltoAll one.
+    CHECK(r.targets.size() == 7);
+    CHECK(target(i, "alltoall-cluster-1GiB").pass);
+    CHECK_FALSE(target(r, "alltoall-cluster-1GiB").pass);
+    CHECK(target(r, "bf16-per-gpu").pass);
+    bool violation = false;
+    for (const auto& v : roce.violations)
+        violation |= v.rule == "target.alltoall-cluster-1GiB";
+    CHECK(violation);
+    // AllGather normalised to one node falls with GPU count.
+    double last = 2;
+    for (const auto& s : r.allgatherScaling)
+        if (s.sizeB == 256.0 * (1 << 20)) {
+            CHECK(s.normalised <= last);
+            last = s.normalised;
+        }
+}
+
+TEST_CASE("a power cap in the design lowers sustained TFLOPS; limited_by says why", "[throughput][pipeline]")
+{
+    // single-rack: gt0 at 700 W, gt1 capped at 600 W.
+    const auto r = runDesign(kRoot + "data/designs/single-rack.yaml");
+    const analysis::ThroughputResult& t = *r.throughput;
+    REQUIRE(t.classes.size() == 2);
+    const analysis::GpuClass *full = nullptr, *capped = nullptr;
+    for (const auto& g : t.classes)
+        (g.capW == 700 ? full : capped) = &g;
+    REQUIRE(full);
+    REQUIRE(capped);
+    CHECK(capped->capW == 600);
+    CHECK(capped->limitedBy == "power cap");
+    CHECK(capped->sustainedTflopsBf16 < full->sustainedTflopsBf16);
+    CHECK(full->limitedBy == "none");
+    CHECK(t.mfuSource == "default");
+    // The whole design runs at the capped GPUs' pace.
+    CHECK(t.sustainedPflopsBf16 == Approx(16 * 989.4 * capped->clockRatio * 0.4 / 1e3));
+}
+
+TEST_CASE("bad targets files: located errors before any solver runs", "[throughput][targets][bad]")
+{
+    const std::string dir = kRoot + "tests/fixtures/targets/";
+    CHECK_THROWS_WITH(analysis::Targets::load(dir + "unknown_metric.yaml"),
+                      Contains("unknown_metric.yaml:5") && Contains("sustained_tflops"));
+    CHECK_THROWS_WITH(analysis::Targets::load(dir + "mfu_range.yaml"), Contains("mfu_range.yaml:2") && Contains("MFU"));
+    CHECK_THROWS_WITH(analysis::Targets::load(dir + "missing_unit.yaml"), Contains("missing_unit.yaml:9"));
+    CHECK_THROWS_AS(runDesign(kRoot + "data/designs/single-rack.yaml", dir + "unknown_metric.yaml"), core::InputError);
+}
