@@ -149,9 +149,11 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
         char buf[320];
         std::snprintf(buf, sizeof buf,
                       "compute  %.0f TFLOPS BF16 sustained per GPU at MFU %.0f %% (clock %.0f %%, limited by %s), "
-                      "%.1f EFLOPS for %s GPUs\n",
+                      "%.3g %s for %s GPUs\n",
                       slow->sustainedTflopsBf16, t.mfu * 100, slow->clockRatio * 100, slow->limitedBy.c_str(),
-                      t.sustainedPflopsBf16 / 1e3, thousands(static_cast<std::size_t>(t.gpus)).c_str());
+                      t.sustainedPflopsBf16 >= 1000 ? t.sustainedPflopsBf16 / 1e3 : t.sustainedPflopsBf16,
+                      t.sustainedPflopsBf16 >= 1000 ? "EFLOPS" : "PFLOPS",
+                      thousands(static_cast<std::size_t>(t.gpus)).c_str());
         out << buf;
         const double gib = 1ull << 30;
         auto bw = [&](models::Collective op, int n) { return t.collective(op, n, gib).busbwGBps; };

@@ -165,3 +165,27 @@ TEST_CASE("bad targets files: located errors before any solver runs", "[throughp
     CHECK_THROWS_WITH(analysis::Targets::load(dir + "missing_unit.yaml"), Contains("missing_unit.yaml:9"));
     CHECK_THROWS_AS(runDesign(kRoot + "data/designs/single-rack.yaml", dir + "unknown_metric.yaml"), core::InputError);
 }
+
+TEST_CASE("heat limits the clock: hot inlet and failed fan rotors", "[throughput][pipeline][thermal]")
+{
+    // 45 °C supply and four failed rotors per chassis push the 700 W Grand Teton's GPUs past
+    // their 89 °C slowdown temperature; the GPU lowers power until the junction is back there.
+    core::Progress quiet;
+    analysis::RunOptions o;
+    o.designPath = kRoot + "data/designs/single-rack.yaml";
+    o.inletK = 273.15 + 45;
+    o.failedRotors = 4;
+    const auto r = analysis::run(o, quiet);
+    const analysis::GpuClass* full = nullptr;
+    for (const auto& g : r.throughput->classes)
+        if (g.capW == 700)
+            full = &g;
+    REQUIRE(full);
+    CHECK(full->limitedBy == "thermal");
+    CHECK(full->clockRatio < 1.0);
+    CHECK(full->powerW < 700);
+    const auto cool = runDesign(kRoot + "data/designs/single-rack.yaml");
+    for (const auto& g : cool.throughput->classes)
+        if (g.capW == 700)
+            CHECK(g.sustainedTflopsBf16 > full->sustainedTflopsBf16);
+}
