@@ -97,8 +97,8 @@ json signalJson(const signal::SignalResult& s)
 
 RuleRun ruleRun(const RunResult& result)
 {
-    return RuleRun{result.design.name, result.design.file, &result.profile, core::RuleTarget::Design,
-                   result.violations};
+    return RuleRun{result.design.name,       result.design.file, &result.profile,
+                   core::RuleTarget::Design, result.violations,  result.throughput.get()};
 }
 
 json sarifLog(const RuleRun& run, const core::CheckRegistry& registry, const std::string& toolVersion)
@@ -116,6 +116,15 @@ json sarifLog(const RuleRun& run, const core::CheckRegistry& registry, const std
                          {"fullDescription", {{"text", e.info.description + " Source: " + e.info.spec}}},
                          {"defaultConfiguration", {{"level", sarifLevel(cfg.severity)}}}});
     }
+    if (run.throughput)
+        for (const TargetResult& t : run.throughput->targets) {
+            ruleIndex["target." + t.id] = static_cast<int>(rules.size());
+            rules.push_back({{"id", "target." + t.id},
+                             {"name", "target." + t.id},
+                             {"shortDescription", {{"text", "Throughput target " + t.id + " (" + t.metric + ")"}}},
+                             {"fullDescription", {{"text", "Throughput target from " + t.loc.file}}},
+                             {"defaultConfiguration", {{"level", "error"}}}});
+        }
     json results = json::array();
     for (const auto& v : run.violations) {
         json physical = {{"artifactLocation", {{"uri", v.loc.file.empty() ? run.file : v.loc.file}}}};
@@ -206,6 +215,29 @@ std::string junitXml(const RuleRun& run, const core::CheckRegistry& registry)
         totalFailures += failures;
         body << "  <testsuite name=\"" << xmlEscape(e.info.id) << "\" tests=\"" << tests << "\" failures=\"" << failures
              << "\" errors=\"0\">\n"
+             << cases.str() << "  </testsuite>\n";
+    }
+    if (run.throughput && !run.throughput->targets.empty()) {
+        // One test per target, passing or failing, so CI dashboards show the met ones too.
+        std::ostringstream cases;
+        std::size_t failures = 0;
+        for (const TargetResult& t : run.throughput->targets) {
+            const std::string id = "target." + t.id;
+            cases << "    <testcase name=\"" << xmlEscape(id) << "\" classname=\"targets\"";
+            const auto it = byRule.find(id);
+            if (it == byRule.end() || it->second.empty()) {
+                cases << "/>\n";
+                continue;
+            }
+            ++failures;
+            const core::Violation& v = *it->second.front();
+            cases << ">\n      <failure message=\"" << xmlEscape(v.message) << "\" type=\"" << xmlEscape(id) << "\">"
+                  << xmlEscape(v.loc.position() + ": " + v.message) << "</failure>\n    </testcase>\n";
+        }
+        totalTests += run.throughput->targets.size();
+        totalFailures += failures;
+        body << "  <testsuite name=\"targets\" tests=\"" << run.throughput->targets.size() << "\" failures=\""
+             << failures << "\" errors=\"0\">\n"
              << cases.str() << "  </testsuite>\n";
     }
     std::ostringstream out;

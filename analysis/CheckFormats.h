@@ -28,6 +28,7 @@ struct RuleRun {
     const core::Profile* profile = nullptr;
     core::RuleTarget target = core::RuleTarget::Design;
     std::vector<core::Violation> violations;
+    const ThroughputResult* throughput = nullptr; ///< its targets become rules `target.<id>`
 };
 
 /// The RuleRun of a design run.

@@ -381,6 +381,18 @@ TEST_CASE("rdt check --targets: throughput in JSON with a verdict per target", "
     CHECK_THAT(text.out, Contains("targets  7 of 7 met"));
     CHECK_THAT(text.out, Contains("396 TFLOPS BF16 sustained per GPU"));
 
+    // CI formats: every target is a JUnit test case; failed ones are SARIF results with a rule.
+    const Run junit = runRdt(
+        "validate data/designs/meta-24k-roce.yaml --targets data/targets/meta-llama3.yaml --format junit", false);
+    CHECK(junit.code == 1);
+    CHECK_THAT(junit.out, Contains("<testsuite name=\"targets\" tests=\"7\" failures=\"3\""));
+    CHECK_THAT(junit.out, Contains("<testcase name=\"target.bf16-per-gpu\" classname=\"targets\"/>"));
+    const auto sarif = nlohmann::json::parse(
+        runRdt("validate data/designs/meta-24k-roce.yaml --targets data/targets/meta-llama3.yaml --format sarif", false)
+            .out);
+    for (const auto& res : sarif.at("runs")[0].at("results"))
+        CHECK(res.contains("ruleIndex"));
+
     const Run bad = runRdt("check data/designs/single-rack.yaml --targets tests/fixtures/targets/mfu_range.yaml");
     CHECK(bad.code == 2);
     CHECK_THAT(bad.out, Contains("mfu_range.yaml:2"));
