@@ -61,13 +61,28 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
         try {
             const core::CheckRegistry registry = analysis::makeRegistry();
             const core::Profile profile = core::Profile::load(analysis::profilePath(design->profile), registry);
-            std::vector<core::Violation> result = core::runChecks(*design, registry, profile, *progress);
+            core::ResultStore store;
+            std::vector<core::Violation> result = core::runChecks(*design, registry, profile, *progress, &store);
+            // Throughput from the power, thermal and signal results the rules computed (cached).
+            std::shared_ptr<const analysis::ThroughputResult> throughput;
+            try {
+                const auto power = power::powerFor(*design, store);
+                const auto thermal = thermal::thermalFor(*design, store);
+                const auto signal = signal::signalFor(*design, store, analysis::dataDir() + "/si-profiles");
+                throughput = std::make_shared<const analysis::ThroughputResult>(analysis::analyseThroughput(
+                    *design, *power, *thermal, *signal,
+                    models::NcclParams::load(analysis::dataDir() + "/throughput/nccl.yaml"), nullptr));
+            } catch (const core::Cancelled&) {
+                throw;
+            } catch (const std::exception&) {
+                // A design the solvers reject: its rule violations already say why.
+            }
             QMetaObject::invokeMethod(
                 this,
-                [this, generation, result = std::move(result)] {
+                [this, generation, result = std::move(result), throughput] {
                     if (generation == m_generation.load()) {
                         m_running = false;
-                        Q_EMIT finished(result);
+                        Q_EMIT finished(result, throughput);
                     }
                 },
                 Qt::QueuedConnection);

@@ -1,7 +1,7 @@
 #pragma once
 /// \file CheckRunner.h
-/// Runs the rules on a worker thread. A new request cancels the one in flight; results of a
-/// cancelled or superseded run are dropped. The GUI thread never waits.
+/// Runs the rules, then throughput from the solver results they cached, on a worker thread. A new request cancels the
+/// one in flight; results of a cancelled or superseded run are dropped. The GUI thread never waits.
 
 #include <QObject>
 
@@ -10,6 +10,10 @@
 #include <thread>
 
 #include "core/Rules.h"
+
+namespace rdt::analysis {
+struct ThroughputResult;
+}
 
 namespace rdt::gui {
 
@@ -26,7 +30,9 @@ public:
 
 Q_SIGNALS:
     void progress(double fraction, const QString& message);
-    void finished(const std::vector<rdt::core::Violation>& violations);
+    /// `throughput` is null when the solvers could not run on this design (the rules say why).
+    void finished(const std::vector<rdt::core::Violation>& violations,
+                  std::shared_ptr<const rdt::analysis::ThroughputResult> throughput);
     void failed(const QString& message);
 
 private:

@@ -25,6 +25,7 @@
 #include "gui/ProblemsPanel.h"
 #include "gui/SceneView.h"
 #include "gui/Studio.h"
+#include "gui/ThroughputPanel.h"
 
 namespace rdt::gui {
 
@@ -53,6 +54,8 @@ MainWindow::MainWindow(const QString& catalogDir, bool interactive, QWidget* par
     setCentralWidget(m_scene);
     buildDocks();
     buildMenus();
+    m_throughput = new ThroughputPanel(*m_studio);
+    addResultPanel(tr("Throughput"), m_throughput);
 
     m_counts = new QLabel;
     m_progress = new QProgressBar;
@@ -388,6 +391,17 @@ void MainWindow::waitForChecks(int timeoutMs)
     while (m_studio->checksRunning() && t.elapsed() < timeoutMs)
         QApplication::processEvents(QEventLoop::AllEvents, 20);
     QApplication::processEvents();
+}
+
+bool MainWindow::showPanel(const QString& name)
+{
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        if (d->objectName().compare(name, Qt::CaseInsensitive) == 0) {
+            d->show();
+            d->raise();
+            return true;
+        }
+    return false;
 }
 
 bool MainWindow::saveScreenshot(const QString& path)

@@ -22,6 +22,7 @@ class Studio;
 class ElevationView;
 class SceneView;
 class ProblemsPanel;
+class ThroughputPanel;
 class CatalogPanel;
 class InspectorPanel;
 class LayoutTree;
@@ -37,6 +38,9 @@ public:
     ElevationView* elevation() const { return m_elevation; }
     SceneView* scene() const { return m_scene; }
     ProblemsPanel* problems() const { return m_problems; }
+    ThroughputPanel* throughput() const { return m_throughput; }
+    /// Show and raise the dock whose object name is `name` (`problems`, `throughput`, …).
+    bool showPanel(const QString& name);
     const QString& lastError() const { return m_lastError; }
 
     /// Open a design; on bad input show the located error and keep the current document.
@@ -74,6 +78,7 @@ private:
     ElevationView* m_elevation = nullptr;
     SceneView* m_scene = nullptr;
     ProblemsPanel* m_problems = nullptr;
+    ThroughputPanel* m_throughput = nullptr;
     CatalogPanel* m_catalog = nullptr;
     InspectorPanel* m_inspector = nullptr;
     LayoutTree* m_layout = nullptr;

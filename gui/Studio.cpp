@@ -24,10 +24,12 @@ Studio::Studio(QString catalogDir, QObject* parent)
       m_document(std::make_unique<editor::Document>(editor::Document::blank(m_catalogDir.toStdString()))),
       m_runner(new CheckRunner(this))
 {
-    connect(m_runner, &CheckRunner::finished, this, [this](const std::vector<core::Violation>& v) {
-        m_violations = v;
-        Q_EMIT checksFinished();
-    });
+    connect(m_runner, &CheckRunner::finished, this,
+            [this](const std::vector<core::Violation>& v, std::shared_ptr<const analysis::ThroughputResult> t) {
+                m_violations = v;
+                m_throughput = std::move(t);
+                Q_EMIT checksFinished();
+            });
     connect(m_runner, &CheckRunner::progress, this, [this](double f, const QString&) { Q_EMIT checksProgress(f); });
     connect(m_runner, &CheckRunner::failed, this,
             [this](const QString& msg) { Q_EMIT refused("checks failed: " + msg); });

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 
+#include "analysis/Throughput.h"
 #include "core/Rules.h"
 #include "editor/Document.h"
 #include "editor/Selection.h"
@@ -29,6 +30,8 @@ public:
     const editor::SubjectIndex& subjects() const { return *m_subjects; }
     QUndoStack* undoStack() { return &m_undo; }
     const std::vector<core::Violation>& violations() const { return m_violations; }
+    /// Throughput of the last finished check (null before the first, or when the solvers failed).
+    std::shared_ptr<const analysis::ThroughputResult> throughput() const { return m_throughput; }
     const QString& selection() const { return m_selection; }
     /// Rack body (template or inline path) being edited in the elevation.
     const std::string& currentRackBody() const { return m_rackBody; }
@@ -51,7 +54,7 @@ Q_SIGNALS:
     void selectionChanged(const QString& id);
     void checksStarted();
     void checksProgress(double fraction);
-    void checksFinished(); ///< violations() updated
+    void checksFinished(); ///< violations() and throughput() updated
     void refused(const QString& reason);
     void saved(const QString& path);
 
@@ -69,6 +72,7 @@ private:
     std::string m_rackBody;
     int m_rack = 0;
     std::vector<core::Violation> m_violations;
+    std::shared_ptr<const analysis::ThroughputResult> m_throughput;
     CheckRunner* m_runner = nullptr;
 };
 

@@ -39,8 +39,11 @@ int main(int argc, char** argv)
     parser.addPositionalArgument("design", "Design file to open (YAML)", "[DESIGN]");
     QCommandLineOption shot("screenshot", "Render the main window with DESIGN loaded to OUT.png and exit.", "OUT.png");
     QCommandLineOption size("size", "Window size for --screenshot (default 1600x1000).", "WxH", "1600x1000");
+    QCommandLineOption panel("panel", "With --screenshot: bring this bottom panel to the front (problems, throughput).",
+                             "NAME");
     parser.addOption(shot);
     parser.addOption(size);
+    parser.addOption(panel);
     parser.process(app);
 
     const QString catalog = QString::fromStdString(rdt::analysis::dataDir() + "/catalog");
@@ -70,6 +73,11 @@ int main(int argc, char** argv)
     if (files.isEmpty() && !screenshot)
         QTimer::singleShot(0, &window, [&window] { window.offerStartupRecovery(); });
     if (screenshot) {
+        if (parser.isSet(panel) && !window.showPanel(parser.value(panel))) {
+            std::fprintf(stderr, "rdt-studio: no panel \"%s\" (problems, throughput)\n",
+                         parser.value(panel).toUtf8().constData());
+            return 2;
+        }
         const QString out = parser.value(shot);
         if (!window.saveScreenshot(out)) {
             std::fprintf(stderr, "rdt-studio: cannot write %s\n", out.toUtf8().constData());

@@ -3,9 +3,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "analysis/NcclLog.h"
 #include "analysis/Pipeline.h"
+#include "core/Catalog.h"
 #include "core/Error.h"
 #include "core/Progress.h"
 
@@ -188,4 +190,48 @@ TEST_CASE("heat limits the clock: hot inlet and failed fan rotors", "[throughput
     for (const auto& g : cool.throughput->classes)
         if (g.capW == 700)
             CHECK(g.sustainedTflopsBf16 > full->sustainedTflopsBf16);
+}
+
+TEST_CASE("a DAC that only holds 50 Gb/s per lane halves the node's network bandwidth", "[throughput][pipeline][signal]")
+{
+    // single-rack with its NIC-to-switch DAC declared 3.5 m long: COM fails at 100 Gb/s per lane
+    // and passes at 50, so the 400G NICs run at 200G.
+    std::ifstream in(kRoot + "data/designs/single-rack.yaml");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string s = text.str();
+    const std::string cable = "    cable: dac-400g-osfp-2m\n";
+    const auto at = s.find(cable);
+    REQUIRE(at != std::string::npos);
+    s.insert(at + cable.size(), "    length: 3.5 m\n");
+    const std::string path = (std::filesystem::temp_directory_path() / "rdt-long-dac.yaml").string();
+    std::ofstream(path) << s;
+    const auto slow = runDesign(path);
+    const auto fast = runDesign(kRoot + "data/designs/single-rack.yaml");
+    CHECK(slow.signal->links[0].laneRateGbps == 50);
+    CHECK(slow.throughput->nicRateGbps == Approx(200));
+    CHECK(slow.throughput->hierarchy.nodeNetBps == Approx(fast.throughput->hierarchy.nodeNetBps / 2));
+    // Inside a node nothing changes; across the two nodes the ring is now NIC-bound.
+    const double gib = 1 << 30;
+    CHECK(slow.throughput->collective(models::Collective::AllGather, 8, gib).busbwGBps ==
+          Approx(fast.throughput->collective(models::Collective::AllGather, 8, gib).busbwGBps));
+    CHECK(slow.throughput->collective(models::Collective::AllGather, 16, gib).busbwGBps <
+          0.6 * fast.throughput->collective(models::Collective::AllGather, 16, gib).busbwGBps);
+    std::filesystem::remove(path);
+}
+
+TEST_CASE("H200 and B200 from the catalog", "[throughput][gpu]")
+{
+    core::Catalog c;
+    c.loadDirectory(kRoot + "data/catalog");
+    const models::GpuSpec h200 = models::GpuSpec::fromPart(*c.find("nvidia-h200-sxm"));
+    const models::GpuSpec b200 = models::GpuSpec::fromPart(*c.find("nvidia-b200-sxm"));
+    CHECK(h200.peakFlops(models::DataType::Bf16) == Approx(989.4e12));
+    CHECK(h200.memoryBytesPerS == Approx(4.8e12));
+    CHECK(b200.peakFlops(models::DataType::Bf16) == Approx(2.25e15));
+    CHECK(b200.peakFlops(models::DataType::Fp8, true) == Approx(9e15));
+    CHECK(b200.nvlinkBytesPerS == Approx(1.8e12));
+    CHECK(std::isnan(b200.peakFlops(models::DataType::Tf32))); // not in the catalog: unknown, not guessed
+    CHECK(b200.clockRatioAtPower(1000) == 1.0);
+    CHECK(b200.clockRatioAtPower(800) < 1.0);
 }

@@ -14,6 +14,7 @@
 #include "gui/ProblemsPanel.h"
 #include "gui/SceneView.h"
 #include "gui/Studio.h"
+#include "gui/ThroughputPanel.h"
 #include "gui/VtkWidget.h"
 
 using namespace rdt;
@@ -212,4 +213,21 @@ TEST_CASE("solver result panels plug in beside Problems", "[gui]")
     CHECK(dock->widget() == panel);
     QApplication::processEvents();
     CHECK_FALSE(f.window->tabifiedDockWidgets(dock).isEmpty());
+}
+
+TEST_CASE("the throughput panel shows GPU classes and busbw curves after the checks", "[gui][throughput]")
+{
+    Fixture f;
+    REQUIRE(f.window->openFile(kData + "/designs/single-rack.yaml"));
+    f.window->waitForChecks();
+    const auto t = f.window->studio().throughput();
+    REQUIRE(t);
+    // single-rack: one chassis at 700 W, one capped at 600 W.
+    CHECK(f.window->throughput()->classRows() == 2);
+    CHECK_THAT(f.window->throughput()->headline().toStdString(), Contains("limited by power cap"));
+    REQUIRE(f.window->showPanel("throughput"));
+    QApplication::processEvents();
+    f.window->throughput()->repaint();
+    QApplication::processEvents();
+    CHECK(f.window->throughput()->plot()->seriesCount() == 4);
 }

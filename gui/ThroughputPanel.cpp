@@ -1,0 +1,265 @@
+#include "gui/ThroughputPanel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPainter>
+#include <QPainterPath>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+#include "analysis/Throughput.h"
+#include "gui/Studio.h"
+
+namespace rdt::gui {
+
+namespace {
+
+const QColor kColours[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44), QColor(214, 39, 40)};
+const char* kOpNames[] = {"AllReduce", "AllGather", "ReduceScatter", "AlltoAll"};
+
+QString sizeLabel(double b)
+{
+    const char* units[] = {"B", "KiB", "MiB", "GiB"};
+    int u = 0;
+    while (b >= 1024 && u < 3) {
+        b /= 1024;
+        ++u;
+    }
+    return QString("%1 %2").arg(b, 0, 'f', 0).arg(units[u]);
+}
+
+} // namespace
+
+BusbwPlot::BusbwPlot(QWidget* parent) : QWidget(parent)
+{
+    setAutoFillBackground(true);
+    setBackgroundRole(QPalette::Base);
+}
+
+void BusbwPlot::setData(std::shared_ptr<const analysis::ThroughputResult> t, const QString& scope)
+{
+    m_t = std::move(t);
+    m_scope = scope;
+    update();
+}
+
+void BusbwPlot::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QRectF area(62, 28, width() - 62 - 16, height() - 28 - 44);
+    m_series = 0;
+    if (!m_t || area.width() < 50 || area.height() < 50) {
+        p.drawText(rect(), Qt::AlignCenter, tr("No throughput results yet"));
+        return;
+    }
+    // Points of the chosen scope.
+    std::vector<const analysis::CollectivePoint*> pts;
+    double yMax = 0, xMin = 1e300, xMax = 0;
+    int gpus = 0;
+    for (const auto& c : m_t->collectives)
+        if (QString::fromStdString(c.scope) == m_scope) {
+            pts.push_back(&c);
+            yMax = std::max(yMax, c.busbwGBps);
+            xMin = std::min(xMin, c.sizeB);
+            xMax = std::max(xMax, c.sizeB);
+            gpus = c.gpus;
+        }
+    if (pts.empty()) {
+        p.drawText(rect(), Qt::AlignCenter, tr("No collectives at this scope"));
+        return;
+    }
+    // A round y range: 50 GB/s steps up to the largest value.
+    const double step = yMax > 400 ? 100 : yMax > 100 ? 50 : yMax > 20 ? 10 : yMax > 5 ? 2 : 0.5;
+    const double yTop = std::ceil(yMax * 1.05 / step) * step;
+    const double lx0 = std::log2(xMin), lx1 = std::log2(xMax);
+    auto X = [&](double s) { return area.left() + (std::log2(s) - lx0) / (lx1 - lx0) * area.width(); };
+    auto Y = [&](double v) { return area.bottom() - v / yTop * area.height(); };
+
+    const QColor grid = palette().color(QPalette::Mid);
+    const QColor text = palette().color(QPalette::Text);
+    QFont small = font();
+    small.setPointSizeF(font().pointSizeF() * 0.9);
+    p.setFont(small);
+    for (double v = 0; v <= yTop + 1e-9; v += step) {
+        p.setPen(QPen(grid, 0.6, v == 0 ? Qt::SolidLine : Qt::DotLine));
+        p.drawLine(QPointF(area.left(), Y(v)), QPointF(area.right(), Y(v)));
+        p.setPen(text);
+        p.drawText(QRectF(0, Y(v) - 8, area.left() - 6, 16), Qt::AlignRight | Qt::AlignVCenter,
+                   QString::number(v, 'g', 4));
+    }
+    for (double s = xMin; s <= xMax * 1.0001; s *= 8) {
+        p.setPen(QPen(grid, 0.6, Qt::DotLine));
+        p.drawLine(QPointF(X(s), area.top()), QPointF(X(s), area.bottom()));
+        p.setPen(text);
+        p.drawText(QRectF(X(s) - 30, area.bottom() + 4, 60, 16), Qt::AlignCenter, sizeLabel(s));
+    }
+    p.drawText(QRectF(area.left(), height() - 20, area.width(), 16), Qt::AlignCenter,
+               tr("message size (nccl-tests size)"));
+    p.save();
+    p.translate(12, area.center().y());
+    p.rotate(-90);
+    p.drawText(QRectF(-80, -8, 160, 16), Qt::AlignCenter, tr("busbw (GB/s)"));
+    p.restore();
+    QFont bold = font();
+    bold.setBold(true);
+    p.setFont(bold);
+    p.drawText(QRectF(area.left(), 4, area.width(), 20), Qt::AlignLeft | Qt::AlignVCenter,
+               tr("busbw vs size, %1 scope (%2 GPUs), %3 fabric")
+                   .arg(m_scope)
+                   .arg(gpus)
+                   .arg(QString::fromStdString(m_t->fabric)));
+    p.setFont(small);
+
+    for (int op = 0; op < 4; ++op) {
+        QPainterPath path;
+        bool first = true;
+        for (const auto* c : pts) {
+            if (static_cast<int>(c->op) != op || !std::isfinite(c->busbwGBps))
+                continue;
+            const QPointF q(X(c->sizeB), Y(c->busbwGBps));
+            if (first)
+                path.moveTo(q);
+            else
+                path.lineTo(q);
+            first = false;
+        }
+        if (first)
+            continue;
+        ++m_series;
+        // ReduceScatter has AllGather's cost: dashed, so both stay visible where they coincide.
+        p.setPen(QPen(kColours[op], 2.0, op == 2 ? Qt::DashLine : Qt::SolidLine));
+        p.drawPath(path);
+        // Legend, top left inside the plot.
+        const QPointF l(area.left() + 10, area.top() + 12 + op * 17);
+        p.drawLine(l, l + QPointF(22, 0));
+        p.setPen(text);
+        p.drawText(QRectF(l.x() + 28, l.y() - 8, 200, 16), Qt::AlignLeft | Qt::AlignVCenter, kOpNames[op]);
+    }
+}
+
+ThroughputPanel::ThroughputPanel(Studio& studio, QWidget* parent) : QWidget(parent), m_studio(studio)
+{
+    m_header = new QLabel;
+    m_header->setWordWrap(true);
+    m_header->setTextFormat(Qt::RichText);
+    m_classes = new QTreeWidget;
+    m_classes->setRootIsDecorated(false);
+    m_classes->setHeaderLabels({tr("GPU class"), tr("GPUs"), tr("cap"), tr("clock"), tr("limited by"),
+                                tr("BF16 sustained"), tr("FP8 sustained")});
+    m_classes->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table = new QTreeWidget;
+    m_table->setRootIsDecorated(false);
+    m_table->setHeaderLabels({tr("busbw at 1 GiB"), tr("node"), tr("rack"), tr("pod"), tr("cluster")});
+    m_table->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_scope = new QComboBox;
+    for (const char* s : {"chassis", "rack", "pod", "cluster"})
+        m_scope->addItem(s);
+    m_plot = new BusbwPlot;
+
+    auto* left = new QVBoxLayout;
+    left->addWidget(m_header);
+    left->addWidget(m_classes, 1);
+    left->addWidget(m_table, 1);
+    auto* scopeRow = new QHBoxLayout;
+    scopeRow->addWidget(new QLabel(tr("Scope:")));
+    scopeRow->addWidget(m_scope);
+    scopeRow->addStretch(1);
+    auto* right = new QVBoxLayout;
+    right->addLayout(scopeRow);
+    right->addWidget(m_plot, 1);
+    auto* top = new QHBoxLayout(this);
+    top->addLayout(left, 1);
+    top->addLayout(right, 1);
+
+    connect(&m_studio, &Studio::checksFinished, this, &ThroughputPanel::rebuild);
+    connect(m_scope, &QComboBox::currentTextChanged, this, [this](const QString& s) {
+        m_scopeChosen = true;
+        m_plot->setData(m_studio.throughput(), s);
+    });
+    rebuild();
+}
+
+int ThroughputPanel::classRows() const
+{
+    return m_classes->topLevelItemCount();
+}
+
+QString ThroughputPanel::headline() const
+{
+    return m_header->text();
+}
+
+void ThroughputPanel::rebuild()
+{
+    m_classes->clear();
+    m_table->clear();
+    const auto t = m_studio.throughput();
+    if (!t || t->classes.empty()) {
+        m_header->setText(tr("No GPUs in this design, or the solvers could not run (see Problems)."));
+        m_plot->setData(t, m_scope->currentText());
+        return;
+    }
+    const analysis::GpuClass* slow = &t->classes.front();
+    for (const auto& g : t->classes) {
+        if (g.clockRatio < slow->clockRatio)
+            slow = &g;
+        auto* item = new QTreeWidgetItem(m_classes);
+        item->setText(0, QString::fromStdString(g.chassis + " · " + g.gpu));
+        item->setText(1, QString::number(g.gpus));
+        item->setText(2, QString("%1 W").arg(g.capW, 0, 'f', 0));
+        item->setText(3, QString("%1 %").arg(g.clockRatio * 100, 0, 'f', 1));
+        item->setText(4, QString::fromStdString(g.limitedBy));
+        item->setText(5, QString("%1 TFLOPS").arg(g.sustainedTflopsBf16, 0, 'f', 0));
+        item->setText(6, QString("%1 TFLOPS").arg(g.sustainedTflopsFp8, 0, 'f', 0));
+        for (int c = 1; c <= 6; ++c)
+            item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+        if (g.limitedBy != "none")
+            item->setForeground(4, QColor(200, 90, 0));
+    }
+    for (int op = 0; op < 4; ++op) {
+        auto* item = new QTreeWidgetItem(m_table);
+        item->setText(0, kOpNames[op]);
+        item->setForeground(0, kColours[op]);
+        int col = 1;
+        for (const char* scope : {"chassis", "rack", "pod", "cluster"}) {
+            for (const auto& c : t->collectives)
+                if (static_cast<int>(c.op) == op && c.scope == scope && c.sizeB == 1073741824.0)
+                    item->setText(col, QString("%1 GB/s").arg(c.busbwGBps, 0, 'f', c.busbwGBps < 10 ? 1 : 0));
+            item->setTextAlignment(col, Qt::AlignRight | Qt::AlignVCenter);
+            ++col;
+        }
+    }
+    const double total = t->sustainedPflopsBf16;
+    m_header->setText(tr("<b>%1 TFLOPS</b> BF16 sustained per GPU at MFU %2 % — clock %3 %, limited by %4.<br>"
+                         "%5 %6 over %7 GPUs; node network %8 GB/s (NIC %9 Gb/s); %10 fabric.")
+                          .arg(slow->sustainedTflopsBf16, 0, 'f', 0)
+                          .arg(t->mfu * 100, 0, 'f', 0)
+                          .arg(slow->clockRatio * 100, 0, 'f', 1)
+                          .arg(QString::fromStdString(slow->limitedBy))
+                          .arg(total >= 1000 ? total / 1000 : total, 0, 'f', 2)
+                          .arg(total >= 1000 ? "EFLOPS" : "PFLOPS")
+                          .arg(t->gpus)
+                          .arg(t->hierarchy.nodeNetBps / 1e9, 0, 'f', 0)
+                          .arg(t->nicRateGbps, 0, 'f', 0)
+                          .arg(QString::fromStdString(t->fabric)));
+    // Keep the scope the user chose if it still exists; the first time, show the pod (where
+    // fabrics differ), else the largest scope the design has.
+    QString scope = m_scopeChosen ? m_scope->currentText() : QString("pod");
+    bool found = false;
+    for (const auto& c : t->collectives)
+        found |= QString::fromStdString(c.scope) == scope;
+    if (!found && !t->collectives.empty())
+        scope = QString::fromStdString(t->collectives.back().scope);
+    if (scope != m_scope->currentText()) {
+        const QSignalBlocker block(m_scope);
+        m_scope->setCurrentText(scope);
+    }
+    m_plot->setData(t, scope);
+}
+
+} // namespace rdt::gui
