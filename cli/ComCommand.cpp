@@ -22,17 +22,12 @@ int runCom(const ComArgs& a)
         const signal::ComParams p = signal::ComParams::load(profile);
         const auto t0 = std::chrono::steady_clock::now();
         const signal::Network thru = signal::readTouchstone(a.thru);
-        signal::ComChannel ch;
-        ch.freqHz = thru.freqHz;
-        ch.thru = signal::sdd21(thru);
-        auto aggressor = [&](const std::string& file) {
-            const signal::Network n = signal::readTouchstone(file);
-            return signal::sdd21(signal::interpolate(n, ch.freqHz));
-        };
+        std::vector<signal::Network> fext, next;
         for (const auto& f : a.fext)
-            ch.fext.push_back(aggressor(f));
+            fext.push_back(signal::readTouchstone(f));
         for (const auto& f : a.next)
-            ch.next.push_back(aggressor(f));
+            next.push_back(signal::readTouchstone(f));
+        const signal::ComChannel ch = signal::channelFromNetworks(thru, fext, next);
         const signal::ComResult r = signal::computeCom(ch, p, true);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (a.json) {
@@ -53,6 +48,9 @@ int runCom(const ComArgs& a)
                                         {"sigma_isi_V", r.sigmaIsiV},
                                         {"sigma_crosstalk_V", r.sigmaXtV},
                                         {"sigma_gaussian_V", r.sigmaGaussV},
+                                        {"sigma_tx_V", r.sigmaTxV},
+                                        {"sigma_jitter_V", r.sigmaJitterV},
+                                        {"sigma_rx_noise_V", r.sigmaRxNoiseV},
                                         {"aggressors", a.fext.size() + a.next.size()}}
                              .dump(2)
                       << "\n";
@@ -66,6 +64,8 @@ int runCom(const ComArgs& a)
                         r.txPost, p.dfeTaps);
             std::printf("  noise σ: ISI %.2f mV, crosstalk %.2f mV (%zu aggressors), Gaussian %.2f mV\n",
                         r.sigmaIsiV * 1e3, r.sigmaXtV * 1e3, a.fext.size() + a.next.size(), r.sigmaGaussV * 1e3);
+            std::printf("  Gaussian terms σ: transmitter %.2f mV, jitter %.2f mV, receiver noise %.2f mV\n",
+                        r.sigmaTxV * 1e3, r.sigmaJitterV * 1e3, r.sigmaRxNoiseV * 1e3);
             std::printf("  computed in %.3f s\n", seconds);
         }
         return r.pass ? 0 : 1;

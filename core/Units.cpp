@@ -69,6 +69,11 @@ constexpr std::array kUnits{
     UnitDef{"dB", Dimension::Gain, 1.0, 0},
     UnitDef{"V^2/Hz", Dimension::NoiseDensity, 1.0, 0},
     UnitDef{"V^2/GHz", Dimension::NoiseDensity, 1e-9, 0},
+    UnitDef{"F", Dimension::Capacitance, 1.0, 0},
+    UnitDef{"uF", Dimension::Capacitance, 1e-6, 0},
+    UnitDef{"nF", Dimension::Capacitance, 1e-9, 0},
+    UnitDef{"pF", Dimension::Capacitance, 1e-12, 0},
+    UnitDef{"fF", Dimension::Capacitance, 1e-15, 0},
     UnitDef{"degC/W", Dimension::ThermalResistance, 1.0, 0},
     UnitDef{"b/s", Dimension::DataRate, 1.0, 0},
     UnitDef{"kb/s", Dimension::DataRate, 1e3, 0},
@@ -129,6 +134,7 @@ std::string exampleText(Dimension d)
     case Dimension::ThermalResistance: return "\"0.05 K/W\"";
     case Dimension::Gain: return "\"-6 dB\"";
     case Dimension::NoiseDensity: return "\"5.2e-8 V^2/GHz\"";
+    case Dimension::Capacitance: return "\"0.25 pF\"";
     case Dimension::DataRate: return "\"400 Gb/s\"";
     case Dimension::DataSize: return "\"80 GB\"";
     case Dimension::Frequency: return "\"16 GHz\"";
@@ -165,6 +171,7 @@ std::string_view dimensionName(Dimension d)
     case Dimension::ThermalResistance: return "thermal resistance";
     case Dimension::Gain: return "gain";
     case Dimension::NoiseDensity: return "noise spectral density";
+    case Dimension::Capacitance: return "capacitance";
     case Dimension::DataRate: return "data rate";
     case Dimension::DataSize: return "data size";
     case Dimension::Frequency: return "frequency";
@@ -194,6 +201,7 @@ std::string_view siUnit(Dimension d)
     case Dimension::ThermalResistance: return "K/W";
     case Dimension::Gain: return "dB";
     case Dimension::NoiseDensity: return "V^2/Hz";
+    case Dimension::Capacitance: return "F";
     case Dimension::DataRate: return "b/s";
     case Dimension::DataSize: return "B";
     case Dimension::Frequency: return "Hz";
@@ -320,6 +328,7 @@ std::string formatQuantity(double v, Dimension dim, int precision)
     case Dimension::ThermalResistance: return fmt(v, "K/W");
     case Dimension::Gain: return fmt(v, "dB");
     case Dimension::NoiseDensity: return fmt(v * 1e9, "V^2/GHz");
+    case Dimension::Capacitance: return fmt(v * 1e12, "pF");
     case Dimension::DataRate:
         return a >= 1e12 ? fmt(v / 1e12, "Tb/s") : a >= 1e9 ? fmt(v / 1e9, "Gb/s") : fmt(v / 1e6, "Mb/s");
     case Dimension::DataSize: return a >= 1e12 ? fmt(v / 1e12, "TB") : fmt(v / 1e9, "GB");

@@ -25,8 +25,9 @@ enum class Dimension {
     Resistance,          ///< ohm
     ResistancePerLength, ///< ohm/m
     ThermalResistance,   ///< K/W
-    Gain,               ///< dB (kept in dB: a ratio on a log scale)
-    NoiseDensity,       ///< V²/Hz
+    Gain,                ///< dB (kept in dB: a ratio on a log scale)
+    NoiseDensity,        ///< V²/Hz
+    Capacitance,         ///< F
     DataRate,            ///< bit/s (`GB/s` is bytes and multiplied by 8)
     DataSize,            ///< byte
     Frequency,           ///< Hz

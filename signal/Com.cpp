@@ -126,7 +126,50 @@ struct Cursors {
 
 /// Equalised (Tx FFE) samples around the best sampling point.
 /// `fixedTs` ≥ 0 samples there instead of at the equalised peak (statistical eye phases).
-void sampleInto(Cursors& c, const PulseResponse& pr, double pre, double post, int preCursors, long fixedTs = -1)
+/// The sampling point by the Mueller–Müller criterion (93A-25, 93A-26) within ±1 UI of the
+/// equalised pulse's peak: the first DFE tap b1 = h(+1)/h(0) within its limit, and the point where
+/// h(−1) = h(+1) − b1·h(0). Exact solutions (residual below `eps`) win, the last one at or before
+/// the peak first; otherwise the smallest residual. `eq(i)` is the equalised pulse at sample i.
+template <typename Eq>
+long muellerMuller(Eq eq, long peakHint, int m, double bmax, double eps)
+{
+    long peak = peakHint;
+    double top = eq(peak);
+    for (long i = peakHint - m; i <= peakHint + m; ++i)
+        if (const double e = eq(i); e > top) {
+            top = e;
+            peak = i;
+        }
+    long best = peak, lastBefore = -1, firstAfter = -1;
+    double bestRes = 1e300;
+    for (long i = peak - m; i < peak + m; ++i) {
+        const double h0 = eq(i);
+        if (h0 <= 0)
+            continue;
+        const double b1 = std::clamp(eq(i + m) / h0, -bmax, bmax);
+        const double res = std::fabs(eq(i - m) - (eq(i + m) - b1 * h0));
+        if (res < eps) {
+            if (i <= peak)
+                lastBefore = i;
+            else if (firstAfter < 0)
+                firstAfter = i;
+        } else if (res < bestRes) {
+            bestRes = res;
+            best = i;
+        }
+    }
+    return lastBefore >= 0 ? lastBefore : firstAfter >= 0 ? firstAfter : best;
+}
+
+/// Residual below which the Mueller–Müller criterion counts as met: 1 mV at the victim's
+/// amplitude, as the reference implementation does.
+double mmEpsilon(const ComParams& p)
+{
+    return 1e-3 / p.victimV;
+}
+
+void sampleInto(Cursors& c, const PulseResponse& pr, double pre, double post, int preCursors, long fixedTs, double bmax,
+                double eps)
 {
     const int m = pr.samplesPerUi;
     const double c0 = 1.0 - std::fabs(pre) - std::fabs(post);
@@ -136,15 +179,7 @@ void sampleInto(Cursors& c, const PulseResponse& pr, double pre, double post, in
         };
         return pre * at(i + m) + c0 * at(i) + post * at(i - m);
     };
-    long ts = static_cast<long>(pr.peak);
-    double best = eq(ts);
-    for (long i = static_cast<long>(pr.peak) - m; fixedTs < 0 && i <= static_cast<long>(pr.peak) + m; ++i)
-        if (eq(i) > best) {
-            best = eq(i);
-            ts = i;
-        }
-    if (fixedTs >= 0)
-        ts = fixedTs;
+    const long ts = fixedTs >= 0 ? fixedTs : muellerMuller(eq, static_cast<long>(pr.peak), m, bmax, eps);
     c.h.clear();
     c.slope.clear();
     c.main = 0;
@@ -161,10 +196,11 @@ void sampleInto(Cursors& c, const PulseResponse& pr, double pre, double post, in
     }
 }
 
-Cursors sample(const PulseResponse& pr, double pre, double post, int preCursors, long fixedTs = -1)
+/// Cursors sampled at a given point (statistical eye phases).
+Cursors sample(const PulseResponse& pr, double pre, double post, int preCursors, long fixedTs)
 {
     Cursors c;
-    sampleInto(c, pr, pre, post, preCursors, fixedTs);
+    sampleInto(c, pr, pre, post, preCursors, fixedTs, 1.0, 0.0);
     return c;
 }
 
@@ -395,7 +431,8 @@ ComParams ComParams::load(const std::string& nameOrPath)
                    "dfe_taps",
                    "dfe_limit",
                    "rx_bandwidth",
-                   "pass_threshold"});
+                   "pass_threshold",
+                   "package"});
     using D = core::Dimension;
     ComParams p;
     p.name = doc["name"].str();
@@ -430,6 +467,31 @@ ComParams ComParams::load(const std::string& nameOrPath)
     p.dfeLimit = doc["dfe_limit"].quantity(D::Ratio, core::Range{0, 10});
     p.rxBandwidth = doc["rx_bandwidth"].quantity(D::Ratio, core::Range{0.05, 2});
     p.passDb = doc["pass_threshold"].quantity(D::Gain, core::Range::any());
+    if (const auto pk = doc.find("package")) {
+        pk->allowKeys({"die_capacitance", "pad_capacitance", "termination", "reference", "line_impedance",
+                       "line_lengths", "case", "line_loss"});
+        PackageModel& m = p.package;
+        m.enabled = true;
+        m.dieCapF = (*pk)["die_capacitance"].quantity(D::Capacitance, core::Range{0, 1e-9});
+        m.padCapF = (*pk)["pad_capacitance"].quantity(D::Capacitance, core::Range{0, 1e-9});
+        m.termOhm = (*pk)["termination"].quantity(D::Resistance, core::Range{1, 1000});
+        m.refOhm = (*pk)["reference"].quantity(D::Resistance, core::Range{1, 1000});
+        m.lineOhm = (*pk)["line_impedance"].quantity(D::Resistance, core::Range{1, 1000});
+        const core::Cursor lengths = (*pk)["line_lengths"];
+        lengths.requireSequence();
+        for (const core::Cursor& l : lengths.elements())
+            m.lengthsMm.push_back(l.quantity(D::Length, core::Range{0, 1.0}) * 1e3);
+        if (m.lengthsMm.empty())
+            lengths.fail("at least one package line length");
+        if (const auto k = pk->find("case"))
+            m.caseIndex = static_cast<int>(k->integer(1, static_cast<long long>(m.lengthsMm.size()))) - 1;
+        const core::Cursor loss = (*pk)["line_loss"];
+        loss.allowKeys({"gamma0", "a1", "a2", "tau"});
+        m.gamma0 = loss["gamma0"].number(0, 1);  // 1/mm
+        m.a1 = loss["a1"].number(0, 1);          // ns^½/mm
+        m.a2 = loss["a2"].number(0, 1);          // ns/mm
+        m.tauNsPerMm = loss["tau"].number(0, 1); // ns/mm
+    }
     return p;
 }
 
@@ -443,7 +505,117 @@ std::vector<cd> sdd21(const Network& net)
     return h;
 }
 
+std::vector<Eigen::Matrix2cd> sdd(const Network& net)
+{
+    const Network mm = mixedMode(net);
+    std::vector<Eigen::Matrix2cd> out;
+    out.reserve(mm.points());
+    for (const auto& m : mm.s)
+        out.push_back(m.block<2, 2>(0, 0));
+    return out;
+}
+
+ComChannel channelFromNetworks(const Network& thru, const std::vector<Network>& fext, const std::vector<Network>& next)
+{
+    ComChannel ch;
+    ch.freqHz = thru.freqHz;
+    ch.thruS = sdd(thru);
+    for (const auto& m : ch.thruS)
+        ch.thru.push_back(m(1, 0));
+    auto add = [&](const Network& n, std::vector<std::vector<cd>>& h, std::vector<std::vector<Eigen::Matrix2cd>>& s) {
+        s.push_back(sdd(interpolate(n, ch.freqHz)));
+        h.emplace_back();
+        for (const auto& m : s.back())
+            h.back().push_back(m(1, 0));
+    };
+    for (const Network& n : fext)
+        add(n, ch.fext, ch.fextS);
+    for (const Network& n : next)
+        add(n, ch.next, ch.nextS);
+    return ch;
+}
+
 namespace {
+
+using Mat2 = Eigen::Matrix2cd;
+
+/// Shunt capacitance as a 2-port (93A-8).
+Mat2 shuntC(double f, double c, double r0)
+{
+    const cd x = cd(0, 2 * M_PI * f) * c * r0;
+    Mat2 s;
+    s << -x, 2.0, 2.0, -x;
+    return s / (2.0 + x);
+}
+
+/// Package transmission line of length `mm` (93A-9 … 93A-14).
+Mat2 packageLine(double f, const PackageModel& m, double mm)
+{
+    const double g = f / 1e9;
+    const cd gamma = g <= 0 ? cd(m.gamma0)
+                            : m.gamma0 + m.a1 * cd(1, 1) * std::sqrt(g) +
+                                  (m.a2 * cd(1, -2 / M_PI * std::log(g)) + cd(0, 2 * M_PI * m.tauNsPerMm)) * g;
+    const double rho = (m.lineOhm - 2 * m.refOhm) / (m.lineOhm + 2 * m.refOhm);
+    const cd e1 = std::exp(-gamma * mm), e2 = e1 * e1;
+    const cd den = 1.0 - rho * rho * e2;
+    Mat2 s;
+    s(0, 0) = s(1, 1) = rho * (1.0 - e2) / den;
+    s(0, 1) = s(1, 0) = (1 - rho * rho) * e1 / den;
+    return s;
+}
+
+/// Two 2-ports in cascade.
+Mat2 cascade2(const Mat2& a, const Mat2& b)
+{
+    const cd d = 1.0 - a(1, 1) * b(0, 0);
+    Mat2 s;
+    s(0, 0) = a(0, 0) + a(0, 1) * b(0, 0) * a(1, 0) / d;
+    s(0, 1) = a(0, 1) * b(0, 1) / d;
+    s(1, 0) = a(1, 0) * b(1, 0) / d;
+    s(1, 1) = b(1, 1) + b(1, 0) * a(1, 1) * b(0, 1) / d;
+    return s;
+}
+
+/// Voltage transfer of a 2-port between source and load terminations Γ1, Γ2 (93A-18).
+cd terminatedH21(const Mat2& s, double g1, double g2)
+{
+    const cd det = s(0, 0) * s(1, 1) - s(0, 1) * s(1, 0);
+    return s(1, 0) * (1 - g1) * (1 + g2) / (1.0 - s(0, 0) * g1 - s(1, 1) * g2 + g1 * g2 * det);
+}
+
+/// Each channel with the transmitter's and the receiver's packages and terminations. The packages
+/// depend on frequency only, so they are built once per grid point for all channels.
+void applyPackage(ComChannel& ch, const PackageModel& m)
+{
+    const double zp = m.lengthsMm[static_cast<std::size_t>(m.caseIndex)];
+    const double zpNext = *std::min_element(m.lengthsMm.begin(), m.lengthsMm.end());
+    const double gamma = (m.termOhm - m.refOhm) / (m.termOhm + m.refOhm);
+    const std::size_t n = ch.freqHz.size();
+    std::vector<Mat2> tx(n), txNext(n), rx(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        const double f = ch.freqHz[k];
+        const Mat2 die = shuntC(f, m.dieCapF, m.refOhm), pad = shuntC(f, m.padCapF, m.refOhm);
+        const Mat2 line = packageLine(f, m, zp);
+        tx[k] = cascade2(cascade2(die, line), pad);
+        rx[k] = cascade2(cascade2(pad, line), die);
+        txNext[k] = zpNext == zp ? tx[k] : cascade2(cascade2(die, packageLine(f, m, zpNext)), pad);
+    }
+    auto apply = [&](std::vector<cd>& h, const std::vector<Mat2>* full, const std::vector<Mat2>& txPkg) {
+        for (std::size_t k = 0; k < h.size(); ++k) {
+            Mat2 c;
+            if (full && k < full->size())
+                c = (*full)[k];
+            else
+                c << 0.0, h[k], h[k], 0.0;
+            h[k] = terminatedH21(cascade2(cascade2(txPkg[k], c), rx[k]), gamma, gamma);
+        }
+    };
+    apply(ch.thru, ch.thruS.empty() ? nullptr : &ch.thruS, tx);
+    for (std::size_t i = 0; i < ch.fext.size(); ++i)
+        apply(ch.fext[i], i < ch.fextS.size() && !ch.fextS[i].empty() ? &ch.fextS[i] : nullptr, tx);
+    for (std::size_t i = 0; i < ch.next.size(); ++i)
+        apply(ch.next[i], i < ch.nextS.size() && !ch.nextS[i].empty() ? &ch.nextS[i] : nullptr, txNext);
+}
 
 /// Inner-eye opening versus sampling phase and BER: at each phase the main cursor and the residual
 /// ISI (the DFE keeps the taps it set at the chosen phase) are re-sampled; crosstalk and the
@@ -572,21 +744,26 @@ ComChannel resampled(const ComChannel& ch, double fb)
 
 ComResult computeCom(const ComChannel& original, const ComParams& p, bool withEye)
 {
-    const ComChannel ch = resampled(original, p.baudHz);
+    ComChannel packaged;
+    if (p.package.enabled) {
+        packaged = original;
+        applyPackage(packaged, p.package);
+    }
+    const ComChannel ch = resampled(p.package.enabled ? packaged : original, p.baudHz);
     ComResult best;
     best.comDb = -1e9;
     const double var = symbolVariance(p.levels);
     const double av2 = p.victimV * p.victimV * var;
     constexpr int kPre = 8;
-    // Insertion loss at Nyquist from the through.
+    // Insertion loss at Nyquist of the channel as given (without the device packages).
     {
         const double fn = p.baudHz / 2;
-        const auto hi = std::upper_bound(ch.freqHz.begin(), ch.freqHz.end(), fn);
+        const auto hi = std::upper_bound(original.freqHz.begin(), original.freqHz.end(), fn);
         const std::size_t j =
-            std::min<std::size_t>(static_cast<std::size_t>(hi - ch.freqHz.begin()), ch.freqHz.size() - 1);
+            std::min<std::size_t>(static_cast<std::size_t>(hi - original.freqHz.begin()), original.freqHz.size() - 1);
         const std::size_t i = j == 0 ? 0 : j - 1;
-        const double t = j == i ? 0 : (fn - ch.freqHz[i]) / (ch.freqHz[j] - ch.freqHz[i]);
-        best.ilNyquistDb = -20 * std::log10((1 - t) * std::abs(ch.thru[i]) + t * std::abs(ch.thru[j]));
+        const double t = j == i ? 0 : (fn - original.freqHz[i]) / (original.freqHz[j] - original.freqHz[i]);
+        best.ilNyquistDb = -20 * std::log10((1 - t) * std::abs(original.thru[i]) + t * std::abs(original.thru[j]));
     }
     double bestFom = -1e9;
     struct Choice {
@@ -620,17 +797,12 @@ ComResult computeCom(const ComChannel& original, const ComParams& p, bool withEy
         sweep.reset(victim, pk - (kPre + 3) * m, pk + (kPostUi + 3) * m);
         for (double pre : pres)
             for (double post : posts) {
-                // The cursors sampleInto would take: best point within ±1 UI of the peak, kPre
+                // The cursors sampleInto would take: the Mueller–Müller point near the peak, kPre
                 // before it and up to kPostUi after it.
                 const double c0 = 1.0 - std::fabs(pre) - std::fabs(post);
-                const long peak = static_cast<long>(victim.peak);
-                long ts = peak;
-                double h0 = sweep.eq(ts, pre, c0, post);
-                for (long i = peak - m; i <= peak + m; ++i)
-                    if (const double e = sweep.eq(i, pre, c0, post); e > h0) {
-                        h0 = e;
-                        ts = i;
-                    }
+                const long ts = muellerMuller([&](long i) { return sweep.eq(i, pre, c0, post); },
+                                              static_cast<long>(victim.peak), m, p.dfeLimit, mmEpsilon(p));
+                const double h0 = sweep.eq(ts, pre, c0, post);
                 const long first = ts - kPre * m, last = std::min(n, ts + kPostUi * m);
                 const long i0 = std::max(first % m, first);
                 if (h0 <= 0 || ts >= last)
@@ -646,7 +818,8 @@ ComResult computeCom(const ComChannel& original, const ComParams& p, bool withEy
                     isi += r * r - h * h;
                 }
                 const double as = p.levelMismatch * p.victimV * h0 / (p.levels - 1);
-                const double tx = av2 * all * std::pow(10.0, -p.txSnrDb / 10);
+                // Transmitter noise scales with the main cursor (93A-30).
+                const double tx = av2 * h0 * h0 * std::pow(10.0, -p.txSnrDb / 10);
                 const double jitter = av2 * jit * (p.dualDiracUi * p.dualDiracUi + p.randomJitterUi * p.randomJitterUi);
                 const double fom = 10 * std::log10(as * as / (av2 * isi + xt + tx + jitter + noise));
                 if (fom > bestFom) {
@@ -658,21 +831,21 @@ ComResult computeCom(const ComChannel& original, const ComParams& p, bool withEy
 
     // Full COM at the chosen settings, with the noise as a distribution.
     victimPair.into(choice.g, victim);
-    sampleInto(c, victim, choice.pre, choice.post, kPre);
+    sampleInto(c, victim, choice.pre, choice.post, kPre, -1, p.dfeLimit, mmEpsilon(p));
     const double h0 = c.h[c.main];
     const double as = p.levelMismatch * p.victimV * h0 / (p.levels - 1);
     residualsInto(res, c, p);
     std::vector<double> isiAmps;
     for (double r : res.isi)
         isiAmps.push_back(p.victimV * r);
-    const double all = res.energy, jit = res.slopeEnergy;
+    const double jit = res.slopeEnergy;
     std::vector<double> xtAmps;
     for (const auto& [pair, amp] : aggressors) {
         pair.into(choice.g, aggressor);
         for (double v : aggressorSamples(aggressor))
             xtAmps.push_back(amp * v);
     }
-    const double sigmaTx2 = av2 * all * std::pow(10.0, -p.txSnrDb / 10);
+    const double sigmaTx2 = av2 * h0 * h0 * std::pow(10.0, -p.txSnrDb / 10);
     const double sigmaJ2 = av2 * jit * (p.dualDiracUi * p.dualDiracUi + p.randomJitterUi * p.randomJitterUi);
     const double sigmaN2 = rxNoise.variance(choice.g);
     double span = 0, gauss2 = sigmaTx2 + sigmaJ2 + sigmaN2;
@@ -713,6 +886,9 @@ ComResult computeCom(const ComChannel& original, const ComParams& p, bool withEy
     best.sigmaIsiV = std::sqrt(isiVar);
     best.sigmaXtV = std::sqrt(xtVar);
     best.sigmaGaussV = std::sqrt(sigmaTx2 + sigmaJ2 + sigmaN2);
+    best.sigmaTxV = std::sqrt(sigmaTx2);
+    best.sigmaJitterV = std::sqrt(sigmaJ2);
+    best.sigmaRxNoiseV = std::sqrt(sigmaN2);
     best.pass = best.comDb >= p.passDb;
     best.pulse = victim;
     if (withEye)

@@ -22,6 +22,19 @@ struct Range {
 };
 
 /// One parameter table (`data/si-profiles/*.yaml`). SI units.
+/// The device package of Annex 93A.1.2: at each end a die capacitance C_d and a pad capacitance
+/// C_p as shunt elements around a package transmission line (impedance Z_c, length z_p, loss
+/// γ(f) = γ0 + a1(1+j)√f + [a2(1 − j(2/π)ln f) + j2πτ]·f per mm, f in GHz), the line terminated
+/// in R_d against the reference R_0 (93A-8 … 93A-18). NEXT aggressors use the shortest length.
+struct PackageModel {
+    bool enabled = false;
+    double dieCapF = 0, padCapF = 0;
+    double termOhm = 55, refOhm = 50, lineOhm = 78.2;
+    std::vector<double> lengthsMm; ///< package cases
+    int caseIndex = 0;             ///< which length the victim and FEXT aggressors use
+    double gamma0 = 0, a1 = 1.734e-3, a2 = 1.455e-4, tauNsPerMm = 6.141e-3;
+};
+
 struct ComParams {
     std::string name, title, source;
     double baudHz = 25.78125e9;
@@ -41,6 +54,7 @@ struct ComParams {
     double dfeLimit = 1.0;
     double rxBandwidth = 0.75; ///< fraction of the baud rate
     double passDb = 3.0;
+    PackageModel package;
 
     /// Load a profile; a name resolves to data/si-profiles/NAME.yaml. Throws core::InputError.
     static ComParams load(const std::string& path);
@@ -51,7 +65,18 @@ struct ComChannel {
     std::vector<double> freqHz;
     std::vector<std::complex<double>> thru;
     std::vector<std::vector<std::complex<double>>> fext, next;
+    /// Optional full differential 2-ports (SDD11, SDD12, SDD21, SDD22) on the same grid, for the
+    /// package cascade; without them each channel is taken as matched (S11 = S22 = 0).
+    std::vector<Eigen::Matrix2cd> thruS;
+    std::vector<std::vector<Eigen::Matrix2cd>> fextS, nextS;
 };
+
+/// SDD 2-port of a 4-port (through 1→2, 3→4) on its own grid.
+std::vector<Eigen::Matrix2cd> sdd(const Network& net);
+
+/// A COM channel from measured 4-ports (through 1→2, 3→4): SDD21 and the full SDD 2-ports, the
+/// aggressors interpolated onto the victim's grid.
+ComChannel channelFromNetworks(const Network& thru, const std::vector<Network>& fext, const std::vector<Network>& next);
 
 /// SDD21 of a 4-port (through 1→2, 3→4) on its own grid.
 std::vector<std::complex<double>> sdd21(const Network& net);
@@ -61,9 +86,10 @@ struct ComResult {
     double signalV = 0;     ///< A_s
     double noiseV = 0;      ///< A_ni at DER0
     double eyeHeightV = 0;  ///< A_s − A_ni for the inner eye, V (≥ 0 when open)
-    double ilNyquistDb = 0; ///< insertion loss of the through at fb/2
+    double ilNyquistDb = 0; ///< insertion loss of the through at fb/2, as given (no packages)
     double ctleGainDb = 0, txPre = 0, txPost = 0;
     double sigmaIsiV = 0, sigmaXtV = 0, sigmaGaussV = 0;
+    double sigmaTxV = 0, sigmaJitterV = 0, sigmaRxNoiseV = 0; ///< the Gaussian terms, apart
     bool pass = false;
     PulseResponse pulse; ///< equalised victim pulse response
     /// Statistical eye: inner-eye opening (V) by BER (rows, `eyeBer`) and sampling phase (columns,
