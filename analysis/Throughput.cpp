@@ -262,6 +262,7 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
                 g.capW = cap;
                 g.clockRatio = 2.0;
                 g.peakTflopsBf16 = gpu.peakFlops(models::DataType::Bf16) / 1e12;
+                g.dvfsEstimate = gpu.dvfsEstimate;
                 out.classes.push_back(g);
                 ratioSums.push_back(0.0);
             }

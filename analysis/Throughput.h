@@ -56,6 +56,7 @@ struct GpuClass {
     std::string limitedBy;     ///< of the slowest GPU
     std::string slowest;       ///< chassis id of the slowest GPU
     double peakTflopsBf16 = 0, sustainedTflopsBf16 = 0, sustainedTflopsFp8 = 0;
+    bool dvfsEstimate = true; ///< the clock-vs-power curve is a catalog placeholder, not calibrated
 };
 
 struct CollectivePoint {

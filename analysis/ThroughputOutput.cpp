@@ -34,7 +34,8 @@ json throughputJson(const ThroughputResult& t)
                            {"slowest", g.slowest},
                            {"peak_tflops_bf16", number(g.peakTflopsBf16)},
                            {"sustained_tflops_bf16", number(g.sustainedTflopsBf16)},
-                           {"sustained_tflops_fp8", number(g.sustainedTflopsFp8)}});
+                           {"sustained_tflops_fp8", number(g.sustainedTflopsFp8)},
+                           {"dvfs_estimate", g.dvfsEstimate}});
     json coll = json::array();
     for (const CollectivePoint& c : t.collectives)
         coll.push_back({{"op", std::string(models::collectiveName(c.op))},
