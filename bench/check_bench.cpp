@@ -8,25 +8,14 @@
 #include <functional>
 #include <vector>
 
+#include "BenchUtil.h"
+
 #include "analysis/Pipeline.h"
 #include "analysis/ReportWriter.h"
 #include "core/Yaml.h"
 #include "power/Budget.h"
 #include "thermal/Thermal.h"
 
-using Clock = std::chrono::steady_clock;
-
-static double medianSeconds(int runs, const std::function<void()>& fn)
-{
-    std::vector<double> t;
-    for (int i = 0; i < runs; ++i) {
-        const auto a = Clock::now();
-        fn();
-        t.push_back(std::chrono::duration<double>(Clock::now() - a).count());
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-}
 
 int main(int argc, char** argv)
 {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "BenchUtil.h"
 #include "signal/Com.h"
 #include "signal/Touchstone.h"
 
@@ -27,16 +28,8 @@ int main(int argc, char** argv)
     // Median of several runs: this machine's timings jitter by ±30 % run to run.
     const int runs = 9;
     rdt::signal::ComResult r;
-    std::vector<double> times;
-    for (int i = 0; i < runs; ++i) {
-        const auto start = Clock::now();
-        r = rdt::signal::computeCom(ch, p);
-        times.push_back(std::chrono::duration<double>(Clock::now() - start).count());
-    }
-    std::sort(times.begin(), times.end());
-    const double com = times[runs / 2];
-    auto t0 = Clock::now();
-    t0 = Clock::now();
+    const double com = medianSeconds(runs, [&] { r = rdt::signal::computeCom(ch, p); });
+    const auto t0 = Clock::now();
     double il = 0;
     for (int i = 0; i < 1000; ++i)
         for (std::size_t k = 0; k < ch.thru.size(); ++k)

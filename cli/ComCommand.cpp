@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/Pipeline.h"
+#include "cli/Guarded.h"
 #include "core/Error.h"
 #include "signal/Com.h"
 #include "signal/NetworkAlgebra.h"
@@ -15,7 +16,7 @@ namespace rdt::cli {
 
 int runCom(const ComArgs& a)
 {
-    try {
+    return guarded([&] {
         const std::string profile = a.profile.find('/') != std::string::npos || a.profile.ends_with(".yaml")
                                         ? a.profile
                                         : analysis::dataDir() + "/si-profiles/" + a.profile + ".yaml";
@@ -69,13 +70,7 @@ int runCom(const ComArgs& a)
             std::printf("  computed in %.3f s\n", seconds);
         }
         return r.pass ? 0 : 1;
-    } catch (const core::InputError& e) {
-        std::cerr << "rdt: error: " << e.what() << "\n";
-        return 2;
-    } catch (const std::exception& e) {
-        std::cerr << "rdt: error: " << e.what() << "\n";
-        return 2;
-    }
+    });
 }
 
 } // namespace rdt::cli

@@ -8,6 +8,7 @@
 #include "analysis/CheckFormats.h"
 #include "analysis/Pipeline.h"
 #include "analysis/ReportWriter.h"
+#include "cli/Guarded.h"
 #include "cli/TerminalProgress.h"
 #include "cli/TextOutput.h"
 #include "core/Version.h"
@@ -15,34 +16,6 @@
 namespace rdt::cli {
 
 namespace {
-
-constexpr int kExitOk = 0;
-constexpr int kExitViolations = 1;
-constexpr int kExitBadInput = 2;
-
-int badInput(const std::exception& e)
-{
-    std::cerr << "rdt: error: " << e.what() << "\n";
-    return kExitBadInput;
-}
-
-/// Run `fn`, turning bad input into exit 2 with a located message. Unexpected exceptions
-/// are reported too: the CLI never dies with an uncaught exception.
-template <typename Fn>
-int guarded(Fn fn)
-{
-    try {
-        return fn();
-    } catch (const core::InputError& e) {
-        return badInput(e);
-    } catch (const core::Cancelled&) {
-        std::cerr << "rdt: cancelled\n";
-        return kExitBadInput;
-    } catch (const std::exception& e) {
-        std::cerr << "rdt: internal error: " << e.what() << "\n";
-        return 3;
-    }
-}
 
 int exitFor(const std::vector<core::Violation>& violations)
 {

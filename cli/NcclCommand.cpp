@@ -8,6 +8,7 @@
 
 #include "analysis/NcclLog.h"
 #include "analysis/Pipeline.h"
+#include "cli/Guarded.h"
 #include "core/Error.h"
 #include "core/Progress.h"
 
@@ -39,7 +40,7 @@ std::string ratioText(double r)
 
 int runNcclCompare(const NcclArgs& args)
 {
-    try {
+    return guarded([&] {
         const analysis::NcclLog log = analysis::readNcclLog(args.log);
         std::optional<models::Collective> op = log.op;
         if (!args.op.empty()) {
@@ -120,13 +121,7 @@ int runNcclCompare(const NcclArgs& args)
         if (std::isfinite(median))
             std::printf("\nmedian measured/predicted busbw at sizes >= 64 MiB: %.2f\n", median);
         return 0;
-    } catch (const core::InputError& e) {
-        std::cerr << "rdt: error: " << e.what() << "\n";
-        return 2;
-    } catch (const std::exception& e) {
-        std::cerr << "rdt: error: " << e.what() << "\n";
-        return 2;
-    }
+    });
 }
 
 } // namespace rdt::cli
