@@ -1,6 +1,7 @@
 #include "analysis/Throughput.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -66,9 +67,15 @@ Targets Targets::load(const std::string& path)
     t.name = doc["name"].str();
     const core::Cursor mfu = doc["mfu"];
     t.mfuLoc = mfu.loc();
-    t.mfu = mfu.quantity(Dimension::Ratio);
+    // A plain fraction (0.4) or a percentage (40 %).
+    double plain = 0;
+    const std::string mfuText = mfu.isScalar() ? mfu.str() : std::string();
+    const auto parsed = std::from_chars(mfuText.data(), mfuText.data() + mfuText.size(), plain);
+    const bool isPlain = !mfuText.empty() && parsed.ec == std::errc() && parsed.ptr == mfuText.data() + mfuText.size();
+    t.mfu = isPlain ? plain : mfu.quantity(Dimension::Ratio);
     if (!(t.mfu > 0.0 && t.mfu <= 1.0))
-        mfu.fail("MFU must be in (0, 100 %], got " + core::formatQuantity(t.mfu, Dimension::Ratio));
+        mfu.fail("MFU must be in (0, 1] (or 0 … 100 %), got " +
+                 (isPlain ? mfuText : core::formatQuantity(t.mfu, Dimension::Ratio)));
     const core::Cursor list = doc["targets"];
     list.requireSequence();
     std::vector<std::string> metricNames;

@@ -165,6 +165,13 @@ TEST_CASE("bad targets files: located errors before any solver runs", "[throughp
                       Contains("unknown_metric.yaml:5") && Contains("sustained_tflops"));
     CHECK_THROWS_WITH(analysis::Targets::load(dir + "mfu_range.yaml"), Contains("mfu_range.yaml:2") && Contains("MFU"));
     CHECK_THROWS_WITH(analysis::Targets::load(dir + "missing_unit.yaml"), Contains("missing_unit.yaml:9"));
+    // MFU as a plain fraction must be in (0, 1].
+    CHECK_THROWS_WITH(analysis::Targets::load(dir + "mfu_plain_range.yaml"),
+                      Contains("mfu_plain_range.yaml:2") && Contains("(0, 1]"));
+    const std::string plain = (std::filesystem::temp_directory_path() / "rdt-mfu-plain.yaml").string();
+    std::ofstream(plain) << "name: ok\nmfu: 0.42\ntargets: []\n";
+    CHECK(analysis::Targets::load(plain).mfu == Approx(0.42));
+    std::filesystem::remove(plain);
     CHECK_THROWS_AS(runDesign(kRoot + "data/designs/single-rack.yaml", dir + "unknown_metric.yaml"), core::InputError);
 }
 
@@ -192,7 +199,8 @@ TEST_CASE("heat limits the clock: hot inlet and failed fan rotors", "[throughput
             CHECK(g.sustainedTflopsBf16 > full->sustainedTflopsBf16);
 }
 
-TEST_CASE("a DAC that only holds 50 Gb/s per lane halves the node's network bandwidth", "[throughput][pipeline][signal]")
+TEST_CASE("a DAC that only holds 50 Gb/s per lane halves the node's network bandwidth",
+          "[throughput][pipeline][signal]")
 {
     // single-rack with its NIC-to-switch DAC declared 3.5 m long: COM fails at 100 Gb/s per lane
     // and passes at 50, so the 400G NICs run at 200G.
