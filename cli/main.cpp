@@ -4,6 +4,7 @@
 
 #include "cli/ComCommand.h"
 #include "cli/Commands.h"
+#include "cli/GpuCommand.h"
 #include "cli/NcclCommand.h"
 #include "cli/TouchstoneCommand.h"
 #include "core/Error.h"
@@ -93,6 +94,23 @@ int main(int argc, char** argv)
         ->check(CLI::PositiveNumber);
     compare->add_flag("--json", nccl.json, "Print JSON");
 
+    GpuCalibrateArgs calib;
+    auto* gpuCmd = app.add_subcommand("gpu", "GPU models against telemetry");
+    gpuCmd->require_subcommand(1);
+    auto* calibrate =
+        gpuCmd->add_subcommand("calibrate", "Fit a GPU's clock-vs-power curve to nvidia-smi CSV telemetry");
+    calibrate
+        ->add_option("telemetry", calib.telemetry,
+                     "nvidia-smi --query-gpu=index,name,power.draw,clocks.sm,utilization.gpu --format=csv")
+        ->required();
+    calibrate->add_option("--part", calib.part, "Catalog GPU slug, e.g. nvidia-h100-sxm5")->required();
+    calibrate->add_option("--full-clock", calib.fullClockMHz, "Clock at TDP in MHz (default: median at TDP)")
+        ->check(CLI::PositiveNumber);
+    calibrate->add_option("--min-util", calib.minUtilPct, "Ignore samples below this GPU utilisation (%)")
+        ->check(CLI::Range(0.0, 100.0))
+        ->capture_default_str();
+    calibrate->add_flag("--json", calib.json, "Print JSON");
+
     bool markdown = false;
     auto* rules = app.add_subcommand("rules", "List every rule with its id, default severity and source");
     rules->add_flag("--markdown", markdown, "Markdown table (docs/rules.md)");
@@ -135,6 +153,8 @@ int main(int argc, char** argv)
         return runCom(com);
     if (*compare)
         return runNcclCompare(nccl);
+    if (*calibrate)
+        return runGpuCalibrate(calib);
     if (*tsCmd)
         return runTouchstone(ts);
     if (*rules)

@@ -74,4 +74,57 @@ ClockLimit gpuClock(const GpuSpec& gpu, double capW, double rackFitW, double jun
     return c;
 }
 
+double dvfsRmsError(const std::vector<PowerClockSample>& samples, double tdpW, double fullClockHz, double staticW,
+                    double exponent)
+{
+    double sum = 0;
+    std::size_t n = 0;
+    for (const PowerClockSample& s : samples) {
+        const double predicted =
+            s.powerW >= tdpW ? 1.0 : std::pow(std::max(0.0, (s.powerW - staticW) / (tdpW - staticW)), 1.0 / exponent);
+        const double e = predicted - s.clockHz / fullClockHz;
+        sum += e * e;
+        ++n;
+    }
+    return n ? std::sqrt(sum / static_cast<double>(n)) : NAN;
+}
+
+DvfsFit fitDvfs(const std::vector<PowerClockSample>& samples, double tdpW, double fullClockHz)
+{
+    DvfsFit best;
+    best.fullClockHz = fullClockHz;
+    if (!(tdpW > 0) || !(fullClockHz > 0))
+        return best;
+    double bestRms = INFINITY;
+    for (double ps = 0; ps < 0.9 * tdpW; ps += 1.0) {
+        // ln r = (1/γ)·ln x through the origin, x = (P − P_static)/(TDP − P_static).
+        double sxx = 0, sxy = 0;
+        std::size_t n = 0;
+        for (const PowerClockSample& s : samples) {
+            if (s.powerW >= tdpW || s.powerW <= ps || s.clockHz <= 0)
+                continue;
+            const double x = std::log((s.powerW - ps) / (tdpW - ps));
+            const double y = std::log(std::min(1.0, s.clockHz / fullClockHz));
+            sxx += x * x;
+            sxy += x * y;
+            ++n;
+        }
+        if (n < 3 || sxx <= 0)
+            continue;
+        const double inv = sxy / sxx;
+        if (!(inv > 0))
+            continue;
+        const double gamma = std::clamp(1.0 / inv, 1.0, 4.0);
+        const double rms = dvfsRmsError(samples, tdpW, fullClockHz, ps, gamma);
+        if (rms < bestRms) {
+            bestRms = rms;
+            best.staticW = ps;
+            best.exponent = gamma;
+            best.rmsError = rms;
+            best.samples = n;
+        }
+    }
+    return best;
+}
+
 } // namespace rdt::models

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/Catalog.h"
 
@@ -50,5 +51,29 @@ struct ClockLimit {
 /// (NaN junction: not modelled). Above the slowdown temperature the GPU lowers power until the
 /// junction is back at it; junction rise over inlet is taken as proportional to power.
 ClockLimit gpuClock(const GpuSpec& gpu, double capW, double rackFitW, double junctionK, double inletK, double atPowerW);
+
+/// One telemetry sample under load: board power and SM clock.
+struct PowerClockSample {
+    double powerW = 0;
+    double clockHz = 0;
+};
+
+/// DVFS parameters fitted to telemetry: r = ((P − P_static)/(TDP − P_static))^(1/γ) with
+/// r = clock / fullClock, least squares on ln r over P_static (1 W grid) and γ (closed form).
+struct DvfsFit {
+    double staticW = NAN, exponent = NAN;
+    double fullClockHz = NAN; ///< the clock the ratio is taken against
+    double rmsError = NAN;    ///< RMS of predicted − measured clock ratio
+    std::size_t samples = 0;  ///< samples used (power below TDP, above P_static)
+};
+
+/// Fit the DVFS curve of a GPU with board power `tdpW` to samples; `fullClockHz` is the clock at
+/// TDP (the ratio's reference). Samples at or above TDP only confirm the full clock.
+DvfsFit fitDvfs(const std::vector<PowerClockSample>& samples, double tdpW, double fullClockHz);
+
+/// RMS clock-ratio error of the given DVFS parameters on the samples (for comparing the catalog's
+/// placeholder with a fit).
+double dvfsRmsError(const std::vector<PowerClockSample>& samples, double tdpW, double fullClockHz, double staticW,
+                    double exponent);
 
 } // namespace rdt::models

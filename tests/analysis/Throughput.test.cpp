@@ -7,6 +7,7 @@
 
 #include "analysis/NcclLog.h"
 #include "analysis/Pipeline.h"
+#include "analysis/Telemetry.h"
 #include "core/Catalog.h"
 #include "core/Error.h"
 #include "core/Progress.h"
@@ -242,4 +243,43 @@ TEST_CASE("H200 and B200 from the catalog", "[throughput][gpu]")
     CHECK(std::isnan(b200.peakFlops(models::DataType::Tf32))); // not in the catalog: unknown, not guessed
     CHECK(b200.clockRatioAtPower(1000) == 1.0);
     CHECK(b200.clockRatioAtPower(800) < 1.0);
+}
+
+TEST_CASE("nvidia-smi CSV telemetry: units, nounits, [N/A] and located errors", "[throughput][telemetry]")
+{
+    const std::string dir = kRoot + "tests/fixtures/telemetry/";
+    const analysis::Telemetry t = analysis::readNvidiaSmiCsv(dir + "h100_power_sweep.csv");
+    CHECK(t.gpuName == "NVIDIA H100 80GB HBM3");
+    CHECK(t.samples.size() == 385);
+    CHECK(t.skipped == 1); // the [N/A] power reading
+    CHECK(t.samples.front().powerW == Approx(198.06));
+    CHECK(t.samples.front().clockHz == Approx(750e6));
+    CHECK(t.samples.front().utilization == Approx(1.0));
+    CHECK(t.samples.front().temperatureK == Approx(273.15 + 50));
+    CHECK(t.samples[1].gpu == 1);
+    const analysis::Telemetry plain = analysis::readNvidiaSmiCsv(dir + "nounits.csv");
+    REQUIRE(plain.samples.size() == 4);
+    CHECK(plain.samples[0].clockHz == Approx(1935e6));
+    CHECK(std::isnan(plain.samples[0].utilization));
+    CHECK_THROWS_WITH(analysis::readNvidiaSmiCsv(dir + "bad_unit.csv"),
+                      Contains("bad_unit.csv:2") && Contains("\"GHz\", expected \"MHz\""));
+    CHECK_THROWS_WITH(analysis::readNvidiaSmiCsv(dir + "no_clock.csv"),
+                      Contains("no_clock.csv:1") && Contains("clocks.sm"));
+}
+
+TEST_CASE("DVFS fit recovers the curve a power-cap sweep was made with", "[throughput][telemetry][gpu]")
+{
+    // h100_power_sweep.csv is synthetic, written in nvidia-smi's format from P_static = 130 W and
+    // exponent 2.2 with ±4 MHz noise and 15 MHz clock steps: the fit must find them (5 W, 0.1).
+    const analysis::Telemetry t = analysis::readNvidiaSmiCsv(kRoot + "tests/fixtures/telemetry/h100_power_sweep.csv");
+    std::vector<models::PowerClockSample> s;
+    for (const auto& x : t.samples)
+        if (x.utilization >= 0.9)
+            s.push_back({x.powerW, x.clockHz});
+    const models::DvfsFit fit = models::fitDvfs(s, 700, 1980e6);
+    CHECK(fit.staticW == Approx(130).margin(5));
+    CHECK(fit.exponent == Approx(2.2).margin(0.1));
+    CHECK(fit.rmsError < 0.01);
+    // The catalog's placeholder (150 W, 2.5) fits these data worse than the fit.
+    CHECK(models::dvfsRmsError(s, 700, 1980e6, 150, 2.5) > fit.rmsError);
 }

@@ -363,7 +363,7 @@ TEST_CASE("rdt check --targets: throughput in JSON with a verdict per target", "
     for (const char* key : {"id", "sustained_tflops_bf16", "clock_ratio", "limited_by"})
         CHECK(g.contains(key));
     CHECK(g.at("sustained_tflops_bf16").get<double>() == Approx(395.76));
-    CHECK(g.at("dvfs_estimate") == true); // the H100 DVFS curve is a placeholder until calibrated
+    CHECK(g.at("dvfs_estimate") == true);            // the H100 DVFS curve is a placeholder until calibrated
     CHECK(t.at("collectives").size() == 4 * 4 * 24); // ops × scopes × sizes 1 KiB … 8 GiB
     for (const char* key : {"op", "scope", "gpus", "size_B", "algbw_GBps", "busbw_GBps"})
         CHECK(t.at("collectives")[0].contains(key));
@@ -427,4 +427,24 @@ TEST_CASE("rdt nccl compare: measured against predicted busbw per size", "[cli][
                              "data/designs/meta-24k-roce.yaml");
     CHECK(trunc.code == 2);
     CHECK_THAT(trunc.out, Contains("truncated_row.log:40"));
+}
+
+TEST_CASE("rdt gpu calibrate: DVFS fit from nvidia-smi telemetry against the catalog", "[cli][throughput][telemetry]")
+{
+    const Run r =
+        runRdt("gpu calibrate tests/fixtures/telemetry/h100_power_sweep.csv --part nvidia-h100-sxm5 --json", false);
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j.at("samples_used") == 384); // the idle sample is left out, the [N/A] one skipped
+    CHECK(j.at("full_clock_MHz").get<double>() == Approx(1980));
+    CHECK(j.at("static_power_W").get<double>() == Approx(130).margin(5));
+    CHECK(j.at("catalog_rms_ratio_error").get<double>() > j.at("rms_ratio_error").get<double>());
+    const Run text = runRdt("gpu calibrate tests/fixtures/telemetry/h100_power_sweep.csv --part nvidia-h100-sxm5");
+    CHECK_THAT(text.out, Contains("static_power: {value: 130 W"));
+    const Run notGpu = runRdt("gpu calibrate tests/fixtures/telemetry/nounits.csv --part meta-minipack2");
+    CHECK(notGpu.code == 2);
+    CHECK_THAT(notGpu.out, Contains("not a gpu"));
+    const Run bad = runRdt("gpu calibrate tests/fixtures/telemetry/bad_unit.csv --part nvidia-h100-sxm5");
+    CHECK(bad.code == 2);
+    CHECK_THAT(bad.out, Contains("bad_unit.csv:2"));
 }
