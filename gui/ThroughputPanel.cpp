@@ -235,7 +235,10 @@ void ThroughputPanel::rebuild()
         }
     }
     const double total = t->sustainedPflopsBf16;
-    m_header->setText(tr("<b>%1 TFLOPS</b> BF16 sustained per GPU at MFU %2 % — clock %3 %, limited by %4.<br>"
+    const QString placeholder = slow->limitedBy != "none" && slow->dvfsEstimate
+                                    ? tr(" (clock-vs-power curve: catalog placeholder; rdt gpu calibrate fits it)")
+                                    : QString();
+    m_header->setText(tr("<b>%1 TFLOPS</b> BF16 sustained per GPU at MFU %2 % — clock %3 %, limited by %4%11.<br>"
                          "%5 %6 over %7 GPUs; node network %8 GB/s (NIC %9 Gb/s); %10 fabric.")
                           .arg(slow->sustainedTflopsBf16, 0, 'f', 0)
                           .arg(t->mfu * 100, 0, 'f', 0)
@@ -246,7 +249,8 @@ void ThroughputPanel::rebuild()
                           .arg(t->gpus)
                           .arg(t->hierarchy.nodeNetBps / 1e9, 0, 'f', 0)
                           .arg(t->nicRateGbps, 0, 'f', 0)
-                          .arg(QString::fromStdString(t->fabric)));
+                          .arg(QString::fromStdString(t->fabric))
+                          .arg(placeholder));
     // Keep the scope the user chose if it still exists; the first time, show the pod (where
     // fabrics differ), else the largest scope the design has.
     QString scope = m_scopeChosen ? m_scope->currentText() : QString("pod");
