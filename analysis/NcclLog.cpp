@@ -46,18 +46,31 @@ std::vector<std::string> splitComma(const std::string& s)
     return out;
 }
 
-/// Remove an MPI launcher prefix (`[1,0]<stdout>:`) or a `prefix: ` of pdsh/srun style host labels.
+/// Remove a launcher's line prefix: Open MPI `--tag-output` (`[1,0]<stdout>:`), MPICH
+/// `-prepend-rank` (`[0] `) and `srun -l` (`0: `); the leading blank after it too when the rest is
+/// a `#` line.
 std::string stripPrefix(const std::string& line)
 {
-    if (!line.empty() && line[0] == '[') {
-        const auto close = line.find("]<std");
-        if (close != std::string::npos) {
-            const auto colon = line.find(">:", close);
-            if (colon != std::string::npos)
-                return line.substr(colon + 2);
+    std::string rest = line;
+    if (!rest.empty() && rest[0] == '[') {
+        const auto close = rest.find(']');
+        const bool rank =
+            close != std::string::npos && rest.find_first_not_of("0123456789,", 1) == close; // [1,0] or [0]
+        if (rank) {
+            rest = rest.substr(close + 1);
+            if (rest.rfind("<stdout>:", 0) == 0 || rest.rfind("<stderr>:", 0) == 0)
+                rest = rest.substr(9);
         }
+    } else {
+        const auto colon = rest.find(':');
+        if (colon != std::string::npos && colon > 0 && colon < 8 &&
+            rest.find_first_not_of("0123456789 ", 0) == colon) // "0: " or " 12: "
+            rest = rest.substr(colon + 1);
     }
-    return line;
+    const auto first = rest.find_first_not_of(' ');
+    if (first != std::string::npos && rest[first] == '#')
+        rest = rest.substr(first);
+    return rest;
 }
 
 bool toNumber(const std::string& s, double& v)
@@ -116,7 +129,9 @@ NcclLog parseNcclLog(const std::string& text, const std::string& file)
         const int lineNo = static_cast<int>(i + 1);
         if (l.find("NCCL INFO") != std::string::npos)
             continue;
-        if (l.find("NCCL WARN") != std::string::npos || l.find("Test NCCL failure") != std::string::npos ||
+        if (l.find("NCCL WARN") != std::string::npos)
+            continue; // NCCL warns on healthy runs too (e.g. no libibverbs on a single node)
+        if (l.find("Test NCCL failure") != std::string::npos || l.find("Test CUDA failure") != std::string::npos ||
             l.find("Test failure") != std::string::npos)
             fail(file, lineNo, "run", "the nccl-tests run failed here: " + l);
         if (!csv && l.rfind("#", 0) == 0) {
@@ -135,20 +150,28 @@ NcclLog parseNcclLog(const std::string& text, const std::string& file)
             } else if (l.find("Avg bus bandwidth") != std::string::npos) {
                 const auto colon = l.find(':');
                 double v = NAN;
-                if (colon == std::string::npos || !toNumber(splitWhitespace(l.substr(colon + 1)).at(0), v))
+                const std::vector<std::string> after =
+                    colon == std::string::npos ? std::vector<std::string>{} : splitWhitespace(l.substr(colon + 1));
+                if (after.empty() || !toNumber(after[0], v))
                     fail(file, lineNo, "Avg bus bandwidth", "no number after \"Avg bus bandwidth :\"");
                 log.avgBusbwGBps = v;
                 trailer = true;
-            } else if (l.find("Out of bounds values") != std::string::npos)
+            } else if (l.find("Out of bounds values") != std::string::npos) {
+                // "# Out of bounds values : 0 OK" — anything else means the run computed wrong data.
+                if (l.find(" OK") == std::string::npos)
+                    fail(file, lineNo, "Out of bounds values",
+                         "the run reported wrong results: " + l.substr(l.find("Out of bounds")));
                 trailer = true;
+            }
             continue;
         }
+        if (csv && l.rfind("#", 0) == 0)
+            continue;
         if (csv && header.empty()) {
             const std::vector<std::string> f = splitComma(l);
             if (std::find(f.begin(), f.end(), "size") != f.end() && std::find(f.begin(), f.end(), "busbw") != f.end()) {
                 header = f;
                 headerLine = lineNo;
-                ++i; // the unit row
             }
             continue;
         }
@@ -165,8 +188,9 @@ NcclLog parseNcclLog(const std::string& text, const std::string& file)
         // A data row.
         double first = 0;
         if (!toNumber(f[0], first)) {
-            if (!csv)
-                continue; // other text between the header and the trailer (e.g. a launcher line)
+            // Other text between the header and the trailer (a launcher line; the CSV unit row).
+            if (!csv || log.rows.empty())
+                continue;
             fail(file, lineNo, "size", "not a size in bytes: \"" + f[0] + "\"");
         }
         if (f.size() != header.size())
@@ -204,8 +228,11 @@ NcclLog parseNcclLog(const std::string& text, const std::string& file)
                 (seenBus++ == 0 ? r.busbwGBps : r.inBusbwGBps) = num("busbw");
             }
         }
-        if (!log.rows.empty() && r.sizeB <= log.rows.back().sizeB)
-            fail(file, lineNo, "size", "sizes must increase down the table");
+        // Sizes do not fall within one data type and reduction (small AllGather sizes round to
+        // repeated 0-byte rows; `-d all` / `-o all` start a new sweep with the next type or op).
+        if (!log.rows.empty() && r.type == log.rows.back().type && r.redop == log.rows.back().redop &&
+            r.sizeB < log.rows.back().sizeB)
+            fail(file, lineNo, "size", "sizes must not fall down the table");
         log.rows.push_back(r);
     }
     if (header.empty())

@@ -37,7 +37,7 @@ struct Column {
 };
 
 constexpr Column kPower{"power.draw", "W", 1.0, 0.0};
-constexpr Column kClock{"clocks.sm", "MHz", 1e6, 0.0};
+constexpr Column kClock{"clocks.sm", "MHz", 1e6, 0.0}; // the header reads clocks.current.sm
 constexpr Column kUtil{"utilization.gpu", "%", 0.01, 0.0};
 constexpr Column kTemp{"temperature.gpu", "", 1.0, 273.15}; // degrees C, printed without a unit
 
@@ -74,6 +74,8 @@ Telemetry parseNvidiaSmiCsv(const std::string& text, const std::string& file)
             headerLine = lineNo;
             cPower = find(kPower.name);
             cClock = find(kClock.name);
+            if (cClock < 0)
+                cClock = find("clocks.current.sm"); // what nvidia-smi prints for the clocks.sm query
             cUtil = find(kUtil.name);
             cTemp = find(kTemp.name);
             cIndex = find("index");
@@ -96,7 +98,8 @@ Telemetry parseNvidiaSmiCsv(const std::string& text, const std::string& file)
             if (col < 0)
                 return NAN;
             std::string v = f[static_cast<std::size_t>(col)];
-            if (v == "[N/A]" || v == "N/A" || v == "[Not Supported]") {
+            if (v == "[N/A]" || v == "N/A" || v == "[Not Supported]" || v == "[Unknown Error]" ||
+                v == "[GPU requires reset]") {
                 missing |= required;
                 return NAN;
             }

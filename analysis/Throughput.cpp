@@ -165,7 +165,13 @@ models::Hierarchy hierarchyFor(const core::Design& d, const signal::SignalResult
         h.nodeNetBps = nics * rate / 8.0 * out.nccl.nicEfficiency;
     }
     if (gpu) {
-        h.nvlinkBps = gpu->nvlinkBytesPerS / 2;
+        if (std::isfinite(gpu->nvlinkBytesPerS))
+            h.nvlinkBps = gpu->nvlinkBytesPerS / 2;
+        else {
+            h.nvlinkBps = 64e9; // PCIe Gen5 x16, per direction
+            out.notes.push_back(gpu->slug + " has no nvlink_bandwidth in the catalog: GPUs in a node talk over "
+                                            "PCIe Gen5 x16 (64 GB/s per direction)");
+        }
         h.nvls = gpu->nvlinkSharp;
     }
     // Nodes per rack, racks per pod, pods.
@@ -228,8 +234,18 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
     const models::GpuSpec* firstGpu = nullptr;
     for (std::size_t ri = 0; ri < d.racks.size(); ++ri) {
         const core::Rack& rack = d.racks[ri];
-        const double rackFit =
-            ri < power.racks.size() && power.racks[ri].id == rack.id ? power.racks[ri].gpuCapToFitW : NAN;
+        double rackFit = NAN;
+        if (ri < power.racks.size() && power.racks[ri].id == rack.id) {
+            const power::RackPower& rp = power.racks[ri];
+            rackFit = rp.gpuCapToFitW;
+            if (!rp.fits && !rp.capCanFit) {
+                // Not even the lowest cap fits: the GPUs can draw no more than that.
+                rackFit = 0.0;
+                if (out.notes.size() < 20)
+                    out.notes.push_back("rack " + rack.id +
+                                        " cannot be fed even at the GPUs' minimum power cap: clocks at that cap");
+            }
+        }
         const thermal::RackThermal* rt = ri < thermal.racks.size() ? &thermal.racks[ri] : nullptr;
         for (std::size_t si = 0; si < rack.slots.size(); ++si) {
             const core::Slot& s = rack.slots[si];
@@ -248,6 +264,7 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
                 firstGpu = &gpu;
             }
             const double cap = s.overrides.gpuPowerCapW.value_or(gpu.tdpW);
+            const double rackLimit = rackFit == 0.0 ? gpu.minCapW : rackFit;
             double junction = NAN, inlet = NAN, atPower = 0;
             if (rt)
                 for (const thermal::ChassisThermal& c : rt->chassis)
@@ -256,7 +273,7 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
                         inlet = c.inletK;
                         atPower = c.gpuW;
                     }
-            const models::ClockLimit clk = models::gpuClock(gpu, cap, rackFit, junction, inlet, atPower);
+            const models::ClockLimit clk = models::gpuClock(gpu, cap, rackLimit, junction, inlet, atPower);
             char capText[32];
             std::snprintf(capText, sizeof capText, "@%.0fW", cap);
             const std::string id = s.part->slug + "/" + gpuPart->slug + capText;
@@ -346,17 +363,27 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
             r.dim = t.dim;
             r.loc = t.loc;
             int n = t.gpus;
-            if (!t.scope.empty())
-                for (const auto& [scope, count] : scopes)
-                    if (scope == t.scope)
-                        n = count;
-            if (!t.scope.empty() && n == 0)
-                n = t.scope == "cluster" ? out.gpus : h.gpusPerNode;
+            if (t.scope == "chassis")
+                n = h.gpusPerNode;
+            else if (t.scope == "rack")
+                n = std::min(h.gpusPerRack(), out.gpus);
+            else if (t.scope == "pod")
+                n = std::min(h.gpusPerPod(), out.gpus);
+            else if (t.scope == "cluster")
+                n = out.gpus;
             double v = NAN;
             if (t.metric == "sustained_tflops") {
-                v = INFINITY;
-                for (const GpuClass& g : out.classes)
-                    v = std::min(v, specs.at(g.gpu).peakFlops(t.dtype) * g.clockRatio * out.mfu);
+                // The slowest class; a data type a GPU's catalog entry lacks makes the value unknown.
+                bool first = true;
+                for (const GpuClass& g : out.classes) {
+                    const double x = specs.at(g.gpu).peakFlops(t.dtype) * g.clockRatio * out.mfu;
+                    if (std::isnan(x)) {
+                        v = NAN;
+                        break;
+                    }
+                    v = first ? x : std::min(v, x);
+                    first = false;
+                }
             } else if (t.metric == "clock_ratio")
                 v = slowest;
             else if (t.metric == "cluster_sustained") {

@@ -762,7 +762,9 @@ ComResult computeCom(const ComChannel& original, const ComParams& p, bool withEy
         const std::size_t j =
             std::min<std::size_t>(static_cast<std::size_t>(hi - original.freqHz.begin()), original.freqHz.size() - 1);
         const std::size_t i = j == 0 ? 0 : j - 1;
-        const double t = j == i ? 0 : (fn - original.freqHz[i]) / (original.freqHz[j] - original.freqHz[i]);
+        // Clamped: past the last measured point the loss is the last point's, not an extrapolation.
+        const double t =
+            j == i ? 0 : std::clamp((fn - original.freqHz[i]) / (original.freqHz[j] - original.freqHz[i]), 0.0, 1.0);
         best.ilNyquistDb = -20 * std::log10((1 - t) * std::abs(original.thru[i]) + t * std::abs(original.thru[j]));
     }
     double bestFom = -1e9;

@@ -68,6 +68,14 @@ TEST_CASE("nccl-tests under mpirun: [1,0]<stdout>: prefixes, no root column", "[
     CHECK(log.rows[10].timeUs > 0);
 }
 
+TEST_CASE("nccl-tests under srun -l with a harmless NCCL WARN line", "[throughput][nccl]")
+{
+    const analysis::NcclLog log = analysis::readNcclLog(kRoot + "tests/fixtures/nccl/srun_prefixed_all_reduce.log");
+    CHECK(log.ranks == 8);
+    CHECK(log.rows.size() == 31);
+    CHECK(log.avgBusbwGBps == Approx(118.3));
+}
+
 TEST_CASE("nccl-tests -F CSV with its three header rows", "[throughput][nccl]")
 {
     const analysis::NcclLog log = analysis::readNcclLog(kRoot + "tests/fixtures/nccl/all_reduce_perf_ring.csv");
@@ -85,7 +93,7 @@ TEST_CASE("malformed and truncated nccl-tests logs: located errors", "[throughpu
     const std::pair<const char*, const char*> cases[] = {
         {"truncated_row.log", "truncated_row.log:40"}, {"no_trailer.log", "no_trailer.log:40"},
         {"bad_number.log", "bad_number.log:40"},       {"no_table.log", "no nccl-tests result table"},
-        {"failed_run.log", "failed_run.log:40"},
+        {"failed_run.log", "failed_run.log:40"},       {"wrong_values.log", "wrong results"},
     };
     for (const auto& [file, expect] : cases) {
         INFO(file);
@@ -282,4 +290,24 @@ TEST_CASE("DVFS fit recovers the curve a power-cap sweep was made with", "[throu
     CHECK(fit.rmsError < 0.01);
     // The catalog's placeholder (150 W, 2.5) fits these data worse than the fit.
     CHECK(models::dvfsRmsError(s, 700, 1980e6, 150, 2.5) > fit.rmsError);
+}
+
+TEST_CASE("the rack's power budget caps the clock; a rack no cap can save runs at the minimum cap",
+          "[throughput][pipeline][power]")
+{
+    // tight-rack: the 600 A rack cannot feed two Grand Tetons at 700 W; the power solver's
+    // highest cap that fits (~554 W) sets the clock.
+    const auto tight = runDesign(kRoot + "data/designs/tight-rack.yaml");
+    REQUIRE(tight.throughput->classes.size() == 1);
+    const analysis::GpuClass& g = tight.throughput->classes[0];
+    CHECK(g.limitedBy == "rack power");
+    CHECK(g.powerW == Approx(tight.power->racks[0].gpuCapToFitW));
+    CHECK(g.clockRatio < 1.0);
+    // broken-rack's rack-c is over budget even at the 200 W minimum cap.
+    const auto broken = runDesign(kRoot + "data/designs/broken-rack.yaml");
+    bool noted = false;
+    for (const auto& n : broken.throughput->notes)
+        noted |= n.find("cannot be fed even at the GPUs' minimum power cap") != std::string::npos;
+    CHECK(noted);
+    CHECK(broken.throughput->classes[0].powerW == Approx(200));
 }
