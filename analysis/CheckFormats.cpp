@@ -224,6 +224,11 @@ std::string junitXml(const RuleRun& run, const core::CheckRegistry& registry)
         for (const TargetResult& t : run.throughput->targets) {
             const std::string id = "target." + t.id;
             cases << "    <testcase name=\"" << xmlEscape(id) << "\" classname=\"targets\"";
+            if (!t.applicable) {
+                cases << ">\n      <skipped message=\"not applicable: the target asks for more GPUs than the design "
+                         "has\"/>\n    </testcase>\n";
+                continue;
+            }
             const auto it = byRule.find(id);
             if (it == byRule.end() || it->second.empty()) {
                 cases << "/>\n";

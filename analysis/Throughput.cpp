@@ -399,6 +399,13 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
             }
             r.value = v;
             r.pass = !std::isnan(v) && (t.isMin ? v >= t.limit : v <= t.limit);
+            if (t.gpus > out.gpus) {
+                // A 24,576-GPU target says nothing about a 16-GPU design: not applicable, not failed.
+                r.applicable = false;
+                r.pass = false;
+                out.notes.push_back("target " + t.id + " asks for " + std::to_string(t.gpus) +
+                                    " GPUs, the design has " + std::to_string(out.gpus) + ": not applicable");
+            }
             out.targets.push_back(r);
         }
     return out;
@@ -418,7 +425,7 @@ std::vector<core::Violation> targetViolations(const ThroughputResult& t)
 {
     std::vector<core::Violation> out;
     for (const TargetResult& r : t.targets) {
-        if (r.pass)
+        if (r.pass || !r.applicable)
             continue;
         core::Violation v;
         v.rule = "target." + r.id;

@@ -79,6 +79,7 @@ struct TargetResult {
     std::string id, metric;
     double value = 0, limit = 0; ///< SI
     bool isMin = true, pass = false;
+    bool applicable = true; ///< false: the target asks for more GPUs than the design has ("n/a")
     core::Dimension dim = core::Dimension::Ratio;
     core::SourceLoc loc;
 };

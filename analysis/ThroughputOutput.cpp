@@ -62,7 +62,9 @@ json throughputJson(const ThroughputResult& t)
                            {"limit", number(limit)},
                            {"unit", unit},
                            {"kind", r.isMin ? "min" : "max"},
-                           {"verdict", r.pass ? "pass" : "fail"}});
+                           {"verdict", !r.applicable ? "n/a"
+                                       : r.pass      ? "pass"
+                                                     : "fail"}});
     }
     const models::Hierarchy& h = t.hierarchy;
     return {{"mfu", t.mfu},
@@ -165,7 +167,7 @@ void writeThroughputGroup(hid_t file, const ThroughputResult& t)
         r.set(limit, targetDisplay(x.limit, x.dim).first);
         r.set(unit, std::string(u));
         r.set(kind, std::string(x.isMin ? "min" : "max"));
-        r.set(verdict, std::string(x.pass ? "pass" : "fail"));
+        r.set(verdict, std::string(!x.applicable ? "n/a" : x.pass ? "pass" : "fail"));
     }
     r.write(g.get(), "targets");
 }

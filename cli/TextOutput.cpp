@@ -167,10 +167,15 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
                       bw(models::Collective::AllToAll, t.gpus), t.fabric.c_str());
         out << buf;
         if (!t.targets.empty()) {
-            std::size_t pass = 0;
-            for (const auto& x : t.targets)
+            std::size_t pass = 0, na = 0;
+            for (const auto& x : t.targets) {
                 pass += x.pass ? 1 : 0;
-            out << "targets  " << pass << " of " << t.targets.size() << " met (" << t.mfuSource << ")\n";
+                na += x.applicable ? 0 : 1;
+            }
+            out << "targets  " << pass << " of " << t.targets.size() - na << " met";
+            if (na)
+                out << " (" << na << " not applicable to a design this size)";
+            out << " (" << t.mfuSource << ")\n";
         }
     }
     char timing[160];

@@ -311,3 +311,14 @@ TEST_CASE("the rack's power budget caps the clock; a rack no cap can save runs a
     CHECK(noted);
     CHECK(broken.throughput->classes[0].powerW == Approx(200));
 }
+
+TEST_CASE("a target for more GPUs than the design has is not applicable, not failed", "[throughput][targets]")
+{
+    const auto r = runDesign(kRoot + "data/designs/single-rack.yaml", kRoot + "data/targets/meta-llama3.yaml");
+    const analysis::TargetResult& t = target(*r.throughput, "allgather-24k-normalised");
+    CHECK_FALSE(t.applicable);
+    for (const auto& v : r.violations)
+        CHECK(v.rule != "target.allgather-24k-normalised");
+    // Scope targets use the design's own tiers: a one-rack design's "pod" is its 16 GPUs.
+    CHECK(target(*r.throughput, "allreduce-pod-1GiB").applicable);
+}
