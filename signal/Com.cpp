@@ -2,34 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 
-#include "core/Yaml.h"
-#include "signal/NetworkAlgebra.h"
+#include "signal/ComDetail.h"
 
 namespace rdt::signal {
 
 using cd = std::complex<double>;
-
-std::vector<double> Range::values() const
-{
-    std::vector<double> v;
-    for (double x = from; x <= to + 1e-9 * std::max(1.0, std::fabs(to)); x += step)
-        v.push_back(x);
-    return v;
-}
+using detail::Pdf;
 
 namespace {
-
-Range readRange(const core::Cursor& c, core::Dimension dim)
-{
-    c.allowKeys({"from", "to", "step"});
-    Range r{c["from"].quantity(dim, core::Range::any()), c["to"].quantity(dim, core::Range::any()),
-            c["step"].quantity(dim, core::Range{1e-12, 1e12})};
-    if (r.to < r.from)
-        c.fail("`to` must not be below `from`");
-    return r;
-}
 
 constexpr long kPostUi = 200;
 
@@ -329,293 +310,9 @@ std::vector<double> aggressorSamples(const PulseResponse& pr)
     return out;
 }
 
-/// A discrete distribution on a symmetric voltage grid.
-struct Pdf {
-    double step;
-    std::vector<double> p; ///< p[i] at voltage (i − centre)·step
-    std::size_t centre;
-    std::size_t lo, hi; ///< support: p is zero outside [lo, hi]
-    Pdf(double s, std::size_t half) : step(s), p(2 * half + 1, 0.0), centre(half), lo(half), hi(half) { p[half] = 1.0; }
-    /// Convolve with a symbol of amplitude `a` (levels equally spaced in [−a, a]). Work is
-    /// proportional to the support, so adding small amplitudes first keeps it cheap.
-    void addSymbol(double a, int levels)
-    {
-        std::vector<double> out(p.size(), 0.0);
-        const long size = static_cast<long>(p.size());
-        long newLo = size, newHi = -1;
-        for (int l = 0; l < levels; ++l) {
-            const double v = levels == 1 ? 0.0 : a * (2.0 * l / (levels - 1) - 1.0);
-            const long shift = std::lround(v / step);
-            const long from = std::max(static_cast<long>(lo), -shift),
-                       to = std::min(static_cast<long>(hi), size - 1 - shift);
-            for (long i = from; i <= to; ++i)
-                out[static_cast<std::size_t>(i + shift)] += p[static_cast<std::size_t>(i)] / levels;
-            if (from <= to) {
-                newLo = std::min(newLo, from + shift);
-                newHi = std::max(newHi, to + shift);
-            }
-        }
-        p.swap(out);
-        if (newHi >= newLo) {
-            lo = static_cast<std::size_t>(newLo);
-            hi = static_cast<std::size_t>(newHi);
-        }
-    }
-    /// addSymbol for each amplitude, smallest first (the result does not depend on the order).
-    void addSymbols(std::vector<double> amps, int levels)
-    {
-        std::sort(amps.begin(), amps.end(), [](double x, double y) { return std::fabs(x) < std::fabs(y); });
-        for (double a : amps)
-            addSymbol(a, levels);
-    }
-    void addGaussian(double sigma)
-    {
-        if (sigma <= 0)
-            return;
-        const long half = static_cast<long>(std::ceil(6 * sigma / step));
-        std::vector<double> k(static_cast<std::size_t>(2 * half + 1));
-        double sum = 0;
-        for (long i = -half; i <= half; ++i)
-            sum += k[static_cast<std::size_t>(i + half)] = std::exp(-0.5 * (i * step / sigma) * (i * step / sigma));
-        std::vector<double> out(p.size(), 0.0);
-        for (std::size_t i = lo; i <= hi; ++i) {
-            if (p[i] == 0)
-                continue;
-            for (long d = -half; d <= half; ++d) {
-                const long j = static_cast<long>(i) + d;
-                if (j >= 0 && j < static_cast<long>(p.size()))
-                    out[static_cast<std::size_t>(j)] += p[i] * k[static_cast<std::size_t>(d + half)] / sum;
-            }
-        }
-        p.swap(out);
-        lo = static_cast<std::size_t>(std::max(0L, static_cast<long>(lo) - half));
-        hi = std::min(p.size() - 1, hi + static_cast<std::size_t>(half));
-    }
-    /// Smallest y ≥ 0 with P(noise ≤ −y) ≤ der.
-    double tail(double der) const
-    {
-        double cdf = 0;
-        for (std::size_t i = 0; i < centre; ++i) {
-            cdf += p[i];
-            if (cdf > der)
-                return (static_cast<double>(centre) - static_cast<double>(i)) * step;
-        }
-        return 0.0;
-    }
-};
-
 } // namespace
 
-ComParams ComParams::load(const std::string& nameOrPath)
-{
-    const std::string text = core::readTextFile(nameOrPath);
-    const core::Cursor doc(core::parseYaml(text, nameOrPath), std::make_shared<std::string>(nameOrPath), "");
-    doc.allowKeys({"name",
-                   "title",
-                   "source",
-                   "symbol_rate",
-                   "levels",
-                   "samples_per_ui",
-                   "der",
-                   "tx_rise_time",
-                   "level_mismatch",
-                   "victim_amplitude",
-                   "fext_amplitude",
-                   "next_amplitude",
-                   "dual_dirac_jitter",
-                   "random_jitter",
-                   "tx_snr",
-                   "noise_density",
-                   "ctle",
-                   "tx_ffe",
-                   "dfe_taps",
-                   "dfe_limit",
-                   "rx_bandwidth",
-                   "pass_threshold",
-                   "package"});
-    using D = core::Dimension;
-    ComParams p;
-    p.name = doc["name"].str();
-    if (auto t = doc.find("title"))
-        p.title = t->str();
-    if (auto s = doc.find("source"))
-        p.source = s->str();
-    p.baudHz = doc["symbol_rate"].quantity(D::Frequency, core::Range{1e8, 1e12});
-    p.levels = static_cast<int>(doc["levels"].integer(2, 16));
-    p.samplesPerUi = static_cast<int>(doc["samples_per_ui"].integer(8, 256));
-    p.der = doc["der"].number(1e-15, 1e-2);
-    p.txRiseS = doc["tx_rise_time"].quantity(D::Time);
-    p.levelMismatch = doc["level_mismatch"].quantity(D::Ratio, core::Range{0.5, 1.0});
-    p.victimV = doc["victim_amplitude"].quantity(D::Voltage, core::Range{1e-3, 5});
-    p.fextV = doc["fext_amplitude"].quantity(D::Voltage, core::Range{0, 5});
-    p.nextV = doc["next_amplitude"].quantity(D::Voltage, core::Range{0, 5});
-    p.dualDiracUi = doc["dual_dirac_jitter"].number(0, 1);
-    p.randomJitterUi = doc["random_jitter"].number(0, 1);
-    p.txSnrDb = doc["tx_snr"].quantity(D::Gain, core::Range{0, 100});
-    p.noiseDensity = doc["noise_density"].quantity(D::NoiseDensity, core::Range{0, 1});
-    const core::Cursor c = doc["ctle"];
-    c.allowKeys({"zero", "pole1", "pole2", "dc_gain"});
-    p.ctleZeroHz = c["zero"].quantity(D::Frequency, core::Range{1e6, 1e12});
-    p.ctlePole1Hz = c["pole1"].quantity(D::Frequency, core::Range{1e6, 1e12});
-    p.ctlePole2Hz = c["pole2"].quantity(D::Frequency, core::Range{1e6, 1e12});
-    p.ctleGainDb = readRange(c["dc_gain"], D::Gain);
-    const core::Cursor ffe = doc["tx_ffe"];
-    ffe.allowKeys({"pre", "post"});
-    p.txPre = readRange(ffe["pre"], D::Ratio);
-    p.txPost = readRange(ffe["post"], D::Ratio);
-    p.dfeTaps = static_cast<int>(doc["dfe_taps"].integer(0, 64));
-    p.dfeLimit = doc["dfe_limit"].quantity(D::Ratio, core::Range{0, 10});
-    p.rxBandwidth = doc["rx_bandwidth"].quantity(D::Ratio, core::Range{0.05, 2});
-    p.passDb = doc["pass_threshold"].quantity(D::Gain, core::Range::any());
-    if (const auto pk = doc.find("package")) {
-        pk->allowKeys({"die_capacitance", "pad_capacitance", "termination", "reference", "line_impedance",
-                       "line_lengths", "case", "line_loss"});
-        PackageModel& m = p.package;
-        m.enabled = true;
-        m.dieCapF = (*pk)["die_capacitance"].quantity(D::Capacitance, core::Range{0, 1e-9});
-        m.padCapF = (*pk)["pad_capacitance"].quantity(D::Capacitance, core::Range{0, 1e-9});
-        m.termOhm = (*pk)["termination"].quantity(D::Resistance, core::Range{1, 1000});
-        m.refOhm = (*pk)["reference"].quantity(D::Resistance, core::Range{1, 1000});
-        m.lineOhm = (*pk)["line_impedance"].quantity(D::Resistance, core::Range{1, 1000});
-        const core::Cursor lengths = (*pk)["line_lengths"];
-        lengths.requireSequence();
-        for (const core::Cursor& l : lengths.elements())
-            m.lengthsMm.push_back(l.quantity(D::Length, core::Range{0, 1.0}) * 1e3);
-        if (m.lengthsMm.empty())
-            lengths.fail("at least one package line length");
-        if (const auto k = pk->find("case"))
-            m.caseIndex = static_cast<int>(k->integer(1, static_cast<long long>(m.lengthsMm.size()))) - 1;
-        const core::Cursor loss = (*pk)["line_loss"];
-        loss.allowKeys({"gamma0", "a1", "a2", "tau"});
-        m.gamma0 = loss["gamma0"].number(0, 1);  // 1/mm
-        m.a1 = loss["a1"].number(0, 1);          // ns^½/mm
-        m.a2 = loss["a2"].number(0, 1);          // ns/mm
-        m.tauNsPerMm = loss["tau"].number(0, 1); // ns/mm
-    }
-    return p;
-}
-
-std::vector<cd> sdd21(const Network& net)
-{
-    const Network mm = mixedMode(net);
-    std::vector<cd> h;
-    h.reserve(mm.points());
-    for (const auto& s : mm.s)
-        h.push_back(s(1, 0));
-    return h;
-}
-
-std::vector<Eigen::Matrix2cd> sdd(const Network& net)
-{
-    const Network mm = mixedMode(net);
-    std::vector<Eigen::Matrix2cd> out;
-    out.reserve(mm.points());
-    for (const auto& m : mm.s)
-        out.push_back(m.block<2, 2>(0, 0));
-    return out;
-}
-
-ComChannel channelFromNetworks(const Network& thru, const std::vector<Network>& fext, const std::vector<Network>& next)
-{
-    ComChannel ch;
-    ch.freqHz = thru.freqHz;
-    ch.thruS = sdd(thru);
-    for (const auto& m : ch.thruS)
-        ch.thru.push_back(m(1, 0));
-    auto add = [&](const Network& n, std::vector<std::vector<cd>>& h, std::vector<std::vector<Eigen::Matrix2cd>>& s) {
-        s.push_back(sdd(interpolate(n, ch.freqHz)));
-        h.emplace_back();
-        for (const auto& m : s.back())
-            h.back().push_back(m(1, 0));
-    };
-    for (const Network& n : fext)
-        add(n, ch.fext, ch.fextS);
-    for (const Network& n : next)
-        add(n, ch.next, ch.nextS);
-    return ch;
-}
-
 namespace {
-
-using Mat2 = Eigen::Matrix2cd;
-
-/// Shunt capacitance as a 2-port (93A-8).
-Mat2 shuntC(double f, double c, double r0)
-{
-    const cd x = cd(0, 2 * M_PI * f) * c * r0;
-    Mat2 s;
-    s << -x, 2.0, 2.0, -x;
-    return s / (2.0 + x);
-}
-
-/// Package transmission line of length `mm` (93A-9 … 93A-14).
-Mat2 packageLine(double f, const PackageModel& m, double mm)
-{
-    const double g = f / 1e9;
-    const cd gamma = g <= 0 ? cd(m.gamma0)
-                            : m.gamma0 + m.a1 * cd(1, 1) * std::sqrt(g) +
-                                  (m.a2 * cd(1, -2 / M_PI * std::log(g)) + cd(0, 2 * M_PI * m.tauNsPerMm)) * g;
-    const double rho = (m.lineOhm - 2 * m.refOhm) / (m.lineOhm + 2 * m.refOhm);
-    const cd e1 = std::exp(-gamma * mm), e2 = e1 * e1;
-    const cd den = 1.0 - rho * rho * e2;
-    Mat2 s;
-    s(0, 0) = s(1, 1) = rho * (1.0 - e2) / den;
-    s(0, 1) = s(1, 0) = (1 - rho * rho) * e1 / den;
-    return s;
-}
-
-/// Two 2-ports in cascade.
-Mat2 cascade2(const Mat2& a, const Mat2& b)
-{
-    const cd d = 1.0 - a(1, 1) * b(0, 0);
-    Mat2 s;
-    s(0, 0) = a(0, 0) + a(0, 1) * b(0, 0) * a(1, 0) / d;
-    s(0, 1) = a(0, 1) * b(0, 1) / d;
-    s(1, 0) = a(1, 0) * b(1, 0) / d;
-    s(1, 1) = b(1, 1) + b(1, 0) * a(1, 1) * b(0, 1) / d;
-    return s;
-}
-
-/// Voltage transfer of a 2-port between source and load terminations Γ1, Γ2 (93A-18).
-cd terminatedH21(const Mat2& s, double g1, double g2)
-{
-    const cd det = s(0, 0) * s(1, 1) - s(0, 1) * s(1, 0);
-    return s(1, 0) * (1 - g1) * (1 + g2) / (1.0 - s(0, 0) * g1 - s(1, 1) * g2 + g1 * g2 * det);
-}
-
-/// Each channel with the transmitter's and the receiver's packages and terminations. The packages
-/// depend on frequency only, so they are built once per grid point for all channels.
-void applyPackage(ComChannel& ch, const PackageModel& m)
-{
-    const double zp = m.lengthsMm[static_cast<std::size_t>(m.caseIndex)];
-    const double zpNext = *std::min_element(m.lengthsMm.begin(), m.lengthsMm.end());
-    const double gamma = (m.termOhm - m.refOhm) / (m.termOhm + m.refOhm);
-    const std::size_t n = ch.freqHz.size();
-    std::vector<Mat2> tx(n), txNext(n), rx(n);
-    for (std::size_t k = 0; k < n; ++k) {
-        const double f = ch.freqHz[k];
-        const Mat2 die = shuntC(f, m.dieCapF, m.refOhm), pad = shuntC(f, m.padCapF, m.refOhm);
-        const Mat2 line = packageLine(f, m, zp);
-        tx[k] = cascade2(cascade2(die, line), pad);
-        rx[k] = cascade2(cascade2(pad, line), die);
-        txNext[k] = zpNext == zp ? tx[k] : cascade2(cascade2(die, packageLine(f, m, zpNext)), pad);
-    }
-    auto apply = [&](std::vector<cd>& h, const std::vector<Mat2>* full, const std::vector<Mat2>& txPkg) {
-        for (std::size_t k = 0; k < h.size(); ++k) {
-            Mat2 c;
-            if (full && k < full->size())
-                c = (*full)[k];
-            else
-                c << 0.0, h[k], h[k], 0.0;
-            h[k] = terminatedH21(cascade2(cascade2(txPkg[k], c), rx[k]), gamma, gamma);
-        }
-    };
-    apply(ch.thru, ch.thruS.empty() ? nullptr : &ch.thruS, tx);
-    for (std::size_t i = 0; i < ch.fext.size(); ++i)
-        apply(ch.fext[i], i < ch.fextS.size() && !ch.fextS[i].empty() ? &ch.fextS[i] : nullptr, tx);
-    for (std::size_t i = 0; i < ch.next.size(); ++i)
-        apply(ch.next[i], i < ch.nextS.size() && !ch.nextS[i].empty() ? &ch.nextS[i] : nullptr, txNext);
-}
 
 /// Inner-eye opening versus sampling phase and BER: at each phase the main cursor and the residual
 /// ISI (the DFE keeps the taps it set at the chosen phase) are re-sampled; crosstalk and the
@@ -675,71 +372,6 @@ void statisticalEye(ComResult& r, const PulseResponse& victim, const Cursors& ch
     r.eyeWidthUi = widthHi >= widthLo ? widthHi - widthLo : 0.0;
 }
 
-/// Group delay of the through from its unwrapped phase between ~1 GHz and fb/2 (s).
-double groupDelay(const ComChannel& ch, double fb)
-{
-    double phase = 0, prev = std::arg(ch.thru.front()), f0 = -1, p0 = 0, f1 = 0, p1 = 0;
-    for (std::size_t k = 1; k < ch.freqHz.size(); ++k) {
-        double d = std::arg(ch.thru[k]) - prev;
-        prev = std::arg(ch.thru[k]);
-        d -= 2 * M_PI * std::round(d / (2 * M_PI));
-        phase += d;
-        if (f0 < 0 && ch.freqHz[k] >= 1e9) {
-            f0 = ch.freqHz[k];
-            p0 = phase;
-        }
-        if (ch.freqHz[k] <= fb / 2) {
-            f1 = ch.freqHz[k];
-            p1 = phase;
-        }
-    }
-    return f1 > f0 && f0 > 0 ? std::max(0.0, -(p1 - p0) / (2 * M_PI * (f1 - f0))) : 0.0;
-}
-
-/// The channel on a coarser grid when the data is finer than its delay needs: the record (1/step)
-/// must hold delay plus ring-down, and the phase must turn by less than π per step.
-ComChannel resampled(const ComChannel& ch, double fb)
-{
-    const double step = (ch.freqHz.back() - ch.freqHz.front()) / std::max<std::size_t>(1, ch.freqHz.size() - 1);
-    const double want = 1.0 / (2.0 * (groupDelay(ch, fb) + 10e-9));
-    if (want < 2 * step)
-        return ch;
-    std::vector<double> f;
-    for (double x = ch.freqHz.front(); x <= ch.freqHz.back(); x += want)
-        f.push_back(x);
-    // The same rule as interpolate() (re/im between points, phase scaled to zero towards DC), on
-    // plain vectors: this runs for every aggressor of every COM.
-    std::vector<std::size_t> upper(f.size());
-    for (std::size_t k = 0; k < f.size(); ++k)
-        upper[k] =
-            static_cast<std::size_t>(std::upper_bound(ch.freqHz.begin(), ch.freqHz.end(), f[k]) - ch.freqHz.begin());
-    auto resample = [&](const std::vector<cd>& h) {
-        std::vector<cd> out(f.size());
-        for (std::size_t k = 0; k < f.size(); ++k) {
-            const double x = f[k];
-            const std::size_t j = upper[k];
-            if (x <= ch.freqHz.front()) {
-                const double r = ch.freqHz.front() > 0 ? x / ch.freqHz.front() : 0.0;
-                out[k] = std::polar(std::abs(h.front()), r * std::arg(h.front()));
-            } else if (x >= ch.freqHz.back())
-                out[k] = h.back();
-            else {
-                const double t = (x - ch.freqHz[j - 1]) / (ch.freqHz[j] - ch.freqHz[j - 1]);
-                out[k] = (1 - t) * h[j - 1] + t * h[j];
-            }
-        }
-        return out;
-    };
-    ComChannel out;
-    out.freqHz = f;
-    out.thru = resample(ch.thru);
-    for (const auto& a : ch.fext)
-        out.fext.push_back(resample(a));
-    for (const auto& a : ch.next)
-        out.next.push_back(resample(a));
-    return out;
-}
-
 } // namespace
 
 ComResult computeCom(const ComChannel& original, const ComParams& p, bool withEye)
@@ -747,9 +379,9 @@ ComResult computeCom(const ComChannel& original, const ComParams& p, bool withEy
     ComChannel packaged;
     if (p.package.enabled) {
         packaged = original;
-        applyPackage(packaged, p.package);
+        detail::applyPackage(packaged, p.package);
     }
-    const ComChannel ch = resampled(p.package.enabled ? packaged : original, p.baudHz);
+    const ComChannel ch = detail::resampled(p.package.enabled ? packaged : original, p.baudHz);
     ComResult best;
     best.comDb = -1e9;
     const double var = symbolVariance(p.levels);
