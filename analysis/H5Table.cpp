@@ -1,5 +1,6 @@
 #include "analysis/H5Table.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -175,6 +176,32 @@ void writeScalar(hid_t parent, const std::string& name, double value, const std:
     H5Handle ds = checked(
         H5Dcreate2(parent, name.c_str(), H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), name);
     check(H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &value), name);
+    writeStringAttribute(ds.get(), "units", unit);
+}
+
+} // namespace rdt::analysis
+
+namespace rdt::analysis {
+
+void writeArray(hid_t parent, const std::string& name, const std::vector<double>& values,
+                const std::vector<hsize_t>& dims, const std::string& unit)
+{
+    hsize_t total = 1;
+    for (hsize_t d : dims)
+        total *= d;
+    if (total != values.size() || dims.empty())
+        throw std::logic_error("writeArray " + name + ": dimensions do not match the data");
+    H5Handle space = checked(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), name);
+    H5Handle props = checked(H5Pcreate(H5P_DATASET_CREATE), name);
+    if (total > 256) {
+        std::vector<hsize_t> chunk(dims);
+        chunk[0] = std::min<hsize_t>(chunk[0], std::max<hsize_t>(1, 8192 / std::max<hsize_t>(1, total / dims[0])));
+        check(H5Pset_chunk(props.get(), static_cast<int>(chunk.size()), chunk.data()), name);
+        check(H5Pset_deflate(props.get(), 4), name);
+    }
+    H5Handle ds = checked(
+        H5Dcreate2(parent, name.c_str(), H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT, props.get(), H5P_DEFAULT), name);
+    check(H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), name);
     writeStringAttribute(ds.get(), "units", unit);
 }
 

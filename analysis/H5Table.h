@@ -65,6 +65,10 @@ H5Handle stringType();
 void writeStringAttribute(hid_t object, const std::string& name, const std::string& value);
 /// Scalar string dataset (for long text such as the input design).
 void writeStringDataset(hid_t parent, const std::string& name, const std::string& value);
+/// N-D double dataset (row-major `values`, `dims`) with a `units` attribute; chunked and
+/// deflated above 256 values.
+void writeArray(hid_t parent, const std::string& name, const std::vector<double>& values,
+                const std::vector<hsize_t>& dims, const std::string& unit);
 /// Scalar double dataset with a `units` attribute.
 void writeScalar(hid_t parent, const std::string& name, double value, const std::string& unit);
 

@@ -3,7 +3,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <optional>
+#include <set>
 
 #include "core/MechanicalChecks.h"
 #include "power/PowerChecks.h"
@@ -54,16 +56,78 @@ void applyScenario(core::Design& d, const RunOptions& o)
     }
     if (o.inletK > 0) {
         d.site.supplyAirK = o.inletK;
+        d.scenario.supplyAirK = o.inletK;
         add("inlet=" + core::formatQuantity(o.inletK, core::Dimension::Temperature));
     }
     if (!std::isnan(o.altitudeM)) {
         d.site.altitudeM = o.altitudeM;
+        d.scenario.altitudeM = o.altitudeM;
         add("altitude=" + core::formatQuantity(o.altitudeM, core::Dimension::Length));
     }
     d.scenario.name = name;
 }
 
+/// Link classes whose rules failed get a verdict that says so: a class passes only if every rule
+/// on it passes. The link rules name their class first in every message ("link class ID: …").
+std::shared_ptr<const signal::SignalResult> verdictsFromRules(std::shared_ptr<const signal::SignalResult> sig,
+                                                              const std::vector<core::Violation>& violations)
+{
+    std::map<std::string, std::set<std::string>> failed;
+    for (const core::Violation& v : violations) {
+        static const std::string prefix = "link class ";
+        if (v.waived || v.severity == core::Severity::Info || v.message.rfind(prefix, 0) != 0)
+            continue;
+        const std::size_t end = v.message.find_first_of(": (", prefix.size());
+        failed[v.message.substr(prefix.size(), end - prefix.size())].insert(v.rule);
+    }
+    if (failed.empty())
+        return sig;
+    auto out = std::make_shared<signal::SignalResult>(*sig);
+    for (signal::LinkVerdict& l : out->links) {
+        const auto it = failed.find(l.id);
+        if (it == failed.end())
+            continue;
+        std::string rules;
+        for (const std::string& r : it->second)
+            rules += (rules.empty() ? "" : ", ") + r;
+        l.pass = false;
+        l.verdict = "fail (" + rules + ")";
+    }
+    return out;
+}
+
 } // namespace
+
+core::PowerBasis effectiveBasis(const RunOptions& o, const core::Design& d, const core::Profile& p)
+{
+    if (o.powerBasis)
+        return *o.powerBasis;
+    if (d.power.basis)
+        return *d.power.basis;
+    return p.powerBasis.value_or(core::PowerBasis::Nameplate);
+}
+
+power::PowerOptions powerOptions(const core::Design& d, const core::Profile& profile, core::PowerBasis basis,
+                                 const thermal::ThermalResult* thermal)
+{
+    power::PowerOptions o;
+    o.basis = basis;
+    const core::CheckRegistry registry = makeRegistry();
+    if (const core::RuleInfo* r = registry.find("orv3.bbu.holdup"))
+        o.rideThroughS = profile.constraint(*r, "ride_through");
+    if (const core::RuleInfo* r = registry.find("orv3.ac.whip"))
+        o.breakerDerating = profile.constraint(*r, "breaker_derating");
+    if (thermal) {
+        o.fanSpeeds.resize(d.racks.size());
+        for (std::size_t i = 0; i < d.racks.size(); ++i)
+            o.fanSpeeds[i].assign(d.racks[i].slots.size(), NAN);
+        for (const thermal::RackThermal& r : thermal->racks)
+            for (const thermal::ChassisThermal& c : r.chassis)
+                if (c.rack >= 0 && c.slot >= 0 && static_cast<std::size_t>(c.rack) < d.racks.size())
+                    o.fanSpeeds[static_cast<std::size_t>(c.rack)][static_cast<std::size_t>(c.slot)] = c.fanSpeed;
+    }
+    return o;
+}
 
 RunResult run(const RunOptions& options, core::Progress& progress)
 {
@@ -80,14 +144,28 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     result.design = core::loadDesign(options.designPath, catalogDir);
     applyScenario(result.design, options);
     const auto t1 = Clock::now();
-    // Coupling order (ARCHITECTURE.md): power first; thermal and throughput will follow here.
-    progress.update(0.15, "power budget");
+    // Bad profiles are input errors too, and the budget needs the profile's limits and basis.
+    const core::CheckRegistry registry = makeRegistry();
+    const std::string profile = options.profile.empty() ? result.design.profile : options.profile;
+    const std::string path = profilePath(profile);
+    if (!std::filesystem::exists(path))
+        throw core::InputError(core::SourceLoc{path, 0, 0, "profile"}, "rule profile \"" + profile + "\" not found");
+    result.profile = core::Profile::load(path, registry);
+
+    // Coupling order: the airflow solution settles fan speed and chassis heat together (fan power
+    // is heat); the budget then draws the fans at those speeds. Both use the same chassis model,
+    // so the budget's modelled chassis draw equals the heat the thermal solver put in the air.
     core::ResultStore store;
-    result.power = power::powerFor(result.design, store);
-    const auto tPower = Clock::now();
-    progress.update(0.3, "airflow and temperatures");
+    progress.update(0.15, "airflow and temperatures");
     result.thermal = thermal::thermalFor(result.design, store);
     const auto tThermal = Clock::now();
+    progress.update(0.3, "power budget");
+    const power::PowerOptions po = powerOptions(result.design, result.profile,
+                                                effectiveBasis(options, result.design, result.profile),
+                                                result.thermal.get());
+    result.power = std::make_shared<const power::PowerResult>(power::computePower(result.design, po));
+    store.put<power::PowerResult>("power", result.power);
+    const auto tPower = Clock::now();
     progress.update(0.45, "link channels and COM");
     result.signal = signal::signalFor(result.design, store, dataDir() + "/si-profiles");
     const auto tSignal = Clock::now();
@@ -95,13 +173,6 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     result.throughput = std::make_shared<const ThroughputResult>(analyseThroughput(
         result.design, *result.power, *result.thermal, *result.signal, nccl, targets ? &*targets : nullptr));
     const auto tThroughput = Clock::now();
-
-    const core::CheckRegistry registry = makeRegistry();
-    const std::string profile = options.profile.empty() ? result.design.profile : options.profile;
-    const std::string path = profilePath(profile);
-    if (!std::filesystem::exists(path))
-        throw core::InputError(core::SourceLoc{path, 0, 0, "profile"}, "rule profile \"" + profile + "\" not found");
-    result.profile = core::Profile::load(path, registry);
 
     struct Scaled : core::Progress {
         core::Progress& outer;
@@ -112,11 +183,12 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     result.violations = core::runChecks(result.design, registry, result.profile, scaled, &store);
     for (core::Violation& v : targetViolations(*result.throughput))
         result.violations.push_back(std::move(v));
+    result.signal = verdictsFromRules(result.signal, result.violations);
     const auto t2 = Clock::now();
     result.loadSeconds = std::chrono::duration<double>(t1 - t0).count();
-    result.powerSeconds = std::chrono::duration<double>(tPower - t1).count();
-    result.thermalSeconds = std::chrono::duration<double>(tThermal - tPower).count();
-    result.signalSeconds = std::chrono::duration<double>(tSignal - tThermal).count();
+    result.thermalSeconds = std::chrono::duration<double>(tThermal - t1).count();
+    result.powerSeconds = std::chrono::duration<double>(tPower - tThermal).count();
+    result.signalSeconds = std::chrono::duration<double>(tSignal - tPower).count();
     result.throughputSeconds = std::chrono::duration<double>(tThroughput - tSignal).count();
     result.checkSeconds = std::chrono::duration<double>(t2 - tThroughput).count();
     return result;

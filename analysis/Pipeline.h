@@ -4,6 +4,7 @@
 /// ARCHITECTURE.md sets out. Today: load → rules; the solvers join here as they land.
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,7 +37,18 @@ struct RunOptions {
     int failedRotors = 0;
     double inletK = 0.0;
     double altitudeM = NAN;
+    /// `--power-basis`; unset: the design's `power: {basis:}`, else the profile's, else nameplate.
+    std::optional<core::PowerBasis> powerBasis{};
 };
+
+/// The power basis a run budgets at: the command line's, else the design's, else the profile's,
+/// else nameplate.
+core::PowerBasis effectiveBasis(const RunOptions& options, const core::Design& design, const core::Profile& profile);
+
+/// Power budget options for a design under a profile, with the fan speeds of a thermal solution
+/// (fan power at the solved speeds: the power ↔ thermal coupling).
+power::PowerOptions powerOptions(const core::Design& design, const core::Profile& profile, core::PowerBasis basis,
+                                 const thermal::ThermalResult* thermal);
 
 /// Result of one run: the expanded design, the profile used and the violations.
 struct RunResult {

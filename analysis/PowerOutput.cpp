@@ -20,10 +20,39 @@ json groupJson(const power::GroupPower& g)
 {
     return {{"id", g.id},
             {"racks", g.racks},
+            {"racks_over_budget", g.racksOverBudget},
             {"it_load_W", num(g.itLoadW)},
+            {"modelled_load_W", num(g.modelledLoadW)},
+            {"nameplate_load_W", num(g.nameplateLoadW)},
             {"peak_load_W", num(g.peakLoadW)},
+            {"unfed_load_W", num(g.unfedLoadW)},
             {"ac_input_W", num(g.acInputW)},
-            {"psu_loss_W", num(g.psuLossW)}};
+            {"psu_loss_W", num(g.psuLossW)},
+            {"chassis_conversion_loss_W", num(g.conversionLossW)}};
+}
+
+json adviceJson(const power::CapAdvice& a)
+{
+    return {{"needed", a.needed}, {"possible", a.possible}, {"gpu_cap_W", num(a.capW)}};
+}
+
+json partJson(const power::PartPower& p)
+{
+    return {{"id", p.id},
+            {"part", p.part},
+            {"busbar", p.busbar},
+            {"budget_W", num(p.budgetW)},
+            {"modelled_W", num(p.modelledW)},
+            {"nameplate_W", num(p.nameplateW)},
+            {"peak_W", num(p.peakW)},
+            {"gpu_W", num(p.gpuW)},
+            {"cpu_W", num(p.cpuW)},
+            {"nic_W", num(p.nicW)},
+            {"fan_W", num(p.fanW)},
+            {"base_W", num(p.baseW)},
+            {"conversion_loss_W", num(p.conversionLossW)},
+            {"fan_speed", num(p.fanSpeed)},
+            {"fan_speed_from_thermal", p.fanSpeedSolved}};
 }
 
 } // namespace
@@ -40,11 +69,19 @@ json powerJson(const power::PowerResult& res)
                                {"load_fraction", num(s.loadFraction)},
                                {"efficiency", num(s.efficiency)},
                                {"input_W", num(s.inputW)},
-                               {"phase_current_A", num(s.phaseCurrentA)}});
+                               {"phase_current_A", num(s.phaseCurrentA)},
+                               {"whip_current_A", num(s.whipCurrentA)}});
+        json parts = json::array();
+        for (const power::PartPower& p : r.parts)
+            parts.push_back(partJson(p));
         racks.push_back({{"id", r.id},
                          {"gpus", r.gpus},
+                         {"basis", std::string(core::powerBasisName(r.basis))},
                          {"it_load_W", num(r.itLoadW)},
+                         {"modelled_load_W", num(r.modelledLoadW)},
+                         {"nameplate_load_W", num(r.nameplateLoadW)},
                          {"peak_load_W", num(r.peakLoadW)},
+                         {"fed", r.fed},
                          {"ac_direct_W", num(r.acDirectW)},
                          {"busbar_current_A", num(r.busbarCurrentA)},
                          {"busbar_rating_A", num(r.busbarRatingA)},
@@ -56,6 +93,14 @@ json powerJson(const power::PowerResult& res)
                          {"capacity_feed_loss_W", num(r.capacityFeedLossW)},
                          {"usable_W", num(r.usableW)},
                          {"fits", r.fits},
+                         {"failures", r.failures},
+                         {"cap_advice",
+                          {{"n1", adviceJson(r.capN1)},
+                           {"shelf_loss", adviceJson(r.capShelfLoss)},
+                           {"feed_loss", adviceJson(r.capFeedLoss)},
+                           {"busbar", adviceJson(r.capBusbar)}}},
+                         {"cap_can_fit", r.capCanFit},
+                         {"notes", r.notes},
                          {"bbu_energy_J", num(r.bbuEnergyJ)},
                          {"bbu_holdup_s", num(r.bbuHoldupS)},
                          {"ac_input_W", num(r.acInputW)},
@@ -63,8 +108,12 @@ json powerJson(const power::PowerResult& res)
                          {"ac_phase_current_A", num(r.acPhaseCurrentA)},
                          {"ac_phase_current_feed_loss_A", num(r.acPhaseCurrentFeedLossA)},
                          {"whip_current_A", num(r.whipCurrentA)},
+                         {"whip_limit_A", num(r.whipLimitA)},
+                         {"bbu_discharge_W", num(r.bbuDischargeW)},
+                         {"chassis_conversion_loss_W", num(r.conversionLossW)},
                          {"gpu_cap_to_fit_W", num(r.gpuCapToFitW)},
-                         {"shelves", shelves}});
+                         {"shelves", shelves},
+                         {"parts", parts}});
     }
     json rows = json::array(), pods = json::array(), halls = json::array();
     for (const auto& g : res.rows)
@@ -73,79 +122,180 @@ json powerJson(const power::PowerResult& res)
         pods.push_back(groupJson(g));
     for (const auto& g : res.halls)
         halls.push_back(groupJson(g));
-    std::size_t failing = 0;
-    for (const auto& r : res.racks)
-        failing += r.fits ? 0 : 1;
     json totals = groupJson(res.cluster);
-    totals["racks_over_budget"] = failing;
     totals["suggested_gpu_cap_W"] = num(res.suggestedGpuCapW);
-    totals["conversion_loss_W"] = num(res.cluster.psuLossW);
-    return {{"racks", racks}, {"rows", rows}, {"pods", pods}, {"halls", halls}, {"totals", totals}};
+    return {{"basis", std::string(core::powerBasisName(res.basis))},
+            {"fan_power_from_thermal", res.fanSpeedsSolved},
+            {"racks", racks},
+            {"rows", rows},
+            {"pods", pods},
+            {"halls", halls},
+            {"totals", totals}};
 }
+
+namespace {
+
+/// Columns of one struct written as reals: name, unit, member.
+template <typename T>
+struct RealColumns {
+    H5Table& table;
+    std::vector<std::pair<std::size_t, double T::*>> cols;
+    void add(const char* name, const char* unit, double T::*f) { cols.push_back({table.realColumn(name, unit), f}); }
+    void set(const T& row)
+    {
+        for (const auto& [index, field] : cols)
+            table.set(index, row.*field);
+    }
+};
+
+void writeRacks(hid_t g, const power::PowerResult& res)
+{
+    H5Table t;
+    const auto id = t.textColumn("id"), gpus = t.intColumn("gpus", "1"), fed = t.intColumn("fed", "1"),
+               fits = t.intColumn("fits", "1"), failures = t.textColumn("failing_rules");
+    RealColumns<power::RackPower> c{t, {}};
+    c.add("it_load", "W", &power::RackPower::itLoadW);
+    c.add("modelled_load", "W", &power::RackPower::modelledLoadW);
+    c.add("nameplate_load", "W", &power::RackPower::nameplateLoadW);
+    c.add("peak_load", "W", &power::RackPower::peakLoadW);
+    c.add("ac_direct", "W", &power::RackPower::acDirectW);
+    c.add("busbar_current", "A", &power::RackPower::busbarCurrentA);
+    c.add("busbar_rating", "A", &power::RackPower::busbarRatingA);
+    c.add("busbar_min_voltage", "V", &power::RackPower::lowestVoltageV);
+    c.add("capacity_n", "W", &power::RackPower::capacityNW);
+    c.add("capacity_n1", "W", &power::RackPower::capacityN1W);
+    c.add("capacity_shelf_loss", "W", &power::RackPower::capacityShelfLossW);
+    c.add("capacity_feed_loss", "W", &power::RackPower::capacityFeedLossW);
+    c.add("usable", "W", &power::RackPower::usableW);
+    c.add("bbu_energy", "J", &power::RackPower::bbuEnergyJ);
+    c.add("bbu_holdup", "s", &power::RackPower::bbuHoldupS);
+    c.add("ac_input", "W", &power::RackPower::acInputW);
+    c.add("psu_loss", "W", &power::RackPower::psuLossW);
+    c.add("chassis_conversion_loss", "W", &power::RackPower::conversionLossW);
+    c.add("ac_phase_current", "A", &power::RackPower::acPhaseCurrentA);
+    c.add("whip_current", "A", &power::RackPower::whipCurrentA);
+    c.add("gpu_cap_to_fit", "W", &power::RackPower::gpuCapToFitW);
+    const auto capN1 = t.realColumn("gpu_cap_for_n1", "W"), capShelf = t.realColumn("gpu_cap_for_shelf_loss", "W"),
+               capFeed = t.realColumn("gpu_cap_for_feed_loss", "W"), capBus = t.realColumn("gpu_cap_for_busbar", "W");
+    for (const power::RackPower& r : res.racks) {
+        t.addRow();
+        t.set(id, r.id);
+        t.set(gpus, static_cast<long long>(r.gpus));
+        t.set(fed, static_cast<long long>(r.fed ? 1 : 0));
+        t.set(fits, static_cast<long long>(r.fits ? 1 : 0));
+        std::string f;
+        for (const std::string& rule : r.failures)
+            f += (f.empty() ? "" : " ") + rule;
+        t.set(failures, f);
+        c.set(r);
+        t.set(capN1, r.capN1.capW);
+        t.set(capShelf, r.capShelfLoss.capW);
+        t.set(capFeed, r.capFeedLoss.capW);
+        t.set(capBus, r.capBusbar.capW);
+    }
+    t.write(g, "racks");
+}
+
+/// Every powered part (chassis, switches): its draw on each basis and the modelled breakdown.
+void writeParts(hid_t g, const power::PowerResult& res)
+{
+    H5Table t;
+    const auto rack = t.textColumn("rack"), id = t.textColumn("id"), part = t.textColumn("part"),
+               busbar = t.intColumn("busbar", "1"), solved = t.intColumn("fan_speed_from_thermal", "1");
+    RealColumns<power::PartPower> c{t, {}};
+    c.add("budget", "W", &power::PartPower::budgetW);
+    c.add("modelled", "W", &power::PartPower::modelledW);
+    c.add("nameplate", "W", &power::PartPower::nameplateW);
+    c.add("peak", "W", &power::PartPower::peakW);
+    c.add("gpu", "W", &power::PartPower::gpuW);
+    c.add("cpu", "W", &power::PartPower::cpuW);
+    c.add("nic", "W", &power::PartPower::nicW);
+    c.add("fan", "W", &power::PartPower::fanW);
+    c.add("base", "W", &power::PartPower::baseW);
+    c.add("conversion_loss", "W", &power::PartPower::conversionLossW);
+    c.add("fan_speed", "1", &power::PartPower::fanSpeed);
+    for (const power::RackPower& r : res.racks)
+        for (const power::PartPower& p : r.parts) {
+            t.addRow();
+            t.set(rack, r.id);
+            t.set(id, p.id);
+            t.set(part, p.part);
+            t.set(busbar, static_cast<long long>(p.busbar ? 1 : 0));
+            t.set(solved, static_cast<long long>(p.fanSpeedSolved ? 1 : 0));
+            c.set(p);
+        }
+    t.write(g, "parts");
+}
+
+void writeShelves(hid_t g, const power::PowerResult& res)
+{
+    H5Table t;
+    const auto rack = t.textColumn("rack"), id = t.textColumn("id"), feed = t.textColumn("feed"),
+               modules = t.intColumn("modules", "1");
+    RealColumns<power::ShelfPower> c{t, {}};
+    c.add("rating", "W", &power::ShelfPower::ratingW);
+    c.add("output", "W", &power::ShelfPower::outputW);
+    c.add("load_fraction", "1", &power::ShelfPower::loadFraction);
+    c.add("efficiency", "1", &power::ShelfPower::efficiency);
+    c.add("input", "W", &power::ShelfPower::inputW);
+    c.add("phase_current", "A", &power::ShelfPower::phaseCurrentA);
+    c.add("whip_current", "A", &power::ShelfPower::whipCurrentA);
+    c.add("whip_breaker", "A", &power::ShelfPower::whipBreakerA);
+    for (const power::RackPower& r : res.racks)
+        for (const power::ShelfPower& sh : r.shelves) {
+            t.addRow();
+            t.set(rack, r.id);
+            t.set(id, sh.id);
+            t.set(feed, sh.feed);
+            t.set(modules, static_cast<long long>(sh.modules));
+            c.set(sh);
+        }
+    t.write(g, "shelves");
+}
+
+void writeRollups(hid_t g, const power::PowerResult& res)
+{
+    H5Table t;
+    const auto level = t.textColumn("level"), id = t.textColumn("id"), racks = t.intColumn("racks", "1"),
+               over = t.intColumn("racks_over_budget", "1");
+    RealColumns<power::GroupPower> c{t, {}};
+    c.add("it_load", "W", &power::GroupPower::itLoadW);
+    c.add("modelled_load", "W", &power::GroupPower::modelledLoadW);
+    c.add("nameplate_load", "W", &power::GroupPower::nameplateLoadW);
+    c.add("peak_load", "W", &power::GroupPower::peakLoadW);
+    c.add("unfed_load", "W", &power::GroupPower::unfedLoadW);
+    c.add("ac_input", "W", &power::GroupPower::acInputW);
+    c.add("psu_loss", "W", &power::GroupPower::psuLossW);
+    c.add("chassis_conversion_loss", "W", &power::GroupPower::conversionLossW);
+    auto add = [&](const char* name, const std::vector<power::GroupPower>& list) {
+        for (const power::GroupPower& p : list) {
+            t.addRow();
+            t.set(level, std::string(name));
+            t.set(id, p.id);
+            t.set(racks, static_cast<long long>(p.racks));
+            t.set(over, static_cast<long long>(p.racksOverBudget));
+            c.set(p);
+        }
+    };
+    add("row", res.rows);
+    add("pod", res.pods);
+    add("hall", res.halls);
+    add("cluster", {res.cluster});
+    t.write(g, "rollups");
+}
+
+} // namespace
 
 void writePowerGroup(hid_t file, const power::PowerResult& res)
 {
     H5Handle g(H5Gcreate2(file, "power", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     if (!g.valid())
         throw std::runtime_error("HDF5 error while creating /power");
-    H5Table t;
-    const auto id = t.textColumn("id");
-    const auto gpus = t.intColumn("gpus", "1");
-    struct Col {
-        std::size_t index;
-        double power::RackPower::*field;
-    };
-    std::vector<Col> cols;
-    auto real = [&](const char* name, const char* unit, double power::RackPower::*f) {
-        cols.push_back({t.realColumn(name, unit), f});
-    };
-    real("it_load", "W", &power::RackPower::itLoadW);
-    real("peak_load", "W", &power::RackPower::peakLoadW);
-    real("ac_direct", "W", &power::RackPower::acDirectW);
-    real("busbar_current", "A", &power::RackPower::busbarCurrentA);
-    real("busbar_rating", "A", &power::RackPower::busbarRatingA);
-    real("busbar_min_voltage", "V", &power::RackPower::lowestVoltageV);
-    real("capacity_n", "W", &power::RackPower::capacityNW);
-    real("capacity_n1", "W", &power::RackPower::capacityN1W);
-    real("capacity_shelf_loss", "W", &power::RackPower::capacityShelfLossW);
-    real("capacity_feed_loss", "W", &power::RackPower::capacityFeedLossW);
-    real("bbu_energy", "J", &power::RackPower::bbuEnergyJ);
-    real("bbu_holdup", "s", &power::RackPower::bbuHoldupS);
-    real("ac_input", "W", &power::RackPower::acInputW);
-    real("psu_loss", "W", &power::RackPower::psuLossW);
-    real("ac_phase_current", "A", &power::RackPower::acPhaseCurrentA);
-    real("whip_current", "A", &power::RackPower::whipCurrentA);
-    real("gpu_cap_to_fit", "W", &power::RackPower::gpuCapToFitW);
-    for (const power::RackPower& r : res.racks) {
-        t.addRow();
-        t.set(id, r.id);
-        t.set(gpus, static_cast<long long>(r.gpus));
-        for (const Col& c : cols)
-            t.set(c.index, r.*(c.field));
-    }
-    t.write(g.get(), "racks");
-
-    H5Table groups;
-    const auto gl = groups.textColumn("level"), gid = groups.textColumn("id"), gr = groups.intColumn("racks", "1"),
-               git = groups.realColumn("it_load", "W"), gpk = groups.realColumn("peak_load", "W"),
-               gac = groups.realColumn("ac_input", "W"), gloss = groups.realColumn("psu_loss", "W");
-    auto addGroups = [&](const char* level, const std::vector<power::GroupPower>& list) {
-        for (const power::GroupPower& p : list) {
-            groups.addRow();
-            groups.set(gl, std::string(level));
-            groups.set(gid, p.id);
-            groups.set(gr, static_cast<long long>(p.racks));
-            groups.set(git, p.itLoadW);
-            groups.set(gpk, p.peakLoadW);
-            groups.set(gac, p.acInputW);
-            groups.set(gloss, p.psuLossW);
-        }
-    };
-    addGroups("row", res.rows);
-    addGroups("pod", res.pods);
-    addGroups("hall", res.halls);
-    addGroups("cluster", {res.cluster});
-    groups.write(g.get(), "rollups");
+    writeStringAttribute(g.get(), "basis", std::string(core::powerBasisName(res.basis)));
+    writeRacks(g.get(), res);
+    writeParts(g.get(), res);
+    writeShelves(g.get(), res);
+    writeRollups(g.get(), res);
     writeScalar(g.get(), "suggested_gpu_cap", res.suggestedGpuCapW, "W");
 }
 

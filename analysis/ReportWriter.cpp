@@ -76,8 +76,14 @@ void writeDesign(hid_t file, const RunResult& r)
     writeScalar(g.get(), "rack_count", static_cast<double>(s.racks), "1");
     writeScalar(g.get(), "chassis_count", static_cast<double>(s.chassis), "1");
     writeScalar(g.get(), "gpu_count", static_cast<double>(s.gpus), "1");
-    writeScalar(g.get(), "site_altitude", d.site.altitudeM, "m");
-    writeScalar(g.get(), "site_supply_air", d.site.supplyAirK, "K");
+    // The site as the design file states it; a what-if's values are in /scenario.
+    const core::Site& site = d.scenario.designedSite;
+    writeScalar(g.get(), "site_altitude", site.altitudeM, "m");
+    writeScalar(g.get(), "site_supply_air", site.supplyAirK - 273.15, "degC");
+    writeScalar(g.get(), "site_relative_humidity", site.relativeHumidity, "1");
+    writeStringAttribute(g.get(), "ashrae_class", site.ashraeClass);
+    writeStringAttribute(g.get(), "power_basis",
+                         d.power.basis ? std::string(core::powerBasisName(*d.power.basis)) : "not stated");
 
     H5Table racks;
     const auto rId = racks.textColumn("id"), rHall = racks.textColumn("hall"), rPod = racks.textColumn("pod"),
@@ -214,50 +220,43 @@ void writeSignalGroup(hid_t file, const signal::SignalResult& s)
         t.set(verdict, v.verdict);
     }
     t.write(g.get(), "links");
-    // Equalised pulse response of each copper class: 1-D dataset with its sample spacing.
+    // Equalised pulse response of each copper class: a group with the samples and their spacing.
     const H5Handle pulses = group(g.get(), "pulses");
     for (const signal::LinkVerdict& v : s.links) {
         if (v.pulse.v.empty())
             continue;
-        const hsize_t n[1] = {v.pulse.v.size()};
-        H5Handle space(H5Screate_simple(1, n, nullptr));
-        H5Handle props(H5Pcreate(H5P_DATASET_CREATE));
-        const hsize_t chunk[1] = {std::min<hsize_t>(n[0], 8192)};
-        H5Pset_chunk(props.get(), 1, chunk);
-        H5Pset_deflate(props.get(), 4);
-        H5Handle ds(H5Dcreate2(pulses.get(), v.id.c_str(), H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT, props.get(),
-                               H5P_DEFAULT));
-        if (!ds.valid())
-            throw std::runtime_error("HDF5 error while writing pulse " + v.id);
-        H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.pulse.v.data());
-        writeStringAttribute(ds.get(), "units", "V/V");
-        writeStringAttribute(ds.get(), "sample_spacing", std::to_string(v.pulse.dtS) + " s");
-        writeStringAttribute(ds.get(), "main_cursor_index", std::to_string(v.pulse.peak));
+        const H5Handle p = group(pulses.get(), v.id.c_str());
+        writeArray(p.get(), "response", v.pulse.v, {v.pulse.v.size()}, "V/V");
+        writeScalar(p.get(), "sample_spacing", v.pulse.dtS, "s");
+        writeScalar(p.get(), "main_cursor_index", static_cast<double>(v.pulse.peak), "1");
     }
     // Statistical eye of each copper class: [BER][phase] inner-eye opening with its axes.
     const H5Handle eyes = group(g.get(), "eyes");
     for (const signal::LinkVerdict& v : s.links) {
         if (v.eyeOpeningV.empty())
             continue;
-        const hsize_t dims[2] = {v.eyeBer.size(), v.eyePhaseUi.size()};
         std::vector<double> flat;
         for (const auto& row : v.eyeOpeningV)
             flat.insert(flat.end(), row.begin(), row.end());
-        H5Handle space(H5Screate_simple(2, dims, nullptr));
-        H5Handle ds(H5Dcreate2(eyes.get(), v.id.c_str(), H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT, H5P_DEFAULT,
-                               H5P_DEFAULT));
-        if (!ds.valid())
-            throw std::runtime_error("HDF5 error while writing eye " + v.id);
-        H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, flat.data());
-        writeStringAttribute(ds.get(), "units", "V");
-        std::string ber, phase;
-        for (double b : v.eyeBer)
-            ber += (ber.empty() ? "" : " ") + std::to_string(b);
-        for (double ph : v.eyePhaseUi)
-            phase += (phase.empty() ? "" : " ") + std::to_string(ph);
-        writeStringAttribute(ds.get(), "rows_ber", ber);
-        writeStringAttribute(ds.get(), "columns_phase_UI", phase);
+        const H5Handle e = group(eyes.get(), v.id.c_str());
+        writeArray(e.get(), "opening", flat, {v.eyeBer.size(), v.eyePhaseUi.size()}, "V");
+        writeArray(e.get(), "ber", v.eyeBer, {v.eyeBer.size()}, "1");
+        writeArray(e.get(), "phase", v.eyePhaseUi, {v.eyePhaseUi.size()}, "UI");
     }
+}
+
+/// What-if inputs of this run (`--scenario`, `--inlet`, `--altitude`, `--power-basis`): kept apart
+/// from /design, which is the design as written.
+void writeScenario(hid_t file, const RunResult& r)
+{
+    const H5Handle g = group(file, "scenario");
+    const core::Scenario& sc = r.design.scenario;
+    writeStringAttribute(g.get(), "name", sc.name.empty() ? "as designed" : sc.name);
+    writeScalar(g.get(), "extra_failed_rotors", sc.failedRotors, "1");
+    writeScalar(g.get(), "supply_air", r.design.site.supplyAirK - 273.15, "degC");
+    writeScalar(g.get(), "altitude", r.design.site.altitudeM, "m");
+    if (r.power)
+        writeStringAttribute(g.get(), "power_basis", std::string(core::powerBasisName(r.power->basis)));
 }
 
 } // namespace
@@ -282,10 +281,11 @@ void writeReport(const RunResult& result, const std::string& outPath, const std:
             writeMeta(file.get(), result, toolVersion);
             writeDesign(file.get(), result);
             writeChecks(file.get(), result);
+            writeScenario(file.get(), result);
             if (result.power)
                 writePowerGroup(file.get(), *result.power);
             if (result.thermal)
-                writeThermalGroup(file.get(), *result.thermal);
+                writeThermalGroup(file.get(), *result.thermal, result.design);
             if (result.signal)
                 writeSignalGroup(file.get(), *result.signal);
             if (result.throughput)

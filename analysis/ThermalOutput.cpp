@@ -39,8 +39,11 @@ json thermalJson(const thermal::ThermalResult& t)
                                {"exhaust_C", num(c.exhaustK - kC)},
                                {"exhaust_dt_K", num(c.exhaustK - c.inletK)},
                                {"gpu_junction_max_C", num(c.gpuJunctionK - kC)},
+                               {"gpu_max_operating_C", num(c.maxOperatingK - kC)},
                                {"margin_to_max_operating_K", num(c.maxOperatingK - c.gpuJunctionK)},
+                               {"gpu_power_W", num(c.gpuW)},
                                {"fan_speed", num(c.fanSpeed)},
+                               {"fan_power_W", num(c.fanPowerW)},
                                {"failed_rotors", c.failedRotors},
                                {"throttled", c.throttled}});
     }
@@ -62,18 +65,32 @@ json thermalJson(const thermal::ThermalResult& t)
             {"rows", rows}};
 }
 
-void writeThermalGroup(hid_t file, const thermal::ThermalResult& t)
+void writeThermalGroup(hid_t file, const thermal::ThermalResult& t, const core::Design& d)
 {
     H5Handle g(H5Gcreate2(file, "thermal", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     if (!g.valid())
         throw std::runtime_error("HDF5 error while creating /thermal");
     writeStringAttribute(g.get(), "scenario", t.scenario.empty() ? "as designed" : t.scenario);
+    writeScalar(g.get(), "air_density", t.densityKgM3, "kg/m3");
     H5Table c;
     const auto id = c.textColumn("id"), heat = c.realColumn("heat", "W"), flow = c.realColumn("airflow", "m3/s"),
                in = c.realColumn("inlet", "degC"), out = c.realColumn("exhaust", "degC"),
-               tj = c.realColumn("gpu_junction_max", "degC"), fan = c.realColumn("fan_speed", "1"),
-               failed = c.intColumn("failed_rotors", "1"), thr = c.intColumn("throttled", "1");
-    for (const auto& r : t.racks)
+               tj = c.realColumn("gpu_junction_max", "degC"), tmax = c.realColumn("gpu_max_operating", "degC"),
+               margin = c.realColumn("margin_to_max_operating", "K"), fan = c.realColumn("fan_speed", "1"),
+               fanW = c.realColumn("fan_power", "W"), failed = c.intColumn("failed_rotors", "1"),
+               thr = c.intColumn("throttled", "1");
+    H5Table gpus;
+    const auto gChassis = gpus.textColumn("chassis"), gIndex = gpus.intColumn("index", "1"),
+               gPart = gpus.textColumn("part"), gPower = gpus.realColumn("power", "W"),
+               gTj = gpus.realColumn("junction", "degC"), gMax = gpus.realColumn("max_operating", "degC"),
+               gMargin = gpus.realColumn("margin", "K"), gThr = gpus.intColumn("throttled", "1");
+    H5Table racks;
+    const auto rId = racks.textColumn("id"), rHeat = racks.realColumn("heat", "W"),
+               rDoor = racks.realColumn("intake", "m3/s"), rRec = racks.realColumn("recirculation", "m3/s"),
+               rLeak = racks.realColumn("leak", "m3/s"), rFront = racks.realColumn("front", "degC"),
+               rRear = racks.realColumn("rear", "degC"), rHot = racks.realColumn("hottest_gpu", "degC");
+    for (const auto& r : t.racks) {
+        double hottest = NAN;
         for (const auto& ch : r.chassis) {
             c.addRow();
             c.set(id, ch.id);
@@ -82,15 +99,49 @@ void writeThermalGroup(hid_t file, const thermal::ThermalResult& t)
             c.set(in, ch.inletK - kC);
             c.set(out, ch.exhaustK - kC);
             c.set(tj, ch.gpuJunctionK - kC);
+            c.set(tmax, ch.maxOperatingK - kC);
+            c.set(margin, ch.maxOperatingK - ch.gpuJunctionK);
             c.set(fan, ch.fanSpeed);
+            c.set(fanW, ch.fanPowerW);
             c.set(failed, static_cast<long long>(ch.failedRotors));
             c.set(thr, static_cast<long long>(ch.throttled ? 1 : 0));
+            const core::Slot& slot =
+                d.racks[static_cast<std::size_t>(ch.rack)].slots[static_cast<std::size_t>(ch.slot)];
+            const int n = core::Design::gpuCount(*slot.part);
+            if (n > 0)
+                hottest = std::isnan(hottest) ? ch.gpuJunctionK : std::max(hottest, ch.gpuJunctionK);
+            // The compact model resolves the hottest GPU of a chassis; every GPU carries that figure.
+            for (int k = 0; k < n; ++k) {
+                gpus.addRow();
+                gpus.set(gChassis, ch.id);
+                gpus.set(gIndex, static_cast<long long>(k));
+                gpus.set(gPart, slot.part->text("gpus.part"));
+                gpus.set(gPower, ch.gpuW);
+                gpus.set(gTj, ch.gpuJunctionK - kC);
+                gpus.set(gMax, ch.maxOperatingK - kC);
+                gpus.set(gMargin, ch.maxOperatingK - ch.gpuJunctionK);
+                gpus.set(gThr, static_cast<long long>(ch.throttled ? 1 : 0));
+            }
         }
+        racks.addRow();
+        racks.set(rId, r.id);
+        racks.set(rHeat, r.heatW);
+        racks.set(rDoor, r.doorFlowM3s);
+        racks.set(rRec, r.recirculationM3s);
+        racks.set(rLeak, r.leakM3s);
+        racks.set(rFront, r.frontK - kC);
+        racks.set(rRear, r.rearK - kC);
+        racks.set(rHot, hottest - kC);
+    }
     c.write(g.get(), "chassis");
+    gpus.write(g.get(), "gpus");
+    racks.write(g.get(), "racks");
     H5Table rows;
     const auto rid = rows.textColumn("id"), hi = rows.realColumn("rci_hi", "%"), lo = rows.realColumn("rci_lo", "%"),
                rti = rows.realColumn("rti", "%"), shi = rows.realColumn("shi", "1"),
-               cold = rows.realColumn("cold_aisle", "degC"), hot = rows.realColumn("hot_aisle", "degC");
+               supply = rows.realColumn("supply", "degC"), cold = rows.realColumn("cold_aisle", "degC"),
+               hot = rows.realColumn("hot_aisle", "degC"), demand = rows.realColumn("demand", "m3/s"),
+               supplyFlow = rows.realColumn("supply_flow", "m3/s");
     for (const auto& r : t.rows) {
         rows.addRow();
         rows.set(rid, r.id);
@@ -98,8 +149,11 @@ void writeThermalGroup(hid_t file, const thermal::ThermalResult& t)
         rows.set(lo, r.rciLo);
         rows.set(rti, r.rti);
         rows.set(shi, r.shi);
+        rows.set(supply, r.supplyK - kC);
         rows.set(cold, r.coldAisleK - kC);
         rows.set(hot, r.hotAisleK - kC);
+        rows.set(demand, r.demandM3s);
+        rows.set(supplyFlow, r.supplyM3s);
     }
     rows.write(g.get(), "rows");
 }

@@ -14,7 +14,8 @@ namespace rdt::analysis {
 /// rci_lo, rti, shi, …) and `thermal.scenario`.
 nlohmann::json thermalJson(const thermal::ThermalResult& result);
 
-/// `/thermal/chassis`, `/thermal/racks`, `/thermal/rows` tables.
-void writeThermalGroup(hid_t file, const thermal::ThermalResult& result);
+/// `/thermal/chassis`, `/thermal/gpus` (one row per GPU), `/thermal/racks`, `/thermal/rows` tables;
+/// temperatures in degC, differences in K.
+void writeThermalGroup(hid_t file, const thermal::ThermalResult& result, const core::Design& design);
 
 } // namespace rdt::analysis

@@ -310,10 +310,10 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
         g.sustainedTflopsFp8 = gpu.peakFlops(models::DataType::Fp8) * g.clockRatio * out.mfu / 1e12;
         out.gpus += g.gpus;
         out.peakPflopsBf16 += g.peakTflopsBf16 * g.gpus / 1e3;
+        // Each class at its own slowest GPU's pace, summed over the classes.
+        out.sustainedPflopsBf16 += g.sustainedTflopsBf16 * g.gpus / 1e3;
         slowest = std::min(slowest, g.clockRatio);
     }
-    // Synchronous data-parallel training runs every GPU at the slowest one's pace.
-    out.sustainedPflopsBf16 = out.peakPflopsBf16 * slowest * out.mfu;
     if (out.classes.empty())
         out.notes.push_back("no GPUs in the design");
 
@@ -338,6 +338,27 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
                     const models::CollectiveTime c = out.collective(op, n, s);
                     out.collectives.push_back({op, scope, n, s, c.algorithm, c.algbwGBps, c.busbwGBps});
                 }
+    // nccl-tests' busbw is algbw × a factor that grows with n (2(n−1)/n for AllReduce): at equal
+    // algbw a larger scope shows a larger busbw. Say so wherever that is what happens.
+    for (Collective op : {Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter}) {
+        const CollectivePoint* prev = nullptr;
+        for (const CollectivePoint& c : out.collectives) {
+            if (c.op != op || c.sizeB != double(1ull << 30))
+                continue;
+            if (prev && c.busbwGBps > prev->busbwGBps * 1.005 && c.algbwGBps <= prev->algbwGBps * 1.005) {
+                char note[320];
+                std::snprintf(note, sizeof note,
+                              "%s busbw at 1 GiB rises from %s (%d GPUs, %.0f GB/s) to %s (%d GPUs, %.0f GB/s) at "
+                              "the same algbw (%.0f vs %.0f GB/s): nccl-tests' busbw is algbw x %s, which grows "
+                              "with the GPU count",
+                              std::string(models::collectiveName(op)).c_str(), prev->scope.c_str(), prev->gpus,
+                              prev->busbwGBps, c.scope.c_str(), c.gpus, c.busbwGBps, prev->algbwGBps, c.algbwGBps,
+                              op == Collective::AllReduce ? "2(n-1)/n" : "(n-1)/n");
+                out.notes.push_back(note);
+            }
+            prev = &c;
+        }
+    }
     // AllGather busbw against GPU count, normalised to one node, as in Meta's plot.
     for (double s : {16.0 * (1 << 20), 256.0 * (1 << 20), 4.0 * (1ull << 30)}) {
         const double base = out.collective(Collective::AllGather, h.gpusPerNode, s).busbwGBps;
@@ -389,7 +410,7 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
             else if (t.metric == "cluster_sustained") {
                 v = 0;
                 for (const GpuClass& g : out.classes)
-                    v += specs.at(g.gpu).peakFlops(t.dtype) * slowest * out.mfu * g.gpus;
+                    v += specs.at(g.gpu).peakFlops(t.dtype) * g.clockRatio * out.mfu * g.gpus;
             } else if (t.metric == "busbw" || t.metric == "algbw") {
                 const models::CollectiveTime c = out.collective(t.op, n, t.sizeB);
                 v = (t.metric == "busbw" ? c.busbwGBps : c.algbwGBps) * 8e9; // GB/s → bit/s (SI DataRate)

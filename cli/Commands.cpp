@@ -78,6 +78,8 @@ analysis::RunOptions runOptions(const std::string& design, const std::string& pr
         o.inletK = quantity(w.inlet, core::Dimension::Temperature, {223.15, 373.15}, "--inlet");
     if (!w.altitude.empty())
         o.altitudeM = quantity(w.altitude, core::Dimension::Length, {-500, 6000}, "--altitude");
+    if (!w.powerBasis.empty())
+        o.powerBasis = core::parsePowerBasis(w.powerBasis);
     return o;
 }
 

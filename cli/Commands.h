@@ -13,6 +13,7 @@ struct ScenarioArgs {
     std::string inlet;    ///< e.g. `35degC`
     std::string altitude; ///< e.g. `1800m`
     std::string targets;  ///< targets file (data/targets/*.yaml)
+    std::string powerBasis; ///< `nameplate`, `peak` or `modelled`; empty: the design's or profile's
 };
 
 struct CheckArgs {

@@ -29,7 +29,89 @@ std::string number(double v)
     return buf;
 }
 
+std::string percent(double fraction)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f %%", fraction * 100.0);
+    return buf;
+}
+
+std::string mw(double w)
+{
+    return core::formatQuantity(w, core::Dimension::Power);
+}
+
 } // namespace
+
+std::string powerSummaryText(const power::PowerResult& p)
+{
+    const power::GroupPower& c = p.cluster;
+    std::map<std::string, std::size_t> byRule;
+    for (const auto& rack : p.racks)
+        for (const std::string& f : rack.failures)
+            ++byRule[f];
+    std::ostringstream out;
+    out << "power    " << core::powerBasisName(p.basis) << " basis: IT " << mw(c.itLoadW);
+    if (p.basis != core::PowerBasis::Modelled)
+        out << " (modelled " << mw(c.modelledLoadW) << ")";
+    out << ", facility AC " << mw(c.acInputW);
+    if (c.unfedLoadW > 0)
+        out << " for the fed load (" << mw(c.unfedLoadW) << " in racks without a power shelf is not fed)";
+    out << ", " << plural(c.racksOverBudget, "rack", "racks") << " over budget";
+    if (!byRule.empty()) {
+        out << " (";
+        bool first = true;
+        for (const auto& [rule, n] : byRule) {
+            out << (first ? "" : ", ") << rule << " " << thousands(n);
+            first = false;
+        }
+        out << ")";
+    }
+    if (std::isfinite(p.suggestedGpuCapW))
+        out << "; a " << core::formatQuantity(std::floor(p.suggestedGpuCapW), core::Dimension::Power)
+            << " per-GPU cap clears every failing power rule";
+    out << "\n";
+    return out.str();
+}
+
+std::string thermalSummaryText(const thermal::ThermalResult& t)
+{
+    const thermal::ChassisThermal* hot = nullptr;
+    double inlet = 0, airflow = 0, fanLo = INFINITY, fanHi = 0;
+    for (const auto& rack : t.racks)
+        for (const auto& ch : rack.chassis) {
+            // The hottest GPU; among equals (all held at the setpoint) the one whose fans work hardest.
+            if (!hot || ch.gpuJunctionK > hot->gpuJunctionK + 1e-3 ||
+                (ch.gpuJunctionK > hot->gpuJunctionK - 1e-3 && ch.fanSpeed > hot->fanSpeed))
+                hot = &ch;
+            inlet = std::max(inlet, ch.inletK);
+            airflow += ch.airflowM3s;
+            fanLo = std::min(fanLo, ch.fanSpeed);
+            fanHi = std::max(fanHi, ch.fanSpeed);
+        }
+    std::ostringstream out;
+    out << "thermal  ";
+    if (hot) {
+        using core::Dimension;
+        out << "hottest GPU " << core::formatQuantity(hot->gpuJunctionK, Dimension::Temperature, 3) << " ("
+            << hot->id << ", fans " << percent(hot->fanSpeed) << ", ";
+        if (std::isnan(hot->maxOperatingK))
+            out << "no max operating temperature in the catalog: not checked";
+        else if (hot->gpuJunctionK > hot->maxOperatingK)
+            out << core::formatQuantity(hot->gpuJunctionK - hot->maxOperatingK, Dimension::TemperatureDelta, 2)
+                << " over its " << core::formatQuantity(hot->maxOperatingK, Dimension::Temperature, 3)
+                << " max operating: throttled";
+        else
+            out << "margin " << core::formatQuantity(hot->maxOperatingK - hot->gpuJunctionK, Dimension::TemperatureDelta, 2)
+                << " to " << core::formatQuantity(hot->maxOperatingK, Dimension::Temperature, 3) << " max operating";
+        out << "), fans " << (fanLo == fanHi ? percent(fanLo) : percent(fanLo) + "–" + percent(fanHi))
+            << " across chassis, warmest inlet "
+            << core::formatQuantity(inlet, Dimension::Temperature, 3) << ", chassis airflow "
+            << core::formatQuantity(airflow, Dimension::VolumeFlow, 4) << ", ";
+    }
+    out << plural(t.throttledChassis, "chassis", "chassis") << " throttled\n";
+    return out.str();
+}
 
 std::string violationsText(const std::vector<core::Violation>& violations, const core::CheckRegistry& registry,
                            std::size_t maxPerRule)
@@ -102,31 +184,10 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
         << plural(r.design.links.size(), "class", "classes") << "\n";
     if (!r.design.scenario.name.empty())
         out << "scenario " << r.design.scenario.name << "\n";
-    if (r.power) {
-        std::size_t over = 0;
-        for (const auto& rack : r.power->racks)
-            over += rack.fits ? 0 : 1;
-        out << "power    IT " << core::formatQuantity(r.power->cluster.itLoadW, core::Dimension::Power)
-            << ", facility AC " << core::formatQuantity(r.power->cluster.acInputW, core::Dimension::Power) << ", "
-            << plural(over, "rack", "racks") << " over budget";
-        if (std::isfinite(r.power->suggestedGpuCapW))
-            out << " (a " << core::formatQuantity(std::floor(r.power->suggestedGpuCapW), core::Dimension::Power)
-                << " per-GPU cap fits them all)";
-        out << "\n";
-    }
-    if (r.thermal) {
-        double hottest = 0, inlet = 0, airflow = 0;
-        for (const auto& rack : r.thermal->racks)
-            for (const auto& ch : rack.chassis) {
-                hottest = std::max(hottest, ch.gpuJunctionK);
-                inlet = std::max(inlet, ch.inletK);
-                airflow += ch.airflowM3s;
-            }
-        out << "thermal  hottest GPU " << core::formatQuantity(hottest, core::Dimension::Temperature, 3)
-            << ", warmest inlet " << core::formatQuantity(inlet, core::Dimension::Temperature, 3)
-            << ", chassis airflow " << core::formatQuantity(airflow, core::Dimension::VolumeFlow, 4) << ", "
-            << plural(r.thermal->throttledChassis, "chassis", "chassis") << " throttled\n";
-    }
+    if (r.power)
+        out << powerSummaryText(*r.power);
+    if (r.thermal)
+        out << thermalSummaryText(*r.thermal);
     if (r.signal && !r.signal->links.empty()) {
         out << "signal  ";
         for (const auto& l : r.signal->links) {
@@ -166,6 +227,10 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
                       bw(models::Collective::AllGather, pod), bw(models::Collective::AllGather, t.gpus),
                       bw(models::Collective::AllToAll, t.gpus), t.fabric.c_str());
         out << buf;
+        for (std::size_t i = 0; i < t.notes.size() && i < 5; ++i)
+            out << "note     " << t.notes[i] << "\n";
+        if (t.notes.size() > 5)
+            out << "note     … and " << thousands(t.notes.size() - 5) << " more (throughput.notes in --json)\n";
         if (!t.targets.empty()) {
             std::size_t pass = 0, na = 0;
             for (const auto& x : t.targets) {

@@ -14,6 +14,11 @@ namespace rdt::cli {
 std::string thousands(std::size_t n);
 /// Summary of a run: layout counts, parts, links, rule counts, violations by rule.
 std::string checkSummaryText(const analysis::RunResult& result, const core::CheckRegistry& registry);
+/// The `power` summary line: basis, IT (with the modelled load beside it), facility AC, racks over
+/// budget by failing rule and the cap that clears them.
+std::string powerSummaryText(const power::PowerResult& power);
+/// The `thermal` summary line: hottest GPU with its chassis, fan speed and margin to its limit.
+std::string thermalSummaryText(const thermal::ThermalResult& thermal);
 /// Violations grouped by rule, at most `maxPerRule` subjects listed per rule.
 std::string violationsText(const std::vector<core::Violation>& violations, const core::CheckRegistry& registry,
                            std::size_t maxPerRule);

@@ -24,6 +24,9 @@ int main(int argc, char** argv)
         cmd->add_option("--scenario", w.scenario, "What-if: fan-fail=N (N failed rotors in every chassis)");
         cmd->add_option("--inlet", w.inlet, "What-if: supply air temperature, e.g. 35degC");
         cmd->add_option("--altitude", w.altitude, "What-if: site altitude, e.g. 1800m");
+        cmd->add_option("--power-basis", w.powerBasis,
+                        "Budget every part at nameplate (default), peak or modelled draw")
+            ->check(CLI::IsMember({"nameplate", "peak", "modelled"}));
         cmd->add_option("--targets", w.targets,
                         "Throughput targets (data/targets/NAME.yaml): MFU and limits checked as target.<id> rules");
     };

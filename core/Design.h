@@ -4,6 +4,7 @@
 /// link classes and waivers. Templates and `count:` are expanded at load time; every
 /// object keeps the SourceLoc of the text it came from (see docs/design-format.md).
 
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,6 +33,23 @@ struct Fabric {
     double rackSwitchS = 1e-6, podSwitchS = 2e-6, clusterSwitchS = 2e-6;
     std::optional<double> rackOversubscription; ///< unset: from the link classes' port counts
     double podOversubscription = 1.0;           ///< pod → cluster tier (Meta RoCE: 7 [M5])
+    SourceLoc loc;
+};
+
+/// What a rack's load is budgeted at (`power: {basis: …}` in a design, `power_basis:` in a rule
+/// profile, `--power-basis` on the command line).
+enum class PowerBasis {
+    Nameplate, ///< every part at its rated `power.max` (GPU caps lower it); what sign-offs use
+    Peak,      ///< the modelled draw with GPUs at their short-term peak and fans at full speed
+    Modelled,  ///< the modelled draw at the design's utilisation and the solved fan speeds
+};
+/// `nameplate`, `peak`, `modelled`; and back (nullopt for anything else).
+std::string_view powerBasisName(PowerBasis b);
+std::optional<PowerBasis> parsePowerBasis(std::string_view s);
+
+/// The design's power policy.
+struct PowerPolicy {
+    std::optional<PowerBasis> basis; ///< unset: the profile's, else nameplate
     SourceLoc loc;
 };
 
@@ -113,8 +131,11 @@ struct Summary {
 
 /// What-if overrides applied for one run (`rdt check --scenario`, `--inlet`, `--altitude`).
 struct Scenario {
-    std::string name;     ///< e.g. "fan-fail=1, inlet=35 degC"; empty for the design as written
-    int failedRotors = 0; ///< extra failed fan rotors in every chassis
+    std::string name;         ///< e.g. "fan-fail=1, inlet=35 degC"; empty for the design as written
+    int failedRotors = 0;     ///< extra failed fan rotors in every chassis
+    double supplyAirK = NAN;  ///< what-if supply air (K), NaN when not overridden
+    double altitudeM = NAN;   ///< what-if altitude (m), NaN when not overridden
+    Site designedSite;        ///< the site as the design file states it
 };
 
 /// A loaded, expanded design.
@@ -124,8 +145,9 @@ struct Design {
     std::string name;
     std::string description;
     std::string profile = "default"; ///< rule profile name
-    Site site;
+    Site site; ///< the site this run analyses (the design's, or a scenario's what-if)
     Fabric fabric;
+    PowerPolicy power;
     std::vector<Group> halls, pods, rows;
     std::vector<Rack> racks;
     std::vector<LinkClass> links;

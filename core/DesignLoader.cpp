@@ -224,6 +224,24 @@ bool Waiver::matches(const std::string& ruleId, const std::string& subjectId) co
     return globMatch(rule, ruleId) && globMatch(subject, subjectId);
 }
 
+std::string_view powerBasisName(PowerBasis b)
+{
+    switch (b) {
+    case PowerBasis::Nameplate: return "nameplate";
+    case PowerBasis::Peak: return "peak";
+    case PowerBasis::Modelled: return "modelled";
+    }
+    return "nameplate";
+}
+
+std::optional<PowerBasis> parsePowerBasis(std::string_view s)
+{
+    for (PowerBasis b : {PowerBasis::Nameplate, PowerBasis::Peak, PowerBasis::Modelled})
+        if (s == powerBasisName(b))
+            return b;
+    return std::nullopt;
+}
+
 int Design::gpuCount(const Part& part)
 {
     return part.kind == PartKind::Chassis ? static_cast<int>(part.value("gpus.count", 0)) : 0;
@@ -264,7 +282,7 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
     const Cursor doc(parseYaml(text, fileName), file, "");
     if (!doc.isMap())
         doc.fail("a design file must be a mapping with at least `layout:`");
-    doc.allowKeys({"rdt", "name", "description", "profile", "site", "fabric", "catalog", "templates", "layout", "links",
+    doc.allowKeys({"rdt", "name", "description", "profile", "site", "fabric", "power", "catalog", "templates", "layout", "links",
                    "waivers"});
     if (auto v = doc.find("rdt"))
         v->integer(1, 1);
@@ -277,6 +295,17 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
         d.site = readSite(*s);
     if (auto f = doc.find("fabric"))
         d.fabric = readFabric(*f);
+    if (auto pw = doc.find("power")) {
+        pw->requireMap();
+        pw->allowKeys({"basis"});
+        const Cursor b = (*pw)["basis"];
+        d.power.loc = b.loc();
+        d.power.basis = parsePowerBasis(b.str());
+        if (!d.power.basis)
+            b.fail("unknown power basis \"" + b.str() + "\" (nameplate, peak or modelled)" +
+                   didYouMean(b.str(), {"nameplate", "peak", "modelled"}));
+    }
+    d.scenario.designedSite = d.site;
 
     auto catalog = loadCatalogs(doc, fileName, catalogDir);
     d.catalog = catalog;

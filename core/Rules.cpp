@@ -91,13 +91,19 @@ Profile Profile::load(const std::string& path, const CheckRegistry& registry)
 Profile Profile::loadText(const std::string& text, const std::string& fileName, const CheckRegistry& registry)
 {
     const Cursor doc(parseYaml(text, fileName), std::make_shared<std::string>(fileName), "");
-    doc.allowKeys({"name", "description", "only_listed", "rules"});
+    doc.allowKeys({"name", "description", "only_listed", "power_basis", "rules"});
     Profile p;
     p.name = doc["name"].str();
     if (auto d = doc.find("description"))
         p.description = d->str();
     if (auto o = doc.find("only_listed"))
         p.onlyListed = o->boolean();
+    if (auto b = doc.find("power_basis")) {
+        p.powerBasis = parsePowerBasis(b->str());
+        if (!p.powerBasis)
+            b->fail("unknown power basis \"" + b->str() + "\" (nameplate, peak or modelled)" +
+                    didYouMean(b->str(), {"nameplate", "peak", "modelled"}));
+    }
     if (auto rules = doc.find("rules")) {
         for (const auto& [id, body] : rules->entries()) {
             const RuleInfo* info = registry.find(id);
@@ -142,6 +148,15 @@ RuleConfig Profile::configFor(const RuleInfo& rule) const
     if (it != m_rules.end())
         return it->second;
     return RuleConfig{!onlyListed, rule.severity, rule.constraints};
+}
+
+double Profile::constraint(const RuleInfo& rule, const std::string& key) const
+{
+    const RuleConfig cfg = configFor(rule);
+    const auto it = cfg.constraints.find(key);
+    if (it == cfg.constraints.end())
+        throw std::logic_error("rule " + rule.id + " has no constraint " + key);
+    return it->second.value;
 }
 
 std::vector<Violation> runChecks(const Design& design, const CheckRegistry& registry, const Profile& profile,

@@ -120,6 +120,10 @@ public:
     std::string description;
     /// Rules not named in the profile run at their defaults unless `onlyListed`.
     bool onlyListed = false;
+    /// The power basis this profile budgets at (`power_basis:`); unset: the design's, else nameplate.
+    std::optional<PowerBasis> powerBasis;
+    /// A constraint of a rule after this profile's overrides (the rule's default otherwise).
+    double constraint(const RuleInfo& rule, const std::string& key) const;
 
     /// Load and check against the registry (unknown rule ids and constraints are errors).
     static Profile load(const std::string& path, const CheckRegistry& registry);

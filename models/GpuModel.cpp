@@ -34,6 +34,7 @@ GpuSpec GpuSpec::fromPart(const core::Part& p)
     g.nvlinkBytesPerS = p.value("nvlink_bandwidth", NAN) / 8.0;
     g.nvlinkSharp = p.text("nvlink_sharp") == "true";
     g.slowdownK = p.value("slowdown_temp", NAN);
+    g.maxOperatingK = p.value("max_operating_temp", NAN);
     return g;
 }
 
@@ -61,9 +62,10 @@ ClockLimit gpuClock(const GpuSpec& gpu, double capW, double rackFitW, double jun
         power = rackFitW;
         c.limitedBy = "rack power";
     }
-    if (!std::isnan(junctionK) && !std::isnan(gpu.slowdownK) && junctionK > gpu.slowdownK && atPowerW > 0 &&
+    const double throttleK = gpu.throttleK();
+    if (!std::isnan(junctionK) && !std::isnan(throttleK) && junctionK > throttleK && atPowerW > 0 &&
         junctionK > inletK) {
-        const double thermalW = atPowerW * std::max(0.0, gpu.slowdownK - inletK) / (junctionK - inletK);
+        const double thermalW = atPowerW * std::max(0.0, throttleK - inletK) / (junctionK - inletK);
         if (thermalW < power) {
             power = thermalW;
             c.limitedBy = "thermal";

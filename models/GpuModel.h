@@ -29,7 +29,10 @@ struct GpuSpec {
     double sparsity = 2.0;                               ///< 2:4 sparse speed-up on tensor types
     double memoryBytesPerS = NAN, nvlinkBytesPerS = NAN; ///< NVLink: both directions together
     bool nvlinkSharp = false;                            ///< NVSwitch with in-switch reduction (NVLS)
-    double slowdownK = NAN;
+    double slowdownK = NAN;     ///< hardware slowdown (NaN: not in the catalog)
+    double maxOperatingK = NAN; ///< the temperature the GPU lowers its clocks to hold (NaN: not in the catalog)
+    /// Where thermal throttling starts: max operating temperature, else slowdown; NaN when neither is known.
+    double throttleK() const { return std::isnan(maxOperatingK) ? slowdownK : maxOperatingK; }
 
     static GpuSpec fromPart(const core::Part& part);
     /// Peak FLOP/s; sparse applies to tensor types only.
@@ -48,8 +51,8 @@ struct ClockLimit {
 
 /// The clock of one GPU given its power cap, the highest cap its rack can feed (NaN: no limit),
 /// and its thermal state: junction `junctionK` at board power `atPowerW` with inlet air `inletK`
-/// (NaN junction: not modelled). Above the slowdown temperature the GPU lowers power until the
-/// junction is back at it; junction rise over inlet is taken as proportional to power.
+/// (NaN junction: not modelled). Above its throttle temperature (throttleK()) the GPU lowers power
+/// until the junction is back at it; junction rise over inlet is taken as proportional to power.
 ClockLimit gpuClock(const GpuSpec& gpu, double capW, double rackFitW, double junctionK, double inletK, double atPowerW);
 
 /// One telemetry sample under load: board power and SM clock.

@@ -47,7 +47,7 @@ double gpuTdpW(const core::Part& chassis, const core::Catalog& catalog)
 double gpuMinCapW(const core::Part& chassis, const core::Catalog& catalog)
 {
     const core::Part* gpu = catalog.find(chassis.text("gpus.part"));
-    return gpu ? gpu->value("min_power_cap", gpu->value("tdp", 0.0)) : 0.0;
+    return gpu ? gpu->value("min_power_cap", NAN) : NAN;
 }
 
 ChassisDraw chassisDraw(const core::Part& c, const core::Catalog& catalog, const ChassisOperating& op)
@@ -75,9 +75,7 @@ ChassisDraw chassisDraw(const core::Part& c, const core::Catalog& catalog, const
         d.nicW = drawAt(nic->value("power.idle", nic->value("power.max", 0.0)), nic->value("power.max", 0.0),
                         op.peak ? 1.0 : u) *
                  c.value("nics.count", 0);
-    // Fans follow load from their floor; the thermal solver will set the real operating speed.
-    const double floor = c.value("fans.min_speed", 1.0);
-    const double speed = floor + (1.0 - floor) * (op.peak ? 1.0 : u);
+    const double speed = fanSpeedFor(c, op);
     d.fanW = fanPowerAt(c.value("fans.power", 0.0), speed) * c.value("fans.count", 0);
     d.baseW = drawAt(c.value("power.base_idle", 0.0), c.value("power.base_max", 0.0), op.peak ? 1.0 : u);
 
@@ -88,6 +86,35 @@ ChassisDraw chassisDraw(const core::Part& c, const core::Catalog& catalog, const
     d.inputW = out / eff.at(out / rating);
     d.conversionLossW = d.inputW - out;
     return d;
+}
+
+double fanSpeedFor(const core::Part& c, const ChassisOperating& op)
+{
+    if (op.peak)
+        return 1.0;
+    if (std::isfinite(op.fanSpeed))
+        return std::clamp(op.fanSpeed, 0.0, 1.0);
+    // Before the airflow is solved fans follow load from their floor.
+    const double floor = c.value("fans.min_speed", 1.0);
+    return floor + (1.0 - floor) * std::clamp(op.utilisation, 0.0, 1.0);
+}
+
+double nameplateDrawW(const core::Part& p, const core::Catalog& catalog, const ChassisOperating& op)
+{
+    const auto max = p.find("power.max");
+    if (!max)
+        return NAN;
+    if (p.kind != core::PartKind::Chassis || op.gpuCapW <= 0)
+        return *max;
+    const core::Part* gpu = catalog.find(p.text("gpus.part"));
+    if (!gpu)
+        return *max;
+    const double tdp = gpu->value("tdp", 0.0);
+    const double saving = std::max(0.0, tdp - op.gpuCapW) * p.value("gpus.count", 0);
+    // The cap's saving reaches the busbar through the bricks at their full-load efficiency.
+    const core::Curve* curve = p.curve("conversion_efficiency");
+    const double eff = curve ? EfficiencyCurve(curve->points).at(1.0) : 1.0;
+    return *max - saving / eff;
 }
 
 double partDrawW(const core::Part& p, const core::Catalog& catalog, const ChassisOperating& op)

@@ -3,6 +3,7 @@
 /// Electrical behaviour of parts: efficiency curves, draw versus utilisation and power cap,
 /// fan power by the affinity law, and a GPU chassis' draw built from its components.
 
+#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
@@ -49,6 +50,9 @@ struct ChassisOperating {
     double utilisation = 1.0; ///< 0…1
     double gpuCapW = 0.0;     ///< per-GPU cap; ≤ 0 means the GPU's TDP
     bool peak = false;        ///< GPUs at their short-term peak (cap × peak_power_ratio)
+    /// Fan speed (fraction of full) set by the thermal solver's fan control; NaN: follow
+    /// utilisation from the fans' floor (the estimate used before the airflow is solved).
+    double fanSpeed = NAN;
 };
 
 /// Draw of a GPU chassis built from its catalog components: GPUs between idle and their cap,
@@ -61,8 +65,17 @@ ChassisDraw chassisDraw(const core::Part& chassis, const core::Catalog& catalog,
 /// switches and devices at typical (or idle + u·(max−idle)); shelves draw nothing.
 double partDrawW(const core::Part& part, const core::Catalog& catalog, const ChassisOperating& op);
 
+/// Nameplate draw of a part from the busbar or its own AC supply (W): the catalog's `power.max`;
+/// for a GPU chassis with its GPUs capped below TDP, `power.max` less the cap's saving through
+/// the 48 → 12 V conversion at full load. NaN when the part has no `power.max`.
+double nameplateDrawW(const core::Part& part, const core::Catalog& catalog, const ChassisOperating& op);
+
+/// The fan speed chassisDraw() uses for `op` (fraction of full speed).
+double fanSpeedFor(const core::Part& chassis, const ChassisOperating& op);
+
 /// The per-GPU cap of the chassis' GPU (TDP when the GPU has no cap range).
 double gpuTdpW(const core::Part& chassis, const core::Catalog& catalog);
+/// The lowest settable cap of the chassis' GPU: its `min_power_cap`, NaN when the catalog lacks it.
 double gpuMinCapW(const core::Part& chassis, const core::Catalog& catalog);
 
 /// The largest x in [lo, hi] with f(x) ≤ limit for f non-decreasing; NaN when f(lo) > limit.

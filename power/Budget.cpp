@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <functional>
 #include <map>
+#include <set>
 
 #include "models/PowerModels.h"
 #include "power/Busbar.h"
@@ -13,23 +16,65 @@ namespace {
 
 constexpr double kOuM = 0.048;
 
-models::ChassisOperating operatingPoint(const core::Slot& s, double capOverrideW, bool peak)
+models::ChassisOperating operatingPoint(const core::Slot& s, double capOverrideW, bool peak, double fanSpeed)
 {
     models::ChassisOperating op;
     op.utilisation = s.overrides.utilisation.value_or(1.0);
     op.gpuCapW = capOverrideW > 0 ? capOverrideW : s.overrides.gpuPowerCapW.value_or(0.0);
     op.peak = peak;
+    op.fanSpeed = fanSpeed;
     return op;
 }
 
-/// Busbar load of the rack with every GPU capped at `capW` (≤ 0: the design's own caps).
-double busbarLoad(const core::Design& d, const core::Rack& r, double capW, bool peak)
+double fanSpeedOf(const PowerOptions& o, std::size_t rack, std::size_t slot)
 {
-    double w = 0;
-    for (const core::Slot& s : r.slots)
-        if (s.part->busbarTap)
-            w += models::partDrawW(*s.part, *d.catalog, operatingPoint(s, capW, peak));
-    return w;
+    if (rack < o.fanSpeeds.size() && slot < o.fanSpeeds[rack].size())
+        return o.fanSpeeds[rack][slot];
+    return NAN;
+}
+
+bool drawsPower(const core::Part& p)
+{
+    return p.kind != core::PartKind::PowerShelf && p.kind != core::PartKind::BbuShelf;
+}
+
+/// One part's draw on every basis with every GPU capped at `capW` (≤ 0: the design's own caps).
+PartPower partPower(const core::Design& d, const core::Slot& s, double capW, double fanSpeed, core::PowerBasis basis)
+{
+    const core::Part& part = *s.part;
+    const models::ChassisOperating op = operatingPoint(s, capW, false, fanSpeed);
+    models::ChassisOperating peak = op;
+    peak.peak = true;
+    PartPower p;
+    p.id = s.id;
+    p.part = part.slug;
+    p.busbar = part.busbarTap;
+    if (part.kind == core::PartKind::Chassis) {
+        const models::ChassisDraw draw = models::chassisDraw(part, *d.catalog, op);
+        p.modelledW = draw.inputW;
+        p.gpuW = draw.gpuW;
+        p.cpuW = draw.cpuW;
+        p.nicW = draw.nicW;
+        p.fanW = draw.fanW;
+        p.baseW = draw.baseW;
+        p.conversionLossW = draw.conversionLossW;
+        if (part.value("fans.count", 0) > 0) {
+            p.fanSpeed = models::fanSpeedFor(part, op);
+            p.fanSpeedSolved = std::isfinite(fanSpeed);
+        }
+    } else
+        p.modelledW = models::partDrawW(part, *d.catalog, op);
+    p.peakW = std::max(p.modelledW, models::partDrawW(part, *d.catalog, peak));
+    p.nameplateW = models::nameplateDrawW(part, *d.catalog, op);
+    switch (basis) {
+    case core::PowerBasis::Nameplate:
+        // Never below the physics: a part the model shows above its rating is budgeted at the model.
+        p.budgetW = std::isnan(p.nameplateW) ? p.modelledW : std::max(p.nameplateW, p.modelledW);
+        break;
+    case core::PowerBasis::Peak: p.budgetW = p.peakW; break;
+    case core::PowerBasis::Modelled: p.budgetW = p.modelledW; break;
+    }
+    return p;
 }
 
 double shelfRating(const core::Part& p)
@@ -67,8 +112,8 @@ void shareLoad(std::vector<ShelfPower>& shelves, const std::vector<const core::S
     }
 }
 
-void busbarNetwork(const core::Design& d, const core::Rack& r, const std::vector<const core::Slot*>& shelfSlots,
-                   RackPower& out)
+void busbarNetwork(const core::Rack& r, const std::vector<const core::Slot*>& shelfSlots,
+                   const std::vector<std::pair<const core::Slot*, double>>& busLoads, RackPower& out)
 {
     std::vector<BusSource> sources;
     for (const core::Slot* s : shelfSlots) {
@@ -77,12 +122,8 @@ void busbarNetwork(const core::Design& d, const core::Rack& r, const std::vector
         sources.push_back({midHeight(*s), v, s->part->value("droop", 0.0) / ratedA});
     }
     std::vector<BusLoad> loads;
-    std::vector<const core::Slot*> loadSlots;
-    for (const core::Slot& s : r.slots)
-        if (s.part->busbarTap) {
-            loads.push_back({midHeight(s), models::partDrawW(*s.part, *d.catalog, operatingPoint(s, 0, false))});
-            loadSlots.push_back(&s);
-        }
+    for (const auto& [slot, w] : busLoads)
+        loads.push_back({midHeight(*slot), w});
     const BusSolution sol = solveBusbar(sources, loads, r.rackType->value("busbar_resistance", 0.0));
     out.busbarConverged = sol.converged || sources.empty();
     if (!sol.converged)
@@ -90,7 +131,7 @@ void busbarNetwork(const core::Design& d, const core::Rack& r, const std::vector
     out.lowestVoltageV = INFINITY;
     out.highestVoltageV = -INFINITY;
     for (std::size_t i = 0; i < loads.size(); ++i) {
-        out.loads.push_back({loadSlots[i]->id, loads[i].powerW, sol.loadVoltageV[i], sol.loadCurrentA[i]});
+        out.loads.push_back({busLoads[i].first->id, loads[i].powerW, sol.loadVoltageV[i], sol.loadCurrentA[i]});
         out.lowestVoltageV = std::min(out.lowestVoltageV, sol.loadVoltageV[i]);
         out.highestVoltageV = std::max(out.highestVoltageV, sol.loadVoltageV[i]);
         out.maxClipCurrentA = std::max(out.maxClipCurrentA, sol.loadCurrentA[i]);
@@ -140,34 +181,8 @@ void battery(const core::Rack& r, RackPower& out)
         out.bbuHoldupS = out.itLoadW <= out.bbuDischargeW ? out.bbuEnergyJ / out.itLoadW : 0.0;
 }
 
-} // namespace
-
-RackPower rackPower(const core::Design& d, std::size_t rackIndex)
+void acSide(RackPower& out, const std::vector<const core::Slot*>& shelfSlots)
 {
-    const core::Rack& r = d.racks[rackIndex];
-    RackPower out;
-    out.id = r.id;
-    out.rack = static_cast<int>(rackIndex);
-    std::vector<const core::Slot*> shelfSlots;
-    for (const core::Slot& s : r.slots) {
-        out.gpus += core::Design::gpuCount(*s.part);
-        if (s.part->kind == core::PartKind::PowerShelf)
-            shelfSlots.push_back(&s);
-        else if (!s.part->busbarTap)
-            out.acDirectW += models::partDrawW(*s.part, *d.catalog, operatingPoint(s, 0, false));
-    }
-    out.itLoadW = busbarLoad(d, r, 0, false);
-    out.peakLoadW = busbarLoad(d, r, 0, true);
-    capacities(out, shelfSlots);
-
-    out.busbarVminV = r.rackType->value("busbar_min_voltage", 45.0);
-    out.busbarVmaxV = r.rackType->value("busbar_max_voltage", 53.0);
-    out.busbarRatingA = r.rackType->value("busbar_rating", 0.0);
-    out.clipRatingA = r.rackType->value("clip_rating", NAN);
-    out.busbarCurrentA = out.itLoadW / out.busbarVminV;
-    busbarNetwork(d, r, shelfSlots, out);
-    battery(r, out);
-
     for (const core::Slot* s : shelfSlots)
         out.shelves.push_back({s->id, s->overrides.feed, static_cast<int>(s->part->value("modules", 0)),
                                shelfRating(*s->part), 0, 0, 1, 0, 0, 0, NAN});
@@ -179,41 +194,204 @@ RackPower rackPower(const core::Design& d, std::size_t rackIndex)
         out.whipCurrentA = std::max(out.whipCurrentA, sh.whipCurrentA);
         out.whipBreakerA = std::isnan(out.whipBreakerA) ? sh.whipBreakerA : std::min(out.whipBreakerA, sh.whipBreakerA);
     }
-    if (!std::isnan(out.capacityFeedLossW)) {
-        // The worst feed lost: the survivors carry the whole load.
-        for (const char* lost : {"A", "B"}) {
-            std::vector<ShelfPower> survivors;
-            std::vector<const core::Slot*> slots;
-            for (std::size_t i = 0; i < shelfSlots.size(); ++i)
-                if (shelfSlots[i]->overrides.feed != lost) {
-                    survivors.push_back(out.shelves[i]);
-                    slots.push_back(shelfSlots[i]);
-                }
-            shareLoad(survivors, slots, out.itLoadW);
-            for (const ShelfPower& sh : survivors) {
-                out.acPhaseCurrentFeedLossA = std::isnan(out.acPhaseCurrentFeedLossA)
-                                                  ? sh.phaseCurrentA
-                                                  : std::max(out.acPhaseCurrentFeedLossA, sh.phaseCurrentA);
-                out.whipCurrentA = std::max(out.whipCurrentA, sh.whipCurrentA);
+    if (std::isnan(out.capacityFeedLossW))
+        return;
+    // The worst feed lost: the survivors carry the whole load.
+    for (const char* lost : {"A", "B"}) {
+        std::vector<ShelfPower> survivors;
+        std::vector<const core::Slot*> slots;
+        for (std::size_t i = 0; i < shelfSlots.size(); ++i)
+            if (shelfSlots[i]->overrides.feed != lost) {
+                survivors.push_back(out.shelves[i]);
+                slots.push_back(shelfSlots[i]);
             }
+        shareLoad(survivors, slots, out.itLoadW);
+        for (const ShelfPower& sh : survivors) {
+            out.acPhaseCurrentFeedLossA = std::isnan(out.acPhaseCurrentFeedLossA)
+                                              ? sh.phaseCurrentA
+                                              : std::max(out.acPhaseCurrentFeedLossA, sh.phaseCurrentA);
+            out.whipCurrentA = std::max(out.whipCurrentA, sh.whipCurrentA);
         }
     }
+}
 
-    out.usableW = std::min(out.capacityN1W, out.busbarRatingA * out.busbarVminV);
-    out.fits = out.itLoadW <= out.usableW;
-    if (!out.fits && out.gpus > 0) {
-        // Load grows with the cap, so the highest cap that fits is found by bisection.
-        double tdp = 0, lo = 0;
-        for (const core::Slot& s : r.slots)
-            if (s.part->kind == core::PartKind::Chassis && core::Design::gpuCount(*s.part) > 0) {
-                tdp = std::max(tdp, models::gpuTdpW(*s.part, *d.catalog));
-                lo = std::max(lo, models::gpuMinCapW(*s.part, *d.catalog));
-            }
-        out.gpuCapToFitW =
-            models::largestWithin(lo, tdp, out.usableW, 0.25, [&](double cap) { return busbarLoad(d, r, cap, false); });
-        out.capCanFit = !std::isnan(out.gpuCapToFitW);
+/// The power rules the rack fails; PowerChecks reports exactly these.
+void judge(RackPower& out, const PowerOptions& o)
+{
+    auto fail = [&](const char* rule) { out.failures.emplace_back(rule); };
+    const bool powered = out.fed && out.itLoadW > 0;
+    if (!out.fed)
+        fail("orv3.power.source");
+    if (out.busbarCurrentA > out.busbarRatingA ||
+        (!std::isnan(out.clipRatingA) && out.maxClipCurrentA > out.clipRatingA))
+        fail("orv3.busbar.current");
+    if (powered) {
+        if (out.itLoadW > out.capacityN1W)
+            fail("orv3.shelf.n1");
+        const bool outOfWindow = !out.busbarConverged ||
+                                 std::any_of(out.loads.begin(), out.loads.end(), [&](const LoadPoint& l) {
+                                     return l.voltageV < out.busbarVminV || l.voltageV > out.busbarVmaxV;
+                                 });
+        if (outOfWindow)
+            fail("orv3.busbar.voltage");
+        if (!std::isnan(out.capacityFeedLossW) && out.itLoadW > out.capacityFeedLossW)
+            fail("orv3.feed.loss");
+        if (out.bbuHoldupS < o.rideThroughS)
+            fail("orv3.bbu.holdup");
+        out.whipLimitA = out.whipBreakerA * o.breakerDerating;
+        if (!std::isnan(out.whipBreakerA) && out.whipCurrentA > out.whipLimitA)
+            fail("orv3.ac.whip");
+        if (!std::isnan(out.pulseRatio) && out.peakLoadW > out.capacityN1W * out.pulseRatio)
+            fail("orv3.psu.pulse");
     }
+    out.fits = out.failures.empty();
+}
+
+/// The rack budgeted with every GPU capped at `capW` (≤ 0: the design's caps).
+RackPower evaluate(const core::Design& d, std::size_t rackIndex, const PowerOptions& o, double capW)
+{
+    const core::Rack& r = d.racks[rackIndex];
+    RackPower out;
+    out.id = r.id;
+    out.rack = static_cast<int>(rackIndex);
+    out.basis = o.basis;
+    std::vector<const core::Slot*> shelfSlots;
+    std::vector<std::pair<const core::Slot*, double>> busLoads;
+    std::set<std::string> lacking;
+    for (std::size_t si = 0; si < r.slots.size(); ++si) {
+        const core::Slot& s = r.slots[si];
+        out.gpus += core::Design::gpuCount(*s.part);
+        if (s.part->kind == core::PartKind::PowerShelf)
+            shelfSlots.push_back(&s);
+        if (!drawsPower(*s.part))
+            continue;
+        PartPower p = partPower(d, s, capW, fanSpeedOf(o, rackIndex, si), o.basis);
+        if (o.basis == core::PowerBasis::Nameplate && std::isnan(p.nameplateW) && p.modelledW > 0 &&
+            lacking.insert(p.part).second)
+            out.notes.push_back(p.part + " has no power.max: budgeted at its modelled draw");
+        out.conversionLossW += p.conversionLossW;
+        if (p.busbar) {
+            out.itLoadW += p.budgetW;
+            out.modelledLoadW += p.modelledW;
+            out.nameplateLoadW += std::isnan(p.nameplateW) ? p.modelledW : p.nameplateW;
+            out.peakLoadW += p.peakW;
+            busLoads.emplace_back(&s, p.budgetW);
+        } else
+            out.acDirectW += p.budgetW;
+        out.parts.push_back(std::move(p));
+    }
+    out.fed = !shelfSlots.empty() || busLoads.empty();
+    capacities(out, shelfSlots);
+    out.busbarVminV = r.rackType->value("busbar_min_voltage", 45.0);
+    out.busbarVmaxV = r.rackType->value("busbar_max_voltage", 53.0);
+    out.busbarRatingA = r.rackType->value("busbar_rating", 0.0);
+    out.clipRatingA = r.rackType->value("clip_rating", NAN);
+    out.busbarCurrentA = out.itLoadW / out.busbarVminV;
+    if (!shelfSlots.empty())
+        busbarNetwork(r, shelfSlots, busLoads, out);
+    battery(r, out);
+    acSide(out, shelfSlots);
+    out.usableW = std::min(out.capacityN1W, out.busbarRatingA * out.busbarVminV);
+    if (!std::isnan(out.capacityFeedLossW))
+        out.usableW = std::min(out.usableW, out.capacityFeedLossW);
+    judge(out, o);
     return out;
+}
+
+/// Busbar load on the basis with every GPU capped at `capW`.
+double busbarLoadAt(const core::Design& d, std::size_t rackIndex, const PowerOptions& o, double capW)
+{
+    const core::Rack& r = d.racks[rackIndex];
+    double w = 0;
+    for (std::size_t si = 0; si < r.slots.size(); ++si) {
+        const core::Slot& s = r.slots[si];
+        if (s.part->busbarTap && drawsPower(*s.part))
+            w += partPower(d, s, capW, fanSpeedOf(o, rackIndex, si), o.basis).budgetW;
+    }
+    return w;
+}
+
+/// The cap range the rack's GPUs allow: their highest minimum cap and highest TDP.
+std::pair<double, double> capRange(const core::Design& d, const core::Rack& r, RackPower& out)
+{
+    double tdp = 0, lo = 0;
+    for (const core::Slot& s : r.slots)
+        if (s.part->kind == core::PartKind::Chassis && core::Design::gpuCount(*s.part) > 0) {
+            tdp = std::max(tdp, models::gpuTdpW(*s.part, *d.catalog));
+            double minCap = models::gpuMinCapW(*s.part, *d.catalog);
+            if (std::isnan(minCap)) {
+                const core::Part* gpu = d.catalog->find(s.part->text("gpus.part"));
+                minCap = gpu ? gpu->value("power.idle", 1.0) : 1.0;
+                const std::string note = (gpu ? gpu->slug : s.part->slug) +
+                                         " has no min_power_cap: cap advice searched down to its idle power";
+                if (std::find(out.notes.begin(), out.notes.end(), note) == out.notes.end())
+                    out.notes.push_back(note);
+            }
+            lo = std::max(lo, minCap);
+        }
+    return {lo, tdp};
+}
+
+CapAdvice adviceFor(bool needed, double lo, double hi, double limitW, const std::function<double(double)>& load)
+{
+    CapAdvice a;
+    a.needed = needed;
+    if (!needed)
+        return a;
+    a.capW = models::largestWithin(lo, hi, limitW, 0.25, load);
+    a.possible = !std::isnan(a.capW);
+    return a;
+}
+
+void adviseCaps(const core::Design& d, std::size_t rackIndex, const PowerOptions& o, RackPower& out)
+{
+    if (out.gpus == 0)
+        return;
+    const auto [lo, hi] = capRange(d, d.racks[rackIndex], out);
+    if (!(hi > 0))
+        return;
+    const auto load = [&](double cap) { return busbarLoadAt(d, rackIndex, o, cap); };
+    out.capN1 = adviceFor(out.fed && out.itLoadW > out.capacityN1W, lo, hi, out.capacityN1W, load);
+    out.capShelfLoss = adviceFor(out.fed && out.shelves.size() >= 2 && out.itLoadW > out.capacityShelfLossW, lo, hi,
+                                 out.capacityShelfLossW, load);
+    out.capFeedLoss = adviceFor(!std::isnan(out.capacityFeedLossW) && out.itLoadW > out.capacityFeedLossW, lo, hi,
+                                out.capacityFeedLossW, load);
+    out.capBusbar = adviceFor(out.busbarCurrentA > out.busbarRatingA, lo, hi, out.busbarRatingA * out.busbarVminV,
+                              load);
+    // Every failing rule a cap can clear (no cap gives a rack a power shelf).
+    const bool capHelps =
+        std::any_of(out.failures.begin(), out.failures.end(), [](const std::string& f) { return f != "orv3.power.source"; });
+    if (!capHelps)
+        return;
+    const auto clears = [&](double cap) {
+        const RackPower at = evaluate(d, rackIndex, o, cap);
+        return std::all_of(at.failures.begin(), at.failures.end(),
+                           [](const std::string& f) { return f == "orv3.power.source"; });
+    };
+    // Every rule's measure grows with the cap, so "clears" holds below some cap and fails above it.
+    out.gpuCapToFitW = models::largestWithin(lo, hi, 0.5, 0.25, [&](double cap) { return clears(cap) ? 0.0 : 1.0; });
+    out.capCanFit = !std::isnan(out.gpuCapToFitW);
+}
+
+} // namespace
+
+bool RackPower::fails(const std::string& rule) const
+{
+    return std::find(failures.begin(), failures.end(), rule) != failures.end();
+}
+
+RackPower rackPower(const core::Design& d, std::size_t rackIndex, const PowerOptions& o)
+{
+    RackPower out = evaluate(d, rackIndex, o, 0.0);
+    adviseCaps(d, rackIndex, o, out);
+    return out;
+}
+
+RackPower rackPower(const core::Design& d, std::size_t rackIndex)
+{
+    PowerOptions o;
+    o.basis = d.power.basis.value_or(core::PowerBasis::Nameplate);
+    return rackPower(d, rackIndex, o);
 }
 
 std::shared_ptr<const PowerResult> powerFor(const core::Design& design, core::ResultStore& store)
@@ -227,15 +405,76 @@ std::shared_ptr<const PowerResult> powerFor(const core::Design& design, core::Re
 
 PowerResult computePower(const core::Design& d)
 {
+    PowerOptions o;
+    o.basis = d.power.basis.value_or(core::PowerBasis::Nameplate);
+    return computePower(d, o);
+}
+
+namespace {
+
+/// Racks stamped from one template are identical but for their ids when their fans run alike.
+std::string bodyKey(const core::Rack& rack, std::size_t i, const PowerOptions& o)
+{
+    if (rack.bodyPath.empty())
+        return {};
+    std::string key = rack.bodyPath;
+    if (i < o.fanSpeeds.size())
+        for (double s : o.fanSpeeds[i]) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "|%.17g", s);
+            key += buf;
+        }
+    return key;
+}
+
+void addRack(GroupPower& g, const RackPower& r)
+{
+    ++g.racks;
+    g.racksOverBudget += r.fits ? 0 : 1;
+    for (const PartPower& p : r.parts) {
+        g.itLoadW += p.budgetW;
+        g.modelledLoadW += p.modelledW;
+        g.nameplateLoadW += std::isnan(p.nameplateW) ? p.modelledW : p.nameplateW;
+        g.peakLoadW += p.peakW;
+        if (!p.busbar)
+            g.acInputW += p.budgetW; // own AC supplies: rated at their input
+    }
+    if (!r.fed)
+        g.unfedLoadW += r.itLoadW;
+    g.acInputW += r.acInputW;
+    g.psuLossW += r.psuLossW;
+    g.conversionLossW += r.conversionLossW;
+}
+
+void addGroup(GroupPower& to, const GroupPower& g)
+{
+    to.racks += g.racks;
+    to.racksOverBudget += g.racksOverBudget;
+    to.itLoadW += g.itLoadW;
+    to.modelledLoadW += g.modelledLoadW;
+    to.nameplateLoadW += g.nameplateLoadW;
+    to.peakLoadW += g.peakLoadW;
+    to.unfedLoadW += g.unfedLoadW;
+    to.acInputW += g.acInputW;
+    to.psuLossW += g.psuLossW;
+    to.conversionLossW += g.conversionLossW;
+}
+
+} // namespace
+
+PowerResult computePower(const core::Design& d, const PowerOptions& o)
+{
     PowerResult res;
+    res.basis = o.basis;
+    res.fanSpeedsSolved = !o.fanSpeeds.empty();
     res.racks.reserve(d.racks.size());
-    // Racks stamped from one template are identical but for their ids: budget each body once.
     std::map<std::string, std::size_t> firstOfBody;
     for (std::size_t i = 0; i < d.racks.size(); ++i) {
         const core::Rack& rack = d.racks[i];
-        const auto [it, added] = firstOfBody.emplace(rack.bodyPath, i);
-        if (added || rack.bodyPath.empty()) {
-            res.racks.push_back(rackPower(d, i));
+        const std::string key = bodyKey(rack, i, o);
+        const auto [it, added] = firstOfBody.emplace(key, i);
+        if (added || key.empty()) {
+            res.racks.push_back(rackPower(d, i, o));
             continue;
         }
         RackPower copy = res.racks[it->second];
@@ -245,6 +484,8 @@ PowerResult computePower(const core::Design& d)
             rename(sh.id);
         for (LoadPoint& l : copy.loads)
             rename(l.id);
+        for (PartPower& p : copy.parts)
+            rename(p.id);
         copy.id = rack.id;
         copy.rack = static_cast<int>(i);
         res.racks.push_back(std::move(copy));
@@ -252,14 +493,8 @@ PowerResult computePower(const core::Design& d)
     auto groups = [&](const std::vector<core::Group>& gs, std::vector<GroupPower>& out) {
         for (const core::Group& g : gs) {
             GroupPower p{g.id};
-            for (int ri : g.racks) {
-                const RackPower& r = res.racks[static_cast<std::size_t>(ri)];
-                ++p.racks;
-                p.itLoadW += r.itLoadW + r.acDirectW;
-                p.peakLoadW += r.peakLoadW + r.acDirectW;
-                p.acInputW += r.acInputW + r.acDirectW;
-                p.psuLossW += r.psuLossW;
-            }
+            for (int ri : g.racks)
+                addRack(p, res.racks[static_cast<std::size_t>(ri)]);
             out.push_back(p);
         }
     };
@@ -267,13 +502,8 @@ PowerResult computePower(const core::Design& d)
     groups(d.pods, res.pods);
     groups(d.halls, res.halls);
     res.cluster.id = "cluster";
-    for (const GroupPower& h : res.halls) {
-        res.cluster.racks += h.racks;
-        res.cluster.itLoadW += h.itLoadW;
-        res.cluster.peakLoadW += h.peakLoadW;
-        res.cluster.acInputW += h.acInputW;
-        res.cluster.psuLossW += h.psuLossW;
-    }
+    for (const GroupPower& h : res.halls)
+        addGroup(res.cluster, h);
     for (const RackPower& r : res.racks)
         if (!std::isnan(r.gpuCapToFitW))
             res.suggestedGpuCapW =

@@ -1,20 +1,31 @@
 #pragma once
 /// \file Budget.h
-/// The Open Rack V3 power budget of every rack: demand at utilisation and at peak; shelf
-/// capacity under N, N+1, loss of a shelf and loss of an AC feed; busbar current, clip current
-/// and voltage at each part; battery hold-up; AC input, losses and line currents; and the
-/// per-GPU cap that makes a rack fit. Rolled up to rows, pods, halls and the cluster.
-/// All values SI (W, A, V, J, s).
-
-#include <string>
-#include <vector>
+/// The Open Rack V3 power budget of every rack: demand on a chosen basis (nameplate, peak or
+/// modelled) with the modelled breakdown beside it; shelf capacity under N, N+1, loss of a shelf
+/// and loss of an AC feed; busbar current, clip current and voltage at each part; battery
+/// hold-up; AC input, losses and line currents; which power rules the rack fails; and the per-GPU
+/// cap that makes it fit, for each limit and for all of them. Rolled up to rows, pods, halls and
+/// the cluster. All values SI (W, A, V, J, s).
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "core/Design.h"
 #include "core/ResultStore.h"
 
 namespace rdt::power {
+
+/// What the budget needs besides the design: the basis, the limits the profile sets for the
+/// hold-up and whip rules, and the fan speeds the thermal solver found.
+struct PowerOptions {
+    core::PowerBasis basis = core::PowerBasis::Nameplate;
+    double rideThroughS = 90.0;   ///< `orv3.bbu.holdup` ride_through
+    double breakerDerating = 0.8; ///< `orv3.ac.whip` breaker_derating
+    /// Fan speed (fraction of full) per rack and slot from the thermal solution; empty, or NaN
+    /// for a slot: fans follow utilisation from their floor (before the airflow is solved).
+    std::vector<std::vector<double>> fanSpeeds;
+};
 
 /// One power shelf's share of its rack's load.
 struct ShelfPower {
@@ -39,13 +50,37 @@ struct LoadPoint {
     double currentA = 0;
 };
 
+/// One part's draw on every basis, and where a chassis' modelled power goes.
+struct PartPower {
+    std::string id, part;
+    bool busbar = true;         ///< fed from the 48 V busbar (else its own AC supplies)
+    double budgetW = 0;         ///< on the budget's basis (never below the modelled draw)
+    double modelledW = 0;       ///< at utilisation and the solved (or estimated) fan speed
+    double nameplateW = NAN;    ///< rated `power.max` (caps applied); NaN when the catalog lacks it
+    double peakW = 0;           ///< GPUs at their short-term peak, everything else at maximum
+    double gpuW = 0, cpuW = 0, nicW = 0, fanW = 0, baseW = 0, conversionLossW = 0; ///< modelled breakdown
+    double fanSpeed = NAN;      ///< fan speed behind fanW (NaN: no fan model)
+    bool fanSpeedSolved = false; ///< the speed comes from the thermal solver
+};
+
+/// Per-GPU cap advice for one limit.
+struct CapAdvice {
+    bool needed = false;   ///< the load exceeds this limit at the design's caps
+    bool possible = true;  ///< some cap at or above the GPUs' minimum brings it within
+    double capW = NAN;     ///< the highest per-GPU cap that fits (NaN when not needed or not possible)
+};
+
 struct RackPower {
     std::string id;
     int rack = -1;
     int gpus = 0;
-    double itLoadW = 0;             ///< busbar load at the design's utilisation and caps
-    double peakLoadW = 0;           ///< busbar load with GPUs at their short-term peak
-    double acDirectW = 0;           ///< parts with their own AC supplies (not on the busbar)
+    core::PowerBasis basis = core::PowerBasis::Nameplate;
+    double itLoadW = 0;        ///< busbar load on the basis: what every limit is checked against
+    double modelledLoadW = 0;  ///< busbar load at utilisation and fan speed (the physics)
+    double nameplateLoadW = 0; ///< busbar load at nameplate (parts without power.max at modelled)
+    double peakLoadW = 0;      ///< busbar load with GPUs at their short-term peak
+    double acDirectW = 0;      ///< parts with their own AC supplies (not on the busbar), on the basis
+    bool fed = true;           ///< the rack holds a power shelf (or draws nothing from the busbar)
     double capacityNW = 0;          ///< all rectifiers healthy
     double capacityN1W = 0;         ///< worst single rectifier lost
     double capacityShelfLossW = 0;  ///< worst whole shelf lost
@@ -64,43 +99,65 @@ struct RackPower {
     double bbuDischargeW = 0;
     double bbuHoldupS = 0;                ///< energy / load, 0 when the load exceeds the BBU discharge limit
     double acInputW = 0;                  ///< sum of shelf AC inputs
-    double psuLossW = 0;                  ///< acInput − load carried by shelves
+    double psuLossW = 0;                  ///< acInput − load carried by shelves (shelf rectifier loss)
+    double conversionLossW = 0;           ///< 48 → 12 V loss inside chassis (part of the modelled IT load)
     double acPhaseCurrentA = 0;           ///< largest shelf phase current, all feeds healthy
     double acPhaseCurrentFeedLossA = NAN; ///< largest phase current with the worst feed lost
     double whipCurrentA = 0;              ///< largest whip current (worst of normal and feed loss)
     double whipBreakerA = NAN;
-    double usableW = 0;        ///< min(N+1 capacity, busbar rating × Vmin)
-    bool fits = true;          ///< itLoad ≤ usable
-    double gpuCapToFitW = NAN; ///< highest per-GPU cap that fits (NaN when it fits or no cap can)
-    bool capCanFit = true;     ///< false when even the minimum cap does not fit
+    double whipLimitA = NAN;   ///< breaker × derating
+    double usableW = 0;        ///< min(N+1, busbar rating × Vmin, feed-loss capacity when feeds are declared)
+    /// Ids of the power rules this rack fails (`orv3.shelf.n1`, `orv3.feed.loss`, …); the rules
+    /// report exactly these, so a rack is over budget in every output iff this is non-empty.
+    std::vector<std::string> failures;
+    bool fits = true;          ///< failures.empty()
+    double gpuCapToFitW = NAN; ///< highest per-GPU cap that clears every failing limit (NaN when it fits or none can)
+    bool capCanFit = true;     ///< false when even the minimum cap does not clear them
+    CapAdvice capN1, capShelfLoss, capFeedLoss, capBusbar; ///< advice per limit
     std::vector<ShelfPower> shelves;
     std::vector<LoadPoint> loads;
+    std::vector<PartPower> parts;    ///< every powered part of the rack
+    std::vector<std::string> notes;  ///< figures the basis needed but the catalog lacks
+
+    bool fails(const std::string& rule) const;
 };
 
 /// Sums for one group (row, pod, hall, cluster).
 struct GroupPower {
     std::string id;
     std::size_t racks = 0;
-    double itLoadW = 0;
+    std::size_t racksOverBudget = 0;
+    double itLoadW = 0;        ///< on the basis, busbar and AC-direct parts, fed or not
+    double modelledLoadW = 0;  ///< the same parts at their modelled draw
+    double nameplateLoadW = 0; ///< the same parts at nameplate
     double peakLoadW = 0;
-    double acInputW = 0; ///< facility AC into the shelves plus AC-fed parts
-    double psuLossW = 0;
+    double unfedLoadW = 0;     ///< load in racks without a power shelf (not in acInputW)
+    double acInputW = 0;       ///< facility AC into the shelves plus AC-fed parts (fed load only)
+    double psuLossW = 0;       ///< shelf rectifier loss
+    double conversionLossW = 0; ///< 48 → 12 V loss inside chassis (inside itLoadW)
 };
 
 struct PowerResult {
+    core::PowerBasis basis = core::PowerBasis::Nameplate;
     std::vector<RackPower> racks;
     std::vector<GroupPower> rows, pods, halls;
     GroupPower cluster;
     double suggestedGpuCapW = NAN; ///< the lowest cap any rack needs (design-wide); NaN when all fit
+    bool fanSpeedsSolved = false;  ///< fan power at the thermal solver's speeds
 };
 
-/// Budget every rack of the design.
+/// Budget every rack of the design on the design's basis (nameplate when it states none), with
+/// fans following utilisation.
 PowerResult computePower(const core::Design& design);
+/// Budget every rack with explicit options.
+PowerResult computePower(const core::Design& design, const PowerOptions& options);
 
-/// The power result of this run from `store` (key "power"), computed and stored on first use.
+/// The power result of this run from `store` (key "power"), computed with computePower(design)
+/// and stored on first use; the pipeline stores its coupled result there first.
 std::shared_ptr<const PowerResult> powerFor(const core::Design& design, core::ResultStore& store);
 
 /// Budget one rack (exposed for tests).
 RackPower rackPower(const core::Design& design, std::size_t rackIndex);
+RackPower rackPower(const core::Design& design, std::size_t rackIndex, const PowerOptions& options);
 
 } // namespace rdt::power

@@ -18,11 +18,11 @@ constexpr const char* kMetaReq = "Meta Network Hardware Switch Requirements v1.0
 
 void checkPowerSource(core::CheckContext& ctx)
 {
-    for (const core::Rack& rack : ctx.design().racks) {
-        const bool hasShelf = std::any_of(rack.slots.begin(), rack.slots.end(),
-                                          [](const core::Slot& s) { return s.part->kind == PartKind::PowerShelf; });
-        if (hasShelf)
+    const auto result = powerFor(ctx.design(), ctx.results());
+    for (const RackPower& r : result->racks) {
+        if (!r.fails("orv3.power.source"))
             continue;
+        const core::Rack& rack = ctx.design().racks[static_cast<std::size_t>(r.rack)];
         for (const core::Slot& s : rack.slots)
             if (s.part->busbarTap)
                 ctx.report(s.id,
@@ -37,20 +37,26 @@ const core::Rack& rackOf(const core::CheckContext& ctx, const RackPower& r)
     return ctx.design().racks[static_cast<std::size_t>(r.rack)];
 }
 
-bool powered(const RackPower& r)
-{
-    return !r.shelves.empty() && r.itLoadW > 0;
-}
-
-std::string capAdvice(const RackPower& r)
+std::string capAdvice(const RackPower& r, const CapAdvice& limit)
 {
     if (r.gpus == 0)
         return "";
+    std::string out;
+    char buf[128];
+    if (limit.needed && !limit.possible)
+        out = "; no GPU power cap down to the minimum clears this limit";
+    else if (limit.needed) {
+        std::snprintf(buf, sizeof buf, "; a per-GPU cap of %.0f W clears this limit", std::floor(limit.capW));
+        out = buf;
+    }
     if (!r.capCanFit)
-        return "; no GPU power cap down to the minimum makes it fit";
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "; a per-GPU cap of %.0f W makes it fit", std::floor(r.gpuCapToFitW));
-    return buf;
+        return out + (out.empty() ? "; " : ", ") + "no cap down to the minimum clears every failing power rule";
+    if (!std::isnan(r.gpuCapToFitW)) {
+        std::snprintf(buf, sizeof buf, "%s%.0f W clears every failing power rule", out.empty() ? "; " : ", ",
+                      std::floor(r.gpuCapToFitW));
+        out += buf;
+    }
+    return out;
 }
 
 /// Iterate over powered racks with the shared power result.
@@ -65,11 +71,11 @@ void eachRack(core::CheckContext& ctx, Fn fn)
 void checkN1(core::CheckContext& ctx)
 {
     eachRack(ctx, [&](const RackPower& r, const core::Rack& rack) {
-        if (!powered(r) || r.itLoadW <= r.capacityN1W)
+        if (!r.fails("orv3.shelf.n1"))
             return;
         ctx.report(rack.id,
                    "load " + formatQuantity(r.itLoadW, Dimension::Power) + " exceeds the N+1 shelf capacity " +
-                       formatQuantity(r.capacityN1W, Dimension::Power) + " (one rectifier lost)" + capAdvice(r),
+                       formatQuantity(r.capacityN1W, Dimension::Power) + " (one rectifier lost)" + capAdvice(r, r.capN1),
                    r.itLoadW / 1e3, r.capacityN1W / 1e3, "kW", rack.loc);
     });
 }
@@ -77,12 +83,14 @@ void checkN1(core::CheckContext& ctx)
 void checkBusbarCurrent(core::CheckContext& ctx)
 {
     eachRack(ctx, [&](const RackPower& r, const core::Rack& rack) {
+        if (!r.fails("orv3.busbar.current"))
+            return;
         if (r.busbarCurrentA > r.busbarRatingA)
             ctx.report(rack.id,
                        "busbar current " + formatQuantity(r.busbarCurrentA, Dimension::Current) + " at " +
                            formatQuantity(r.busbarVminV, Dimension::Voltage) + " exceeds the " +
                            formatQuantity(r.busbarRatingA, Dimension::Current) + " rating of " + rack.rackType->slug +
-                           capAdvice(r),
+                           capAdvice(r, r.capBusbar),
                        r.busbarCurrentA, r.busbarRatingA, "A", rack.loc);
         if (!std::isnan(r.clipRatingA) && r.maxClipCurrentA > r.clipRatingA)
             ctx.report(rack.id,
@@ -95,7 +103,7 @@ void checkBusbarCurrent(core::CheckContext& ctx)
 void checkVoltage(core::CheckContext& ctx)
 {
     eachRack(ctx, [&](const RackPower& r, const core::Rack& rack) {
-        if (!powered(r))
+        if (!r.fails("orv3.busbar.voltage"))
             return;
         if (!r.busbarConverged) {
             ctx.report(rack.id, "the busbar cannot deliver the load: the voltage collapses", 0, r.busbarVminV, "V",
@@ -120,11 +128,11 @@ void checkVoltage(core::CheckContext& ctx)
 void checkFeedLoss(core::CheckContext& ctx)
 {
     eachRack(ctx, [&](const RackPower& r, const core::Rack& rack) {
-        if (!powered(r) || std::isnan(r.capacityFeedLossW) || r.itLoadW <= r.capacityFeedLossW)
+        if (!r.fails("orv3.feed.loss"))
             return;
         ctx.report(rack.id,
                    "with one AC feed lost the shelves give " + formatQuantity(r.capacityFeedLossW, Dimension::Power) +
-                       " for a load of " + formatQuantity(r.itLoadW, Dimension::Power),
+                       " for a load of " + formatQuantity(r.itLoadW, Dimension::Power) + capAdvice(r, r.capFeedLoss),
                    r.itLoadW / 1e3, r.capacityFeedLossW / 1e3, "kW", rack.loc);
     });
 }
@@ -133,7 +141,7 @@ void checkHoldup(core::CheckContext& ctx)
 {
     const double required = ctx.constraint("ride_through");
     eachRack(ctx, [&](const RackPower& r, const core::Rack& rack) {
-        if (!powered(r) || r.bbuHoldupS >= required)
+        if (!r.fails("orv3.bbu.holdup"))
             return;
         std::string why =
             r.bbuEnergyJ <= 0 ? "the rack has no BBU shelf"
@@ -152,11 +160,10 @@ void checkWhip(core::CheckContext& ctx)
 {
     const double derating = ctx.constraint("breaker_derating");
     eachRack(ctx, [&](const RackPower& r, const core::Rack& rack) {
-        if (!powered(r) || std::isnan(r.whipBreakerA))
+        if (!r.fails("orv3.ac.whip"))
             return;
         const double limit = r.whipBreakerA * derating;
-        if (r.whipCurrentA > limit)
-            ctx.report(rack.id,
+        ctx.report(rack.id,
                        "AC whip current " + formatQuantity(r.whipCurrentA, Dimension::Current, 3) +
                            (std::isnan(r.capacityFeedLossW) ? "" : " (worst AC feed lost)") + " exceeds " +
                            formatQuantity(limit, Dimension::Current, 3) + " (" +
@@ -169,11 +176,10 @@ void checkWhip(core::CheckContext& ctx)
 void checkPulse(core::CheckContext& ctx)
 {
     eachRack(ctx, [&](const RackPower& r, const core::Rack& rack) {
-        if (!powered(r) || std::isnan(r.pulseRatio))
+        if (!r.fails("orv3.psu.pulse"))
             return;
         const double limit = r.capacityN1W * r.pulseRatio;
-        if (r.peakLoadW > limit)
-            ctx.report(rack.id,
+        ctx.report(rack.id,
                        "peak load " + formatQuantity(r.peakLoadW, Dimension::Power) +
                            " exceeds the shelves' pulse rating " + formatQuantity(limit, Dimension::Power) + " (" +
                            formatQuantity(r.pulseRatio, Dimension::Ratio) + " of N+1)",

@@ -23,8 +23,21 @@ struct ChassisModel {
     double heatW = 0, gpuW = 0;
     int gpus = 0;
     double rjc = 0, rsink = 0, sinkFlow = 1, preheat = 0;
-    double setpointK = 352.15, maxOperatingK = 360.15, slowdownK = 362.15;
+    /// From the catalog; NaN when it lacks them (never another part's value): no setpoint runs
+    /// the fans at full speed, no limits leave the junction rules "not checked".
+    double setpointK = NAN, maxOperatingK = NAN, slowdownK = NAN;
+    models::ChassisOperating op;
+    double fanW = 0;
 };
+
+/// Chassis draw (all of it ends up as heat in the air) with its fans at `speed`.
+void setFanSpeed(ChassisModel& m, const core::Catalog& catalog, double speed)
+{
+    m.op.fanSpeed = speed;
+    const models::ChassisDraw draw = models::chassisDraw(*m.slot->part, catalog, m.op);
+    m.heatW = draw.inputW;
+    m.fanW = draw.fanW;
+}
 
 ChassisModel modelOf(const core::Design& d, const core::Slot& s, const AirState& air)
 {
@@ -34,10 +47,9 @@ ChassisModel modelOf(const core::Design& d, const core::Slot& s, const AirState&
     const core::Curve* fan = p.curve("fans.curve");
     m.fans = static_cast<int>(p.value("fans.count", 0));
     m.failed = std::min(s.overrides.failedFanRotors + air.extraFailedRotors, 2 * m.fans);
-    models::ChassisOperating op;
-    op.utilisation = s.overrides.utilisation.value_or(1.0);
-    op.gpuCapW = s.overrides.gpuPowerCapW.value_or(0.0);
-    const models::ChassisDraw draw = models::chassisDraw(p, *d.catalog, op);
+    m.op.utilisation = s.overrides.utilisation.value_or(1.0);
+    m.op.gpuCapW = s.overrides.gpuPowerCapW.value_or(0.0);
+    const models::ChassisDraw draw = models::chassisDraw(p, *d.catalog, m.op);
     m.heatW = draw.inputW; // every watt drawn ends up as heat in the air
     m.gpus = core::Design::gpuCount(p);
     m.gpuW = m.gpus ? draw.gpuW / m.gpus : 0.0;
@@ -56,11 +68,12 @@ ChassisModel modelOf(const core::Design& d, const core::Slot& s, const AirState&
     m.rsink = p.value("thermal.r_sink", 0.0);
     m.sinkFlow = p.value("thermal.sink_flow", 1.0);
     m.preheat = p.value("thermal.preheat", 0.0);
-    m.setpointK = p.value("fans.setpoint", 352.15);
+    m.setpointK = p.value("fans.setpoint", NAN);
     if (const core::Part* gpu = d.catalog->find(p.text("gpus.part"))) {
-        m.maxOperatingK = gpu->value("max_operating_temp", m.maxOperatingK);
-        m.slowdownK = gpu->value("slowdown_temp", m.slowdownK);
+        m.maxOperatingK = gpu->value("max_operating_temp", NAN);
+        m.slowdownK = gpu->value("slowdown_temp", NAN);
     }
+    setFanSpeed(m, *d.catalog, 1.0);
     return m;
 }
 
@@ -175,12 +188,17 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
     // coupling through the shared plenums.
     for (int sweep = 0; sweep < 2; ++sweep) {
         for (std::size_t c = 0; c < cs.size(); ++c) {
-            if (cs[c].fans == 0 || cs[c].gpus == 0 || cs[c].failed >= 2) {
+            // No setpoint in the catalog: no fan control to model, so the fans run flat out.
+            if (cs[c].fans == 0 || cs[c].gpus == 0 || cs[c].failed >= 2 || std::isnan(cs[c].setpointK)) {
                 speed[c] = 1.0;
+                setFanSpeed(cs[c], *d.catalog, 1.0);
                 continue;
             }
+            // Fan power is heat too: each trial speed re-evaluates the chassis draw, so speed and
+            // heat come out as one fixed point.
             auto hotAt = [&](double s) {
                 speed[c] = s;
+                setFanSpeed(cs[c], *d.catalog, s);
                 const NetworkResult n =
                     solveNetwork(cs, speed, openOu, air, prm, lastSolution ? &*lastSolution : nullptr);
                 lastSolution = n.sol;
@@ -202,10 +220,12 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
             }
             if (fhi > 0) {
                 speed[c] = hi;
+                setFanSpeed(cs[c], *d.catalog, hi);
                 continue;
             }
             if (flo <= 0) {
                 speed[c] = lo;
+                setFanSpeed(cs[c], *d.catalog, lo);
                 continue;
             }
             // Illinois-modified regula falsi on T_j(s) − setpoint, which is smooth and falling in s.
@@ -231,6 +251,7 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
                     break;
             }
             speed[c] = hi;
+            setFanSpeed(cs[c], *d.catalog, hi);
         }
     }
     net = solveNetwork(cs, speed, openOu, air, prm, lastSolution ? &*lastSolution : nullptr);
@@ -262,7 +283,11 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
         t.setpointK = m.setpointK;
         t.maxOperatingK = m.maxOperatingK;
         t.slowdownK = m.slowdownK;
-        t.throttled = m.gpus > 0 && t.gpuJunctionK > m.slowdownK;
+        t.fanPowerW = m.fanW;
+        // The GPU lowers its clocks to hold its maximum operating temperature (hardware slowdown
+        // is the backstop above it); with neither in the catalog throttling is not modelled.
+        const double limitK = std::isnan(m.maxOperatingK) ? m.slowdownK : m.maxOperatingK;
+        t.throttled = m.gpus > 0 && !std::isnan(limitK) && t.gpuJunctionK > limitK;
         out.heatW += m.heatW;
         out.chassis.push_back(t);
     }

@@ -6,6 +6,7 @@
 /// holding its GPUs at the setpoint, energy balances for the air temperatures, and the GPU's
 /// compact junction model. All temperatures K, flows m³/s.
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -41,9 +42,13 @@ struct ChassisThermal {
     double inletK = 0, exhaustK = 0;
     double gpuJunctionK = 0; ///< hottest GPU
     double fanSpeed = 1;     ///< fraction of full speed set by fan control
+    double fanPowerW = 0;    ///< all fans at fanSpeed (part of heatW)
     int failedRotors = 0;
-    bool throttled = false; ///< junction above the GPU's slowdown temperature
-    double setpointK = 0, maxOperatingK = 0, slowdownK = 0;
+    /// Junction above the GPU's maximum operating temperature (its slowdown temperature when the
+    /// catalog has no maximum): the GPU lowers its clocks to hold the limit.
+    bool throttled = false;
+    /// From the catalog; NaN when it lacks them (the rules then say "not checked").
+    double setpointK = NAN, maxOperatingK = NAN, slowdownK = NAN;
 };
 
 struct RackThermal {

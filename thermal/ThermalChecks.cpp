@@ -1,6 +1,9 @@
 #include "thermal/ThermalChecks.h"
 
 #include <cmath>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "thermal/Thermal.h"
 
@@ -9,6 +12,45 @@ namespace rdt::thermal {
 namespace {
 constexpr double kC = 273.15;
 }
+
+namespace {
+
+const core::Slot& slotOf(const core::CheckContext& ctx, const ChassisThermal& c)
+{
+    return ctx.design().racks[static_cast<std::size_t>(c.rack)].slots[static_cast<std::size_t>(c.slot)];
+}
+
+std::string gpuOf(const core::CheckContext& ctx, const ChassisThermal& c)
+{
+    const std::string gpu = slotOf(ctx, c).part->text("gpus.part");
+    return gpu.empty() ? slotOf(ctx, c).part->slug : gpu;
+}
+
+/// Figures the junction and fan-control rules need but the catalog lacks: one info per part.
+void checkMissingLimits(core::CheckContext& ctx)
+{
+    const auto t = thermalFor(ctx.design(), ctx.results());
+    std::set<std::string> seen;
+    for (const RackThermal& r : t->racks)
+        for (const ChassisThermal& c : r.chassis) {
+            const core::Slot& slot = slotOf(ctx, c);
+            if (core::Design::gpuCount(*slot.part) == 0)
+                continue;
+            std::vector<std::string> missing;
+            if (std::isnan(c.maxOperatingK))
+                missing.push_back(gpuOf(ctx, c) + " has no max_operating_temp (thermal.gpu.junction)");
+            if (std::isnan(c.maxOperatingK) && std::isnan(c.slowdownK))
+                missing.push_back(gpuOf(ctx, c) + " has no slowdown_temp (thermal throttling not modelled)");
+            if (std::isnan(c.setpointK))
+                missing.push_back(slot.part->slug + " has no fans.setpoint (fans run at full speed; "
+                                                    "thermal.gpu.setpoint)");
+            for (const std::string& m : missing)
+                if (seen.insert(m).second)
+                    ctx.report(slot.part->slug, "not checked: " + m, NAN, NAN, "", slot.part->loc);
+        }
+}
+
+} // namespace
 
 InletRange ashraeAllowable(const std::string& c)
 {
@@ -66,19 +108,22 @@ void registerChecks(core::CheckRegistry& registry)
         {"thermal.gpu.junction",
          "GPU junction below its maximum operating temperature",
          Severity::Error,
-         "H100 SXM5: max operating 87 °C, slowdown 89 °C (nvidia-smi) [C5]",
+         "the GPU's own max_operating_temp from its catalog entry (H100 SXM5: max operating 87 °C, "
+         "slowdown 89 °C, nvidia-smi [C5])",
          "The hottest GPU of a chassis, from the airflow network and the compact junction model, exceeds "
-         "the GPU's max_operating_temp; above slowdown_temp the GPU throttles its clocks.",
+         "the GPU's max_operating_temp: the GPU lowers its clocks to hold it (limited by thermal). A GPU "
+         "without the figure is reported by thermal.limits.missing instead.",
          {}},
         [](core::CheckContext& ctx) {
             const auto t = thermalFor(ctx.design(), ctx.results());
             for (const RackThermal& r : t->racks)
                 for (const ChassisThermal& c : r.chassis)
-                    if (c.gpuJunctionK > c.maxOperatingK)
+                    if (!std::isnan(c.maxOperatingK) && c.gpuJunctionK > c.maxOperatingK)
                         ctx.report(c.id,
                                    "GPU junction " + core::formatQuantity(c.gpuJunctionK, Dimension::Temperature, 3) +
                                        " exceeds the " + core::formatQuantity(c.maxOperatingK, Dimension::Temperature) +
-                                       " maximum operating temperature" + (c.throttled ? " and throttles" : "") +
+                                       " maximum operating temperature of " + gpuOf(ctx, c) +
+                                       (c.throttled ? ": the GPU throttles to hold it" : "") +
                                        " (inlet " + core::formatQuantity(c.inletK, Dimension::Temperature, 3) +
                                        ", fans " + core::formatQuantity(c.fanSpeed, Dimension::Ratio, 3) + ")",
                                    c.gpuJunctionK - 273.15, c.maxOperatingK - 273.15, "degC",
@@ -87,6 +132,14 @@ void registerChecks(core::CheckRegistry& registry)
                                        .slots[static_cast<std::size_t>(c.slot)]
                                        .loc);
         });
+    registry.add({"thermal.limits.missing",
+                  "GPU thermal limits present for every GPU in the design",
+                  Severity::Info,
+                  "rdt: a figure a check needs but the catalog lacks is reported, never borrowed from another part",
+                  "A GPU without max_operating_temp (or slowdown_temp), or a chassis without a fan-control setpoint: "
+                  "the junction rules are not checked for it and its fans are taken at full speed.",
+                  {}},
+                 checkMissingLimits);
     registry.add({"thermal.gpu.setpoint",
                   "GPU held at the fan-control setpoint",
                   Severity::Warning,
@@ -98,7 +151,8 @@ void registerChecks(core::CheckRegistry& registry)
                      const auto t = thermalFor(ctx.design(), ctx.results());
                      for (const RackThermal& r : t->racks)
                          for (const ChassisThermal& c : r.chassis)
-                             if (c.gpuJunctionK > c.setpointK + 0.05 && c.gpuJunctionK <= c.maxOperatingK)
+                             if (!std::isnan(c.setpointK) && c.gpuJunctionK > c.setpointK + 0.05 &&
+                                 !(c.gpuJunctionK > c.maxOperatingK))
                                  ctx.report(
                                      c.id,
                                      "GPU junction " + core::formatQuantity(c.gpuJunctionK, Dimension::Temperature, 3) +
