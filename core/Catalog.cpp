@@ -175,7 +175,7 @@ const std::vector<std::string> kNetboxKept = {"part_number",      "is_full_depth
                                               "weight_unit",      "u_height",      "comments"};
 
 const std::vector<std::string> kTopLevel = [] {
-    std::vector<std::string> v = {"manufacturer", "model", "slug", "source", "rdt"};
+    std::vector<std::string> v = {"manufacturer", "model", "slug", "source", "sources", "rdt"};
     v.insert(v.end(), kNetboxKept.begin(), kNetboxKept.end());
     return v;
 }();
@@ -271,7 +271,10 @@ void readFields(const Cursor& rdt, Part& part, const std::vector<FieldSpec>& spe
             break;
         case FieldType::Integer: part.values[full] = readInteger(child, spec->min, spec->max); break;
         case FieldType::Number: part.values[full] = readInteger(child, spec->min, spec->max, false); break;
-        case FieldType::Text: part.texts[full] = child.str(); break;
+        case FieldType::Text:
+            part.texts[full] = child.str();
+            part.textLocs[full] = child.loc();
+            break;
         case FieldType::Curve: part.curves[full] = readCurve(child, *spec); break;
         }
     }
@@ -420,6 +423,20 @@ std::string Part::text(const std::string& field) const
     return it == texts.end() ? std::string() : it->second;
 }
 
+SourceLoc Part::textLoc(const std::string& field) const
+{
+    const auto it = textLocs.find(field);
+    SourceLoc where = it == textLocs.end() ? loc : it->second;
+    where.path = "rdt." + field;
+    return where;
+}
+
+const std::vector<PartReference>& partReferences()
+{
+    static const std::vector<PartReference> kRefs = {{"gpus.part", PartKind::Gpu}, {"nics.part", PartKind::Nic}};
+    return kRefs;
+}
+
 std::uint64_t fnv1a(const std::string& text)
 {
     std::uint64_t h = 1469598103934665603ull;
@@ -439,15 +456,53 @@ std::vector<std::string> Catalog::citedKeys(const std::string& text)
     return keys;
 }
 
-void Catalog::loadSources(const std::string& path)
+SourceKeys Catalog::readSources(const Cursor& list)
 {
-    const std::string text = readTextFile(path);
-    const Cursor doc(parseYaml(text, path), std::make_shared<std::string>(path), "");
-    for (const auto& [key, entry] : doc.entries()) {
+    SourceKeys out;
+    if (list.node().IsNull())
+        return out; // an empty file or `sources:` with nothing under it
+    static const std::regex keyRe("[A-Za-z0-9-]+");
+    for (const auto& [key, entry] : list.entries()) {
+        if (!std::regex_match(key, keyRe))
+            entry.fail("source key \"" + key + "\" must be letters, digits or '-' so that \"[" + key +
+                       "]\" can cite it");
+        entry.requireMap();
         entry.allowKeys({"title", "url"});
-        m_sourceKeys[key] = entry["title"].str();
+        out[key] = SourceKey{entry["title"].str(), entry.has("url") ? entry["url"].str() : std::string(), entry.loc()};
+    }
+    return out;
+}
+
+const SourceKeys& Catalog::folderSources(const std::string& dir)
+{
+    const auto known = m_folderSources.find(dir);
+    if (known != m_folderSources.end())
+        return known->second;
+    SourceKeys keys;
+    const std::filesystem::path file = std::filesystem::path(dir) / "sources.yaml";
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(file, ec)) {
+        const std::string text = readTextFile(file.string());
+        keys = readSources(Cursor(parseYaml(text, file.string()), std::make_shared<std::string>(file.string()), ""));
+    }
+    return m_folderSources[dir] = std::move(keys);
+}
+
+namespace {
+
+/// Add `more` to `into`; the same key with another title is an InputError at the second definition.
+void mergeSources(SourceKeys& into, const SourceKeys& more)
+{
+    for (const auto& [key, entry] : more) {
+        const auto [it, added] = into.emplace(key, entry);
+        if (!added && it->second.title != entry.title)
+            throw InputError(entry.loc, "source key " + key + " is already defined with another title at " +
+                                            it->second.loc.position() + " (\"" + it->second.title +
+                                            "\"); choose a new key");
     }
 }
+
+} // namespace
 
 void Catalog::loadDirectory(const std::string& dir)
 {
@@ -462,7 +517,7 @@ void Catalog::loadDirectory(const std::string& dir)
     std::sort(files.begin(), files.end());
     for (const auto& f : files) {
         if (f.filename() == "sources.yaml")
-            loadSources(f.string());
+            mergeSources(m_sourceKeys, folderSources(f.parent_path().string()));
         else
             loadFile(f.string());
     }
@@ -493,6 +548,13 @@ const Part& Catalog::loadText(const std::string& text, const std::string& fileNa
         slug.fail("slug \"" + part->slug + "\" must be lower-case letters, digits, '-' or '_'");
     if (auto s = doc.find("source"))
         part->fileSource = {Provenance::Kind::Source, s->str()};
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(fileName, ec)) {
+        const std::filesystem::path dir = std::filesystem::path(fileName).parent_path();
+        part->sources = folderSources(dir.empty() ? std::string(".") : dir.string());
+    }
+    if (auto own = doc.find("sources"))
+        mergeSources(part->sources, readSources(*own));
 
     readNetbox(doc, *part);
 
@@ -545,17 +607,15 @@ const Part& Catalog::loadText(const std::string& text, const std::string& fileNa
 void Catalog::resolve() const
 {
     for (const auto& [slug, part] : m_parts) {
-        for (const auto& [field, kind] :
-             {std::pair{"gpus.part", PartKind::Gpu}, std::pair{"nics.part", PartKind::Nic}}) {
-            const std::string ref = part->text(field);
+        for (const PartReference& r : partReferences()) {
+            const std::string ref = part->text(r.field);
             if (ref.empty())
                 continue;
-            SourceLoc where = part->loc;
-            where.path = std::string("rdt.") + field;
+            const SourceLoc where = part->textLoc(r.field);
             const Part& target = require(ref, where);
-            if (target.kind != kind)
+            if (target.kind != r.kind)
                 throw InputError(where, "\"" + ref + "\" is a " + std::string(partKindName(target.kind)) +
-                                            ", expected a " + std::string(partKindName(kind)));
+                                            ", expected a " + std::string(partKindName(r.kind)));
         }
     }
 }

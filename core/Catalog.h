@@ -33,6 +33,25 @@ struct Curve {
     SourceLoc loc;
 };
 
+/// One entry of a source list: what a `[KEY]` citation refers to (see docs/catalog-format.md).
+struct SourceKey {
+    std::string title; ///< document, author and date, as a reader would look it up
+    std::string url;   ///< empty where no public address is known
+    SourceLoc loc;     ///< where the key is defined
+};
+
+/// Source keys by key (`R3` → its entry).
+using SourceKeys = std::map<std::string, SourceKey>;
+
+/// A field of a part that names another part, and the kind that part must be.
+struct PartReference {
+    const char* field; ///< `gpus.part`
+    PartKind kind;     ///< PartKind::Gpu
+};
+
+/// Every field that names another part (`gpus.part` → a gpu, `nics.part` → a nic).
+const std::vector<PartReference>& partReferences();
+
 /// One catalog part. Numbers live in `values` by their `rdt:` field path (`power.max`,
 /// `tdp`, `width`, `gpus.count`), in SI units, each with its provenance.
 struct Part {
@@ -47,11 +66,15 @@ struct Part {
     std::vector<Interface> interfaces;
     std::map<std::string, SourcedValue> values; ///< SI numbers by field path
     std::map<std::string, std::string> texts;   ///< text fields by path (`pcie`, `gpus.part`)
+    std::map<std::string, SourceLoc> textLocs;  ///< where each text field is written
     std::map<std::string, Curve> curves;        ///< curves by path (`efficiency_curve`)
     YAML::Node netbox;                          ///< NetBox fields rdt does not interpret, kept verbatim
     Provenance fileSource;                      ///< the file-level `source:`
-    SourceLoc loc;                              ///< the file (line 1)
-    std::uint64_t contentHash = 0;              ///< FNV-1a of the file text, for reports
+    /// Source keys the part brings itself, besides its catalog's: a `sources.yaml` in the folder
+    /// of its file, and the part file's own top-level `sources:` map.
+    SourceKeys sources;
+    SourceLoc loc;                 ///< the file (line 1)
+    std::uint64_t contentHash = 0; ///< FNV-1a of the file text, for reports
 
     /// True for kinds that occupy OU slots in a rack.
     bool slottable() const;
@@ -63,18 +86,23 @@ struct Part {
     std::string text(const std::string& field) const;
     /// Curve, or nullptr.
     const Curve* curve(const std::string& field) const;
+    /// Where a text field is written (the file's first line when unknown); `path` is `rdt.FIELD`.
+    SourceLoc textLoc(const std::string& field) const;
 };
 
 /// All parts by slug, plus the source keys that `source:` fields may cite.
 class Catalog {
 public:
-    /// Load every `*.yaml` under `dir` (recursively, sorted); `sources.yaml` is the source key list.
+    /// Load every `*.yaml` under `dir` (recursively, sorted); each `sources.yaml` adds its keys
+    /// to sourceKeys(). A key defined twice with different titles is an InputError.
     void loadDirectory(const std::string& dir);
     /// Load one part file (a NetBox devicetype file loads as-is).
     const Part& loadFile(const std::string& path);
-    /// Load one part from text (used by loadFile and tests).
+    /// Load one part from text (used by loadFile and tests). `fileName` names the file in messages;
+    /// when it is an existing file, a `sources.yaml` beside it supplies Part::sources.
     const Part& loadText(const std::string& text, const std::string& fileName);
-    /// Check references between parts (a chassis' `gpus.part` must be a GPU, ...). Throws InputError.
+    /// Check references between parts (a chassis' `gpus.part` must be a GPU, ...). Throws InputError
+    /// at the referring field, suggesting the nearest slug.
     void resolve() const;
 
     const Part* find(const std::string& slug) const;
@@ -83,16 +111,22 @@ public:
     /// Slugs in sorted order.
     std::vector<std::string> slugs() const;
     std::size_t size() const { return m_parts.size(); }
-    const std::map<std::string, std::string>& sourceKeys() const { return m_sourceKeys; }
+    /// Keys of every `sources.yaml` loaded by loadDirectory() (not the parts' inline `sources:`).
+    const SourceKeys& sourceKeys() const { return m_sourceKeys; }
     /// Source keys cited in `text` (`[R3] [R8]` → R3, R8).
     static std::vector<std::string> citedKeys(const std::string& text);
     /// Files loaded, with their content hash (for the report's /meta).
     const std::vector<std::pair<std::string, std::uint64_t>>& files() const { return m_files; }
 
+    /// Read a source list (`sources.yaml`, or a part's `sources:` map): `KEY: {title, url?}`.
+    static SourceKeys readSources(const Cursor& list);
+
 private:
-    void loadSources(const std::string& path);
+    /// The keys of `dir/sources.yaml` (empty when there is none), parsed once per folder.
+    const SourceKeys& folderSources(const std::string& dir);
     std::map<std::string, std::unique_ptr<Part>> m_parts;
-    std::map<std::string, std::string> m_sourceKeys; ///< key → title
+    SourceKeys m_sourceKeys;
+    std::map<std::string, SourceKeys> m_folderSources; ///< by folder path
     std::vector<std::pair<std::string, std::uint64_t>> m_files;
 };
 

@@ -1,6 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+
 #include "core/Catalog.h"
+#include "core/Design.h"
 
 using namespace rdt::core;
 using Catch::Matchers::Contains;
@@ -157,8 +161,50 @@ TEST_CASE("duplicate slugs and dangling component references are errors", "[cata
     c.loadText(
         "manufacturer: X\nmodel: C\nslug: c\nrdt: {kind: chassis, ou_height: 2 OU, gpus: {part: nope, count: 8}}\n",
         "c.yaml");
-    CHECK_THROWS_WITH(c.resolve(),
-                      Contains("c.yaml") && Contains("rdt.gpus.part") && Contains("unknown catalog entry \"nope\""));
+    // Located at the field (line 4, column 52), not at the top of the file.
+    CHECK_THROWS_WITH(c.resolve(), Contains("c.yaml:4:52: rdt.gpus.part: unknown catalog entry \"nope\""));
+}
+
+TEST_CASE("a design's catalog folder resolves its references at the field, with a suggestion", "[catalog]")
+{
+    const std::string dir = RDT_SOURCE_DIR "/tests/fixtures/contrib/implausible";
+    Catalog c;
+    c.loadDirectory(kData + "/catalog");
+    c.loadDirectory(dir);
+    CHECK_THROWS_WITH(c.resolve(), Contains(dir + "/b300.yaml:10:16: rdt.gpus.part: unknown catalog entry "
+                                                  "\"nvidia-b300-sxm\" (did you mean \"nvidia-b200-sxm\"?)"));
+}
+
+TEST_CASE("a design loads contributed parts with their own sources", "[catalog][sources]")
+{
+    // own-sources/ holds a sources.yaml and a chassis with an inline sources: map.
+    const Design d = loadDesign(RDT_SOURCE_DIR "/tests/fixtures/contrib/own-sources-design.yaml", kData + "/catalog");
+    REQUIRE(d.racks.size() == 1);
+    CHECK(d.racks[0].slots[1].part->slug == "acme-s8");
+    CHECK(d.catalog->sourceKeys().count("ACME-DS1") == 1); // from own-sources/sources.yaml
+    CHECK(d.catalog->find("acme-s8")->sources.count("ACME-UG") == 1);
+    CHECK(d.catalog->sourceKeys().count("ACME-UG") == 0); // inline keys stay with their part
+}
+
+TEST_CASE("a folder's sources.yaml may not give a catalog key another meaning", "[catalog][sources]")
+{
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "rdt-catalog-source-conflict";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::ofstream(dir / "sources.yaml") << "# mine\nR3: {title: \"My own R3\"}\n";
+    Catalog c;
+    c.loadDirectory(kData + "/catalog");
+    CHECK_THROWS_WITH(c.loadDirectory(dir.string()),
+                      Contains((dir / "sources.yaml").string() + ":2:5: R3: source key R3 is already defined with "
+                                                                 "another title at") &&
+                          Contains("data/catalog/sources.yaml:"));
+    // The same key with the same title (a copied entry) is fine.
+    std::ofstream(dir / "sources.yaml") << "R3: {title: \"" + c.sourceKeys().at("R3").title + "\"}\n";
+    Catalog again;
+    again.loadDirectory(kData + "/catalog");
+    CHECK_NOTHROW(again.loadDirectory(dir.string()));
+    fs::remove_all(dir);
 }
 
 TEST_CASE("cited source keys are extracted", "[catalog]")
