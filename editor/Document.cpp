@@ -160,7 +160,10 @@ Proposal Document::propose(std::string description, const std::string& path, YAM
     } catch (const core::InputError& e) {
         return Proposal{std::nullopt, e.message()};
     }
-    return Proposal{Edit{std::move(description), path, YAML::Clone(nodeAt(m_root, path)), after}, {}};
+    // A node the edit adds has no `before`: undo removes it rather than writing `key: ~`.
+    const YAML::Node current = nodeAt(m_root, path);
+    YAML::Node before = current.IsDefined() ? YAML::Clone(current) : YAML::Node(YAML::NodeType::Undefined);
+    return Proposal{Edit{std::move(description), path, before, after}, {}};
 }
 
 const core::Rack* Document::firstRackOf(const std::string& rackBody) const
@@ -301,9 +304,18 @@ Proposal Document::setRackType(const std::string& rackBody, const std::string& r
     return propose("Set rack type " + rackTypeSlug, rackBody, body);
 }
 
+std::string Document::siteField(const std::string& key) const
+{
+    // `site:` and each of its fields are optional (the loader supplies defaults), so read through
+    // nodeAt, which never throws on a missing key, rather than chaining operator[].
+    const YAML::Node n = nodeAt(m_root, "site." + key);
+    return n.IsDefined() && n.IsScalar() ? n.Scalar() : std::string();
+}
+
 Proposal Document::setSiteField(const std::string& key, const std::string& value) const
 {
-    YAML::Node site = m_root["site"] ? YAML::Clone(m_root["site"]) : YAML::Node(YAML::NodeType::Map);
+    const YAML::Node current = nodeAt(m_root, "site");
+    YAML::Node site = current.IsDefined() && current.IsMap() ? YAML::Clone(current) : YAML::Node(YAML::NodeType::Map);
     if (value.empty())
         site.remove(key);
     else

@@ -61,6 +61,9 @@ public:
     Proposal setSlotField(const std::string& rackBody, std::size_t slotIndex, const std::string& key,
                           const std::string& value) const;
     Proposal setRackType(const std::string& rackBody, const std::string& rackTypeSlug) const;
+    /// A `site` field as written (`"25 degC"`), or empty when the design leaves it to the loader's
+    /// default (no `site:` section, or no such field). Never throws.
+    std::string siteField(const std::string& key) const;
     /// Set a `site` field (`supply_air`, `altitude`, `humidity`, `ashrae_class`).
     Proposal setSiteField(const std::string& key, const std::string& value) const;
 

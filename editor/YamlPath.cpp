@@ -75,7 +75,10 @@ void replaceAt(YAML::Node& root, const std::string& path, const YAML::Node& valu
     if (const auto* key = std::get_if<std::string>(&last)) {
         if (!parent.IsMap())
             throw std::invalid_argument("not a mapping above " + path);
-        parent[*key] = YAML::Clone(value);
+        if (!value.IsDefined())
+            parent.remove(*key);
+        else
+            parent[*key] = YAML::Clone(value);
     } else {
         const std::size_t index = std::get<std::size_t>(last);
         if (!parent.IsSequence() || index >= parent.size())

@@ -20,8 +20,8 @@ std::vector<PathStep> parsePath(const std::string& path);
 /// The node at `path` (an invalid/zombie node when absent). Shares data with `root`.
 YAML::Node nodeAt(const YAML::Node& root, const std::string& path);
 
-/// Replace the node at `path` by a deep copy of `value`. Throws std::invalid_argument when
-/// the parent does not exist.
+/// Replace the node at `path` by a deep copy of `value`; an undefined `value` removes a map key
+/// (the undo of an edit that added it). Throws std::invalid_argument when the parent does not exist.
 void replaceAt(YAML::Node& root, const std::string& path, const YAML::Node& value);
 
 } // namespace rdt::editor

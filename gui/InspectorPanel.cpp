@@ -85,16 +85,16 @@ void InspectorPanel::showSite()
     auto* title = new QLabel(tr("<b>Site</b> — select a rack or part to inspect it"));
     m_form->addRow(title);
     addInfo(tr("Design"), QString::fromStdString(m_studio.design().name));
-    const YAML::Node site = m_studio.document().root()["site"];
+    const editor::Document& doc = m_studio.document();
+    auto written = [&doc](const char* key) { return QString::fromStdString(doc.siteField(key)); };
     auto commit = [this](const char* key) {
         return
             [this, key](const QString& v) { m_studio.tryEdit(m_studio.document().setSiteField(key, v.toStdString())); };
     };
-    addQuantity(tr("Supply air"), scalarText(site["supply_air"]), core::Dimension::Temperature, {223.15, 373.15},
+    addQuantity(tr("Supply air"), written("supply_air"), core::Dimension::Temperature, {223.15, 373.15},
                 commit("supply_air"));
-    addQuantity(tr("Altitude"), scalarText(site["altitude"]), core::Dimension::Length, {-500, 6000},
-                commit("altitude"));
-    addQuantity(tr("Humidity"), scalarText(site["humidity"]), core::Dimension::Ratio, {0, 1}, commit("humidity"));
+    addQuantity(tr("Altitude"), written("altitude"), core::Dimension::Length, {-500, 6000}, commit("altitude"));
+    addQuantity(tr("Humidity"), written("humidity"), core::Dimension::Ratio, {0, 1}, commit("humidity"));
     auto* cls = new QComboBox;
     cls->addItems({"A1", "A2", "A3", "A4", "H1"});
     cls->setCurrentText(QString::fromStdString(s.ashraeClass));

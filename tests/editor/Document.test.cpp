@@ -4,6 +4,7 @@
 
 #include "editor/Document.h"
 #include "editor/YamlPath.h"
+#include "support/RuleHarness.h"
 
 using namespace rdt;
 using Catch::Matchers::Contains;
@@ -139,4 +140,63 @@ TEST_CASE("a blank document is a valid design", "[editor]")
     CHECK(doc.path().empty());
     CHECK(doc.design().racks.size() == 1);
     CHECK(doc.placeSlot(doc.design().racks[0].bodyPath, "meta-grand-teton-h100", 2));
+}
+
+TEST_CASE("a design without site: opens and its site can be edited and undone exactly", "[editor][site]")
+{
+    // rdt-studio opens a file with Document::open, then the inspector shows the site fields of the
+    // document as written. rdt check accepts a design without site: (the loader's defaults apply);
+    // the studio refused it: reading the site fields threw on the missing section.
+    const std::string path = RDT_SOURCE_DIR "/tests/fixtures/editor/no-site.yaml";
+    const core::Design checked = core::loadDesign(path, kData + "/catalog");
+    editor::Document doc = editor::Document::open(path, kData + "/catalog");
+    CHECK(doc.design().site.supplyAirK == checked.site.supplyAirK);
+    for (const char* key : {"supply_air", "altitude", "humidity", "ashrae_class"})
+        CHECK(doc.siteField(key).empty());
+    const editor::Document written = editor::Document::fromText(
+        "site: {supply_air: 25 degC}\n" + rdt::test::oneRack("orv3-600a", "{ou: 1, part: orv3-power-shelf-6x3kw}"),
+        "w.yaml", kData + "/catalog");
+    CHECK(written.siteField("supply_air") == "25 degC");
+    CHECK(written.siteField("altitude").empty());
+
+    // Setting a field adds the section; undo removes it again instead of leaving `site: ~`.
+    const std::string before = doc.text();
+    const editor::Proposal p = doc.setSiteField("supply_air", "30 degC");
+    INFO(p.refusal);
+    REQUIRE(p);
+    doc.apply(*p.edit);
+    CHECK(doc.siteField("supply_air") == "30 degC");
+    CHECK(doc.design().site.supplyAirK == Approx(303.15));
+    doc.revert(*p.edit);
+    CHECK(doc.text() == before);
+    CHECK_FALSE(editor::nodeAt(doc.root(), "site").IsDefined());
+    CHECK(doc.design().site.supplyAirK == checked.site.supplyAirK);
+}
+
+TEST_CASE("every design rdt check accepts opens in the studio's document", "[editor][site]")
+{
+    // The studio's path: Document::open, then the site inspector and an edit proposal on the first rack.
+    std::vector<fs::path> designs;
+    for (const auto& dir :
+         {fs::path(kData) / "designs", fs::path(RDT_SOURCE_DIR "/tests/fixtures"),
+          fs::path(RDT_SOURCE_DIR "/tests/fixtures/editor"), fs::path(RDT_SOURCE_DIR "/tests/fixtures/contrib")})
+        for (const auto& e : fs::directory_iterator(dir))
+            if (e.path().extension() == ".yaml")
+                designs.push_back(e.path());
+    std::size_t accepted = 0;
+    for (const fs::path& d : designs) {
+        INFO(d.string());
+        try {
+            core::loadDesign(d.string(), kData + "/catalog");
+        } catch (const core::InputError&) {
+            continue; // rdt check refuses it too
+        }
+        ++accepted;
+        const editor::Document doc = editor::Document::open(d.string(), kData + "/catalog");
+        for (const char* key : {"supply_air", "altitude", "humidity", "ashrae_class"})
+            CHECK_NOTHROW(doc.siteField(key));
+        CHECK_NOTHROW(doc.setSiteField("supply_air", "24 degC"));
+        CHECK_NOTHROW(doc.placeSlot(doc.design().racks.front().bodyPath, "meta-minipack2", 44));
+    }
+    CHECK(accepted >= 7);
 }
