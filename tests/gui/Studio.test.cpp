@@ -138,6 +138,18 @@ TEST_CASE("a malformed file shows the located error and leaves the document unto
     CHECK(std::filesystem::is_directory((f.dir.path() + "/blocked.yaml/x").toStdString()));
 }
 
+TEST_CASE("a design without site: that rdt check accepts opens, and its site inspector shows", "[gui]")
+{
+    Fixture f;
+    const bool opened = f.window->openFile(RDT_SOURCE_DIR "/tests/fixtures/editor/no-site.yaml");
+    INFO(f.window->lastError().toStdString());
+    REQUIRE(opened);
+    CHECK(f.window->studio().design().racks.size() == 1);
+    f.window->studio().select("site");
+    QApplication::processEvents();
+    CHECK(f.window->lastError().isEmpty());
+}
+
 TEST_CASE("checks run in the background and problems select their subject", "[gui]")
 {
     Fixture f;
