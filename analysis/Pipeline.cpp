@@ -129,6 +129,14 @@ power::PowerOptions powerOptions(const core::Design& d, const core::Profile& pro
     return o;
 }
 
+void solveCoupled(const core::Design& design, const core::Profile& profile, core::PowerBasis basis,
+                  core::ResultStore& store)
+{
+    const auto thermal = thermal::thermalFor(design, store);
+    const power::PowerOptions po = powerOptions(design, profile, basis, thermal.get());
+    store.put<power::PowerResult>("power", std::make_shared<const power::PowerResult>(power::computePower(design, po)));
+}
+
 RunResult run(const RunOptions& options, core::Progress& progress)
 {
     using Clock = std::chrono::steady_clock;
@@ -160,11 +168,8 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     result.thermal = thermal::thermalFor(result.design, store);
     const auto tThermal = Clock::now();
     progress.update(0.3, "power budget");
-    const power::PowerOptions po = powerOptions(result.design, result.profile,
-                                                effectiveBasis(options, result.design, result.profile),
-                                                result.thermal.get());
-    result.power = std::make_shared<const power::PowerResult>(power::computePower(result.design, po));
-    store.put<power::PowerResult>("power", result.power);
+    solveCoupled(result.design, result.profile, effectiveBasis(options, result.design, result.profile), store);
+    result.power = store.get<power::PowerResult>("power");
     const auto tPower = Clock::now();
     progress.update(0.45, "link channels and COM");
     result.signal = signal::signalFor(result.design, store, dataDir() + "/si-profiles");

@@ -45,6 +45,12 @@ struct RunOptions {
 /// else nameplate.
 core::PowerBasis effectiveBasis(const RunOptions& options, const core::Design& design, const core::Profile& profile);
 
+/// The coupled thermal and power solutions of a design, stored in `store` under "thermal" and
+/// "power" (the rules and every output then read these): airflow first, whose fan control settles
+/// fan speed and chassis heat together, then the budget with the fans drawn at those speeds.
+void solveCoupled(const core::Design& design, const core::Profile& profile, core::PowerBasis basis,
+                  core::ResultStore& store);
+
 /// Power budget options for a design under a profile, with the fan speeds of a thermal solution
 /// (fan power at the solved speeds: the power ↔ thermal coupling).
 power::PowerOptions powerOptions(const core::Design& design, const core::Profile& profile, core::PowerBasis basis,

@@ -62,6 +62,12 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
             const core::CheckRegistry registry = analysis::makeRegistry();
             const core::Profile profile = core::Profile::load(analysis::profilePath(design->profile), registry);
             core::ResultStore store;
+            // The same coupled thermal → power solution as `rdt check`, so every output agrees.
+            try {
+                analysis::solveCoupled(*design, profile, analysis::effectiveBasis({}, *design, profile), store);
+            } catch (const std::exception&) {
+                // The rules that need these results report the same error on their own.
+            }
             std::vector<core::Violation> result = core::runChecks(*design, registry, profile, *progress, &store);
             // Throughput from the power, thermal and signal results the rules computed (cached).
             std::shared_ptr<const analysis::ThroughputResult> throughput;

@@ -2,12 +2,17 @@
 
 #include <hdf5.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <regex>
+#include <set>
 #include <fstream>
 #include <sstream>
 
 #include "analysis/Pipeline.h"
 #include "analysis/ReportWriter.h"
+#include <unistd.h>
 
 using namespace rdt;
 namespace fs = std::filesystem;
@@ -236,4 +241,248 @@ TEST_CASE("an unwritable output path is bad input and leaves nothing behind", "[
     analysis::writeReport(r, target.string(), "1");
     CHECK(fs::file_size(target) == size);
     fs::remove_all(tempDir());
+}
+
+namespace {
+
+/// Everything wrong with the report as data, found by walking every object in the file.
+struct SchemaWalk {
+    std::vector<std::string> problems;
+    std::set<std::string> units;
+    std::size_t datasets = 0;
+
+    /// "0.000000 s", "1e-12", "42": text that is a number (with or without a unit).
+    static bool looksNumeric(const std::string& s)
+    {
+        static const std::regex number(R"(\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?(\s*[A-Za-z/%]+)?\s*)");
+        return !s.empty() && std::regex_match(s, number);
+    }
+
+    std::vector<std::string> stringAttribute(hid_t obj, const char* name) const
+    {
+        std::vector<std::string> out;
+        const hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
+        const hid_t space = H5Aget_space(attr);
+        const hssize_t n = std::max<hssize_t>(1, H5Sget_simple_extent_npoints(space));
+        std::vector<char*> values(static_cast<std::size_t>(n));
+        const hid_t type = H5Aget_type(attr);
+        if (H5Tget_class(type) == H5T_STRING && H5Tis_variable_str(type) > 0 &&
+            H5Aread(attr, type, values.data()) >= 0) {
+            for (char* v : values)
+                out.emplace_back(v ? v : "");
+            H5Dvlen_reclaim(type, space, H5P_DEFAULT, values.data());
+        }
+        H5Tclose(type);
+        H5Sclose(space);
+        H5Aclose(attr);
+        return out;
+    }
+
+    void attributes(hid_t obj, const std::string& path)
+    {
+        const int n = H5Aget_num_attrs(obj);
+        for (int i = 0; i < n; ++i) {
+            char name[256];
+            const hid_t attr = H5Aopen_idx(obj, static_cast<unsigned>(i));
+            H5Aget_name(attr, sizeof name, name);
+            const hid_t type = H5Aget_type(attr);
+            const bool isString = H5Tget_class(type) == H5T_STRING;
+            H5Tclose(type);
+            H5Aclose(attr);
+            if (!isString) {
+                problems.push_back(path + "@" + name + ": a numeric attribute (numbers belong in datasets with units)");
+                continue;
+            }
+            if (std::string(name) == "units")
+                continue;
+            for (const std::string& v : stringAttribute(obj, name))
+                if (looksNumeric(v))
+                    problems.push_back(path + "@" + name + ": number stored as text \"" + v + "\"");
+        }
+    }
+
+    void dataset(hid_t ds, const std::string& path)
+    {
+        ++datasets;
+        attributes(ds, path);
+        const hid_t type = H5Dget_type(ds);
+        const H5T_class_t cls = H5Tget_class(type);
+        const bool hasUnits = H5Aexists(ds, "units") > 0;
+        if (cls == H5T_STRING) {
+            if (path != "/meta/design_text")
+                problems.push_back(path + ": a text dataset");
+        } else if (!hasUnits)
+            problems.push_back(path + ": no units attribute");
+        else if (cls == H5T_COMPOUND) {
+            const std::vector<std::string> u = stringAttribute(ds, "units");
+            const int members = H5Tget_nmembers(type);
+            if (static_cast<int>(u.size()) != members)
+                problems.push_back(path + ": units do not match the columns");
+            for (int m = 0; m < members && m < static_cast<int>(u.size()); ++m) {
+                char* name = H5Tget_member_name(type, static_cast<unsigned>(m));
+                const hid_t mt = H5Tget_member_type(type, static_cast<unsigned>(m));
+                const bool text = H5Tget_class(mt) == H5T_STRING;
+                if (!text && u[static_cast<std::size_t>(m)].empty())
+                    problems.push_back(path + "." + name + ": a numeric column without a unit");
+                if (!text)
+                    units.insert(u[static_cast<std::size_t>(m)]);
+                // Temperatures are degC throughout; K is for differences (margins, rises) only.
+                const std::string col = name;
+                if (u[static_cast<std::size_t>(m)] == "K" && col.find("margin") == std::string::npos &&
+                    col.find("dt") == std::string::npos)
+                    problems.push_back(path + "." + col + ": a temperature in K");
+                H5Tclose(mt);
+                H5free_memory(name);
+            }
+            checkTextColumns(ds, type, path);
+        } else {
+            const std::vector<std::string> u = stringAttribute(ds, "units");
+            if (u.size() != 1 || u[0].empty())
+                problems.push_back(path + ": units attribute is not one unit");
+            else {
+                units.insert(u[0]);
+                if (u[0] == "K" && path.find("margin") == std::string::npos)
+                    problems.push_back(path + ": a temperature in K");
+            }
+        }
+        H5Tclose(type);
+    }
+
+    /// No text column holds numbers.
+    void checkTextColumns(hid_t ds, hid_t type, const std::string& path)
+    {
+        const hid_t space = H5Dget_space(ds);
+        hsize_t rows = 0;
+        H5Sget_simple_extent_dims(space, &rows, nullptr);
+        for (int m = 0; m < H5Tget_nmembers(type); ++m) {
+            const hid_t mt = H5Tget_member_type(type, static_cast<unsigned>(m));
+            if (H5Tget_class(mt) == H5T_STRING && rows > 0) {
+                char* name = H5Tget_member_name(type, static_cast<unsigned>(m));
+                const hid_t str = H5Tcopy(H5T_C_S1);
+                H5Tset_size(str, H5T_VARIABLE);
+                const hid_t mem = H5Tcreate(H5T_COMPOUND, sizeof(char*));
+                H5Tinsert(mem, name, 0, str);
+                std::vector<char*> values(rows);
+                if (H5Dread(ds, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) >= 0) {
+                    for (char* v : values)
+                        if (v && looksNumeric(v) && std::string(name) != "id" && std::string(name) != "fnv1a64")
+                            problems.push_back(path + "." + name + ": number stored as text \"" + v + "\"");
+                    H5Dvlen_reclaim(mem, space, H5P_DEFAULT, values.data());
+                }
+                H5Tclose(mem);
+                H5Tclose(str);
+                H5free_memory(name);
+            }
+            H5Tclose(mt);
+        }
+        H5Sclose(space);
+    }
+
+    void group(hid_t g, const std::string& path)
+    {
+        attributes(g, path);
+        hsize_t n = 0;
+        H5Gget_num_objs(g, &n);
+        for (hsize_t i = 0; i < n; ++i) {
+            char name[512];
+            H5Gget_objname_by_idx(g, i, name, sizeof name);
+            const std::string child = (path == "/" ? "" : path) + "/" + name;
+            const int kind = H5Gget_objtype_by_idx(g, i);
+            if (kind == H5G_GROUP) {
+                const hid_t sub = H5Gopen2(g, name, H5P_DEFAULT);
+                group(sub, child);
+                H5Gclose(sub);
+            } else if (kind == H5G_DATASET) {
+                const hid_t ds = H5Dopen2(g, name, H5P_DEFAULT);
+                dataset(ds, child);
+                H5Dclose(ds);
+            }
+        }
+    }
+};
+
+double scalar(hid_t f, const char* path)
+{
+    double v = NAN;
+    const hid_t ds = H5Dopen2(f, path, H5P_DEFAULT);
+    REQUIRE(ds >= 0);
+    H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v);
+    H5Dclose(ds);
+    return v;
+}
+
+} // namespace
+
+TEST_CASE("the report is data: every number numeric with units, degC throughout, what-ifs apart",
+          "[report][hdf5][schema]")
+{
+    for (const char* name : {"single-rack.yaml", "broken-rack.yaml"}) {
+        CAPTURE(name);
+        analysis::RunOptions o;
+        o.designPath = kDesigns + name;
+        o.inletK = 303.15; // a what-if: 30 °C supply
+        core::Progress progress;
+        const analysis::RunResult r = analysis::run(o, progress);
+        const fs::path out = tempDir() / "schema.h5";
+        analysis::writeReport(r, out.string(), "0.1.0-test");
+        const hid_t f = H5Fopen(out.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+        REQUIRE(f >= 0);
+        SchemaWalk walk;
+        const hid_t root = H5Gopen2(f, "/", H5P_DEFAULT);
+        walk.group(root, "/");
+        H5Gclose(root);
+        CHECK(walk.datasets > 30);
+        CHECK(walk.problems == std::vector<std::string>{});
+        CHECK(walk.units.count("degC") == 1);
+        // /design is the design as written; the what-if is in /scenario.
+        CHECK(scalar(f, "/design/site_supply_air") == Approx(r.design.scenario.designedSite.supplyAirK - 273.15));
+        CHECK(scalar(f, "/scenario/supply_air") == Approx(30.0));
+        // Per-GPU, per-part power, per-shelf and per-rack thermal tables.
+        CHECK(tableInfo(f, "/thermal/gpus").rows == r.design.summary().gpus);
+        std::size_t parts = 0, shelves = 0;
+        for (const auto& rack : r.power->racks) {
+            parts += rack.parts.size();
+            shelves += rack.shelves.size();
+        }
+        CHECK(tableInfo(f, "/power/parts").rows == parts);
+        CHECK(tableInfo(f, "/power/shelves").rows == shelves);
+        CHECK(tableInfo(f, "/thermal/racks").rows == r.design.racks.size());
+        const auto fan = realColumn(f, "/power/parts", "fan_speed");
+        const auto budget = realColumn(f, "/power/parts", "budget");
+        for (std::size_t i = 0; i < parts && i < 2; ++i)
+            CHECK(budget[i] == Approx(r.power->racks[0].parts[i].budgetW));
+        (void)fan;
+        H5Fclose(f);
+    }
+    fs::remove_all(tempDir());
+}
+
+TEST_CASE("pulse spacing and eye BERs are numbers: 1e-12 reads back as 1e-12", "[report][hdf5][signal]")
+{
+    core::Progress progress;
+    const analysis::RunResult r = analysis::run({kDesigns + "single-rack.yaml", "", ""}, progress);
+    const fs::path out = tempDir() / "signal.h5";
+    analysis::writeReport(r, out.string(), "1");
+    const hid_t f = H5Fopen(out.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    bool checked = false;
+    for (const signal::LinkVerdict& v : r.signal->links) {
+        if (v.pulse.v.empty() || v.eyeBer.empty())
+            continue;
+        const std::string pulse = "/signal/pulses/" + v.id + "/sample_spacing";
+        CHECK(scalar(f, pulse.c_str()) == Approx(v.pulse.dtS).epsilon(1e-15));
+        CHECK(scalar(f, pulse.c_str()) > 0.0);
+        const std::string ber = "/signal/eyes/" + v.id + "/ber";
+        const hid_t ds = H5Dopen2(f, ber.c_str(), H5P_DEFAULT);
+        REQUIRE(ds >= 0);
+        std::vector<double> bers(v.eyeBer.size());
+        H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, bers.data());
+        H5Dclose(ds);
+        for (std::size_t i = 0; i < bers.size(); ++i)
+            CHECK(bers[i] == Approx(v.eyeBer[i]).epsilon(1e-12));
+        CHECK(*std::min_element(bers.begin(), bers.end()) < 1e-9); // not printed to 6 decimals (0)
+        checked = true;
+    }
+    CHECK(checked);
+    H5Fclose(f);
+    fs::remove_all(out.parent_path());
 }

@@ -163,8 +163,8 @@ TEST_CASE("a power cap in the design lowers sustained TFLOPS; limited_by says wh
     CHECK(capped->sustainedTflopsBf16 < full->sustainedTflopsBf16);
     CHECK(full->limitedBy == "none");
     CHECK(t.mfuSource == "default");
-    // The whole design runs at the capped GPUs' pace.
-    CHECK(t.sustainedPflopsBf16 == Approx(16 * 989.4 * capped->clockRatio * 0.4 / 1e3));
+    // The design's total sums the classes, each at its own pace: 8 GPUs at full clock, 8 capped.
+    CHECK(t.sustainedPflopsBf16 == Approx(8 * 989.4 * (full->clockRatio + capped->clockRatio) * 0.4 / 1e3));
 }
 
 TEST_CASE("bad targets files: located errors before any solver runs", "[throughput][targets][bad]")

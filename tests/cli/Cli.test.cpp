@@ -132,7 +132,8 @@ TEST_CASE("the tight rack names the GPU cap that fixes it", "[cli][power]")
 {
     const Run r = runRdt("check data/designs/tight-rack.yaml");
     CHECK(r.code == 1);
-    CHECK_THAT(r.out, Contains("orv3.shelf.n1") && Contains("a per-GPU cap of") && Contains("W makes it fit"));
+    CHECK_THAT(r.out, Contains("orv3.shelf.n1") && Contains("a per-GPU cap of") && Contains("W clears this limit") &&
+                          Contains("W clears every failing power rule"));
     const Run j = runRdt("check data/designs/tight-rack.yaml --json", false);
     const auto doc = nlohmann::json::parse(j.out);
     const double cap = doc["power"]["racks"][0]["gpu_cap_to_fit_W"];

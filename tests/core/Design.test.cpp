@@ -56,7 +56,7 @@ TEST_CASE("per-instance overrides and port-to-port links", "[design]")
     const Design d = load("single-rack.yaml");
     REQUIRE(d.racks.size() == 1);
     const Rack& r = d.racks[0];
-    CHECK(r.rackType->slug == "orv3-600a");
+    CHECK(r.rackType->slug == "orv3-hpr");
     const Slot& gt1 = r.slots[5];
     CHECK(gt1.name == "gt1");
     REQUIRE(gt1.overrides.gpuPowerCapW.has_value());

@@ -24,7 +24,7 @@ TEST_CASE("layout geometry places racks, rows and pods without overlap", "[edito
     CHECK(g.parts.size() == 1536 * 7);
     // Neighbours in a row are one rack pitch apart; rows one frame depth plus an aisle.
     CHECK(g.frames[1].min[0] - g.frames[0].min[0] == Approx(0.6));
-    CHECK(g.frames[16].min[1] - g.frames[0].min[1] == Approx(1.068 + 1.2));
+    CHECK(g.frames[16].min[1] - g.frames[0].min[1] == Approx(1.219 + 1.2)); // the HPR frame is 1,219 mm deep
     // No two rack frames overlap.
     for (std::size_t i = 0; i < g.frames.size(); i += 37)
         for (std::size_t j = i + 1; j < g.frames.size(); ++j) {

@@ -100,13 +100,22 @@ TEST_CASE("rack power and heat limit the clock", "[models][gpu]")
     const ClockLimit rack = gpuClock(g, 700, 600, NAN, NAN, 0);
     CHECK(rack.limitedBy == "rack power");
     CHECK(rack.ratio == Approx(g.clockRatioAtPower(600)));
-    // Junction at 95 °C with 35 °C inlet at 700 W: back to the 89 °C slowdown point means
-    // 700 × (89 − 35)/(95 − 35) = 630 W.
+    // Junction at 95 °C with 35 °C inlet at 700 W: back to the 87 °C maximum operating
+    // temperature means 700 × (87 − 35)/(95 − 35) = 606.7 W.
     const ClockLimit hot = gpuClock(g, 700, NAN, 273.15 + 95, 273.15 + 35, 700);
     CHECK(hot.limitedBy == "thermal");
-    CHECK(hot.powerW == Approx(630));
-    // Below the slowdown temperature nothing changes.
+    CHECK(hot.powerW == Approx(700.0 * 52.0 / 60.0));
+    // 88.8 °C: above the 87 °C maximum operating but below the 89 °C slowdown, the GPU already
+    // lowers its clocks to hold 87 °C: 700 × 52 / 53.8 = 676.6 W.
+    const ClockLimit warm = gpuClock(g, 700, NAN, 273.15 + 88.8, 273.15 + 35, 700);
+    CHECK(warm.limitedBy == "thermal");
+    CHECK(warm.powerW == Approx(700.0 * 52.0 / 53.8));
+    // Below the maximum operating temperature nothing changes.
     CHECK(gpuClock(g, 700, NAN, 273.15 + 80, 273.15 + 35, 700).limitedBy == "none");
+    // A GPU whose catalog entry has no thermal limits is not throttled on another GPU's figures.
+    GpuSpec bare = g;
+    bare.maxOperatingK = bare.slowdownK = NAN;
+    CHECK(gpuClock(bare, 700, NAN, 273.15 + 95, 273.15 + 35, 700).limitedBy == "none");
 }
 
 TEST_CASE("busbw / algbw factors are nccl-tests' exactly", "[models][collectives]")

@@ -18,6 +18,7 @@ core::Design load(const std::string& text)
 /// One ORv3 standard rack: a 6 × 3 kW shelf at OU 1, a BBU shelf at OU 2, two 2–6 kW test sleds at 50 %.
 const char* kHandRack = R"(
 catalog: [power-parts]
+power: {basis: modelled}
 layout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, rack_type: orv3-standard, slots: [
   {ou: 1, part: orv3-power-shelf-6x3kw, id: psu},
   {ou: 2, part: orv3-bbu-shelf-6x3kw, id: bbu},
@@ -158,7 +159,8 @@ TEST_CASE("the tight rack fails N+1 and the suggested cap makes it fit", "[power
 
 TEST_CASE("feed loss and shelf loss with A/B shelves", "[power]")
 {
-    const core::Design d = core::loadDesign(test::kDataDir + "/designs/single-rack.yaml", test::kDataDir + "/catalog");
+    const core::Design d = core::loadDesign(RDT_SOURCE_DIR "/tests/fixtures/signoff/gt-600a-feeds.yaml",
+                                            test::kDataDir + "/catalog");
     const power::RackPower r = power::rackPower(d, 0);
     CHECK(r.capacityNW == Approx(36000.0));
     CHECK(r.capacityN1W == Approx(33000.0));
