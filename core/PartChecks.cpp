@@ -349,7 +349,7 @@ void registerPlausibilityChecks(CheckRegistry& registry)
                   Severity::Warning,
                   "estimate from the ORv3 bay [R2] and the sensible-heat equation [T3]: a 537 mm × 48 mm OU face at "
                   "about 5 m/s moves 0.13 m³/s (270 CFM), which at a 30 K rise carries about 4.7 kW; the densest "
-                  "air-cooled 8-GPU systems draw about 1.3 kW per OU (Grand Teton estimate, 10 kW in 8 OU)",
+                  "air-cooled 8-GPU systems draw about 1.3 kW per OU (Grand Teton estimate, about 10 kW in 8 OU)",
                   "power.max divided by the OU height of a part that moves its own air (fans, or an airflow "
                   "direction) exceeds what air can carry out of one OU.",
                   {{"max_per_ou", {5000.0, Dimension::Power}}},
@@ -359,7 +359,7 @@ void registerPlausibilityChecks(CheckRegistry& registry)
                   "power.max agrees with the part's named components",
                   Severity::Warning,
                   "rdt catalog format: a chassis' power.max covers its GPUs at TDP, CPUs, NICs, fans and platform; "
-                  "the factor of 4 above them is an estimate (Grand Teton: 10 kW against 8.0 kW named)",
+                  "the factor of 4 above them is an estimate (Grand Teton: about 10 kW against 8.0 kW named)",
                   "The named components at full load (gpus.count × the GPU's tdp, cpus.count × cpus.tdp, nics.count "
                   "× the NIC's power.max, fans.count × fans.power, power.base_max) exceed power.max, or power.max "
                   "is more than max_ratio times their sum.",

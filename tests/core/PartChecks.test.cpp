@@ -255,8 +255,8 @@ TEST_CASE("power.max below the named components fails; the Grand Teton's adds up
     CHECK(low[0].measured == Approx(6.3));
     CHECK(low[0].limit == Approx(5.0));
     CHECK_THAT(low[0].message, Contains("below what its named components draw"));
-    // Grand Teton: 8 × 700 + 2 × 350 + 8 × 25 (NICs) + 16 × 40 (fans) + 900 (platform) = 8,040 W ≤ 10 kW,
-    // and 10 kW / 8 OU = 1.25 kW per OU.
+    // Grand Teton: 8 × 700 + 2 × 350 + 8 × 25 (NICs) + 16 × 40 (fans) + 900 (platform) = 8,040 W, below its
+    // power.max of about 10 kW and above a quarter of it; about 10 kW / 8 OU = 1.25 kW per OU.
     const Validation gt = validateFile(kRoot + "data/catalog/meta-grand-teton-h100.yaml");
     CHECK(gt.of("catalog.power.components").empty());
     CHECK(gt.of("catalog.power.per_ou").empty());
