@@ -546,8 +546,10 @@ const Part& Catalog::loadText(const std::string& text, const std::string& fileNa
     static const std::regex slugRe("[a-z0-9][a-z0-9_-]*");
     if (!std::regex_match(part->slug, slugRe))
         slug.fail("slug \"" + part->slug + "\" must be lower-case letters, digits, '-' or '_'");
-    if (auto s = doc.find("source"))
+    if (auto s = doc.find("source")) {
         part->fileSource = {Provenance::Kind::Source, s->str()};
+        part->fileSourceLoc = s->loc();
+    }
     std::error_code ec;
     if (std::filesystem::is_regular_file(fileName, ec)) {
         const std::filesystem::path dir = std::filesystem::path(fileName).parent_path();

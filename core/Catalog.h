@@ -70,6 +70,7 @@ struct Part {
     std::map<std::string, Curve> curves;        ///< curves by path (`efficiency_curve`)
     YAML::Node netbox;                          ///< NetBox fields rdt does not interpret, kept verbatim
     Provenance fileSource;                      ///< the file-level `source:`
+    SourceLoc fileSourceLoc;                    ///< where the file-level `source:` is written
     /// Source keys the part brings itself, besides its catalog's: a `sources.yaml` in the folder
     /// of its file, and the part file's own top-level `sources:` map.
     SourceKeys sources;

@@ -72,7 +72,7 @@ void checkSourceKeys(CheckContext& ctx)
                                didYouMean(k, all),
                            NAN, NAN, "", loc);
     };
-    checkText(p.fileSource.text, "source", p.loc);
+    checkText(p.fileSource.text, "source", p.fileSourceLoc.file.empty() ? p.loc : p.fileSourceLoc);
     for (const auto& [field, v] : p.values)
         if (v.provenance.kind == Provenance::Kind::Source && v.provenance.text != p.fileSource.text)
             checkText(v.provenance.text, field, fieldLoc(p, field, v));

@@ -129,6 +129,13 @@ TEST_CASE("an unknown source key still fails, located, with the nearest key", "[
     CHECK(v[0].loc.file == path);
     CHECK(v[0].loc.line == 7);
     CHECK(v[0].severity == Severity::Error);
+    // A file-level source: is located at its own line too.
+    const std::string top = dir.write("y.yaml", "manufacturer: Acme\nmodel: Y\nslug: acme-y\nsource: \"[ACME-DS9]\"\n"
+                                                "rdt:\n  kind: gpu\n  tdp: 800 W\n");
+    const auto w = validateFile(top).of("catalog.source.unknown");
+    REQUIRE(w.size() == 1);
+    CHECK(w[0].loc.line == 4);
+    CHECK(w[0].loc.path == "source");
 }
 
 TEST_CASE("a part's own source key may not redefine the catalog's", "[rules][catalog][part][sources]")
