@@ -180,7 +180,7 @@ TEST_CASE("a design loads contributed parts with their own sources", "[catalog][
     // own-sources/ holds a sources.yaml and a chassis with an inline sources: map.
     const Design d = loadDesign(RDT_SOURCE_DIR "/tests/fixtures/contrib/own-sources-design.yaml", kData + "/catalog");
     REQUIRE(d.racks.size() == 1);
-    CHECK(d.racks[0].slots[1].part->slug == "acme-s8");
+    CHECK(d.racks[0].slots.back().part->slug == "acme-s8");
     CHECK(d.catalog->sourceKeys().count("ACME-DS1") == 1); // from own-sources/sources.yaml
     CHECK(d.catalog->find("acme-s8")->sources.count("ACME-UG") == 1);
     CHECK(d.catalog->sourceKeys().count("ACME-UG") == 0); // inline keys stay with their part
