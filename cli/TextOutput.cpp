@@ -208,6 +208,15 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
             if (!slow || g.clockRatio < slow->clockRatio)
                 slow = &g;
         char buf[320];
+        if (std::isnan(t.sustainedPflopsBf16)) {
+            // A GPU without a BF16 peak in the catalog: say so rather than print "nan".
+            std::string lacking;
+            for (const auto& g : t.classes)
+                if (std::isnan(g.sustainedTflopsBf16) && lacking.find(g.gpu) == std::string::npos)
+                    lacking += (lacking.empty() ? "" : ", ") + g.gpu;
+            out << "compute  not checked: " << lacking << " has no bf16_dense in the catalog; clock "
+                << percent(slow->clockRatio) << ", limited by " << slow->limitedBy << "\n";
+        } else {
         std::snprintf(buf, sizeof buf,
                       "compute  %.0f TFLOPS BF16 sustained per GPU at MFU %.0f %% (clock %.0f %%, limited by %s), "
                       "%.3g %s for %s GPUs\n",
@@ -216,6 +225,7 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
                       t.sustainedPflopsBf16 >= 1000 ? "EFLOPS" : "PFLOPS",
                       thousands(static_cast<std::size_t>(t.gpus)).c_str());
         out << buf;
+        }
         const double gib = 1ull << 30;
         auto bw = [&](models::Collective op, int n) { return t.collective(op, n, gib).busbwGBps; };
         const int node = t.hierarchy.gpusPerNode, pod = std::min(t.gpus, t.hierarchy.gpusPerPod());
