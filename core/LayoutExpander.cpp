@@ -221,7 +221,9 @@ Slot LayoutExpander::parseSlot(const Cursor& c, const Part& rackType) const
             cap->fail("gpu_power_cap applies to GPU chassis only");
         const Part* gpu = m_catalog.find(s.part->text("gpus.part"));
         const double hi = gpu ? gpu->value("tdp", 5000.0) : 5000.0;
-        const double lo = gpu ? gpu->value("min_power_cap", 1.0) : 1.0;
+        // The GPU's own settable range; without min_power_cap in the catalog, no cap below its idle
+        // power can be honoured.
+        const double lo = gpu ? gpu->value("min_power_cap", gpu->value("power.idle", 1.0)) : 1.0;
         s.overrides.gpuPowerCapW = cap->quantity(Dimension::Power, Range{lo, hi});
     }
     if (auto u = c.find("utilisation"))

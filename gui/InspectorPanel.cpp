@@ -167,7 +167,8 @@ void InspectorPanel::showSlot(int rackIndex, int slotIndex)
     };
     if (s.part->kind == core::PartKind::Chassis) {
         const core::Part* gpu = m_studio.design().catalog->find(s.part->text("gpus.part"));
-        const double tdp = gpu ? gpu->value("tdp", 5000) : 5000, lo = gpu ? gpu->value("min_power_cap", 1) : 1;
+        const double tdp = gpu ? gpu->value("tdp", 5000) : 5000;
+        const double lo = gpu ? gpu->value("min_power_cap", gpu->value("power.idle", 1)) : 1;
         addQuantity(tr("GPU power cap"), scalarText(item["gpu_power_cap"]), core::Dimension::Power, {lo, tdp},
                     commit("gpu_power_cap"));
         addQuantity(tr("Utilisation"), scalarText(item["utilisation"]), core::Dimension::Ratio, {0, 1},

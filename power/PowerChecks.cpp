@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
+#include <string>
 
 #include "power/Budget.h"
 
@@ -187,6 +189,17 @@ void checkPulse(core::CheckContext& ctx)
     });
 }
 
+/// Figures the basis needed but the catalog lacks: said once per part, never borrowed.
+void checkMissingFigures(core::CheckContext& ctx)
+{
+    const auto result = powerFor(ctx.design(), ctx.results());
+    std::set<std::string> seen;
+    for (const RackPower& r : result->racks)
+        for (const std::string& note : r.notes)
+            if (seen.insert(note).second)
+                ctx.report(r.id, "not checked as stated: " + note, NAN, NAN, "", rackOf(ctx, r).loc);
+}
+
 } // namespace
 
 void registerChecks(core::CheckRegistry& registry)
@@ -247,6 +260,14 @@ void registerChecks(core::CheckRegistry& registry)
                   "lost when feeds are declared, exceeds the whip breaker times the derating.",
                   {{"breaker_derating", {0.8, Dimension::Ratio}}}},
                  checkWhip);
+    registry.add({"power.figure.missing",
+                  "Every figure the power budget needs is in the catalog",
+                  Severity::Info,
+                  "rdt: a figure a check needs but the catalog lacks is reported, never borrowed from another part",
+                  "A part without power.max on the nameplate basis (budgeted at its modelled draw instead), or a GPU "
+                  "without min_power_cap (cap advice searched down to its idle power).",
+                  {}},
+                 checkMissingFigures);
     registry.add({"orv3.psu.pulse",
                   "Peak load within the shelves' pulse rating",
                   Severity::Warning,

@@ -449,3 +449,32 @@ TEST_CASE("rdt gpu calibrate: DVFS fit from nvidia-smi telemetry against the cat
     CHECK(bad.code == 2);
     CHECK_THAT(bad.out, Contains("bad_unit.csv:2"));
 }
+
+TEST_CASE("the text summary and the JSON give the same verdicts and say what tells the story",
+          "[cli][signoff]")
+{
+    for (const char* name : {"broken-rack.yaml", "meta-24k-roce.yaml", "tight-rack.yaml", "single-rack.yaml"}) {
+        CAPTURE(name);
+        const Run text = runRdt(std::string("check data/designs/") + name, false);
+        const Run json = runRdt(std::string("check data/designs/") + name + " --json", false);
+        const auto doc = nlohmann::json::parse(json.out);
+        const std::size_t over = doc["power"]["totals"]["racks_over_budget"];
+        std::size_t notFit = 0;
+        for (const auto& r : doc["power"]["racks"])
+            notFit += r["fits"].get<bool>() ? 0 : 1;
+        CHECK(over == notFit);
+        const std::string overText = rdt::cli::thousands(over) + (over == 1 ? " rack over budget" : " racks over budget");
+        CHECK_THAT(text.out, Contains("power    nameplate basis: IT ") && Contains(overText));
+        // The hottest GPU with its chassis, fan speed and margin to its own limit.
+        CHECK_THAT(text.out, Contains("thermal  hottest GPU ") && Contains(", fans ") && Contains(" max operating"));
+        // Every link class verdict in the text is the JSON's.
+        for (const auto& l : doc["signal"]["links"])
+            CHECK_THAT(text.out, Contains(l["id"].get<std::string>() + ":") && Contains(l["verdict"].get<std::string>()));
+        CHECK(text.code == json.code);
+    }
+    // --power-basis modelled: the example's modelled budget, printed as such.
+    const Run modelled = runRdt("check data/designs/meta-24k-roce.yaml --power-basis modelled", false);
+    CHECK_THAT(modelled.out, Contains("power    modelled basis: IT "));
+    const Run bad = runRdt("check data/designs/meta-24k-roce.yaml --power-basis rated", false);
+    CHECK(bad.code == 2);
+}
