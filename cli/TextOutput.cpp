@@ -81,8 +81,9 @@ std::string thermalSummaryText(const thermal::ThermalResult& t)
     for (const auto& rack : t.racks)
         for (const auto& ch : rack.chassis) {
             // The hottest GPU; among equals (all held at the setpoint) the one whose fans work hardest.
-            if (!hot || ch.gpuJunctionK > hot->gpuJunctionK + 1e-3 ||
-                (ch.gpuJunctionK > hot->gpuJunctionK - 1e-3 && ch.fanSpeed > hot->fanSpeed))
+            const bool hotter = !hot || ch.gpuJunctionK > hot->gpuJunctionK + 1e-3 ||
+                                (ch.gpuJunctionK > hot->gpuJunctionK - 1e-3 && ch.fanSpeed > hot->fanSpeed);
+            if (!std::isnan(ch.gpuJunctionK) && hotter)
                 hot = &ch;
             inlet = std::max(inlet, ch.inletK);
             airflow += ch.airflowM3s;
@@ -90,9 +91,9 @@ std::string thermalSummaryText(const thermal::ThermalResult& t)
             fanHi = std::max(fanHi, ch.fanSpeed);
         }
     std::ostringstream out;
+    using core::Dimension;
     out << "thermal  ";
     if (hot) {
-        using core::Dimension;
         out << "hottest GPU " << core::formatQuantity(hot->gpuJunctionK, Dimension::Temperature, 3) << " ("
             << hot->id << ", fans " << percent(hot->fanSpeed) << ", ";
         if (std::isnan(hot->maxOperatingK))
@@ -102,13 +103,15 @@ std::string thermalSummaryText(const thermal::ThermalResult& t)
                 << " over its " << core::formatQuantity(hot->maxOperatingK, Dimension::Temperature, 3)
                 << " max operating: throttled";
         else
-            out << "margin " << core::formatQuantity(hot->maxOperatingK - hot->gpuJunctionK, Dimension::TemperatureDelta, 2)
-                << " to " << core::formatQuantity(hot->maxOperatingK, Dimension::Temperature, 3) << " max operating";
-        out << "), fans " << (fanLo == fanHi ? percent(fanLo) : percent(fanLo) + "–" + percent(fanHi))
-            << " across chassis, warmest inlet "
-            << core::formatQuantity(inlet, Dimension::Temperature, 3) << ", chassis airflow "
-            << core::formatQuantity(airflow, Dimension::VolumeFlow, 4) << ", ";
-    }
+            out << "margin "
+                << core::formatQuantity(hot->maxOperatingK - hot->gpuJunctionK, Dimension::TemperatureDelta, 2) << " to " << core::formatQuantity(hot->maxOperatingK, Dimension::Temperature, 3) << " max operating";
+        out << "), ";
+    } else if (fanHi > 0)
+        out << "GPU junction not modelled (thermal.limits.missing), ";
+    if (fanHi > 0)
+        out << "fans " << (percent(fanLo) == percent(fanHi) ? percent(fanLo) : percent(fanLo) + "–" + percent(fanHi))
+            << " across chassis, warmest inlet " << core::formatQuantity(inlet, Dimension::Temperature, 3)
+            << ", chassis airflow " << core::formatQuantity(airflow, Dimension::VolumeFlow, 4) << ", ";
     out << plural(t.throttledChassis, "chassis", "chassis") << " throttled\n";
     return out.str();
 }

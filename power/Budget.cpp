@@ -247,6 +247,34 @@ void judge(RackPower& out, const PowerOptions& o)
     out.fits = out.failures.empty();
 }
 
+void noteOnce(RackPower& out, const std::string& note)
+{
+    if (std::find(out.notes.begin(), out.notes.end(), note) == out.notes.end())
+        out.notes.push_back(note);
+}
+
+/// Figures a power rule needs but the catalog lacks: noted (and reported by power.figure.missing),
+/// never taken from another part.
+void missingFigures(const core::Design& d, const core::Rack& r, const std::vector<const core::Slot*>& shelfSlots,
+                    RackPower& out)
+{
+    for (const core::Slot& s : r.slots)
+        if (core::Design::gpuCount(*s.part) > 0)
+            if (const core::Part* gpu = d.catalog->find(s.part->text("gpus.part")); gpu && !gpu->find("peak_power_ratio"))
+                noteOnce(out, gpu->slug + " has no peak_power_ratio (its peak taken at its cap: orv3.psu.pulse and "
+                                          "the peak basis)");
+    for (const core::Slot* s : shelfSlots) {
+        if (!s->part->find("pulse_rating"))
+            noteOnce(out, s->part->slug + " has no pulse_rating (orv3.psu.pulse)");
+        if (!s->part->find("whip_breaker"))
+            noteOnce(out, s->part->slug + " has no whip_breaker (orv3.ac.whip)");
+        if (!s->part->find("input_voltage_ln"))
+            noteOnce(out, s->part->slug + " has no input_voltage_ln (AC phase and whip currents: orv3.ac.whip)");
+    }
+    if (!shelfSlots.empty() && !r.rackType->find("busbar_resistance"))
+        noteOnce(out, r.rackType->slug + " has no busbar_resistance (a lossless bar: orv3.busbar.voltage)");
+}
+
 /// The rack budgeted with every GPU capped at `capW` (≤ 0: the design's caps).
 RackPower evaluate(const core::Design& d, std::size_t rackIndex, const PowerOptions& o, double capW)
 {
@@ -268,7 +296,7 @@ RackPower evaluate(const core::Design& d, std::size_t rackIndex, const PowerOpti
         PartPower p = partPower(d, s, capW, fanSpeedOf(o, rackIndex, si), o.basis);
         if (o.basis == core::PowerBasis::Nameplate && std::isnan(p.nameplateW) && p.modelledW > 0 &&
             lacking.insert(p.part).second)
-            out.notes.push_back(p.part + " has no power.max: budgeted at its modelled draw");
+            out.notes.push_back(p.part + " has no power.max (budgeted at its modelled draw on the nameplate basis)");
         out.conversionLossW += p.conversionLossW;
         if (p.busbar) {
             out.itLoadW += p.budgetW;
@@ -281,6 +309,7 @@ RackPower evaluate(const core::Design& d, std::size_t rackIndex, const PowerOpti
         out.parts.push_back(std::move(p));
     }
     out.fed = !shelfSlots.empty() || busLoads.empty();
+    missingFigures(d, r, shelfSlots, out);
     capacities(out, shelfSlots);
     out.busbarVminV = r.rackType->value("busbar_min_voltage", 45.0);
     out.busbarVmaxV = r.rackType->value("busbar_max_voltage", 53.0);
@@ -323,7 +352,7 @@ std::pair<double, double> capRange(const core::Design& d, const core::Rack& r, R
                 const core::Part* gpu = d.catalog->find(s.part->text("gpus.part"));
                 minCap = gpu ? gpu->value("power.idle", 1.0) : 1.0;
                 const std::string note = (gpu ? gpu->slug : s.part->slug) +
-                                         " has no min_power_cap: cap advice searched down to its idle power";
+                                         " has no min_power_cap (cap advice searched down to its idle power)";
                 if (std::find(out.notes.begin(), out.notes.end(), note) == out.notes.end())
                     out.notes.push_back(note);
             }

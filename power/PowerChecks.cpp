@@ -197,7 +197,7 @@ void checkMissingFigures(core::CheckContext& ctx)
     for (const RackPower& r : result->racks)
         for (const std::string& note : r.notes)
             if (seen.insert(note).second)
-                ctx.report(r.id, "not checked as stated: " + note, NAN, NAN, "", rackOf(ctx, r).loc);
+                ctx.report(r.id, "not checked: " + note, NAN, NAN, "", rackOf(ctx, r).loc);
 }
 
 } // namespace
@@ -264,8 +264,10 @@ void registerChecks(core::CheckRegistry& registry)
                   "Every figure the power budget needs is in the catalog",
                   Severity::Info,
                   "rdt: a figure a check needs but the catalog lacks is reported, never borrowed from another part",
-                  "A part without power.max on the nameplate basis (budgeted at its modelled draw instead), or a GPU "
-                  "without min_power_cap (cap advice searched down to its idle power).",
+                  "A part without power.max on the nameplate basis (budgeted at its modelled draw instead), a GPU "
+                  "without min_power_cap or peak_power_ratio, a shelf without pulse_rating, whip_breaker or "
+                  "input_voltage_ln, a rack type without busbar_resistance: the message names the rule left "
+                  "unchecked or the assumption made.",
                   {}},
                  checkMissingFigures);
     registry.add({"orv3.psu.pulse",

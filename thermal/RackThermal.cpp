@@ -28,6 +28,7 @@ struct ChassisModel {
     double setpointK = NAN, maxOperatingK = NAN, slowdownK = NAN;
     models::ChassisOperating op;
     double fanW = 0;
+    bool junctionModel = false; ///< the catalog gives the GPU's junction-to-air resistances
 };
 
 /// Chassis draw (all of it ends up as heat in the air) with its fans at `speed`.
@@ -64,6 +65,7 @@ ChassisModel modelOf(const core::Design& d, const core::Slot& s, const AirState&
     const double dp = p.value("impedance.pressure", 0.0), q = p.value("impedance.flow", 1.0);
     m.impedanceK = dp / (q * q);
     m.minSpeed = p.value("fans.min_speed", 0.25);
+    m.junctionModel = p.find("thermal.r_jc") || p.find("thermal.r_sink");
     m.rjc = p.value("thermal.r_jc", 0.0);
     m.rsink = p.value("thermal.r_sink", 0.0);
     m.sinkFlow = p.value("thermal.sink_flow", 1.0);
@@ -189,7 +191,9 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
     for (int sweep = 0; sweep < 2; ++sweep) {
         for (std::size_t c = 0; c < cs.size(); ++c) {
             // No setpoint in the catalog: no fan control to model, so the fans run flat out.
-            if (cs[c].fans == 0 || cs[c].gpus == 0 || cs[c].failed >= 2 || std::isnan(cs[c].setpointK)) {
+            // Without a junction model there is nothing for the fan control to hold either.
+            if (cs[c].fans == 0 || cs[c].gpus == 0 || cs[c].failed >= 2 || std::isnan(cs[c].setpointK) ||
+                !cs[c].junctionModel) {
                 speed[c] = 1.0;
                 setFanSpeed(cs[c], *d.catalog, 1.0);
                 continue;
@@ -277,7 +281,7 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
         t.airflowM3s = flows[c];
         t.inletK = front;
         t.exhaustK = flows[c] > 0 ? front + m.heatW / (rhoCp * flows[c]) : front;
-        t.gpuJunctionK = junction(m, flows[c], front);
+        t.gpuJunctionK = m.gpus > 0 && !m.junctionModel ? NAN : junction(m, flows[c], front);
         t.fanSpeed = speed[c];
         t.failedRotors = m.failed;
         t.setpointK = m.setpointK;

@@ -37,6 +37,9 @@ void checkMissingLimits(core::CheckContext& ctx)
             if (core::Design::gpuCount(*slot.part) == 0)
                 continue;
             std::vector<std::string> missing;
+            if (std::isnan(c.gpuJunctionK))
+                missing.push_back(slot.part->slug + " has no thermal.r_jc or thermal.r_sink (GPU junction not "
+                                                    "modelled: thermal.gpu.junction; fans at full speed)");
             if (std::isnan(c.maxOperatingK))
                 missing.push_back(gpuOf(ctx, c) + " has no max_operating_temp (thermal.gpu.junction)");
             if (std::isnan(c.maxOperatingK) && std::isnan(c.slowdownK))

@@ -309,3 +309,53 @@ TEST_CASE("busbw that rises with scope at the same algbw is explained", "[signof
         explained = explained || (n.find("allreduce busbw") != std::string::npos && n.find("2(n-1)/n") != std::string::npos);
     CHECK(explained);
 }
+
+TEST_CASE("a chassis without a junction model gets no invented junction temperature", "[signoff][thermal]")
+{
+    const auto r = runWith(kFixtures + "bare-rack.yaml");
+    for (const thermal::RackThermal& rt : r.thermal->racks)
+        for (const thermal::ChassisThermal& ch : rt.chassis) {
+            CHECK(std::isnan(ch.gpuJunctionK));
+            CHECK(ch.fanSpeed == Approx(1.0)); // no setpoint to hold: fans flat out (conservative)
+            CHECK_FALSE(ch.throttled);
+        }
+    CHECK(count(r, "thermal.gpu.junction") == 0);
+    CHECK(count(r, "thermal.gpu.setpoint") == 0);
+    CHECK(count(r, "thermal.limits.missing") == 2);
+    for (const analysis::GpuClass& g : r.throughput->classes)
+        CHECK(g.limitedBy == "none");
+    // The budget draws those fans at full speed too: 16 × 40 W per chassis.
+    for (const power::PartPower& p : r.power->racks.at(0).parts)
+        if (p.part == "test-bare-h100")
+            CHECK(p.fanW == Approx(640.0));
+}
+
+TEST_CASE("figures the budget needs but the catalog lacks are said, not borrowed", "[signoff][power]")
+{
+    // H200 has no peak_power_ratio: its peak is its cap, and an info says so (never H100's 110 %).
+    const std::string text = R"(
+rdt: 1
+catalog: [b200-parts]
+layout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, rack_type: orv3-hpr, slots: [
+  {ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, feed: A}, {ou: 2, part: orv3-hpr-power-shelf-6x5p5kw, feed: B},
+  {ou: 3, part: orv3-hpr-bbu-shelf-6x5p5kw}, {ou: 6, part: test-hgx-b200, id: b0}]}]}]}]}
+)";
+    const std::string path = kFixtures + "figures-missing.yaml";
+    const core::Design d = core::loadDesignText(text, path, kRoot + "data/catalog");
+    const power::PowerResult p = power::computePower(d);
+    const power::RackPower& rack = p.racks.at(0);
+    bool said = false;
+    for (const std::string& n : rack.notes)
+        said = said || n.rfind("nvidia-b200-sxm has no peak_power_ratio", 0) == 0;
+    CHECK(said);
+    // Without the thermal solution fans follow utilisation (100 % here), so at 100 % utilisation the
+    // modelled draw already has everything at maximum: the peak equals it exactly when the GPUs'
+    // peak is their cap. With H100's 110 % it would be 8 × 100 W / 0.97 ≈ 825 W higher.
+    bool checked = false;
+    for (const power::PartPower& pp : rack.parts)
+        if (pp.part == "test-hgx-b200") {
+            CHECK(pp.peakW == Approx(pp.modelledW).epsilon(1e-12));
+            checked = true;
+        }
+    CHECK(checked);
+}
