@@ -92,7 +92,8 @@ struct ThroughputResult {
     double nicRateGbps = 0; ///< per NIC, after any lane-rate fallback
     std::string fabric;     ///< fabric kind, or "default (no fabric: section)"
     int gpus = 0;
-    double peakPflopsBf16 = 0, sustainedPflopsBf16 = 0; ///< whole design: the sum of the classes, each at its slowest GPU's pace
+    double peakPflopsBf16 = 0,
+           sustainedPflopsBf16 = 0; ///< whole design: the sum of the classes, each at its slowest GPU's pace
     std::vector<CollectivePoint> collectives;
     std::vector<ScalingPoint> allgatherScaling;
     std::vector<TargetResult> targets;

@@ -9,10 +9,10 @@ namespace rdt::cli {
 
 /// What-if options shared by check, report and validate.
 struct ScenarioArgs {
-    std::string scenario; ///< `fan-fail=N`
-    std::string inlet;    ///< e.g. `35degC`
-    std::string altitude; ///< e.g. `1800m`
-    std::string targets;  ///< targets file (data/targets/*.yaml)
+    std::string scenario;   ///< `fan-fail=N`
+    std::string inlet;      ///< e.g. `35degC`
+    std::string altitude;   ///< e.g. `1800m`
+    std::string targets;    ///< targets file (data/targets/*.yaml)
     std::string powerBasis; ///< `nameplate`, `peak` or `modelled`; empty: the design's or profile's
 };
 

@@ -94,8 +94,8 @@ std::string thermalSummaryText(const thermal::ThermalResult& t)
     using core::Dimension;
     out << "thermal  ";
     if (hot) {
-        out << "hottest GPU " << core::formatQuantity(hot->gpuJunctionK, Dimension::Temperature, 3) << " ("
-            << hot->id << ", fans " << percent(hot->fanSpeed) << ", ";
+        out << "hottest GPU " << core::formatQuantity(hot->gpuJunctionK, Dimension::Temperature, 3) << " (" << hot->id
+            << ", fans " << percent(hot->fanSpeed) << ", ";
         if (std::isnan(hot->maxOperatingK))
             out << "no max operating temperature in the catalog: not checked";
         else if (hot->gpuJunctionK > hot->maxOperatingK)
@@ -104,7 +104,8 @@ std::string thermalSummaryText(const thermal::ThermalResult& t)
                 << " max operating: throttled";
         else
             out << "margin "
-                << core::formatQuantity(hot->maxOperatingK - hot->gpuJunctionK, Dimension::TemperatureDelta, 2) << " to " << core::formatQuantity(hot->maxOperatingK, Dimension::Temperature, 3) << " max operating";
+                << core::formatQuantity(hot->maxOperatingK - hot->gpuJunctionK, Dimension::TemperatureDelta, 2)
+                << " to " << core::formatQuantity(hot->maxOperatingK, Dimension::Temperature, 3) << " max operating";
         out << "), ";
     } else if (fanHi > 0)
         out << "GPU junction not modelled (thermal.limits.missing), ";
@@ -220,14 +221,14 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
             out << "compute  not checked: " << lacking << " has no bf16_dense in the catalog; clock "
                 << percent(slow->clockRatio) << ", limited by " << slow->limitedBy << "\n";
         } else {
-        std::snprintf(buf, sizeof buf,
-                      "compute  %.0f TFLOPS BF16 sustained per GPU at MFU %.0f %% (clock %.0f %%, limited by %s), "
-                      "%.3g %s for %s GPUs\n",
-                      slow->sustainedTflopsBf16, t.mfu * 100, slow->clockRatio * 100, slow->limitedBy.c_str(),
-                      t.sustainedPflopsBf16 >= 1000 ? t.sustainedPflopsBf16 / 1e3 : t.sustainedPflopsBf16,
-                      t.sustainedPflopsBf16 >= 1000 ? "EFLOPS" : "PFLOPS",
-                      thousands(static_cast<std::size_t>(t.gpus)).c_str());
-        out << buf;
+            std::snprintf(buf, sizeof buf,
+                          "compute  %.0f TFLOPS BF16 sustained per GPU at MFU %.0f %% (clock %.0f %%, limited by %s), "
+                          "%.3g %s for %s GPUs\n",
+                          slow->sustainedTflopsBf16, t.mfu * 100, slow->clockRatio * 100, slow->limitedBy.c_str(),
+                          t.sustainedPflopsBf16 >= 1000 ? t.sustainedPflopsBf16 / 1e3 : t.sustainedPflopsBf16,
+                          t.sustainedPflopsBf16 >= 1000 ? "EFLOPS" : "PFLOPS",
+                          thousands(static_cast<std::size_t>(t.gpus)).c_str());
+            out << buf;
         }
         const double gib = 1ull << 30;
         auto bw = [&](models::Collective op, int n) { return t.collective(op, n, gib).busbwGBps; };

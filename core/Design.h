@@ -131,11 +131,11 @@ struct Summary {
 
 /// What-if overrides applied for one run (`rdt check --scenario`, `--inlet`, `--altitude`).
 struct Scenario {
-    std::string name;         ///< e.g. "fan-fail=1, inlet=35 degC"; empty for the design as written
-    int failedRotors = 0;     ///< extra failed fan rotors in every chassis
-    double supplyAirK = NAN;  ///< what-if supply air (K), NaN when not overridden
-    double altitudeM = NAN;   ///< what-if altitude (m), NaN when not overridden
-    Site designedSite;        ///< the site as the design file states it
+    std::string name;        ///< e.g. "fan-fail=1, inlet=35 degC"; empty for the design as written
+    int failedRotors = 0;    ///< extra failed fan rotors in every chassis
+    double supplyAirK = NAN; ///< what-if supply air (K), NaN when not overridden
+    double altitudeM = NAN;  ///< what-if altitude (m), NaN when not overridden
+    Site designedSite;       ///< the site as the design file states it
 };
 
 /// A loaded, expanded design.
@@ -145,7 +145,7 @@ struct Design {
     std::string name;
     std::string description;
     std::string profile = "default"; ///< rule profile name
-    Site site; ///< the site this run analyses (the design's, or a scenario's what-if)
+    Site site;                       ///< the site this run analyses (the design's, or a scenario's what-if)
     Fabric fabric;
     PowerPolicy power;
     std::vector<Group> halls, pods, rows;

@@ -282,8 +282,8 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
     const Cursor doc(parseYaml(text, fileName), file, "");
     if (!doc.isMap())
         doc.fail("a design file must be a mapping with at least `layout:`");
-    doc.allowKeys({"rdt", "name", "description", "profile", "site", "fabric", "power", "catalog", "templates", "layout", "links",
-                   "waivers"});
+    doc.allowKeys({"rdt", "name", "description", "profile", "site", "fabric", "power", "catalog", "templates", "layout",
+                   "links", "waivers"});
     if (auto v = doc.find("rdt"))
         v->integer(1, 1);
     d.name = doc.has("name") ? doc["name"].str() : std::filesystem::path(fileName).stem().string();

@@ -29,7 +29,7 @@ struct GpuSpec {
     double sparsity = 2.0;                               ///< 2:4 sparse speed-up on tensor types
     double memoryBytesPerS = NAN, nvlinkBytesPerS = NAN; ///< NVLink: both directions together
     bool nvlinkSharp = false;                            ///< NVSwitch with in-switch reduction (NVLS)
-    double slowdownK = NAN;     ///< hardware slowdown (NaN: not in the catalog)
+    double slowdownK = NAN;                              ///< hardware slowdown (NaN: not in the catalog)
     double maxOperatingK = NAN; ///< the temperature the GPU lowers its clocks to hold (NaN: not in the catalog)
     /// Where thermal throttling starts: max operating temperature, else slowdown; NaN when neither is known.
     double throttleK() const { return std::isnan(maxOperatingK) ? slowdownK : maxOperatingK; }

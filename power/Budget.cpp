@@ -228,10 +228,10 @@ void judge(RackPower& out, const PowerOptions& o)
     if (powered) {
         if (out.itLoadW > out.capacityN1W)
             fail("orv3.shelf.n1");
-        const bool outOfWindow = !out.busbarConverged ||
-                                 std::any_of(out.loads.begin(), out.loads.end(), [&](const LoadPoint& l) {
-                                     return l.voltageV < out.busbarVminV || l.voltageV > out.busbarVmaxV;
-                                 });
+        const bool outOfWindow =
+            !out.busbarConverged || std::any_of(out.loads.begin(), out.loads.end(), [&](const LoadPoint& l) {
+                return l.voltageV < out.busbarVminV || l.voltageV > out.busbarVmaxV;
+            });
         if (outOfWindow)
             fail("orv3.busbar.voltage");
         if (!std::isnan(out.capacityFeedLossW) && out.itLoadW > out.capacityFeedLossW)
@@ -260,7 +260,8 @@ void missingFigures(const core::Design& d, const core::Rack& r, const std::vecto
 {
     for (const core::Slot& s : r.slots)
         if (core::Design::gpuCount(*s.part) > 0)
-            if (const core::Part* gpu = d.catalog->find(s.part->text("gpus.part")); gpu && !gpu->find("peak_power_ratio"))
+            if (const core::Part* gpu = d.catalog->find(s.part->text("gpus.part"));
+                gpu && !gpu->find("peak_power_ratio"))
                 noteOnce(out, gpu->slug + " has no peak_power_ratio (its peak taken at its cap: orv3.psu.pulse and "
                                           "the peak basis)");
     for (const core::Slot* s : shelfSlots) {
@@ -385,11 +386,11 @@ void adviseCaps(const core::Design& d, std::size_t rackIndex, const PowerOptions
                                  out.capacityShelfLossW, load);
     out.capFeedLoss = adviceFor(!std::isnan(out.capacityFeedLossW) && out.itLoadW > out.capacityFeedLossW, lo, hi,
                                 out.capacityFeedLossW, load);
-    out.capBusbar = adviceFor(out.busbarCurrentA > out.busbarRatingA, lo, hi, out.busbarRatingA * out.busbarVminV,
-                              load);
+    out.capBusbar =
+        adviceFor(out.busbarCurrentA > out.busbarRatingA, lo, hi, out.busbarRatingA * out.busbarVminV, load);
     // Every failing rule a cap can clear (no cap gives a rack a power shelf).
-    const bool capHelps =
-        std::any_of(out.failures.begin(), out.failures.end(), [](const std::string& f) { return f != "orv3.power.source"; });
+    const bool capHelps = std::any_of(out.failures.begin(), out.failures.end(),
+                                      [](const std::string& f) { return f != "orv3.power.source"; });
     if (!capHelps)
         return;
     const auto clears = [&](double cap) {

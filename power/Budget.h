@@ -53,21 +53,21 @@ struct LoadPoint {
 /// One part's draw on every basis, and where a chassis' modelled power goes.
 struct PartPower {
     std::string id, part;
-    bool busbar = true;         ///< fed from the 48 V busbar (else its own AC supplies)
-    double budgetW = 0;         ///< on the budget's basis (never below the modelled draw)
-    double modelledW = 0;       ///< at utilisation and the solved (or estimated) fan speed
-    double nameplateW = NAN;    ///< rated `power.max` (caps applied); NaN when the catalog lacks it
-    double peakW = 0;           ///< GPUs at their short-term peak, everything else at maximum
+    bool busbar = true;      ///< fed from the 48 V busbar (else its own AC supplies)
+    double budgetW = 0;      ///< on the budget's basis (never below the modelled draw)
+    double modelledW = 0;    ///< at utilisation and the solved (or estimated) fan speed
+    double nameplateW = NAN; ///< rated `power.max` (caps applied); NaN when the catalog lacks it
+    double peakW = 0;        ///< GPUs at their short-term peak, everything else at maximum
     double gpuW = 0, cpuW = 0, nicW = 0, fanW = 0, baseW = 0, conversionLossW = 0; ///< modelled breakdown
-    double fanSpeed = NAN;      ///< fan speed behind fanW (NaN: no fan model)
+    double fanSpeed = NAN;       ///< fan speed behind fanW (NaN: no fan model)
     bool fanSpeedSolved = false; ///< the speed comes from the thermal solver
 };
 
 /// Per-GPU cap advice for one limit.
 struct CapAdvice {
-    bool needed = false;   ///< the load exceeds this limit at the design's caps
-    bool possible = true;  ///< some cap at or above the GPUs' minimum brings it within
-    double capW = NAN;     ///< the highest per-GPU cap that fits (NaN when not needed or not possible)
+    bool needed = false;  ///< the load exceeds this limit at the design's caps
+    bool possible = true; ///< some cap at or above the GPUs' minimum brings it within
+    double capW = NAN;    ///< the highest per-GPU cap that fits (NaN when not needed or not possible)
 };
 
 struct RackPower {
@@ -75,12 +75,12 @@ struct RackPower {
     int rack = -1;
     int gpus = 0;
     core::PowerBasis basis = core::PowerBasis::Nameplate;
-    double itLoadW = 0;        ///< busbar load on the basis: what every limit is checked against
-    double modelledLoadW = 0;  ///< busbar load at utilisation and fan speed (the physics)
-    double nameplateLoadW = 0; ///< busbar load at nameplate (parts without power.max at modelled)
-    double peakLoadW = 0;      ///< busbar load with GPUs at their short-term peak
-    double acDirectW = 0;      ///< parts with their own AC supplies (not on the busbar), on the basis
-    bool fed = true;           ///< the rack holds a power shelf (or draws nothing from the busbar)
+    double itLoadW = 0;             ///< busbar load on the basis: what every limit is checked against
+    double modelledLoadW = 0;       ///< busbar load at utilisation and fan speed (the physics)
+    double nameplateLoadW = 0;      ///< busbar load at nameplate (parts without power.max at modelled)
+    double peakLoadW = 0;           ///< busbar load with GPUs at their short-term peak
+    double acDirectW = 0;           ///< parts with their own AC supplies (not on the busbar), on the basis
+    bool fed = true;                ///< the rack holds a power shelf (or draws nothing from the busbar)
     double capacityNW = 0;          ///< all rectifiers healthy
     double capacityN1W = 0;         ///< worst single rectifier lost
     double capacityShelfLossW = 0;  ///< worst whole shelf lost
@@ -105,8 +105,8 @@ struct RackPower {
     double acPhaseCurrentFeedLossA = NAN; ///< largest phase current with the worst feed lost
     double whipCurrentA = 0;              ///< largest whip current (worst of normal and feed loss)
     double whipBreakerA = NAN;
-    double whipLimitA = NAN;   ///< breaker × derating
-    double usableW = 0;        ///< min(N+1, busbar rating × Vmin, feed-loss capacity when feeds are declared)
+    double whipLimitA = NAN; ///< breaker × derating
+    double usableW = 0;      ///< min(N+1, busbar rating × Vmin, feed-loss capacity when feeds are declared)
     /// Ids of the power rules this rack fails (`orv3.shelf.n1`, `orv3.feed.loss`, …); the rules
     /// report exactly these, so a rack is over budget in every output iff this is non-empty.
     std::vector<std::string> failures;
@@ -116,8 +116,8 @@ struct RackPower {
     CapAdvice capN1, capShelfLoss, capFeedLoss, capBusbar; ///< advice per limit
     std::vector<ShelfPower> shelves;
     std::vector<LoadPoint> loads;
-    std::vector<PartPower> parts;    ///< every powered part of the rack
-    std::vector<std::string> notes;  ///< figures the basis needed but the catalog lacks
+    std::vector<PartPower> parts;   ///< every powered part of the rack
+    std::vector<std::string> notes; ///< figures the basis needed but the catalog lacks
 
     bool fails(const std::string& rule) const;
 };
@@ -131,9 +131,9 @@ struct GroupPower {
     double modelledLoadW = 0;  ///< the same parts at their modelled draw
     double nameplateLoadW = 0; ///< the same parts at nameplate
     double peakLoadW = 0;
-    double unfedLoadW = 0;     ///< load in racks without a power shelf (not in acInputW)
-    double acInputW = 0;       ///< facility AC into the shelves plus AC-fed parts (fed load only)
-    double psuLossW = 0;       ///< shelf rectifier loss
+    double unfedLoadW = 0;      ///< load in racks without a power shelf (not in acInputW)
+    double acInputW = 0;        ///< facility AC into the shelves plus AC-fed parts (fed load only)
+    double psuLossW = 0;        ///< shelf rectifier loss
     double conversionLossW = 0; ///< 48 → 12 V loss inside chassis (inside itLoadW)
 };
 

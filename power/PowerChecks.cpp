@@ -77,7 +77,8 @@ void checkN1(core::CheckContext& ctx)
             return;
         ctx.report(rack.id,
                    "load " + formatQuantity(r.itLoadW, Dimension::Power) + " exceeds the N+1 shelf capacity " +
-                       formatQuantity(r.capacityN1W, Dimension::Power) + " (one rectifier lost)" + capAdvice(r, r.capN1),
+                       formatQuantity(r.capacityN1W, Dimension::Power) + " (one rectifier lost)" +
+                       capAdvice(r, r.capN1),
                    r.itLoadW / 1e3, r.capacityN1W / 1e3, "kW", rack.loc);
     });
 }
@@ -166,12 +167,12 @@ void checkWhip(core::CheckContext& ctx)
             return;
         const double limit = r.whipBreakerA * derating;
         ctx.report(rack.id,
-                       "AC whip current " + formatQuantity(r.whipCurrentA, Dimension::Current, 3) +
-                           (std::isnan(r.capacityFeedLossW) ? "" : " (worst AC feed lost)") + " exceeds " +
-                           formatQuantity(limit, Dimension::Current, 3) + " (" +
-                           formatQuantity(r.whipBreakerA, Dimension::Current) + " breaker derated to " +
-                           formatQuantity(derating, Dimension::Ratio) + ")",
-                       r.whipCurrentA, limit, "A", rack.loc);
+                   "AC whip current " + formatQuantity(r.whipCurrentA, Dimension::Current, 3) +
+                       (std::isnan(r.capacityFeedLossW) ? "" : " (worst AC feed lost)") + " exceeds " +
+                       formatQuantity(limit, Dimension::Current, 3) + " (" +
+                       formatQuantity(r.whipBreakerA, Dimension::Current) + " breaker derated to " +
+                       formatQuantity(derating, Dimension::Ratio) + ")",
+                   r.whipCurrentA, limit, "A", rack.loc);
     });
 }
 
@@ -182,10 +183,10 @@ void checkPulse(core::CheckContext& ctx)
             return;
         const double limit = r.capacityN1W * r.pulseRatio;
         ctx.report(rack.id,
-                       "peak load " + formatQuantity(r.peakLoadW, Dimension::Power) +
-                           " exceeds the shelves' pulse rating " + formatQuantity(limit, Dimension::Power) + " (" +
-                           formatQuantity(r.pulseRatio, Dimension::Ratio) + " of N+1)",
-                       r.peakLoadW / 1e3, limit / 1e3, "kW", rack.loc);
+                   "peak load " + formatQuantity(r.peakLoadW, Dimension::Power) +
+                       " exceeds the shelves' pulse rating " + formatQuantity(limit, Dimension::Power) + " (" +
+                       formatQuantity(r.pulseRatio, Dimension::Ratio) + " of N+1)",
+                   r.peakLoadW / 1e3, limit / 1e3, "kW", rack.loc);
     });
 }
 

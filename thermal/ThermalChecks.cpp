@@ -126,9 +126,9 @@ void registerChecks(core::CheckRegistry& registry)
                                    "GPU junction " + core::formatQuantity(c.gpuJunctionK, Dimension::Temperature, 3) +
                                        " exceeds the " + core::formatQuantity(c.maxOperatingK, Dimension::Temperature) +
                                        " maximum operating temperature of " + gpuOf(ctx, c) +
-                                       (c.throttled ? ": the GPU throttles to hold it" : "") +
-                                       " (inlet " + core::formatQuantity(c.inletK, Dimension::Temperature, 3) +
-                                       ", fans " + core::formatQuantity(c.fanSpeed, Dimension::Ratio, 3) + ")",
+                                       (c.throttled ? ": the GPU throttles to hold it" : "") + " (inlet " +
+                                       core::formatQuantity(c.inletK, Dimension::Temperature, 3) + ", fans " +
+                                       core::formatQuantity(c.fanSpeed, Dimension::Ratio, 3) + ")",
                                    c.gpuJunctionK - 273.15, c.maxOperatingK - 273.15, "degC",
                                    ctx.design()
                                        .racks[static_cast<std::size_t>(c.rack)]

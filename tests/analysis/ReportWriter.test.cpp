@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <set>
-#include <fstream>
 #include <sstream>
 
 #include "analysis/Pipeline.h"

@@ -37,7 +37,7 @@ std::size_t count(const analysis::RunResult& r, const std::string& rule)
     return n;
 }
 
-const std::set<std::string> kPowerRules = {"orv3.power.source", "orv3.shelf.n1",  "orv3.busbar.current",
+const std::set<std::string> kPowerRules = {"orv3.power.source",   "orv3.shelf.n1",  "orv3.busbar.current",
                                            "orv3.busbar.voltage", "orv3.feed.loss", "orv3.bbu.holdup",
                                            "orv3.ac.whip",        "orv3.psu.pulse"};
 
@@ -104,7 +104,8 @@ TEST_CASE("the design and the profile choose the basis; a bad basis is a located
         core::loadDesignText("rdt: 1\npower: {basis: peak}\n" + rack, "p.yaml", kRoot + "data/catalog");
     REQUIRE(d.power.basis);
     CHECK(*d.power.basis == core::PowerBasis::Peak);
-    const core::Profile p = core::Profile::loadText("name: t\npower_basis: modelled\n", "t.yaml", analysis::makeRegistry());
+    const core::Profile p =
+        core::Profile::loadText("name: t\npower_basis: modelled\n", "t.yaml", analysis::makeRegistry());
     REQUIRE(p.powerBasis);
     CHECK(analysis::effectiveBasis({}, core::Design{}, p) == core::PowerBasis::Modelled);
     CHECK(analysis::effectiveBasis({}, d, p) == core::PowerBasis::Peak); // the design's own word first
@@ -306,7 +307,8 @@ TEST_CASE("busbw that rises with scope at the same algbw is explained", "[signof
     CHECK(rack.busbwGBps / node.busbwGBps == Approx(1.875 / 1.75 * rack.algbwGBps / node.algbwGBps));
     bool explained = false;
     for (const std::string& n : r.throughput->notes)
-        explained = explained || (n.find("allreduce busbw") != std::string::npos && n.find("2(n-1)/n") != std::string::npos);
+        explained =
+            explained || (n.find("allreduce busbw") != std::string::npos && n.find("2(n-1)/n") != std::string::npos);
     CHECK(explained);
 }
 

@@ -450,8 +450,7 @@ TEST_CASE("rdt gpu calibrate: DVFS fit from nvidia-smi telemetry against the cat
     CHECK_THAT(bad.out, Contains("bad_unit.csv:2"));
 }
 
-TEST_CASE("the text summary and the JSON give the same verdicts and say what tells the story",
-          "[cli][signoff]")
+TEST_CASE("the text summary and the JSON give the same verdicts and say what tells the story", "[cli][signoff]")
 {
     for (const char* name : {"broken-rack.yaml", "meta-24k-roce.yaml", "tight-rack.yaml", "single-rack.yaml"}) {
         CAPTURE(name);
@@ -463,13 +462,15 @@ TEST_CASE("the text summary and the JSON give the same verdicts and say what tel
         for (const auto& r : doc["power"]["racks"])
             notFit += r["fits"].get<bool>() ? 0 : 1;
         CHECK(over == notFit);
-        const std::string overText = rdt::cli::thousands(over) + (over == 1 ? " rack over budget" : " racks over budget");
+        const std::string overText =
+            rdt::cli::thousands(over) + (over == 1 ? " rack over budget" : " racks over budget");
         CHECK_THAT(text.out, Contains("power    nameplate basis: IT ") && Contains(overText));
         // The hottest GPU with its chassis, fan speed and margin to its own limit.
         CHECK_THAT(text.out, Contains("thermal  hottest GPU ") && Contains(", fans ") && Contains(" max operating"));
         // Every link class verdict in the text is the JSON's.
         for (const auto& l : doc["signal"]["links"])
-            CHECK_THAT(text.out, Contains(l["id"].get<std::string>() + ":") && Contains(l["verdict"].get<std::string>()));
+            CHECK_THAT(text.out,
+                       Contains(l["id"].get<std::string>() + ":") && Contains(l["verdict"].get<std::string>()));
         CHECK(text.code == json.code);
     }
     // --power-basis modelled: the example's modelled budget, printed as such.

@@ -159,8 +159,8 @@ TEST_CASE("the tight rack fails N+1 and the suggested cap makes it fit", "[power
 
 TEST_CASE("feed loss and shelf loss with A/B shelves", "[power]")
 {
-    const core::Design d = core::loadDesign(RDT_SOURCE_DIR "/tests/fixtures/signoff/gt-600a-feeds.yaml",
-                                            test::kDataDir + "/catalog");
+    const core::Design d =
+        core::loadDesign(RDT_SOURCE_DIR "/tests/fixtures/signoff/gt-600a-feeds.yaml", test::kDataDir + "/catalog");
     const power::RackPower r = power::rackPower(d, 0);
     CHECK(r.capacityNW == Approx(36000.0));
     CHECK(r.capacityN1W == Approx(33000.0));
