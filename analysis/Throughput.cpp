@@ -216,6 +216,49 @@ models::Hierarchy hierarchyFor(const core::Design& d, const signal::SignalResult
 
 } // namespace
 
+std::vector<std::vector<ChassisClock>> chassisClocks(const core::Design& d, const power::PowerResult& power,
+                                                     const thermal::ThermalResult& thermal)
+{
+    std::vector<std::vector<ChassisClock>> out(d.racks.size());
+    std::map<std::string, models::GpuSpec> specs;
+    for (std::size_t ri = 0; ri < d.racks.size(); ++ri) {
+        const core::Rack& rack = d.racks[ri];
+        out[ri].resize(rack.slots.size());
+        double rackFit = NAN;
+        if (ri < power.racks.size() && power.racks[ri].id == rack.id) {
+            const power::RackPower& rp = power.racks[ri];
+            // Not even the lowest cap fits: the GPUs can draw no more than that.
+            rackFit = !rp.fits && !rp.capCanFit ? 0.0 : rp.gpuCapToFitW;
+        }
+        const thermal::RackThermal* rt = ri < thermal.racks.size() ? &thermal.racks[ri] : nullptr;
+        for (std::size_t si = 0; si < rack.slots.size(); ++si) {
+            const core::Slot& s = rack.slots[si];
+            if (core::Design::gpuCount(*s.part) <= 0)
+                continue;
+            const core::Part* gpuPart = d.catalog->find(s.part->text("gpus.part"));
+            if (!gpuPart)
+                continue;
+            auto [it, fresh] = specs.try_emplace(gpuPart->slug, models::GpuSpec());
+            if (fresh)
+                it->second = models::GpuSpec::fromPart(*gpuPart);
+            const models::GpuSpec& gpu = it->second;
+            double junction = NAN, inlet = NAN, atPower = 0;
+            if (rt)
+                for (const thermal::ChassisThermal& c : rt->chassis)
+                    if (c.slot == static_cast<int>(si)) {
+                        junction = c.gpuJunctionK;
+                        inlet = c.inletK;
+                        atPower = c.gpuW;
+                    }
+            const double cap = s.overrides.gpuPowerCapW.value_or(gpu.tdpW);
+            const models::ClockLimit clk =
+                models::gpuClock(gpu, cap, rackFit == 0.0 ? gpu.minCapW : rackFit, junction, inlet, atPower);
+            out[ri][si] = {clk.ratio, clk.powerW, cap, clk.limitedBy};
+        }
+    }
+    return out;
+}
+
 ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResult& power,
                                    const thermal::ThermalResult& thermal, const signal::SignalResult& sig,
                                    const models::NcclParams& nccl, const Targets* targets)
@@ -227,6 +270,7 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
     const core::Catalog& cat = *d.catalog;
 
     // GPU classes: per chassis instance, the clock its cap, rack budget and junction allow.
+    const std::vector<std::vector<ChassisClock>> clocks = chassisClocks(d, power, thermal);
     std::map<std::string, std::size_t> index;
     std::map<std::string, models::GpuSpec> specs;
     std::vector<double> ratioSums;
@@ -234,27 +278,16 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
     const models::GpuSpec* firstGpu = nullptr;
     for (std::size_t ri = 0; ri < d.racks.size(); ++ri) {
         const core::Rack& rack = d.racks[ri];
-        double rackFit = NAN;
-        if (ri < power.racks.size() && power.racks[ri].id == rack.id) {
-            const power::RackPower& rp = power.racks[ri];
-            rackFit = rp.gpuCapToFitW;
-            if (!rp.fits && !rp.capCanFit) {
-                // Not even the lowest cap fits: the GPUs can draw no more than that.
-                rackFit = 0.0;
-                if (out.notes.size() < 20)
-                    out.notes.push_back("rack " + rack.id +
-                                        " cannot be fed even at the GPUs' minimum power cap: clocks at that cap");
-            }
-        }
-        const thermal::RackThermal* rt = ri < thermal.racks.size() ? &thermal.racks[ri] : nullptr;
+        if (ri < power.racks.size() && !power.racks[ri].fits && !power.racks[ri].capCanFit && out.notes.size() < 20)
+            out.notes.push_back("rack " + rack.id +
+                                " cannot be fed even at the GPUs' minimum power cap: clocks at that cap");
         for (std::size_t si = 0; si < rack.slots.size(); ++si) {
             const core::Slot& s = rack.slots[si];
             const int count = core::Design::gpuCount(*s.part);
-            if (count <= 0)
+            const ChassisClock& clk = clocks[ri][si];
+            if (count <= 0 || std::isnan(clk.ratio))
                 continue;
             const core::Part* gpuPart = cat.find(s.part->text("gpus.part"));
-            if (!gpuPart)
-                continue;
             auto [it, fresh] = specs.try_emplace(gpuPart->slug, models::GpuSpec());
             if (fresh)
                 it->second = models::GpuSpec::fromPart(*gpuPart);
@@ -263,19 +296,8 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
                 firstChassis = s.part;
                 firstGpu = &gpu;
             }
-            const double cap = s.overrides.gpuPowerCapW.value_or(gpu.tdpW);
-            const double rackLimit = rackFit == 0.0 ? gpu.minCapW : rackFit;
-            double junction = NAN, inlet = NAN, atPower = 0;
-            if (rt)
-                for (const thermal::ChassisThermal& c : rt->chassis)
-                    if (c.slot == static_cast<int>(si)) {
-                        junction = c.gpuJunctionK;
-                        inlet = c.inletK;
-                        atPower = c.gpuW;
-                    }
-            const models::ClockLimit clk = models::gpuClock(gpu, cap, rackLimit, junction, inlet, atPower);
             char capText[32];
-            std::snprintf(capText, sizeof capText, "@%.0fW", cap);
+            std::snprintf(capText, sizeof capText, "@%.0fW", clk.capW);
             const std::string id = s.part->slug + "/" + gpuPart->slug + capText;
             auto [ci, added] = index.try_emplace(id, out.classes.size());
             if (added) {
@@ -283,7 +305,7 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
                 g.id = id;
                 g.chassis = s.part->slug;
                 g.gpu = gpuPart->slug;
-                g.capW = cap;
+                g.capW = clk.capW;
                 g.clockRatio = 2.0;
                 g.peakTflopsBf16 = gpu.peakFlops(models::DataType::Bf16) / 1e12;
                 g.dvfsEstimate = gpu.dvfsEstimate;

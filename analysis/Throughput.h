@@ -103,6 +103,18 @@ struct ThroughputResult {
     models::NcclParams nccl;
 };
 
+/// The clock of a chassis' slowest GPU under its cap, its rack's power budget and its junction
+/// temperature; ratio NaN for parts without GPUs (or whose GPU is not in the catalog).
+struct ChassisClock {
+    double ratio = NAN;    ///< clock / quoted peak clock
+    double powerW = 0;     ///< board power it runs at
+    double capW = 0;       ///< its power cap (the design's, else TDP)
+    std::string limitedBy; ///< "none", "power cap", "rack power", "thermal"
+};
+/// chassisClocks()[rack][slot] for every placed part.
+std::vector<std::vector<ChassisClock>> chassisClocks(const core::Design& design, const power::PowerResult& power,
+                                                     const thermal::ThermalResult& thermal);
+
 /// Couple the solvers' results into throughput; `targets` may be null (default MFU 0.4).
 ThroughputResult analyseThroughput(const core::Design& design, const power::PowerResult& power,
                                    const thermal::ThermalResult& thermal, const signal::SignalResult& signal,

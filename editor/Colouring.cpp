@@ -1,5 +1,8 @@
 #include "editor/Colouring.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <unordered_map>
 
 namespace rdt::editor {
@@ -76,6 +79,57 @@ private:
 };
 
 } // namespace
+
+Rgb scaleColour(double t)
+{
+    t = std::clamp(std::isfinite(t) ? t : 0.5, 0.0, 1.0);
+    // Moreland (2009) cool-to-warm end points and midpoint, linear in RGB on either side.
+    const Rgb cool{0.230f, 0.299f, 0.754f}, mid{0.865f, 0.865f, 0.865f}, warm{0.706f, 0.016f, 0.150f};
+    const Rgb& a = t < 0.5 ? cool : mid;
+    const Rgb& b = t < 0.5 ? mid : warm;
+    const float u = static_cast<float>(t < 0.5 ? t * 2.0 : (t - 0.5) * 2.0);
+    return {a.r + u * (b.r - a.r), a.g + u * (b.g - a.g), a.b + u * (b.b - a.b)};
+}
+
+Rgb noDataColour()
+{
+    return {0.80f, 0.81f, 0.83f};
+}
+
+void FieldColouring::prepare(const ColourContext& ctx)
+{
+    m_field = nullptr;
+    if (ctx.fields)
+        for (const core::PartField& f : *ctx.fields)
+            if (f.name == m_name)
+                m_field = &f;
+}
+
+double FieldColouring::position(double v) const
+{
+    if (!m_field || !std::isfinite(v) || !(m_field->hi > m_field->lo))
+        return NAN;
+    const double t = std::clamp((v - m_field->lo) / (m_field->hi - m_field->lo), 0.0, 1.0);
+    return m_field->higherIsWorse ? t : 1.0 - t;
+}
+
+Rgb FieldColouring::partColour(const ColourContext&, int rack, int slot) const
+{
+    const double t = m_field ? position(m_field->at(rack, slot)) : NAN;
+    return std::isnan(t) ? noDataColour() : scaleColour(t);
+}
+
+std::vector<std::pair<std::string, Rgb>> FieldColouring::legend() const
+{
+    if (!m_field || !std::isfinite(m_field->lo))
+        return {{"no results yet", noDataColour()}};
+    char lo[64], hi[64];
+    std::snprintf(lo, sizeof lo, "%.4g %s", m_field->lo, m_field->unit.c_str());
+    std::snprintf(hi, sizeof hi, "%.4g %s", m_field->hi, m_field->unit.c_str());
+    return {{lo, scaleColour(position(m_field->lo))},
+            {hi, scaleColour(position(m_field->hi))},
+            {"no figure", noDataColour()}};
+}
 
 std::vector<std::unique_ptr<Colouring>> builtinColourings()
 {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/Field.h"
 #include "core/Rules.h"
 
 namespace rdt::editor {
@@ -20,6 +21,7 @@ struct Rgb {
 struct ColourContext {
     const core::Design& design;
     const std::vector<core::Violation>& violations;
+    const std::vector<core::PartField>* fields = nullptr; ///< solver results per part; null before the first check
 };
 
 class Colouring {
@@ -31,6 +33,33 @@ public:
     virtual Rgb partColour(const ColourContext& ctx, int rack, int slot) const = 0;
     /// Legend entries (label, colour).
     virtual std::vector<std::pair<std::string, Rgb>> legend() const = 0;
+    /// The field behind a continuous colouring (for a scalar bar), after prepare(); null otherwise.
+    virtual const core::PartField* field() const { return nullptr; }
+};
+
+/// The colour scale of continuous colourings, t in [0, 1] from the good end (blue) through a light
+/// grey to the bad end (red): Moreland's cool-to-warm diverging map.
+Rgb scaleColour(double t);
+/// Colour for parts without a figure in a continuous colouring.
+Rgb noDataColour();
+
+/// Colours every part by a solver field (core/Field.h) found by name in the context: red at the bad
+/// end of the field's range, blue at the good end, light grey where the part has no figure. Racks
+/// stamped from one template still get their own values.
+class FieldColouring : public Colouring {
+public:
+    explicit FieldColouring(std::string fieldName) : m_name(std::move(fieldName)) {}
+    std::string name() const override { return m_name; }
+    void prepare(const ColourContext& ctx) override;
+    Rgb partColour(const ColourContext& ctx, int rack, int slot) const override;
+    std::vector<std::pair<std::string, Rgb>> legend() const override;
+    const core::PartField* field() const override { return m_field; }
+    /// Where a value sits on the scale: 0 good end … 1 bad end (NaN for no value).
+    double position(double value) const;
+
+private:
+    std::string m_name;
+    const core::PartField* m_field = nullptr;
 };
 
 /// Colour of a part kind (also used by the elevation).

@@ -2,6 +2,7 @@
 
 #include <QMetaObject>
 
+#include "analysis/Fields.h"
 #include "analysis/Pipeline.h"
 
 namespace rdt::gui {
@@ -69,15 +70,17 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
                 // The rules that need these results report the same error on their own.
             }
             std::vector<core::Violation> result = core::runChecks(*design, registry, profile, *progress, &store);
-            // Throughput from the power, thermal and signal results the rules computed (cached).
-            std::shared_ptr<const analysis::ThroughputResult> throughput;
+            // Throughput and the per-part fields from the results the rules used (cached).
+            auto results = std::make_shared<SolverResults>();
             try {
-                const auto power = power::powerFor(*design, store);
-                const auto thermal = thermal::thermalFor(*design, store);
-                const auto signal = signal::signalFor(*design, store, analysis::dataDir() + "/si-profiles");
-                throughput = std::make_shared<const analysis::ThroughputResult>(analysis::analyseThroughput(
-                    *design, *power, *thermal, *signal,
+                results->power = power::powerFor(*design, store);
+                results->thermal = thermal::thermalFor(*design, store);
+                results->signal = signal::signalFor(*design, store, analysis::dataDir() + "/si-profiles");
+                results->throughput = std::make_shared<const analysis::ThroughputResult>(analysis::analyseThroughput(
+                    *design, *results->power, *results->thermal, *results->signal,
                     models::NcclParams::load(analysis::dataDir() + "/throughput/nccl.yaml"), nullptr));
+                results->fields = analysis::resultFields(*design, results->power.get(), results->thermal.get(),
+                                                         results->throughput.get());
             } catch (const core::Cancelled&) {
                 throw;
             } catch (const std::exception&) {
@@ -85,10 +88,11 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
             }
             QMetaObject::invokeMethod(
                 this,
-                [this, generation, result = std::move(result), throughput] {
+                [this, generation, result = std::move(result),
+                 out = std::shared_ptr<const SolverResults>(std::move(results))] {
                     if (generation == m_generation.load()) {
                         m_running = false;
-                        Q_EMIT finished(result, throughput);
+                        Q_EMIT finished(result, out);
                     }
                 },
                 Qt::QueuedConnection);

@@ -9,13 +9,21 @@
 #include <memory>
 #include <thread>
 
+#include "analysis/Throughput.h"
+#include "core/Field.h"
 #include "core/Rules.h"
 
-namespace rdt::analysis {
-struct ThroughputResult;
-}
-
 namespace rdt::gui {
+
+/// What one check run leaves besides the violations: the coupled solver results and the per-part
+/// fields the colourings show. Pointers are null when the solvers could not run on the design.
+struct SolverResults {
+    std::shared_ptr<const analysis::ThroughputResult> throughput;
+    std::shared_ptr<const power::PowerResult> power;
+    std::shared_ptr<const thermal::ThermalResult> thermal;
+    std::shared_ptr<const signal::SignalResult> signal;
+    std::vector<core::PartField> fields;
+};
 
 class CheckRunner : public QObject {
     Q_OBJECT
@@ -30,9 +38,9 @@ public:
 
 Q_SIGNALS:
     void progress(double fraction, const QString& message);
-    /// `throughput` is null when the solvers could not run on this design (the rules say why).
+    /// `results` is never null; its pointers are null when the solvers could not run (the rules say why).
     void finished(const std::vector<rdt::core::Violation>& violations,
-                  std::shared_ptr<const rdt::analysis::ThroughputResult> throughput);
+                  std::shared_ptr<const rdt::gui::SolverResults> results);
     void failed(const QString& message);
 
 private:

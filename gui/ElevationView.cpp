@@ -1,5 +1,7 @@
 #include "gui/ElevationView.h"
 
+#include <cmath>
+
 #include <QDragEnterEvent>
 #include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
@@ -38,6 +40,7 @@ ElevationView::ElevationView(Studio& studio, QWidget* parent) : QGraphicsView(pa
         rebuild(); // the selected slot may be in another rack
     });
     connect(&m_studio, &Studio::checksFinished, this, &ElevationView::rebuild);
+    connect(&m_studio, &Studio::colouringChanged, this, &ElevationView::rebuild);
     rebuild();
 }
 
@@ -101,7 +104,12 @@ void ElevationView::rebuild()
     m_scene.addRect(rearX + bay / 2 - 5, 0, 10, h, QPen(Qt::NoPen), QBrush(QColor(196, 120, 60, 170)));
     Q_UNUSED(kRulerMm);
 
-    std::unique_ptr<editor::Colouring> kind = std::move(editor::builtinColourings().front());
+    // The 3D view's colouring when it is a solver field: each part filled by its value, printed too.
+    editor::FieldColouring byField(m_studio.colouring().toStdString());
+    const editor::ColourContext ctx{m_studio.design(), m_studio.violations(), m_studio.fields()};
+    byField.prepare(ctx);
+    const core::PartField* field = byField.field();
+    const int rackIndex = m_studio.currentRack();
     std::unordered_map<std::string, int> worst;
     for (const core::Violation& v : m_studio.violations())
         if (!v.waived)
@@ -109,7 +117,9 @@ void ElevationView::rebuild()
     for (std::size_t i = 0; i < rack.slots.size(); ++i) {
         const core::Slot& s = rack.slots[i];
         const double top = yOfOuTop(s.top()), height = s.part->ouHeight * ou;
-        const QColor fill = toQColor(editor::kindColour(s.part->kind));
+        const double value = field ? field->at(rackIndex, static_cast<int>(i)) : NAN;
+        const QColor fill = toQColor(field ? byField.partColour(ctx, rackIndex, static_cast<int>(i))
+                                           : editor::kindColour(s.part->kind));
         const bool selected = m_studio.selection() == QString::fromStdString(s.id);
         const int problem = worst.count(s.id) ? worst[s.id] : 0;
         QPen pen(selected       ? QColor(255, 196, 0)
@@ -127,11 +137,17 @@ void ElevationView::rebuild()
             if (front)
                 m_slotItems.push_back(r);
             QString text = QString::fromStdString(s.name + "  ·  " + s.part->slug);
+            if (std::isfinite(value))
+                text += QString("  ·  %1 %2")
+                            .arg(value, 0, 'g', 4)
+                            .arg(QString::fromStdString(field->unit == "degC" ? "°C" : field->unit));
             if (problem)
                 text = (problem == 2 ? "⚠ " : "! ") + text;
             auto* t =
                 m_scene.addSimpleText(front ? text : QString::fromStdString(s.name), height >= 14 ? label : small);
-            t->setBrush(front ? Qt::white : QColor(40, 44, 52));
+            // White on dark fills, dark on light ones (field colours run through a light grey).
+            const QColor behind = front ? fill : fill.lighter(135);
+            t->setBrush(behind.lightnessF() < 0.55 ? QColor(Qt::white) : QColor(30, 32, 38));
             if (t->boundingRect().height() > height)
                 t->setScale(height / t->boundingRect().height());
             t->setPos(x + 6, top + (height - t->boundingRect().height() * t->scale()) / 2);

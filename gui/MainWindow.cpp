@@ -22,6 +22,7 @@
 #include "gui/ElevationView.h"
 #include "gui/InspectorPanel.h"
 #include "gui/LayoutTree.h"
+#include "gui/PowerPanel.h"
 #include "gui/ProblemsPanel.h"
 #include "gui/SceneView.h"
 #include "gui/Studio.h"
@@ -56,6 +57,8 @@ MainWindow::MainWindow(const QString& catalogDir, bool interactive, QWidget* par
     buildMenus();
     m_throughput = new ThroughputPanel(*m_studio);
     addResultPanel(tr("Throughput"), m_throughput);
+    m_power = new PowerPanel(*m_studio);
+    addResultPanel(tr("Power"), m_power);
 
     m_counts = new QLabel;
     m_progress = new QProgressBar;

@@ -23,6 +23,7 @@ class ElevationView;
 class SceneView;
 class ProblemsPanel;
 class ThroughputPanel;
+class PowerPanel;
 class CatalogPanel;
 class InspectorPanel;
 class LayoutTree;
@@ -39,6 +40,7 @@ public:
     SceneView* scene() const { return m_scene; }
     ProblemsPanel* problems() const { return m_problems; }
     ThroughputPanel* throughput() const { return m_throughput; }
+    PowerPanel* power() const { return m_power; }
     /// Show and raise the dock whose object name is `name` (`problems`, `throughput`, …).
     bool showPanel(const QString& name);
     const QString& lastError() const { return m_lastError; }
@@ -79,6 +81,7 @@ private:
     SceneView* m_scene = nullptr;
     ProblemsPanel* m_problems = nullptr;
     ThroughputPanel* m_throughput = nullptr;
+    PowerPanel* m_power = nullptr;
     CatalogPanel* m_catalog = nullptr;
     InspectorPanel* m_inspector = nullptr;
     LayoutTree* m_layout = nullptr;

@@ -1,5 +1,9 @@
 #include "gui/SceneView.h"
 
+#include <vtkLookupTable.h>
+#include <vtkScalarBarActor.h>
+#include <vtkTextProperty.h>
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -82,6 +86,8 @@ SceneView::SceneView(Studio& studio, QWidget* parent)
     bar->addSpacing(12);
     bar->addWidget(new QLabel(tr("Colour by")));
     bar->addWidget(m_colouringBox);
+    m_colouringBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_colouringBox->setMinimumContentsLength(14);
     bar->addSpacing(8);
     bar->addWidget(m_legend, 1);
     for (const auto& c : m_colourings)
@@ -115,7 +121,43 @@ SceneView::SceneView(Studio& studio, QWidget* parent)
     ren->SetBackground(0.93, 0.94, 0.96);
     ren->SetBackground2(0.72, 0.76, 0.82);
 
-    connect(m_colouringBox, &QComboBox::currentIndexChanged, this, [this] { recolour(); });
+    // The scalar bar of continuous colourings: a legend with the field's unit and range.
+    m_scalarBar = vtkSmartPointer<vtkScalarBarActor>::New();
+    m_lut = vtkSmartPointer<vtkLookupTable>::New();
+    m_lut->SetNumberOfTableValues(256);
+    m_scalarBar->SetLookupTable(m_lut);
+    m_scalarBar->SetNumberOfLabels(5);
+    m_scalarBar->SetMaximumWidthInPixels(90);
+    m_scalarBar->SetMaximumHeightInPixels(360);
+    m_scalarBar->SetPosition(0.87, 0.06);
+    m_scalarBar->SetWidth(0.11);
+    m_scalarBar->SetHeight(0.78);
+    m_scalarBar->SetVerticalTitleSeparation(8);
+    m_scalarBar->SetBarRatio(0.3);
+    m_scalarBar->SetLabelFormat("%.4g");
+    m_scalarBar->UnconstrainedFontSizeOn();
+    m_scalarBar->GetTitleTextProperty()->SetColor(0.15, 0.17, 0.2);
+    m_scalarBar->GetTitleTextProperty()->SetFontSize(12);
+    m_scalarBar->GetTitleTextProperty()->BoldOn();
+    m_scalarBar->GetTitleTextProperty()->ShadowOff();
+    m_scalarBar->GetTitleTextProperty()->ItalicOff();
+    m_scalarBar->GetLabelTextProperty()->SetColor(0.15, 0.17, 0.2);
+    m_scalarBar->GetLabelTextProperty()->SetFontSize(12);
+    m_scalarBar->GetLabelTextProperty()->ShadowOff();
+    m_scalarBar->GetLabelTextProperty()->ItalicOff();
+    m_scalarBar->VisibilityOff();
+    ren->AddActor2D(m_scalarBar);
+
+    connect(m_colouringBox, &QComboBox::currentIndexChanged, this, [this] {
+        m_studio.setColouring(m_colouringBox->currentText());
+        recolour();
+    });
+    connect(&m_studio, &Studio::colouringChanged, this, [this](const QString& name) {
+        const int i = m_colouringBox->findText(name);
+        if (i >= 0 && i != m_colouringBox->currentIndex())
+            m_colouringBox->setCurrentIndex(i);
+    });
+    connect(&m_studio, &Studio::checksFinished, this, &SceneView::syncFieldColourings);
     connect(m_vtk, &VtkWidget::clicked, this, &SceneView::pick);
     connect(&m_studio, &Studio::designChanged, this, &SceneView::rebuildGeometry);
     connect(&m_studio, &Studio::documentReplaced, this, [this] {
@@ -123,6 +165,7 @@ SceneView::SceneView(Studio& studio, QWidget* parent)
         rebuildGeometry();
     });
     connect(&m_studio, &Studio::checksFinished, this, &SceneView::recolour);
+    syncFieldColourings();
     connect(&m_studio, &Studio::selectionChanged, this, &SceneView::updateHighlight);
     rebuildGeometry();
 }
@@ -133,6 +176,36 @@ void SceneView::addColouring(std::unique_ptr<editor::Colouring> c)
 {
     m_colouringBox->addItem(QString::fromStdString(c->name()));
     m_colourings.push_back(std::move(c));
+}
+
+void SceneView::syncFieldColourings()
+{
+    if (const auto* fields = m_studio.fields())
+        for (const core::PartField& f : *fields)
+            if (m_colouringBox->findText(QString::fromStdString(f.name)) < 0)
+                addColouring(std::make_unique<editor::FieldColouring>(f.name));
+    // A colouring chosen before its results existed (--colour-by at start-up) applies once they do.
+    const int want = m_colouringBox->findText(m_studio.colouring());
+    if (want >= 0 && want != m_colouringBox->currentIndex())
+        m_colouringBox->setCurrentIndex(want);
+}
+
+QStringList SceneView::colouringNames() const
+{
+    QStringList out;
+    for (int i = 0; i < m_colouringBox->count(); ++i)
+        out << m_colouringBox->itemText(i);
+    return out;
+}
+
+bool SceneView::scalarBarShown() const
+{
+    return m_scalarBar->GetVisibility() != 0;
+}
+
+QString SceneView::colouringName() const
+{
+    return m_colouringBox->currentText();
 }
 
 int SceneView::actorCount() const
@@ -194,7 +267,7 @@ void SceneView::recolour()
 {
     const int idx = std::max(0, m_colouringBox->currentIndex());
     editor::Colouring& c = *m_colourings[static_cast<std::size_t>(idx)];
-    const editor::ColourContext ctx{m_studio.design(), m_studio.violations()};
+    const editor::ColourContext ctx{m_studio.design(), m_studio.violations(), m_studio.fields()};
     c.prepare(ctx);
     auto colours = vtkSmartPointer<vtkUnsignedCharArray>::New();
     colours->SetNumberOfComponents(3);
@@ -211,8 +284,28 @@ void SceneView::recolour()
     }
     m_parts->GetCellData()->SetScalars(colours);
     m_parts->Modified();
+    updateScalarBar(c);
     updateLegend();
     m_vtk->update();
+}
+
+void SceneView::updateScalarBar(const editor::Colouring& c)
+{
+    const core::PartField* f = c.field();
+    if (!f || !std::isfinite(f->lo)) {
+        m_scalarBar->VisibilityOff();
+        return;
+    }
+    m_lut->SetRange(f->lo, f->hi);
+    for (int i = 0; i < 256; ++i) {
+        const double t = i / 255.0;
+        const editor::Rgb rgb = editor::scaleColour(f->higherIsWorse ? t : 1.0 - t);
+        m_lut->SetTableValue(i, rgb.r, rgb.g, rgb.b, 1.0);
+    }
+    m_lut->Build();
+    const std::string title = f->name + "\n(" + (f->unit == "degC" ? std::string("°C") : f->unit) + ")";
+    m_scalarBar->SetTitle(title.c_str());
+    m_scalarBar->VisibilityOn();
 }
 
 void SceneView::updateLegend()

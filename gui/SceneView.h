@@ -18,6 +18,8 @@ class QComboBox;
 class QLabel;
 class vtkActor;
 class vtkPolyData;
+class vtkScalarBarActor;
+class vtkLookupTable;
 
 namespace rdt::gui {
 
@@ -41,6 +43,11 @@ public:
     /// Register another colouring (solvers add theirs).
     void addColouring(std::unique_ptr<editor::Colouring> c);
     VtkWidget* vtk() const { return m_vtk; }
+    /// The colouring shown, and every colouring offered.
+    QString colouringName() const;
+    QStringList colouringNames() const;
+    /// Whether the scalar bar is shown (continuous colourings), and its range (tests).
+    bool scalarBarShown() const;
 
 private:
     void rebuildGeometry();
@@ -48,6 +55,8 @@ private:
     void updateHighlight();
     void pick(int x, int y);
     void updateLegend();
+    void updateScalarBar(const editor::Colouring& c);
+    void syncFieldColourings();
 
     Studio& m_studio;
     VtkWidget* m_vtk;
@@ -62,6 +71,8 @@ private:
     vtkSmartPointer<vtkActor> m_framesActor;
     vtkSmartPointer<vtkActor> m_highlightActor;
     vtkSmartPointer<vtkActor> m_floorActor;
+    vtkSmartPointer<vtkScalarBarActor> m_scalarBar;
+    vtkSmartPointer<vtkLookupTable> m_lut;
     bool m_firstLayout = true;
 };
 

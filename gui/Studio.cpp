@@ -25,9 +25,9 @@ Studio::Studio(QString catalogDir, QObject* parent)
       m_runner(new CheckRunner(this))
 {
     connect(m_runner, &CheckRunner::finished, this,
-            [this](const std::vector<core::Violation>& v, std::shared_ptr<const analysis::ThroughputResult> t) {
+            [this](const std::vector<core::Violation>& v, std::shared_ptr<const SolverResults> r) {
                 m_violations = v;
-                m_throughput = std::move(t);
+                m_results = std::move(r);
                 Q_EMIT checksFinished();
             });
     connect(m_runner, &CheckRunner::progress, this, [this](double f, const QString&) { Q_EMIT checksProgress(f); });
@@ -38,6 +38,14 @@ Studio::Studio(QString catalogDir, QObject* parent)
 }
 
 Studio::~Studio() = default;
+
+void Studio::setColouring(const QString& name)
+{
+    if (name == m_colouring)
+        return;
+    m_colouring = name;
+    Q_EMIT colouringChanged(name);
+}
 
 bool Studio::checksRunning() const
 {

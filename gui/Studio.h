@@ -11,13 +11,12 @@
 #include <optional>
 
 #include "analysis/Throughput.h"
+#include "gui/CheckRunner.h"
 #include "core/Rules.h"
 #include "editor/Document.h"
 #include "editor/Selection.h"
 
 namespace rdt::gui {
-
-class CheckRunner;
 
 class Studio : public QObject {
     Q_OBJECT
@@ -31,7 +30,21 @@ public:
     QUndoStack* undoStack() { return &m_undo; }
     const std::vector<core::Violation>& violations() const { return m_violations; }
     /// Throughput of the last finished check (null before the first, or when the solvers failed).
-    std::shared_ptr<const analysis::ThroughputResult> throughput() const { return m_throughput; }
+    std::shared_ptr<const analysis::ThroughputResult> throughput() const
+    {
+        return m_results ? m_results->throughput : nullptr;
+    }
+    /// Power budget and airflow of the last finished check (null before the first, or on failure).
+    std::shared_ptr<const power::PowerResult> power() const { return m_results ? m_results->power : nullptr; }
+    std::shared_ptr<const thermal::ThermalResult> thermal() const
+    {
+        return m_results ? m_results->thermal : nullptr;
+    }
+    /// Per-part fields of the last finished check (empty before the first).
+    const std::vector<core::PartField>* fields() const { return m_results ? &m_results->fields : nullptr; }
+    /// The colouring the views use ("Part kind", "Problems" or a field name).
+    const QString& colouring() const { return m_colouring; }
+    void setColouring(const QString& name);
     const QString& selection() const { return m_selection; }
     /// Rack body (template or inline path) being edited in the elevation.
     const std::string& currentRackBody() const { return m_rackBody; }
@@ -54,7 +67,8 @@ Q_SIGNALS:
     void selectionChanged(const QString& id);
     void checksStarted();
     void checksProgress(double fraction);
-    void checksFinished(); ///< violations() and throughput() updated
+    void checksFinished(); ///< violations(), throughput(), power(), thermal() and fields() updated
+    void colouringChanged(const QString& name);
     void refused(const QString& reason);
     void saved(const QString& path);
 
@@ -72,7 +86,8 @@ private:
     std::string m_rackBody;
     int m_rack = 0;
     std::vector<core::Violation> m_violations;
-    std::shared_ptr<const analysis::ThroughputResult> m_throughput;
+    std::shared_ptr<const SolverResults> m_results;
+    QString m_colouring = "Part kind";
     CheckRunner* m_runner = nullptr;
 };
 

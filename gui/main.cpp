@@ -12,6 +12,8 @@
 #include "analysis/Pipeline.h"
 #include "core/Version.h"
 #include "gui/MainWindow.h"
+#include "gui/SceneView.h"
+#include "gui/Studio.h"
 
 int main(int argc, char** argv)
 {
@@ -39,11 +41,21 @@ int main(int argc, char** argv)
     parser.addPositionalArgument("design", "Design file to open (YAML)", "[DESIGN]");
     QCommandLineOption shot("screenshot", "Render the main window with DESIGN loaded to OUT.png and exit.", "OUT.png");
     QCommandLineOption size("size", "Window size for --screenshot (default 1600x1000).", "WxH", "1600x1000");
-    QCommandLineOption panel("panel", "With --screenshot: bring this bottom panel to the front (problems, throughput).",
+    QCommandLineOption panel("panel",
+                             "With --screenshot: bring this bottom panel to the front (problems, throughput, power).",
                              "NAME");
+    QCommandLineOption colourBy("colour-by",
+                                "Colour the 3D view and the elevation by NAME: Part kind, Problems, or a result such as "
+                                "\"Inlet temperature\", \"Busbar current\", \"GPU junction\".",
+                                "NAME");
+    QCommandLineOption select("select", "Select this rack or part (its full id) and show its rack.", "ID");
+    QCommandLineOption view("view", "3D camera: front, top or iso.", "VIEW");
     parser.addOption(shot);
     parser.addOption(size);
     parser.addOption(panel);
+    parser.addOption(colourBy);
+    parser.addOption(select);
+    parser.addOption(view);
     parser.process(app);
 
     const QString catalog = QString::fromStdString(rdt::analysis::dataDir() + "/catalog");
@@ -70,12 +82,32 @@ int main(int argc, char** argv)
         }
     }
     window.show();
+    if (parser.isSet(colourBy))
+        window.studio().setColouring(parser.value(colourBy));
+    if (parser.isSet(select))
+        window.studio().select(parser.value(select));
+    if (parser.isSet(view)) {
+        const QString v = parser.value(view).toLower();
+        using Preset = rdt::gui::SceneView::Preset;
+        if (v != "front" && v != "top" && v != "iso") {
+            std::fprintf(stderr, "rdt-studio: --view must be front, top or iso\n");
+            return 2;
+        }
+        window.scene()->setCamera(v == "front" ? Preset::Front : v == "top" ? Preset::Top : Preset::Iso);
+    }
     if (files.isEmpty() && !screenshot)
         QTimer::singleShot(0, &window, [&window] { window.offerStartupRecovery(); });
     if (screenshot) {
         if (parser.isSet(panel) && !window.showPanel(parser.value(panel))) {
-            std::fprintf(stderr, "rdt-studio: no panel \"%s\" (problems, throughput)\n",
+            std::fprintf(stderr, "rdt-studio: no panel \"%s\" (problems, throughput, power)\n",
                          parser.value(panel).toUtf8().constData());
+            return 2;
+        }
+        window.waitForChecks();
+        if (parser.isSet(colourBy) && window.scene()->colouringName() != parser.value(colourBy)) {
+            std::fprintf(stderr, "rdt-studio: no colouring \"%s\"; known: %s\n",
+                         parser.value(colourBy).toUtf8().constData(),
+                         window.scene()->colouringNames().join(", ").toUtf8().constData());
             return 2;
         }
         const QString out = parser.value(shot);

@@ -497,6 +497,7 @@ PowerResult computePower(const core::Design& d, const PowerOptions& o)
     PowerResult res;
     res.basis = o.basis;
     res.fanSpeedsSolved = !o.fanSpeeds.empty();
+    res.rideThroughS = o.rideThroughS;
     res.racks.reserve(d.racks.size());
     std::map<std::string, std::size_t> firstOfBody;
     for (std::size_t i = 0; i < d.racks.size(); ++i) {

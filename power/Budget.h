@@ -144,6 +144,7 @@ struct PowerResult {
     GroupPower cluster;
     double suggestedGpuCapW = NAN; ///< the lowest cap any rack needs (design-wide); NaN when all fit
     bool fanSpeedsSolved = false;  ///< fan power at the thermal solver's speeds
+    double rideThroughS = 90.0;    ///< the hold-up the racks were judged against
 };
 
 /// Budget every rack of the design on the design's basis (nameplate when it states none), with

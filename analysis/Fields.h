@@ -1,0 +1,21 @@
+#pragma once
+/// \file Fields.h
+/// The solver results as per-part fields for the studio's colourings (core/Field.h): thermal
+/// (inlet, GPU junction and margin, exhaust rise, fan speed), power (part draw, rack load against
+/// N+1 and feed loss, busbar current against its rating, battery hold-up) and throughput (GPU
+/// clock). Racks stamped from one template share results, but every rack gets its own values.
+
+#include <vector>
+
+#include "analysis/Throughput.h"
+#include "core/Field.h"
+#include "power/Budget.h"
+#include "thermal/Thermal.h"
+
+namespace rdt::analysis {
+
+/// Every field the results allow (a null result contributes none), in a stable order.
+std::vector<core::PartField> resultFields(const core::Design& design, const power::PowerResult* power,
+                                          const thermal::ThermalResult* thermal, const ThroughputResult* throughput);
+
+} // namespace rdt::analysis

@@ -1,0 +1,225 @@
+#include "gui/PowerPanel.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPainter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+#include "gui/Studio.h"
+
+namespace rdt::gui {
+
+namespace {
+
+/// A table item that sorts by its number, not its text.
+class NumberItem : public QTableWidgetItem {
+public:
+    NumberItem(double value, int decimals) : QTableWidgetItem(std::isfinite(value) ? QString::number(value, 'f', decimals) : "–"), m_value(value)
+    {
+        setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    bool operator<(const QTableWidgetItem& other) const override
+    {
+        const auto* o = dynamic_cast<const NumberItem*>(&other);
+        if (!o)
+            return QTableWidgetItem::operator<(other);
+        const double a = std::isfinite(m_value) ? m_value : -INFINITY, b = std::isfinite(o->m_value) ? o->m_value : -INFINITY;
+        return a < b;
+    }
+
+private:
+    double m_value;
+};
+
+} // namespace
+
+/// Horizontal bars of one rack's load against each of its limits, green under 90 %, amber to
+/// 100 %, red beyond, with the limit's value and the percentage printed on the bar.
+class LoadBars : public QWidget {
+public:
+    struct Bar {
+        QString label;
+        double load = 0, limit = 0;
+        QString unit;
+        bool higherIsWorse = true; ///< false: the value must reach the limit (hold-up)
+    };
+    explicit LoadBars(QWidget* parent = nullptr) : QWidget(parent) { setMinimumHeight(110); }
+    void setBars(QString title, std::vector<Bar> bars)
+    {
+        m_title = std::move(title);
+        m_bars = std::move(bars);
+        setMinimumHeight(30 + 24 * static_cast<int>(m_bars.size()));
+        update();
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter p(this);
+        p.setRenderHint(QPainter::Antialiasing);
+        p.fillRect(rect(), palette().base());
+        p.setPen(palette().text().color());
+        QFont bold = font();
+        bold.setBold(true);
+        p.setFont(bold);
+        p.drawText(QRect(8, 4, width() - 16, 20), Qt::AlignLeft | Qt::AlignVCenter, m_title);
+        p.setFont(font());
+        const int labelW = 150, x0 = 8 + labelW, w = std::max(60, width() - x0 - 16);
+        int y = 28;
+        for (const Bar& b : m_bars) {
+            p.setPen(palette().text().color());
+            p.drawText(QRect(8, y, labelW - 6, 18), Qt::AlignLeft | Qt::AlignVCenter, b.label);
+            const double frac = b.limit > 0 && std::isfinite(b.load) ? b.load / b.limit : NAN;
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor(226, 229, 234));
+            p.drawRoundedRect(QRectF(x0, y + 2, w, 14), 3, 3);
+            if (std::isfinite(frac)) {
+                const bool bad = b.higherIsWorse ? frac > 1.0 : frac < 1.0;
+                const bool close = b.higherIsWorse ? frac > 0.9 : frac < 1.1;
+                p.setBrush(bad ? QColor(200, 45, 40) : close ? QColor(236, 150, 30) : QColor(72, 160, 90));
+                p.drawRoundedRect(QRectF(x0, y + 2, w * std::clamp(frac, 0.0, 1.0), 14), 3, 3);
+                p.setPen(bad ? QColor(255, 255, 255) : QColor(30, 32, 38));
+                if (!b.higherIsWorse && frac < 0.3)
+                    p.setPen(QColor(190, 40, 35));
+                const QString text = b.higherIsWorse ? QString("%1 of %2 %3  (%4 %)")
+                                                           .arg(b.load, 0, 'f', 1)
+                                                           .arg(b.limit, 0, 'f', 1)
+                                                           .arg(b.unit)
+                                                           .arg(frac * 100.0, 0, 'f', 0)
+                                                     : QString("%1 %3, %2 %3 required")
+                                                           .arg(b.load, 0, 'f', 0)
+                                                           .arg(b.limit, 0, 'f', 0)
+                                                           .arg(b.unit);
+                p.drawText(QRect(x0 + 6, y, w - 12, 18), Qt::AlignLeft | Qt::AlignVCenter, text);
+            } else {
+                p.setPen(QColor(90, 94, 100));
+                p.drawText(QRect(x0 + 6, y, w - 12, 18), Qt::AlignLeft | Qt::AlignVCenter, tr("not applicable"));
+            }
+            y += 24;
+        }
+    }
+
+private:
+    static QString tr(const char* s) { return QString::fromUtf8(s); }
+    QString m_title;
+    std::vector<Bar> m_bars;
+};
+
+PowerPanel::PowerPanel(Studio& studio, QWidget* parent)
+    : QWidget(parent), m_studio(studio), m_headline(new QLabel), m_bars(new LoadBars), m_table(new QTableWidget)
+{
+    const QStringList headers = {tr("Rack"),         tr("Load (kW)"),       tr("Modelled (kW)"), tr("N+1 (kW)"),
+                                 tr("Feed loss (kW)"), tr("Busbar (A)"),    tr("Rating (A)"),    tr("Busbar (%)"),
+                                 tr("Hold-up (s)"),  tr("Cap to fit (W)"), tr("Failing rules")};
+    m_table->setColumnCount(static_cast<int>(headers.size()));
+    m_table->setHorizontalHeaderLabels(headers);
+    m_table->setSortingEnabled(true);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_headline->setWordWrap(true);
+    auto* top = new QVBoxLayout;
+    top->addWidget(m_headline);
+    top->addWidget(m_bars);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top, 2);
+    layout->addWidget(m_table, 3);
+    connect(&m_studio, &Studio::checksFinished, this, &PowerPanel::refresh);
+    connect(&m_studio, &Studio::selectionChanged, this, [this] { showRack(m_studio.currentRack()); });
+    connect(m_table, &QTableWidget::cellDoubleClicked, this,
+            [this](int row, int) { m_studio.select(m_table->item(row, 0)->text()); });
+    refresh();
+}
+
+QString PowerPanel::headline() const
+{
+    return m_headline->text();
+}
+
+void PowerPanel::refresh()
+{
+    const auto power = m_studio.power();
+    m_table->setSortingEnabled(false);
+    m_table->setRowCount(0);
+    if (!power) {
+        m_headline->setText(tr("No power budget yet (the checks run in the background)."));
+        m_bars->setBars({}, {});
+        return;
+    }
+    const power::GroupPower& c = power->cluster;
+    QString head = tr("<b>%1 basis</b>: IT %2 kW (modelled %3 kW), facility AC %4 kW, %5 over budget")
+                       .arg(QString::fromStdString(std::string(core::powerBasisName(power->basis))))
+                       .arg(c.itLoadW / 1e3, 0, 'f', 1)
+                       .arg(c.modelledLoadW / 1e3, 0, 'f', 1)
+                       .arg(c.acInputW / 1e3, 0, 'f', 1)
+                       .arg(c.racksOverBudget == 1 ? tr("1 rack") : tr("%1 racks").arg(c.racksOverBudget));
+    if (std::isfinite(power->suggestedGpuCapW))
+        head += tr("; a %1 W per-GPU cap clears every failing power rule").arg(std::floor(power->suggestedGpuCapW));
+    m_headline->setText(head);
+    // Very large designs: the table lists the racks over budget first and at most 2,000 rows.
+    const int rows = static_cast<int>(std::min<std::size_t>(power->racks.size(), 2000));
+    m_table->setRowCount(rows);
+    int row = 0;
+    auto add = [&](const power::RackPower& r) {
+        if (row >= rows)
+            return;
+        std::string failing;
+        for (const std::string& f : r.failures)
+            failing += (failing.empty() ? "" : ", ") + f;
+        m_table->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(r.id)));
+        m_table->setItem(row, 1, new NumberItem(r.itLoadW / 1e3, 2));
+        m_table->setItem(row, 2, new NumberItem(r.modelledLoadW / 1e3, 2));
+        m_table->setItem(row, 3, new NumberItem(r.capacityN1W / 1e3, 1));
+        m_table->setItem(row, 4, new NumberItem(r.capacityFeedLossW / 1e3, 1));
+        m_table->setItem(row, 5, new NumberItem(r.busbarCurrentA, 1));
+        m_table->setItem(row, 6, new NumberItem(r.busbarRatingA, 0));
+        m_table->setItem(row, 7, new NumberItem(r.busbarRatingA > 0 ? 100.0 * r.busbarCurrentA / r.busbarRatingA : NAN, 1));
+        m_table->setItem(row, 8, new NumberItem(std::isfinite(r.bbuHoldupS) ? r.bbuHoldupS : NAN, 0));
+        m_table->setItem(row, 9, new NumberItem(r.gpuCapToFitW, 0));
+        auto* f = new QTableWidgetItem(failing.empty() ? tr("fits") : QString::fromStdString(failing));
+        f->setForeground(failing.empty() ? QColor(40, 130, 60) : QColor(190, 40, 35));
+        m_table->setItem(row, 10, f);
+        ++row;
+    };
+    for (const power::RackPower& r : power->racks)
+        if (!r.fits)
+            add(r);
+    for (const power::RackPower& r : power->racks)
+        if (r.fits)
+            add(r);
+    m_table->setSortingEnabled(true);
+    m_table->resizeColumnsToContents();
+    showRack(m_studio.currentRack());
+}
+
+void PowerPanel::showRack(int rack)
+{
+    const auto power = m_studio.power();
+    if (!power || rack < 0 || static_cast<std::size_t>(rack) >= power->racks.size()) {
+        m_bars->setBars({}, {});
+        return;
+    }
+    const power::RackPower& r = power->racks[static_cast<std::size_t>(rack)];
+    std::vector<LoadBars::Bar> bars;
+    bars.push_back({tr("Load vs N+1"), r.itLoadW / 1e3, r.capacityN1W / 1e3, "kW"});
+    bars.push_back({tr("Load vs feed loss"), r.itLoadW / 1e3, r.capacityFeedLossW / 1e3, "kW"});
+    bars.push_back({tr("Load vs all shelves (N)"), r.itLoadW / 1e3, r.capacityNW / 1e3, "kW"});
+    bars.push_back({tr("Busbar current"), r.busbarCurrentA, r.busbarRatingA, "A"});
+    bars.push_back({tr("Battery hold-up"), std::isfinite(r.bbuHoldupS) ? r.bbuHoldupS : 1e9, power->rideThroughS, "s",
+                    false});
+    QString title = QString::fromStdString(r.id) + tr(" — %1 shelves").arg(r.shelves.size());
+    for (const power::ShelfPower& s : r.shelves)
+        if (!s.feed.empty())
+            title += QString(", %1 on feed %2").arg(QString::fromStdString(s.id.substr(s.id.rfind('/') + 1)),
+                                                    QString::fromStdString(s.feed));
+    m_bars->setBars(title, std::move(bars));
+}
+
+} // namespace rdt::gui
