@@ -198,6 +198,21 @@ QStringList SceneView::colouringNames() const
     return out;
 }
 
+QPoint SceneView::partOnScreen(int rack, int slot) const
+{
+    for (const editor::Box& b : m_geometry.parts)
+        if (b.rack == rack && b.slot == slot) {
+            vtkRenderer* ren = m_vtk->renderer();
+            ren->SetWorldPoint((b.min[0] + b.max[0]) / 2, b.min[1], (b.min[2] + b.max[2]) / 2, 1.0);
+            ren->WorldToDisplay();
+            double d[3];
+            ren->GetDisplayPoint(d);
+            const double ratio = m_vtk->devicePixelRatioF();
+            return {static_cast<int>(d[0] / ratio), m_vtk->height() - static_cast<int>(d[1] / ratio)};
+        }
+    return {-1, -1};
+}
+
 bool SceneView::scalarBarShown() const
 {
     return m_scalarBar->GetVisibility() != 0;

@@ -46,6 +46,8 @@ public:
     /// The colouring shown, and every colouring offered.
     QString colouringName() const;
     QStringList colouringNames() const;
+    /// Where the centre of a part's front face appears in the 3D view, in widget pixels (tests).
+    QPoint partOnScreen(int rack, int slot) const;
     /// Whether the scalar bar is shown (continuous colourings), and its range (tests).
     bool scalarBarShown() const;
 

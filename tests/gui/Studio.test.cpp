@@ -3,13 +3,17 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QImage>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QUndoStack>
 
 #include <filesystem>
 #include <fstream>
 
+#include "analysis/CheckFormats.h"
+#include "analysis/Pipeline.h"
 #include "gui/ElevationView.h"
+#include "gui/PowerPanel.h"
 #include "gui/MainWindow.h"
 #include "gui/ProblemsPanel.h"
 #include "gui/SceneView.h"
@@ -242,4 +246,85 @@ TEST_CASE("the throughput panel shows GPU classes and busbw curves after the che
     f.window->throughput()->repaint();
     QApplication::processEvents();
     CHECK(f.window->throughput()->plot()->seriesCount() == 4);
+}
+
+namespace {
+
+/// Red minus blue of a pixel: monotone along the cool-to-warm scale, and unchanged in order by
+/// the shading two parts with the same face normal share.
+int warmth(const QImage& img, QPoint p)
+{
+    const QColor c = img.pixelColor(p);
+    return c.red() - c.blue();
+}
+
+} // namespace
+
+TEST_CASE("each result colouring orders colours as its values: the worse part is nearer red", "[gui][colouring]")
+{
+    Fixture f;
+    REQUIRE(f.window->openFile(RDT_SOURCE_DIR "/tests/fixtures/studio/hot-cold.yaml"));
+    f.window->waitForChecks();
+    const auto* fields = f.window->studio().fields();
+    REQUIRE(fields);
+    REQUIRE(fields->size() >= 10);
+    gui::SceneView* scene = f.window->scene();
+    const QStringList names = scene->colouringNames();
+    int compared = 0;
+    for (const core::PartField& field : *fields) {
+        CAPTURE(field.name);
+        REQUIRE(names.contains(QString::fromStdString(field.name)));
+        // gt0 of rack "hot" (rack 0, slot 2) against gt0 of rack "cold" (rack 1, slot 2).
+        const double hot = field.at(0, 2), cold = field.at(1, 2);
+        if (!std::isfinite(hot) || !std::isfinite(cold) || std::fabs(hot - cold) < 0.05 * (field.hi - field.lo))
+            continue;
+        f.window->studio().setColouring(QString::fromStdString(field.name));
+        scene->setCamera(gui::SceneView::Preset::Front);
+        QApplication::processEvents();
+        CHECK(scene->colouringName() == QString::fromStdString(field.name));
+        CHECK(scene->scalarBarShown());
+        const QImage img = scene->vtk()->grabFramebuffer();
+        const QPoint ph = scene->partOnScreen(0, 2), pc = scene->partOnScreen(1, 2);
+        REQUIRE(img.rect().contains(ph));
+        REQUIRE(img.rect().contains(pc));
+        const bool hotWorse = field.higherIsWorse ? hot > cold : hot < cold;
+        INFO("hot " << hot << " cold " << cold << " warmth " << warmth(img, ph) << " vs " << warmth(img, pc));
+        if (hotWorse)
+            CHECK(warmth(img, ph) > warmth(img, pc) + 20);
+        else
+            CHECK(warmth(img, pc) > warmth(img, ph) + 20);
+        ++compared;
+    }
+    CHECK(compared >= 6); // part power, fan speed, busbar, rack load, GPU margin, GPU clock, …
+    // Part kind has no scalar bar.
+    f.window->studio().setColouring("Part kind");
+    QApplication::processEvents();
+    CHECK_FALSE(scene->scalarBarShown());
+}
+
+TEST_CASE("the power panel's numbers are the JSON's", "[gui][power]")
+{
+    Fixture f;
+    REQUIRE(f.window->openFile(kData + "/designs/broken-rack.yaml"));
+    f.window->waitForChecks();
+    core::Progress progress;
+    analysis::RunOptions o;
+    o.designPath = (kData + "/designs/broken-rack.yaml").toStdString();
+    const nlohmann::json j = analysis::checkJson(analysis::run(o, progress));
+    QTableWidget* t = f.window->power()->table();
+    REQUIRE(t->rowCount() == 3);
+    int matched = 0;
+    for (const auto& rack : j["power"]["racks"])
+        for (int row = 0; row < t->rowCount(); ++row)
+            if (t->item(row, 0)->text().toStdString() == rack["id"].get<std::string>()) {
+                CHECK(t->item(row, 1)->text() == QString::number(rack["it_load_W"].get<double>() / 1e3, 'f', 2));
+                CHECK(t->item(row, 2)->text() ==
+                      QString::number(rack["modelled_load_W"].get<double>() / 1e3, 'f', 2));
+                CHECK(t->item(row, 5)->text() == QString::number(rack["busbar_current_A"].get<double>(), 'f', 1));
+                const bool fits = rack["fits"].get<bool>();
+                CHECK((t->item(row, 10)->text() == "fits") == fits);
+                ++matched;
+            }
+    CHECK(matched == 3);
+    CHECK_THAT(f.window->power()->headline().toStdString(), Contains("3 racks over budget"));
 }
