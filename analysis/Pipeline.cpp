@@ -1,5 +1,6 @@
 #include "analysis/Pipeline.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -43,8 +44,6 @@ core::CheckRegistry makeRegistry()
     return r;
 }
 
-namespace {
-
 /// Scenario overrides change the expanded design; their description goes into every output.
 void applyScenario(core::Design& d, const RunOptions& o)
 {
@@ -53,6 +52,10 @@ void applyScenario(core::Design& d, const RunOptions& o)
     if (o.failedRotors > 0) {
         d.scenario.failedRotors = o.failedRotors;
         add("fan-fail=" + std::to_string(o.failedRotors));
+    }
+    if (!o.lostFeed.empty()) {
+        d.scenario.lostFeed = o.lostFeed;
+        add("feed-loss=" + o.lostFeed);
     }
     if (o.inletK > 0) {
         d.site.supplyAirK = o.inletK;
@@ -64,8 +67,22 @@ void applyScenario(core::Design& d, const RunOptions& o)
         d.scenario.altitudeM = o.altitudeM;
         add("altitude=" + core::formatQuantity(o.altitudeM, core::Dimension::Length));
     }
+    if (std::isfinite(o.gpuCapW)) {
+        for (core::Rack& r : d.racks)
+            for (core::Slot& s : r.slots)
+                if (const core::Part* gpu = core::Design::gpuCount(*s.part) > 0
+                                                ? d.catalog->find(s.part->text("gpus.part"))
+                                                : nullptr) {
+                    // Within the GPU's own settable range.
+                    const double lo = gpu->value("min_power_cap", gpu->value("power.idle", 1.0));
+                    s.overrides.gpuPowerCapW = std::clamp(o.gpuCapW, lo, gpu->value("tdp", o.gpuCapW));
+                }
+        add("gpu-cap=" + core::formatQuantity(o.gpuCapW, core::Dimension::Power));
+    }
     d.scenario.name = name;
 }
+
+namespace {
 
 /// Link classes whose rules failed get a verdict that says so: a class passes only if every rule
 /// on it passes. The link rules name their class first in every message ("link class ID: …").

@@ -35,11 +35,17 @@ struct RunOptions {
     /// altitude (m, NaN = as designed).
     std::string targetsPath{}; ///< targets file (`--targets`); empty = none (MFU 0.4, no verdicts)
     int failedRotors = 0;
+    std::string lostFeed{}; ///< what-if: AC feed `A` or `B` lost, empty: none
     double inletK = 0.0;
     double altitudeM = NAN;
+    double gpuCapW = NAN; ///< what-if: every GPU capped at this (within its own range), NaN: as designed
     /// `--power-basis`; unset: the design's `power: {basis:}`, else the profile's, else nameplate.
     std::optional<core::PowerBasis> powerBasis{};
 };
+
+/// Apply the what-if overrides of `options` (fan failures, lost feed, inlet, altitude, GPU cap) to an
+/// expanded design and name the scenario; the studio's what-if toolbar uses the same function.
+void applyScenario(core::Design& design, const RunOptions& options);
 
 /// The power basis a run budgets at: the command line's, else the design's, else the profile's,
 /// else nameplate.

@@ -53,20 +53,24 @@ analysis::RunOptions runOptions(const std::string& design, const std::string& pr
     o.profile = profile;
     o.targetsPath = w.targets;
     if (!w.scenario.empty()) {
-        const std::string prefix = "fan-fail=";
+        const std::string fan = "fan-fail=", feed = "feed-loss=";
         int n = -1;
-        if (w.scenario.rfind(prefix, 0) == 0) {
+        if (w.scenario.rfind(fan, 0) == 0) {
             try {
-                n = std::stoi(w.scenario.substr(prefix.size()));
+                n = std::stoi(w.scenario.substr(fan.size()));
             } catch (const std::exception&) {
                 n = -1;
             }
+            if (n >= 0 && n <= 64)
+                o.failedRotors = n;
+        } else if (w.scenario == feed + "A" || w.scenario == feed + "B") {
+            o.lostFeed = w.scenario.substr(feed.size());
+            n = 0;
         }
         if (n < 0 || n > 64)
             throw core::InputError(core::SourceLoc{"command line", 0, 0, "--scenario"},
                                    "unknown scenario \"" + w.scenario +
-                                       "\" (use fan-fail=N, N failed rotors per chassis)");
-        o.failedRotors = n;
+                                       "\" (use fan-fail=N, N failed rotors per chassis, or feed-loss=A|B)");
     }
     auto quantity = [](const std::string& text, core::Dimension dim, core::Range range, const char* option) {
         const core::ParsedQuantity p = core::parseQuantity(text, dim, range);
@@ -78,6 +82,8 @@ analysis::RunOptions runOptions(const std::string& design, const std::string& pr
         o.inletK = quantity(w.inlet, core::Dimension::Temperature, {223.15, 373.15}, "--inlet");
     if (!w.altitude.empty())
         o.altitudeM = quantity(w.altitude, core::Dimension::Length, {-500, 6000}, "--altitude");
+    if (!w.gpuCap.empty())
+        o.gpuCapW = quantity(w.gpuCap, core::Dimension::Power, {1, 5000}, "--gpu-cap");
     if (!w.powerBasis.empty())
         o.powerBasis = core::parsePowerBasis(w.powerBasis);
     return o;

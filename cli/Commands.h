@@ -14,6 +14,7 @@ struct ScenarioArgs {
     std::string altitude;   ///< e.g. `1800m`
     std::string targets;    ///< targets file (data/targets/*.yaml)
     std::string powerBasis; ///< `nameplate`, `peak` or `modelled`; empty: the design's or profile's
+    std::string gpuCap;     ///< what-if: every GPU capped, e.g. `600W`
 };
 
 struct CheckArgs {

@@ -135,6 +135,7 @@ struct Scenario {
     int failedRotors = 0;    ///< extra failed fan rotors in every chassis
     double supplyAirK = NAN; ///< what-if supply air (K), NaN when not overridden
     double altitudeM = NAN;  ///< what-if altitude (m), NaN when not overridden
+    std::string lostFeed;    ///< what-if: AC feed `A` or `B` lost (its shelves deliver nothing), empty: none
     Site designedSite;       ///< the site as the design file states it
 };
 

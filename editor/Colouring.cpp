@@ -99,17 +99,27 @@ Rgb noDataColour()
 void FieldColouring::prepare(const ColourContext& ctx)
 {
     m_field = nullptr;
+    m_lo = m_hi = NAN;
     if (ctx.fields)
         for (const core::PartField& f : *ctx.fields)
             if (f.name == m_name)
                 m_field = &f;
+    if (!m_field)
+        return;
+    m_lo = m_field->lo;
+    m_hi = m_field->hi;
+    if (ctx.fixedRanges)
+        if (const auto it = ctx.fixedRanges->find(m_name); it != ctx.fixedRanges->end() && it->second.second > it->second.first) {
+            m_lo = it->second.first;
+            m_hi = it->second.second;
+        }
 }
 
 double FieldColouring::position(double v) const
 {
-    if (!m_field || !std::isfinite(v) || !(m_field->hi > m_field->lo))
+    if (!m_field || !std::isfinite(v) || !(m_hi > m_lo))
         return NAN;
-    const double t = std::clamp((v - m_field->lo) / (m_field->hi - m_field->lo), 0.0, 1.0);
+    const double t = std::clamp((v - m_lo) / (m_hi - m_lo), 0.0, 1.0);
     return m_field->higherIsWorse ? t : 1.0 - t;
 }
 
@@ -121,13 +131,14 @@ Rgb FieldColouring::partColour(const ColourContext&, int rack, int slot) const
 
 std::vector<std::pair<std::string, Rgb>> FieldColouring::legend() const
 {
-    if (!m_field || !std::isfinite(m_field->lo))
+    if (!m_field || !std::isfinite(m_lo))
         return {{"no results yet", noDataColour()}};
     char lo[64], hi[64];
-    std::snprintf(lo, sizeof lo, "%.4g %s", m_field->lo, m_field->unit.c_str());
-    std::snprintf(hi, sizeof hi, "%.4g %s", m_field->hi, m_field->unit.c_str());
-    return {{lo, scaleColour(position(m_field->lo))},
-            {hi, scaleColour(position(m_field->hi))},
+    const std::string unit = m_field->unit == "degC" ? "°C" : m_field->unit;
+    std::snprintf(lo, sizeof lo, "%.4g %s", m_lo, unit.c_str());
+    std::snprintf(hi, sizeof hi, "%.4g %s", m_hi, unit.c_str());
+    return {{lo, scaleColour(position(m_lo))},
+            {hi, scaleColour(position(m_hi))},
             {"no figure", noDataColour()}};
 }
 

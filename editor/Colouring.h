@@ -4,6 +4,8 @@
 /// "Problems"; each solver adds its own (e.g. GPU junction temperature) by registering a
 /// Colouring — the views do not change.
 
+#include <cmath>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +24,8 @@ struct ColourContext {
     const core::Design& design;
     const std::vector<core::Violation>& violations;
     const std::vector<core::PartField>* fields = nullptr; ///< solver results per part; null before the first check
+    /// Scale ranges fixed by the user, by colouring name (lo, hi in the field's unit); absent: auto.
+    const std::map<std::string, std::pair<double, double>>* fixedRanges = nullptr;
 };
 
 class Colouring {
@@ -35,6 +39,8 @@ public:
     virtual std::vector<std::pair<std::string, Rgb>> legend() const = 0;
     /// The field behind a continuous colouring (for a scalar bar), after prepare(); null otherwise.
     virtual const core::PartField* field() const { return nullptr; }
+    /// The scale's range after prepare() (the field's own, or one the user fixed); NaN otherwise.
+    virtual std::pair<double, double> range() const { return {NAN, NAN}; }
 };
 
 /// The colour scale of continuous colourings, t in [0, 1] from the good end (blue) through a light
@@ -54,12 +60,14 @@ public:
     Rgb partColour(const ColourContext& ctx, int rack, int slot) const override;
     std::vector<std::pair<std::string, Rgb>> legend() const override;
     const core::PartField* field() const override { return m_field; }
+    std::pair<double, double> range() const override { return {m_lo, m_hi}; }
     /// Where a value sits on the scale: 0 good end … 1 bad end (NaN for no value).
     double position(double value) const;
 
 private:
     std::string m_name;
     const core::PartField* m_field = nullptr;
+    double m_lo = NAN, m_hi = NAN;
 };
 
 /// Colour of a part kind (also used by the elevation).

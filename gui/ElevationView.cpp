@@ -106,7 +106,8 @@ void ElevationView::rebuild()
 
     // The 3D view's colouring when it is a solver field: each part filled by its value, printed too.
     editor::FieldColouring byField(m_studio.colouring().toStdString());
-    const editor::ColourContext ctx{m_studio.design(), m_studio.violations(), m_studio.fields()};
+    const editor::ColourContext ctx{m_studio.design(), m_studio.violations(), m_studio.fields(),
+                                    &m_studio.fixedRanges()};
     byField.prepare(ctx);
     const core::PartField* field = byField.field();
     const int rackIndex = m_studio.currentRack();

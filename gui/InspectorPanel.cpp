@@ -7,6 +7,9 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <cmath>
+
+#include "analysis/Pipeline.h"
 #include "editor/YamlPath.h"
 #include "gui/Studio.h"
 
@@ -21,7 +24,8 @@ QString scalarText(const YAML::Node& n)
 
 } // namespace
 
-InspectorPanel::InspectorPanel(Studio& studio, QWidget* parent) : QWidget(parent), m_studio(studio)
+InspectorPanel::InspectorPanel(Studio& studio, QWidget* parent)
+    : QWidget(parent), m_studio(studio), m_rules(analysis::makeRegistry())
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -29,6 +33,7 @@ InspectorPanel::InspectorPanel(Studio& studio, QWidget* parent) : QWidget(parent
     connect(&m_studio, &Studio::selectionChanged, this, &InspectorPanel::rebuild);
     connect(&m_studio, &Studio::designChanged, this, &InspectorPanel::rebuild);
     connect(&m_studio, &Studio::documentReplaced, this, &InspectorPanel::rebuild);
+    connect(&m_studio, &Studio::checksFinished, this, &InspectorPanel::rebuild);
     rebuild();
 }
 
@@ -57,11 +62,14 @@ void InspectorPanel::addInfo(const QString& label, const QString& value)
 }
 
 QLineEdit* InspectorPanel::addQuantity(const QString& label, const QString& current, core::Dimension dim,
-                                       core::Range range, std::function<void(const QString&)> commit)
+                                       core::Range range, std::function<void(const QString&)> commit,
+                                       const QString& defaultText)
 {
     auto* edit = new QLineEdit(current);
-    edit->setPlaceholderText(
-        tr("default — e.g. %1").arg(QString::fromStdString(core::exampleQuantity(dim)).remove('"')));
+    // The value that applies when the field is left empty, in the field's own unit.
+    edit->setPlaceholderText(defaultText.isEmpty() ? tr("unit e.g. %1").arg(QString::fromStdString(
+                                                         core::exampleQuantity(dim)).remove('"'))
+                                                   : tr("default %1").arg(defaultText));
     auto validate = [edit, dim, range] {
         const QString t = edit->text().trimmed();
         const core::ParsedQuantity p =
@@ -91,10 +99,14 @@ void InspectorPanel::showSite()
         return
             [this, key](const QString& v) { m_studio.tryEdit(m_studio.document().setSiteField(key, v.toStdString())); };
     };
+    const core::Site defaults;
     addQuantity(tr("Supply air"), written("supply_air"), core::Dimension::Temperature, {223.15, 373.15},
-                commit("supply_air"));
-    addQuantity(tr("Altitude"), written("altitude"), core::Dimension::Length, {-500, 6000}, commit("altitude"));
-    addQuantity(tr("Humidity"), written("humidity"), core::Dimension::Ratio, {0, 1}, commit("humidity"));
+                commit("supply_air"),
+                QString::fromStdString(core::formatQuantity(defaults.supplyAirK, core::Dimension::Temperature)));
+    addQuantity(tr("Altitude"), written("altitude"), core::Dimension::Length, {-500, 6000}, commit("altitude"),
+                QString::fromStdString(core::formatQuantity(defaults.altitudeM, core::Dimension::Length)));
+    addQuantity(tr("Humidity"), written("humidity"), core::Dimension::Ratio, {0, 1}, commit("humidity"),
+                QString::fromStdString(core::formatQuantity(defaults.relativeHumidity, core::Dimension::Ratio)));
     auto* cls = new QComboBox;
     cls->addItems({"A1", "A2", "A3", "A4", "H1"});
     cls->setCurrentText(QString::fromStdString(s.ashraeClass));
@@ -139,6 +151,7 @@ void InspectorPanel::showRack(int rackIndex)
     addInfo(tr("GPUs"), QString::number(gpus));
     addInfo(tr("Busbar rating"), QString::fromStdString(core::formatQuantity(r.rackType->value("busbar_rating", 0),
                                                                              core::Dimension::Current)));
+    rackResults(rackIndex);
 }
 
 void InspectorPanel::showSlot(int rackIndex, int slotIndex)
@@ -170,9 +183,10 @@ void InspectorPanel::showSlot(int rackIndex, int slotIndex)
         const double tdp = gpu ? gpu->value("tdp", 5000) : 5000;
         const double lo = gpu ? gpu->value("min_power_cap", gpu->value("power.idle", 1)) : 1;
         addQuantity(tr("GPU power cap"), scalarText(item["gpu_power_cap"]), core::Dimension::Power, {lo, tdp},
-                    commit("gpu_power_cap"));
+                    commit("gpu_power_cap"),
+                    tr("TDP %1").arg(QString::fromStdString(core::formatQuantity(tdp, core::Dimension::Power))));
         addQuantity(tr("Utilisation"), scalarText(item["utilisation"]), core::Dimension::Ratio, {0, 1},
-                    commit("utilisation"));
+                    commit("utilisation"), "100 %");
         addInfo(tr("GPUs"), QString("%1 × %2")
                                 .arg(core::Design::gpuCount(*s.part))
                                 .arg(QString::fromStdString(s.part->text("gpus.part"))));
@@ -200,6 +214,154 @@ void InspectorPanel::showSlot(int rackIndex, int slotIndex)
         addInfo(tr("Weight"), QString::fromStdString(core::formatQuantity(*w, core::Dimension::Mass)));
     if (const auto p = s.part->find("power.max"))
         addInfo(tr("Max power"), QString::fromStdString(core::formatQuantity(*p, core::Dimension::Power)));
+    slotResults(rackIndex, slotIndex);
+}
+
+namespace {
+
+QString q(double v, core::Dimension d, int digits = 3)
+{
+    return std::isfinite(v) ? QString::fromStdString(core::formatQuantity(v, d, digits)) : QString("–");
+}
+
+QString verdict(bool bad)
+{
+    return bad ? "<span style='color:#c0392b'>✗</span>" : "<span style='color:#2e8b57'>✓</span>";
+}
+
+} // namespace
+
+void InspectorPanel::addResult(const QString& label, const QString& value, const std::string& rule, bool bad)
+{
+    QString html = value;
+    if (!rule.empty()) {
+        const core::RuleInfo* info = m_rules.find(rule);
+        html = verdict(bad) + " " + value + QString("  <a href='%1' style='color:#557'>%1</a>").arg(QString::fromStdString(rule));
+        auto* v = new QLabel(html);
+        v->setWordWrap(true);
+        v->setTextFormat(Qt::RichText);
+        if (info)
+            v->setToolTip(QString::fromStdString(info->title + "\n" + info->spec));
+        // The rule link shows its problems in the Problems panel (or says it passes).
+        connect(v, &QLabel::linkActivated, this, [this](const QString& id) { Q_EMIT ruleActivated(id); });
+        m_form->addRow("<span style='color:#555'>" + label + "</span>", v);
+        return;
+    }
+    addInfo(label, html);
+}
+
+void InspectorPanel::rackResults(int rackIndex)
+{
+    const auto power = m_studio.power();
+    const auto thermal = m_studio.thermal();
+    if (!power && !thermal)
+        return;
+    m_form->addRow(new QLabel(tr("<b>Results</b>")));
+    using D = core::Dimension;
+    if (power && static_cast<std::size_t>(rackIndex) < power->racks.size()) {
+        const power::RackPower& r = power->racks[static_cast<std::size_t>(rackIndex)];
+        addResult(tr("Load (%1)").arg(QString::fromStdString(std::string(core::powerBasisName(r.basis)))),
+                  q(r.itLoadW, D::Power) + tr(" (modelled %1)").arg(q(r.modelledLoadW, D::Power)), "");
+        addResult(tr("N+1 capacity"), q(r.capacityN1W, D::Power), "orv3.shelf.n1", r.fails("orv3.shelf.n1"));
+        if (std::isfinite(r.capacityFeedLossW))
+            addResult(tr("One feed lost"), q(r.capacityFeedLossW, D::Power), "orv3.feed.loss",
+                      r.fails("orv3.feed.loss"));
+        addResult(tr("Busbar current"),
+                  tr("%1 of %2 (%3 %)")
+                      .arg(q(r.busbarCurrentA, D::Current), q(r.busbarRatingA, D::Current))
+                      .arg(r.busbarRatingA > 0 ? 100.0 * r.busbarCurrentA / r.busbarRatingA : NAN, 0, 'f', 0),
+                  "orv3.busbar.current", r.fails("orv3.busbar.current"));
+        addResult(tr("Lowest bus voltage"), q(r.lowestVoltageV, D::Voltage, 4), "orv3.busbar.voltage",
+                  r.fails("orv3.busbar.voltage"));
+        addResult(tr("Battery hold-up"), q(r.bbuHoldupS, D::Time), "orv3.bbu.holdup", r.fails("orv3.bbu.holdup"));
+        if (std::isfinite(r.gpuCapToFitW))
+            addResult(tr("Cap to fit"), tr("%1 per GPU clears every failing rule").arg(q(std::floor(r.gpuCapToFitW), D::Power)), "");
+    }
+    if (thermal && static_cast<std::size_t>(rackIndex) < thermal->racks.size()) {
+        const thermal::RackThermal& t = thermal->racks[static_cast<std::size_t>(rackIndex)];
+        addResult(tr("Front / rear air"), q(t.frontK, D::Temperature) + " / " + q(t.rearK, D::Temperature),
+                  "thermal.inlet.chassis", false);
+        addResult(tr("Recirculation"), q(t.recirculationM3s, D::VolumeFlow), "");
+    }
+}
+
+void InspectorPanel::slotResults(int rackIndex, int slotIndex)
+{
+    const auto power = m_studio.power();
+    const auto thermal = m_studio.thermal();
+    if (!power && !thermal)
+        return;
+    const core::Slot& slot =
+        m_studio.design().racks[static_cast<std::size_t>(rackIndex)].slots[static_cast<std::size_t>(slotIndex)];
+    using D = core::Dimension;
+    bool header = false;
+    auto title = [&] {
+        if (!header)
+            m_form->addRow(new QLabel(tr("<b>Results</b>")));
+        header = true;
+    };
+    if (power && static_cast<std::size_t>(rackIndex) < power->racks.size())
+        for (const power::PartPower& p : power->racks[static_cast<std::size_t>(rackIndex)].parts)
+            if (p.id == slot.id) {
+                title();
+                addResult(tr("Power (budget)"),
+                          q(p.budgetW, D::Power) + tr(" (modelled %1, nameplate %2)")
+                                                       .arg(q(p.modelledW, D::Power), q(p.nameplateW, D::Power)),
+                          "");
+            }
+    if (thermal && static_cast<std::size_t>(rackIndex) < thermal->racks.size())
+        for (const thermal::ChassisThermal& c : thermal->racks[static_cast<std::size_t>(rackIndex)].chassis)
+            if (c.slot == slotIndex) {
+                title();
+                addResult(tr("Airflow"),
+                          QString("%1 CFM (%2)").arg(c.airflowM3s * 2118.88, 0, 'f', 0).arg(q(c.airflowM3s, D::VolumeFlow)),
+                          "");
+                addResult(tr("Inlet / exhaust"), q(c.inletK, D::Temperature) + " / " + q(c.exhaustK, D::Temperature),
+                          "thermal.inlet.chassis", false);
+                addResult(tr("Fans"), tr("%1 % (%2)").arg(c.fanSpeed * 100, 0, 'f', 0).arg(q(c.fanPowerW, D::Power)), "");
+                const bool over = c.gpuJunctionK > c.maxOperatingK;
+                addResult(tr("GPU junction"),
+                          std::isnan(c.maxOperatingK)
+                              ? q(c.gpuJunctionK, D::Temperature) + tr(" (no limit in the catalog: not checked)")
+                              : tr("%1, limit %2, margin %3")
+                                    .arg(q(c.gpuJunctionK, D::Temperature), q(c.maxOperatingK, D::Temperature),
+                                         q(c.maxOperatingK - c.gpuJunctionK, D::TemperatureDelta)),
+                          "thermal.gpu.junction", over);
+            }
+    if (power && thermal) {
+        const auto clocks = analysis::chassisClocks(m_studio.design(), *power, *thermal);
+        const analysis::ChassisClock& clk = clocks[static_cast<std::size_t>(rackIndex)][static_cast<std::size_t>(slotIndex)];
+        if (std::isfinite(clk.ratio)) {
+            title();
+            addResult(tr("GPU clock"),
+                      tr("%1 % at %2, limited by %3")
+                          .arg(clk.ratio * 100, 0, 'f', 1)
+                          .arg(q(clk.powerW, D::Power), QString::fromStdString(clk.limitedBy)),
+                      "");
+        }
+    }
+    const auto sig = m_studio.signal();
+    if (sig)
+        for (std::size_t i = 0; i < m_studio.design().links.size() && i < sig->links.size(); ++i) {
+            const core::LinkClass& l = m_studio.design().links[i];
+            if (l.from.partSlug != slot.part->slug && l.to.partSlug != slot.part->slug)
+                continue;
+            const signal::LinkVerdict& v = sig->links[i];
+            title();
+            const QString margin = std::isfinite(v.comDb) ? tr("COM %1 dB").arg(v.comDb, 0, 'f', 1)
+                                                          : tr("IL %1 dB at Nyquist").arg(v.ilNyquistDb, 0, 'f', 1);
+            addResult(tr("Link %1").arg(QString::fromStdString(l.id)),
+                      margin + ", " + QString::fromStdString(v.verdict), "signal.link.close", !v.pass);
+        }
+}
+
+} // namespace rdt::gui
+
+namespace rdt::gui {
+
+int InspectorPanel::rows() const
+{
+    return m_form ? m_form->rowCount() : 0;
 }
 
 } // namespace rdt::gui

@@ -6,6 +6,7 @@
 
 #include <QWidget>
 
+#include "core/Rules.h"
 #include "core/Units.h"
 
 class QFormLayout;
@@ -20,6 +21,13 @@ class InspectorPanel : public QWidget {
 public:
     explicit InspectorPanel(Studio& studio, QWidget* parent = nullptr);
 
+    /// Result rows shown (tests).
+    int rows() const;
+
+Q_SIGNALS:
+    /// A rule link was clicked.
+    void ruleActivated(const QString& ruleId);
+
 private:
     void rebuild();
     void showSite();
@@ -28,9 +36,14 @@ private:
     void addInfo(const QString& label, const QString& value);
     /// A field with a unit; `commit(text)` runs when a valid value is entered (empty = default).
     QLineEdit* addQuantity(const QString& label, const QString& current, core::Dimension dim, core::Range range,
-                           std::function<void(const QString&)> commit);
+                           std::function<void(const QString&)> commit, const QString& defaultText = {});
+    /// A result with its unit; with a rule id: a pass/fail mark and a link to the rule.
+    void addResult(const QString& label, const QString& value, const std::string& rule, bool bad = false);
+    void rackResults(int rack);
+    void slotResults(int rack, int slot);
 
     Studio& m_studio;
+    core::CheckRegistry m_rules;
     QFormLayout* m_form = nullptr;
     QWidget* m_body = nullptr;
 };

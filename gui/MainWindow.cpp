@@ -23,6 +23,8 @@
 #include "gui/InspectorPanel.h"
 #include "gui/LayoutTree.h"
 #include "gui/PowerPanel.h"
+#include "gui/ThermalPanel.h"
+#include "gui/WhatIfBar.h"
 #include "gui/ProblemsPanel.h"
 #include "gui/SceneView.h"
 #include "gui/Studio.h"
@@ -59,6 +61,10 @@ MainWindow::MainWindow(const QString& catalogDir, bool interactive, QWidget* par
     addResultPanel(tr("Throughput"), m_throughput);
     m_power = new PowerPanel(*m_studio);
     addResultPanel(tr("Power"), m_power);
+    m_thermal = new ThermalPanel(*m_studio);
+    addResultPanel(tr("Thermal"), m_thermal);
+    m_whatIf = new WhatIfBar(*m_studio, this);
+    addToolBar(Qt::TopToolBarArea, m_whatIf);
 
     m_counts = new QLabel;
     m_progress = new QProgressBar;
@@ -126,6 +132,12 @@ void MainWindow::buildDocks()
     m_elevation = new ElevationView(*m_studio);
     m_inspector = new InspectorPanel(*m_studio);
     m_problems = new ProblemsPanel(*m_studio);
+    connect(m_inspector, &InspectorPanel::ruleActivated, this, [this](const QString& rule) {
+        m_problemsDock->show();
+        m_problemsDock->raise();
+        if (!m_problems->showRule(rule))
+            statusBar()->showMessage(tr("%1: no problems").arg(rule), 6000);
+    });
     QDockWidget* layoutDock = dock(tr("Layout"), "layout", m_layout, Qt::LeftDockWidgetArea);
     QDockWidget* catalogDock = dock(tr("Catalog"), "catalog", m_catalog, Qt::LeftDockWidgetArea);
     QDockWidget* elevationDock = dock(tr("Rack elevation"), "elevation", m_elevation, Qt::LeftDockWidgetArea);

@@ -24,6 +24,8 @@ class SceneView;
 class ProblemsPanel;
 class ThroughputPanel;
 class PowerPanel;
+class ThermalPanel;
+class WhatIfBar;
 class CatalogPanel;
 class InspectorPanel;
 class LayoutTree;
@@ -41,6 +43,8 @@ public:
     ProblemsPanel* problems() const { return m_problems; }
     ThroughputPanel* throughput() const { return m_throughput; }
     PowerPanel* power() const { return m_power; }
+    ThermalPanel* thermal() const { return m_thermal; }
+    WhatIfBar* whatIf() const { return m_whatIf; }
     /// Show and raise the dock whose object name is `name` (`problems`, `throughput`, …).
     bool showPanel(const QString& name);
     const QString& lastError() const { return m_lastError; }
@@ -82,6 +86,8 @@ private:
     ProblemsPanel* m_problems = nullptr;
     ThroughputPanel* m_throughput = nullptr;
     PowerPanel* m_power = nullptr;
+    ThermalPanel* m_thermal = nullptr;
+    WhatIfBar* m_whatIf = nullptr;
     CatalogPanel* m_catalog = nullptr;
     InspectorPanel* m_inspector = nullptr;
     LayoutTree* m_layout = nullptr;

@@ -10,33 +10,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gui/NumberItem.h"
 #include "gui/Studio.h"
 
 namespace rdt::gui {
 
-namespace {
-
-/// A table item that sorts by its number, not its text.
-class NumberItem : public QTableWidgetItem {
-public:
-    NumberItem(double value, int decimals) : QTableWidgetItem(std::isfinite(value) ? QString::number(value, 'f', decimals) : "–"), m_value(value)
-    {
-        setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    }
-    bool operator<(const QTableWidgetItem& other) const override
-    {
-        const auto* o = dynamic_cast<const NumberItem*>(&other);
-        if (!o)
-            return QTableWidgetItem::operator<(other);
-        const double a = std::isfinite(m_value) ? m_value : -INFINITY, b = std::isfinite(o->m_value) ? o->m_value : -INFINITY;
-        return a < b;
-    }
-
-private:
-    double m_value;
-};
-
-} // namespace
 
 /// Horizontal bars of one rack's load against each of its limits, green under 90 %, amber to
 /// 100 %, red beyond, with the limit's value and the percentage printed on the bar.

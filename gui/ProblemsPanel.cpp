@@ -39,6 +39,20 @@ ProblemsPanel::ProblemsPanel(Studio& studio, QWidget* parent)
     rebuild();
 }
 
+bool ProblemsPanel::showRule(const QString& rule)
+{
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* group = m_tree->topLevelItem(i);
+        if (group->text(0).section(' ', 0, 0) == rule) {
+            group->setExpanded(true);
+            m_tree->setCurrentItem(group);
+            m_tree->scrollToItem(group, QAbstractItemView::PositionAtTop);
+            return true;
+        }
+    }
+    return false;
+}
+
 void ProblemsPanel::rebuild()
 {
     m_tree->clear();
@@ -55,15 +69,15 @@ void ProblemsPanel::rebuild()
         else
             ++infos;
     }
-    m_header->setText(
-        errors + warnings == 0
-            ? tr("<b style='color:#2a8a3a'>✔ No problems</b>  (%1 info, %2 waived)").arg(infos).arg(waived)
-            : tr("<b style='color:#c0302a'>%1 errors</b>, <b style='color:#c07a10'>%2 warnings</b>, %3 info, "
-                 "%4 waived")
-                  .arg(errors)
-                  .arg(warnings)
-                  .arg(infos)
-                  .arg(waived));
+    auto count = [](std::size_t n, const char* one, const char* many) {
+        return QString("%1 %2").arg(n).arg(n == 1 ? one : many);
+    };
+    m_header->setText(errors + warnings == 0
+                          ? tr("<b style='color:#2a8a3a'>✔ No problems</b>  (%1 info, %2 waived)").arg(infos).arg(waived)
+                          : tr("<b style='color:#c0302a'>%1</b>, <b style='color:#c07a10'>%2</b>, %3 info, %4 waived")
+                                .arg(count(errors, "error", "errors"), count(warnings, "warning", "warnings"))
+                                .arg(infos)
+                                .arg(waived));
     for (const auto& [rule, list] : byRule) {
         const core::Violation& first = *list.front();
         auto* group =

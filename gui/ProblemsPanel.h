@@ -21,6 +21,8 @@ public:
     int rowCount() const;
     /// Act as if row `index` (in display order) was clicked.
     void activate(int index);
+    /// Expand and scroll to the violations of `rule`; false when it has none.
+    bool showRule(const QString& rule);
 
 Q_SIGNALS:
     void frameRequested(const QString& id);

@@ -1,5 +1,7 @@
 #include "gui/SceneView.h"
 
+#include <cmath>
+
 #include <vtkLookupTable.h>
 #include <vtkScalarBarActor.h>
 #include <vtkTextProperty.h>
@@ -88,6 +90,11 @@ SceneView::SceneView(Studio& studio, QWidget* parent)
     bar->addWidget(m_colouringBox);
     m_colouringBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_colouringBox->setMinimumContentsLength(14);
+    m_fixScale = new QToolButton;
+    m_fixScale->setText(tr("Fix scale"));
+    m_fixScale->setCheckable(true);
+    m_fixScale->setToolTip(tr("Keep the colour scale's range while what-ifs and edits change the results"));
+    bar->addWidget(m_fixScale);
     bar->addSpacing(8);
     bar->addWidget(m_legend, 1);
     for (const auto& c : m_colourings)
@@ -156,8 +163,18 @@ SceneView::SceneView(Studio& studio, QWidget* parent)
         const int i = m_colouringBox->findText(name);
         if (i >= 0 && i != m_colouringBox->currentIndex())
             m_colouringBox->setCurrentIndex(i);
+        else
+            recolour(); // same colouring, new range
     });
     connect(&m_studio, &Studio::checksFinished, this, &SceneView::syncFieldColourings);
+    connect(m_fixScale, &QToolButton::toggled, this, [this](bool on) {
+        const int idx = std::max(0, m_colouringBox->currentIndex());
+        const auto [lo, hi] = m_colourings[static_cast<std::size_t>(idx)]->range();
+        if (on && std::isfinite(lo) && hi > lo)
+            m_studio.setFixedRange(m_colouringBox->currentText(), lo, hi);
+        else if (!on)
+            m_studio.clearFixedRange(m_colouringBox->currentText());
+    });
     connect(m_vtk, &VtkWidget::clicked, this, &SceneView::pick);
     connect(&m_studio, &Studio::designChanged, this, &SceneView::rebuildGeometry);
     connect(&m_studio, &Studio::documentReplaced, this, [this] {
@@ -188,6 +205,11 @@ void SceneView::syncFieldColourings()
     const int want = m_colouringBox->findText(m_studio.colouring());
     if (want >= 0 && want != m_colouringBox->currentIndex())
         m_colouringBox->setCurrentIndex(want);
+}
+
+void SceneView::fixScale(bool on)
+{
+    m_fixScale->setChecked(on);
 }
 
 QStringList SceneView::colouringNames() const
@@ -282,7 +304,8 @@ void SceneView::recolour()
 {
     const int idx = std::max(0, m_colouringBox->currentIndex());
     editor::Colouring& c = *m_colourings[static_cast<std::size_t>(idx)];
-    const editor::ColourContext ctx{m_studio.design(), m_studio.violations(), m_studio.fields()};
+    const editor::ColourContext ctx{m_studio.design(), m_studio.violations(), m_studio.fields(),
+                                    &m_studio.fixedRanges()};
     c.prepare(ctx);
     auto colours = vtkSmartPointer<vtkUnsignedCharArray>::New();
     colours->SetNumberOfComponents(3);
@@ -301,17 +324,23 @@ void SceneView::recolour()
     m_parts->Modified();
     updateScalarBar(c);
     updateLegend();
+    {
+        const QSignalBlocker block(m_fixScale);
+        m_fixScale->setEnabled(c.field() != nullptr);
+        m_fixScale->setChecked(m_studio.fixedRanges().count(c.name()) > 0);
+    }
     m_vtk->update();
 }
 
 void SceneView::updateScalarBar(const editor::Colouring& c)
 {
     const core::PartField* f = c.field();
-    if (!f || !std::isfinite(f->lo)) {
+    const auto [lo, hi] = c.range();
+    if (!f || !std::isfinite(lo) || !(hi > lo)) {
         m_scalarBar->VisibilityOff();
         return;
     }
-    m_lut->SetRange(f->lo, f->hi);
+    m_lut->SetRange(lo, hi);
     for (int i = 0; i < 256; ++i) {
         const double t = i / 255.0;
         const editor::Rgb rgb = editor::scaleColour(f->higherIsWorse ? t : 1.0 - t);

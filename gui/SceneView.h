@@ -15,6 +15,7 @@
 #include "editor/LayoutGeometry.h"
 
 class QComboBox;
+class QToolButton;
 class QLabel;
 class vtkActor;
 class vtkPolyData;
@@ -48,6 +49,8 @@ public:
     QStringList colouringNames() const;
     /// Where the centre of a part's front face appears in the 3D view, in widget pixels (tests).
     QPoint partOnScreen(int rack, int slot) const;
+    /// Fix (or free) the colour scale at the current range, as the "Fix scale" button does.
+    void fixScale(bool on);
     /// Whether the scalar bar is shown (continuous colourings), and its range (tests).
     bool scalarBarShown() const;
 
@@ -63,6 +66,7 @@ private:
     Studio& m_studio;
     VtkWidget* m_vtk;
     QComboBox* m_colouringBox;
+    QToolButton* m_fixScale = nullptr;
     QLabel* m_legend;
     editor::LayoutGeometry m_geometry;
     std::vector<std::unique_ptr<editor::Colouring>> m_colourings;

@@ -1,5 +1,7 @@
 #include "gui/Studio.h"
 
+#include <cmath>
+
 #include "gui/CheckRunner.h"
 
 namespace rdt::gui {
@@ -102,7 +104,34 @@ void Studio::afterChange()
 void Studio::startChecks()
 {
     Q_EMIT checksStarted();
-    m_runner->request(m_document->designSnapshot());
+    std::shared_ptr<const core::Design> design = m_document->designSnapshot();
+    const analysis::RunOptions& w = m_whatIf;
+    if (w.failedRotors > 0 || !w.lostFeed.empty() || w.inletK > 0 || !std::isnan(w.altitudeM) ||
+        std::isfinite(w.gpuCapW)) {
+        // The same what-if code as `rdt check --scenario/--inlet/…`, on a copy of the design.
+        auto copy = std::make_shared<core::Design>(*design);
+        analysis::applyScenario(*copy, w);
+        design = std::move(copy);
+    }
+    m_runner->request(std::move(design));
+}
+
+void Studio::setWhatIf(const analysis::RunOptions& w)
+{
+    m_whatIf = w;
+    startChecks();
+}
+
+void Studio::setFixedRange(const QString& colouring, double lo, double hi)
+{
+    m_fixedRanges[colouring.toStdString()] = {lo, hi};
+    Q_EMIT colouringChanged(m_colouring);
+}
+
+void Studio::clearFixedRange(const QString& colouring)
+{
+    m_fixedRanges.erase(colouring.toStdString());
+    Q_EMIT colouringChanged(m_colouring);
 }
 
 void Studio::select(const QString& id)

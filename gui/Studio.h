@@ -7,9 +7,11 @@
 #include <QObject>
 #include <QUndoStack>
 
+#include <map>
 #include <memory>
 #include <optional>
 
+#include "analysis/Pipeline.h"
 #include "analysis/Throughput.h"
 #include "gui/CheckRunner.h"
 #include "core/Rules.h"
@@ -40,8 +42,17 @@ public:
     {
         return m_results ? m_results->thermal : nullptr;
     }
+    std::shared_ptr<const signal::SignalResult> signal() const { return m_results ? m_results->signal : nullptr; }
     /// Per-part fields of the last finished check (empty before the first).
     const std::vector<core::PartField>* fields() const { return m_results ? &m_results->fields : nullptr; }
+    /// What-if overrides applied to every check run (inlet, altitude, failed rotors, lost feed, GPU
+    /// cap); the document is not changed. Setting them re-runs the checks.
+    const analysis::RunOptions& whatIf() const { return m_whatIf; }
+    void setWhatIf(const analysis::RunOptions& w);
+    /// Colour-scale ranges fixed by the user (by colouring name); absent: automatic.
+    const std::map<std::string, std::pair<double, double>>& fixedRanges() const { return m_fixedRanges; }
+    void setFixedRange(const QString& colouring, double lo, double hi);
+    void clearFixedRange(const QString& colouring);
     /// The colouring the views use ("Part kind", "Problems" or a field name).
     const QString& colouring() const { return m_colouring; }
     void setColouring(const QString& name);
@@ -88,6 +99,8 @@ private:
     std::vector<core::Violation> m_violations;
     std::shared_ptr<const SolverResults> m_results;
     QString m_colouring = "Part kind";
+    analysis::RunOptions m_whatIf;
+    std::map<std::string, std::pair<double, double>> m_fixedRanges;
     CheckRunner* m_runner = nullptr;
 };
 

@@ -8,17 +8,27 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #include "analysis/Pipeline.h"
 #include "core/Version.h"
 #include "gui/MainWindow.h"
 #include "gui/SceneView.h"
 #include "gui/Studio.h"
+#include "gui/WhatIfBar.h"
 
 int main(int argc, char** argv)
 {
+    // --help and --version print and exit: they need no display.
+    bool textOnly = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        textOnly = textOnly || a == "--help" || a == "-h" || a == "--help-all" || a == "--version" || a == "-v";
+    }
     // VTK 9.1 initialises GL through GLEW, which needs GLX.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    if (textOnly)
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    else if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "xcb");
     QSurfaceFormat fmt;
     fmt.setRenderableType(QSurfaceFormat::OpenGL);
@@ -42,7 +52,8 @@ int main(int argc, char** argv)
     QCommandLineOption shot("screenshot", "Render the main window with DESIGN loaded to OUT.png and exit.", "OUT.png");
     QCommandLineOption size("size", "Window size for --screenshot (default 1600x1000).", "WxH", "1600x1000");
     QCommandLineOption panel("panel",
-                             "With --screenshot: bring this bottom panel to the front (problems, throughput, power).",
+                             "With --screenshot: bring this bottom panel to the front "
+                             "(problems, throughput, power, thermal).",
                              "NAME");
     QCommandLineOption colourBy("colour-by",
                                 "Colour the 3D view and the elevation by NAME: Part kind, Problems, or a result such as "
@@ -50,12 +61,17 @@ int main(int argc, char** argv)
                                 "NAME");
     QCommandLineOption select("select", "Select this rack or part (its full id) and show its rack.", "ID");
     QCommandLineOption view("view", "3D camera: front, top or iso.", "VIEW");
+    QCommandLineOption scenario("scenario",
+                                "What-if (repeatable): inlet=35degC, altitude=1800m, fan-fail=N, feed-loss=A|B, "
+                                "gpu-cap=600W.",
+                                "KEY=VALUE");
     parser.addOption(shot);
     parser.addOption(size);
     parser.addOption(panel);
     parser.addOption(colourBy);
     parser.addOption(select);
     parser.addOption(view);
+    parser.addOption(scenario);
     parser.process(app);
 
     const QString catalog = QString::fromStdString(rdt::analysis::dataDir() + "/catalog");
@@ -82,6 +98,15 @@ int main(int argc, char** argv)
         }
     }
     window.show();
+    for (const QString& w : parser.values(scenario)) {
+        const QString key = w.section('=', 0, 0), value = w.section('=', 1);
+        if (!window.whatIf()->set(key, value)) {
+            std::fprintf(stderr, "rdt-studio: bad --scenario \"%s\" (inlet=35degC, altitude=1800m, fan-fail=N, "
+                                 "feed-loss=A|B, gpu-cap=600W)\n",
+                         w.toUtf8().constData());
+            return 2;
+        }
+    }
     if (parser.isSet(colourBy))
         window.studio().setColouring(parser.value(colourBy));
     if (parser.isSet(select))
@@ -99,7 +124,7 @@ int main(int argc, char** argv)
         QTimer::singleShot(0, &window, [&window] { window.offerStartupRecovery(); });
     if (screenshot) {
         if (parser.isSet(panel) && !window.showPanel(parser.value(panel))) {
-            std::fprintf(stderr, "rdt-studio: no panel \"%s\" (problems, throughput, power)\n",
+            std::fprintf(stderr, "rdt-studio: no panel \"%s\" (problems, throughput, power, thermal)\n",
                          parser.value(panel).toUtf8().constData());
             return 2;
         }

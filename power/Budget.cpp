@@ -290,7 +290,9 @@ RackPower evaluate(const core::Design& d, std::size_t rackIndex, const PowerOpti
     for (std::size_t si = 0; si < r.slots.size(); ++si) {
         const core::Slot& s = r.slots[si];
         out.gpus += core::Design::gpuCount(*s.part);
-        if (s.part->kind == core::PartKind::PowerShelf)
+        // A what-if lost feed: its shelves deliver nothing.
+        const bool lost = !d.scenario.lostFeed.empty() && s.overrides.feed == d.scenario.lostFeed;
+        if (s.part->kind == core::PartKind::PowerShelf && !lost)
             shelfSlots.push_back(&s);
         if (!drawsPower(*s.part))
             continue;
@@ -312,6 +314,9 @@ RackPower evaluate(const core::Design& d, std::size_t rackIndex, const PowerOpti
     out.fed = !shelfSlots.empty() || busLoads.empty();
     missingFigures(d, r, shelfSlots, out);
     capacities(out, shelfSlots);
+    // With a feed already lost (what-if) the survivors are the whole supply: N and N+1 apply.
+    if (!d.scenario.lostFeed.empty())
+        out.capacityFeedLossW = NAN;
     out.busbarVminV = r.rackType->value("busbar_min_voltage", 45.0);
     out.busbarVmaxV = r.rackType->value("busbar_max_voltage", 53.0);
     out.busbarRatingA = r.rackType->value("busbar_rating", 0.0);

@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QImage>
+#include <QProcess>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -19,7 +20,9 @@
 #include "gui/SceneView.h"
 #include "gui/Studio.h"
 #include "gui/ThroughputPanel.h"
+#include "gui/ThermalPanel.h"
 #include "gui/VtkWidget.h"
+#include "gui/WhatIfBar.h"
 
 using namespace rdt;
 using Catch::Matchers::Contains;
@@ -327,4 +330,67 @@ TEST_CASE("the power panel's numbers are the JSON's", "[gui][power]")
             }
     CHECK(matched == 3);
     CHECK_THAT(f.window->power()->headline().toStdString(), Contains("3 racks over budget"));
+}
+
+TEST_CASE("the what-if toolbar changes the inlet and the thermal colouring follows", "[gui][whatif]")
+{
+    Fixture f;
+    REQUIRE(f.window->openFile(kData + "/designs/single-rack.yaml"));
+    f.window->waitForChecks();
+    gui::SceneView* scene = f.window->scene();
+    f.window->studio().setColouring("Inlet temperature");
+    scene->setCamera(gui::SceneView::Preset::Front);
+    QApplication::processEvents();
+    const core::PartField* before = nullptr;
+    for (const core::PartField& fl : *f.window->studio().fields())
+        if (fl.name == "Inlet temperature")
+            before = &fl;
+    REQUIRE(before);
+    const double inlet27 = before->at(0, 5); // gt0
+    REQUIRE(std::isfinite(inlet27));
+    // Fix the scale at the design's range, widened so a warmer inlet stays on it.
+    f.window->studio().setFixedRange("Inlet temperature", inlet27 - 5.0, inlet27 + 15.0);
+    QApplication::processEvents();
+    const QPoint gt0 = scene->partOnScreen(0, 5);
+    const int warmBefore = warmth(scene->vtk()->grabFramebuffer(), gt0);
+    const std::string textBefore = f.window->studio().document().text();
+
+    REQUIRE(f.window->whatIf()->set("inlet", "35 degC"));
+    f.window->waitForChecks();
+    QApplication::processEvents();
+    double inlet35 = NAN;
+    for (const core::PartField& fl : *f.window->studio().fields())
+        if (fl.name == "Inlet temperature")
+            inlet35 = fl.at(0, 5);
+    // The supply rises 8 K (27 → 35 °C); the chassis inlet follows it within a kelvin.
+    CHECK(inlet35 - inlet27 == Approx(8.0).margin(1.0));
+    CHECK(f.window->studio().thermal()->scenario == "inlet=35 degC");
+    CHECK_THAT(f.window->thermal()->headline().toStdString(), Contains("what-if: inlet=35 degC"));
+    const int warmAfter = warmth(scene->vtk()->grabFramebuffer(), gt0);
+    INFO("warmth before " << warmBefore << " after " << warmAfter);
+    CHECK(warmAfter > warmBefore + 30);
+    // The document is untouched; Reset brings the design's own results back.
+    CHECK(f.window->studio().document().text() == textBefore);
+    f.window->whatIf()->reset();
+    f.window->waitForChecks();
+    for (const core::PartField& fl : *f.window->studio().fields())
+        if (fl.name == "Inlet temperature")
+            CHECK(fl.at(0, 5) == Approx(inlet27));
+    // A bad value turns the field red and changes nothing.
+    CHECK_FALSE(f.window->whatIf()->set("inlet", "35"));
+}
+
+TEST_CASE("rdt-studio --help works without a display", "[gui][cli]")
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove("DISPLAY");
+    env.remove("QT_QPA_PLATFORM");
+    p.setProcessEnvironment(env);
+    p.start(RDT_BIN_DIR "/rdt-studio", {"--help"});
+    REQUIRE(p.waitForFinished(30000));
+    CHECK(p.exitCode() == 0);
+    const QString out = p.readAllStandardOutput();
+    CHECK(out.contains("--colour-by"));
+    CHECK(out.contains("--scenario"));
 }

@@ -1,0 +1,145 @@
+#include "gui/ThermalPanel.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+#include "gui/NumberItem.h"
+#include "gui/Studio.h"
+
+namespace rdt::gui {
+
+namespace {
+
+constexpr double kC = 273.15;
+constexpr double kCfmPerM3s = 2118.88;
+
+QTableWidget* makeTable(const QStringList& headers)
+{
+    auto* t = new QTableWidget;
+    t->setColumnCount(static_cast<int>(headers.size()));
+    t->setHorizontalHeaderLabels(headers);
+    t->setSortingEnabled(true);
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    t->verticalHeader()->hide();
+    t->horizontalHeader()->setStretchLastSection(true);
+    return t;
+}
+
+} // namespace
+
+ThermalPanel::ThermalPanel(Studio& studio, QWidget* parent)
+    : QWidget(parent), m_studio(studio), m_headline(new QLabel),
+      m_chassis(makeTable({tr("Chassis"), tr("Heat (kW)"), tr("Airflow (CFM)"), tr("Inlet (°C)"), tr("Exhaust (°C)"),
+                           tr("Rise (K)"), tr("Fans (%)"), tr("Fan power (W)"), tr("GPU junction (°C)"),
+                           tr("Limit (°C)"), tr("Margin (K)"), tr("State")})),
+      m_rows(makeTable({tr("Row"), tr("Cold aisle (°C)"), tr("Hot aisle (°C)"), tr("RCI HI (%)"), tr("RCI LO (%)"),
+                        tr("RTI (%)"), tr("SHI")}))
+{
+    m_headline->setWordWrap(true);
+    auto* left = new QVBoxLayout;
+    left->addWidget(m_headline);
+    left->addWidget(m_rows, 1);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(left, 2);
+    layout->addWidget(m_chassis, 3);
+    connect(&m_studio, &Studio::checksFinished, this, &ThermalPanel::refresh);
+    connect(m_chassis, &QTableWidget::cellDoubleClicked, this,
+            [this](int row, int) { m_studio.select(m_chassis->item(row, 0)->text()); });
+    refresh();
+}
+
+QString ThermalPanel::headline() const
+{
+    return m_headline->text();
+}
+
+void ThermalPanel::refresh()
+{
+    const auto t = m_studio.thermal();
+    m_chassis->setSortingEnabled(false);
+    m_rows->setSortingEnabled(false);
+    m_chassis->setRowCount(0);
+    m_rows->setRowCount(0);
+    if (!t) {
+        m_headline->setText(tr("No airflow solution yet (the checks run in the background)."));
+        return;
+    }
+    std::size_t chassis = 0;
+    for (const auto& r : t->racks)
+        chassis += r.chassis.size();
+    // Very large designs: the hottest 5,000 chassis.
+    std::vector<const thermal::ChassisThermal*> all;
+    all.reserve(chassis);
+    for (const auto& r : t->racks)
+        for (const auto& c : r.chassis)
+            all.push_back(&c);
+    std::stable_sort(all.begin(), all.end(), [](const auto* a, const auto* b) {
+        const double ma = std::isfinite(a->maxOperatingK - a->gpuJunctionK) ? a->maxOperatingK - a->gpuJunctionK : 1e9;
+        const double mb = std::isfinite(b->maxOperatingK - b->gpuJunctionK) ? b->maxOperatingK - b->gpuJunctionK : 1e9;
+        return ma < mb || (ma == mb && a->fanSpeed > b->fanSpeed);
+    });
+    if (all.size() > 5000)
+        all.resize(5000);
+    m_chassis->setRowCount(static_cast<int>(all.size()));
+    int row = 0;
+    for (const thermal::ChassisThermal* c : all) {
+        m_chassis->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(c->id)));
+        m_chassis->setItem(row, 1, new NumberItem(c->heatW / 1e3, 2));
+        m_chassis->setItem(row, 2, new NumberItem(c->airflowM3s * kCfmPerM3s, 0));
+        m_chassis->setItem(row, 3, new NumberItem(c->inletK - kC, 1));
+        m_chassis->setItem(row, 4, new NumberItem(c->exhaustK - kC, 1));
+        m_chassis->setItem(row, 5, new NumberItem(c->exhaustK - c->inletK, 1));
+        m_chassis->setItem(row, 6, new NumberItem(c->fanSpeed * 100.0, 0));
+        m_chassis->setItem(row, 7, new NumberItem(c->fanPowerW, 0));
+        m_chassis->setItem(row, 8, new NumberItem(c->gpuJunctionK - kC, 1));
+        m_chassis->setItem(row, 9, new NumberItem(c->maxOperatingK - kC, 0));
+        m_chassis->setItem(row, 10, new NumberItem(c->maxOperatingK - c->gpuJunctionK, 1));
+        QString state = c->throttled ? tr("throttled") : tr("ok");
+        if (std::isnan(c->gpuJunctionK) || std::isnan(c->maxOperatingK))
+            state = tr("not checked");
+        auto* s = new QTableWidgetItem(state);
+        s->setForeground(c->throttled ? QColor(190, 40, 35) : QColor(60, 64, 72));
+        m_chassis->setItem(row, 11, s);
+        ++row;
+    }
+    m_rows->setRowCount(static_cast<int>(t->rows.size()));
+    row = 0;
+    for (const thermal::RowThermal& r : t->rows) {
+        m_rows->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(r.id)));
+        m_rows->setItem(row, 1, new NumberItem(r.coldAisleK - kC, 2));
+        m_rows->setItem(row, 2, new NumberItem(r.hotAisleK - kC, 2));
+        m_rows->setItem(row, 3, new NumberItem(r.rciHi, 1));
+        m_rows->setItem(row, 4, new NumberItem(r.rciLo, 1));
+        m_rows->setItem(row, 5, new NumberItem(r.rti, 0));
+        m_rows->setItem(row, 6, new NumberItem(r.shi, 3));
+        ++row;
+    }
+    double hottest = NAN, margin = NAN;
+    if (!all.empty() && std::isfinite(all.front()->gpuJunctionK)) {
+        hottest = all.front()->gpuJunctionK - kC;
+        margin = all.front()->maxOperatingK - all.front()->gpuJunctionK;
+    }
+    QString head = tr("<b>%1 chassis</b>, %2 throttled").arg(chassis).arg(t->throttledChassis);
+    if (std::isfinite(hottest))
+        head += tr("; least margin: %1 at %2 °C GPU junction (%3 K to its limit)")
+                    .arg(QString::fromStdString(all.front()->id))
+                    .arg(hottest, 0, 'f', 1)
+                    .arg(margin, 0, 'f', 1);
+    if (!t->scenario.empty())
+        head += tr("<br>what-if: %1").arg(QString::fromStdString(t->scenario));
+    m_headline->setText(head);
+    m_chassis->setSortingEnabled(true);
+    m_rows->setSortingEnabled(true);
+    m_chassis->resizeColumnsToContents();
+    m_rows->resizeColumnsToContents();
+}
+
+} // namespace rdt::gui

@@ -1,0 +1,139 @@
+#include "gui/WhatIfBar.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QToolButton>
+
+#include <cmath>
+
+#include "core/Units.h"
+#include "gui/Studio.h"
+
+namespace rdt::gui {
+
+namespace {
+
+/// A quantity field: empty means "as designed"; bad text turns red and is not applied.
+QLineEdit* quantityEdit(const QString& placeholder, int width)
+{
+    auto* e = new QLineEdit;
+    e->setPlaceholderText(placeholder);
+    e->setClearButtonEnabled(true);
+    e->setMaximumWidth(width);
+    return e;
+}
+
+std::optional<double> parse(QLineEdit* e, core::Dimension dim, core::Range range)
+{
+    const QString t = e->text().trimmed();
+    if (t.isEmpty()) {
+        e->setStyleSheet({});
+        e->setToolTip({});
+        return NAN;
+    }
+    const core::ParsedQuantity p = core::parseQuantity(t.toStdString(), dim, range);
+    e->setStyleSheet(p.value ? QString() : "QLineEdit { background: #fde2e0; border: 1px solid #d0453a; }");
+    e->setToolTip(p.value ? QString() : QString::fromStdString(p.error));
+    if (!p.value)
+        return std::nullopt;
+    return *p.value;
+}
+
+} // namespace
+
+WhatIfBar::WhatIfBar(Studio& studio, QWidget* parent)
+    : QToolBar(tr("What-if"), parent), m_studio(studio), m_inlet(quantityEdit(tr("as designed"), 110)),
+      m_altitude(quantityEdit(tr("as designed"), 110)), m_rotors(new QSpinBox), m_feed(new QComboBox),
+      m_cap(quantityEdit(tr("as designed"), 110))
+{
+    setObjectName("what-if");
+    auto* title = new QLabel(tr("<b>What if</b> "));
+    addWidget(title);
+    addWidget(new QLabel(tr(" supply air ")));
+    addWidget(m_inlet);
+    addWidget(new QLabel(tr("  altitude ")));
+    addWidget(m_altitude);
+    addWidget(new QLabel(tr("  failed rotors per chassis ")));
+    m_rotors->setRange(0, 8);
+    m_rotors->setKeyboardTracking(false);
+    addWidget(m_rotors);
+    addWidget(new QLabel(tr("  lost AC feed ")));
+    m_feed->addItems({tr("none"), "A", "B"});
+    addWidget(m_feed);
+    addWidget(new QLabel(tr("  GPU cap ")));
+    addWidget(m_cap);
+    auto* reset = new QToolButton;
+    reset->setText(tr("Reset"));
+    reset->setToolTip(tr("Back to the design as written"));
+    addWidget(reset);
+    for (QLineEdit* e : {m_inlet, m_altitude, m_cap})
+        connect(e, &QLineEdit::editingFinished, this, &WhatIfBar::apply);
+    connect(m_rotors, &QSpinBox::valueChanged, this, &WhatIfBar::apply);
+    connect(m_feed, &QComboBox::currentIndexChanged, this, &WhatIfBar::apply);
+    connect(reset, &QToolButton::clicked, this, &WhatIfBar::reset);
+}
+
+bool WhatIfBar::set(const QString& what, const QString& value)
+{
+    if (what == "inlet")
+        m_inlet->setText(value);
+    else if (what == "altitude")
+        m_altitude->setText(value);
+    else if (what == "gpu-cap")
+        m_cap->setText(value);
+    else if (what == "fan-fail") {
+        bool ok = false;
+        const int n = value.toInt(&ok);
+        if (!ok || n < m_rotors->minimum() || n > m_rotors->maximum())
+            return false;
+        const QSignalBlocker block(m_rotors);
+        m_rotors->setValue(n);
+    } else if (what == "feed-loss") {
+        const int i = value.isEmpty() ? 0 : m_feed->findText(value);
+        if (i < 0)
+            return false;
+        const QSignalBlocker block(m_feed);
+        m_feed->setCurrentIndex(i);
+    } else
+        return false;
+    apply();
+    return m_inlet->styleSheet().isEmpty() && m_altitude->styleSheet().isEmpty() && m_cap->styleSheet().isEmpty();
+}
+
+void WhatIfBar::reset()
+{
+    {
+        const QSignalBlocker a(m_rotors), b(m_feed);
+        m_inlet->clear();
+        m_altitude->clear();
+        m_cap->clear();
+        m_rotors->setValue(0);
+        m_feed->setCurrentIndex(0);
+    }
+    apply();
+}
+
+void WhatIfBar::apply()
+{
+    const auto inlet = parse(m_inlet, core::Dimension::Temperature, {223.15, 373.15});
+    const auto altitude = parse(m_altitude, core::Dimension::Length, {-500, 6000});
+    const auto cap = parse(m_cap, core::Dimension::Power, {1, 5000});
+    if (!inlet || !altitude || !cap)
+        return; // the red field says why; nothing changes until it is fixed
+    analysis::RunOptions w;
+    w.inletK = std::isnan(*inlet) ? 0.0 : *inlet;
+    w.altitudeM = *altitude;
+    w.gpuCapW = *cap;
+    w.failedRotors = m_rotors->value();
+    w.lostFeed = m_feed->currentIndex() == 0 ? std::string() : m_feed->currentText().toStdString();
+    const analysis::RunOptions& now = m_studio.whatIf();
+    const auto same = [](double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; };
+    if (same(now.inletK, w.inletK) && same(now.altitudeM, w.altitudeM) && same(now.gpuCapW, w.gpuCapW) &&
+        now.failedRotors == w.failedRotors && now.lostFeed == w.lostFeed)
+        return;
+    m_studio.setWhatIf(w);
+}
+
+} // namespace rdt::gui

@@ -1,0 +1,38 @@
+#pragma once
+/// \file WhatIfBar.h
+/// The what-if toolbar: supply air, altitude, failed rotors per chassis, a lost AC feed and a GPU
+/// cap for every GPU. Changing one re-runs the coupled solvers in the background with the same
+/// scenario code as `rdt check --inlet/--altitude/--scenario/--gpu-cap`; the document is not
+/// changed, and Reset returns to the design as written.
+
+#include <QToolBar>
+
+class QComboBox;
+class QLineEdit;
+class QSpinBox;
+
+namespace rdt::gui {
+
+class Studio;
+
+class WhatIfBar : public QToolBar {
+    Q_OBJECT
+public:
+    explicit WhatIfBar(Studio& studio, QWidget* parent = nullptr);
+    /// Set a field as a user would (tests, --scenario): `inlet`, `altitude`, `gpu-cap` take text with a
+    /// unit, `fan-fail` a count, `feed-loss` A, B or empty. False when the text is refused.
+    bool set(const QString& what, const QString& value);
+    void reset();
+
+private:
+    void apply();
+
+    Studio& m_studio;
+    QLineEdit* m_inlet;
+    QLineEdit* m_altitude;
+    QSpinBox* m_rotors;
+    QComboBox* m_feed;
+    QLineEdit* m_cap;
+};
+
+} // namespace rdt::gui
