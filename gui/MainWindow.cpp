@@ -1,5 +1,10 @@
 #include "gui/MainWindow.h"
 
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
+#include <QRegularExpression>
+#include <QUrl>
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -23,6 +28,7 @@
 #include "gui/InspectorPanel.h"
 #include "gui/LayoutTree.h"
 #include "gui/PowerPanel.h"
+#include "gui/SignalPanel.h"
 #include "gui/ThermalPanel.h"
 #include "gui/WhatIfBar.h"
 #include "gui/ProblemsPanel.h"
@@ -63,6 +69,9 @@ MainWindow::MainWindow(const QString& catalogDir, bool interactive, QWidget* par
     addResultPanel(tr("Power"), m_power);
     m_thermal = new ThermalPanel(*m_studio);
     addResultPanel(tr("Thermal"), m_thermal);
+    m_signal = new SignalPanel(*m_studio);
+    addResultPanel(tr("Signal"), m_signal);
+    setAcceptDrops(true);
     m_whatIf = new WhatIfBar(*m_studio, this);
     addToolBar(Qt::TopToolBarArea, m_whatIf);
 
@@ -406,6 +415,45 @@ void MainWindow::waitForChecks(int timeoutMs)
     while (m_studio->checksRunning() && t.elapsed() < timeoutMs)
         QApplication::processEvents(QEventLoop::AllEvents, 20);
     QApplication::processEvents();
+}
+
+namespace {
+
+bool isTouchstone(const QString& path)
+{
+    static const QRegularExpression re("\\.(s\\d+p|ts)$", QRegularExpression::CaseInsensitiveOption);
+    return re.match(path).hasMatch();
+}
+
+} // namespace
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e)
+{
+    for (const QUrl& u : e->mimeData()->urls())
+        if (u.isLocalFile() && isTouchstone(u.toLocalFile())) {
+            e->acceptProposedAction();
+            return;
+        }
+    QMainWindow::dragEnterEvent(e);
+}
+
+void MainWindow::dropEvent(QDropEvent* e)
+{
+    for (const QUrl& u : e->mimeData()->urls())
+        if (u.isLocalFile() && isTouchstone(u.toLocalFile())) {
+            openTouchstone(u.toLocalFile());
+            e->acceptProposedAction();
+            return;
+        }
+    QMainWindow::dropEvent(e);
+}
+
+bool MainWindow::openTouchstone(const QString& path)
+{
+    showPanel("signal");
+    const bool ok = m_signal->openTouchstone(path);
+    statusBar()->showMessage(ok ? tr("Opened %1 in the Signal panel").arg(path) : m_signal->touchstoneStatus(), 8000);
+    return ok;
 }
 
 bool MainWindow::showPanel(const QString& name)

@@ -26,6 +26,7 @@ class ThroughputPanel;
 class PowerPanel;
 class ThermalPanel;
 class WhatIfBar;
+class SignalPanel;
 class CatalogPanel;
 class InspectorPanel;
 class LayoutTree;
@@ -45,6 +46,9 @@ public:
     PowerPanel* power() const { return m_power; }
     ThermalPanel* thermal() const { return m_thermal; }
     WhatIfBar* whatIf() const { return m_whatIf; }
+    SignalPanel* signalPanel() const { return m_signal; }
+    /// Open a Touchstone file in the Signal panel (what dropping one on the window does).
+    bool openTouchstone(const QString& path);
     /// Show and raise the dock whose object name is `name` (`problems`, `throughput`, …).
     bool showPanel(const QString& name);
     const QString& lastError() const { return m_lastError; }
@@ -67,6 +71,8 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
 
 private:
     void buildMenus();
@@ -88,6 +94,7 @@ private:
     PowerPanel* m_power = nullptr;
     ThermalPanel* m_thermal = nullptr;
     WhatIfBar* m_whatIf = nullptr;
+    SignalPanel* m_signal = nullptr;
     CatalogPanel* m_catalog = nullptr;
     InspectorPanel* m_inspector = nullptr;
     LayoutTree* m_layout = nullptr;

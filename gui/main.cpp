@@ -15,6 +15,7 @@
 #include "gui/MainWindow.h"
 #include "gui/SceneView.h"
 #include "gui/Studio.h"
+#include "gui/SignalPanel.h"
 #include "gui/WhatIfBar.h"
 
 int main(int argc, char** argv)
@@ -53,7 +54,7 @@ int main(int argc, char** argv)
     QCommandLineOption size("size", "Window size for --screenshot (default 1600x1000).", "WxH", "1600x1000");
     QCommandLineOption panel("panel",
                              "With --screenshot: bring this bottom panel to the front "
-                             "(problems, throughput, power, thermal).",
+                             "(problems, throughput, power, thermal, signal).",
                              "NAME");
     QCommandLineOption colourBy("colour-by",
                                 "Colour the 3D view and the elevation by NAME: Part kind, Problems, or a result such as "
@@ -72,6 +73,10 @@ int main(int argc, char** argv)
     parser.addOption(select);
     parser.addOption(view);
     parser.addOption(scenario);
+    QCommandLineOption touchstone("touchstone", "Open this Touchstone file in the Signal panel.", "FILE");
+    QCommandLineOption tab("tab", "Signal panel tab to show: loss, pulse, eye, budget, touchstone.", "NAME");
+    parser.addOption(touchstone);
+    parser.addOption(tab);
     parser.process(app);
 
     const QString catalog = QString::fromStdString(rdt::analysis::dataDir() + "/catalog");
@@ -124,11 +129,17 @@ int main(int argc, char** argv)
         QTimer::singleShot(0, &window, [&window] { window.offerStartupRecovery(); });
     if (screenshot) {
         if (parser.isSet(panel) && !window.showPanel(parser.value(panel))) {
-            std::fprintf(stderr, "rdt-studio: no panel \"%s\" (problems, throughput, power, thermal)\n",
+            std::fprintf(stderr, "rdt-studio: no panel \"%s\" (problems, throughput, power, thermal, signal)\n",
                          parser.value(panel).toUtf8().constData());
             return 2;
         }
         window.waitForChecks();
+        if (parser.isSet(touchstone) && !window.openTouchstone(parser.value(touchstone))) {
+            std::fprintf(stderr, "rdt-studio: %s\n", window.signalPanel()->touchstoneStatus().toUtf8().constData());
+            return 2;
+        }
+        if (parser.isSet(tab))
+            window.signalPanel()->showTab(parser.value(tab));
         if (parser.isSet(colourBy) && window.scene()->colouringName() != parser.value(colourBy)) {
             std::fprintf(stderr, "rdt-studio: no colouring \"%s\"; known: %s\n",
                          parser.value(colourBy).toUtf8().constData(),

@@ -1,5 +1,6 @@
 #include "signal/LinkAnalysis.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "models/ChannelModels.h"
@@ -79,6 +80,21 @@ double requiredCableLengthM(const core::Slot& a, const core::Slot& b, double ouP
     return std::fabs(midA - midB) * ouPitchM + slackM;
 }
 
+namespace {
+
+/// IL (dB) of a trace model over 0.1 … `maxHz` at 64 points, plus a fixed allowance (connectors).
+void traceIl(LinkVerdict& v, double lengthM, double maxHz, double extraDb)
+{
+    models::TraceModel trace;
+    for (int i = 1; i <= 64; ++i) {
+        const double f = maxHz * i / 64.0;
+        v.ilFreqHz.push_back(f);
+        v.ilDb.push_back(models::lossDbPerM(trace.gamma(f)) * lengthM + extraDb);
+    }
+}
+
+} // namespace
+
 SignalResult analyseLinks(const core::Design& d, const std::string& dir)
 {
     SignalResult res;
@@ -102,12 +118,14 @@ SignalResult analyseLinks(const core::Design& d, const std::string& dir)
             v.pass = v.ilNyquistDb <= 36.0;
             v.laneRateGbps = v.pass ? 32.0 : (models::lossDbPerM(trace.gamma(8e9)) * len + 3.0 <= 28.0 ? 16.0 : 0.0);
             v.verdict = v.pass ? "pass" : v.laneRateGbps > 0 ? "fallback to PCIe Gen4 (16 GT/s)" : "fail";
+            traceIl(v, len, 32e9, 2 * 1.5);
         } else if (l.medium == "optical") {
             // The electrical part of an optical link is the host's C2M trace: ~16 dB at 26.56 GHz [E2].
             v.ilNyquistDb = ilAt(26.5625e9, 0.0, kHostTraceM);
             v.pass = v.ilNyquistDb <= 16.0;
             v.laneRateGbps = v.pass ? 100.0 : 0.0;
             v.verdict = v.pass ? "pass" : "fail";
+            traceIl(v, kHostTraceM, 53.125e9, 0.0);
         } else {
             if (!ck)
                 ck = std::make_unique<ComParams>(ComParams::load(dir + "/ieee8023ck-cr-estimate.yaml"));
@@ -124,6 +142,20 @@ SignalResult analyseLinks(const core::Design& d, const std::string& dir)
             v.eyeBer = r.eyeBer;
             v.eyeOpeningV = r.eyeOpeningV;
             v.pass = r.pass;
+            for (std::size_t i = 0; i < ch.freqHz.size(); i += std::max<std::size_t>(1, ch.freqHz.size() / 256)) {
+                v.ilFreqHz.push_back(ch.freqHz[i]);
+                v.ilDb.push_back(-20.0 * std::log10(std::max(std::abs(ch.thru[i]), 1e-12)));
+            }
+            v.signalV = r.signalV;
+            v.noiseV = r.noiseV;
+            v.sigmaIsiV = r.sigmaIsiV;
+            v.sigmaXtV = r.sigmaXtV;
+            v.sigmaTxV = r.sigmaTxV;
+            v.sigmaJitterV = r.sigmaJitterV;
+            v.sigmaRxNoiseV = r.sigmaRxNoiseV;
+            v.ctleGainDb = r.ctleGainDb;
+            v.txPre = r.txPre;
+            v.txPost = r.txPost;
             v.laneRateGbps = r.pass ? 100.0 : 0.0;
             v.verdict = r.pass ? "pass" : "fail";
             if (!r.pass) {

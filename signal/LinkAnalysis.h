@@ -37,6 +37,13 @@ struct LinkVerdict {
     double eyeWidthUi = NAN;                      ///< statistical eye width at DER0 (copper)
     std::vector<double> eyePhaseUi, eyeBer;       ///< statistical eye axes (copper)
     std::vector<std::vector<double>> eyeOpeningV; ///< [BER][phase] inner-eye opening, V
+    /// Insertion loss of the analysed channel against frequency (dB, positive = loss).
+    std::vector<double> ilFreqHz, ilDb;
+    /// COM breakdown (copper): signal and noise amplitudes at the sampling point, V, and the
+    /// equaliser setting COM chose.
+    double signalV = NAN, noiseV = NAN, sigmaIsiV = NAN, sigmaXtV = NAN, sigmaTxV = NAN, sigmaJitterV = NAN,
+           sigmaRxNoiseV = NAN;
+    double ctleGainDb = NAN, txPre = NAN, txPost = NAN;
 };
 
 struct SignalResult {

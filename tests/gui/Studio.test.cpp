@@ -20,6 +20,8 @@
 #include "gui/SceneView.h"
 #include "gui/Studio.h"
 #include "gui/ThroughputPanel.h"
+#include "gui/SignalPanel.h"
+#include "gui/LinePlot.h"
 #include "gui/ThermalPanel.h"
 #include "gui/VtkWidget.h"
 #include "gui/WhatIfBar.h"
@@ -393,4 +395,36 @@ TEST_CASE("rdt-studio --help works without a display", "[gui][cli]")
     const QString out = p.readAllStandardOutput();
     CHECK(out.contains("--colour-by"));
     CHECK(out.contains("--scenario"));
+}
+
+TEST_CASE("the signal panel shows every link class, its eye, and a dropped Touchstone file", "[gui][signal]")
+{
+    Fixture f;
+    REQUIRE(f.window->openFile(kData + "/designs/single-rack.yaml"));
+    f.window->waitForChecks();
+    gui::SignalPanel* s = f.window->signalPanel();
+    const auto sig = f.window->studio().signal();
+    REQUIRE(sig);
+    REQUIRE(s->table()->rowCount() == static_cast<int>(sig->links.size()));
+    for (int row = 0; row < s->table()->rowCount(); ++row) {
+        const signal::LinkVerdict& v = sig->links[static_cast<std::size_t>(row)];
+        CHECK(s->table()->item(row, 0)->text().toStdString() == v.id);
+        CHECK(s->table()->item(row, 5)->text() == QString::number(v.comDb, 'f', 2));
+        CHECK(s->table()->item(row, 8)->text().toStdString() == v.verdict);
+    }
+    s->showClass(0);
+    CHECK(s->lossPlot()->seriesCount() == 1);
+    CHECK(s->eyePlot()->seriesCount() >= 2); // ±opening contours for each open BER
+    // A real Touchstone file opens in the panel; a malformed one says where it is wrong.
+    REQUIRE(f.window->openTouchstone(kData + "/channels/kr4-example2/example2_THRU.s4p"));
+    CHECK(s->touchstonePlot()->seriesCount() == 4);
+    CHECK_THAT(s->touchstoneStatus().toStdString(), Contains("4 ports"));
+    QTemporaryDir dir;
+    const QString bad = dir.path() + "/bad.s2p";
+    {
+        std::ofstream out(bad.toStdString());
+        out << "# GHz S MA R 50\n1.0 0.5 0 0.5\n";
+    }
+    CHECK_FALSE(f.window->openTouchstone(bad));
+    CHECK_THAT(s->touchstoneStatus().toStdString(), Contains("bad.s2p"));
 }

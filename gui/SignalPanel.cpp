@@ -1,0 +1,221 @@
+#include "gui/SignalPanel.h"
+
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <complex>
+
+#include "core/Error.h"
+#include "gui/LinePlot.h"
+#include "gui/NumberItem.h"
+#include "gui/Studio.h"
+#include "signal/Touchstone.h"
+
+namespace rdt::gui {
+
+SignalPanel::SignalPanel(Studio& studio, QWidget* parent)
+    : QWidget(parent), m_studio(studio), m_table(new QTableWidget), m_tabs(new QTabWidget), m_loss(new LinePlot),
+      m_pulse(new LinePlot), m_eye(new LinePlot), m_budget(new QLabel), m_sMag(new LinePlot), m_sPhase(new LinePlot),
+      m_tsStatus(new QLabel(tr("Drop a Touchstone file (.s2p, .s4p, .ts) on the window to plot it here.")))
+{
+    const QStringList headers = {tr("Link class"), tr("Kind"), tr("Links"),        tr("Length (m)"),
+                                 tr("IL at Nyquist (dB)"), tr("COM (dB)"), tr("Eye height (mV)"), tr("Lane (Gb/s)"),
+                                 tr("Verdict")};
+    m_table->setColumnCount(static_cast<int>(headers.size()));
+    m_table->setHorizontalHeaderLabels(headers);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_loss->setAxes(tr("frequency (GHz)"), tr("insertion loss (dB)"));
+    m_pulse->setAxes(tr("time (ns)"), tr("equalised pulse response (mV)"));
+    m_eye->setAxes(tr("sampling phase (UI)"), tr("inner-eye opening (mV)"));
+    m_budget->setTextFormat(Qt::RichText);
+    m_budget->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_budget->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_sMag->setAxes(tr("frequency (GHz)"), tr("|S| (dB)"));
+    m_sPhase->setAxes(tr("frequency (GHz)"), tr("phase (degrees)"));
+    m_tabs->addTab(m_loss, tr("Insertion loss"));
+    m_tabs->addTab(m_pulse, tr("Pulse response"));
+    m_tabs->addTab(m_eye, tr("Statistical eye"));
+    m_tabs->addTab(m_budget, tr("COM budget"));
+    auto* ts = new QWidget;
+    auto* tsLayout = new QVBoxLayout(ts);
+    tsLayout->setContentsMargins(0, 0, 0, 0);
+    tsLayout->addWidget(m_tsStatus);
+    auto* tsPlots = new QHBoxLayout;
+    tsPlots->addWidget(m_sMag);
+    tsPlots->addWidget(m_sPhase);
+    tsLayout->addLayout(tsPlots, 1);
+    m_tabs->addTab(ts, tr("Touchstone"));
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_table, 2);
+    layout->addWidget(m_tabs, 3);
+    connect(&m_studio, &Studio::checksFinished, this, &SignalPanel::refresh);
+    connect(m_table, &QTableWidget::currentCellChanged, this, [this](int row) { showClass(row); });
+    refresh();
+}
+
+void SignalPanel::refresh()
+{
+    const auto sig = m_studio.signal();
+    const int keep = std::max(0, m_table->currentRow());
+    m_table->setRowCount(0);
+    if (!sig)
+        return;
+    m_table->setRowCount(static_cast<int>(sig->links.size()));
+    int row = 0;
+    for (const signal::LinkVerdict& v : sig->links) {
+        m_table->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(v.id)));
+        m_table->setItem(row, 1, new QTableWidgetItem(QString::fromStdString(v.kind)));
+        m_table->setItem(row, 2, new NumberItem(static_cast<double>(v.count), 0));
+        m_table->setItem(row, 3, new NumberItem(v.lengthM, 2));
+        m_table->setItem(row, 4, new NumberItem(v.ilNyquistDb, 1));
+        m_table->setItem(row, 5, new NumberItem(v.comDb, 2));
+        m_table->setItem(row, 6, new NumberItem(v.eyeHeightV * 1e3, 1));
+        m_table->setItem(row, 7, new NumberItem(v.laneRateGbps, 0));
+        auto* verdict = new QTableWidgetItem(QString::fromStdString(v.verdict));
+        verdict->setForeground(v.pass ? QColor(40, 130, 60) : QColor(190, 40, 35));
+        m_table->setItem(row, 8, verdict);
+        ++row;
+    }
+    m_table->resizeColumnsToContents();
+    if (row > 0) {
+        const int r = std::min(keep, row - 1);
+        m_table->setCurrentCell(r, 0);
+        showClass(r);
+    }
+}
+
+void SignalPanel::showClass(int row)
+{
+    const auto sig = m_studio.signal();
+    if (!sig || row < 0 || static_cast<std::size_t>(row) >= sig->links.size())
+        return;
+    const signal::LinkVerdict& v = sig->links[static_cast<std::size_t>(row)];
+    const QString id = QString::fromStdString(v.id);
+    LinePlot::Series il{tr("IL"), {}, v.ilDb, seriesColour(0)};
+    for (double f : v.ilFreqHz)
+        il.x.push_back(f / 1e9);
+    m_loss->setTitle(tr("%1: insertion loss, %2 dB at Nyquist").arg(id).arg(v.ilNyquistDb, 0, 'f', 1));
+    m_loss->setSeries({il});
+
+    LinePlot::Series pulse{tr("pulse"), {}, {}, seriesColour(0)};
+    for (std::size_t i = 0; i < v.pulse.v.size(); ++i) {
+        pulse.x.push_back(static_cast<double>(i) * v.pulse.dtS * 1e9);
+        pulse.y.push_back(v.pulse.v[i] * 1e3);
+    }
+    m_pulse->setTitle(v.pulse.v.empty() ? tr("%1: no pulse response (COM applies to copper links)").arg(id)
+                                        : tr("%1: equalised pulse response").arg(id));
+    m_pulse->setSeries(v.pulse.v.empty() ? std::vector<LinePlot::Series>{} : std::vector<LinePlot::Series>{pulse});
+
+    // The statistical eye as contours: at each BER the inner eye spans ±opening/2 around the
+    // decision level, so nested curves, one per BER, draw the eye.
+    std::vector<LinePlot::Series> eye;
+    for (std::size_t b = 0; b < v.eyeBer.size() && b < v.eyeOpeningV.size(); ++b) {
+        const QString label = QString("BER 1e%1").arg(std::lround(std::log10(v.eyeBer[b])));
+        LinePlot::Series up{label, v.eyePhaseUi, {}, seriesColour(static_cast<int>(b))};
+        LinePlot::Series down{label, v.eyePhaseUi, {}, seriesColour(static_cast<int>(b))};
+        for (double o : v.eyeOpeningV[b]) {
+            const double h = o > 0 ? o * 1e3 / 2 : NAN;
+            up.y.push_back(h);
+            down.y.push_back(std::isfinite(h) ? -h : NAN);
+        }
+        eye.push_back(std::move(up));
+        eye.push_back(std::move(down));
+    }
+    m_eye->setTitle(eye.empty() ? tr("%1: no statistical eye (copper links only)").arg(id)
+                                : tr("%1: statistical eye, height %2 mV, width %3 UI at the detector error ratio")
+                                      .arg(id)
+                                      .arg(v.eyeHeightV * 1e3, 0, 'f', 1)
+                                      .arg(v.eyeWidthUi, 0, 'f', 2));
+    m_eye->setSeries(std::move(eye));
+
+    auto mv = [](double x) { return std::isfinite(x) ? QString::number(x * 1e3, 'f', 2) + " mV" : QString("–"); };
+    if (std::isfinite(v.comDb))
+        m_budget->setText(
+            tr("<b>%1</b>: COM %2 dB (pass at 3 dB) — %3<br><table cellspacing='6'>"
+               "<tr><td>signal A<sub>s</sub></td><td align='right'>%4</td></tr>"
+               "<tr><td>noise A<sub>ni</sub> at the detector error ratio</td><td align='right'>%5</td></tr>"
+               "<tr><td>σ residual ISI</td><td align='right'>%6</td></tr>"
+               "<tr><td>σ crosstalk</td><td align='right'>%7</td></tr>"
+               "<tr><td>σ transmitter</td><td align='right'>%8</td></tr>"
+               "<tr><td>σ jitter</td><td align='right'>%9</td></tr>"
+               "<tr><td>σ receiver noise</td><td align='right'>%10</td></tr>"
+               "<tr><td>CTLE gain, Tx FFE c(−1), c(+1)</td><td align='right'>%11 dB, %12, %13</td></tr></table>")
+                .arg(id)
+                .arg(v.comDb, 0, 'f', 2)
+                .arg(QString::fromStdString(v.verdict))
+                .arg(mv(v.signalV), mv(v.noiseV), mv(v.sigmaIsiV), mv(v.sigmaXtV), mv(v.sigmaTxV), mv(v.sigmaJitterV),
+                     mv(v.sigmaRxNoiseV))
+                .arg(v.ctleGainDb, 0, 'f', 1)
+                .arg(v.txPre, 0, 'f', 2)
+                .arg(v.txPost, 0, 'f', 2));
+    else
+        m_budget->setText(tr("<b>%1</b> (%2): judged by insertion loss, %3 dB at Nyquist — %4")
+                              .arg(id, QString::fromStdString(v.kind))
+                              .arg(v.ilNyquistDb, 0, 'f', 1)
+                              .arg(QString::fromStdString(v.verdict)));
+}
+
+bool SignalPanel::openTouchstone(const QString& path)
+{
+    m_tabs->setCurrentIndex(4);
+    try {
+        const signal::Network net = signal::readTouchstone(path.toStdString());
+        const int n = net.ports();
+        std::vector<LinePlot::Series> mag, phase;
+        // Column 1 of S (reflection and the transmissions from port 1), at most four traces.
+        for (int i = 0; i < n && i < 4; ++i) {
+            LinePlot::Series m{QString("S%1%2").arg(i + 1).arg(1), {}, {}, seriesColour(i)};
+            LinePlot::Series p = m;
+            for (std::size_t k = 0; k < net.points(); ++k) {
+                const std::complex<double> s = net.s[k](i, 0);
+                m.x.push_back(net.freqHz[k] / 1e9);
+                m.y.push_back(20.0 * std::log10(std::max(std::abs(s), 1e-12)));
+                p.x.push_back(net.freqHz[k] / 1e9);
+                p.y.push_back(std::arg(s) * 180.0 / M_PI);
+            }
+            mag.push_back(std::move(m));
+            phase.push_back(std::move(p));
+        }
+        const QString name = QFileInfo(path).fileName();
+        m_sMag->setTitle(tr("%1: magnitude").arg(name));
+        m_sPhase->setTitle(tr("%1: phase").arg(name));
+        m_sMag->setSeries(std::move(mag));
+        m_sPhase->setSeries(std::move(phase));
+        m_tsStatus->setText(tr("%1 — %2 ports, %3 points, %4 … %5 GHz")
+                                .arg(name)
+                                .arg(n)
+                                .arg(net.points())
+                                .arg(net.freqHz.front() / 1e9, 0, 'g', 4)
+                                .arg(net.freqHz.back() / 1e9, 0, 'g', 4));
+        return true;
+    } catch (const std::exception& e) {
+        m_tsStatus->setText(tr("<span style='color:#c0392b'>%1</span>").arg(QString::fromUtf8(e.what()).toHtmlEscaped()));
+        return false;
+    }
+}
+
+void SignalPanel::showTab(const QString& name)
+{
+    const QStringList names = {"loss", "pulse", "eye", "budget", "touchstone"};
+    const int i = static_cast<int>(names.indexOf(name));
+    if (i >= 0)
+        m_tabs->setCurrentIndex(i);
+}
+
+QString SignalPanel::touchstoneStatus() const
+{
+    return m_tsStatus->text();
+}
+
+} // namespace rdt::gui

@@ -1,0 +1,51 @@
+#pragma once
+/// \file SignalPanel.h
+/// Link classes and what closes them: a table of every class (length, insertion loss at Nyquist,
+/// COM, eye height, lane rate, verdict) and, for the selected class, its insertion loss against
+/// frequency, equalised pulse response, statistical eye (inner-eye contours by BER) and COM
+/// budget. A Touchstone file dropped on the window opens here: |Sij| and phase against frequency.
+
+#include <QWidget>
+
+class QLabel;
+class QTabWidget;
+class QTableWidget;
+
+namespace rdt::gui {
+
+class Studio;
+class LinePlot;
+
+class SignalPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit SignalPanel(Studio& studio, QWidget* parent = nullptr);
+    QTableWidget* table() const { return m_table; }
+    /// Show one link class's plots (by row of the table).
+    void showClass(int row);
+    /// Open a Touchstone file in the panel's Touchstone tab; false (with the located error shown)
+    /// when it cannot be read.
+    bool openTouchstone(const QString& path);
+    /// Bring a tab to the front: "loss", "pulse", "eye", "budget", "touchstone".
+    void showTab(const QString& name);
+    LinePlot* eyePlot() const { return m_eye; }
+    LinePlot* lossPlot() const { return m_loss; }
+    LinePlot* touchstonePlot() const { return m_sMag; }
+    QString touchstoneStatus() const;
+
+private:
+    void refresh();
+
+    Studio& m_studio;
+    QTableWidget* m_table;
+    QTabWidget* m_tabs;
+    LinePlot* m_loss;
+    LinePlot* m_pulse;
+    LinePlot* m_eye;
+    QLabel* m_budget;
+    LinePlot* m_sMag;
+    LinePlot* m_sPhase;
+    QLabel* m_tsStatus;
+};
+
+} // namespace rdt::gui
