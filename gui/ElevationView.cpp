@@ -151,7 +151,18 @@ void ElevationView::rebuild()
             t->setBrush(behind.lightnessF() < 0.55 ? QColor(Qt::white) : QColor(30, 32, 38));
             if (t->boundingRect().height() > height)
                 t->setScale(height / t->boundingRect().height());
-            t->setPos(x + 6, top + (height - t->boundingRect().height() * t->scale()) / 2);
+            // Parts that overlap (a layout error) keep readable labels: the lower part's label sits at
+            // its bottom edge, the upper part's at its top edge, and labels draw above every box.
+            const double th = t->boundingRect().height() * t->scale();
+            double ty = top + (height - th) / 2;
+            for (std::size_t j = 0; j < rack.slots.size(); ++j) {
+                const core::Slot& o = rack.slots[j];
+                if (j == i || o.top() < s.ou || o.ou > s.top())
+                    continue;
+                ty = (o.ou < s.ou || (o.ou == s.ou && j < i)) ? top + 2 : top + height - th - 2;
+            }
+            t->setPos(x + 6, ty);
+            t->setZValue(10);
             t->setAcceptedMouseButtons(Qt::NoButton);
         }
     }

@@ -31,7 +31,7 @@ public:
     void setSeries(std::vector<Series> series);
     /// Series drawn (tests).
     int seriesCount() const { return static_cast<int>(m_series.size()); }
-    QSize minimumSizeHint() const override { return {360, 220}; }
+    QSize minimumSizeHint() const override { return {260, 150}; }
 
 protected:
     void paintEvent(QPaintEvent*) override;

@@ -1,7 +1,11 @@
 #include "gui/MainWindow.h"
 
+#include <algorithm>
+
 #include <QDragEnterEvent>
+#include <QShowEvent>
 #include <QDropEvent>
+#include <QLocale>
 #include <QMimeData>
 #include <QRegularExpression>
 #include <QUrl>
@@ -100,12 +104,13 @@ MainWindow::MainWindow(const QString& catalogDir, bool interactive, QWidget* par
         m_progress->hide();
         const core::CheckCounts c = core::countViolations(m_studio->violations());
         const core::Summary s = m_studio->design().summary();
-        m_counts->setText(tr("%1 racks · %2 GPUs · <b style='color:%3'>%4 errors</b> · %5 warnings")
-                              .arg(s.racks)
-                              .arg(s.gpus)
+        auto count = [](std::size_t n, const char* one, const char* many) {
+            return QString("%1 %2").arg(QLocale().toString(static_cast<qulonglong>(n))).arg(n == 1 ? one : many);
+        };
+        m_counts->setText(tr("%1 · %2 · <b style='color:%3'>%4</b> · %5")
+                              .arg(count(s.racks, "rack", "racks"), count(s.gpus, "GPU", "GPUs"))
                               .arg(c.errors ? "#c0302a" : "#2a8a3a")
-                              .arg(c.errors)
-                              .arg(c.warnings));
+                              .arg(count(c.errors, "error", "errors"), count(c.warnings, "warning", "warnings")));
     });
     connect(m_studio->undoStack(), &QUndoStack::cleanChanged, this, [this] { updateTitle(); });
     connect(m_studio.get(), &Studio::documentReplaced, this, [this] { updateTitle(); });
@@ -155,13 +160,38 @@ void MainWindow::buildDocks()
     m_problemsDock = problemsDock;
     splitDockWidget(layoutDock, elevationDock, Qt::Horizontal);
     splitDockWidget(layoutDock, catalogDock, Qt::Vertical);
-    resizeDocks({layoutDock, elevationDock}, {320, 400}, Qt::Horizontal);
-    resizeDocks({inspectorDock}, {290}, Qt::Horizontal);
-    resizeDocks({problemsDock}, {210}, Qt::Vertical);
-    resizeDocks({layoutDock, catalogDock}, {330, 420}, Qt::Vertical);
+    m_layoutDock = layoutDock;
+    m_catalogDock = catalogDock;
+    m_elevationDock = elevationDock;
+    m_inspectorDock = inspectorDock;
+    m_elevation->setMinimumWidth(220);
+    fitDocks();
     m_viewMenu = new QMenu(tr("&View"), this);
     for (QDockWidget* d : {layoutDock, catalogDock, elevationDock, inspectorDock, problemsDock})
         m_viewMenu->addAction(d->toggleViewAction());
+}
+
+void MainWindow::fitDocks()
+{
+    // Shares of the window that keep every view usable from 1280×720 up: the elevation never
+    // shrinks to a strip, the bottom panels never take half the height.
+    const int w = std::max(width(), 1000), h = std::max(height(), 600);
+    resizeDocks({m_layoutDock, m_elevationDock}, {std::clamp(w * 14 / 100, 170, 320), std::clamp(w * 22 / 100, 250, 420)},
+                Qt::Horizontal);
+    resizeDocks({m_inspectorDock}, {std::clamp(w * 20 / 100, 240, 300)}, Qt::Horizontal);
+    resizeDocks({m_problemsDock}, {std::clamp(h * 30 / 100, 170, 280)}, Qt::Vertical);
+    resizeDocks({m_layoutDock, m_catalogDock}, {h * 35 / 100, h * 45 / 100}, Qt::Vertical);
+}
+
+void MainWindow::showEvent(QShowEvent* e)
+{
+    QMainWindow::showEvent(e);
+    if (!m_docksFitted) {
+        m_docksFitted = true;
+        fitDocks();
+        // Once more after the first layout pass has placed the tabified result panels.
+        QTimer::singleShot(0, this, [this] { fitDocks(); });
+    }
 }
 
 void MainWindow::buildMenus()

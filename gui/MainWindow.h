@@ -73,10 +73,12 @@ protected:
     void closeEvent(QCloseEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
+    void showEvent(QShowEvent* e) override;
 
 private:
     void buildMenus();
     void buildDocks();
+    void fitDocks();
     void updateTitle();
     void showError(const QString& title, const QString& message);
     bool maybeSave();
@@ -104,6 +106,11 @@ private:
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QDockWidget* m_problemsDock = nullptr;
+    QDockWidget* m_layoutDock = nullptr;
+    QDockWidget* m_catalogDock = nullptr;
+    QDockWidget* m_elevationDock = nullptr;
+    QDockWidget* m_inspectorDock = nullptr;
+    bool m_docksFitted = false;
     bool m_interactive = true;
     QString m_lastError;
 };

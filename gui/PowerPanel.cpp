@@ -26,12 +26,12 @@ public:
         QString unit;
         bool higherIsWorse = true; ///< false: the value must reach the limit (hold-up)
     };
-    explicit LoadBars(QWidget* parent = nullptr) : QWidget(parent) { setMinimumHeight(110); }
+    explicit LoadBars(QWidget* parent = nullptr) : QWidget(parent) { setMinimumHeight(100); }
     void setBars(QString title, std::vector<Bar> bars)
     {
         m_title = std::move(title);
         m_bars = std::move(bars);
-        setMinimumHeight(30 + 24 * static_cast<int>(m_bars.size()));
+        setMinimumHeight(26 + 20 * static_cast<int>(m_bars.size()));
         update();
     }
 
@@ -78,7 +78,7 @@ protected:
                 p.setPen(QColor(90, 94, 100));
                 p.drawText(QRect(x0 + 6, y, w - 12, 18), Qt::AlignLeft | Qt::AlignVCenter, tr("not applicable"));
             }
-            y += 24;
+            y += 20;
         }
     }
 
@@ -192,7 +192,8 @@ void PowerPanel::showRack(int rack)
     bars.push_back({tr("Busbar current"), r.busbarCurrentA, r.busbarRatingA, "A"});
     bars.push_back({tr("Battery hold-up"), std::isfinite(r.bbuHoldupS) ? r.bbuHoldupS : 1e9, power->rideThroughS, "s",
                     false});
-    QString title = QString::fromStdString(r.id) + tr(" — %1 shelves").arg(r.shelves.size());
+    QString title = QString::fromStdString(r.id) +
+                    (r.shelves.size() == 1 ? tr(" — 1 shelf") : tr(" — %1 shelves").arg(r.shelves.size()));
     for (const power::ShelfPower& s : r.shelves)
         if (!s.feed.empty())
             title += QString(", %1 on feed %2").arg(QString::fromStdString(s.id.substr(s.id.rfind('/') + 1)),

@@ -96,6 +96,9 @@ SceneView::SceneView(Studio& studio, QWidget* parent)
     m_fixScale->setToolTip(tr("Keep the colour scale's range while what-ifs and edits change the results"));
     bar->addWidget(m_fixScale);
     bar->addSpacing(8);
+    // The legend may be cut rather than widen the window (usable at 1280 × 720).
+    m_legend->setMinimumWidth(0);
+    m_legend->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     bar->addWidget(m_legend, 1);
     for (const auto& c : m_colourings)
         m_colouringBox->addItem(QString::fromStdString(c->name()));

@@ -28,7 +28,7 @@ public:
     void setData(std::shared_ptr<const analysis::ThroughputResult> t, const QString& scope);
     /// Lines drawn (tests).
     int seriesCount() const { return m_series; }
-    QSize minimumSizeHint() const override { return {420, 240}; }
+    QSize minimumSizeHint() const override { return {300, 160}; }
 
 protected:
     void paintEvent(QPaintEvent*) override;

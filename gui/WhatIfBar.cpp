@@ -44,22 +44,23 @@ std::optional<double> parse(QLineEdit* e, core::Dimension dim, core::Range range
 } // namespace
 
 WhatIfBar::WhatIfBar(Studio& studio, QWidget* parent)
-    : QToolBar(tr("What-if"), parent), m_studio(studio), m_inlet(quantityEdit(tr("as designed"), 110)),
-      m_altitude(quantityEdit(tr("as designed"), 110)), m_rotors(new QSpinBox), m_feed(new QComboBox),
-      m_cap(quantityEdit(tr("as designed"), 110))
+    : QToolBar(tr("What-if"), parent), m_studio(studio), m_inlet(quantityEdit(tr("as designed"), 100)),
+      m_altitude(quantityEdit(tr("as designed"), 100)), m_rotors(new QSpinBox), m_feed(new QComboBox),
+      m_cap(quantityEdit(tr("as designed"), 100))
 {
     setObjectName("what-if");
     auto* title = new QLabel(tr("<b>What if</b> "));
     addWidget(title);
-    addWidget(new QLabel(tr(" supply air ")));
+    addWidget(new QLabel(tr(" supply ")));
     addWidget(m_inlet);
     addWidget(new QLabel(tr("  altitude ")));
     addWidget(m_altitude);
-    addWidget(new QLabel(tr("  failed rotors per chassis ")));
+    addWidget(new QLabel(tr("  failed rotors ")));
     m_rotors->setRange(0, 8);
+    m_rotors->setToolTip(tr("Failed fan rotors in every chassis"));
     m_rotors->setKeyboardTracking(false);
     addWidget(m_rotors);
-    addWidget(new QLabel(tr("  lost AC feed ")));
+    addWidget(new QLabel(tr("  lost feed ")));
     m_feed->addItems({tr("none"), "A", "B"});
     addWidget(m_feed);
     addWidget(new QLabel(tr("  GPU cap ")));
