@@ -86,8 +86,37 @@ void powerFields(const core::Design& d, const power::PowerResult& p, std::vector
 
 } // namespace
 
+namespace {
+
+/// Worst link margin of every part at an end of a link class (COM or IL budget, dB).
+core::PartField linkMargin(const core::Design& d, const signal::SignalResult& sig)
+{
+    core::PartField f = blank(d, "Link margin", "dB", "signal.link.close", false, 0.0);
+    for (std::size_t i = 0; i < d.links.size() && i < sig.links.size(); ++i) {
+        const core::LinkClass& l = d.links[i];
+        const double m = sig.links[i].marginDb;
+        if (!std::isfinite(m))
+            continue;
+        for (std::size_t ri = 0; ri < d.racks.size(); ++ri)
+            for (std::size_t si = 0; si < d.racks[ri].slots.size(); ++si) {
+                const core::Slot& s = d.racks[ri].slots[si];
+                const bool end = l.scope == "port" ? s.name == l.fromSlot || s.name == l.toSlot
+                                                   : s.part->slug == l.from.partSlug || s.part->slug == l.to.partSlug;
+                if (end) {
+                    double& v = f.values[ri][si];
+                    v = std::isfinite(v) ? std::min(v, m) : m;
+                }
+            }
+    }
+    f.autoRange();
+    return f;
+}
+
+} // namespace
+
 std::vector<core::PartField> resultFields(const core::Design& d, const power::PowerResult* power,
-                                          const thermal::ThermalResult* thermal, const ThroughputResult* throughput)
+                                          const thermal::ThermalResult* thermal, const ThroughputResult* throughput,
+                                          const signal::SignalResult* signal)
 {
     std::vector<core::PartField> out;
     if (thermal)
@@ -103,6 +132,8 @@ std::vector<core::PartField> resultFields(const core::Design& d, const power::Po
         clock.autoRange();
         out.push_back(std::move(clock));
     }
+    if (signal)
+        out.push_back(linkMargin(d, *signal));
     return out;
 }
 

@@ -2,8 +2,8 @@
 /// \file Fields.h
 /// The solver results as per-part fields for the studio's colourings (core/Field.h): thermal
 /// (inlet, GPU junction and margin, exhaust rise, fan speed), power (part draw, rack load against
-/// N+1 and feed loss, busbar current against its rating, battery hold-up) and throughput (GPU
-/// clock). Racks stamped from one template share results, but every rack gets its own values.
+/// N+1 and feed loss, busbar current against its rating, battery hold-up), throughput (GPU clock)
+/// and signal (each part's worst link margin: COM or insertion-loss budget). Racks stamped from one template share results, but every rack gets its own values.
 
 #include <vector>
 
@@ -16,6 +16,7 @@ namespace rdt::analysis {
 
 /// Every field the results allow (a null result contributes none), in a stable order.
 std::vector<core::PartField> resultFields(const core::Design& design, const power::PowerResult* power,
-                                          const thermal::ThermalResult* thermal, const ThroughputResult* throughput);
+                                          const thermal::ThermalResult* thermal, const ThroughputResult* throughput,
+                                          const signal::SignalResult* signal = nullptr);
 
 } // namespace rdt::analysis

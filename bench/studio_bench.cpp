@@ -28,7 +28,7 @@ std::size_t recheck(const core::Design& d, const core::CheckRegistry& registry, 
     const auto thermal = store.get<thermal::ThermalResult>("thermal");
     const auto sig = signal::signalFor(d, store, analysis::dataDir() + "/si-profiles");
     const analysis::ThroughputResult t = analysis::analyseThroughput(d, *power, *thermal, *sig, nccl, nullptr);
-    const std::vector<core::PartField> fields = analysis::resultFields(d, power.get(), thermal.get(), &t);
+    const std::vector<core::PartField> fields = analysis::resultFields(d, power.get(), thermal.get(), &t, sig.get());
     return v.size() + fields.size();
 }
 

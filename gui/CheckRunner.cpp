@@ -80,7 +80,7 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
                     *design, *results->power, *results->thermal, *results->signal,
                     models::NcclParams::load(analysis::dataDir() + "/throughput/nccl.yaml"), nullptr));
                 results->fields = analysis::resultFields(*design, results->power.get(), results->thermal.get(),
-                                                         results->throughput.get());
+                                                         results->throughput.get(), results->signal.get());
             } catch (const core::Cancelled&) {
                 throw;
             } catch (const std::exception&) {

@@ -55,7 +55,7 @@ void LinePlot::paintEvent(QPaintEvent*)
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     const QFontMetrics fm(font());
-    const int left = fm.horizontalAdvance("-000.00") + 22, right = 12, top = m_title.isEmpty() ? 10 : fm.height() + 12;
+    const int left = fm.horizontalAdvance("-000.00") + fm.height() + 14, right = 12, top = m_title.isEmpty() ? 10 : fm.height() + 12;
     const int bottom = 2 * fm.height() + 12;
     const QRectF area(left, top, std::max(40, width() - left - right), std::max(40, height() - top - bottom));
     p.setPen(palette().text().color());
@@ -108,7 +108,7 @@ void LinePlot::paintEvent(QPaintEvent*)
     p.drawText(QRectF(area.left(), area.bottom() + fm.height() + 4, area.width(), fm.height()), Qt::AlignCenter,
                m_xLabel);
     p.save();
-    p.translate(10, area.center().y());
+    p.translate(fm.height() + 2, area.center().y());
     p.rotate(-90);
     p.drawText(QRectF(-area.height() / 2, -fm.height(), area.height(), fm.height() + 2), Qt::AlignCenter, m_yLabel);
     p.restore();

@@ -36,7 +36,7 @@ SignalPanel::SignalPanel(Studio& studio, QWidget* parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_loss->setAxes(tr("frequency (GHz)"), tr("insertion loss (dB)"));
     m_pulse->setAxes(tr("time (ns)"), tr("equalised pulse response (mV)"));
-    m_eye->setAxes(tr("sampling phase (UI)"), tr("inner-eye opening (mV)"));
+    m_eye->setAxes(tr("sampling phase (UI)"), tr("± half the inner-eye opening (mV)"));
     m_budget->setTextFormat(Qt::RichText);
     m_budget->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_budget->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -121,7 +121,12 @@ void SignalPanel::showClass(int row)
     // decision level, so nested curves, one per BER, draw the eye.
     std::vector<LinePlot::Series> eye;
     for (std::size_t b = 0; b < v.eyeBer.size() && b < v.eyeOpeningV.size(); ++b) {
-        const QString label = QString("BER 1e%1").arg(std::lround(std::log10(v.eyeBer[b])));
+        QString label = QString("BER 1e%1").arg(std::lround(std::log10(v.eyeBer[b])));
+        bool open = false;
+        for (double o : v.eyeOpeningV[b])
+            open = open || o > 0;
+        if (!open)
+            label += tr(" (closed)");
         LinePlot::Series up{label, v.eyePhaseUi, {}, seriesColour(static_cast<int>(b))};
         LinePlot::Series down{label, v.eyePhaseUi, {}, seriesColour(static_cast<int>(b))};
         for (double o : v.eyeOpeningV[b]) {

@@ -119,6 +119,7 @@ SignalResult analyseLinks(const core::Design& d, const std::string& dir)
             v.laneRateGbps = v.pass ? 32.0 : (models::lossDbPerM(trace.gamma(8e9)) * len + 3.0 <= 28.0 ? 16.0 : 0.0);
             v.verdict = v.pass ? "pass" : v.laneRateGbps > 0 ? "fallback to PCIe Gen4 (16 GT/s)" : "fail";
             traceIl(v, len, 32e9, 2 * 1.5);
+            v.marginDb = 36.0 - v.ilNyquistDb;
         } else if (l.medium == "optical") {
             // The electrical part of an optical link is the host's C2M trace: ~16 dB at 26.56 GHz [E2].
             v.ilNyquistDb = ilAt(26.5625e9, 0.0, kHostTraceM);
@@ -126,6 +127,7 @@ SignalResult analyseLinks(const core::Design& d, const std::string& dir)
             v.laneRateGbps = v.pass ? 100.0 : 0.0;
             v.verdict = v.pass ? "pass" : "fail";
             traceIl(v, kHostTraceM, 53.125e9, 0.0);
+            v.marginDb = 16.0 - v.ilNyquistDb;
         } else {
             if (!ck)
                 ck = std::make_unique<ComParams>(ComParams::load(dir + "/ieee8023ck-cr-estimate.yaml"));
@@ -146,6 +148,7 @@ SignalResult analyseLinks(const core::Design& d, const std::string& dir)
                 v.ilFreqHz.push_back(ch.freqHz[i]);
                 v.ilDb.push_back(-20.0 * std::log10(std::max(std::abs(ch.thru[i]), 1e-12)));
             }
+            v.marginDb = r.comDb - ck->passDb;
             v.signalV = r.signalV;
             v.noiseV = r.noiseV;
             v.sigmaIsiV = r.sigmaIsiV;

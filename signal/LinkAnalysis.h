@@ -37,6 +37,9 @@ struct LinkVerdict {
     double eyeWidthUi = NAN;                      ///< statistical eye width at DER0 (copper)
     std::vector<double> eyePhaseUi, eyeBer;       ///< statistical eye axes (copper)
     std::vector<std::vector<double>> eyeOpeningV; ///< [BER][phase] inner-eye opening, V
+    /// How far the link is from failing, dB: COM − its pass threshold for copper classes, the
+    /// insertion-loss budget − IL at Nyquist for classes judged by loss. Negative: it fails.
+    double marginDb = NAN;
     /// Insertion loss of the analysed channel against frequency (dB, positive = loss).
     std::vector<double> ilFreqHz, ilDb;
     /// COM breakdown (copper): signal and noise amplitudes at the sampling point, V, and the

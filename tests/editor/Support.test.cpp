@@ -103,3 +103,40 @@ TEST_CASE("recovery files: written, found when newer, discarded", "[editor][reco
     CHECK(rec.find("").has_value());
     fs::remove_all(dir);
 }
+
+TEST_CASE("field colourings: the worse end is red, no figure is grey, a fixed range holds", "[editor][colouring]")
+{
+    const auto doc = editor::Document::open(kData + "/designs/single-rack.yaml", kData + "/catalog");
+    core::PartField hot;
+    hot.name = "Test";
+    hot.unit = "degC";
+    hot.values = {std::vector<double>(doc.design().racks[0].slots.size(), NAN)};
+    hot.values[0][5] = 30.0;
+    hot.values[0][6] = 40.0;
+    hot.autoRange();
+    const std::vector<core::PartField> fields = {hot};
+    const std::vector<core::Violation> none;
+    editor::ColourContext ctx{doc.design(), none, &fields};
+    editor::FieldColouring c("Test");
+    c.prepare(ctx);
+    REQUIRE(c.field());
+    auto warmth = [](editor::Rgb x) { return x.r - x.b; };
+    const editor::Rgb cool = c.partColour(ctx, 0, 5), warm = c.partColour(ctx, 0, 6), none0 = c.partColour(ctx, 0, 0);
+    CHECK(warmth(warm) > warmth(cool) + 0.5f); // 40 °C at the red end, 30 °C at the blue end
+    CHECK(none0.r == editor::noDataColour().r);
+    // The scale is monotone from blue to red.
+    for (int i = 1; i <= 20; ++i)
+        CHECK(warmth(editor::scaleColour(i / 20.0)) > warmth(editor::scaleColour((i - 1) / 20.0)));
+    // Lower is worse (a margin): the order flips.
+    std::vector<core::PartField> margins = {hot};
+    margins[0].higherIsWorse = false;
+    editor::ColourContext ctx2{doc.design(), none, &margins};
+    c.prepare(ctx2);
+    CHECK(warmth(c.partColour(ctx2, 0, 5)) > warmth(c.partColour(ctx2, 0, 6)));
+    // A fixed range: 30 °C sits mid-scale on 20 … 40 °C.
+    const std::map<std::string, std::pair<double, double>> fixed = {{"Test", {20.0, 40.0}}};
+    editor::ColourContext ctx3{doc.design(), none, &fields, &fixed};
+    c.prepare(ctx3);
+    CHECK(c.range().first == 20.0);
+    CHECK(c.position(30.0) == Approx(0.5));
+}
