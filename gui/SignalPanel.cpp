@@ -41,7 +41,7 @@ SignalPanel::SignalPanel(Studio& studio, QWidget* parent)
     m_budget->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_budget->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_sMag->setAxes(tr("frequency (GHz)"), tr("|S| (dB)"));
-    m_sPhase->setAxes(tr("frequency (GHz)"), tr("phase (degrees)"));
+    m_sPhase->setAxes(tr("frequency (GHz)"), tr("phase (°, unwrapped)"));
     m_tabs->addTab(m_loss, tr("Insertion loss"));
     m_tabs->addTab(m_pulse, tr("Pulse response"));
     m_tabs->addTab(m_eye, tr("Statistical eye"));
@@ -182,12 +182,20 @@ bool SignalPanel::openTouchstone(const QString& path)
         for (int i = 0; i < n && i < 4; ++i) {
             LinePlot::Series m{QString("S%1%2").arg(i + 1).arg(1), {}, {}, seriesColour(i)};
             LinePlot::Series p = m;
+            double last = 0, offset = 0;
             for (std::size_t k = 0; k < net.points(); ++k) {
                 const std::complex<double> s = net.s[k](i, 0);
                 m.x.push_back(net.freqHz[k] / 1e9);
                 m.y.push_back(20.0 * std::log10(std::max(std::abs(s), 1e-12)));
+                // Unwrapped, so delay reads as a slope rather than a sawtooth.
+                const double a = std::arg(s) * 180.0 / M_PI;
+                if (k > 0 && a + offset - last > 180.0)
+                    offset -= 360.0;
+                else if (k > 0 && a + offset - last < -180.0)
+                    offset += 360.0;
+                last = a + offset;
                 p.x.push_back(net.freqHz[k] / 1e9);
-                p.y.push_back(std::arg(s) * 180.0 / M_PI);
+                p.y.push_back(last);
             }
             mag.push_back(std::move(m));
             phase.push_back(std::move(p));
