@@ -2,7 +2,11 @@
 
 #include <QApplication>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QImage>
+#include <QMimeData>
+#include <QUrl>
 #include <QProcess>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -416,7 +420,14 @@ TEST_CASE("the signal panel shows every link class, its eye, and a dropped Touch
     CHECK(s->lossPlot()->seriesCount() == 1);
     CHECK(s->eyePlot()->seriesCount() >= 2); // ±opening contours for each open BER
     // A real Touchstone file opens in the panel; a malformed one says where it is wrong.
-    REQUIRE(f.window->openTouchstone(kData + "/channels/kr4-example2/example2_THRU.s4p"));
+    // Dropped on the window, as a user would: the window accepts it and the panel plots it.
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(kData + "/channels/kr4-example2/example2_THRU.s4p")});
+    QDragEnterEvent enter(QPoint(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(f.window.get(), &enter);
+    CHECK(enter.isAccepted());
+    QDropEvent drop(QPointF(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(f.window.get(), &drop);
     CHECK(s->touchstonePlot()->seriesCount() == 4);
     CHECK_THAT(s->touchstoneStatus().toStdString(), Contains("4 ports"));
     QTemporaryDir dir;
