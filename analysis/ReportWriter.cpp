@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "analysis/H5Table.h"
+#include "core/AtomicFile.h"
 #include "analysis/PowerOutput.h"
 #include "analysis/ThermalOutput.h"
 #include "analysis/ThroughputOutput.h"
@@ -271,7 +272,10 @@ void writeReport(const RunResult& result, const std::string& outPath, const std:
     if (!fs::is_directory(dir, ec))
         throw core::InputError(core::SourceLoc{outPath, 0, 0, "-o"},
                                "output folder \"" + dir.string() + "\" does not exist");
-    const std::string tmp = outPath + ".tmp-" + std::to_string(::getpid());
+    // Temporaries of killed runs are removed; this run's goes in the same folder, is flushed and
+    // fsynced, then renamed over the target.
+    core::removeStaleTemporaries(outPath);
+    const std::string tmp = core::temporaryFor(outPath);
     {
         H5Handle file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
         if (!file.valid())
@@ -296,7 +300,13 @@ void writeReport(const RunResult& result, const std::string& outPath, const std:
             throw;
         }
     }
+    if (!core::syncFileAndFolder(tmp)) {
+        fs::remove(tmp, ec);
+        throw core::InputError(core::SourceLoc{outPath, 0, 0, "-o"}, "cannot flush the report to disk");
+    }
     fs::rename(tmp, target, ec);
+    if (!ec)
+        core::syncFileAndFolder(outPath);
     if (ec) {
         fs::remove(tmp, ec);
         throw core::InputError(core::SourceLoc{outPath, 0, 0, "-o"},

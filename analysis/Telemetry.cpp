@@ -34,12 +34,13 @@ struct Column {
     const char* unit; ///< the unit nvidia-smi prints for it ("" for none)
     double scale;     ///< to SI
     double offset;
+    double max;       ///< largest plausible value as printed (a GPU's physical range, generous)
 };
 
-constexpr Column kPower{"power.draw", "W", 1.0, 0.0};
-constexpr Column kClock{"clocks.sm", "MHz", 1e6, 0.0}; // the header reads clocks.current.sm
-constexpr Column kUtil{"utilization.gpu", "%", 0.01, 0.0};
-constexpr Column kTemp{"temperature.gpu", "", 1.0, 273.15}; // degrees C, printed without a unit
+constexpr Column kPower{"power.draw", "W", 1.0, 0.0, 5000.0};
+constexpr Column kClock{"clocks.sm", "MHz", 1e6, 0.0, 10000.0}; // the header reads clocks.current.sm
+constexpr Column kUtil{"utilization.gpu", "%", 0.01, 0.0, 100.0};
+constexpr Column kTemp{"temperature.gpu", "", 1.0, 273.15, 200.0}; // degrees C, printed without a unit
 
 } // namespace
 
@@ -115,7 +116,12 @@ Telemetry parseNvidiaSmiCsv(const std::string& text, const std::string& file)
             double x = 0;
             const auto r = std::from_chars(v.data(), v.data() + v.size(), x);
             if (r.ec != std::errc() || r.ptr != v.data() + v.size() || !std::isfinite(x) || x < 0)
-                fail(lineNo, c.name, std::string("column \"") + c.name + "\": not a number: \"" + v + "\"");
+                fail(lineNo, c.name,
+                     std::string("column \"") + c.name + "\": not a number: \"" + core::clipped(v) + "\"");
+            if (x > c.max)
+                fail(lineNo, c.name,
+                     std::string("column \"") + c.name + "\": " + core::clipped(v) + " " + c.unit +
+                         " is beyond any GPU (at most " + std::to_string(static_cast<long>(c.max)) + " " + c.unit + ")");
             return x * c.scale + c.offset;
         };
         TelemetrySample s;

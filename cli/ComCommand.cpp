@@ -1,5 +1,9 @@
 #include "cli/ComCommand.h"
 
+#include <algorithm>
+#include <cmath>
+#include <complex>
+
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -22,13 +26,42 @@ int runCom(const ComArgs& a)
                                         : analysis::dataDir() + "/si-profiles/" + a.profile + ".yaml";
         const signal::ComParams p = signal::ComParams::load(profile);
         const auto t0 = std::chrono::steady_clock::now();
-        const signal::Network thru = signal::readTouchstone(a.thru);
+        // COM works on differential channels: every file must be a 4-port (two differential pairs).
+        auto fourPort = [](const std::string& path, const char* role) {
+            signal::Network n = signal::readTouchstone(path);
+            if (n.ports() != 4)
+                throw core::InputError(core::SourceLoc{path, 1, 1, role},
+                                       "COM needs a 4-port (a differential pair at each end); this file has " +
+                                           std::to_string(n.ports()) + (n.ports() == 1 ? " port" : " ports"));
+            return n;
+        };
+        const signal::Network thru = fourPort(a.thru, "through");
         std::vector<signal::Network> fext, next;
         for (const auto& f : a.fext)
-            fext.push_back(signal::readTouchstone(f));
+            fext.push_back(fourPort(f, "--fext"));
         for (const auto& f : a.next)
-            next.push_back(signal::readTouchstone(f));
+            next.push_back(fourPort(f, "--next"));
         const signal::ComChannel ch = signal::channelFromNetworks(thru, fext, next);
+        // Absurd data (a phase of -1e308 degrees, |S| of 1e300) survives parsing but not the
+        // resampling: say which file, instead of computing on NaN.
+        auto finite = [](const std::vector<std::complex<double>>& h) {
+            return std::all_of(h.begin(), h.end(), [](const std::complex<double>& c) {
+                return std::isfinite(c.real()) && std::isfinite(c.imag()) && std::abs(c) < 1e6;
+            });
+        };
+        auto refuse = [](const std::string& path, const char* role) {
+            throw core::InputError(core::SourceLoc{path, 1, 1, role},
+                                   "the channel's transfer function from this file is not finite (or |H| > 1e6) "
+                                   "after resampling: check its data for absurd magnitudes or phases");
+        };
+        if (!finite(ch.thru))
+            refuse(a.thru, "through");
+        for (std::size_t i = 0; i < ch.fext.size() && i < a.fext.size(); ++i)
+            if (!finite(ch.fext[i]))
+                refuse(a.fext[i], "--fext");
+        for (std::size_t i = 0; i < ch.next.size() && i < a.next.size(); ++i)
+            if (!finite(ch.next[i]))
+                refuse(a.next[i], "--next");
         const signal::ComResult r = signal::computeCom(ch, p, true);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (a.json) {

@@ -1,5 +1,7 @@
 #include "cli/Commands.h"
 
+#include "core/AtomicFile.h"
+
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -29,20 +31,7 @@ void emit(const std::string& text, const std::string& output)
         std::cout << text;
         return;
     }
-    namespace fs = std::filesystem;
-    const std::string tmp = output + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary);
-        if (!out)
-            throw core::InputError(core::SourceLoc{output, 0, 0, "-o"}, "cannot write output (does the folder exist?)");
-        out << text;
-        if (!out)
-            throw core::InputError(core::SourceLoc{output, 0, 0, "-o"}, "error while writing output");
-    }
-    std::error_code ec;
-    fs::rename(tmp, output, ec);
-    if (ec)
-        throw core::InputError(core::SourceLoc{output, 0, 0, "-o"}, "cannot move output into place: " + ec.message());
+    core::writeFileAtomic(output, text);
 }
 
 /// Run options from the command line; bad scenario text is bad input (exit 2).

@@ -1,5 +1,7 @@
 #include "cli/TouchstoneCommand.h"
 
+#include "core/AtomicFile.h"
+
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -136,11 +138,8 @@ int runTouchstone(const TouchstoneArgs& a)
             text = csv(n, a.to);
         if (a.output.empty())
             std::cout << text;
-        else {
-            std::ofstream out(a.output, std::ios::binary);
-            if (!out || !(out << text))
-                throw core::InputError(core::SourceLoc{a.output, 0, 0, "-o"}, "cannot write output");
-        }
+        else
+            core::writeFileAtomic(a.output, text); // a killed run never leaves a half file
         return 0;
     } catch (const core::InputError& e) {
         std::cerr << "rdt: error: " << e.what() << "\n";

@@ -7,6 +7,7 @@
 #include "cli/GpuCommand.h"
 #include "cli/NcclCommand.h"
 #include "cli/TouchstoneCommand.h"
+#include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/Version.h"
 #include "signal/ChannelSpec.h"
@@ -142,9 +143,7 @@ int main(int argc, char** argv)
     if (*chCmd) {
         try {
             const rdt::signal::Network n = rdt::signal::synthesiseChannel(specPath);
-            std::ofstream out(specOut, std::ios::binary);
-            if (!out || !(out << rdt::signal::writeTouchstone(n, 1)))
-                throw rdt::core::InputError(rdt::core::SourceLoc{specOut, 0, 0, "-o"}, "cannot write output");
+            rdt::core::writeFileAtomic(specOut, rdt::signal::writeTouchstone(n, 1));
             std::printf("%s: %zu points, %.4g … %.4g GHz\n", specOut.c_str(), n.points(), n.freqHz.front() / 1e9,
                         n.freqHz.back() / 1e9);
             return 0;

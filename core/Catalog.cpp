@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <regex>
 
 namespace rdt::core {
 namespace {
@@ -447,12 +446,35 @@ std::uint64_t fnv1a(const std::string& text)
     return h;
 }
 
+namespace {
+
+bool keyChar(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+}
+
+bool isKey(const std::string& s)
+{
+    return !s.empty() && std::all_of(s.begin(), s.end(), keyChar);
+}
+
+} // namespace
+
 std::vector<std::string> Catalog::citedKeys(const std::string& text)
 {
+    // "[KEY]" with KEY of letters, digits and '-'. A linear scan: std::regex recursion overflowed
+    // the stack on a source string of 100,000 digits in brackets.
     std::vector<std::string> keys;
-    static const std::regex re(R"(\[([A-Za-z0-9-]+)\])");
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it)
-        keys.push_back((*it)[1].str());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '[')
+            continue;
+        std::size_t j = i + 1;
+        while (j < text.size() && keyChar(text[j]))
+            ++j;
+        if (j > i + 1 && j < text.size() && text[j] == ']')
+            keys.push_back(text.substr(i + 1, j - i - 1));
+        i = j - 1;
+    }
     return keys;
 }
 
@@ -461,10 +483,9 @@ SourceKeys Catalog::readSources(const Cursor& list)
     SourceKeys out;
     if (list.node().IsNull())
         return out; // an empty file or `sources:` with nothing under it
-    static const std::regex keyRe("[A-Za-z0-9-]+");
     for (const auto& [key, entry] : list.entries()) {
-        if (!std::regex_match(key, keyRe))
-            entry.fail("source key \"" + key + "\" must be letters, digits or '-' so that \"[" + key +
+        if (!isKey(key))
+            entry.fail("source key \"" + clipped(key) + "\" must be letters, digits or '-' so that \"[" + clipped(key) +
                        "]\" can cite it");
         entry.requireMap();
         entry.allowKeys({"title", "url"});
@@ -543,9 +564,10 @@ const Part& Catalog::loadText(const std::string& text, const std::string& fileNa
     part->model = doc["model"].str();
     const Cursor slug = doc["slug"];
     part->slug = slug.str();
-    static const std::regex slugRe("[a-z0-9][a-z0-9_-]*");
-    if (!std::regex_match(part->slug, slugRe))
-        slug.fail("slug \"" + part->slug + "\" must be lower-case letters, digits, '-' or '_'");
+    const auto slugChar = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_'; };
+    if (part->slug.empty() || !std::all_of(part->slug.begin(), part->slug.end(), slugChar) || part->slug[0] == '-' ||
+        part->slug[0] == '_')
+        slug.fail("slug \"" + clipped(part->slug) + "\" must be lower-case letters, digits, '-' or '_'");
     if (auto s = doc.find("source")) {
         part->fileSource = {Provenance::Kind::Source, s->str()};
         part->fileSourceLoc = s->loc();
@@ -632,7 +654,7 @@ const Part& Catalog::require(const std::string& slug, const SourceLoc& where) co
 {
     if (const Part* p = find(slug))
         return *p;
-    throw InputError(where, "unknown catalog entry \"" + slug + "\"" + didYouMean(slug, slugs()));
+    throw InputError(where, "unknown catalog entry \"" + clipped(slug) + "\"" + didYouMean(slug, slugs()));
 }
 
 std::vector<std::string> Catalog::slugs() const

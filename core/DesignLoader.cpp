@@ -1,6 +1,5 @@
 #include <algorithm>
 #include <filesystem>
-#include <regex>
 #include <set>
 
 #include "core/Design.h"
@@ -208,8 +207,10 @@ std::shared_ptr<Catalog> loadCatalogs(const Cursor& doc, const std::string& file
         const std::filesystem::path base = std::filesystem::path(fileName).parent_path();
         for (const Cursor& p : extra->elements()) {
             const std::filesystem::path dir = base / p.str();
-            if (!std::filesystem::is_directory(dir))
-                p.fail("catalog folder \"" + dir.string() + "\" not found");
+            std::error_code ec;
+            if (!std::filesystem::is_directory(dir, ec))
+                p.fail("catalog folder \"" + clipped(dir.string()) + "\" not found" +
+                       (ec && ec != std::errc::no_such_file_or_directory ? " (" + ec.message() + ")" : std::string()));
             catalog->loadDirectory(dir.string());
         }
     }
@@ -313,8 +314,10 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
     std::map<std::string, Cursor> templates;
     if (auto t = doc.find("templates"))
         for (const auto& [name, body] : t->entries()) {
-            static const std::regex nameRe("[A-Za-z0-9_-]+");
-            if (!std::regex_match(name, nameRe))
+            const auto nameChar = [](char c) {
+                return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+            };
+            if (name.empty() || !std::all_of(name.begin(), name.end(), nameChar))
                 body.fail("template name \"" + name + "\" may hold only letters, digits, '-' and '_'");
             body.requireMap();
             templates.emplace(name, body);

@@ -45,9 +45,19 @@ std::size_t editDistance(std::string_view a, std::string_view b)
     return row[b.size()];
 }
 
+std::string clipped(std::string_view text, std::size_t max)
+{
+    if (text.size() <= max)
+        return std::string(text);
+    return std::string(text.substr(0, max)) + "… (" + std::to_string(text.size()) + " bytes)";
+}
+
 std::string nearest(std::string_view word, const std::vector<std::string>& candidates)
 {
     std::string best;
+    // A name this long is no typo of a short one; edit distances on it would only cost time.
+    if (word.size() > 256)
+        return best;
     std::size_t bestDist = std::max<std::size_t>(2, word.size() / 3) + 1;
     for (const auto& c : candidates) {
         const std::size_t d = editDistance(word, c);

@@ -43,5 +43,7 @@ std::string nearest(std::string_view word, const std::vector<std::string>& candi
 
 /// `" (did you mean "x"?)"` or empty.
 std::string didYouMean(std::string_view word, const std::vector<std::string>& candidates);
+/// `text` as it goes into a message: at most `max` bytes, then "… (N bytes)".
+std::string clipped(std::string_view text, std::size_t max = 80);
 
 } // namespace rdt::core

@@ -66,7 +66,7 @@ void checkSourceKeys(CheckContext& ctx)
         for (const std::string& k : Catalog::citedKeys(text))
             if (std::find(all.begin(), all.end(), k) == all.end())
                 ctx.report(p.slug + "/" + field,
-                           p.slug + ": source key [" + k +
+                           p.slug + ": source key [" + clipped(k) +
                                "] is defined neither in the catalog's sources.yaml nor in the part's own sources "
                                "(a sources.yaml beside it, or a sources: map in it)" +
                                didYouMean(k, all),

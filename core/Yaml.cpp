@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -18,8 +20,32 @@ YAML::Node parseYaml(const std::string& text, const std::string& fileName)
     }
 }
 
+std::size_t maxInputBytes()
+{
+    // 256 MiB by default: the largest real inputs (a 24,576-GPU design is 4 KB, a long VNA sweep
+    // tens of MB) fit many times over, and the parsers' memory stays bounded (YAML takes ~60× its
+    // size). RDT_MAX_INPUT_MB raises it for the rare larger file.
+    std::size_t mb = 256;
+    if (const char* env = std::getenv("RDT_MAX_INPUT_MB"); env && *env) {
+        char* end = nullptr;
+        const unsigned long long v = std::strtoull(env, &end, 10);
+        if (end && *end == '\0' && v > 0 && v < (1ull << 24))
+            mb = static_cast<std::size_t>(v);
+    }
+    return mb << 20;
+}
+
 std::string readTextFile(const std::string& path)
 {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw InputError(SourceLoc{path, 0, 0, {}}, "is a folder, not a file");
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec && size > maxInputBytes())
+        throw InputError(SourceLoc{path, 0, 0, {}},
+                         "the file is " + std::to_string(size >> 20) + " MiB; rdt reads at most " +
+                             std::to_string(maxInputBytes() >> 20) +
+                             " MiB (input size limit; set RDT_MAX_INPUT_MB to raise it)");
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InputError(SourceLoc{path, 0, 0, {}}, "cannot open file (does it exist and is it readable?)");

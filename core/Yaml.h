@@ -44,6 +44,8 @@ YAML::Node parseYaml(const std::string& text, const std::string& fileName);
 
 /// Read a whole file; a missing or unreadable file is an InputError.
 std::string readTextFile(const std::string& path);
+/// The input size limit readTextFile() enforces (bytes): 256 MiB, or RDT_MAX_INPUT_MB.
+std::size_t maxInputBytes();
 
 /// A node plus its location: file, and path inside the document.
 class Cursor {

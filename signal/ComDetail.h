@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
 #include "signal/Com.h"
@@ -31,9 +32,13 @@ struct Pdf {
         std::vector<double> out(p.size(), 0.0);
         const long size = static_cast<long>(p.size());
         long newLo = size, newHi = -1;
+        if (!std::isfinite(a))
+            throw std::domain_error("COM: a pulse-response cursor is not finite");
         for (int l = 0; l < levels; ++l) {
             const double v = levels == 1 ? 0.0 : a * (2.0 * l / (levels - 1) - 1.0);
-            const long shift = std::lround(v / step);
+            // Clamp before rounding: beyond ±size the symbol falls outside the PDF anyway, and a
+            // huge value would overflow lround (and its negation below).
+            const long shift = std::lround(std::clamp(v / step, -static_cast<double>(size), static_cast<double>(size)));
             const long from = std::max(static_cast<long>(lo), -shift),
                        to = std::min(static_cast<long>(hi), size - 1 - shift);
             for (long i = from; i <= to; ++i)

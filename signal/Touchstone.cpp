@@ -15,6 +15,15 @@ namespace rdt::signal {
 
 namespace {
 
+/// Most ports read (Touchstone 2's [Number of Ports] has the same bound); a larger count in a
+/// file name is refused before ports² sizes are computed from it.
+constexpr int kMaxPorts = 999;
+constexpr int kPortsOutOfRange = -1000;
+
+} // namespace
+
+namespace {
+
 using cd = std::complex<double>;
 
 std::string lower(std::string_view s)
@@ -237,6 +246,11 @@ struct Parser {
 
     Network build()
     {
+        // The port count comes from the file name for version 1: bound it before any size is
+        // computed from it (ports² entries per frequency).
+        if (ports < 0 || ports > kMaxPorts)
+            fail(1, "the file name gives " + (ports == kPortsOutOfRange ? std::string("too many") : std::to_string(ports)) +
+                        " ports; Touchstone files with 1 … " + std::to_string(kMaxPorts) + " ports are read");
         if (version == 1 && ports == 0)
             fail(1, "cannot tell the number of ports: name the file .sNp (e.g. .s4p) or use Touchstone 2 [Number of "
                     "Ports]");
@@ -278,6 +292,8 @@ struct Parser {
         for (std::size_t k = 0; k < nf; ++k) {
             const double* v = values.data() + k * per;
             const double f = v[0] * freqScale;
+            if (!(f >= 0.0) || !std::isfinite(f))
+                fail(valueLines[k * per], "frequency " + std::to_string(v[0]) + " is negative or not finite");
             if (!net.freqHz.empty() && f <= net.freqHz.back())
                 fail(valueLines[k * per],
                      "frequencies must increase (" + std::to_string(v[0]) + " after a higher or equal one)");
@@ -344,10 +360,12 @@ int portsFromName(const std::string& name)
 {
     const std::string ext = lower(std::filesystem::path(name).extension().string());
     if (ext.size() >= 4 && ext[1] == 's' && ext.back() == 'p') {
-        int n = 0;
+        long long n = 0;
         const auto [p, ec] = std::from_chars(ext.data() + 2, ext.data() + ext.size() - 1, n);
+        if (ec == std::errc::result_out_of_range)
+            return kPortsOutOfRange;
         if (ec == std::errc() && p == ext.data() + ext.size() - 1)
-            return n;
+            return n > kMaxPorts ? kPortsOutOfRange : n < 0 ? -1 : static_cast<int>(n);
     }
     return 0;
 }

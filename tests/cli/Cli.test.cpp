@@ -168,7 +168,8 @@ TEST_CASE("rdt validate in every format", "[cli][validate]")
     CHECK_THAT(r.out, Contains("<testsuites") && Contains("</testsuites>"));
     r = runRdt("validate data/designs/single-rack.yaml --format json", false);
     CHECK(r.code == 0);
-    for (const auto& v : nlohmann::json::parse(r.out)["violations"])
+    const nlohmann::json doc = nlohmann::json::parse(r.out); // kept alive for the loop (was a dangling temporary)
+    for (const auto& v : doc["violations"])
         CHECK(v["severity"] != "error");
 }
 

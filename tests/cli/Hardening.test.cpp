@@ -1,0 +1,189 @@
+// Hostile inputs found by a mutation campaign (issue 13): each one must give a located error with
+// exit 2 in well under a second — never a crash, a hang, "internal error" or exhausted memory.
+#include <catch2/catch.hpp>
+
+#include <hdf5.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+using Catch::Matchers::Contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+    int code = -1; ///< exit status; -1 when killed by a signal (a crash)
+    std::string out;
+    double seconds = 0;
+};
+
+Run rdt(const std::string& args, const std::string& env = "")
+{
+    const std::string cmd = "cd " RDT_SOURCE_DIR " && " + env + " " RDT_BIN_DIR "/rdt " + args + " 2>&1";
+    const auto t0 = std::chrono::steady_clock::now();
+    Run r;
+    FILE* p = ::popen(cmd.c_str(), "r");
+    REQUIRE(p);
+    std::array<char, 4096> buf{};
+    std::size_t n = 0;
+    while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0)
+        r.out.append(buf.data(), n);
+    const int status = ::pclose(p);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+}
+
+struct TempDir {
+    fs::path path;
+    TempDir() : path(fs::temp_directory_path() / ("rdt-hardening-" + std::to_string(::getpid())))
+    {
+        fs::create_directories(path);
+    }
+    ~TempDir()
+    {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+    std::string write(const std::string& name, const std::string& text) const
+    {
+        std::ofstream(path / name, std::ios::binary) << text;
+        return (path / name).string();
+    }
+};
+
+std::string readFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+/// A located input error: exit 2, "rdt: error: FILE…", quickly, and a short message.
+void locatedError(const Run& r, const std::string& file, const std::string& what)
+{
+    INFO(r.out.substr(0, 400));
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Contains("rdt: error: ") && Contains(file) && Contains(what));
+    CHECK(r.out.find("internal error") == std::string::npos);
+    CHECK(r.out.size() < 2000);
+    CHECK(r.seconds < 5.0); // well under a second here; slack for a loaded CI machine
+}
+
+} // namespace
+
+TEST_CASE("Touchstone: port counts from the name are bounded; negative frequencies refused", "[cli][hardening]")
+{
+    TempDir d;
+    const std::string twoPort = "# GHz S MA R 50\n1 0.1 0 0.9 0 0.9 0 0.1 0\n";
+    for (const char* ext : {".s2147483647p", ".s65536p", ".s-1p", ".s1000p"}) {
+        CAPTURE(ext);
+        const std::string f = d.write(std::string("x") + ext, twoPort);
+        locatedError(rdt("touchstone " + f + " --info"), f + ":1", "ports");
+    }
+    const std::string neg = d.write("neg.s1p", "# GHz S MA R 50\n-1 0.5 0\n");
+    locatedError(rdt("touchstone " + neg + " --info"), neg + ":2", "negative");
+}
+
+TEST_CASE("rdt com: a non-4-port file and absurd data are located errors, not crashes", "[cli][hardening]")
+{
+    TempDir d;
+    const std::string two = d.write("t.s2p", "# GHz S MA R 50\n1 0.1 0 0.9 0 0.9 0 0.1 0\n2 0.1 0 0.8 0 0.8 0 0.1 0\n");
+    locatedError(rdt("com " + two), two, "COM needs a 4-port");
+    // One phase of -1e308 degrees in the real KR4 through channel (was a segfault in the release build).
+    std::string kr4 = readFile(RDT_SOURCE_DIR "/data/channels/kr4-example2/example2_THRU.s4p");
+    const std::size_t row = kr4.find("\n0.0 ");
+    REQUIRE(row != std::string::npos);
+    const std::size_t second = kr4.find(' ', kr4.find(' ', row + 1) + 1); // after freq and |S11|
+    const std::size_t third = kr4.find(' ', second + 1);
+    kr4.replace(second + 1, third - second - 1, "-1e308");
+    const std::string bad = d.write("bad.s4p", kr4);
+    locatedError(rdt("com " + bad), bad, "not finite");
+}
+
+TEST_CASE("catalog and designs: hostile names and sources", "[cli][hardening]")
+{
+    TempDir d;
+    // A source string of 100,000 digits in brackets (std::regex overflowed the stack on it).
+    std::string part = readFile(RDT_SOURCE_DIR "/data/catalog/nvidia-h100-sxm5.yaml");
+    const std::size_t at = part.find("source: \"[C1] [C2]\"");
+    REQUIRE(at != std::string::npos);
+    part.replace(at, std::string("source: \"[C1] [C2]\"").size(), "source: \"[" + std::string(100000, '7') + "]\"");
+    const std::string p = d.write("long-source.yaml", part);
+    const Run r = rdt("validate " + p + " --profile ocp-strict");
+    INFO(r.out.substr(0, 400));
+    CHECK((r.code == 1 || r.code == 2)); // a located finding, not a crash
+    CHECK(r.out.size() < 20000);
+    CHECK(r.seconds < 5.0);
+    // A 5 MB unknown part name is not echoed whole, and finding no suggestion is quick.
+    const std::string design = d.write("huge-name.yaml", "rdt: 1\nlayout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, "
+                                                         "rack_type: orv3-standard, slots: [{ou: 1, part: " +
+                                                             std::string(5 << 20, 'x') + "}]}]}]}]}\n");
+    locatedError(rdt("check " + design), design, "unknown catalog entry");
+    // A catalog folder name over the system's 255-byte limit.
+    const std::string longCat = d.write("long-catalog.yaml", "rdt: 1\ncatalog: [" + std::string(300, 'a') +
+                                                                 "]\nlayout: {halls: []}\n");
+    locatedError(rdt("check " + longCat), longCat + ":2", "catalog folder");
+}
+
+TEST_CASE("telemetry: a 1e308 W sample is refused with its line", "[cli][hardening]")
+{
+    TempDir d;
+    const std::string csv = d.write("t.csv", "timestamp, index, name, power.draw [W], clocks.current.sm [MHz]\n"
+                                             "2026/11/29 10:00:01.037, 0, NVIDIA H100 80GB HBM3, 1e308 W, 750 MHz\n");
+    locatedError(rdt("gpu calibrate " + csv + " --part nvidia-h100-sxm5"), csv + ":2", "beyond any GPU");
+}
+
+TEST_CASE("input size limit: named in the message and overridable", "[cli][hardening]")
+{
+    TempDir d;
+    std::string big = "# GHz S MA R 50\n";
+    for (int i = 1; big.size() < (3u << 20); ++i)
+        big += std::to_string(i) + " 0.5 0\n";
+    const std::string f = d.write("big.s1p", big);
+    locatedError(rdt("touchstone " + f + " --info", "RDT_MAX_INPUT_MB=1"), f, "RDT_MAX_INPUT_MB");
+    CHECK(rdt("touchstone " + f + " --info", "RDT_MAX_INPUT_MB=8").code == 0);
+}
+
+TEST_CASE("outputs are crash-safe: killed runs leave the previous file intact and no temporaries",
+          "[cli][hardening][slow]")
+{
+    TempDir d;
+    const std::string report = (d.path / "r.h5").string();
+    REQUIRE(rdt("report data/designs/meta-24k-roce.yaml -o " + report).code == 0);
+    const auto size = fs::file_size(report);
+    std::mt19937 rng(20261201);
+    std::uniform_int_distribution<int> delayMs(5, 250);
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    for (int k = 0; k < 12; ++k) {
+        // SIGKILL at a random point of a second report to the same file.
+        const std::string cmd = "timeout -s KILL " + std::to_string(delayMs(rng) / 1000.0) + " " RDT_BIN_DIR
+                                "/rdt report " RDT_SOURCE_DIR "/data/designs/meta-24k-roce.yaml -o " +
+                                report + " >/dev/null 2>&1";
+        (void)std::system(cmd.c_str());
+        const hid_t f = H5Fopen(report.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+        CHECK(f >= 0); // the previous (or the new, complete) report, never a half one
+        if (f >= 0)
+            H5Fclose(f);
+        CHECK(fs::file_size(report) > size / 2);
+    }
+    // The next run removes what killed runs left behind.
+    REQUIRE(rdt("report data/designs/single-rack.yaml -o " + report).code == 0);
+    for (const auto& e : fs::directory_iterator(d.path))
+        CHECK(e.path().filename().string().find(".tmp-") == std::string::npos);
+    // rdt touchstone -o and rdt channel -o write through a temporary too.
+    const std::string out = (d.path / "copy.s4p").string();
+    REQUIRE(rdt("touchstone data/channels/kr4-example2/example2_THRU.s4p --to s -o " + out).code == 0);
+    CHECK(fs::file_size(out) > 1000);
+    for (const auto& e : fs::directory_iterator(d.path))
+        CHECK(e.path().filename().string().find(".tmp") == std::string::npos);
+}
