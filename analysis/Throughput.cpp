@@ -58,7 +58,11 @@ models::DataType parseDtype(const core::Cursor& c)
 
 Targets Targets::load(const std::string& path)
 {
-    const std::string text = core::readTextFile(path);
+    return loadText(core::readTextFile(path), path);
+}
+
+Targets Targets::loadText(const std::string& text, const std::string& path)
+{
     const core::Cursor doc(core::parseYaml(text, path), std::make_shared<std::string>(path), "");
     doc.requireMap();
     doc.allowKeys({"name", "description", "source", "mfu", "targets"});

@@ -43,6 +43,7 @@ struct Targets {
     std::vector<Target> targets;
     /// InputError (file:line) on bad input: unknown metric, MFU outside (0, 1], missing unit, ...
     static Targets load(const std::string& path);
+    static Targets loadText(const std::string& text, const std::string& fileName);
 };
 
 struct GpuClass {

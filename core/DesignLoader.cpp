@@ -142,7 +142,8 @@ void readPortToPort(const Cursor& c, LinkClass& l, const Design& d)
         if (!found)
             end.fail("no slot \"" + *slot + "\" in the layout");
         const auto& ifs = found->part->interfaces;
-        if (std::none_of(ifs.begin(), ifs.end(), [&](const Interface& i) { return i.name == *port; }))
+        const std::string& name = *port; // clang 14 cannot capture a structured binding
+        if (std::none_of(ifs.begin(), ifs.end(), [&name](const Interface& i) { return i.name == name; }))
             end.fail("\"" + found->part->slug + "\" has no interface \"" + *port + "\"");
     }
     l.count = 1;

@@ -1,5 +1,7 @@
 #include "editor/Document.h"
 
+#include "core/AtomicFile.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -54,25 +56,8 @@ void writeFileAtomically(const std::string& path, const std::string& text)
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
         throw core::InputError(core::SourceLoc{path, 0, 0, {}}, "folder \"" + dir.string() + "\" does not exist");
-    const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw core::InputError(core::SourceLoc{path, 0, 0, {}}, "cannot write (is the folder writable?)");
-        out << text;
-        out.flush();
-        if (!out) {
-            out.close();
-            fs::remove(tmp, ec);
-            throw core::InputError(core::SourceLoc{path, 0, 0, {}}, "error while writing (disk full?)");
-        }
-    }
-    fs::rename(tmp, target, ec);
-    if (ec) {
-        std::error_code ignore;
-        fs::remove(tmp, ignore);
-        throw core::InputError(core::SourceLoc{path, 0, 0, {}}, "cannot replace the file: " + ec.message());
-    }
+    // Temporary in the same folder, fsync, rename, fsync the folder (core/AtomicFile.h).
+    core::writeFileAtomic(path, text, "save");
 }
 
 Document Document::open(const std::string& path, const std::string& catalogDir)

@@ -19,7 +19,11 @@ namespace {
 
 Network synthesiseChannel(const std::string& path)
 {
-    const std::string text = core::readTextFile(path);
+    return synthesiseChannelText(core::readTextFile(path), path);
+}
+
+Network synthesiseChannelText(const std::string& text, const std::string& path)
+{
     const core::Cursor doc(core::parseYaml(text, path), std::make_shared<std::string>(path), "");
     doc.allowKeys({"name", "frequency", "reference", "segments"});
     const core::Cursor fc = doc["frequency"];

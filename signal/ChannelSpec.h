@@ -12,5 +12,7 @@ namespace rdt::signal {
 
 /// Load a channel spec and synthesise it. Throws core::InputError (file, line, field).
 Network synthesiseChannel(const std::string& specPath);
+/// The same from text; `specPath` names the file in messages and anchors relative Touchstone paths.
+Network synthesiseChannelText(const std::string& text, const std::string& specPath);
 
 } // namespace rdt::signal
