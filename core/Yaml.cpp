@@ -12,12 +12,31 @@ namespace rdt::core {
 
 YAML::Node parseYaml(const std::string& text, const std::string& fileName)
 {
+    // yaml-cpp holds about 60 bytes per byte of input: a 136 MB design took 8 GiB before any rack
+    // limit could apply. Real YAML inputs are kilobytes (the 24,576-GPU design is 4 KB).
+    const std::size_t limit = maxYamlBytes();
+    if (text.size() > limit)
+        throw InputError(SourceLoc{fileName, 0, 0, {}},
+                         "YAML input of " + std::to_string(text.size() >> 20) + " MiB; rdt reads YAML of at most " +
+                             std::to_string(limit >> 20) + " MiB (YAML size limit; set RDT_MAX_YAML_MB to raise it)");
     try {
         return YAML::Load(text);
     } catch (const YAML::Exception& e) {
         SourceLoc loc{fileName, e.mark.line >= 0 ? e.mark.line + 1 : 0, e.mark.column >= 0 ? e.mark.column + 1 : 0, {}};
         throw InputError(loc, "malformed YAML: " + e.msg);
     }
+}
+
+std::size_t maxYamlBytes()
+{
+    std::size_t mb = 32;
+    if (const char* env = std::getenv("RDT_MAX_YAML_MB"); env && *env) {
+        char* end = nullptr;
+        const unsigned long long v = std::strtoull(env, &end, 10);
+        if (end && *end == '\0' && v > 0 && v < (1ull << 24))
+            mb = static_cast<std::size_t>(v);
+    }
+    return mb << 20;
 }
 
 std::size_t maxInputBytes()

@@ -46,6 +46,8 @@ YAML::Node parseYaml(const std::string& text, const std::string& fileName);
 std::string readTextFile(const std::string& path);
 /// The input size limit readTextFile() enforces (bytes): 256 MiB, or RDT_MAX_INPUT_MB.
 std::size_t maxInputBytes();
+/// The size limit parseYaml() enforces (bytes): 32 MiB, or RDT_MAX_YAML_MB.
+std::size_t maxYamlBytes();
 
 /// A node plus its location: file, and path inside the document.
 class Cursor {

@@ -205,9 +205,13 @@ Quality quality(const Network& net)
     Quality q;
     q.passivityExcess = -1.0;
     for (const CMatrix& s : net.s) {
-        q.reciprocityError = std::max(q.reciprocityError, (s - s.transpose()).cwiseAbs().maxCoeff());
+        // Non-finite figures (|S| of 1e300 overflows the SVD) are the worst case, not skipped:
+        // std::max would drop a NaN and call such a file passive.
+        const double recip = (s - s.transpose()).cwiseAbs().maxCoeff();
+        q.reciprocityError = std::isfinite(recip) ? std::max(q.reciprocityError, recip) : INFINITY;
         const Eigen::JacobiSVD<CMatrix> svd(s);
-        q.passivityExcess = std::max(q.passivityExcess, svd.singularValues()(0) - 1.0);
+        const double excess = svd.singularValues()(0) - 1.0;
+        q.passivityExcess = std::isfinite(excess) ? std::max(q.passivityExcess, excess) : INFINITY;
     }
     // Causality: inverse FFT of each S_ij on a uniform grid from DC (data resampled), with a
     // raised-cosine taper at the band edge so truncation does not leak into negative time.

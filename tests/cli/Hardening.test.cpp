@@ -187,3 +187,19 @@ TEST_CASE("outputs are crash-safe: killed runs leave the previous file intact an
     for (const auto& e : fs::directory_iterator(d.path))
         CHECK(e.path().filename().string().find(".tmp") == std::string::npos);
 }
+
+TEST_CASE("absurd magnitudes are not passive; oversized YAML is refused before it is parsed", "[cli][hardening]")
+{
+    TempDir d;
+    const std::string huge = d.write("huge.s2p", "# GHz S MA R 50\n1 1e300 0 0.5 0 0.5 0 0.1 0\n2 0.1 0 0.5 0 0.5 0 0.1 0\n");
+    const Run r = rdt("touchstone " + huge + " --info");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Contains("NOT passive"));
+    // 40 MiB of YAML (a 136 MB design once took 8 GiB before the rack limit could apply).
+    std::string big = "rdt: 1\n# ";
+    big.append(40u << 20, 'x');
+    big += "\nlayout: {halls: []}\n";
+    const std::string f = d.write("big.yaml", big);
+    locatedError(rdt("check " + f), f, "RDT_MAX_YAML_MB");
+}
