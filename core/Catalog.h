@@ -123,6 +123,8 @@ public:
     static SourceKeys readSources(const Cursor& list);
 
 private:
+    /// Add `more` to `into`; the same key with another title is an InputError at the second definition.
+    static void mergeSources(SourceKeys& into, const SourceKeys& more);
     /// The keys of `dir/sources.yaml` (empty when there is none), parsed once per folder.
     const SourceKeys& folderSources(const std::string& dir);
     std::map<std::string, std::unique_ptr<Part>> m_parts;

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "support/RunRdt.h"
+
 #include <sys/wait.h>
 
 #include <array>
@@ -16,27 +18,8 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    std::string out; ///< stdout and stderr together
-};
-
-/// Run the real `rdt` binary from the repository root (so relative fixture paths read as users type them).
-Run runRdt(const std::string& args, bool withStderr = true)
-{
-    const std::string cmd =
-        "cd " RDT_SOURCE_DIR " && " RDT_BIN_DIR "/rdt " + args + (withStderr ? " 2>&1" : " 2>/dev/null");
-    Run r;
-    FILE* p = ::popen(cmd.c_str(), "r");
-    REQUIRE(p);
-    std::array<char, 4096> buf{};
-    std::size_t n = 0;
-    while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0)
-        r.out.append(buf.data(), n);
-    const int status = ::pclose(p);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
+using rdt::test::Run;
+using rdt::test::runRdt;
 
 std::string header(const std::string& text, const std::string& key)
 {

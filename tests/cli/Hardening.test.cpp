@@ -2,6 +2,8 @@
 // exit 2 in well under a second — never a crash, a hang, "internal error" or exhausted memory.
 #include <catch2/catch.hpp>
 
+#include "support/RunRdt.h"
+
 #include <hdf5.h>
 #include <sys/wait.h>
 
@@ -19,27 +21,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-    int code = -1; ///< exit status; -1 when killed by a signal (a crash)
-    std::string out;
-    double seconds = 0;
-};
+using rdt::test::Run;
 
-Run rdt(const std::string& args, const std::string& env = "")
+Run run(const std::string& args, const std::string& env = "")
 {
-    const std::string cmd = "cd " RDT_SOURCE_DIR " && " + env + " " RDT_BIN_DIR "/rdt " + args + " 2>&1";
-    const auto t0 = std::chrono::steady_clock::now();
-    Run r;
-    FILE* p = ::popen(cmd.c_str(), "r");
-    REQUIRE(p);
-    std::array<char, 4096> buf{};
-    std::size_t n = 0;
-    while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0)
-        r.out.append(buf.data(), n);
-    const int status = ::pclose(p);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return r;
+    return rdt::test::runRdt(args, true, env);
 }
 
 struct TempDir {
@@ -88,17 +74,17 @@ TEST_CASE("Touchstone: port counts from the name are bounded; negative frequenci
     for (const char* ext : {".s2147483647p", ".s65536p", ".s-1p", ".s1000p"}) {
         CAPTURE(ext);
         const std::string f = d.write(std::string("x") + ext, twoPort);
-        locatedError(rdt("touchstone " + f + " --info"), f + ":1", "ports");
+        locatedError(run("touchstone " + f + " --info"), f + ":1", "ports");
     }
     const std::string neg = d.write("neg.s1p", "# GHz S MA R 50\n-1 0.5 0\n");
-    locatedError(rdt("touchstone " + neg + " --info"), neg + ":2", "negative");
+    locatedError(run("touchstone " + neg + " --info"), neg + ":2", "negative");
 }
 
 TEST_CASE("rdt com: a non-4-port file and absurd data are located errors, not crashes", "[cli][hardening]")
 {
     TempDir d;
     const std::string two = d.write("t.s2p", "# GHz S MA R 50\n1 0.1 0 0.9 0 0.9 0 0.1 0\n2 0.1 0 0.8 0 0.8 0 0.1 0\n");
-    locatedError(rdt("com " + two), two, "COM needs a 4-port");
+    locatedError(run("com " + two), two, "COM needs a 4-port");
     // One phase of -1e308 degrees in the real KR4 through channel (was a segfault in the release build).
     std::string kr4 = readFile(RDT_SOURCE_DIR "/data/channels/kr4-example2/example2_THRU.s4p");
     const std::size_t row = kr4.find("\n0.0 ");
@@ -107,7 +93,7 @@ TEST_CASE("rdt com: a non-4-port file and absurd data are located errors, not cr
     const std::size_t third = kr4.find(' ', second + 1);
     kr4.replace(second + 1, third - second - 1, "-1e308");
     const std::string bad = d.write("bad.s4p", kr4);
-    locatedError(rdt("com " + bad), bad, "not finite");
+    locatedError(run("com " + bad), bad, "not finite");
 }
 
 TEST_CASE("catalog and designs: hostile names and sources", "[cli][hardening]")
@@ -119,7 +105,7 @@ TEST_CASE("catalog and designs: hostile names and sources", "[cli][hardening]")
     REQUIRE(at != std::string::npos);
     part.replace(at, std::string("source: \"[C1] [C2]\"").size(), "source: \"[" + std::string(100000, '7') + "]\"");
     const std::string p = d.write("long-source.yaml", part);
-    const Run r = rdt("validate " + p + " --profile ocp-strict");
+    const Run r = run("validate " + p + " --profile ocp-strict");
     INFO(r.out.substr(0, 400));
     CHECK((r.code == 1 || r.code == 2)); // a located finding, not a crash
     CHECK(r.out.size() < 20000);
@@ -128,11 +114,11 @@ TEST_CASE("catalog and designs: hostile names and sources", "[cli][hardening]")
     const std::string design = d.write("huge-name.yaml", "rdt: 1\nlayout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, "
                                                          "rack_type: orv3-standard, slots: [{ou: 1, part: " +
                                                              std::string(5 << 20, 'x') + "}]}]}]}]}\n");
-    locatedError(rdt("check " + design), design, "unknown catalog entry");
+    locatedError(run("check " + design), design, "unknown catalog entry");
     // A catalog folder name over the system's 255-byte limit.
     const std::string longCat = d.write("long-catalog.yaml", "rdt: 1\ncatalog: [" + std::string(300, 'a') +
                                                                  "]\nlayout: {halls: []}\n");
-    locatedError(rdt("check " + longCat), longCat + ":2", "catalog folder");
+    locatedError(run("check " + longCat), longCat + ":2", "catalog folder");
 }
 
 TEST_CASE("telemetry: a 1e308 W sample is refused with its line", "[cli][hardening]")
@@ -140,7 +126,7 @@ TEST_CASE("telemetry: a 1e308 W sample is refused with its line", "[cli][hardeni
     TempDir d;
     const std::string csv = d.write("t.csv", "timestamp, index, name, power.draw [W], clocks.current.sm [MHz]\n"
                                              "2026/11/29 10:00:01.037, 0, NVIDIA H100 80GB HBM3, 1e308 W, 750 MHz\n");
-    locatedError(rdt("gpu calibrate " + csv + " --part nvidia-h100-sxm5"), csv + ":2", "beyond any GPU");
+    locatedError(run("gpu calibrate " + csv + " --part nvidia-h100-sxm5"), csv + ":2", "beyond any GPU");
 }
 
 TEST_CASE("input size limit: named in the message and overridable", "[cli][hardening]")
@@ -150,8 +136,8 @@ TEST_CASE("input size limit: named in the message and overridable", "[cli][harde
     for (int i = 1; big.size() < (3u << 20); ++i)
         big += std::to_string(i) + " 0.5 0\n";
     const std::string f = d.write("big.s1p", big);
-    locatedError(rdt("touchstone " + f + " --info", "RDT_MAX_INPUT_MB=1"), f, "RDT_MAX_INPUT_MB");
-    CHECK(rdt("touchstone " + f + " --info", "RDT_MAX_INPUT_MB=8").code == 0);
+    locatedError(run("touchstone " + f + " --info", "RDT_MAX_INPUT_MB=1"), f, "RDT_MAX_INPUT_MB");
+    CHECK(run("touchstone " + f + " --info", "RDT_MAX_INPUT_MB=8").code == 0);
 }
 
 TEST_CASE("outputs are crash-safe: killed runs leave the previous file intact and no temporaries",
@@ -159,7 +145,7 @@ TEST_CASE("outputs are crash-safe: killed runs leave the previous file intact an
 {
     TempDir d;
     const std::string report = (d.path / "r.h5").string();
-    REQUIRE(rdt("report data/designs/meta-24k-roce.yaml -o " + report).code == 0);
+    REQUIRE(run("report data/designs/meta-24k-roce.yaml -o " + report).code == 0);
     const auto size = fs::file_size(report);
     std::mt19937 rng(20261201);
     std::uniform_int_distribution<int> delayMs(5, 250);
@@ -177,12 +163,12 @@ TEST_CASE("outputs are crash-safe: killed runs leave the previous file intact an
         CHECK(fs::file_size(report) > size / 2);
     }
     // The next run removes what killed runs left behind.
-    REQUIRE(rdt("report data/designs/single-rack.yaml -o " + report).code == 0);
+    REQUIRE(run("report data/designs/single-rack.yaml -o " + report).code == 0);
     for (const auto& e : fs::directory_iterator(d.path))
         CHECK(e.path().filename().string().find(".tmp-") == std::string::npos);
     // rdt touchstone -o and rdt channel -o write through a temporary too.
     const std::string out = (d.path / "copy.s4p").string();
-    REQUIRE(rdt("touchstone data/channels/kr4-example2/example2_THRU.s4p --to s -o " + out).code == 0);
+    REQUIRE(run("touchstone data/channels/kr4-example2/example2_THRU.s4p --to s -o " + out).code == 0);
     CHECK(fs::file_size(out) > 1000);
     for (const auto& e : fs::directory_iterator(d.path))
         CHECK(e.path().filename().string().find(".tmp") == std::string::npos);
@@ -192,7 +178,7 @@ TEST_CASE("absurd magnitudes are not passive; oversized YAML is refused before i
 {
     TempDir d;
     const std::string huge = d.write("huge.s2p", "# GHz S MA R 50\n1 1e300 0 0.5 0 0.5 0 0.1 0\n2 0.1 0 0.5 0 0.5 0 0.1 0\n");
-    const Run r = rdt("touchstone " + huge + " --info");
+    const Run r = run("touchstone " + huge + " --info");
     INFO(r.out);
     CHECK(r.code == 0);
     CHECK_THAT(r.out, Contains("NOT passive"));
@@ -201,5 +187,5 @@ TEST_CASE("absurd magnitudes are not passive; oversized YAML is refused before i
     big.append(40u << 20, 'x');
     big += "\nlayout: {halls: []}\n";
     const std::string f = d.write("big.yaml", big);
-    locatedError(rdt("check " + f), f, "RDT_MAX_YAML_MB");
+    locatedError(run("check " + f), f, "RDT_MAX_YAML_MB");
 }
