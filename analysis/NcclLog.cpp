@@ -214,8 +214,15 @@ NcclLog parseNcclLog(const std::string& text, const std::string& file)
             };
             if (name == "size")
                 r.sizeB = num("size");
-            else if (name == "count")
-                r.count = static_cast<long long>(num("count"));
+            else if (name == "count") {
+                // An element count is an integer a GPU can hold; beyond 2^53 a double is not exact.
+                const double n = num("count");
+                if (n > 9.007199254740992e15 || n != std::floor(n))
+                    fail(file, lineNo, "count",
+                         "column \"count\": not a whole number of elements up to 2^53: \"" + v + "\" (header line " +
+                             std::to_string(headerLine) + ")");
+                r.count = static_cast<long long>(n);
+            }
             else if (name == "type")
                 r.type = v;
             else if (name == "redop")

@@ -94,6 +94,8 @@ TEST_CASE("malformed and truncated nccl-tests logs: located errors", "[throughpu
         {"truncated_row.log", "truncated_row.log:40"}, {"no_trailer.log", "no_trailer.log:40"},
         {"bad_number.log", "bad_number.log:40"},       {"no_table.log", "no nccl-tests result table"},
         {"failed_run.log", "failed_run.log:40"},       {"wrong_values.log", "wrong results"},
+        // An element count past 2^53 (found by fuzz_nccl: was a float-to-integer overflow).
+        {"huge_count.csv", "huge_count.csv:4"},
     };
     for (const auto& [file, expect] : cases) {
         INFO(file);
@@ -102,6 +104,7 @@ TEST_CASE("malformed and truncated nccl-tests logs: located errors", "[throughpu
     }
     CHECK_THROWS_WITH(analysis::readNcclLog(dir + "bad_number.log"), Contains("column \"algbw\""));
     CHECK_THROWS_WITH(analysis::readNcclLog(dir + "truncated_row.log"), Contains("truncated"));
+    CHECK_THROWS_WITH(analysis::readNcclLog(dir + "huge_count.csv"), Contains("column \"count\""));
 }
 
 TEST_CASE("RoCE and InfiniBand examples differ where their fabrics differ", "[throughput][pipeline]")
