@@ -128,7 +128,7 @@ void H5Table::write(hid_t parent, const std::string& name) const
 
     const hsize_t dims[1] = {m_rows};
     H5Handle space = checked(H5Screate_simple(1, dims, nullptr), name + " space");
-    H5Handle props = checked(H5Pcreate(H5P_DATASET_CREATE), name + " properties");
+    H5Handle props = datasetProps(name);
     constexpr hsize_t kChunkRows = 4096;
     if (m_rows > 256) {
         const hsize_t chunk[1] = {m_rows < kChunkRows ? m_rows : kChunkRows};
@@ -151,6 +151,20 @@ void H5Table::write(hid_t parent, const std::string& name) const
     check(H5Awrite(attr.get(), str.get(), units.data()), name + " units");
 }
 
+H5Handle createGroup(hid_t parent, const std::string& name)
+{
+    const H5Handle props = checked(H5Pcreate(H5P_GROUP_CREATE), name + " properties");
+    check(H5Pset_obj_track_times(props.get(), false), name + " properties");
+    return checked(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, props.get(), H5P_DEFAULT), "group " + name);
+}
+
+H5Handle datasetProps(const std::string& name)
+{
+    H5Handle props = checked(H5Pcreate(H5P_DATASET_CREATE), name + " properties");
+    check(H5Pset_obj_track_times(props.get(), false), name + " properties");
+    return props;
+}
+
 void writeStringAttribute(hid_t object, const std::string& name, const std::string& value)
 {
     const H5Handle str = stringType();
@@ -164,8 +178,9 @@ void writeStringDataset(hid_t parent, const std::string& name, const std::string
 {
     const H5Handle str = stringType();
     H5Handle space = checked(H5Screate(H5S_SCALAR), name);
+    const H5Handle props = datasetProps(name);
     H5Handle ds =
-        checked(H5Dcreate2(parent, name.c_str(), str.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), name);
+        checked(H5Dcreate2(parent, name.c_str(), str.get(), space.get(), H5P_DEFAULT, props.get(), H5P_DEFAULT), name);
     const char* p = value.c_str();
     check(H5Dwrite(ds.get(), str.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &p), name);
 }
@@ -173,8 +188,9 @@ void writeStringDataset(hid_t parent, const std::string& name, const std::string
 void writeScalar(hid_t parent, const std::string& name, double value, const std::string& unit)
 {
     H5Handle space = checked(H5Screate(H5S_SCALAR), name);
+    const H5Handle props = datasetProps(name);
     H5Handle ds = checked(
-        H5Dcreate2(parent, name.c_str(), H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), name);
+        H5Dcreate2(parent, name.c_str(), H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT, props.get(), H5P_DEFAULT), name);
     check(H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &value), name);
     writeStringAttribute(ds.get(), "units", unit);
 }
@@ -192,7 +208,7 @@ void writeArray(hid_t parent, const std::string& name, const std::vector<double>
     if (total != values.size() || dims.empty())
         throw std::logic_error("writeArray " + name + ": dimensions do not match the data");
     H5Handle space = checked(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), name);
-    H5Handle props = checked(H5Pcreate(H5P_DATASET_CREATE), name);
+    H5Handle props = datasetProps(name);
     if (total > 256) {
         std::vector<hsize_t> chunk(dims);
         chunk[0] = std::min<hsize_t>(chunk[0], std::max<hsize_t>(1, 8192 / std::max<hsize_t>(1, total / dims[0])));

@@ -61,6 +61,11 @@ private:
 
 /// Variable-length UTF-8 string type.
 H5Handle stringType();
+/// A group under `parent`. Reports are byte-for-byte deterministic, so no object records its
+/// creation time (HDF5 does by default); the one timestamp is the `/meta` `created` attribute.
+H5Handle createGroup(hid_t parent, const std::string& name);
+/// Dataset creation properties without time tracking (see createGroup).
+H5Handle datasetProps(const std::string& name);
 /// Scalar string attribute on an object.
 void writeStringAttribute(hid_t object, const std::string& name, const std::string& value);
 /// Scalar string dataset (for long text such as the input design).

@@ -222,8 +222,7 @@ NcclLog parseNcclLog(const std::string& text, const std::string& file)
                          "column \"count\": not a whole number of elements up to 2^53: \"" + v + "\" (header line " +
                              std::to_string(headerLine) + ")");
                 r.count = static_cast<long long>(n);
-            }
-            else if (name == "type")
+            } else if (name == "type")
                 r.type = v;
             else if (name == "redop")
                 r.redop = v;

@@ -288,9 +288,7 @@ void writeRollups(hid_t g, const power::PowerResult& res)
 
 void writePowerGroup(hid_t file, const power::PowerResult& res)
 {
-    H5Handle g(H5Gcreate2(file, "power", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-    if (!g.valid())
-        throw std::runtime_error("HDF5 error while creating /power");
+    H5Handle g = createGroup(file, "power");
     writeStringAttribute(g.get(), "basis", std::string(core::powerBasisName(res.basis)));
     writeRacks(g.get(), res);
     writeParts(g.get(), res);

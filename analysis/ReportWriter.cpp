@@ -5,21 +5,30 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 
 #include "analysis/H5Table.h"
-#include "core/AtomicFile.h"
 #include "analysis/PowerOutput.h"
 #include "analysis/ThermalOutput.h"
 #include "analysis/ThroughputOutput.h"
+#include "core/AtomicFile.h"
 
 namespace rdt::analysis {
 namespace {
 
+/// The report's one timestamp: now, or SOURCE_DATE_EPOCH (seconds since 1970, the reproducible-builds
+/// convention) when set, so that two runs on the same input give the same bytes.
 std::string isoTimeUtc()
 {
-    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH"); epoch && *epoch) {
+        char* end = nullptr;
+        const long long v = std::strtoll(epoch, &end, 10);
+        if (end && *end == '\0' && v >= 0 && v < 253402300800LL) // up to year 9999
+            now = static_cast<std::time_t>(v);
+    }
     std::tm tm{};
     gmtime_r(&now, &tm);
     char buf[32];
@@ -36,10 +45,7 @@ std::string hex(std::uint64_t v)
 
 H5Handle group(hid_t parent, const char* name)
 {
-    H5Handle g(H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-    if (!g.valid())
-        throw std::runtime_error(std::string("HDF5 error while creating group ") + name);
-    return g;
+    return createGroup(parent, name);
 }
 
 void writeMeta(hid_t file, const RunResult& r, const std::string& toolVersion)

@@ -67,9 +67,7 @@ json thermalJson(const thermal::ThermalResult& t)
 
 void writeThermalGroup(hid_t file, const thermal::ThermalResult& t, const core::Design& d)
 {
-    H5Handle g(H5Gcreate2(file, "thermal", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-    if (!g.valid())
-        throw std::runtime_error("HDF5 error while creating /thermal");
+    H5Handle g = createGroup(file, "thermal");
     writeStringAttribute(g.get(), "scenario", t.scenario.empty() ? "as designed" : t.scenario);
     writeScalar(g.get(), "air_density", t.densityKgM3, "kg/m3");
     H5Table c;

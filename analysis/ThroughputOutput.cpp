@@ -93,9 +93,7 @@ json throughputJson(const ThroughputResult& t)
 
 void writeThroughputGroup(hid_t file, const ThroughputResult& t)
 {
-    H5Handle g(H5Gcreate2(file, "throughput", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-    if (!g.valid())
-        throw std::runtime_error("HDF5 error while creating /throughput");
+    H5Handle g = createGroup(file, "throughput");
     writeStringAttribute(g.get(), "fabric", t.fabric);
     writeStringAttribute(g.get(), "mfu_source", t.mfuSource);
     writeScalar(g.get(), "mfu", t.mfu, "1");

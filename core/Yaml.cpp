@@ -5,10 +5,108 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
+#include <vector>
+
+#include <yaml-cpp/eventhandler.h>
 
 namespace rdt::core {
+
+namespace {
+
+/// Counts the nodes a document holds once its aliases are expanded, without expanding them:
+/// an anchored node's expanded size is recorded when it closes, and each `*alias` adds that size.
+/// A "billion laughs" document (ten aliases of ten aliases of …) is caught at the alias that
+/// crosses the limit, after reading a few hundred bytes, instead of after 10⁹ nodes of work.
+class NodeCounter final : public YAML::EventHandler {
+public:
+    NodeCounter(std::size_t limit, std::string file) : m_limit(limit), m_file(std::move(file)) {}
+
+    void OnDocumentStart(const YAML::Mark&) override {}
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { leaf(mark, anchor); }
+    void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, const std::string&) override
+    {
+        leaf(mark, anchor);
+    }
+    void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override
+    {
+        const auto it = m_size.find(anchor);
+        // An alias to a node still open (a cycle) counts as one node here; yaml-cpp builds no cycle.
+        add(mark, it == m_size.end() ? 1 : it->second);
+    }
+    void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                         YAML::EmitterStyle::value) override
+    {
+        open(mark, anchor);
+    }
+    void OnSequenceEnd() override { close(); }
+    void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                    YAML::EmitterStyle::value) override
+    {
+        open(mark, anchor);
+    }
+    void OnMapEnd() override { close(); }
+
+private:
+    void leaf(const YAML::Mark& mark, YAML::anchor_t anchor)
+    {
+        add(mark, 1);
+        if (anchor)
+            m_size[anchor] = 1;
+    }
+    void open(const YAML::Mark& mark, YAML::anchor_t anchor)
+    {
+        add(mark, 1);
+        m_open.push_back({anchor, m_total - 1});
+    }
+    void close()
+    {
+        if (m_open.empty())
+            return;
+        const auto [anchor, start] = m_open.back();
+        m_open.pop_back();
+        if (anchor)
+            m_size[anchor] = m_total - start;
+    }
+    void add(const YAML::Mark& mark, std::size_t n)
+    {
+        // Both terms are at most the limit, so the sum cannot overflow.
+        m_total += n;
+        if (m_total > m_limit)
+            throw InputError(
+                SourceLoc{m_file, mark.line >= 0 ? mark.line + 1 : 0, mark.column >= 0 ? mark.column + 1 : 0, {}},
+                "the YAML holds more than " + std::to_string(m_limit) +
+                    " nodes once its aliases (*name) are expanded; rdt reads at most " + std::to_string(m_limit) +
+                    " (YAML node limit; set RDT_MAX_YAML_NODES to raise it)");
+    }
+
+    std::size_t m_limit;
+    std::string m_file;
+    std::size_t m_total = 0;
+    std::map<YAML::anchor_t, std::size_t> m_size;
+    std::vector<std::pair<YAML::anchor_t, std::size_t>> m_open;
+};
+
+std::size_t envLimit(const char* name, std::size_t fallback)
+{
+    if (const char* env = std::getenv(name); env && *env) {
+        char* end = nullptr;
+        const unsigned long long v = std::strtoull(env, &end, 10);
+        if (end && *end == '\0' && v > 0 && v < (1ull << 40))
+            return static_cast<std::size_t>(v);
+    }
+    return fallback;
+}
+
+} // namespace
+
+std::size_t maxYamlNodes()
+{
+    return envLimit("RDT_MAX_YAML_NODES", 5000000);
+}
 
 YAML::Node parseYaml(const std::string& text, const std::string& fileName)
 {
@@ -20,6 +118,14 @@ YAML::Node parseYaml(const std::string& text, const std::string& fileName)
                          "YAML input of " + std::to_string(text.size() >> 20) + " MiB; rdt reads YAML of at most " +
                              std::to_string(limit >> 20) + " MiB (YAML size limit; set RDT_MAX_YAML_MB to raise it)");
     try {
+        // First count the nodes with aliases expanded (a billion-laughs document is small text),
+        // then build the tree.
+        {
+            std::istringstream in(text);
+            YAML::Parser parser(in);
+            NodeCounter counter(maxYamlNodes(), fileName);
+            parser.HandleNextDocument(counter);
+        }
         return YAML::Load(text);
     } catch (const YAML::Exception& e) {
         SourceLoc loc{fileName, e.mark.line >= 0 ? e.mark.line + 1 : 0, e.mark.column >= 0 ? e.mark.column + 1 : 0, {}};
@@ -29,14 +135,7 @@ YAML::Node parseYaml(const std::string& text, const std::string& fileName)
 
 std::size_t maxYamlBytes()
 {
-    std::size_t mb = 32;
-    if (const char* env = std::getenv("RDT_MAX_YAML_MB"); env && *env) {
-        char* end = nullptr;
-        const unsigned long long v = std::strtoull(env, &end, 10);
-        if (end && *end == '\0' && v > 0 && v < (1ull << 24))
-            mb = static_cast<std::size_t>(v);
-    }
-    return mb << 20;
+    return envLimit("RDT_MAX_YAML_MB", 32) << 20;
 }
 
 std::size_t maxInputBytes()
@@ -44,14 +143,7 @@ std::size_t maxInputBytes()
     // 256 MiB by default: the largest real inputs (a 24,576-GPU design is 4 KB, a long VNA sweep
     // tens of MB) fit many times over, and the parsers' memory stays bounded (YAML takes ~60× its
     // size). RDT_MAX_INPUT_MB raises it for the rare larger file.
-    std::size_t mb = 256;
-    if (const char* env = std::getenv("RDT_MAX_INPUT_MB"); env && *env) {
-        char* end = nullptr;
-        const unsigned long long v = std::strtoull(env, &end, 10);
-        if (end && *end == '\0' && v > 0 && v < (1ull << 24))
-            mb = static_cast<std::size_t>(v);
-    }
-    return mb << 20;
+    return envLimit("RDT_MAX_INPUT_MB", 256) << 20;
 }
 
 std::string readTextFile(const std::string& path)
@@ -61,10 +153,10 @@ std::string readTextFile(const std::string& path)
         throw InputError(SourceLoc{path, 0, 0, {}}, "is a folder, not a file");
     const auto size = std::filesystem::file_size(path, ec);
     if (!ec && size > maxInputBytes())
-        throw InputError(SourceLoc{path, 0, 0, {}},
-                         "the file is " + std::to_string(size >> 20) + " MiB; rdt reads at most " +
-                             std::to_string(maxInputBytes() >> 20) +
-                             " MiB (input size limit; set RDT_MAX_INPUT_MB to raise it)");
+        throw InputError(SourceLoc{path, 0, 0, {}}, "the file is " + std::to_string(size >> 20) +
+                                                        " MiB; rdt reads at most " +
+                                                        std::to_string(maxInputBytes() >> 20) +
+                                                        " MiB (input size limit; set RDT_MAX_INPUT_MB to raise it)");
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InputError(SourceLoc{path, 0, 0, {}}, "cannot open file (does it exist and is it readable?)");

@@ -48,6 +48,8 @@ std::string readTextFile(const std::string& path);
 std::size_t maxInputBytes();
 /// The size limit parseYaml() enforces (bytes): 32 MiB, or RDT_MAX_YAML_MB.
 std::size_t maxYamlBytes();
+/// The node limit parseYaml() enforces, aliases expanded: 5,000,000, or RDT_MAX_YAML_NODES.
+std::size_t maxYamlNodes();
 
 /// A node plus its location: file, and path inside the document.
 class Cursor {

@@ -15,6 +15,10 @@ using core::Dimension;
 
 namespace {
 
+/// A real channel is a handful of segments (package, traces, vias, connector, cable); hundreds is a
+/// generated file gone wrong, and 40,000 took 31 s.
+constexpr std::size_t kMaxSegments = 1000;
+
 } // namespace
 
 Network synthesiseChannel(const std::string& path)
@@ -42,7 +46,12 @@ Network synthesiseChannelText(const std::string& text, const std::string& path)
         f.push_back(x);
     std::vector<cd> h(f.size(), 1.0);
     const std::filesystem::path base = std::filesystem::path(path).parent_path();
-    for (const core::Cursor& seg : doc["segments"].elements()) {
+    const core::Cursor segments = doc["segments"];
+    segments.requireSequence();
+    if (segments.size() > kMaxSegments)
+        segments.fail(std::to_string(segments.size()) + " segments; a channel spec holds at most " +
+                      std::to_string(kMaxSegments) + " (channel segment limit)");
+    for (const core::Cursor& seg : segments.elements()) {
         const std::string kind = seg["kind"].str();
         if (kind == "trace") {
             seg.allowKeys({"kind", "length", "width", "impedance", "dk", "df", "roughness"});
@@ -70,10 +79,26 @@ Network synthesiseChannelText(const std::string& text, const std::string& path)
                 h[k] *= std::exp(-c.gamma(std::max(f[k], 1e6)) * len);
         } else if (kind == "touchstone") {
             seg.allowKeys({"kind", "file"});
-            const std::string file = (base / seg["file"].str()).string();
-            const Network n = interpolate(readTouchstone(file), f);
-            if (n.ports() != 4 && n.ports() != 2)
-                seg["file"].fail("a measured segment must be a 2-port or a 4-port (through 1→2, 3→4)");
+            const core::Cursor fileField = seg["file"];
+            const std::string file = (base / fileField.str()).string();
+            // The spec's line comes first; the Touchstone file's own error (its file and line) follows.
+            Network measured;
+            try {
+                measured = readTouchstone(file);
+            } catch (const core::InputError& e) {
+                fileField.fail(std::string("cannot use the measured segment: ") + e.what());
+            }
+            if (measured.ports() != 4 && measured.ports() != 2)
+                fileField.fail("a measured segment must be a 2-port or a 4-port (through 1→2, 3→4); \"" +
+                               core::clipped(file) + "\" has " + std::to_string(measured.ports()) + " ports");
+            // Below the first point the response is carried to DC; above the last it is unknown.
+            if (f.back() > measured.freqHz.back() * (1 + 1e-9))
+                fileField.fail("\"" + core::clipped(file) + "\" is measured up to " +
+                               core::formatQuantity(measured.freqHz.back(), Dimension::Frequency) +
+                               "; the spec's frequency range goes to " +
+                               core::formatQuantity(f.back(), Dimension::Frequency) +
+                               " — lower frequency.to or use a wider measurement");
+            const Network n = interpolate(measured, f);
             const std::vector<cd> t = n.ports() == 4 ? sdd21(n) : [&] {
                 std::vector<cd> v;
                 for (const auto& s : n.s)

@@ -91,9 +91,12 @@ TEST_CASE("malformed and truncated nccl-tests logs: located errors", "[throughpu
 {
     const std::string dir = kRoot + "tests/fixtures/nccl/bad/";
     const std::pair<const char*, const char*> cases[] = {
-        {"truncated_row.log", "truncated_row.log:40"}, {"no_trailer.log", "no_trailer.log:40"},
-        {"bad_number.log", "bad_number.log:40"},       {"no_table.log", "no nccl-tests result table"},
-        {"failed_run.log", "failed_run.log:40"},       {"wrong_values.log", "wrong results"},
+        {"truncated_row.log", "truncated_row.log:40"},
+        {"no_trailer.log", "no_trailer.log:40"},
+        {"bad_number.log", "bad_number.log:40"},
+        {"no_table.log", "no nccl-tests result table"},
+        {"failed_run.log", "failed_run.log:40"},
+        {"wrong_values.log", "wrong results"},
         // An element count past 2^53 (found by fuzz_nccl: was a float-to-integer overflow).
         {"huge_count.csv", "huge_count.csv:4"},
     };

@@ -15,6 +15,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 
 using Catch::Matchers::Contains;
 namespace fs = std::filesystem;
@@ -111,13 +112,14 @@ TEST_CASE("catalog and designs: hostile names and sources", "[cli][hardening]")
     CHECK(r.out.size() < 20000);
     CHECK(r.seconds < 5.0);
     // A 5 MB unknown part name is not echoed whole, and finding no suggestion is quick.
-    const std::string design = d.write("huge-name.yaml", "rdt: 1\nlayout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, "
-                                                         "rack_type: orv3-standard, slots: [{ou: 1, part: " +
-                                                             std::string(5 << 20, 'x') + "}]}]}]}]}\n");
+    const std::string design =
+        d.write("huge-name.yaml", "rdt: 1\nlayout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, "
+                                  "rack_type: orv3-standard, slots: [{ou: 1, part: " +
+                                      std::string(5 << 20, 'x') + "}]}]}]}]}\n");
     locatedError(run("check " + design), design, "unknown catalog entry");
     // A catalog folder name over the system's 255-byte limit.
-    const std::string longCat = d.write("long-catalog.yaml", "rdt: 1\ncatalog: [" + std::string(300, 'a') +
-                                                                 "]\nlayout: {halls: []}\n");
+    const std::string longCat =
+        d.write("long-catalog.yaml", "rdt: 1\ncatalog: [" + std::string(300, 'a') + "]\nlayout: {halls: []}\n");
     locatedError(run("check " + longCat), longCat + ":2", "catalog folder");
 }
 
@@ -152,8 +154,8 @@ TEST_CASE("outputs are crash-safe: killed runs leave the previous file intact an
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
     for (int k = 0; k < 12; ++k) {
         // SIGKILL at a random point of a second report to the same file.
-        const std::string cmd = "timeout -s KILL " + std::to_string(delayMs(rng) / 1000.0) + " " RDT_BIN_DIR
-                                "/rdt report " RDT_SOURCE_DIR "/data/designs/meta-24k-roce.yaml -o " +
+        const std::string cmd = "timeout -s KILL " + std::to_string(delayMs(rng) / 1000.0) +
+                                " " RDT_BIN_DIR "/rdt report " RDT_SOURCE_DIR "/data/designs/meta-24k-roce.yaml -o " +
                                 report + " >/dev/null 2>&1";
         (void)std::system(cmd.c_str());
         const hid_t f = H5Fopen(report.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -177,7 +179,8 @@ TEST_CASE("outputs are crash-safe: killed runs leave the previous file intact an
 TEST_CASE("absurd magnitudes are not passive; oversized YAML is refused before it is parsed", "[cli][hardening]")
 {
     TempDir d;
-    const std::string huge = d.write("huge.s2p", "# GHz S MA R 50\n1 1e300 0 0.5 0 0.5 0 0.1 0\n2 0.1 0 0.5 0 0.5 0 0.1 0\n");
+    const std::string huge =
+        d.write("huge.s2p", "# GHz S MA R 50\n1 1e300 0 0.5 0 0.5 0 0.1 0\n2 0.1 0 0.5 0 0.5 0 0.1 0\n");
     const Run r = run("touchstone " + huge + " --info");
     INFO(r.out);
     CHECK(r.code == 0);
@@ -188,4 +191,80 @@ TEST_CASE("absurd magnitudes are not passive; oversized YAML is refused before i
     big += "\nlayout: {halls: []}\n";
     const std::string f = d.write("big.yaml", big);
     locatedError(run("check " + f), f, "RDT_MAX_YAML_MB");
+}
+
+TEST_CASE("YAML aliases: a billion-laughs document is refused at the alias that crosses the node limit",
+          "[cli][hardening]")
+{
+    TempDir d;
+    // Nine levels of ten aliases: 10^9 nodes expanded from 600 bytes.
+    std::string y = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+    for (int i = 1; i <= 9; ++i) {
+        y += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
+        for (int k = 0; k < 10; ++k)
+            y += std::string(k ? ", " : "") + "*a" + std::to_string(i - 1);
+        y += "]\n";
+    }
+    y += "layout: {halls: []}\n";
+    for (const char* cmd : {"check ", "validate "}) {
+        const std::string f = d.write("laughs.yaml", y);
+        const Run r = run(cmd + f);
+        locatedError(r, f, "RDT_MAX_YAML_NODES");
+        // Located at the alias that crossed 5,000,000 nodes: a5 expands to 1,111,111 nodes, and the
+        // fourth *a5 on line 7 (column 25) brings the count from 1,234,582 + 3 × 1,111,111 past it.
+        CHECK_THAT(r.out, Contains("laughs.yaml:7:25:"));
+    }
+    // The limit can be raised: a0 … a6 (12.3 million nodes expanded) pass it at 20 million and reach
+    // the design's own checks.
+    std::string seven = y.substr(0, y.find("a7:")) + "layout: {halls: []}\n";
+    const std::string f7 = d.write("seven.yaml", seven);
+    locatedError(run("check " + f7), f7, "YAML node limit");
+    const Run raised = run("check " + f7, "RDT_MAX_YAML_NODES=20000000");
+    locatedError(raised, f7, "a0");
+    CHECK(raised.out.find("YAML node limit") == std::string::npos);
+}
+
+TEST_CASE("channel specs: a segment limit, and a measured segment's errors located in the spec", "[cli][hardening]")
+{
+    TempDir d;
+    // 40,000 segments took 31 s.
+    std::string many = "frequency: {from: 0 Hz, to: 40 GHz, step: 10 MHz}\nsegments:\n";
+    for (int i = 0; i < 40000; ++i)
+        many += "  - {kind: twinax, length: 1 mm}\n";
+    const std::string f = d.write("many.yaml", many);
+    locatedError(run("channel " + f + " -o " + (d.path / "o.s4p").string()), f + ":3:", "channel segment limit");
+
+    // A missing file, a malformed file and a file measured over too narrow a band: the spec's line and
+    // field first, the Touchstone file's own location after it.
+    d.write("bad.s2p", "# GHz S MA R 50\n1 0.1 0 0.9 0 0.9 zero 0.1 0\n");
+    d.write("narrow.s2p", "# GHz S MA R 50\n1 0.1 0 0.9 0 0.9 0 0.1 0\n20 0.1 0 0.5 0 0.5 0 0.1 0\n");
+    const std::pair<std::string, std::string> cases[] = {
+        {"missing.s2p", "cannot open file"}, {"bad.s2p", "bad.s2p:2"}, {"narrow.s2p", "measured up to 20 GHz"}};
+    for (const auto& [file, what] : cases) {
+        const std::string spec = d.write("spec.yaml", "frequency: {from: 0 Hz, to: 40 GHz, step: 100 MHz}\n"
+                                                      "segments:\n  - {kind: twinax, length: 1 m}\n"
+                                                      "  - {kind: touchstone, file: " +
+                                                          file + "}\n");
+        const Run r = run("channel " + spec + " -o " + (d.path / "o.s4p").string());
+        locatedError(r, spec + ":4:", what);
+        CHECK_THAT(r.out, Contains("segments[1].file"));
+    }
+}
+
+TEST_CASE("reports are deterministic: the same input gives the same bytes", "[cli][hardening]")
+{
+    TempDir d;
+    // The one timestamp (/meta created) follows SOURCE_DATE_EPOCH; HDF5 records no object times.
+    const std::string a = (d.path / "a.h5").string(), b = (d.path / "b.h5").string();
+    for (const char* design : {"data/designs/meta-24k-roce.yaml", "data/designs/broken-rack.yaml"}) {
+        INFO(design);
+        REQUIRE(run(std::string("report ") + design + " -o " + a, "SOURCE_DATE_EPOCH=1764547200").code != -1);
+        // Time passes between the runs (a second of HDF5 time resolution).
+        std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+        REQUIRE(run(std::string("report ") + design + " -o " + b, "SOURCE_DATE_EPOCH=1764547200").code != -1);
+        const std::string x = readFile(a), y = readFile(b);
+        REQUIRE(x.size() > 10000);
+        CHECK(x == y);
+        CHECK(x.find("2025-12-01T00:00:00Z") != std::string::npos);
+    }
 }
