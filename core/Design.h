@@ -170,5 +170,11 @@ inline constexpr std::size_t kMaxRacks = 200000; ///< per design
 Design loadDesign(const std::string& path, const std::string& catalogDir);
 /// Load a design from text (file name used in messages and for relative paths).
 Design loadDesignText(const std::string& text, const std::string& fileName, const std::string& catalogDir);
+/// As above with the catalog at `catalogDir` already loaded and resolved (`shipped`, e.g. by
+/// loadShippedCatalog): a design without `catalog:` folders shares it instead of reading it again.
+Design loadDesignText(const std::string& text, const std::string& fileName, const std::string& catalogDir,
+                      std::shared_ptr<const Catalog> shipped);
+/// The catalog at `catalogDir`, loaded and resolved.
+std::shared_ptr<const Catalog> loadShippedCatalog(const std::string& catalogDir);
 
 } // namespace rdt::core

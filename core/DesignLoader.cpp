@@ -200,8 +200,12 @@ Waiver readWaiver(const Cursor& c)
     return w;
 }
 
-std::shared_ptr<Catalog> loadCatalogs(const Cursor& doc, const std::string& fileName, const std::string& catalogDir)
+std::shared_ptr<const Catalog> loadCatalogs(const Cursor& doc, const std::string& fileName,
+                                            const std::string& catalogDir, std::shared_ptr<const Catalog> shipped)
 {
+    // A design without catalog folders of its own shares the shipped catalog, loaded once.
+    if (shipped && !doc.has("catalog"))
+        return shipped;
     auto catalog = std::make_shared<Catalog>();
     catalog->loadDirectory(catalogDir);
     if (auto extra = doc.find("catalog")) {
@@ -277,6 +281,12 @@ Summary Design::summary() const
 
 Design loadDesignText(const std::string& text, const std::string& fileName, const std::string& catalogDir)
 {
+    return loadDesignText(text, fileName, catalogDir, nullptr);
+}
+
+Design loadDesignText(const std::string& text, const std::string& fileName, const std::string& catalogDir,
+                      std::shared_ptr<const Catalog> shipped)
+{
     Design d;
     d.file = fileName;
     d.text = text;
@@ -309,14 +319,15 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
     }
     d.scenario.designedSite = d.site;
 
-    auto catalog = loadCatalogs(doc, fileName, catalogDir);
+    const auto catalog = loadCatalogs(doc, fileName, catalogDir, std::move(shipped));
     d.catalog = catalog;
 
     std::map<std::string, Cursor> templates;
     if (auto t = doc.find("templates"))
         for (const auto& [name, body] : t->entries()) {
             const auto nameChar = [](char c) {
-                return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+                return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+                       c == '_';
             };
             if (name.empty() || !std::all_of(name.begin(), name.end(), nameChar))
                 body.fail("template name \"" + name + "\" may hold only letters, digits, '-' and '_'");
@@ -337,6 +348,14 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
         for (const Cursor& c : w->elements())
             d.waivers.push_back(readWaiver(c));
     return d;
+}
+
+std::shared_ptr<const Catalog> loadShippedCatalog(const std::string& catalogDir)
+{
+    auto catalog = std::make_shared<Catalog>();
+    catalog->loadDirectory(catalogDir);
+    catalog->resolve();
+    return catalog;
 }
 
 Design loadDesign(const std::string& path, const std::string& catalogDir)

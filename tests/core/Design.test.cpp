@@ -2,6 +2,7 @@
 
 #include "core/Design.h"
 #include "core/LayoutExpander.h"
+#include "core/Yaml.h"
 
 using namespace rdt::core;
 using Catch::Matchers::Contains;
@@ -125,4 +126,22 @@ TEST_CASE("design bad input is located", "[design]")
                                "waivers: [{rule: x, justification: ok}]\n"),
                       Contains("written justification"));
     CHECK_THROWS_WITH(loadText("catalog: [no-such-folder]\nlayout: {halls: []}\n"), Contains("catalog folder"));
+}
+
+TEST_CASE("a preloaded shipped catalog is shared; a design with catalog folders loads its own", "[design]")
+{
+    const auto shipped = loadShippedCatalog(kData + "/catalog");
+    const std::string roce = kData + "/designs/meta-24k-roce.yaml";
+    const Design a = load("meta-24k-roce.yaml");
+    const Design b = loadDesignText(readTextFile(roce), roce, kData + "/catalog", shipped);
+    CHECK(b.catalog == shipped);
+    CHECK(b.summary().gpus == a.summary().gpus);
+    CHECK(b.racks.size() == a.racks.size());
+    CHECK(b.racks.back().slots.back().part->slug == a.racks.back().slots.back().part->slug);
+    // broken-rack adds broken-parts/: its parts are not in the shipped catalog, so it cannot share it.
+    const std::string broken = kData + "/designs/broken-rack.yaml";
+    const Design c = loadDesignText(readTextFile(broken), broken, kData + "/catalog", shipped);
+    CHECK(c.catalog != shipped);
+    CHECK(c.catalog->size() > shipped->size());
+    CHECK(shipped->size() == load("single-rack.yaml").catalog->size());
 }
