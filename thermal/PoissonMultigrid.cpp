@@ -1,0 +1,298 @@
+#include "thermal/PoissonMultigrid.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace rdt::thermal {
+
+namespace {
+
+using Dims = std::array<int, 3>;
+
+std::size_t cellCount(const Dims& n)
+{
+    return static_cast<std::size_t>(n[0]) * static_cast<std::size_t>(n[1]) * static_cast<std::size_t>(n[2]);
+}
+
+std::size_t cellIndex(const Dims& n, int i, int j, int k)
+{
+    return static_cast<std::size_t>(i) +
+           static_cast<std::size_t>(n[0]) *
+               (static_cast<std::size_t>(j) + static_cast<std::size_t>(n[1]) * static_cast<std::size_t>(k));
+}
+
+std::size_t faceCount(const Dims& n, int d)
+{
+    Dims f = n;
+    f[static_cast<std::size_t>(d)] += 1;
+    return cellCount(f);
+}
+
+std::size_t faceIndex(const Dims& n, int d, int i, int j, int k)
+{
+    const int n0 = n[0] + (d == 0 ? 1 : 0), n1 = n[1] + (d == 1 ? 1 : 0);
+    return static_cast<std::size_t>(i) +
+           static_cast<std::size_t>(n0) *
+               (static_cast<std::size_t>(j) + static_cast<std::size_t>(n1) * static_cast<std::size_t>(k));
+}
+
+double dot(const std::vector<double>& a, const std::vector<double>& b)
+{
+    double s = 0;
+    const auto n = static_cast<long>(a.size());
+#pragma omp parallel for reduction(+ : s) schedule(static)
+    for (long i = 0; i < n; ++i)
+        s += a[static_cast<std::size_t>(i)] * b[static_cast<std::size_t>(i)];
+    return s;
+}
+
+void removeMean(std::vector<double>& v)
+{
+    double s = 0;
+    for (double x : v)
+        s += x;
+    const double mean = s / static_cast<double>(v.size());
+    for (double& x : v)
+        x -= mean;
+}
+
+constexpr int kSmoothingSweeps = 2; // red–black pairs before and after the coarse correction
+constexpr int kCoarsestSweeps = 40; // on the coarsest level (≤ 64 cells)
+constexpr std::size_t kCoarsestCells = 64;
+
+} // namespace
+
+PoissonMultigrid::PoissonMultigrid(Dims dims, std::array<std::vector<double>, 3> coeff)
+{
+    for (int d = 0; d < 3; ++d) {
+        if (dims[static_cast<std::size_t>(d)] < 1)
+            throw std::invalid_argument("multigrid: every axis needs at least one cell");
+        if (coeff[static_cast<std::size_t>(d)].size() != faceCount(dims, d))
+            throw std::invalid_argument("multigrid: face coefficient count does not match the grid");
+    }
+    Level fine;
+    fine.n = dims;
+    fine.c = std::move(coeff);
+    // Boundary faces carry no coefficient (Neumann).
+    for (int d = 0; d < 3; ++d) {
+        const auto D = static_cast<std::size_t>(d);
+        Dims f = dims;
+        f[D] += 1;
+        for (int k = 0; k < f[2]; ++k)
+            for (int j = 0; j < f[1]; ++j)
+                for (int i = 0; i < f[0]; ++i) {
+                    const Dims at{i, j, k};
+                    if (at[D] == 0 || at[D] == dims[D])
+                        fine.c[D][faceIndex(dims, d, i, j, k)] = 0.0;
+                }
+    }
+    m_levels.push_back(std::move(fine));
+
+    // Coarsen until the coarsest level is small or no axis can be halved.
+    while (cellCount(m_levels.back().n) > kCoarsestCells) {
+        const Level& f = m_levels.back();
+        Dims nc{};
+        for (std::size_t d = 0; d < 3; ++d)
+            nc[d] = (f.n[d] + 1) / 2;
+        if (nc == f.n)
+            break;
+        Level c;
+        c.n = nc;
+        for (int d = 0; d < 3; ++d) {
+            const auto D = static_cast<std::size_t>(d);
+            c.c[D].assign(faceCount(nc, d), 0.0);
+            // Interior coarse face F along d sits on fine face 2F; sum the fine faces it covers.
+            Dims ff = f.n;
+            ff[D] += 1;
+            for (int k = 0; k < ff[2]; ++k)
+                for (int j = 0; j < ff[1]; ++j)
+                    for (int i = 0; i < ff[0]; ++i) {
+                        const Dims at{i, j, k};
+                        if (at[D] % 2 != 0 || at[D] == 0 || at[D] == f.n[D])
+                            continue;
+                        Dims cf{i / 2, j / 2, k / 2};
+                        cf[D] = at[D] / 2;
+                        c.c[D][faceIndex(nc, d, cf[0], cf[1], cf[2])] += f.c[D][faceIndex(f.n, d, i, j, k)];
+                    }
+        }
+        m_levels.push_back(std::move(c));
+    }
+    for (Level& l : m_levels) {
+        const std::size_t n = cellCount(l.n);
+        l.diag.assign(n, 0.0);
+        for (int k = 0; k < l.n[2]; ++k)
+            for (int j = 0; j < l.n[1]; ++j)
+                for (int i = 0; i < l.n[0]; ++i) {
+                    double s = 0;
+                    s += l.c[0][faceIndex(l.n, 0, i, j, k)] + l.c[0][faceIndex(l.n, 0, i + 1, j, k)];
+                    s += l.c[1][faceIndex(l.n, 1, i, j, k)] + l.c[1][faceIndex(l.n, 1, i, j + 1, k)];
+                    s += l.c[2][faceIndex(l.n, 2, i, j, k)] + l.c[2][faceIndex(l.n, 2, i, j, k + 1)];
+                    l.diag[cellIndex(l.n, i, j, k)] = s;
+                }
+        l.x.assign(n, 0.0);
+        l.b.assign(n, 0.0);
+        l.r.assign(n, 0.0);
+    }
+}
+
+void PoissonMultigrid::apply(std::size_t level, const std::vector<double>& x, std::vector<double>& y) const
+{
+    const Level& l = m_levels[level];
+    const Dims n = l.n;
+    y.resize(x.size());
+#pragma omp parallel for schedule(static)
+    for (int k = 0; k < n[2]; ++k)
+        for (int j = 0; j < n[1]; ++j)
+            for (int i = 0; i < n[0]; ++i) {
+                const std::size_t p = cellIndex(n, i, j, k);
+                double s = l.diag[p] * x[p];
+                if (i > 0)
+                    s -= l.c[0][faceIndex(n, 0, i, j, k)] * x[p - 1];
+                if (i + 1 < n[0])
+                    s -= l.c[0][faceIndex(n, 0, i + 1, j, k)] * x[p + 1];
+                const auto sx = static_cast<std::size_t>(n[0]);
+                if (j > 0)
+                    s -= l.c[1][faceIndex(n, 1, i, j, k)] * x[p - sx];
+                if (j + 1 < n[1])
+                    s -= l.c[1][faceIndex(n, 1, i, j + 1, k)] * x[p + sx];
+                const std::size_t sxy = sx * static_cast<std::size_t>(n[1]);
+                if (k > 0)
+                    s -= l.c[2][faceIndex(n, 2, i, j, k)] * x[p - sxy];
+                if (k + 1 < n[2])
+                    s -= l.c[2][faceIndex(n, 2, i, j, k + 1)] * x[p + sxy];
+                y[p] = s;
+            }
+}
+
+void PoissonMultigrid::smooth(std::size_t level, std::vector<double>& x, const std::vector<double>& b, bool redFirst,
+                              int sweeps) const
+{
+    const Level& l = m_levels[level];
+    const Dims n = l.n;
+    const auto sx = static_cast<std::size_t>(n[0]);
+    const std::size_t sxy = sx * static_cast<std::size_t>(n[1]);
+    auto colour = [&](int c) {
+#pragma omp parallel for schedule(static)
+        for (int k = 0; k < n[2]; ++k)
+            for (int j = 0; j < n[1]; ++j)
+                for (int i = (j + k + c) % 2; i < n[0]; i += 2) {
+                    const std::size_t p = cellIndex(n, i, j, k);
+                    if (l.diag[p] <= 0)
+                        continue;
+                    double s = b[p];
+                    if (i > 0)
+                        s += l.c[0][faceIndex(n, 0, i, j, k)] * x[p - 1];
+                    if (i + 1 < n[0])
+                        s += l.c[0][faceIndex(n, 0, i + 1, j, k)] * x[p + 1];
+                    if (j > 0)
+                        s += l.c[1][faceIndex(n, 1, i, j, k)] * x[p - sx];
+                    if (j + 1 < n[1])
+                        s += l.c[1][faceIndex(n, 1, i, j + 1, k)] * x[p + sx];
+                    if (k > 0)
+                        s += l.c[2][faceIndex(n, 2, i, j, k)] * x[p - sxy];
+                    if (k + 1 < n[2])
+                        s += l.c[2][faceIndex(n, 2, i, j, k + 1)] * x[p + sxy];
+                    x[p] = s / l.diag[p];
+                }
+    };
+    for (int s = 0; s < sweeps; ++s) {
+        colour(redFirst ? 0 : 1);
+        colour(redFirst ? 1 : 0);
+    }
+}
+
+void PoissonMultigrid::vcycle(std::size_t level) const
+{
+    const Level& l = m_levels[level];
+    std::fill(l.x.begin(), l.x.end(), 0.0);
+    if (level + 1 == m_levels.size()) {
+        smooth(level, l.x, l.b, true, kCoarsestSweeps);
+        smooth(level, l.x, l.b, false, kCoarsestSweeps);
+        return;
+    }
+    smooth(level, l.x, l.b, true, kSmoothingSweeps);
+    apply(level, l.x, l.r);
+    for (std::size_t p = 0; p < l.r.size(); ++p)
+        l.r[p] = l.b[p] - l.r[p];
+    // Restrict: each coarse cell sums its children's residuals.
+    const Level& c = m_levels[level + 1];
+    std::fill(c.b.begin(), c.b.end(), 0.0);
+    for (int k = 0; k < l.n[2]; ++k)
+        for (int j = 0; j < l.n[1]; ++j)
+            for (int i = 0; i < l.n[0]; ++i)
+                c.b[cellIndex(c.n, i / 2, j / 2, k / 2)] += l.r[cellIndex(l.n, i, j, k)];
+    vcycle(level + 1);
+    // Prolong: each child takes its coarse cell's correction.
+    for (int k = 0; k < l.n[2]; ++k)
+        for (int j = 0; j < l.n[1]; ++j)
+            for (int i = 0; i < l.n[0]; ++i)
+                l.x[cellIndex(l.n, i, j, k)] += c.x[cellIndex(c.n, i / 2, j / 2, k / 2)];
+    smooth(level, l.x, l.b, false, kSmoothingSweeps);
+}
+
+void PoissonMultigrid::precondition(const std::vector<double>& r, std::vector<double>& z) const
+{
+    const Level& fine = m_levels.front();
+    std::copy(r.begin(), r.end(), fine.b.begin());
+    vcycle(0);
+    z = fine.x;
+    removeMean(z);
+}
+
+PoissonMultigrid::Result PoissonMultigrid::solve(const std::vector<double>& b, std::vector<double>& x, double tolerance,
+                                                 int maxIterations) const
+{
+    const std::size_t n = cellCount(m_levels.front().n);
+    if (b.size() != n)
+        throw std::invalid_argument("multigrid: right-hand side size does not match the grid");
+    x.resize(n, 0.0);
+    Result res;
+    // Only the part of b orthogonal to the null space (the constants) has a solution.
+    std::vector<double> r(n), z(n), p(n), q(n);
+    apply(0, x, q);
+    for (std::size_t i = 0; i < n; ++i)
+        r[i] = b[i] - q[i];
+    removeMean(r);
+    const double bnorm = std::sqrt(std::max(dot(b, b), 1e-300));
+    double rnorm = std::sqrt(dot(r, r));
+    if (rnorm <= tolerance * bnorm) {
+        res.relativeResidual = rnorm / bnorm;
+        return res;
+    }
+    precondition(r, z);
+    p = z;
+    double rz = dot(r, z);
+    for (int it = 1; it <= maxIterations; ++it) {
+        apply(0, p, q);
+        const double pq = dot(p, q);
+        if (!(pq > 0))
+            break; // p in the null space: nothing left to reduce
+        const double alpha = rz / pq;
+        const auto count = static_cast<long>(n);
+#pragma omp parallel for schedule(static)
+        for (long i = 0; i < count; ++i) {
+            const auto u = static_cast<std::size_t>(i);
+            x[u] += alpha * p[u];
+            r[u] -= alpha * q[u];
+        }
+        res.iterations = it;
+        rnorm = std::sqrt(dot(r, r));
+        if (rnorm <= tolerance * bnorm)
+            break;
+        precondition(r, z);
+        const double rzNew = dot(r, z);
+        const double beta = rzNew / rz;
+        rz = rzNew;
+#pragma omp parallel for schedule(static)
+        for (long i = 0; i < count; ++i) {
+            const auto u = static_cast<std::size_t>(i);
+            p[u] = z[u] + beta * p[u];
+        }
+    }
+    removeMean(x);
+    res.relativeResidual = rnorm / bnorm;
+    return res;
+}
+
+} // namespace rdt::thermal
