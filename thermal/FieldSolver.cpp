@@ -54,6 +54,10 @@ FieldSolver::FieldSolver(FieldGrid grid, FluidProperties fluid) : m_grid(std::mo
     m_p.assign(n, 0.0);
     m_t.assign(n, m_fluid.referenceTemperature);
     m_heat.assign(n, 0.0);
+    m_solid.assign(n, 0);
+    m_sink.assign(n, 0.0);
+    m_release.assign(n, 0.0);
+    m_releaseEnthalpy.assign(n, 0.0);
     m_conditions.push_back(BoundaryCondition{});                               // stationary adiabatic wall
     m_conditions.push_back(BoundaryCondition{BoundaryKind::Symmetry, {}, {}}); // 2D z sides
     for (int s = 0; s < 6; ++s) {
@@ -136,6 +140,164 @@ void FieldSolver::addHeat(int i, int j, int k, double watts)
     m_heat[m_grid.cell(i, j, k)] += watts;
 }
 
+int FieldSolver::addBlackBox(const FieldBlackBox& spec)
+{
+    for (int d = 0; d < 3; ++d) {
+        const auto D = static_cast<std::size_t>(d);
+        if (!std::isfinite(spec.min[D]) || !std::isfinite(spec.max[D]) || !(spec.max[D] > spec.min[D]))
+            throw std::invalid_argument("field solver: a black box needs finite bounds with max > min");
+    }
+    if (!(spec.massFlow >= 0) || !std::isfinite(spec.massFlow) || !(spec.heat >= 0) || !std::isfinite(spec.heat))
+        throw std::invalid_argument("field solver: a black box's flow and heat must be finite and non-negative");
+    if (spec.heat > 0 && spec.massFlow == 0)
+        throw std::invalid_argument("field solver: a black box that releases heat needs an air flow to carry it");
+    const auto range = cellsInside(spec.min, spec.max);
+    const std::array<int, 3> lo = range[0], hi = range[1];
+    const int d = axisOf(spec.intake);
+    const auto D = static_cast<std::size_t>(d);
+    const int front = isHigh(spec.intake) ? hi[D] + 1 : lo[D] - 1;
+    const int back = isHigh(spec.intake) ? lo[D] - 1 : hi[D] + 1;
+    if (front < 0 || front >= m_grid.cells(d) || back < 0 || back >= m_grid.cells(d))
+        throw std::invalid_argument("field solver: a black box's intake or exhaust face lies on the domain's edge");
+    for (int k = lo[2]; k <= hi[2]; ++k)
+        for (int j = lo[1]; j <= hi[1]; ++j)
+            for (int i = lo[0]; i <= hi[0]; ++i)
+                if (m_solid[m_grid.cell(i, j, k)])
+                    throw std::invalid_argument("field solver: black boxes overlap");
+    Box box;
+    box.spec = spec;
+    const auto plane = planeAxes(d);
+    double intakeArea = 0;
+    for (int b = lo[static_cast<std::size_t>(plane[1])]; b <= hi[static_cast<std::size_t>(plane[1])]; ++b)
+        for (int a = lo[static_cast<std::size_t>(plane[0])]; a <= hi[static_cast<std::size_t>(plane[0])]; ++a) {
+            Index3 f{}, r{};
+            f[static_cast<std::size_t>(plane[0])] = r[static_cast<std::size_t>(plane[0])] = a;
+            f[static_cast<std::size_t>(plane[1])] = r[static_cast<std::size_t>(plane[1])] = b;
+            f[D] = front;
+            r[D] = back;
+            const std::size_t fc = m_grid.cell(f[0], f[1], f[2]), rc = m_grid.cell(r[0], r[1], r[2]);
+            if (m_solid[fc] || m_solid[rc])
+                throw std::invalid_argument("field solver: a black box's intake or exhaust face is blocked by another");
+            const double area = m_grid.width(plane[0], a) * m_grid.width(plane[1], b);
+            Index3 fi = f, ri = r; // the faces between the box and these cells
+            fi[D] = isHigh(spec.intake) ? front : front + 1;
+            ri[D] = isHigh(spec.intake) ? back + 1 : back;
+            box.intake.faces.push_back(faceIndex(d, fi));
+            box.exhaust.faces.push_back(faceIndex(d, ri));
+            box.intake.cells.push_back(fc);
+            box.intake.weights.push_back(area);
+            box.exhaust.cells.push_back(rc);
+            box.exhaust.weights.push_back(area);
+            intakeArea += area;
+        }
+    for (double& w : box.intake.weights)
+        w /= intakeArea;
+    for (double& w : box.exhaust.weights)
+        w /= intakeArea;
+    makeSolid(range);
+    box.axis = d;
+    box.area = intakeArea;
+    m_boxes.push_back(std::move(box));
+    updateBlackBoxes();
+    return static_cast<int>(m_boxes.size()) - 1;
+}
+
+std::array<std::array<int, 3>, 2> FieldSolver::cellsInside(const std::array<double, 3>& min,
+                                                           const std::array<double, 3>& max) const
+{
+    std::array<int, 3> lo{}, hi{};
+    for (int d = 0; d < 3; ++d) {
+        const auto D = static_cast<std::size_t>(d);
+        if (!std::isfinite(min[D]) || !std::isfinite(max[D]) || !(max[D] > min[D]))
+            throw std::invalid_argument("field solver: a box needs finite bounds with max > min");
+        lo[D] = m_grid.cells(d);
+        hi[D] = -1;
+        for (int i = 0; i < m_grid.cells(d); ++i)
+            if (m_grid.centre(d, i) > min[D] && m_grid.centre(d, i) < max[D]) {
+                lo[D] = std::min(lo[D], i);
+                hi[D] = std::max(hi[D], i);
+            }
+        if (hi[D] < lo[D])
+            throw std::invalid_argument("field solver: a box covers no cell of the grid (refine the grid)");
+    }
+    return {lo, hi};
+}
+
+void FieldSolver::makeSolid(const std::array<std::array<int, 3>, 2>& range)
+{
+    for (int k = range[0][2]; k <= range[1][2]; ++k)
+        for (int j = range[0][1]; j <= range[1][1]; ++j)
+            for (int i = range[0][0]; i <= range[1][0]; ++i) {
+                m_solid[m_grid.cell(i, j, k)] = 1;
+                for (int a = 0; a < 3; ++a) { // no flow through a solid's faces (a box sets its own)
+                    Index3 f0{i, j, k}, f1{i, j, k};
+                    f1[static_cast<std::size_t>(a)] += 1;
+                    m_u[static_cast<std::size_t>(a)][faceIndex(a, f0)] = 0;
+                    m_u[static_cast<std::size_t>(a)][faceIndex(a, f1)] = 0;
+                }
+            }
+}
+
+void FieldSolver::addSolid(std::array<double, 3> min, std::array<double, 3> max)
+{
+    makeSolid(cellsInside(min, max));
+}
+
+void FieldSolver::setBlackBoxFlow(int box, double massFlow, double heat)
+{
+    if (box < 0 || box >= blackBoxCount())
+        throw std::out_of_range("field solver: no such black box");
+    if (!(massFlow >= 0) || !std::isfinite(massFlow) || !(heat >= 0) || !std::isfinite(heat))
+        throw std::invalid_argument("field solver: a black box's flow and heat must be finite and non-negative");
+    if (heat > 0 && massFlow == 0)
+        throw std::invalid_argument("field solver: a black box that releases heat needs an air flow to carry it");
+    m_boxes[static_cast<std::size_t>(box)].spec.massFlow = massFlow;
+    m_boxes[static_cast<std::size_t>(box)].spec.heat = heat;
+    updateBlackBoxes();
+}
+
+BlackBoxState FieldSolver::blackBoxState(int box) const
+{
+    if (box < 0 || box >= blackBoxCount())
+        throw std::out_of_range("field solver: no such black box");
+    return m_boxes[static_cast<std::size_t>(box)].state;
+}
+
+// The boxes' intake temperatures from the current field, their exhaust temperatures, and the
+// per-cell sinks and releases the continuity and energy equations see.
+void FieldSolver::updateBlackBoxes()
+{
+    std::fill(m_sink.begin(), m_sink.end(), 0.0);
+    std::fill(m_release.begin(), m_release.end(), 0.0);
+    std::fill(m_releaseEnthalpy.begin(), m_releaseEnthalpy.end(), 0.0);
+    for (Box& b : m_boxes) {
+        double mean = 0, hottest = -std::numeric_limits<double>::infinity();
+        for (std::size_t n = 0; n < b.intake.cells.size(); ++n) {
+            const double t = m_t[b.intake.cells[n]];
+            mean += b.intake.weights[n] * t;
+            hottest = std::max(hottest, t);
+        }
+        b.state.intakeMean = mean;
+        b.state.intakeMax = hottest;
+        b.state.exhaust = b.spec.massFlow > 0 ? mean + b.spec.heat / (b.spec.massFlow * m_fluid.specificHeat) : mean;
+        // The box's faces carry its flow (along +axis when it draws from its low side).
+        const double sign = isHigh(b.spec.intake) ? -1.0 : 1.0;
+        auto& u = m_u[static_cast<std::size_t>(b.axis)];
+        const double velocity = sign * b.spec.massFlow / (m_fluid.density * b.area);
+        for (std::size_t n = 0; n < b.intake.faces.size(); ++n) {
+            u[b.intake.faces[n]] = velocity;
+            u[b.exhaust.faces[n]] = velocity;
+        }
+        for (std::size_t n = 0; n < b.intake.cells.size(); ++n)
+            m_sink[b.intake.cells[n]] += b.spec.massFlow * b.intake.weights[n];
+        for (std::size_t n = 0; n < b.exhaust.cells.size(); ++n) {
+            const double m = b.spec.massFlow * b.exhaust.weights[n];
+            m_release[b.exhaust.cells[n]] += m;
+            m_releaseEnthalpy[b.exhaust.cells[n]] += m * b.state.exhaust;
+        }
+    }
+}
+
 void FieldSolver::setInitialTemperature(double celsius)
 {
     std::fill(m_t.begin(), m_t.end(), celsius);
@@ -193,6 +355,10 @@ void FieldSolver::applyVelocityBoundaries()
         const double sign = high ? 1.0 : -1.0; // outward
         auto& u = m_u[static_cast<std::size_t>(d)];
         forEachBoundaryFace(side, [&](const Index3& cell, std::size_t f, double area, const BoundaryCondition& bc) {
+            if (m_solid[m_grid.cell(cell[0], cell[1], cell[2])]) {
+                u[f] = 0;
+                return;
+            }
             switch (bc.kind) {
             case BoundaryKind::Wall:
             case BoundaryKind::Symmetry: u[f] = 0; break;
@@ -290,6 +456,10 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
                 cmI[D] -= 1;
                 const std::size_t cm = m_grid.cell(cmI[0], cmI[1], cmI[2]);
                 const std::size_t cp = m_grid.cell(at[0], at[1], at[2]);
+                if (m_solid[cm] || m_solid[cp]) { // a black box's face: no flow, or the box's (fixed)
+                    m_d[D][r.at] = 0;
+                    continue;
+                }
                 const double wm = m_grid.width(d, at[D] - 1), wp = m_grid.width(d, at[D]);
                 const double dx = 0.5 * (wm + wp);
                 const int e1 = (d + 1) % 3, e2 = (d + 2) % 3;
@@ -303,7 +473,14 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
                     const double outflow = side * rho * ad * 0.5 * (u[r.at] + u[nb]);
                     const std::size_t c = side < 0 ? cm : cp;
                     const double diff = viscosity(c) * ad / m_grid.width(d, side < 0 ? at[D] - 1 : at[D]);
-                    if (nbI[D] == 0 || nbI[D] == nc[D])
+                    // The neighbour face is fixed on the boundary, or on a solid's face (then u = 0).
+                    bool fixed = nbI[D] == 0 || nbI[D] == nc[D];
+                    if (!fixed) {
+                        Index3 beyond = at; // the cell on the far side of the neighbour face
+                        beyond[D] += side < 0 ? -2 : 1;
+                        fixed = m_solid[m_grid.cell(beyond[0], beyond[1], beyond[2])] != 0;
+                    }
+                    if (fixed)
                         r.known(diff, outflow, u[nb]);
                     else
                         r.neighbour(nb, diff, outflow, 0.5 * (u[r.at] + u[nb]), u, s.centralBlend);
@@ -327,6 +504,13 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
                             Index3 nbI = at, cmN = cmI;
                             nbI[E] = nbCell;
                             cmN[E] = nbCell;
+                            if (m_solid[m_grid.cell(nbI[0], nbI[1], nbI[2])] ||
+                                m_solid[m_grid.cell(cmN[0], cmN[1], cmN[2])]) {
+                                // A solid's surface on this side: no slip.
+                                const double mu = 0.5 * (viscosity(cm) + viscosity(cp));
+                                r.known(mu * area / (0.5 * m_grid.width(e, at[E])), outflow, 0.0);
+                                continue;
+                            }
                             const double dist = std::abs(m_grid.centre(e, nbCell) - m_grid.centre(e, at[E]));
                             const double frac = std::abs(m_grid.face(e, ef) - m_grid.centre(e, at[E])) / dist;
                             const double mu =
@@ -409,6 +593,8 @@ double FieldSolver::pressureCorrection(const FieldSettings& s)
                             coeff[D][fi] = rho * area * m_d[D][fi];
                     }
                 }
+                if (m_solid[c])
+                    continue; // inside a black box, which carries its flow from intake to exhaust
                 imbalanceSum += std::abs(imbalance);
                 rhs[c] = -imbalance;
             }
@@ -417,8 +603,12 @@ double FieldSolver::pressureCorrection(const FieldSettings& s)
         const PoissonMultigrid mg(nc, coeff);
         mg.solve(rhs, pc, s.pressureTolerance, 500);
     } else {
-        // Eigen's conjugate gradients on the assembled matrix, cell 0 pinned (p' = 0; its row and
-        // column dropped to keep the matrix symmetric) — the baseline the multigrid is measured against.
+        // Eigen's conjugate gradients on the assembled matrix, the first air cell pinned (p' = 0; its
+        // row and column dropped to keep the matrix symmetric) — the baseline the multigrid is
+        // measured against.
+        std::size_t pin = 0;
+        while (pin + 1 < n && m_solid[pin])
+            ++pin;
         std::vector<Eigen::Triplet<double>> triplets;
         triplets.reserve(7 * n);
         std::vector<double> diag(n, 0.0);
@@ -436,7 +626,7 @@ double FieldSolver::pressureCorrection(const FieldSettings& s)
                         const std::size_t cm = m_grid.cell(mI[0], mI[1], mI[2]);
                         diag[cp] += a;
                         diag[cm] += a;
-                        if (cp != 0 && cm != 0) {
+                        if (cp != pin && cm != pin) {
                             triplets.emplace_back(static_cast<Eigen::Index>(cp), static_cast<Eigen::Index>(cm), -a);
                             triplets.emplace_back(static_cast<Eigen::Index>(cm), static_cast<Eigen::Index>(cp), -a);
                         }
@@ -444,7 +634,7 @@ double FieldSolver::pressureCorrection(const FieldSettings& s)
         }
         Eigen::VectorXd b(static_cast<Eigen::Index>(n));
         for (std::size_t c = 0; c < n; ++c) {
-            const bool pinned = c == 0 || diag[c] <= 0;
+            const bool pinned = c == pin || diag[c] <= 0;
             triplets.emplace_back(static_cast<Eigen::Index>(c), static_cast<Eigen::Index>(c), pinned ? 1.0 : diag[c]);
             b[static_cast<Eigen::Index>(c)] = pinned ? 0.0 : rhs[c];
         }
@@ -504,7 +694,8 @@ double FieldSolver::temperatureGradient(const std::array<int, 3>& at, int axis) 
         nb[D] += side;
         if (nb[D] >= 0 && nb[D] < m_grid.cells(axis)) {
             x = m_grid.centre(axis, nb[D]);
-            t = m_t[m_grid.cell(nb[0], nb[1], nb[2])];
+            const std::size_t c = m_grid.cell(nb[0], nb[1], nb[2]);
+            t = m_solid[c] ? tp : m_t[c]; // a black box's surface is adiabatic
             return;
         }
         const double wall = m_grid.face(axis, side < 0 ? at[D] : at[D] + 1);
@@ -553,6 +744,12 @@ double FieldSolver::energy(const FieldSettings& s)
             for (at[0] = 0; at[0] < nc[0]; ++at[0]) {
                 Row r;
                 r.at = m_grid.cell(at[0], at[1], at[2]);
+                if (m_solid[r.at]) { // inside a black box: not part of the air
+                    r.aP = 1;
+                    r.b = m_t[r.at];
+                    rows.push_back(r);
+                    continue;
+                }
                 for (int d = 0; d < 3; ++d) {
                     const auto D = static_cast<std::size_t>(d);
                     const double area = m_grid.width((d + 1) % 3, at[static_cast<std::size_t>((d + 1) % 3)]) *
@@ -567,6 +764,8 @@ double FieldSolver::energy(const FieldSettings& s)
                             Index3 nbI = at;
                             nbI[D] = nbCell;
                             const std::size_t nb = m_grid.cell(nbI[0], nbI[1], nbI[2]);
+                            if (m_solid[nb])
+                                continue; // a black box's surface: adiabatic, no flow
                             const double dist = std::abs(m_grid.centre(d, nbCell) - m_grid.centre(d, at[D]));
                             const double frac = std::abs(m_grid.face(d, f[D]) - m_grid.centre(d, at[D])) / dist;
                             const double gamma = 0.5 * (diffusivity(r.at) + diffusivity(nb));
@@ -595,6 +794,10 @@ double FieldSolver::energy(const FieldSettings& s)
                 double& corr = m_energyCorrection[r.at];
                 corr += 0.5 * (r.correction - corr);
                 r.b += corr + m_heat[r.at] / m_fluid.specificHeat;
+                // Black boxes: air drawn leaves at the cell's temperature, air released enters at
+                // the box's exhaust temperature.
+                r.aP += m_sink[r.at];
+                r.b += m_releaseEnthalpy[r.at];
                 if (r.aP <= 0) { // no flow and no conduction path: the cell keeps its temperature
                     r.aP = 1;
                     r.b = m_t[r.at];
@@ -665,6 +868,22 @@ FieldResult FieldSolver::solve(const FieldSettings& s, const std::function<bool(
                         w = std::min(w, dist);
                     }
         }
+        // ... and to the nearest black box's surface.
+        for (const Box& b : m_boxes)
+            for (int k = 0; k < m_grid.cells(2); ++k)
+                for (int j = 0; j < m_grid.cells(1); ++j)
+                    for (int i = 0; i < m_grid.cells(0); ++i) {
+                        const Index3 at{i, j, k};
+                        double d2 = 0;
+                        for (int d = 0; d < 3; ++d) {
+                            const auto D = static_cast<std::size_t>(d);
+                            const double x = m_grid.centre(d, at[D]);
+                            const double gap = std::max({b.spec.min[D] - x, x - b.spec.max[D], 0.0});
+                            d2 += gap * gap;
+                        }
+                        auto& w = m_wallDistance[m_grid.cell(i, j, k)];
+                        w = std::min(w, std::sqrt(d2));
+                    }
         for (double& w : m_wallDistance)
             if (!std::isfinite(w))
                 w = 0.5 * std::min({m_grid.length(0), m_grid.length(1), m_grid.length(2)});
@@ -693,6 +912,7 @@ FieldResult FieldSolver::solve(const FieldSettings& s, const std::function<bool(
     for (int it = 1; it <= s.maxIterations; ++it) {
         if (!m_nut.empty())
             updateEddyViscosity();
+        updateBlackBoxes(); // exhaust temperatures from the latest intakes
         ResidualRecord rec;
         rec.iteration = it;
         for (int d = 0; d < 3; ++d)
@@ -735,9 +955,9 @@ double FieldSolver::wallHeat(Side side) const
     double q = 0;
     const int d = axisOf(side);
     forEachBoundaryFace(side, [&](const Index3& cell, std::size_t, double area, const BoundaryCondition& bc) {
-        if (bc.kind != BoundaryKind::Wall || !bc.temperature)
-            return;
         const std::size_t c = m_grid.cell(cell[0], cell[1], cell[2]);
+        if (bc.kind != BoundaryKind::Wall || !bc.temperature || m_solid[c])
+            return;
         const double half = 0.5 * m_grid.width(d, cell[static_cast<std::size_t>(d)]);
         q += diffusivity(c) * m_fluid.specificHeat * area * (*bc.temperature - m_t[c]) / half;
     });
@@ -764,6 +984,8 @@ double FieldSolver::enthalpyOutflow(Side side) const
     forEachBoundaryFace(side, [&](const Index3& cell, std::size_t f, double area, const BoundaryCondition& bc) {
         const double flow = m_fluid.density * sign * u[f] * area;
         const std::size_t c = m_grid.cell(cell[0], cell[1], cell[2]);
+        if (m_solid[c])
+            return;
         if (bc.kind == BoundaryKind::Inlet) {
             // Inflow at the inlet's temperature, and conduction across the inlet face, as the
             // energy equation carries them.
@@ -783,6 +1005,8 @@ double FieldSolver::heatReleased() const
     double q = 0;
     for (double x : m_heat)
         q += x;
+    for (const Box& b : m_boxes)
+        q += b.spec.heat;
     return q;
 }
 

@@ -100,6 +100,24 @@ struct FieldResult {
     std::vector<ResidualRecord> history;
 };
 
+/// A black box inside the room — a rack as the flow network sees it: its cells are solid; it
+/// draws `massFlow` through its intake face (spread over the face by area) and releases the same
+/// flow through the opposite face, heated by `heat`: T_exhaust = T_intake + heat / (ṁ c_p), with
+/// T_intake the mass-weighted mean of the air it draws.
+struct FieldBlackBox {
+    std::array<double, 3> min{}, max{}; ///< m; cells whose centres lie inside are solid
+    Side intake = Side::XMin;           ///< the box's face that draws air (exhaust: the opposite one)
+    double massFlow = 0;                ///< kg/s, ≥ 0
+    double heat = 0;                    ///< W, ≥ 0
+};
+
+/// What a black box sees, °C.
+struct BlackBoxState {
+    double intakeMean = 0; ///< mass-weighted over its intake face
+    double intakeMax = 0;  ///< hottest cell in front of its intake face
+    double exhaust = 0;
+};
+
 class FieldConvergenceError : public std::runtime_error {
 public:
     FieldConvergenceError(const std::string& what, std::vector<ResidualRecord> history)
@@ -124,6 +142,17 @@ public:
     void setBoundaryPatch(Side side, std::array<double, 2> lo, std::array<double, 2> hi, const BoundaryCondition& bc);
     /// Heat released in a cell (W, ≥ 0).
     void addHeat(int i, int j, int k, double watts);
+    /// Add a black box (returns its index). Throws std::invalid_argument when it covers no cell,
+    /// overlaps another, or its intake or exhaust face lies on the domain's edge or on a solid.
+    int addBlackBox(const FieldBlackBox& box);
+    /// Make the cells whose centres lie inside the box solid (containment panels, walls): no flow,
+    /// adiabatic. Throws std::invalid_argument when it covers no cell.
+    void addSolid(std::array<double, 3> min, std::array<double, 3> max);
+    /// Change a black box's flow and heat (the coupled iteration with the rack network).
+    void setBlackBoxFlow(int box, double massFlow, double heat);
+    BlackBoxState blackBoxState(int box) const;
+    int blackBoxCount() const { return static_cast<int>(m_boxes.size()); }
+    bool solid(int i, int j, int k) const { return m_solid[m_grid.cell(i, j, k)] != 0; }
     /// Start from a uniform temperature (°C) (default: the reference temperature).
     void setInitialTemperature(double celsius);
 
@@ -149,7 +178,7 @@ public:
     double enthalpyOutflow(Side side) const;
     /// Mass flow (kg/s) leaving through a side's open faces (outward positive).
     double massOutflow(Side side) const;
-    /// Total heat released in cells (W).
+    /// Total heat released in cells and black boxes (W).
     double heatReleased() const;
 
 private:
@@ -185,6 +214,28 @@ private:
     FluidProperties m_fluid;
     std::array<std::vector<double>, 3> m_u; ///< face velocities per component
     std::vector<double> m_p, m_t, m_heat, m_nut, m_wallDistance;
+    struct BoxFace {
+        std::vector<std::size_t> cells; ///< the air cells in front of the face
+        std::vector<std::size_t> faces; ///< the grid faces between them and the box
+        std::vector<double> weights;    ///< area fractions, sum 1
+    };
+    struct Box {
+        FieldBlackBox spec;
+        BoxFace intake, exhaust;
+        BlackBoxState state;
+        int axis = 0;
+        double area = 0; ///< m², of the intake face
+    };
+    std::vector<Box> m_boxes;
+    std::vector<char> m_solid;
+    /// Per cell, from the black boxes: mass drawn (kg/s), mass released (kg/s) and the enthalpy it
+    /// carries (kg/s · °C) — for the energy equation; continuity sees the boxes' face velocities.
+    std::vector<double> m_sink, m_release, m_releaseEnthalpy;
+    void updateBlackBoxes();
+    /// Cell index range [lo, hi] whose centres lie inside (min, max); throws when empty.
+    std::array<std::array<int, 3>, 2> cellsInside(const std::array<double, 3>& min,
+                                                  const std::array<double, 3>& max) const;
+    void makeSolid(const std::array<std::array<int, 3>, 2>& range);
     double m_nutRelaxation = 0.5;
     std::vector<double> m_energyCorrection;                    ///< relaxed deferred correction per cell
     std::vector<BoundaryCondition> m_conditions;               ///< distinct conditions

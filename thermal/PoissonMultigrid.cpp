@@ -47,14 +47,19 @@ double dot(const std::vector<double>& a, const std::vector<double>& b)
     return s;
 }
 
-void removeMean(std::vector<double>& v)
+/// Remove the mean over the active cells (those with a coefficient); inactive cells are zero.
+void removeMean(std::vector<double>& v, const std::vector<char>& active)
 {
     double s = 0;
-    for (double x : v)
-        s += x;
-    const double mean = s / static_cast<double>(v.size());
-    for (double& x : v)
-        x -= mean;
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < v.size(); ++i)
+        if (active[i]) {
+            s += v[i];
+            ++n;
+        }
+    const double mean = n > 0 ? s / static_cast<double>(n) : 0.0;
+    for (std::size_t i = 0; i < v.size(); ++i)
+        v[i] = active[i] ? v[i] - mean : 0.0;
 }
 
 constexpr int kSmoothingSweeps = 2; // red–black pairs before and after the coarse correction
@@ -134,6 +139,10 @@ PoissonMultigrid::PoissonMultigrid(Dims dims, std::array<std::vector<double>, 3>
         l.b.assign(n, 0.0);
         l.r.assign(n, 0.0);
     }
+    const Level& f = m_levels.front();
+    m_active.resize(f.diag.size());
+    for (std::size_t i = 0; i < f.diag.size(); ++i)
+        m_active[i] = f.diag[i] > 0 ? 1 : 0;
 }
 
 void PoissonMultigrid::apply(std::size_t level, const std::vector<double>& x, std::vector<double>& y) const
@@ -237,7 +246,7 @@ void PoissonMultigrid::precondition(const std::vector<double>& r, std::vector<do
     std::copy(r.begin(), r.end(), fine.b.begin());
     vcycle(0);
     z = fine.x;
-    removeMean(z);
+    removeMean(z, m_active);
 }
 
 PoissonMultigrid::Result PoissonMultigrid::solve(const std::vector<double>& b, std::vector<double>& x, double tolerance,
@@ -253,7 +262,7 @@ PoissonMultigrid::Result PoissonMultigrid::solve(const std::vector<double>& b, s
     apply(0, x, q);
     for (std::size_t i = 0; i < n; ++i)
         r[i] = b[i] - q[i];
-    removeMean(r);
+    removeMean(r, m_active);
     const double bnorm = std::sqrt(std::max(dot(b, b), 1e-300));
     double rnorm = std::sqrt(dot(r, r));
     if (rnorm <= tolerance * bnorm) {
@@ -290,7 +299,7 @@ PoissonMultigrid::Result PoissonMultigrid::solve(const std::vector<double>& b, s
             p[u] = z[u] + beta * p[u];
         }
     }
-    removeMean(x);
+    removeMean(x, m_active);
     res.relativeResidual = rnorm / bnorm;
     return res;
 }

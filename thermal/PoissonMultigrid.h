@@ -5,7 +5,8 @@
 ///   Σ_f c_f (x_P − x_nb) = b_P,
 /// with one coefficient c_f ≥ 0 per interior face (boundary faces carry none: Neumann, so the
 /// operator is singular, its null space the constants; b must sum to zero, as mass conservation
-/// makes it, and the solution is returned with zero mean).
+/// makes it, and the solution is returned with zero mean). Cells without any coefficient (inside
+/// a solid) are not part of the system and get 0.
 ///
 /// Coarse levels agglomerate 2 × 2 × 2 cells (an axis stops coarsening at one cell); a coarse
 /// face's coefficient is the sum of the fine faces it covers — the Galerkin operator RAP for
@@ -52,6 +53,7 @@ private:
     void precondition(const std::vector<double>& r, std::vector<double>& z) const;
 
     std::vector<Level> m_levels;
+    std::vector<char> m_active; ///< fine cells with a coefficient (not inside a solid)
 };
 
 } // namespace rdt::thermal

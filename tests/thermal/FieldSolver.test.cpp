@@ -275,6 +275,100 @@ TEST_CASE("inflow without an outlet is refused", "[thermal][field]")
     CHECK_THROWS_WITH(s.solve(FieldSettings{}), Catch::Contains("no outlet"));
 }
 
+TEST_CASE("a black box (a rack) draws its flow, releases it heated, and the heat leaves the room",
+          "[thermal][field][validation]")
+{
+    // A 4 m × 3 m room section, 1 m deep; supply through a floor grille on the left at 20 °C, return
+    // in the ceiling on the right; a 1 m × 2 m rack drawing 0.3 kg/s through its left face and
+    // releasing 3 kW. Forced convection (buoyancy off): see docs/thermal.md on buoyant rooms.
+    FluidProperties air;
+    air.referenceTemperature = 20.0;
+    air.gravity = {0, 0, 0};
+    FieldSolver s(FieldGrid::uniform(4.0, 1.0, 3.0, 40, 1, 24), air);
+    s.setBoundaryPatch(Side::ZMin, {0.0, -1}, {0.6, 2}, BoundaryCondition{BoundaryKind::Inlet, {0, 0, 0.5}, 20.0});
+    s.setBoundaryPatch(Side::ZMax, {3.4, -1}, {4.0, 2}, BoundaryCondition{BoundaryKind::Outlet, {}, {}});
+    s.setBoundary(Side::YMin, BoundaryCondition{BoundaryKind::Symmetry, {}, {}});
+    s.setBoundary(Side::YMax, BoundaryCondition{BoundaryKind::Symmetry, {}, {}});
+    const int box = s.addBlackBox(FieldBlackBox{{1.5, -1, 0.0}, {2.5, 2, 2.0}, Side::XMin, 0.3, 3000.0});
+    CHECK(s.solid(20, 0, 5));
+    CHECK_FALSE(s.solid(14, 0, 5));
+    FieldSettings settings;
+    settings.turbulence = TurbulenceModel::ZeroEquation;
+    settings.tolerance = 1e-7;
+    const FieldResult r = s.solve(settings);
+    CHECK(r.converged);
+    double out = 0;
+    for (Side side : {Side::XMin, Side::XMax, Side::YMin, Side::YMax, Side::ZMin, Side::ZMax})
+        out += s.enthalpyOutflow(side) - s.wallHeat(side);
+    const BlackBoxState b = s.blackBoxState(box);
+    INFO("iterations " << r.iterations << ", leaving " << out << " W, intake " << b.intakeMean << " degC, exhaust "
+                       << b.exhaust << " degC");
+    CHECK(s.heatReleased() == Approx(3000.0));
+    CHECK(std::abs(out - 3000.0) < 1e-6 * 3000.0);
+    CHECK(b.exhaust - b.intakeMean == Approx(3000.0 / (0.3 * air.specificHeat)).epsilon(1e-12));
+    CHECK(b.intakeMax >= b.intakeMean);
+    // No air colder than the supply (bounded energy scheme), none hotter than the exhaust.
+    for (int i = 0; i < 40; ++i)
+        for (int k = 0; k < 24; ++k)
+            if (!s.solid(i, 0, k)) {
+                CHECK(s.temperature(i, 0, k) >= 20.0 - 1e-9);
+                CHECK(s.temperature(i, 0, k) <= b.exhaust + 1e-6); // the exhaust state lags one iteration
+            }
+    // Changing the box's flow and heat (the coupled iteration with the rack network) re-solves.
+    s.setBlackBoxFlow(box, 0.25, 2500.0);
+    CHECK(s.solve(settings).converged);
+    CHECK(s.blackBoxState(box).exhaust - s.blackBoxState(box).intakeMean ==
+          Approx(2500.0 / (0.25 * air.specificHeat)).epsilon(1e-12));
+}
+
+TEST_CASE("flow around a solid obstacle in a channel conserves mass", "[thermal][field]")
+{
+    FluidProperties fluid;
+    fluid.density = 1.0;
+    fluid.viscosity = 1e-3;
+    fluid.gravity = {0, 0, 0};
+    FieldSolver s(FieldGrid::uniform(1.5, 0.1, 0.1, 60, 20, 1), fluid);
+    s.setBoundary(Side::XMin, BoundaryCondition{BoundaryKind::Inlet, {0.1, 0, 0}, {}});
+    s.setBoundary(Side::XMax, BoundaryCondition{BoundaryKind::Outlet, {}, {}});
+    s.addSolid({0.5, 0.0, -1}, {0.6, 0.05, 2}); // blocks the lower half
+    FieldSettings settings;
+    settings.solveEnergy = false;
+    CHECK(s.solve(settings).converged);
+    CHECK(s.massOutflow(Side::XMax) == Approx(-s.massOutflow(Side::XMin)).epsilon(1e-12));
+    // Above the block the air speeds up to carry the whole flow through half the height.
+    double above = 0;
+    for (int j = 10; j < 20; ++j)
+        above += s.faceVelocity(0, 22, j, 0) * 0.005;
+    CHECK(above == Approx(0.1 * 0.1).epsilon(1e-6));
+    for (int j = 0; j < 10; ++j)
+        CHECK(s.faceVelocity(0, 22, j, 0) == 0.0);
+}
+
+TEST_CASE("black boxes refuse impossible placements", "[thermal][field]")
+{
+    FieldSolver s(FieldGrid::uniform(4, 4, 3, 20, 20, 15));
+    s.addBlackBox(FieldBlackBox{{1.0, 1.0, 0.0}, {1.6, 2.2, 2.0}, Side::YMin, 0.2, 1000});
+    // Overlapping the first.
+    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{1.4, 1.0, 0.0}, {2.0, 2.2, 2.0}, Side::YMin, 0.2, 1000}),
+                      Catch::Contains("overlap"));
+    // Covering no cell (thinner than a cell, between centres).
+    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{3.01, 1.0, 0.0}, {3.09, 2.2, 2.0}, Side::YMin, 0.2, 1000}),
+                      Catch::Contains("covers no cell"));
+    // Drawing from the domain's edge.
+    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{2.4, 0.0, 0.0}, {3.0, 1.2, 2.0}, Side::YMin, 0.2, 1000}),
+                      Catch::Contains("domain's edge"));
+    // Exhausting into the first box.
+    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{1.0, 2.2, 0.0}, {1.6, 3.4, 2.0}, Side::YMax, 0.2, 1000}),
+                      Catch::Contains("blocked"));
+    // Heat without air to carry it, negative or not finite flows.
+    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{3.0, 2.4, 0.0}, {3.6, 3.0, 2.0}, Side::YMin, 0.0, 1000}),
+                      Catch::Contains("needs an air flow"));
+    CHECK_THROWS_AS(s.addBlackBox(FieldBlackBox{{3.0, 2.4, 0.0}, {3.6, 3.0, 2.0}, Side::YMin, -1.0, 0}),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(s.setBlackBoxFlow(0, std::nan(""), 0), std::invalid_argument);
+    CHECK_THROWS_AS(s.setBlackBoxFlow(7, 0.1, 0), std::out_of_range);
+}
+
 TEST_CASE("non-convergence is an error carrying the residual history", "[thermal][field]")
 {
     FieldSolver s = lidCavity(16, 100.0, 1.0);
