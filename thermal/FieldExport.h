@@ -1,0 +1,20 @@
+#pragma once
+/// \file FieldExport.h
+/// A solved field as a VTK XML rectilinear grid (`.vtr`) that ParaView and VTK open: the grid's
+/// face coordinates (m) and, per cell, temperature (°C), pressure (Pa, relative), velocity (m/s,
+/// at the cell centre) and whether the cell is solid (inside a rack or a panel). Array names carry
+/// their units, so ParaView's legends do.
+
+#include <string>
+
+#include "thermal/FieldSolver.h"
+
+namespace rdt::thermal {
+
+/// The `.vtr` document (ASCII).
+std::string fieldToVtr(const FieldSolver& solver);
+
+/// Write it to `path` atomically (InputError, located at `path`, when it cannot be written).
+void writeFieldVtr(const FieldSolver& solver, const std::string& path);
+
+} // namespace rdt::thermal
