@@ -1,0 +1,172 @@
+// The field solver's racks as black boxes, and solid panels.
+#include "thermal/FieldSolver.h"
+#include "thermal/FieldSolverDetail.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace rdt::thermal {
+
+using namespace detail;
+
+int FieldSolver::addBlackBox(const FieldBlackBox& spec)
+{
+    for (int d = 0; d < 3; ++d) {
+        const auto D = static_cast<std::size_t>(d);
+        if (!std::isfinite(spec.min[D]) || !std::isfinite(spec.max[D]) || !(spec.max[D] > spec.min[D]))
+            throw std::invalid_argument("field solver: a black box needs finite bounds with max > min");
+    }
+    if (!(spec.massFlow >= 0) || !std::isfinite(spec.massFlow) || !(spec.heat >= 0) || !std::isfinite(spec.heat))
+        throw std::invalid_argument("field solver: a black box's flow and heat must be finite and non-negative");
+    if (spec.heat > 0 && spec.massFlow == 0)
+        throw std::invalid_argument("field solver: a black box that releases heat needs an air flow to carry it");
+    const auto range = cellsInside(spec.min, spec.max);
+    const std::array<int, 3> lo = range[0], hi = range[1];
+    const int d = axisOf(spec.intake);
+    const auto D = static_cast<std::size_t>(d);
+    const int front = isHigh(spec.intake) ? hi[D] + 1 : lo[D] - 1;
+    const int back = isHigh(spec.intake) ? lo[D] - 1 : hi[D] + 1;
+    if (front < 0 || front >= m_grid.cells(d) || back < 0 || back >= m_grid.cells(d))
+        throw std::invalid_argument("field solver: a black box's intake or exhaust face lies on the domain's edge");
+    for (int k = lo[2]; k <= hi[2]; ++k)
+        for (int j = lo[1]; j <= hi[1]; ++j)
+            for (int i = lo[0]; i <= hi[0]; ++i)
+                if (m_solid[m_grid.cell(i, j, k)])
+                    throw std::invalid_argument("field solver: black boxes overlap");
+    Box box;
+    box.spec = spec;
+    const auto plane = planeAxes(d);
+    double intakeArea = 0;
+    for (int b = lo[static_cast<std::size_t>(plane[1])]; b <= hi[static_cast<std::size_t>(plane[1])]; ++b)
+        for (int a = lo[static_cast<std::size_t>(plane[0])]; a <= hi[static_cast<std::size_t>(plane[0])]; ++a) {
+            Index3 f{}, r{};
+            f[static_cast<std::size_t>(plane[0])] = r[static_cast<std::size_t>(plane[0])] = a;
+            f[static_cast<std::size_t>(plane[1])] = r[static_cast<std::size_t>(plane[1])] = b;
+            f[D] = front;
+            r[D] = back;
+            const std::size_t fc = m_grid.cell(f[0], f[1], f[2]), rc = m_grid.cell(r[0], r[1], r[2]);
+            if (m_solid[fc] || m_solid[rc])
+                throw std::invalid_argument("field solver: a black box's intake or exhaust face is blocked by another");
+            const double area = m_grid.width(plane[0], a) * m_grid.width(plane[1], b);
+            Index3 fi = f, ri = r; // the faces between the box and these cells
+            fi[D] = isHigh(spec.intake) ? front : front + 1;
+            ri[D] = isHigh(spec.intake) ? back + 1 : back;
+            box.intake.faces.push_back(faceIndex(d, fi));
+            box.exhaust.faces.push_back(faceIndex(d, ri));
+            box.intake.cells.push_back(fc);
+            box.intake.weights.push_back(area);
+            box.exhaust.cells.push_back(rc);
+            box.exhaust.weights.push_back(area);
+            intakeArea += area;
+        }
+    for (double& w : box.intake.weights)
+        w /= intakeArea;
+    for (double& w : box.exhaust.weights)
+        w /= intakeArea;
+    makeSolid(range);
+    box.axis = d;
+    box.area = intakeArea;
+    m_boxes.push_back(std::move(box));
+    updateBlackBoxes();
+    return static_cast<int>(m_boxes.size()) - 1;
+}
+
+std::array<std::array<int, 3>, 2> FieldSolver::cellsInside(const std::array<double, 3>& min,
+                                                           const std::array<double, 3>& max) const
+{
+    std::array<int, 3> lo{}, hi{};
+    for (int d = 0; d < 3; ++d) {
+        const auto D = static_cast<std::size_t>(d);
+        if (!std::isfinite(min[D]) || !std::isfinite(max[D]) || !(max[D] > min[D]))
+            throw std::invalid_argument("field solver: a box needs finite bounds with max > min");
+        lo[D] = m_grid.cells(d);
+        hi[D] = -1;
+        for (int i = 0; i < m_grid.cells(d); ++i)
+            if (m_grid.centre(d, i) > min[D] && m_grid.centre(d, i) < max[D]) {
+                lo[D] = std::min(lo[D], i);
+                hi[D] = std::max(hi[D], i);
+            }
+        if (hi[D] < lo[D])
+            throw std::invalid_argument("field solver: a box covers no cell of the grid (refine the grid)");
+    }
+    return {lo, hi};
+}
+
+void FieldSolver::makeSolid(const std::array<std::array<int, 3>, 2>& range)
+{
+    for (int k = range[0][2]; k <= range[1][2]; ++k)
+        for (int j = range[0][1]; j <= range[1][1]; ++j)
+            for (int i = range[0][0]; i <= range[1][0]; ++i) {
+                m_solid[m_grid.cell(i, j, k)] = 1;
+                for (int a = 0; a < 3; ++a) { // no flow through a solid's faces (a box sets its own)
+                    Index3 f0{i, j, k}, f1{i, j, k};
+                    f1[static_cast<std::size_t>(a)] += 1;
+                    m_u[static_cast<std::size_t>(a)][faceIndex(a, f0)] = 0;
+                    m_u[static_cast<std::size_t>(a)][faceIndex(a, f1)] = 0;
+                }
+            }
+}
+
+void FieldSolver::addSolid(std::array<double, 3> min, std::array<double, 3> max)
+{
+    makeSolid(cellsInside(min, max));
+}
+
+void FieldSolver::setBlackBoxFlow(int box, double massFlow, double heat)
+{
+    if (box < 0 || box >= blackBoxCount())
+        throw std::out_of_range("field solver: no such black box");
+    if (!(massFlow >= 0) || !std::isfinite(massFlow) || !(heat >= 0) || !std::isfinite(heat))
+        throw std::invalid_argument("field solver: a black box's flow and heat must be finite and non-negative");
+    if (heat > 0 && massFlow == 0)
+        throw std::invalid_argument("field solver: a black box that releases heat needs an air flow to carry it");
+    m_boxes[static_cast<std::size_t>(box)].spec.massFlow = massFlow;
+    m_boxes[static_cast<std::size_t>(box)].spec.heat = heat;
+    updateBlackBoxes();
+}
+
+BlackBoxState FieldSolver::blackBoxState(int box) const
+{
+    if (box < 0 || box >= blackBoxCount())
+        throw std::out_of_range("field solver: no such black box");
+    return m_boxes[static_cast<std::size_t>(box)].state;
+}
+
+// The boxes' intake temperatures from the current field, their exhaust temperatures, and the
+// per-cell sinks and releases the continuity and energy equations see.
+void FieldSolver::updateBlackBoxes()
+{
+    std::fill(m_sink.begin(), m_sink.end(), 0.0);
+    std::fill(m_release.begin(), m_release.end(), 0.0);
+    std::fill(m_releaseEnthalpy.begin(), m_releaseEnthalpy.end(), 0.0);
+    for (Box& b : m_boxes) {
+        double mean = 0, hottest = -std::numeric_limits<double>::infinity();
+        for (std::size_t n = 0; n < b.intake.cells.size(); ++n) {
+            const double t = m_t[b.intake.cells[n]];
+            mean += b.intake.weights[n] * t;
+            hottest = std::max(hottest, t);
+        }
+        b.state.intakeMean = mean;
+        b.state.intakeMax = hottest;
+        b.state.exhaust = b.spec.massFlow > 0 ? mean + b.spec.heat / (b.spec.massFlow * m_fluid.specificHeat) : mean;
+        // The box's faces carry its flow (along +axis when it draws from its low side).
+        const double sign = isHigh(b.spec.intake) ? -1.0 : 1.0;
+        auto& u = m_u[static_cast<std::size_t>(b.axis)];
+        const double velocity = sign * b.spec.massFlow / (m_fluid.density * b.area);
+        for (std::size_t n = 0; n < b.intake.faces.size(); ++n) {
+            u[b.intake.faces[n]] = velocity;
+            u[b.exhaust.faces[n]] = velocity;
+        }
+        for (std::size_t n = 0; n < b.intake.cells.size(); ++n)
+            m_sink[b.intake.cells[n]] += b.spec.massFlow * b.intake.weights[n];
+        for (std::size_t n = 0; n < b.exhaust.cells.size(); ++n) {
+            const double m = b.spec.massFlow * b.exhaust.weights[n];
+            m_release[b.exhaust.cells[n]] += m;
+            m_releaseEnthalpy[b.exhaust.cells[n]] += m * b.state.exhaust;
+        }
+    }
+}
+
+} // namespace rdt::thermal

@@ -1,0 +1,218 @@
+// The field solver's energy equation (bounded van Leer convection) and heat-balance queries.
+#include "thermal/FieldSolver.h"
+#include "thermal/FieldSolverDetail.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rdt::thermal {
+
+using namespace detail;
+
+// Temperature gradient (K/m) along `axis` in a cell, by central differences between its
+// neighbours. At the domain's edge the missing neighbour is a mirror (ghost) cell: at the cell's
+// own temperature behind an adiabatic wall, symmetry plane or outlet, and extrapolated through
+// the fixed temperature of a wall or inlet — so that an extremum at a wall is seen as one.
+double FieldSolver::temperatureGradient(const std::array<int, 3>& at, int axis) const
+{
+    const auto D = static_cast<std::size_t>(axis);
+    const double tp = m_t[m_grid.cell(at[0], at[1], at[2])];
+    const double xp = m_grid.centre(axis, at[D]);
+    auto neighbourAt = [&](int side, double& x, double& t) {
+        Index3 nb = at;
+        nb[D] += side;
+        if (nb[D] >= 0 && nb[D] < m_grid.cells(axis)) {
+            x = m_grid.centre(axis, nb[D]);
+            const std::size_t c = m_grid.cell(nb[0], nb[1], nb[2]);
+            t = m_solid[c] ? tp : m_t[c]; // a black box's surface is adiabatic
+            return;
+        }
+        const double wall = m_grid.face(axis, side < 0 ? at[D] : at[D] + 1);
+        x = 2.0 * wall - xp;
+        const BoundaryCondition& bc = boundaryAt(sideOf(axis, side > 0), at);
+        const bool fixed = (bc.kind == BoundaryKind::Wall && bc.temperature) || bc.kind == BoundaryKind::Inlet;
+        t = fixed ? 2.0 * bc.temperature.value_or(m_fluid.referenceTemperature) - tp : tp;
+    };
+    double xlo = 0, tlo = 0, xhi = 0, thi = 0;
+    neighbourAt(-1, xlo, tlo);
+    neighbourAt(1, xhi, thi);
+    return (thi - tlo) / (xhi - xlo);
+}
+
+// Face value of T between the upwind cell `up` and the downwind cell `down` (neighbours along
+// `axis`; `frac` the face's distance from the upwind centre over the centres' distance) with van
+// Leer's limiter (van Leer 1974; the gradient-based ratio of Darwish & Moukalled 2003): second
+// order where T is smooth, upwind at extrema, so no new maxima or minima — the air is never
+// colder than the coldest supply or hotter than the heat can make it.
+double FieldSolver::limitedFace(const std::array<int, 3>& up, const std::array<int, 3>& down, int axis,
+                                double frac) const
+{
+    const auto D = static_cast<std::size_t>(axis);
+    const double tu = m_t[m_grid.cell(up[0], up[1], up[2])];
+    const double td = m_t[m_grid.cell(down[0], down[1], down[2])];
+    const double jump = td - tu;
+    if (std::abs(jump) < 1e-12)
+        return tu;
+    const double dx = m_grid.centre(axis, down[D]) - m_grid.centre(axis, up[D]);
+    const double r = 2.0 * temperatureGradient(up, axis) * dx / jump - 1.0;
+    const double psi = (r + std::abs(r)) / (1.0 + std::abs(r));
+    return tu + psi * frac * jump;
+}
+
+double FieldSolver::energy(const FieldSettings& s)
+{
+    const Index3 nc{m_grid.cells(0), m_grid.cells(1), m_grid.cells(2)};
+    const double rho = m_fluid.density;
+    auto& rows = m_energyRows;
+    rows.clear();
+    if (m_energyCorrection.size() != m_t.size())
+        m_energyCorrection.assign(m_t.size(), 0.0);
+    Index3 at{};
+    for (at[2] = 0; at[2] < nc[2]; ++at[2])
+        for (at[1] = 0; at[1] < nc[1]; ++at[1])
+            for (at[0] = 0; at[0] < nc[0]; ++at[0]) {
+                Row r;
+                r.at = m_grid.cell(at[0], at[1], at[2]);
+                if (m_solid[r.at]) { // inside a black box: not part of the air
+                    r.aP = 1;
+                    r.b = m_t[r.at];
+                    rows.push_back(r);
+                    continue;
+                }
+                for (int d = 0; d < 3; ++d) {
+                    const auto D = static_cast<std::size_t>(d);
+                    const double area = faceArea(m_grid, d, at);
+                    for (int side : {-1, 1}) {
+                        Index3 f = at;
+                        if (side > 0)
+                            f[D] += 1;
+                        const double outflow = side * rho * area * m_u[D][faceIndex(d, f)];
+                        const int nbCell = at[D] + side;
+                        if (nbCell >= 0 && nbCell < nc[D]) {
+                            Index3 nbI = at;
+                            nbI[D] = nbCell;
+                            const std::size_t nb = m_grid.cell(nbI[0], nbI[1], nbI[2]);
+                            if (m_solid[nb])
+                                continue; // a black box's surface: adiabatic, no flow
+                            const double dist = std::abs(m_grid.centre(d, nbCell) - m_grid.centre(d, at[D]));
+                            const double frac = std::abs(m_grid.face(d, f[D]) - m_grid.centre(d, at[D])) / dist;
+                            const double gamma = 0.5 * (diffusivity(r.at) + diffusivity(nb));
+                            const double face =
+                                outflow > 0 ? limitedFace(at, nbI, d, frac) : limitedFace(nbI, at, d, 1.0 - frac);
+                            r.neighbour(nb, gamma * area / dist, outflow, face, m_t, s.centralBlend);
+                            continue;
+                        }
+                        const BoundaryCondition& bc = boundaryAt(sideOf(d, side > 0), at);
+                        const double wallDiff = diffusivity(r.at) * area / (0.5 * m_grid.width(d, at[D]));
+                        switch (bc.kind) {
+                        case BoundaryKind::Wall:
+                            if (bc.temperature)
+                                r.known(wallDiff, 0.0, *bc.temperature);
+                            break;
+                        case BoundaryKind::Inlet:
+                            r.known(wallDiff, outflow, bc.temperature.value_or(m_fluid.referenceTemperature));
+                            break;
+                        case BoundaryKind::Outlet: r.aP += std::max(outflow, 0.0); break;
+                        case BoundaryKind::Symmetry: break;
+                        }
+                    }
+                }
+                // The deferred correction is itself relaxed (half the change per iteration): the
+                // limiter switches at extrema, and an unrelaxed correction can cycle there.
+                double& corr = m_energyCorrection[r.at];
+                corr += 0.5 * (r.correction - corr);
+                r.b += corr + m_heat[r.at] / m_fluid.specificHeat;
+                // Black boxes: air drawn leaves at the cell's temperature, air released enters at
+                // the box's exhaust temperature.
+                r.aP += m_sink[r.at];
+                r.b += m_releaseEnthalpy[r.at];
+                if (r.aP <= 0) { // no flow and no conduction path: the cell keeps its temperature
+                    r.aP = 1;
+                    r.b = m_t[r.at];
+                }
+                const double aPr = r.aP / s.temperatureRelaxation;
+                r.b += (aPr - r.aP) * m_t[r.at];
+                r.aP = aPr;
+                rows.push_back(r);
+            }
+    // The residual is the cells' summed heat imbalance over the heat the domain carries (released
+    // in cells plus conducted through walls): the equations are in conservative flux form, so
+    // Σ imbalance is exactly the global energy balance's defect, and a tolerance of 1e-6 closes
+    // the balance to 1e-6. With no heat at all it falls back to Σ a_P times the temperature range.
+    double res = 0, scale = 0;
+    for (const Row& r : rows) {
+        res += r.residual(m_t);
+        scale += r.aP;
+    }
+    double carried = heatReleased();
+    for (int sd = 0; sd < 6; ++sd)
+        carried += std::abs(wallHeat(static_cast<Side>(sd)));
+    sweep(rows, m_t, s.energySweeps);
+    if (carried > 0)
+        return res * m_fluid.specificHeat / carried;
+    const auto [lo, hi] = std::minmax_element(m_t.begin(), m_t.end());
+    const double range = std::max(*hi - *lo, 1e-3);
+    return scale > 0 ? res / (scale * range) : 0.0;
+}
+
+double FieldSolver::wallHeat(Side side) const
+{
+    double q = 0;
+    const int d = axisOf(side);
+    forEachBoundaryFace(side, [&](const Index3& cell, std::size_t, double area, const BoundaryCondition& bc) {
+        const std::size_t c = m_grid.cell(cell[0], cell[1], cell[2]);
+        if (bc.kind != BoundaryKind::Wall || !bc.temperature || m_solid[c])
+            return;
+        const double half = 0.5 * m_grid.width(d, cell[static_cast<std::size_t>(d)]);
+        q += diffusivity(c) * m_fluid.specificHeat * area * (*bc.temperature - m_t[c]) / half;
+    });
+    return q;
+}
+
+double FieldSolver::massOutflow(Side side) const
+{
+    double m = 0;
+    const double sign = isHigh(side) ? 1.0 : -1.0;
+    const auto& u = m_u[static_cast<std::size_t>(axisOf(side))];
+    forEachBoundaryFace(side, [&](const Index3&, std::size_t f, double area, const BoundaryCondition&) {
+        m += m_fluid.density * sign * u[f] * area;
+    });
+    return m;
+}
+
+double FieldSolver::enthalpyOutflow(Side side) const
+{
+    double h = 0;
+    const int d = axisOf(side);
+    const double sign = isHigh(side) ? 1.0 : -1.0;
+    const auto& u = m_u[static_cast<std::size_t>(axisOf(side))];
+    forEachBoundaryFace(side, [&](const Index3& cell, std::size_t f, double area, const BoundaryCondition& bc) {
+        const double flow = m_fluid.density * sign * u[f] * area;
+        const std::size_t c = m_grid.cell(cell[0], cell[1], cell[2]);
+        if (m_solid[c])
+            return;
+        if (bc.kind == BoundaryKind::Inlet) {
+            // Inflow at the inlet's temperature, and conduction across the inlet face, as the
+            // energy equation carries them.
+            const double tIn = bc.temperature.value_or(m_fluid.referenceTemperature);
+            const double half = 0.5 * m_grid.width(d, cell[static_cast<std::size_t>(d)]);
+            h += flow * m_fluid.specificHeat * (tIn - m_fluid.referenceTemperature) -
+                 diffusivity(c) * m_fluid.specificHeat * area * (tIn - m_t[c]) / half;
+        } else if (flow > 0) {
+            h += flow * m_fluid.specificHeat * (m_t[c] - m_fluid.referenceTemperature);
+        }
+    });
+    return h;
+}
+
+double FieldSolver::heatReleased() const
+{
+    double q = 0;
+    for (double x : m_heat)
+        q += x;
+    for (const Box& b : m_boxes)
+        q += b.spec.heat;
+    return q;
+}
+
+} // namespace rdt::thermal

@@ -1,0 +1,132 @@
+// The field solver's pressure correction (SIMPLEC): multigrid CG, or Eigen's CG as baselines.
+#include "thermal/FieldSolver.h"
+#include "thermal/FieldSolverDetail.h"
+#include "thermal/PoissonMultigrid.h"
+
+#include <Eigen/IterativeLinearSolvers>
+#include <Eigen/SparseCore>
+
+#include <cmath>
+
+namespace rdt::thermal {
+
+using namespace detail;
+
+double FieldSolver::pressureCorrection(const FieldSettings& s)
+{
+    const std::size_t n = m_grid.cellCount();
+    const Index3 nc{m_grid.cells(0), m_grid.cells(1), m_grid.cells(2)};
+    const double rho = m_fluid.density;
+    // Face coefficients ρ A d_f of the correction equation Σ_f c_f (p'_P − p'_nb) = −imbalance_P.
+    std::array<std::vector<double>, 3> coeff;
+    for (int d = 0; d < 3; ++d)
+        coeff[static_cast<std::size_t>(d)].assign(m_u[static_cast<std::size_t>(d)].size(), 0.0);
+    std::vector<double> rhs(n, 0.0);
+    double imbalanceSum = 0;
+    Index3 at{};
+    for (at[2] = 0; at[2] < nc[2]; ++at[2])
+        for (at[1] = 0; at[1] < nc[1]; ++at[1])
+            for (at[0] = 0; at[0] < nc[0]; ++at[0]) {
+                const std::size_t c = m_grid.cell(at[0], at[1], at[2]);
+                double imbalance = 0;
+                for (int d = 0; d < 3; ++d) {
+                    const auto D = static_cast<std::size_t>(d);
+                    const double area = faceArea(m_grid, d, at);
+                    for (int side : {-1, 1}) {
+                        Index3 f = at;
+                        if (side > 0)
+                            f[D] += 1;
+                        const std::size_t fi = faceIndex(d, f);
+                        imbalance += side * rho * area * m_u[D][fi];
+                        if (side > 0 && f[D] < nc[D]) // each interior face once (boundary faces take no correction)
+                            coeff[D][fi] = rho * area * m_d[D][fi];
+                    }
+                }
+                if (m_solid[c])
+                    continue; // inside a black box, which carries its flow from intake to exhaust
+                imbalanceSum += std::abs(imbalance);
+                rhs[c] = -imbalance;
+            }
+    std::vector<double> pc(n, 0.0);
+    if (s.pressureSolver == PressureSolver::MultigridCG) {
+        const PoissonMultigrid mg(nc, coeff);
+        mg.solve(rhs, pc, s.pressureTolerance, 500);
+    } else {
+        // Eigen's conjugate gradients on the assembled matrix, the first air cell pinned (p' = 0; its
+        // row and column dropped to keep the matrix symmetric) — the baseline the multigrid is
+        // measured against.
+        std::size_t pin = 0;
+        while (pin + 1 < n && m_solid[pin])
+            ++pin;
+        std::vector<Eigen::Triplet<double>> triplets;
+        triplets.reserve(7 * n);
+        std::vector<double> diag(n, 0.0);
+        for (int d = 0; d < 3; ++d) {
+            const auto D = static_cast<std::size_t>(d);
+            for (at[2] = 0; at[2] < nc[2]; ++at[2])
+                for (at[1] = 0; at[1] < nc[1]; ++at[1])
+                    for (at[0] = 0; at[0] < nc[0]; ++at[0]) {
+                        if (at[D] == 0)
+                            continue;
+                        const double a = coeff[D][faceIndex(d, at)];
+                        Index3 mI = at;
+                        mI[D] -= 1;
+                        const std::size_t cp = m_grid.cell(at[0], at[1], at[2]);
+                        const std::size_t cm = m_grid.cell(mI[0], mI[1], mI[2]);
+                        diag[cp] += a;
+                        diag[cm] += a;
+                        if (cp != pin && cm != pin) {
+                            triplets.emplace_back(static_cast<Eigen::Index>(cp), static_cast<Eigen::Index>(cm), -a);
+                            triplets.emplace_back(static_cast<Eigen::Index>(cm), static_cast<Eigen::Index>(cp), -a);
+                        }
+                    }
+        }
+        Eigen::VectorXd b(static_cast<Eigen::Index>(n));
+        for (std::size_t c = 0; c < n; ++c) {
+            const bool pinned = c == pin || diag[c] <= 0;
+            triplets.emplace_back(static_cast<Eigen::Index>(c), static_cast<Eigen::Index>(c), pinned ? 1.0 : diag[c]);
+            b[static_cast<Eigen::Index>(c)] = pinned ? 0.0 : rhs[c];
+        }
+        Eigen::SparseMatrix<double> m(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
+        m.setFromTriplets(triplets.begin(), triplets.end());
+        Eigen::VectorXd x;
+        if (s.pressureSolver == PressureSolver::EigenCG) {
+            Eigen::ConjugateGradient<Eigen::SparseMatrix<double>, Eigen::Lower | Eigen::Upper> cg;
+            cg.setTolerance(s.pressureTolerance);
+            cg.setMaxIterations(20000);
+            cg.compute(m);
+            x = cg.solve(b);
+        } else {
+            Eigen::ConjugateGradient<Eigen::SparseMatrix<double>, Eigen::Lower | Eigen::Upper,
+                                     Eigen::IncompleteCholesky<double>>
+                cg;
+            cg.setTolerance(s.pressureTolerance);
+            cg.setMaxIterations(20000);
+            cg.compute(m);
+            x = cg.solve(b);
+        }
+        for (std::size_t c = 0; c < n; ++c)
+            pc[c] = x[static_cast<Eigen::Index>(c)];
+    }
+    for (std::size_t c = 0; c < n; ++c)
+        m_p[c] += s.pressureRelaxation * pc[c];
+    for (int d = 0; d < 3; ++d) {
+        const auto D = static_cast<std::size_t>(d);
+        if (nc[D] < 2)
+            continue;
+        for (at[2] = 0; at[2] < nc[2] + (d == 2 ? 1 : 0); ++at[2])
+            for (at[1] = 0; at[1] < nc[1] + (d == 1 ? 1 : 0); ++at[1])
+                for (at[0] = 0; at[0] < nc[0] + (d == 0 ? 1 : 0); ++at[0]) {
+                    if (at[D] == 0 || at[D] == nc[D])
+                        continue;
+                    Index3 cmI = at;
+                    cmI[D] -= 1;
+                    const std::size_t fi = faceIndex(d, at);
+                    m_u[D][fi] +=
+                        m_d[D][fi] * (pc[m_grid.cell(cmI[0], cmI[1], cmI[2])] - pc[m_grid.cell(at[0], at[1], at[2])]);
+                }
+    }
+    return imbalanceSum;
+}
+
+} // namespace rdt::thermal

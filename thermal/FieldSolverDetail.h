@@ -1,0 +1,64 @@
+#pragma once
+/// \file FieldSolverDetail.h
+/// Shared by the field solver's source files (FieldSolver.cpp, FieldPressure.cpp, FieldEnergy.cpp,
+/// FieldBlackBoxes.cpp): index helpers and the boundary-face walk. Not part of the public interface.
+
+#include "thermal/FieldSolver.h"
+
+#include <array>
+
+namespace rdt::thermal::detail {
+
+using Index3 = std::array<int, 3>;
+
+inline int axisOf(Side s)
+{
+    return static_cast<int>(s) / 2;
+}
+inline bool isHigh(Side s)
+{
+    return static_cast<int>(s) % 2 == 1;
+}
+inline Side sideOf(int axis, bool high)
+{
+    return static_cast<Side>(2 * axis + (high ? 1 : 0));
+}
+
+/// The side's two in-plane axes, in x, y, z order.
+inline std::array<int, 2> planeAxes(int axis)
+{
+    return {axis == 0 ? 1 : 0, axis == 2 ? 1 : 2};
+}
+
+/// Area (m²) of cell `at`'s faces normal to `axis`.
+inline double faceArea(const FieldGrid& g, int axis, const Index3& at)
+{
+    const int a = (axis + 1) % 3, b = (axis + 2) % 3;
+    return g.width(a, at[static_cast<std::size_t>(a)]) * g.width(b, at[static_cast<std::size_t>(b)]);
+}
+
+} // namespace rdt::thermal::detail
+
+namespace rdt::thermal {
+
+template <class Fn>
+void FieldSolver::forEachBoundaryFace(Side side, Fn&& fn) const
+{
+    const int d = detail::axisOf(side);
+    const bool high = detail::isHigh(side);
+    const auto plane = detail::planeAxes(d);
+    const int n = m_grid.cells(d);
+    for (int b = 0; b < m_grid.cells(plane[1]); ++b)
+        for (int a = 0; a < m_grid.cells(plane[0]); ++a) {
+            detail::Index3 cell{};
+            cell[static_cast<std::size_t>(plane[0])] = a;
+            cell[static_cast<std::size_t>(plane[1])] = b;
+            cell[static_cast<std::size_t>(d)] = high ? n - 1 : 0;
+            detail::Index3 face = cell;
+            face[static_cast<std::size_t>(d)] = high ? n : 0;
+            const double area = m_grid.width(plane[0], a) * m_grid.width(plane[1], b);
+            fn(cell, faceIndex(d, face), area, boundaryAt(side, cell));
+        }
+}
+
+} // namespace rdt::thermal
