@@ -130,6 +130,12 @@ double FieldSolver::energy(const FieldSettings& s)
                     r.aP = 1;
                     r.b = m_t[r.at];
                 }
+                if (s.pseudoTimeStep > 0) {
+                    const double inertia = m_fluid.density * m_grid.width(0, at[0]) * m_grid.width(1, at[1]) *
+                                           m_grid.width(2, at[2]) / s.pseudoTimeStep;
+                    r.aP += inertia;
+                    r.b += inertia * m_t[r.at];
+                }
                 const double aPr = r.aP / s.temperatureRelaxation;
                 r.b += (aPr - r.aP) * m_t[r.at];
                 r.aP = aPr;

@@ -342,6 +342,11 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
                     const double tf = (m_t[cm] * wp + m_t[cp] * wm) / (wm + wp);
                     r.b -= rho * m_fluid.expansion * (tf - m_fluid.referenceTemperature) * g * dx * ad;
                 }
+                if (s.pseudoTimeStep > 0) { // false transient: inertia ρV/Δt toward the last iterate
+                    const double inertia = rho * dx * ad / s.pseudoTimeStep;
+                    r.aP += inertia;
+                    r.b += inertia * u[r.at];
+                }
                 double sumA = 0;
                 for (int n = 0; n < r.count; ++n)
                     sumA += r.a[static_cast<std::size_t>(n)];

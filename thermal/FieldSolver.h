@@ -77,6 +77,10 @@ struct FieldSettings {
     int energySweeps = 4;
     /// Deferred-correction weight: 1 central (second order), 0 upwind (first order, robust).
     double centralBlend = 1.0;
+    /// False-transient step (s) added to the momentum and energy equations as inertia ρV/Δt
+    /// toward the last iterate; 0: none. Buoyant rooms, where relaxation relative to a_P does
+    /// little in slow air, converge with it.
+    double pseudoTimeStep = 0;
     bool solveEnergy = true;
     TurbulenceModel turbulence = TurbulenceModel::Laminar;
 };

@@ -37,11 +37,15 @@ std::size_t faceIndex(const Dims& n, int d, int i, int j, int k)
                (static_cast<std::size_t>(j) + static_cast<std::size_t>(n1) * static_cast<std::size_t>(k));
 }
 
+/// Below this many cells a loop runs on one thread: the coarse levels' loops are too short to
+/// pay for waking a team (they spent a third of a room solve in the OpenMP runtime).
+constexpr long kParallelMin = 32768;
+
 double dot(const std::vector<double>& a, const std::vector<double>& b)
 {
     double s = 0;
     const auto n = static_cast<long>(a.size());
-#pragma omp parallel for reduction(+ : s) schedule(static)
+#pragma omp parallel for reduction(+ : s) schedule(static) if (n > kParallelMin)
     for (long i = 0; i < n; ++i)
         s += a[static_cast<std::size_t>(i)] * b[static_cast<std::size_t>(i)];
     return s;
@@ -150,7 +154,7 @@ void PoissonMultigrid::apply(std::size_t level, const std::vector<double>& x, st
     const Level& l = m_levels[level];
     const Dims n = l.n;
     y.resize(x.size());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (static_cast<long>(x.size()) > kParallelMin)
     for (int k = 0; k < n[2]; ++k)
         for (int j = 0; j < n[1]; ++j)
             for (int i = 0; i < n[0]; ++i) {
@@ -181,8 +185,9 @@ void PoissonMultigrid::smooth(std::size_t level, std::vector<double>& x, const s
     const Dims n = l.n;
     const auto sx = static_cast<std::size_t>(n[0]);
     const std::size_t sxy = sx * static_cast<std::size_t>(n[1]);
+    const bool parallel = static_cast<long>(x.size()) > kParallelMin;
     auto colour = [&](int c) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (parallel)
         for (int k = 0; k < n[2]; ++k)
             for (int j = 0; j < n[1]; ++j)
                 for (int i = (j + k + c) % 2; i < n[0]; i += 2) {
@@ -279,7 +284,7 @@ PoissonMultigrid::Result PoissonMultigrid::solve(const std::vector<double>& b, s
             break; // p in the null space: nothing left to reduce
         const double alpha = rz / pq;
         const auto count = static_cast<long>(n);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (count > kParallelMin)
         for (long i = 0; i < count; ++i) {
             const auto u = static_cast<std::size_t>(i);
             x[u] += alpha * p[u];
@@ -293,7 +298,7 @@ PoissonMultigrid::Result PoissonMultigrid::solve(const std::vector<double>& b, s
         const double rzNew = dot(r, z);
         const double beta = rzNew / rz;
         rz = rzNew;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (count > kParallelMin)
         for (long i = 0; i < count; ++i) {
             const auto u = static_cast<std::size_t>(i);
             p[u] = z[u] + beta * p[u];
