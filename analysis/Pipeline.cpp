@@ -47,6 +47,8 @@ core::CheckRegistry makeRegistry()
 /// Scenario overrides change the expanded design; their description goes into every output.
 void applyScenario(core::Design& d, const RunOptions& o)
 {
+    if (o.thermalModel)
+        d.thermalModel = *o.thermalModel; // a model choice, not a what-if: no scenario name
     std::string name;
     auto add = [&name](const std::string& part) { name += (name.empty() ? "" : ", ") + part; };
     if (o.failedRotors > 0) {
@@ -70,9 +72,8 @@ void applyScenario(core::Design& d, const RunOptions& o)
     if (std::isfinite(o.gpuCapW)) {
         for (core::Rack& r : d.racks)
             for (core::Slot& s : r.slots)
-                if (const core::Part* gpu = core::Design::gpuCount(*s.part) > 0
-                                                ? d.catalog->find(s.part->text("gpus.part"))
-                                                : nullptr) {
+                if (const core::Part* gpu =
+                        core::Design::gpuCount(*s.part) > 0 ? d.catalog->find(s.part->text("gpus.part")) : nullptr) {
                     // Within the GPU's own settable range.
                     const double lo = gpu->value("min_power_cap", gpu->value("power.idle", 1.0));
                     s.overrides.gpuPowerCapW = std::clamp(o.gpuCapW, lo, gpu->value("tdp", o.gpuCapW));
@@ -182,7 +183,13 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     // so the budget's modelled chassis draw equals the heat the thermal solver put in the air.
     core::ResultStore store;
     progress.update(0.15, "airflow and temperatures");
-    result.thermal = thermal::thermalFor(result.design, store);
+    struct ThermalProgress : core::Progress { // the room field solve reports in 0.15…0.3
+        core::Progress& outer;
+        explicit ThermalProgress(core::Progress& o) : outer(o) {}
+        void update(double f, std::string_view m) override { outer.update(0.15 + 0.15 * f, m); }
+        bool isCancelled() const override { return outer.isCancelled(); }
+    } thermalProgress(progress);
+    result.thermal = thermal::thermalFor(result.design, store, &thermalProgress);
     const auto tThermal = Clock::now();
     progress.update(0.3, "power budget");
     solveCoupled(result.design, result.profile, effectiveBasis(options, result.design, result.profile), store);

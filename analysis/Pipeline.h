@@ -41,6 +41,8 @@ struct RunOptions {
     double gpuCapW = NAN; ///< what-if: every GPU capped at this (within its own range), NaN: as designed
     /// `--power-basis`; unset: the design's `power: {basis:}`, else the profile's, else nameplate.
     std::optional<core::PowerBasis> powerBasis{};
+    /// `--thermal`; unset: the design's `thermal: {model:}` (network by default).
+    std::optional<core::ThermalModel> thermalModel{};
 };
 
 /// Apply the what-if overrides of `options` (fan failures, lost feed, inlet, altitude, GPU cap) to an

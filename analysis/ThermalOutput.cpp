@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "analysis/FieldOutput.h"
 #include "analysis/H5Table.h"
 
 namespace rdt::analysis {
@@ -58,6 +59,8 @@ json thermalJson(const thermal::ThermalResult& t)
                         {"demand_m3s", num(r.demandM3s)},
                         {"supply_m3s", num(r.supplyM3s)}});
     return {{"scenario", t.scenario.empty() ? json("as designed") : json(t.scenario)},
+            {"model", std::string(core::thermalModelName(t.model))},
+            {"field", fieldJson(t)},
             {"air_density_kg_m3", num(t.densityKgM3)},
             {"throttled_chassis", t.throttledChassis},
             {"chassis", chassis},
@@ -69,6 +72,7 @@ void writeThermalGroup(hid_t file, const thermal::ThermalResult& t, const core::
 {
     H5Handle g = createGroup(file, "thermal");
     writeStringAttribute(g.get(), "scenario", t.scenario.empty() ? "as designed" : t.scenario);
+    writeStringAttribute(g.get(), "model", std::string(core::thermalModelName(t.model)));
     writeScalar(g.get(), "air_density", t.densityKgM3, "kg/m3");
     H5Table c;
     const auto id = c.textColumn("id"), heat = c.realColumn("heat", "W"), flow = c.realColumn("airflow", "m3/s"),
@@ -154,6 +158,7 @@ void writeThermalGroup(hid_t file, const thermal::ThermalResult& t, const core::
         rows.set(supplyFlow, r.supplyM3s);
     }
     rows.write(g.get(), "rows");
+    writeFieldGroup(g.get(), t);
 }
 
 } // namespace rdt::analysis

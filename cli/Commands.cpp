@@ -75,6 +75,8 @@ analysis::RunOptions runOptions(const std::string& design, const std::string& pr
         o.gpuCapW = quantity(w.gpuCap, core::Dimension::Power, {1, 5000}, "--gpu-cap");
     if (!w.powerBasis.empty())
         o.powerBasis = core::parsePowerBasis(w.powerBasis);
+    if (!w.thermal.empty())
+        o.thermalModel = core::parseThermalModel(w.thermal);
     return o;
 }
 

@@ -15,6 +15,7 @@ struct ScenarioArgs {
     std::string targets;    ///< targets file (data/targets/*.yaml)
     std::string powerBasis; ///< `nameplate`, `peak` or `modelled`; empty: the design's or profile's
     std::string gpuCap;     ///< what-if: every GPU capped, e.g. `600W`
+    std::string thermal;    ///< `network` or `field`; empty: the design's `thermal: {model:}`
 };
 
 struct CheckArgs {

@@ -1,5 +1,7 @@
 #include "cli/TextOutput.h"
 
+#include "analysis/FieldOutput.h"
+
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -114,6 +116,8 @@ std::string thermalSummaryText(const thermal::ThermalResult& t)
             << " across chassis, warmest inlet " << core::formatQuantity(inlet, Dimension::Temperature, 3)
             << ", chassis airflow " << core::formatQuantity(airflow, Dimension::VolumeFlow, 4) << ", ";
     out << plural(t.throttledChassis, "chassis", "chassis") << " throttled\n";
+    if (const std::string f = analysis::fieldSummaryText(t); !f.empty())
+        out << "         " << f << "\n";
     return out.str();
 }
 

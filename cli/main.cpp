@@ -22,13 +22,18 @@ int main(int argc, char** argv)
     app.require_subcommand(1);
 
     auto scenarioOptions = [](CLI::App* cmd, ScenarioArgs& w) {
-        cmd->add_option("--scenario", w.scenario, "What-if: fan-fail=N (N failed rotors in every chassis) or feed-loss=A|B (that AC feed lost)");
+        cmd->add_option("--scenario", w.scenario,
+                        "What-if: fan-fail=N (N failed rotors in every chassis) or feed-loss=A|B (that AC feed lost)");
         cmd->add_option("--inlet", w.inlet, "What-if: supply air temperature, e.g. 35degC");
         cmd->add_option("--altitude", w.altitude, "What-if: site altitude, e.g. 1800m");
         cmd->add_option("--gpu-cap", w.gpuCap, "What-if: every GPU capped at this power, e.g. 600W (within its range)");
         cmd->add_option("--power-basis", w.powerBasis,
                         "Budget every part at nameplate (default), peak or modelled draw")
             ->check(CLI::IsMember({"nameplate", "peak", "modelled"}));
+        cmd->add_option("--thermal", w.thermal,
+                        "Thermal model: network (fast; rows as well-mixed rooms) or field (3D room air solve, "
+                        "racks as the network's black boxes); default: the design's thermal.model, else network")
+            ->check(CLI::IsMember({"network", "field"}));
         cmd->add_option("--targets", w.targets,
                         "Throughput targets (data/targets/NAME.yaml): MFU and limits checked as target.<id> rules");
     };

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/Catalog.h"
+#include "core/Room.h"
 
 namespace rdt::core {
 
@@ -149,6 +150,8 @@ struct Design {
     Site site;                       ///< the site this run analyses (the design's, or a scenario's what-if)
     Fabric fabric;
     PowerPolicy power;
+    Room room;
+    ThermalModel thermalModel = ThermalModel::Network; ///< `thermal: {model: …}` or `--thermal`
     std::vector<Group> halls, pods, rows;
     std::vector<Rack> racks;
     std::vector<LinkClass> links;

@@ -32,6 +32,78 @@ Site readSite(const Cursor& c)
     return s;
 }
 
+template <class E>
+E readChoice(const Cursor& c, const std::vector<std::pair<std::string, E>>& names, const char* what)
+{
+    const std::string v = c.str();
+    std::vector<std::string> known;
+    for (const auto& [name, value] : names) {
+        if (name == v)
+            return value;
+        known.push_back(name);
+    }
+    std::string list;
+    for (const std::string& k : known)
+        list += (list.empty() ? "" : ", ") + k;
+    c.fail("unknown " + std::string(what) + " \"" + v + "\" (" + list + ")" + didYouMean(v, known));
+}
+
+Room readRoom(const Cursor& c)
+{
+    c.requireMap();
+    c.allowKeys({"ceiling", "cold_aisle", "hot_aisle", "clearance", "supply", "containment", "leakage", "cooling_units",
+                 "grid", "max_cells"});
+    Room r;
+    r.declared = true;
+    r.loc = c.loc();
+    if (auto x = c.find("ceiling"))
+        r.ceilingM = x->quantity(Dimension::Length, Range{1.5, 30.0});
+    if (auto x = c.find("cold_aisle"))
+        r.coldAisleM = x->quantity(Dimension::Length, Range{0.3, 10.0});
+    if (auto x = c.find("hot_aisle"))
+        r.hotAisleM = x->quantity(Dimension::Length, Range{0.3, 10.0});
+    if (auto x = c.find("clearance"))
+        r.clearanceM = x->quantity(Dimension::Length, Range{0.3, 50.0});
+    if (auto x = c.find("supply"))
+        r.supply = readChoice<AirSupply>(
+            *x, {{"raised-floor", AirSupply::RaisedFloor}, {"overhead", AirSupply::Overhead}}, "air supply");
+    if (auto x = c.find("containment"))
+        r.containment = readChoice<Containment>(
+            *x,
+            {{"none", Containment::None}, {"cold-aisle", Containment::ColdAisle}, {"hot-aisle", Containment::HotAisle}},
+            "containment");
+    if (auto x = c.find("leakage"))
+        r.leakage = x->quantity(Dimension::Ratio, Range{0.0, 1.0});
+    if (auto x = c.find("grid"))
+        r.cellM = x->quantity(Dimension::Length, Range{0.02, 2.0});
+    if (auto x = c.find("max_cells"))
+        r.maxCells = x->integer(1000, 1000000000);
+    if (auto units = c.find("cooling_units")) {
+        units->requireSequence();
+        if (units->size() == 0)
+            units->fail("cooling_units is empty: list at least one unit, or leave the key out for the default unit");
+        for (const Cursor& u : units->elements()) {
+            u.requireMap();
+            u.allowKeys({"name", "flow", "supply_air", "return"});
+            CoolingUnit cu;
+            cu.loc = u.loc();
+            cu.name = u.has("name") ? u["name"].str() : "unit" + std::to_string(r.units.size() + 1);
+            if (auto f = u.find("flow")) {
+                cu.flowM3s = f->quantity(Dimension::VolumeFlow, Range{0.0, 1e4});
+                if (!(*cu.flowM3s > 0))
+                    f->fail("a cooling unit's supply flow must be above zero (it would cool nothing)");
+            }
+            if (auto t = u.find("supply_air"))
+                cu.supplyK = t->quantity(Dimension::Temperature, Range{273.15, 323.15});
+            if (auto ret = u.find("return"))
+                cu.airReturn = readChoice<AirReturn>(
+                    *ret, {{"ceiling", AirReturn::Ceiling}, {"walls", AirReturn::Walls}}, "air return");
+            r.units.push_back(std::move(cu));
+        }
+    }
+    return r;
+}
+
 Fabric readFabric(const Cursor& c)
 {
     c.allowKeys({"kind", "nic_latency", "rack_switch_latency", "pod_switch_latency", "cluster_switch_latency",
@@ -248,6 +320,31 @@ std::optional<PowerBasis> parsePowerBasis(std::string_view s)
     return std::nullopt;
 }
 
+std::string_view airReturnName(AirReturn r)
+{
+    return r == AirReturn::Ceiling ? "ceiling" : "walls";
+}
+std::string_view airSupplyName(AirSupply s)
+{
+    return s == AirSupply::RaisedFloor ? "raised-floor" : "overhead";
+}
+std::string_view containmentName(Containment c)
+{
+    return c == Containment::None ? "none" : c == Containment::ColdAisle ? "cold-aisle" : "hot-aisle";
+}
+std::string_view thermalModelName(ThermalModel m)
+{
+    return m == ThermalModel::Network ? "network" : "field";
+}
+std::optional<ThermalModel> parseThermalModel(std::string_view s)
+{
+    if (s == "network")
+        return ThermalModel::Network;
+    if (s == "field")
+        return ThermalModel::Field;
+    return std::nullopt;
+}
+
 int Design::gpuCount(const Part& part)
 {
     return part.kind == PartKind::Chassis ? static_cast<int>(part.value("gpus.count", 0)) : 0;
@@ -294,8 +391,8 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
     const Cursor doc(parseYaml(text, fileName), file, "");
     if (!doc.isMap())
         doc.fail("a design file must be a mapping with at least `layout:`");
-    doc.allowKeys({"rdt", "name", "description", "profile", "site", "fabric", "power", "catalog", "templates", "layout",
-                   "links", "waivers"});
+    doc.allowKeys({"rdt", "name", "description", "profile", "site", "fabric", "power", "room", "thermal", "catalog",
+                   "templates", "layout", "links", "waivers"});
     if (auto v = doc.find("rdt"))
         v->integer(1, 1);
     d.name = doc.has("name") ? doc["name"].str() : std::filesystem::path(fileName).stem().string();
@@ -316,6 +413,14 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
         if (!d.power.basis)
             b.fail("unknown power basis \"" + b.str() + "\" (nameplate, peak or modelled)" +
                    didYouMean(b.str(), {"nameplate", "peak", "modelled"}));
+    }
+    if (auto r = doc.find("room"))
+        d.room = readRoom(*r);
+    if (auto t = doc.find("thermal")) {
+        t->requireMap();
+        t->allowKeys({"model"});
+        d.thermalModel = readChoice<ThermalModel>(
+            (*t)["model"], {{"network", ThermalModel::Network}, {"field", ThermalModel::Field}}, "thermal model");
     }
     d.scenario.designedSite = d.site;
 

@@ -36,7 +36,7 @@ namespace {
 constexpr int kFacesPerBox = 6;
 
 /// Append the 8 corners and 6 quads (or 12 edges) of a box.
-void addBox(vtkPoints* pts, vtkCellArray* cells, const editor::Box& b, bool edges, double inflate = 0.0)
+void addBox(vtkPoints* pts, vtkCellArray* cells, const core::Box& b, bool edges, double inflate = 0.0)
 {
     const vtkIdType base = pts->GetNumberOfPoints();
     for (int i = 0; i < 8; ++i)
@@ -225,7 +225,7 @@ QStringList SceneView::colouringNames() const
 
 QPoint SceneView::partOnScreen(int rack, int slot) const
 {
-    for (const editor::Box& b : m_geometry.parts)
+    for (const core::Box& b : m_geometry.parts)
         if (b.rack == rack && b.slot == slot) {
             vtkRenderer* ren = m_vtk->renderer();
             ren->SetWorldPoint((b.min[0] + b.max[0]) / 2, b.min[1], (b.min[2] + b.max[2]) / 2, 1.0);
@@ -255,17 +255,17 @@ int SceneView::actorCount() const
 
 void SceneView::rebuildGeometry()
 {
-    m_geometry = editor::computeLayout(m_studio.design());
+    m_geometry = core::computeLayout(m_studio.design());
     auto pts = vtkSmartPointer<vtkPoints>::New();
     auto quads = vtkSmartPointer<vtkCellArray>::New();
     pts->Allocate(static_cast<vtkIdType>(m_geometry.parts.size() * 8));
-    for (const editor::Box& b : m_geometry.parts)
+    for (const core::Box& b : m_geometry.parts)
         addBox(pts, quads, b, false);
     m_parts->SetPoints(pts);
     m_parts->SetPolys(quads);
     auto fpts = vtkSmartPointer<vtkPoints>::New();
     auto lines = vtkSmartPointer<vtkCellArray>::New();
-    for (const editor::Box& b : m_geometry.frames)
+    for (const core::Box& b : m_geometry.frames)
         addBox(fpts, lines, b, true);
     m_frames->SetPoints(fpts);
     m_frames->SetLines(lines);
@@ -315,7 +315,7 @@ void SceneView::recolour()
     colours->SetName("colour");
     colours->SetNumberOfTuples(static_cast<vtkIdType>(m_geometry.parts.size() * kFacesPerBox));
     vtkIdType cell = 0;
-    for (const editor::Box& b : m_geometry.parts) {
+    for (const core::Box& b : m_geometry.parts) {
         const editor::Rgb rgb = c.partColour(ctx, b.rack, b.slot);
         for (int f = 0; f < kFacesPerBox; ++f, ++cell)
             colours->SetTypedTuple(cell, std::array<unsigned char, 3>{static_cast<unsigned char>(rgb.r * 255),
@@ -371,7 +371,7 @@ void SceneView::updateHighlight()
     auto lines = vtkSmartPointer<vtkCellArray>::New();
     const editor::SubjectRef ref = m_studio.subjects().resolve(m_studio.selection().toStdString());
     if (ref.rack >= 0) {
-        for (const editor::Box& b : m_geometry.parts)
+        for (const core::Box& b : m_geometry.parts)
             if (b.rack == ref.rack && (ref.slot < 0 || b.slot == ref.slot))
                 addBox(pts, lines, b, true, 0.004);
         if (ref.slot < 0 && ref.rack < static_cast<int>(m_geometry.frames.size()))
@@ -393,7 +393,7 @@ void SceneView::pick(int x, int y)
     const vtkIdType box = picker->GetCellId() / kFacesPerBox;
     if (box < 0 || box >= static_cast<vtkIdType>(m_geometry.parts.size()))
         return;
-    const editor::Box& b = m_geometry.parts[static_cast<std::size_t>(box)];
+    const core::Box& b = m_geometry.parts[static_cast<std::size_t>(box)];
     m_studio.select(QString::fromStdString(m_studio.subjects().idOf(b.rack, b.slot)));
 }
 
@@ -432,7 +432,7 @@ void SceneView::frame(const QString& id)
     const editor::SubjectRef ref = m_studio.subjects().resolve(id.toStdString());
     if (ref.rack < 0 || ref.rack >= static_cast<int>(m_geometry.frames.size()))
         return;
-    const editor::Box& b = m_geometry.frames[static_cast<std::size_t>(ref.rack)];
+    const core::Box& b = m_geometry.frames[static_cast<std::size_t>(ref.rack)];
     vtkCamera* cam = m_vtk->renderer()->GetActiveCamera();
     double dir[3];
     cam->GetDirectionOfProjection(dir);

@@ -12,7 +12,7 @@
 #include <vtkSmartPointer.h>
 
 #include "editor/Colouring.h"
-#include "editor/LayoutGeometry.h"
+#include "core/LayoutGeometry.h"
 
 class QComboBox;
 class QToolButton;
@@ -68,7 +68,7 @@ private:
     QComboBox* m_colouringBox;
     QToolButton* m_fixScale = nullptr;
     QLabel* m_legend;
-    editor::LayoutGeometry m_geometry;
+    core::LayoutGeometry m_geometry;
     std::vector<std::unique_ptr<editor::Colouring>> m_colourings;
     vtkSmartPointer<vtkPolyData> m_parts;
     vtkSmartPointer<vtkPolyData> m_frames;

@@ -136,6 +136,29 @@ BlackBoxState FieldSolver::blackBoxState(int box) const
 
 // The boxes' intake temperatures from the current field, their exhaust temperatures, and the
 // per-cell sinks and releases the continuity and energy equations see.
+std::array<double, 2> FieldSolver::intakeBetween(int box, double zLo, double zHi) const
+{
+    const Box& b = m_boxes.at(static_cast<std::size_t>(box));
+    const std::size_t layer = static_cast<std::size_t>(m_grid.cells(0)) * static_cast<std::size_t>(m_grid.cells(1));
+    const double mid = 0.5 * (zLo + zHi);
+    // The cells in the band; when the band is thinner than a cell, the row nearest its middle.
+    double nearest = std::numeric_limits<double>::infinity();
+    for (std::size_t c : b.intake.cells)
+        nearest = std::min(nearest, std::abs(m_grid.centre(2, static_cast<int>(c / layer)) - mid));
+    double sum = 0, weight = 0, hottest = -std::numeric_limits<double>::infinity();
+    for (std::size_t n = 0; n < b.intake.cells.size(); ++n) {
+        const std::size_t c = b.intake.cells[n];
+        const double z = m_grid.centre(2, static_cast<int>(c / layer));
+        const bool inBand = z >= zLo && z <= zHi;
+        if (!inBand && std::abs(std::abs(z - mid) - nearest) > 1e-9)
+            continue;
+        sum += b.intake.weights[n] * m_t[c];
+        weight += b.intake.weights[n];
+        hottest = std::max(hottest, m_t[c]);
+    }
+    return {weight > 0 ? sum / weight : b.state.intakeMean, weight > 0 ? hottest : b.state.intakeMax};
+}
+
 void FieldSolver::updateBlackBoxes()
 {
     std::fill(m_sink.begin(), m_sink.end(), 0.0);

@@ -449,6 +449,7 @@ FieldResult FieldSolver::solve(const FieldSettings& s, const std::function<bool(
     FieldResult result;
     applyVelocityBoundaries();
     double continuityPeak = 0;
+    std::vector<std::vector<double>> intakeHistory; // per iteration, each box's intake mean
     for (int it = 1; it <= s.maxIterations; ++it) {
         if (!m_nut.empty())
             updateEddyViscosity();
@@ -471,7 +472,21 @@ FieldResult FieldSolver::solve(const FieldSettings& s, const std::function<bool(
                                         std::move(result.history));
         if (progress && !progress(rec))
             throw std::runtime_error("field solve cancelled at iteration " + std::to_string(it));
-        if (it > 1 && worst < s.tolerance) {
+        // Inlet temperatures settled: no box's intake moved by intakeTolerance over the window.
+        bool settled = true;
+        if (s.intakeTolerance > 0 && !m_boxes.empty()) {
+            intakeHistory.emplace_back();
+            for (const Box& b : m_boxes)
+                intakeHistory.back().push_back(b.state.intakeMean);
+            const auto window = static_cast<std::size_t>(std::max(1, s.intakeWindow));
+            settled = intakeHistory.size() > window;
+            if (settled) {
+                const auto& then = intakeHistory[intakeHistory.size() - 1 - window];
+                for (std::size_t b = 0; b < m_boxes.size() && settled; ++b)
+                    settled = std::abs(m_boxes[b].state.intakeMean - then[b]) < s.intakeTolerance;
+            }
+        }
+        if (it > 1 && worst < s.tolerance && settled) {
             result.converged = true;
             break;
         }

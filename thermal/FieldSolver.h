@@ -82,6 +82,10 @@ struct FieldSettings {
     /// little in slow air, converge with it.
     double pseudoTimeStep = 0;
     bool solveEnergy = true;
+    /// Rooms converge on their racks' inlet temperatures too: when > 0, also every black box's
+    /// intake mean must have moved less than this (K) over the last `intakeWindow` iterations.
+    double intakeTolerance = 0;
+    int intakeWindow = 50;
     TurbulenceModel turbulence = TurbulenceModel::Laminar;
 };
 
@@ -155,6 +159,10 @@ public:
     /// Change a black box's flow and heat (the coupled iteration with the rack network).
     void setBlackBoxFlow(int box, double massFlow, double heat);
     BlackBoxState blackBoxState(int box) const;
+    /// Mean (area-weighted) and hottest air in front of a box's intake between heights zLo and
+    /// zHi (m) — a chassis' share of its rack's front; the nearest row of cells when none lies
+    /// between. °C.
+    std::array<double, 2> intakeBetween(int box, double zLo, double zHi) const;
     int blackBoxCount() const { return static_cast<int>(m_boxes.size()); }
     bool solid(int i, int j, int k) const { return m_solid[m_grid.cell(i, j, k)] != 0; }
     /// Start from a uniform temperature (°C) (default: the reference temperature).

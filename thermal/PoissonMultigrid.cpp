@@ -154,7 +154,7 @@ void PoissonMultigrid::apply(std::size_t level, const std::vector<double>& x, st
     const Level& l = m_levels[level];
     const Dims n = l.n;
     y.resize(x.size());
-#pragma omp parallel for schedule(static) if (static_cast<long>(x.size()) > kParallelMin)
+#pragma omp parallel for schedule(static) if (static_cast <long>(x.size()) > kParallelMin)
     for (int k = 0; k < n[2]; ++k)
         for (int j = 0; j < n[1]; ++j)
             for (int i = 0; i < n[0]; ++i) {

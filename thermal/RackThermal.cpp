@@ -182,6 +182,13 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
         return local + m.gpuW * (m.rjc + rsink);
     };
 
+    // The room field's stratification: a chassis' air arrives this much warmer than the rack's mean.
+    auto offsetOf = [&](std::size_t c) {
+        const auto slot = static_cast<std::size_t>(cs[c].slot - rack.slots.data());
+        return slot < air.slotInletOffsetK.size() && std::isfinite(air.slotInletOffsetK[slot])
+                   ? air.slotInletOffsetK[slot]
+                   : 0.0;
+    };
     std::vector<double> flows;
     double front = air.coldAisleK, rear = air.coldAisleK;
     std::optional<FlowSolution> lastSolution; // warm start: successive solves differ by one fan speed
@@ -208,7 +215,7 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
                 lastSolution = n.sol;
                 double f, r;
                 temperatures(n, flows, f, r);
-                return junction(cs[c], flows[c], f);
+                return junction(cs[c], flows[c], f + offsetOf(c));
             };
             // The second sweep only corrects for the neighbours: bracket tightly around the first answer.
             const double prev = speed[c];
@@ -279,9 +286,9 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
         t.heatW = m.heatW;
         t.gpuW = m.gpuW;
         t.airflowM3s = flows[c];
-        t.inletK = front;
-        t.exhaustK = flows[c] > 0 ? front + m.heatW / (rhoCp * flows[c]) : front;
-        t.gpuJunctionK = m.gpus > 0 && !m.junctionModel ? NAN : junction(m, flows[c], front);
+        t.inletK = front + offsetOf(c);
+        t.exhaustK = flows[c] > 0 ? t.inletK + m.heatW / (rhoCp * flows[c]) : t.inletK;
+        t.gpuJunctionK = m.gpus > 0 && !m.junctionModel ? NAN : junction(m, flows[c], t.inletK);
         t.fanSpeed = speed[c];
         t.failedRotors = m.failed;
         t.setpointK = m.setpointK;

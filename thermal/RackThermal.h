@@ -31,6 +31,9 @@ struct AirState {
     double density = 1.2;       ///< kg/m³ at the rack inlet
     double cp = 1005.0;         ///< J/(kg·K)
     int extraFailedRotors = 0;  ///< scenario: failed rotors added in every chassis
+    /// Room field model: per slot, how much warmer (K) the air arriving at the slot's height is
+    /// than the rack's mean intake (empty or NaN: none; the network model mixes the front).
+    std::vector<double> slotInletOffsetK;
 };
 
 struct ChassisThermal {
@@ -47,6 +50,9 @@ struct ChassisThermal {
     /// Junction above the GPU's maximum operating temperature (its slowdown temperature when the
     /// catalog has no maximum): the GPU lowers its clocks to hold the limit.
     bool throttled = false;
+    /// Room field model only: the air arriving at this chassis' height in front of its rack,
+    /// mean and hottest cell (K); NaN with the network model.
+    double fieldInletK = NAN, fieldInletMaxK = NAN;
     /// From the catalog; NaN when it lacks them (the rules then say "not checked").
     double setpointK = NAN, maxOperatingK = NAN, slowdownK = NAN;
 };
@@ -60,6 +66,7 @@ struct RackThermal {
     double recirculationM3s = 0; ///< hot aisle back to the front
     double leakM3s = 0;          ///< rear to front inside the rack
     double frontK = 0, rearK = 0;
+    double fieldIntakeK = NAN, fieldIntakeMaxK = NAN; ///< room field model: air at the front face (K)
     int newtonIterations = 0;
     double massResidual = 0;
     std::vector<ChassisThermal> chassis;

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "models/AirProperties.h"
+#include "thermal/RoomThermal.h"
 #include "thermal/ThermalChecks.h"
 
 namespace rdt::thermal {
@@ -170,11 +171,14 @@ ThermalResult computeThermal(const core::Design& d, const RackAirflowParams& prm
     return res;
 }
 
-std::shared_ptr<const ThermalResult> thermalFor(const core::Design& design, core::ResultStore& store)
+std::shared_ptr<const ThermalResult> thermalFor(const core::Design& design, core::ResultStore& store,
+                                                core::Progress* progress)
 {
     if (auto cached = store.get<ThermalResult>("thermal"))
         return cached;
-    auto result = std::make_shared<const ThermalResult>(computeThermal(design));
+    auto result = std::make_shared<const ThermalResult>(design.thermalModel == core::ThermalModel::Field
+                                                            ? computeThermalField(design, {}, progress)
+                                                            : computeThermal(design));
     store.put<ThermalResult>("thermal", result);
     return result;
 }

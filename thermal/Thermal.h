@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/Design.h"
+#include "core/Progress.h"
 #include "core/ResultStore.h"
 #include "thermal/RackThermal.h"
 
@@ -28,6 +29,8 @@ struct RowThermal {
     int iterations = 0;
 };
 
+struct FieldThermal; // thermal/RoomThermal.h
+
 struct ThermalResult {
     std::string scenario;
     double altitudeM = 0;
@@ -35,6 +38,8 @@ struct ThermalResult {
     std::vector<RackThermal> racks;
     std::vector<RowThermal> rows;
     std::size_t throttledChassis = 0;
+    core::ThermalModel model = core::ThermalModel::Network;
+    std::shared_ptr<const FieldThermal> field; ///< the room field solutions (model Field only)
 };
 
 /// RCI_HI and RCI_LO (%) of intake temperatures for a class's recommended and allowable limits.
@@ -44,7 +49,9 @@ double rciLo(const std::vector<double>& intakesK, double minRecK, double minAllK
 /// Solve every rack and row. Throws NetworkError (bad input) or std::runtime_error.
 ThermalResult computeThermal(const core::Design& design, const RackAirflowParams& params = {});
 
-/// From `store` (key "thermal"), computed on first use.
-std::shared_ptr<const ThermalResult> thermalFor(const core::Design& design, core::ResultStore& store);
+/// From `store` (key "thermal"), computed on first use with the design's thermal model (the
+/// room field solver, thermal/RoomThermal.h, when `design.thermalModel` is Field).
+std::shared_ptr<const ThermalResult> thermalFor(const core::Design& design, core::ResultStore& store,
+                                                core::Progress* progress = nullptr);
 
 } // namespace rdt::thermal

@@ -7,7 +7,7 @@
 
 #include "editor/Colouring.h"
 #include "editor/Document.h"
-#include "editor/LayoutGeometry.h"
+#include "core/LayoutGeometry.h"
 #include "editor/Recovery.h"
 #include "editor/Selection.h"
 
@@ -19,7 +19,7 @@ static const std::string kData = RDT_SOURCE_DIR "/data";
 TEST_CASE("layout geometry places racks, rows and pods without overlap", "[editor][geometry]")
 {
     const auto doc = editor::Document::open(kData + "/designs/meta-24k-roce.yaml", kData + "/catalog");
-    const editor::LayoutGeometry g = editor::computeLayout(doc.design());
+    const core::LayoutGeometry g = core::computeLayout(doc.design());
     REQUIRE(g.frames.size() == 1536);
     CHECK(g.parts.size() == 1536 * 7);
     // Neighbours in a row are one rack pitch apart; rows one frame depth plus an aisle.
@@ -35,11 +35,11 @@ TEST_CASE("layout geometry places racks, rows and pods without overlap", "[edito
             CHECK_FALSE(overlap);
         }
     // A Grand Teton at OU 6 spans 8 × 48 mm from 0.1 + 5 × 48 mm.
-    const editor::Box& gt0 = g.parts[4];
+    const core::Box& gt0 = g.parts[4];
     CHECK(gt0.min[2] == Approx(0.1 + 5 * 0.048 + 0.001));
     CHECK(gt0.max[2] - gt0.min[2] == Approx(8 * 0.048 - 0.002));
-    CHECK(editor::ouAtHeight(editor::ouBottomZ(17) + 0.01, 44) == 17);
-    CHECK(editor::ouAtHeight(100.0, 44) == 44);
+    CHECK(core::ouAtHeight(core::ouBottomZ(17) + 0.01, 44) == 17);
+    CHECK(core::ouAtHeight(100.0, 44) == 44);
     CHECK(g.boundsMax[0] > g.boundsMin[0]);
 }
 

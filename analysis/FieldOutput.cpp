@@ -1,0 +1,163 @@
+#include "analysis/FieldOutput.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "analysis/H5Table.h"
+
+namespace rdt::analysis {
+
+using nlohmann::json;
+
+namespace {
+constexpr double kC = 273.15;
+json num(double v)
+{
+    return std::isfinite(v) ? json(v) : json(nullptr);
+}
+json residualJson(const thermal::ResidualRecord& r)
+{
+    return {{"continuity", num(r.continuity)},
+            {"momentum", {num(r.momentum[0]), num(r.momentum[1]), num(r.momentum[2])}},
+            {"energy", num(r.energy)}};
+}
+double balance(const thermal::RoomField& r)
+{
+    return r.heatW > 0 ? (r.heatOutW - r.heatW) / r.heatW : 0.0;
+}
+} // namespace
+
+json fieldJson(const thermal::ThermalResult& t)
+{
+    if (t.model != core::ThermalModel::Field || !t.field)
+        return nullptr;
+    json rooms = json::array();
+    const thermal::FieldSettings s = thermal::roomFieldSettings(0);
+    for (const thermal::RoomField& r : t.field->rooms) {
+        const thermal::FieldGrid& g = r.solver->grid();
+        rooms.push_back({{"id", r.geometry.id},
+                         {"same_as", r.sameAs},
+                         {"racks", r.geometry.racks.size()},
+                         {"size_m", {r.geometry.size[0], r.geometry.size[1], r.geometry.size[2]}},
+                         {"cells", g.cellCount()},
+                         {"grid", {g.cells(0), g.cells(1), g.cells(2)}},
+                         {"iterations", r.iterations},
+                         {"couplings", r.couplings},
+                         {"coupling_change_K", num(r.couplingChangeK)},
+                         {"residuals", residualJson(r.residuals)},
+                         {"pseudo_time_step_s", num(r.pseudoTimeStepS)},
+                         {"seconds", num(r.seconds)},
+                         {"supply_C", num(r.geometry.supplyC)},
+                         {"supply_m3s", num(r.geometry.supplyM3s)},
+                         {"demand_m3s", num(r.geometry.demandM3s)},
+                         {"return_C", num(r.returnC)},
+                         {"heat_W", num(r.heatW)},
+                         {"heat_out_W", num(r.heatOutW)},
+                         {"energy_balance", num(balance(r))}});
+    }
+    json chassis = json::array();
+    for (const thermal::RackThermal& rk : t.racks)
+        for (const thermal::ChassisThermal& c : rk.chassis)
+            chassis.push_back({{"id", c.id},
+                               {"inlet_mean_C", num(c.fieldInletK - kC)},
+                               {"inlet_max_C", num(c.fieldInletMaxK - kC)},
+                               {"rack_intake_C", num(rk.fieldIntakeK - kC)}});
+    return {{"model", "field"},         {"turbulence", "zero-equation (Chen & Xu 1998)"},
+            {"tolerance", s.tolerance}, {"intake_tolerance_K", s.intakeTolerance},
+            {"rooms", rooms},           {"chassis", chassis}};
+}
+
+void writeFieldGroup(hid_t thermalGroup, const thermal::ThermalResult& t)
+{
+    if (t.model != core::ThermalModel::Field || !t.field)
+        return;
+    H5Handle fg = createGroup(thermalGroup, "field");
+    writeStringAttribute(fg.get(), "model", "steady RANS, Boussinesq, zero-equation turbulence (Chen & Xu 1998)");
+    H5Table rooms;
+    const auto id = rooms.textColumn("id"), cells = rooms.intColumn("cells", "1"),
+               its = rooms.intColumn("iterations", "1"), cpl = rooms.intColumn("couplings", "1"),
+               cont = rooms.realColumn("continuity_residual", "1"), en = rooms.realColumn("energy_residual", "1"),
+               sec = rooms.realColumn("seconds", "s"), heat = rooms.realColumn("heat", "W"),
+               out = rooms.realColumn("heat_out", "W"), sup = rooms.realColumn("supply", "degC"),
+               ret = rooms.realColumn("return", "degC"), flow = rooms.realColumn("supply_flow", "m3/s");
+    for (const thermal::RoomField& r : t.field->rooms) {
+        rooms.addRow();
+        rooms.set(id, r.geometry.id);
+        rooms.set(cells, static_cast<long long>(r.geometry.cellCount()));
+        rooms.set(its, static_cast<long long>(r.iterations));
+        rooms.set(cpl, static_cast<long long>(r.couplings));
+        rooms.set(cont, r.residuals.continuity);
+        rooms.set(en, r.residuals.energy);
+        rooms.set(sec, r.seconds);
+        rooms.set(heat, r.heatW);
+        rooms.set(out, r.heatOutW);
+        rooms.set(sup, r.geometry.supplyC);
+        rooms.set(ret, r.returnC);
+        rooms.set(flow, r.geometry.supplyM3s);
+    }
+    rooms.write(fg.get(), "rooms");
+    for (std::size_t n = 0; n < t.field->rooms.size(); ++n) {
+        const thermal::RoomField& r = t.field->rooms[n];
+        const thermal::FieldSolver& s = *r.solver;
+        const thermal::FieldGrid& g = s.grid();
+        // Group names may not hold '/': room ids are paths (hall1/pod1).
+        std::string name = r.geometry.id;
+        std::replace(name.begin(), name.end(), '/', '.');
+        H5Handle rg = createGroup(fg.get(), name);
+        writeStringAttribute(rg.get(), "id", r.geometry.id);
+        writeStringAttribute(rg.get(), "layout", "arrays are [z][y][x] (x fastest); coordinates local to the room");
+        for (int a = 0; a < 3; ++a) {
+            std::vector<double> f(static_cast<std::size_t>(g.cells(a) + 1));
+            for (int i = 0; i <= g.cells(a); ++i)
+                f[static_cast<std::size_t>(i)] = g.face(a, i);
+            writeArray(rg.get(), std::string(1, "xyz"[a]) + "_faces", f, {f.size()}, "m");
+        }
+        writeArray(rg.get(), "origin", {r.geometry.origin[0], r.geometry.origin[1], r.geometry.origin[2]}, {3}, "m");
+        const std::size_t nc = g.cellCount();
+        std::vector<double> temp(nc), pres(nc), vel(3 * nc), solid(nc);
+        for (int k = 0; k < g.cells(2); ++k)
+            for (int j = 0; j < g.cells(1); ++j)
+                for (int i = 0; i < g.cells(0); ++i) {
+                    const std::size_t c = g.cell(i, j, k);
+                    temp[c] = s.temperature(i, j, k);
+                    pres[c] = s.pressure(i, j, k);
+                    solid[c] = s.solid(i, j, k) ? 1.0 : 0.0;
+                    const auto v = s.velocity(i, j, k);
+                    for (std::size_t d = 0; d < 3; ++d)
+                        vel[3 * c + d] = v[d];
+                }
+        const std::vector<hsize_t> dims{static_cast<hsize_t>(g.cells(2)), static_cast<hsize_t>(g.cells(1)),
+                                        static_cast<hsize_t>(g.cells(0))};
+        writeArray(rg.get(), "temperature", temp, dims, "degC");
+        writeArray(rg.get(), "pressure", pres, dims, "Pa");
+        writeArray(rg.get(), "solid", solid, dims, "1");
+        writeArray(rg.get(), "velocity", vel, {dims[0], dims[1], dims[2], 3}, "m/s");
+    }
+}
+
+std::string fieldSummaryText(const thermal::ThermalResult& t)
+{
+    if (t.model != core::ThermalModel::Field || !t.field)
+        return {};
+    std::size_t cells = 0, shared = 0;
+    int its = 0;
+    double seconds = 0, worst = 0;
+    for (const thermal::RoomField& r : t.field->rooms) {
+        cells += r.geometry.cellCount();
+        its += r.iterations;
+        seconds += r.seconds;
+        shared += r.sameAs.size();
+        worst = std::max(worst, std::abs(balance(r)));
+    }
+    char b[320];
+    std::snprintf(b, sizeof b,
+                  "room field: %zu room%s solved (%zu cells, %d iterations, %.1f s)%s, heat balance within %.1e; "
+                  "inlets and RCI from the field",
+                  t.field->rooms.size(), t.field->rooms.size() == 1 ? "" : "s", cells, its, seconds,
+                  shared > 0 ? (", " + std::to_string(shared) + " more of the same layout share them").c_str() : "",
+                  worst);
+    return b;
+}
+
+} // namespace rdt::analysis

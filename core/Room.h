@@ -1,0 +1,55 @@
+#pragma once
+/// \file Room.h
+/// The room around the racks (`room:` in a design), as the room field solver and the 3D view see
+/// it: aisle widths (rows alternate, so fronts share a cold aisle and rears a hot aisle), the
+/// ceiling, the clearance to the walls, how cold air arrives (raised-floor perforated tiles in the
+/// cold aisles, or overhead diffusers above them), where it returns (ceiling grilles above the hot
+/// aisles, or the room's end walls), containment with its leakage, and the grid the solver uses.
+/// Every default makes a design without `room:` solvable; docs/design-format.md lists them.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/Error.h"
+
+namespace rdt::core {
+
+enum class AirSupply { RaisedFloor, Overhead };
+enum class AirReturn { Ceiling, Walls };
+enum class Containment { None, ColdAisle, HotAisle };
+/// Which thermal model the rules and reports use (`thermal: {model: …}`, `--thermal`).
+enum class ThermalModel { Network, Field };
+
+/// A cooling unit (CRAH or in-row): the air it supplies and where it takes it back.
+struct CoolingUnit {
+    std::string name;
+    std::optional<double> flowM3s; ///< unset: its share of `site.supply_flow` × the racks' demand
+    std::optional<double> supplyK; ///< unset: `site.supply_air`
+    AirReturn airReturn = AirReturn::Ceiling;
+    SourceLoc loc;
+};
+
+struct Room {
+    bool declared = false;
+    double ceilingM = 3.6;   ///< floor to ceiling (returns and diffusers sit in it)
+    double coldAisleM = 1.2; ///< between facing fronts (two 600 mm tiles)
+    double hotAisleM = 1.2;  ///< between facing rears
+    double clearanceM = 1.8; ///< racks to the walls, all round
+    AirSupply supply = AirSupply::RaisedFloor;
+    Containment containment = Containment::None;
+    double leakage = 0.05;          ///< open fraction of the containment's panels and doors
+    std::vector<CoolingUnit> units; ///< empty: one unit with the site's supply air and flow ratio
+    double cellM = 0.3;             ///< grid spacing of the field solver
+    long long maxCells = 4000000;   ///< larger grids are refused (memory: about 0.5 kB a cell)
+    SourceLoc loc;
+};
+
+/// `ceiling`, `walls`; `raised-floor`, `overhead`; `none`, `cold-aisle`, `hot-aisle`; `network`, `field`.
+std::string_view airReturnName(AirReturn r);
+std::string_view airSupplyName(AirSupply s);
+std::string_view containmentName(Containment c);
+std::string_view thermalModelName(ThermalModel m);
+std::optional<ThermalModel> parseThermalModel(std::string_view s);
+
+} // namespace rdt::core

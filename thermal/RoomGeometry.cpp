@@ -1,0 +1,315 @@
+#include "thermal/RoomGeometry.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "core/LayoutGeometry.h"
+
+namespace rdt::thermal {
+namespace {
+
+std::string fmt(double v, const char* unit)
+{
+    char b[48];
+    std::snprintf(b, sizeof b, "%.3g %s", v, unit);
+    return b;
+}
+
+/// Faces over [0, length] through every breakpoint (merged when closer than 0.3 cells), each
+/// interval split into equal cells no wider than `cell`.
+std::vector<double> axisFaces(std::vector<double> points, double length, double cell)
+{
+    points.push_back(0.0);
+    points.push_back(length);
+    std::sort(points.begin(), points.end());
+    std::vector<double> breaks;
+    for (double p : points) {
+        if (p < 0.0 || p > length)
+            continue;
+        if (breaks.empty() || p - breaks.back() > 0.3 * cell)
+            breaks.push_back(p);
+        else if (p == length)
+            breaks.back() = length;
+    }
+    std::vector<double> faces{breaks.front()};
+    for (std::size_t i = 1; i < breaks.size(); ++i) {
+        const double a = breaks[i - 1], b = breaks[i];
+        const int n = std::max(1, static_cast<int>(std::ceil((b - a) / cell - 1e-9)));
+        for (int k = 1; k <= n; ++k)
+            faces.push_back(k == n ? b : a + (b - a) * k / n);
+    }
+    return faces;
+}
+
+struct Strip {
+    double x0, x1, y0, y1;
+};
+
+/// Merge strips that overlap in y and x (two rows' rears sharing one hot aisle).
+std::vector<Strip> merged(std::vector<Strip> s)
+{
+    std::sort(s.begin(), s.end(), [](const Strip& a, const Strip& b) { return a.y0 < b.y0; });
+    std::vector<Strip> out;
+    for (const Strip& x : s) {
+        if (!out.empty() && x.y0 < out.back().y1 - 1e-9 && x.x0 < out.back().x1 && x.x1 > out.back().x0) {
+            Strip& m = out.back();
+            m = {std::min(m.x0, x.x0), std::max(m.x1, x.x1), std::min(m.y0, x.y0), std::max(m.y1, x.y1)};
+        } else {
+            out.push_back(x);
+        }
+    }
+    return out;
+}
+
+/// Panels along x from x0 to x1 (one cell each), every `every`-th left open for leakage.
+void panels(RoomGeometry& g, const std::vector<double>& xf, double x0, double x1, std::array<double, 2> y,
+            std::array<double, 2> z, int every)
+{
+    int n = 0;
+    for (std::size_t i = 0; i + 1 < xf.size(); ++i) {
+        const double c = 0.5 * (xf[i] + xf[i + 1]);
+        if (c < x0 || c > x1)
+            continue;
+        if (every > 0 && n++ % every == every / 2)
+            continue; // an open panel: the containment's leakage
+        g.solids.push_back(RoomSolid{{xf[i], y[0], z[0]}, {xf[i + 1], y[1], z[1]}});
+    }
+}
+
+} // namespace
+
+std::vector<RoomGeometry> roomGeometries(const core::Design& d, const std::vector<double>& flow,
+                                         const std::vector<double>& heat, double density)
+{
+    const core::Room& room = d.room;
+    const core::SourceLoc where = room.declared ? room.loc : core::SourceLoc{d.file, 0, 0, "room"};
+    const core::LayoutGeometry layout = core::computeLayout(d);
+    // Group racks by pod, or by hall for rows outside pods.
+    std::map<std::pair<int, int>, std::vector<int>> groups;
+    for (std::size_t ri = 0; ri < d.racks.size(); ++ri) {
+        const core::Rack& r = d.racks[ri];
+        groups[{r.hall, r.pod}].push_back(static_cast<int>(ri));
+    }
+    double supplyK = d.site.supplyAirK;
+    if (!room.units.empty()) { // the plenum mixes the units' air: flow-weighted where flows are given
+        double w = 0, t = 0;
+        for (const core::CoolingUnit& u : room.units) {
+            const double f = u.flowM3s.value_or(1.0);
+            w += f;
+            t += f * u.supplyK.value_or(d.site.supplyAirK);
+        }
+        supplyK = t / w;
+    }
+    bool ceilingReturn = room.units.empty(), wallReturn = false;
+    for (const core::CoolingUnit& u : room.units) {
+        ceilingReturn = ceilingReturn || u.airReturn == core::AirReturn::Ceiling;
+        wallReturn = wallReturn || u.airReturn == core::AirReturn::Walls;
+        if (room.containment == core::Containment::HotAisle && u.airReturn == core::AirReturn::Walls)
+            throw core::InputError(u.loc, "cooling unit \"" + u.name +
+                                              "\" returns through the walls, but the hot aisles are contained: the "
+                                              "exhaust has no path to it (use `return: ceiling`)");
+    }
+    if (room.containment == core::Containment::ColdAisle && room.supply == core::AirSupply::Overhead)
+        throw core::InputError(where, "overhead supply with cold-aisle containment: the diffusers would blow onto the "
+                                      "aisle's roof (use `supply: raised-floor`)");
+
+    std::vector<RoomGeometry> rooms;
+    for (const auto& [key, racks] : groups) {
+        RoomGeometry g;
+        g.racks = racks;
+        const core::Rack& first = d.racks[static_cast<std::size_t>(racks.front())];
+        g.id = first.pod >= 0    ? d.pods[static_cast<std::size_t>(first.pod)].id
+               : first.hall >= 0 ? d.halls[static_cast<std::size_t>(first.hall)].id + "/rows"
+                                 : std::string("room");
+        std::array<double, 3> lo{1e300, 1e300, 0}, hi{-1e300, -1e300, 0};
+        for (int ri : racks) {
+            const core::Box& f = layout.frames[static_cast<std::size_t>(ri)];
+            for (int a = 0; a < 3; ++a) {
+                lo[static_cast<std::size_t>(a)] =
+                    std::min(lo[static_cast<std::size_t>(a)], f.min[static_cast<std::size_t>(a)]);
+                hi[static_cast<std::size_t>(a)] =
+                    std::max(hi[static_cast<std::size_t>(a)], f.max[static_cast<std::size_t>(a)]);
+            }
+        }
+        g.rackTopM = hi[2];
+        const double cell = room.cellM;
+        if (room.ceilingM < g.rackTopM + 2 * cell)
+            throw core::InputError(where, "the racks of " + g.id + " (" + fmt(g.rackTopM, "m") +
+                                              " tall) do not fit under the room's " + fmt(room.ceilingM, "m") +
+                                              " ceiling with two grid cells (" + fmt(2 * cell, "m") +
+                                              ") of air above them for the return path");
+        const double c = room.clearanceM;
+        g.origin = {lo[0] - c, lo[1] - c, 0.0};
+        g.size = {hi[0] - lo[0] + 2 * c, hi[1] - lo[1] + 2 * c, room.ceilingM};
+        const double ox = g.origin[0], oy = g.origin[1];
+
+        // Racks: overlap check, black boxes, breakpoints, the aisles in front and behind.
+        std::array<std::vector<double>, 3> points;
+        points[2] = {g.rackTopM, g.rackTopM + cell};
+        std::vector<Strip> cold, hot;
+        double rackFlow = 0;
+        for (std::size_t n = 0; n < racks.size(); ++n) {
+            const int ri = racks[n];
+            const core::Box& f = layout.frames[static_cast<std::size_t>(ri)];
+            for (std::size_t m = 0; m < n; ++m) {
+                const core::Box& o = layout.frames[static_cast<std::size_t>(racks[m])];
+                bool overlap = true;
+                for (int a = 0; a < 2; ++a)
+                    overlap = overlap &&
+                              f.min[static_cast<std::size_t>(a)] < o.max[static_cast<std::size_t>(a)] - 1e-9 &&
+                              o.min[static_cast<std::size_t>(a)] < f.max[static_cast<std::size_t>(a)] - 1e-9;
+                if (overlap)
+                    throw core::InputError(d.racks[static_cast<std::size_t>(ri)].loc,
+                                           "rack " + d.racks[static_cast<std::size_t>(ri)].id + " overlaps rack " +
+                                               d.racks[static_cast<std::size_t>(racks[m])].id + " on the floor");
+            }
+            FieldBlackBox box;
+            box.min = {f.min[0] - ox, f.min[1] - oy, 0.0};
+            box.max = {f.max[0] - ox, f.max[1] - oy, f.max[2]};
+            box.intake = f.facing > 0 ? Side::YMax : Side::YMin;
+            box.massFlow = flow.at(static_cast<std::size_t>(ri));
+            box.heat = heat.at(static_cast<std::size_t>(ri));
+            rackFlow += box.massFlow;
+            g.boxes.push_back(box);
+            g.rackHeightM.push_back(f.max[2]);
+            for (int a = 0; a < 2; ++a) {
+                points[static_cast<std::size_t>(a)].push_back(box.min[static_cast<std::size_t>(a)]);
+                points[static_cast<std::size_t>(a)].push_back(box.max[static_cast<std::size_t>(a)]);
+            }
+            points[2].push_back(f.max[2]);
+            const double front = f.facing > 0 ? box.max[1] : box.min[1];
+            const double back = f.facing > 0 ? box.min[1] : box.max[1];
+            const double s = f.facing > 0 ? 1.0 : -1.0;
+            const double ca = room.coldAisleM, ha = room.hotAisleM;
+            cold.push_back(
+                Strip{box.min[0], box.max[0], std::min(front, front + s * ca), std::max(front, front + s * ca)});
+            hot.push_back(Strip{box.min[0], box.max[0], std::min(back, back - s * ha), std::max(back, back - s * ha)});
+        }
+        cold = merged(cold);
+        hot = merged(hot);
+        for (auto* strips : {&cold, &hot})
+            for (Strip& s : *strips) {
+                s.y0 = std::max(s.y0, 0.0);
+                s.y1 = std::min(s.y1, g.size[1]);
+                points[0].insert(points[0].end(), {s.x0, s.x1});
+                points[1].insert(points[1].end(), {s.y0, s.y1});
+            }
+        for (int a = 0; a < 3; ++a)
+            g.faces[static_cast<std::size_t>(a)] =
+                axisFaces(points[static_cast<std::size_t>(a)], g.size[static_cast<std::size_t>(a)], cell);
+        const std::size_t cells = g.cellCount();
+        if (static_cast<long long>(cells) > room.maxCells)
+            throw core::InputError(where, "the field grid of " + g.id + " would have " + std::to_string(cells) +
+                                              " cells (about " + fmt(static_cast<double>(cells) * 512.0 / 1e9, "GB") +
+                                              "), more than room.max_cells = " + std::to_string(room.maxCells) +
+                                              "; coarsen `room.grid` (now " + fmt(cell, "m") + ") or raise the limit");
+
+        // Supply: the units' flows, or the site's ratio of the racks' demand.
+        g.demandM3s = rackFlow / density;
+        double given = 0;
+        int shares = room.units.empty() ? 1 : 0;
+        for (const core::CoolingUnit& u : room.units) {
+            given += u.flowM3s.value_or(0.0);
+            shares += u.flowM3s ? 0 : 1;
+        }
+        g.supplyM3s = given + (shares > 0 ? d.site.supplyFlowRatio * g.demandM3s : 0.0);
+        if (!(g.supplyM3s > 0))
+            throw core::InputError(where, "no cooling air reaches " + g.id +
+                                              ": its racks draw no air and no unit "
+                                              "states a flow");
+        g.supplyC = supplyK - 273.15;
+        double tileArea = 0;
+        for (const Strip& s : cold)
+            tileArea += (s.x1 - s.x0) * (s.y1 - s.y0);
+        const double speed = g.supplyM3s / tileArea;
+        int n = 0;
+        for (const Strip& s : cold) {
+            RoomPatch p;
+            p.name = "supply_" + std::to_string(++n);
+            p.side = room.supply == core::AirSupply::RaisedFloor ? Side::ZMin : Side::ZMax;
+            p.lo = {s.x0, s.y0};
+            p.hi = {s.x1, s.y1};
+            p.kind = BoundaryKind::Inlet;
+            p.speed = speed;
+            p.temperatureC = g.supplyC;
+            g.patches.push_back(p);
+        }
+        n = 0;
+        if (ceilingReturn)
+            for (const Strip& s : hot) {
+                RoomPatch p;
+                p.name = "return_" + std::to_string(++n);
+                p.side = Side::ZMax;
+                p.lo = {s.x0, s.y0};
+                p.hi = {s.x1, s.y1};
+                p.kind = BoundaryKind::Outlet;
+                g.patches.push_back(p);
+            }
+        if (wallReturn)
+            for (Side side : {Side::XMin, Side::XMax}) {
+                RoomPatch p;
+                p.name = side == Side::XMin ? "return_wall_west" : "return_wall_east";
+                p.side = side;
+                p.lo = {0.0, g.rackTopM};
+                p.hi = {g.size[1], g.size[2]};
+                p.kind = BoundaryKind::Outlet;
+                g.patches.push_back(p);
+            }
+
+        // Containment: panels one cell thick, every `every`-th left open for the leakage.
+        const int every = room.leakage > 0 ? std::max(1, static_cast<int>(std::lround(1.0 / room.leakage))) : 0;
+        const auto& xf = g.faces[0];
+        if (room.containment == core::Containment::ColdAisle)
+            for (const Strip& s : cold) {
+                panels(g, xf, s.x0, s.x1, {s.y0, s.y1}, {g.rackTopM, g.rackTopM + cell}, every);        // roof
+                g.solids.push_back(RoomSolid{{s.x0 - cell, s.y0, 0}, {s.x0, s.y1, g.rackTopM + cell}}); // doors
+                g.solids.push_back(RoomSolid{{s.x1, s.y0, 0}, {s.x1 + cell, s.y1, g.rackTopM + cell}});
+            }
+        if (room.containment == core::Containment::HotAisle)
+            for (const Strip& s : hot) { // a chimney from the racks' tops to the ceiling return
+                if (s.y0 > cell)
+                    panels(g, xf, s.x0, s.x1, {s.y0 - cell, s.y0}, {g.rackTopM, g.size[2]}, every);
+                if (s.y1 < g.size[1] - cell)
+                    panels(g, xf, s.x0, s.x1, {s.y1, s.y1 + cell}, {g.rackTopM, g.size[2]}, every);
+                g.solids.push_back(RoomSolid{{s.x0 - cell, s.y0, 0}, {s.x0, s.y1, g.size[2]}});
+                g.solids.push_back(RoomSolid{{s.x1, s.y0, 0}, {s.x1 + cell, s.y1, g.size[2]}});
+            }
+
+        // Rooms of one layout and rack templates share a solution.
+        char pos[96];
+        for (std::size_t k = 0; k < racks.size(); ++k) {
+            const core::Rack& r = d.racks[static_cast<std::size_t>(racks[k])];
+            std::snprintf(pos, sizeof pos, "|%.6f,%.6f,%.6f,%.6f|", g.boxes[k].min[0], g.boxes[k].min[1],
+                          g.boxes[k].massFlow, g.boxes[k].heat);
+            g.signature += (r.bodyPath.empty() ? r.id : r.bodyPath) + pos;
+        }
+        rooms.push_back(std::move(g));
+    }
+    return rooms;
+}
+
+std::unique_ptr<FieldSolver> makeRoomSolver(const RoomGeometry& g, const FluidProperties& air)
+{
+    auto s = std::make_unique<FieldSolver>(FieldGrid(g.faces), air);
+    // Walls, floor and ceiling: adiabatic, no slip (the default). Then the openings.
+    for (const RoomPatch& p : g.patches) {
+        BoundaryCondition bc;
+        bc.kind = p.kind;
+        if (p.kind == BoundaryKind::Inlet) {
+            const int axis = static_cast<int>(p.side) / 2;
+            const bool high = static_cast<int>(p.side) % 2 == 1;
+            bc.velocity[static_cast<std::size_t>(axis)] = high ? -p.speed : p.speed;
+            bc.temperature = p.temperatureC;
+        }
+        s->setBoundaryPatch(p.side, p.lo, p.hi, bc);
+    }
+    for (const RoomSolid& x : g.solids)
+        s->addSolid(x.min, x.max);
+    for (const FieldBlackBox& b : g.boxes)
+        s->addBlackBox(b);
+    return s;
+}
+
+} // namespace rdt::thermal

@@ -1,0 +1,303 @@
+#include "thermal/RoomThermal.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "core/LayoutGeometry.h"
+#include "models/AirProperties.h"
+#include "thermal/ThermalChecks.h"
+
+namespace rdt::thermal {
+namespace {
+
+constexpr double kZeroC = 273.15;
+
+/// Air leaving through every open side: mass-weighted temperature (°C) and heat carried (W).
+std::array<double, 2> returnAir(const FieldSolver& s)
+{
+    double heat = 0, mass = 0;
+    for (int sd = 0; sd < 6; ++sd) {
+        const auto side = static_cast<Side>(sd);
+        heat += s.enthalpyOutflow(side) - s.wallHeat(side);
+        mass += std::max(0.0, s.massOutflow(side));
+    }
+    const double t = mass > 0 ? s.fluid().referenceTemperature + heat / (mass * s.fluid().specificHeat)
+                              : s.fluid().referenceTemperature;
+    return {t, heat};
+}
+
+/// Progress of one room's solve: iteration, worst residual and an estimate of the time left from
+/// the residuals' recent decay toward the tolerance.
+class RoomProgress {
+public:
+    RoomProgress(core::Progress* p, std::string room, double from, double span, double tolerance)
+        : m_p(p), m_room(std::move(room)), m_from(from), m_span(span), m_tol(tolerance),
+          m_start(std::chrono::steady_clock::now())
+    {
+    }
+    bool operator()(const ResidualRecord& r)
+    {
+        if (!m_p)
+            return true;
+        if (m_p->isCancelled())
+            throw core::Cancelled{};
+        const double worst = std::max({r.continuity, r.momentum[0], r.momentum[1], r.momentum[2], r.energy});
+        m_log.push_back(std::log10(std::max(worst, 1e-300)));
+        if (r.iteration % 10 != 0)
+            return true;
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+        double left = NAN, fraction = 0;
+        if (m_log.size() > 100) {
+            const double rate = (m_log.back() - m_log[m_log.size() - 101]) / 100.0; // decades per iteration
+            if (rate < 0) {
+                const double its = (std::log10(m_tol) - m_log.back()) / rate;
+                left = its * elapsed / static_cast<double>(m_log.size());
+                fraction = static_cast<double>(m_log.size()) / (static_cast<double>(m_log.size()) + its);
+            }
+        }
+        char msg[200];
+        if (std::isfinite(left))
+            std::snprintf(msg, sizeof msg, "room field %s: iteration %d, residual %.1e, about %.0f s left",
+                          m_room.c_str(), r.iteration, worst, left);
+        else
+            std::snprintf(msg, sizeof msg, "room field %s: iteration %d, residual %.1e", m_room.c_str(), r.iteration,
+                          worst);
+        m_p->update(m_from + m_span * std::clamp(fraction, 0.0, 1.0), msg);
+        return true;
+    }
+
+private:
+    core::Progress* m_p;
+    std::string m_room;
+    double m_from, m_span, m_tol;
+    std::chrono::steady_clock::time_point m_start;
+    std::vector<double> m_log;
+};
+
+/// The rack's result under another rack's id (rooms that share a solution).
+RackThermal renamed(RackThermal r, const core::Design& d, int ri)
+{
+    const std::string from = r.id;
+    r.id = d.racks[static_cast<std::size_t>(ri)].id;
+    r.rack = ri;
+    for (ChassisThermal& c : r.chassis) {
+        c.id = r.id + c.id.substr(from.size());
+        c.rack = ri;
+    }
+    return r;
+}
+
+} // namespace
+
+FieldSettings roomFieldSettings(double dt)
+{
+    FieldSettings s;
+    s.turbulence = TurbulenceModel::ZeroEquation;
+    s.centralBlend = 0.0; // first-order upwind momentum: the central correction cycles in buoyant rooms
+    s.pseudoTimeStep = dt;
+    s.tolerance = 1e-4;
+    s.intakeTolerance = 0.01;
+    s.intakeWindow = 50;
+    s.maxIterations = 5000;
+    return s;
+}
+
+ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams& prm, core::Progress* progress)
+{
+    ThermalResult res = computeThermal(d, prm); // the network answer starts the coupling
+    res.model = core::ThermalModel::Field;
+    const std::size_t n = d.racks.size();
+    AirState base;
+    base.density = res.densityKgM3;
+    base.densityRatio = base.density / models::airDensity(d.site.supplyAirK, 101325.0);
+    base.cp = models::airSpecificHeat(d.site.supplyAirK);
+    base.extraFailedRotors = d.scenario.failedRotors;
+
+    std::vector<double> flow(n, 0.0), heat(n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+        flow[i] = std::max(0.0, res.racks[i].doorFlowM3s) * base.density;
+        heat[i] = std::max(0.0, res.racks[i].heatW);
+    }
+    std::vector<RoomGeometry> rooms = roomGeometries(d, flow, heat, base.density);
+    auto field = std::make_shared<FieldThermal>();
+    field->roomOfRack.assign(n, -1);
+    field->boxOfRack.assign(n, -1);
+    std::map<std::string, int> solvedBySignature;
+    double totalCells = 0, doneCells = 0;
+    for (const RoomGeometry& g : rooms)
+        totalCells += static_cast<double>(g.cellCount());
+    std::vector<double> roomReturnC(rooms.size(), 0), roomSupplyC(rooms.size(), 0);
+    std::vector<int> roomIndex(rooms.size(), -1);
+
+    for (std::size_t gi = 0; gi < rooms.size(); ++gi) {
+        RoomGeometry& g = rooms[gi];
+        const double span = 0.95 * static_cast<double>(g.cellCount()) / totalCells;
+        if (const auto it = solvedBySignature.find(g.signature); it != solvedBySignature.end()) {
+            RoomField& shared = field->rooms[static_cast<std::size_t>(it->second)];
+            shared.sameAs.push_back(g.id);
+            for (std::size_t k = 0; k < g.racks.size(); ++k) {
+                const int ri = g.racks[k];
+                const int from = shared.geometry.racks[k];
+                res.racks[static_cast<std::size_t>(ri)] = renamed(res.racks[static_cast<std::size_t>(from)], d, ri);
+                field->roomOfRack[static_cast<std::size_t>(ri)] = it->second;
+                field->boxOfRack[static_cast<std::size_t>(ri)] = static_cast<int>(k);
+            }
+            roomIndex[gi] = it->second;
+            doneCells += static_cast<double>(g.cellCount());
+            continue;
+        }
+        const auto start = std::chrono::steady_clock::now();
+        FluidProperties air;
+        air.density = base.density;
+        air.specificHeat = base.cp;
+        air.referenceTemperature = g.supplyC;
+        air.expansion = 1.0 / (g.supplyC + kZeroC);
+        // The pseudo time step: 0.3 of the buoyancy time scale (g β ΔT / H)^-1/2 of the
+        // hottest rack's exhaust rise over the ceiling height (docs/thermal.md).
+        double rise = 1.0;
+        for (const FieldBlackBox& b : g.boxes)
+            if (b.massFlow > 0)
+                rise = std::max(rise, b.heat / (b.massFlow * air.specificHeat));
+        const double dt = std::clamp(0.3 / std::sqrt(9.80665 * air.expansion * rise / g.size[2]), 0.25, 2.0);
+        std::unique_ptr<FieldSolver> solver = makeRoomSolver(g, air);
+        RoomField out;
+        out.pseudoTimeStepS = dt;
+        const FieldSettings settings = roomFieldSettings(dt);
+        std::vector<double> lastIntake(g.racks.size(), NAN);
+        const core::LayoutSpacing spacing;
+        for (out.couplings = 1; out.couplings <= 8; ++out.couplings) {
+            for (std::size_t k = 0; k < g.racks.size(); ++k) {
+                const auto ri = static_cast<std::size_t>(g.racks[k]);
+                solver->setBlackBoxFlow(static_cast<int>(k), flow[ri], heat[ri]);
+            }
+            const double passFrom = 0.02 + 0.95 * doneCells / totalCells;
+            RoomProgress cb(progress,
+                            g.id + (out.couplings > 1 ? " (coupling " + std::to_string(out.couplings) + ")" : ""),
+                            passFrom, span, settings.tolerance);
+            const FieldResult r = solver->solve(settings, [&](const ResidualRecord& rec) { return cb(rec); });
+            out.iterations += r.iterations;
+            out.history.insert(out.history.end(), r.history.begin(), r.history.end());
+            out.residuals = r.history.back();
+            // The network, rack by rack, under the air the field brings it.
+            double change = 0, flowChange = 0;
+#pragma omp parallel for schedule(dynamic) reduction(max : change, flowChange)
+            for (std::size_t k = 0; k < g.racks.size(); ++k) {
+                const auto ri = static_cast<std::size_t>(g.racks[k]);
+                const core::Rack& rack = d.racks[ri];
+                const BlackBoxState st = solver->blackBoxState(static_cast<int>(k));
+                AirState a = base;
+                a.coldAisleK = st.intakeMean + kZeroC;
+                a.hotAisleK = st.exhaust + kZeroC;
+                a.slotInletOffsetK.assign(rack.slots.size(), NAN);
+                std::vector<std::array<double, 2>> band(rack.slots.size(), {NAN, NAN});
+                for (std::size_t s = 0; s < rack.slots.size(); ++s) {
+                    const core::Slot& slot = rack.slots[s];
+                    if (slot.part->kind != core::PartKind::Chassis)
+                        continue;
+                    const double z0 = core::ouBottomZ(slot.ou, spacing);
+                    band[s] =
+                        solver->intakeBetween(static_cast<int>(k), z0, z0 + slot.part->ouHeight * spacing.ouPitch);
+                    a.slotInletOffsetK[s] = band[s][0] - st.intakeMean;
+                }
+                RackThermal rt = solveRack(d, ri, a, prm);
+                rt.fieldIntakeK = st.intakeMean + kZeroC;
+                rt.fieldIntakeMaxK = st.intakeMax + kZeroC;
+                for (ChassisThermal& c : rt.chassis) {
+                    const auto s = static_cast<std::size_t>(c.slot);
+                    c.fieldInletK = band[s][0] + kZeroC;
+                    c.fieldInletMaxK = band[s][1] + kZeroC;
+                }
+                const double newFlow = std::max(0.0, rt.doorFlowM3s) * base.density;
+                flowChange = std::max(flowChange, std::abs(newFlow - flow[ri]) / std::max(flow[ri], 1e-9));
+                if (std::isfinite(lastIntake[k]))
+                    change = std::max(change, std::abs(st.intakeMean - lastIntake[k]));
+                else
+                    change = std::max(change, std::abs(st.intakeMean + kZeroC - res.racks[ri].frontK));
+                lastIntake[k] = st.intakeMean;
+                flow[ri] = newFlow;
+                heat[ri] = std::max(0.0, rt.heatW);
+                res.racks[ri] = std::move(rt);
+            }
+            out.couplingChangeK = change;
+            // The fixed point: intakes moved less than 0.05 K and flows less than 0.5 % in this pass.
+            if (out.couplings > 1 && change < 0.05 && flowChange < 0.005)
+                break;
+        }
+        if (out.couplings > 8)
+            throw FieldConvergenceError("room " + g.id +
+                                            ": the field and the rack network did not reach a fixed point "
+                                            "in 8 passes (intakes still moving by " +
+                                            std::to_string(out.couplingChangeK) + " K)",
+                                        out.history);
+        for (std::size_t k = 0; k < g.racks.size(); ++k) {
+            const auto ri = static_cast<std::size_t>(g.racks[k]);
+            g.boxes[k].massFlow = flow[ri];
+            g.boxes[k].heat = heat[ri];
+            field->roomOfRack[ri] = static_cast<int>(field->rooms.size());
+            field->boxOfRack[ri] = static_cast<int>(k);
+        }
+        const auto [returnC, heatOut] = returnAir(*solver);
+        out.returnC = returnC;
+        out.heatOutW = heatOut;
+        out.heatW = solver->heatReleased();
+        out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        out.geometry = g;
+        out.solver = std::move(solver);
+        solvedBySignature.emplace(g.signature, static_cast<int>(field->rooms.size()));
+        roomIndex[gi] = static_cast<int>(field->rooms.size());
+        field->rooms.push_back(std::move(out));
+        doneCells += static_cast<double>(g.cellCount());
+    }
+
+    // Rows and their metrics from the field's inlets.
+    const InletRange all = ashraeAllowable(d.site.ashraeClass);
+    const double recMax = d.site.ashraeClass == "H1" ? 295.15 : 300.15, recMin = 291.15;
+    for (std::size_t ri = 0; ri < d.rows.size(); ++ri) {
+        const core::Group& row = d.rows[ri];
+        RowThermal& out = res.rows[ri];
+        if (row.racks.empty())
+            continue;
+        const RoomField& room =
+            field->rooms[static_cast<std::size_t>(field->roomOfRack[static_cast<std::size_t>(row.racks.front())])];
+        out.supplyK = room.geometry.supplyC + kZeroC;
+        std::vector<double> intakes;
+        double demand = 0, intake = 0, exhaustFlow = 0, exhaustHeat = 0, inSum = 0, outSum = 0, flowDt = 0, flowSum = 0;
+        for (int r : row.racks) {
+            const RackThermal& rt = res.racks[static_cast<std::size_t>(r)];
+            demand += std::max(0.0, rt.doorFlowM3s);
+            intake += std::max(0.0, rt.doorFlowM3s) * rt.fieldIntakeK;
+            exhaustFlow += std::max(0.0, rt.exhaustFlowM3s);
+            exhaustHeat += std::max(0.0, rt.exhaustFlowM3s) * rt.rearK;
+            for (const ChassisThermal& c : rt.chassis) {
+                intakes.push_back(c.inletK);
+                inSum += c.inletK - out.supplyK;
+                outSum += c.exhaustK - out.supplyK;
+                flowDt += c.airflowM3s * (c.exhaustK - c.inletK);
+                flowSum += c.airflowM3s;
+            }
+        }
+        out.demandM3s = demand;
+        out.supplyM3s = room.geometry.demandM3s > 0 ? room.geometry.supplyM3s * demand / room.geometry.demandM3s : 0.0;
+        out.coldAisleK = demand > 0 ? intake / demand : out.supplyK;
+        out.hotAisleK = exhaustFlow > 0 ? exhaustHeat / exhaustFlow : out.coldAisleK;
+        out.rciHi = rciHi(intakes, recMax, all.maxK);
+        out.rciLo = rciLo(intakes, recMin, all.minK);
+        const double dtEquip = flowSum > 0 ? flowDt / flowSum : 0.0;
+        out.rti = dtEquip > 0 ? (room.returnC + kZeroC - out.supplyK) / dtEquip * 100.0 : 100.0;
+        out.shi = outSum > 0 ? inSum / outSum : 0.0;
+        out.iterations = room.couplings;
+    }
+    res.throttledChassis = 0;
+    for (const RackThermal& r : res.racks)
+        for (const ChassisThermal& c : r.chassis)
+            res.throttledChassis += c.throttled ? 1 : 0;
+    res.field = field;
+    if (progress)
+        progress->update(0.97, "room field solved");
+    return res;
+}
+
+} // namespace rdt::thermal

@@ -1,0 +1,55 @@
+#pragma once
+/// \file RoomThermal.h
+/// The room field model of a design (`--thermal field`, `thermal: {model: field}`): each room
+/// (thermal/RoomGeometry.h) solved by the field solver with its racks as the airflow network's
+/// black boxes, coupled to a fixed point — the network gives each rack's flow (fan curves and
+/// impedances at the fan speeds its control settles) and heat; the field gives each rack the air
+/// at its front, mean and per chassis height, and the air behind it. Rows, RCI/RTI/SHI and the
+/// thermal rules then come from the field. Rooms of one layout and templates are solved once.
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/Design.h"
+#include "core/Progress.h"
+#include "thermal/FieldSolver.h"
+#include "thermal/RoomGeometry.h"
+#include "thermal/Thermal.h"
+
+namespace rdt::thermal {
+
+/// One solved room.
+struct RoomField {
+    RoomGeometry geometry;
+    std::vector<std::string> sameAs; ///< other rooms of the same layout that share this solution
+    int iterations = 0;              ///< field iterations over all coupling passes
+    int couplings = 0;               ///< field ↔ network passes to the fixed point
+    double couplingChangeK = 0;      ///< largest rack-intake change of the last pass
+    double seconds = 0;
+    double pseudoTimeStepS = 0;
+    ResidualRecord residuals;                  ///< the last iteration's
+    std::vector<ResidualRecord> history;       ///< every iteration of every pass
+    double heatW = 0;                          ///< released by the racks
+    double heatOutW = 0;                       ///< carried out through the returns
+    double returnC = 0;                        ///< mass-weighted air leaving (°C)
+    std::shared_ptr<const FieldSolver> solver; ///< the converged field
+};
+
+struct FieldThermal {
+    std::vector<RoomField> rooms;
+    /// Room index (into `rooms`, the one solved) per design room id, and which box each rack is.
+    std::vector<int> roomOfRack, boxOfRack;
+};
+
+/// Solver settings the room model uses (documented in docs/thermal.md).
+FieldSettings roomFieldSettings(double pseudoTimeStepS);
+
+/// Solve the design's rooms and couple them with the rack network. Throws core::InputError for
+/// rooms that cannot be built, FieldConvergenceError when a room does not converge, core::Cancelled
+/// when `progress` asks to stop.
+ThermalResult computeThermalField(const core::Design& design, const RackAirflowParams& params = {},
+                                  core::Progress* progress = nullptr);
+
+} // namespace rdt::thermal
