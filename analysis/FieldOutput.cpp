@@ -52,6 +52,8 @@ json fieldJson(const thermal::ThermalResult& t)
                          {"supply_m3s", num(r.geometry.supplyM3s)},
                          {"demand_m3s", num(r.geometry.demandM3s)},
                          {"return_C", num(r.returnC)},
+                         {"mass_in_kg_s", num(r.massInKgS)},
+                         {"mass_out_kg_s", num(r.massOutKgS)},
                          {"heat_W", num(r.heatW)},
                          {"heat_out_W", num(r.heatOutW)},
                          {"energy_balance", num(balance(r))}});

@@ -1,4 +1,7 @@
 #include "cli/Commands.h"
+#include "analysis/FieldOutput.h"
+#include "thermal/OpenFoamExport.h"
+#include "thermal/FieldExport.h"
 
 #include "core/AtomicFile.h"
 
@@ -113,6 +116,79 @@ int runCheck(const CheckArgs& args)
             std::cout << analysis::checkJson(result).dump(2) << "\n";
         else
             std::cout << checkSummaryText(result, analysis::makeRegistry());
+        return exitFor(result.violations);
+    });
+}
+
+int runField(const FieldArgs& args)
+{
+    return guarded([&] {
+        TerminalProgress progress;
+        analysis::RunOptions o = runOptions(args.design, args.profile, args.what);
+        o.thermalModel = core::ThermalModel::Field;
+        const analysis::RunResult result = analysis::run(o, progress);
+        const thermal::FieldThermal& field = *result.thermal->field;
+        const thermal::RoomField* chosen = field.rooms.empty() ? nullptr : &field.rooms.front();
+        if (!args.room.empty()) {
+            chosen = nullptr;
+            std::vector<std::string> ids;
+            for (const thermal::RoomField& r : field.rooms) {
+                ids.push_back(r.geometry.id);
+                if (r.geometry.id == args.room ||
+                    std::find(r.sameAs.begin(), r.sameAs.end(), args.room) != r.sameAs.end())
+                    chosen = &r;
+            }
+            if (!chosen)
+                throw core::InputError(core::SourceLoc{"command line", 0, 0, "--room"},
+                                       "no room \"" + args.room + "\" in " + args.design + core::didYouMean(args.room, ids));
+        }
+        if (!args.vtkDir.empty()) {
+            std::filesystem::create_directories(args.vtkDir);
+            for (const thermal::RoomField& r : field.rooms) {
+                std::string name = r.geometry.id;
+                std::replace(name.begin(), name.end(), '/', '-');
+                thermal::writeFieldVtr(*r.solver, args.vtkDir + "/" + name + ".vtr");
+            }
+        }
+        std::size_t exported = 0;
+        if (!args.openFoamDir.empty() && chosen) {
+            thermal::OpenFoamOptions fo;
+            fo.iterations = args.iterations;
+            fo.title = "room " + chosen->geometry.id + " of " + result.design.name + ", exported by rdt " + core::version();
+            exported = thermal::exportOpenFoam(chosen->geometry, *chosen->solver, args.openFoamDir, fo);
+        }
+        if (args.json) {
+            nlohmann::json j = analysis::fieldJson(*result.thermal);
+            j["vtk_dir"] = args.vtkDir.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.vtkDir);
+            j["openfoam_dir"] = args.openFoamDir.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.openFoamDir);
+            std::cout << j.dump(2) << "\n";
+            return exitFor(result.violations);
+        }
+        std::cout << analysis::fieldSummaryText(*result.thermal) << "\n";
+        for (const thermal::RoomField& r : field.rooms) {
+            const thermal::FieldGrid& g = r.solver->grid();
+            double hottest = -1e300;
+            std::string where;
+            for (int ri : r.geometry.racks)
+                if (result.thermal->racks[static_cast<std::size_t>(ri)].fieldIntakeMaxK > hottest) {
+                    hottest = result.thermal->racks[static_cast<std::size_t>(ri)].fieldIntakeMaxK;
+                    where = result.design.racks[static_cast<std::size_t>(ri)].id;
+                }
+            std::printf("room %s: %.1f x %.1f x %.1f m, %d x %d x %d cells, %zu racks, supply %.3g m3/s at %.1f degC, "
+                        "return %.1f degC\n  %d iterations in %d coupling passes, %.1f s; residuals continuity %.1e, "
+                        "energy %.1e; heat %.1f kW released, %.1f kW carried out\n  hottest air at a rack front %.1f "
+                        "degC (%s)%s\n",
+                        r.geometry.id.c_str(), r.geometry.size[0], r.geometry.size[1], r.geometry.size[2], g.cells(0),
+                        g.cells(1), g.cells(2), r.geometry.racks.size(), r.geometry.supplyM3s, r.geometry.supplyC,
+                        r.returnC, r.iterations, r.couplings, r.seconds, r.residuals.continuity, r.residuals.energy,
+                        r.heatW / 1e3, r.heatOutW / 1e3, hottest - 273.15, where.c_str(),
+                        r.sameAs.empty() ? "" : ("\n  same layout, same solution: " + std::to_string(r.sameAs.size()) + " more room(s)").c_str());
+        }
+        if (!args.vtkDir.empty())
+            std::printf("VTK: %zu .vtr file(s) in %s (open in ParaView)\n", field.rooms.size(), args.vtkDir.c_str());
+        if (exported > 0)
+            std::printf("OpenFOAM: room %s, %zu cells, in %s (run %s/Allrun)\n", chosen->geometry.id.c_str(), exported,
+                        args.openFoamDir.c_str(), args.openFoamDir.c_str());
         return exitFor(result.violations);
     });
 }

@@ -43,6 +43,20 @@ struct ReportArgs {
 };
 int runReport(const ReportArgs& args);
 
+/// `rdt field DESIGN`: the room field model's solve, its summary per room, and exports — VTK
+/// `.vtr` per room (`--vtk DIR`) and an OpenFOAM case of one room (`--openfoam DIR`, `--room ID`).
+struct FieldArgs {
+    std::string design;
+    std::string profile;
+    std::string vtkDir;
+    std::string openFoamDir;
+    std::string room; ///< empty: the first room
+    int iterations = 2000;
+    bool json = false;
+    ScenarioArgs what;
+};
+int runField(const FieldArgs& args);
+
 int runCatalogList(const std::string& kind);
 /// Every rule: id, target, default severity, title and source; `markdown` for docs/rules.md.
 int runRules(bool markdown);

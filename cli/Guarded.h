@@ -6,10 +6,12 @@
 
 #include <filesystem>
 #include <iostream>
+#include <algorithm>
 #include <new>
 
 #include "core/Error.h"
 #include "core/Progress.h"
+#include "thermal/FieldSolver.h"
 
 namespace rdt::cli {
 
@@ -17,6 +19,7 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitViolations = 1;
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitInternal = 3;
+inline constexpr int kExitNotConverged = 4; ///< a solver did not converge: no result, its history shown
 
 inline int badInput(const std::exception& e)
 {
@@ -31,6 +34,21 @@ int guarded(Fn fn)
         return fn();
     } catch (const core::InputError& e) {
         return badInput(e);
+    } catch (const thermal::FieldConvergenceError& e) {
+        std::cerr << "rdt: error: " << e.what() << "\n";
+        const auto& h = e.history();
+        if (!h.empty()) {
+            std::cerr << "  residual history (iteration: continuity, momentum x/y/z, energy):\n";
+            const std::size_t step = std::max<std::size_t>(1, h.size() / 10);
+            for (std::size_t i = 0; i < h.size(); i += step)
+                std::cerr << "    " << h[i].iteration << ": " << h[i].continuity << ", " << h[i].momentum[0] << "/"
+                          << h[i].momentum[1] << "/" << h[i].momentum[2] << ", " << h[i].energy << "\n";
+            const auto& last = h.back();
+            std::cerr << "    " << last.iteration << ": " << last.continuity << ", " << last.momentum[0] << "/"
+                      << last.momentum[1] << "/" << last.momentum[2] << ", " << last.energy << "\n";
+        }
+        std::cerr << "  no result was written; try a coarser room.grid, or --thermal network\n";
+        return kExitNotConverged;
     } catch (const core::Cancelled&) {
         std::cerr << "rdt: cancelled\n";
         return kExitBadInput;

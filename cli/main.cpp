@@ -61,6 +61,21 @@ int main(int argc, char** argv)
     r->add_option("--profile", report.profile, "Rule profile name or path");
     scenarioOptions(r, report.what);
 
+    FieldArgs fieldArgs;
+    auto* fieldCmd = app.add_subcommand(
+        "field", "Solve the rooms' air in 3D (racks as the network's black boxes); export VTK and OpenFOAM");
+    fieldCmd->add_option("design", fieldArgs.design, "Design file (YAML)")->required();
+    fieldCmd->add_option("--profile", fieldArgs.profile, "Rule profile name or path");
+    fieldCmd->add_option("--vtk", fieldArgs.vtkDir, "Write each room's field as DIR/<room>.vtr (ParaView)");
+    fieldCmd->add_option("--openfoam", fieldArgs.openFoamDir,
+                         "Write one room as an OpenFOAM v1912 case in DIR (run DIR/Allrun)");
+    fieldCmd->add_option("--room", fieldArgs.room, "Room (pod id) to export to OpenFOAM (default: the first)");
+    fieldCmd->add_option("--iterations", fieldArgs.iterations, "OpenFOAM SIMPLE iterations")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+    fieldCmd->add_flag("--json", fieldArgs.json, "Print thermal.field as JSON");
+    scenarioOptions(fieldCmd, fieldArgs.what);
+
     TouchstoneArgs ts;
     auto* tsCmd = app.add_subcommand("touchstone", "Read a Touchstone file: summary, conversion, export");
     tsCmd->add_option("file", ts.file, "Touchstone file (.sNp or .ts)")->required();
@@ -157,6 +172,8 @@ int main(int argc, char** argv)
             return 2;
         }
     }
+    if (*fieldCmd)
+        return runField(fieldArgs);
     if (*comCmd)
         return runCom(com);
     if (*compare)

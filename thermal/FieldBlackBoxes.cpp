@@ -11,6 +11,34 @@ namespace rdt::thermal {
 
 using namespace detail;
 
+std::vector<char> openLayers(const FieldGrid& g, const FieldBlackBox& box)
+{
+    const int nz = g.cells(2);
+    std::vector<char> open(static_cast<std::size_t>(nz), box.bands.empty() ? 1 : 0);
+    for (const auto& band : box.bands) {
+        bool any = false;
+        int nearest = 0;
+        double best = std::numeric_limits<double>::infinity();
+        const double mid = 0.5 * (band[0] + band[1]);
+        for (int k = 0; k < nz; ++k) {
+            const double z = g.centre(2, k);
+            if (z < box.min[2] || z > box.max[2])
+                continue;
+            if (z >= band[0] && z <= band[1]) {
+                open[static_cast<std::size_t>(k)] = 1;
+                any = true;
+            }
+            if (std::abs(z - mid) < best) {
+                best = std::abs(z - mid);
+                nearest = k;
+            }
+        }
+        if (!any && std::isfinite(best))
+            open[static_cast<std::size_t>(nearest)] = 1;
+    }
+    return open;
+}
+
 int FieldSolver::addBlackBox(const FieldBlackBox& spec)
 {
     for (int d = 0; d < 3; ++d) {
@@ -39,11 +67,15 @@ int FieldSolver::addBlackBox(const FieldBlackBox& spec)
     box.spec = spec;
     const auto plane = planeAxes(d);
     double intakeArea = 0;
+    const std::vector<char> open = d == 2 ? std::vector<char>(static_cast<std::size_t>(m_grid.cells(2)), 1)
+                                          : openLayers(m_grid, spec);
     for (int b = lo[static_cast<std::size_t>(plane[1])]; b <= hi[static_cast<std::size_t>(plane[1])]; ++b)
         for (int a = lo[static_cast<std::size_t>(plane[0])]; a <= hi[static_cast<std::size_t>(plane[0])]; ++a) {
             Index3 f{}, r{};
             f[static_cast<std::size_t>(plane[0])] = r[static_cast<std::size_t>(plane[0])] = a;
             f[static_cast<std::size_t>(plane[1])] = r[static_cast<std::size_t>(plane[1])] = b;
+            if (!open[static_cast<std::size_t>(f[2])])
+                continue; // a closed (blanked) part of the face
             f[D] = front;
             r[D] = back;
             const std::size_t fc = m_grid.cell(f[0], f[1], f[2]), rc = m_grid.cell(r[0], r[1], r[2]);
@@ -61,6 +93,8 @@ int FieldSolver::addBlackBox(const FieldBlackBox& spec)
             box.exhaust.weights.push_back(area);
             intakeArea += area;
         }
+    if (!(intakeArea > 0))
+        throw std::invalid_argument("field solver: a black box's bands open none of its face");
     for (double& w : box.intake.weights)
         w /= intakeArea;
     for (double& w : box.exhaust.weights)

@@ -132,7 +132,7 @@ double FieldSolver::energy(const FieldSettings& s)
                 }
                 if (s.pseudoTimeStep > 0) {
                     const double inertia = m_fluid.density * m_grid.width(0, at[0]) * m_grid.width(1, at[1]) *
-                                           m_grid.width(2, at[2]) / s.pseudoTimeStep;
+                                           m_grid.width(2, at[2]) / (s.pseudoTimeStep * s.energyTimeStepFactor);
                     r.aP += inertia;
                     r.b += inertia * m_t[r.at];
                 }

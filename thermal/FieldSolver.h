@@ -81,6 +81,9 @@ struct FieldSettings {
     /// toward the last iterate; 0: none. Buoyant rooms, where relaxation relative to a_P does
     /// little in slow air, converge with it.
     double pseudoTimeStep = 0;
+    /// The energy equation's false-transient step is this multiple of the momentum's: the air's
+    /// temperature then settles as fast as its flow, not at the room's (much slower) flushing rate.
+    double energyTimeStepFactor = 1.0;
     bool solveEnergy = true;
     /// Rooms converge on their racks' inlet temperatures too: when > 0, also every black box's
     /// intake mean must have moved less than this (K) over the last `intakeWindow` iterations.
@@ -117,7 +120,14 @@ struct FieldBlackBox {
     Side intake = Side::XMin;           ///< the box's face that draws air (exhaust: the opposite one)
     double massFlow = 0;                ///< kg/s, ≥ 0
     double heat = 0;                    ///< W, ≥ 0
+    /// Height ranges [z0, z1] (m) through which a box with a horizontal intake draws and releases
+    /// its air — a rack's occupied OU; blanked ones are closed. Empty: the whole face. A band
+    /// thinner than a cell opens the row of cells nearest its middle.
+    std::vector<std::array<double, 2>> bands;
 };
+
+/// Per layer k of `grid`, whether the box's bands open it (all layers when it has none).
+std::vector<char> openLayers(const FieldGrid& grid, const FieldBlackBox& box);
 
 /// What a black box sees, °C.
 struct BlackBoxState {

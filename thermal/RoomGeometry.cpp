@@ -47,20 +47,31 @@ struct Strip {
     double x0, x1, y0, y1;
 };
 
-/// Merge strips that overlap in y and x (two rows' rears sharing one hot aisle).
+/// Merge strips into as few rectangles as they exactly cover: strips with the same y range that
+/// touch or overlap along x (racks side by side), and strips with the same x range that touch or
+/// overlap along y (two rows' fronts on one aisle). Repeats until nothing merges.
 std::vector<Strip> merged(std::vector<Strip> s)
 {
-    std::sort(s.begin(), s.end(), [](const Strip& a, const Strip& b) { return a.y0 < b.y0; });
-    std::vector<Strip> out;
-    for (const Strip& x : s) {
-        if (!out.empty() && x.y0 < out.back().y1 - 1e-9 && x.x0 < out.back().x1 && x.x1 > out.back().x0) {
-            Strip& m = out.back();
-            m = {std::min(m.x0, x.x0), std::max(m.x1, x.x1), std::min(m.y0, x.y0), std::max(m.y1, x.y1)};
-        } else {
-            out.push_back(x);
-        }
+    constexpr double eps = 1e-6;
+    const auto same = [&](double a, double b) { return std::abs(a - b) < eps; };
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (std::size_t i = 0; i < s.size() && !changed; ++i)
+            for (std::size_t j = i + 1; j < s.size() && !changed; ++j) {
+                Strip& a = s[i];
+                const Strip& b = s[j];
+                const bool alongX = same(a.y0, b.y0) && same(a.y1, b.y1) && a.x0 <= b.x1 + eps && b.x0 <= a.x1 + eps;
+                const bool alongY = same(a.x0, b.x0) && same(a.x1, b.x1) && a.y0 <= b.y1 + eps && b.y0 <= a.y1 + eps;
+                if (alongX || alongY) {
+                    a = {std::min(a.x0, b.x0), std::max(a.x1, b.x1), std::min(a.y0, b.y0), std::max(a.y1, b.y1)};
+                    s.erase(s.begin() + static_cast<long>(j));
+                    changed = true;
+                }
+            }
     }
-    return out;
+    std::sort(s.begin(), s.end(), [](const Strip& a, const Strip& b) { return a.y0 < b.y0 || (a.y0 == b.y0 && a.x0 < b.x0); });
+    return s;
 }
 
 /// Panels along x from x0 to x1 (one cell each), every `every`-th left open for leakage.
@@ -169,6 +180,17 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& d, const std::vecto
             box.min = {f.min[0] - ox, f.min[1] - oy, 0.0};
             box.max = {f.max[0] - ox, f.max[1] - oy, f.max[2]};
             box.intake = f.facing > 0 ? Side::YMax : Side::YMin;
+            // The rack draws through its occupied OU (blanking panels close the rest).
+            const core::LayoutSpacing spacing;
+            for (const core::Slot& slot : d.racks[static_cast<std::size_t>(ri)].slots) {
+                const double z0 = core::ouBottomZ(slot.ou, spacing);
+                const double z1 = z0 + slot.part->ouHeight * spacing.ouPitch;
+                if (!box.bands.empty() && std::abs(box.bands.back()[1] - z0) < 1e-9)
+                    box.bands.back()[1] = z1;
+                else
+                    box.bands.push_back({z0, z1});
+            }
+            std::sort(box.bands.begin(), box.bands.end());
             box.massFlow = flow.at(static_cast<std::size_t>(ri));
             box.heat = heat.at(static_cast<std::size_t>(ri));
             rackFlow += box.massFlow;

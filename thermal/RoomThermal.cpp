@@ -14,6 +14,7 @@ namespace rdt::thermal {
 namespace {
 
 constexpr double kZeroC = 273.15;
+constexpr int kMaxCouplings = 12;
 
 /// Air leaving through every open side: mass-weighted temperature (°C) and heat carried (W).
 std::array<double, 2> returnAir(const FieldSolver& s)
@@ -98,6 +99,7 @@ FieldSettings roomFieldSettings(double dt)
     s.turbulence = TurbulenceModel::ZeroEquation;
     s.centralBlend = 0.0; // first-order upwind momentum: the central correction cycles in buoyant rooms
     s.pseudoTimeStep = dt;
+    s.energyTimeStepFactor = 10.0;
     s.tolerance = 1e-4;
     s.intakeTolerance = 0.01;
     s.intakeWindow = 50;
@@ -168,68 +170,84 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
         const FieldSettings settings = roomFieldSettings(dt);
         std::vector<double> lastIntake(g.racks.size(), NAN);
         const core::LayoutSpacing spacing;
-        for (out.couplings = 1; out.couplings <= 8; ++out.couplings) {
+        // The network, rack by rack, under the air the field brings it; returns the largest
+        // intake change since the last call (K) and the largest relative flow change.
+        const auto network = [&]() {
+            double change = 0, flowChange = 0;
+#pragma omp parallel for schedule(dynamic) reduction(max : change, flowChange)
+        for (std::size_t k = 0; k < g.racks.size(); ++k) {
+            const auto ri = static_cast<std::size_t>(g.racks[k]);
+            const core::Rack& rack = d.racks[ri];
+            const BlackBoxState st = solver->blackBoxState(static_cast<int>(k));
+            AirState a = base;
+            a.coldAisleK = st.intakeMean + kZeroC;
+            a.hotAisleK = st.exhaust + kZeroC;
+            a.slotInletOffsetK.assign(rack.slots.size(), NAN);
+            std::vector<std::array<double, 2>> band(rack.slots.size(), {NAN, NAN});
+            for (std::size_t s = 0; s < rack.slots.size(); ++s) {
+                const core::Slot& slot = rack.slots[s];
+                if (slot.part->kind != core::PartKind::Chassis)
+                    continue;
+                const double z0 = core::ouBottomZ(slot.ou, spacing);
+                band[s] =
+                    solver->intakeBetween(static_cast<int>(k), z0, z0 + slot.part->ouHeight * spacing.ouPitch);
+                a.slotInletOffsetK[s] = band[s][0] - st.intakeMean;
+            }
+            RackThermal rt = solveRack(d, ri, a, prm);
+            rt.fieldIntakeK = st.intakeMean + kZeroC;
+            rt.fieldIntakeMaxK = st.intakeMax + kZeroC;
+            for (ChassisThermal& c : rt.chassis) {
+                const auto s = static_cast<std::size_t>(c.slot);
+                c.fieldInletK = band[s][0] + kZeroC;
+                c.fieldInletMaxK = band[s][1] + kZeroC;
+            }
+            const double newFlow = std::max(0.0, rt.doorFlowM3s) * base.density;
+            flowChange = std::max(flowChange, std::abs(newFlow - flow[ri]) / std::max(flow[ri], 1e-9));
+            if (std::isfinite(lastIntake[k]))
+                change = std::max(change, std::abs(st.intakeMean - lastIntake[k]));
+            else
+                change = std::max(change, std::abs(st.intakeMean + kZeroC - res.racks[ri].frontK));
+            lastIntake[k] = st.intakeMean;
+            // Under-relaxed: fan control answers a warmer intake with more flow, which the
+            // field answers with a cooler one; half steps damp that see-saw.
+            flow[ri] += 0.5 * (newFlow - flow[ri]);
+            heat[ri] += 0.5 * (std::max(0.0, rt.heatW) - heat[ri]);
+            res.racks[ri] = std::move(rt);
+        }
             for (std::size_t k = 0; k < g.racks.size(); ++k) {
                 const auto ri = static_cast<std::size_t>(g.racks[k]);
                 solver->setBlackBoxFlow(static_cast<int>(k), flow[ri], heat[ri]);
             }
+            ++out.couplings;
+            out.couplingChangeK = change;
+            return std::array<double, 2>{change, flowChange};
+        };
+        for (std::size_t k = 0; k < g.racks.size(); ++k) {
+            const auto ri = static_cast<std::size_t>(g.racks[k]);
+            solver->setBlackBoxFlow(static_cast<int>(k), flow[ri], heat[ri]);
+        }
+        // The coupling runs inside the field iterations (the network every 100 of them), and once
+        // more at the end: the fixed point holds when that pass moves no intake by 0.05 K and no
+        // flow by 0.5 %; otherwise the field goes on from where it stands.
+        bool fixedPoint = false;
+        for (int pass = 1; pass <= kMaxCouplings && !fixedPoint; ++pass) {
             const double passFrom = 0.02 + 0.95 * doneCells / totalCells;
-            RoomProgress cb(progress,
-                            g.id + (out.couplings > 1 ? " (coupling " + std::to_string(out.couplings) + ")" : ""),
-                            passFrom, span, settings.tolerance);
-            const FieldResult r = solver->solve(settings, [&](const ResidualRecord& rec) { return cb(rec); });
+            RoomProgress cb(progress, g.id, passFrom, span, settings.tolerance);
+            const FieldResult r = solver->solve(settings, [&](const ResidualRecord& rec) {
+                if (rec.iteration % 100 == 0)
+                    network();
+                return cb(rec);
+            });
             out.iterations += r.iterations;
             out.history.insert(out.history.end(), r.history.begin(), r.history.end());
             out.residuals = r.history.back();
-            // The network, rack by rack, under the air the field brings it.
-            double change = 0, flowChange = 0;
-#pragma omp parallel for schedule(dynamic) reduction(max : change, flowChange)
-            for (std::size_t k = 0; k < g.racks.size(); ++k) {
-                const auto ri = static_cast<std::size_t>(g.racks[k]);
-                const core::Rack& rack = d.racks[ri];
-                const BlackBoxState st = solver->blackBoxState(static_cast<int>(k));
-                AirState a = base;
-                a.coldAisleK = st.intakeMean + kZeroC;
-                a.hotAisleK = st.exhaust + kZeroC;
-                a.slotInletOffsetK.assign(rack.slots.size(), NAN);
-                std::vector<std::array<double, 2>> band(rack.slots.size(), {NAN, NAN});
-                for (std::size_t s = 0; s < rack.slots.size(); ++s) {
-                    const core::Slot& slot = rack.slots[s];
-                    if (slot.part->kind != core::PartKind::Chassis)
-                        continue;
-                    const double z0 = core::ouBottomZ(slot.ou, spacing);
-                    band[s] =
-                        solver->intakeBetween(static_cast<int>(k), z0, z0 + slot.part->ouHeight * spacing.ouPitch);
-                    a.slotInletOffsetK[s] = band[s][0] - st.intakeMean;
-                }
-                RackThermal rt = solveRack(d, ri, a, prm);
-                rt.fieldIntakeK = st.intakeMean + kZeroC;
-                rt.fieldIntakeMaxK = st.intakeMax + kZeroC;
-                for (ChassisThermal& c : rt.chassis) {
-                    const auto s = static_cast<std::size_t>(c.slot);
-                    c.fieldInletK = band[s][0] + kZeroC;
-                    c.fieldInletMaxK = band[s][1] + kZeroC;
-                }
-                const double newFlow = std::max(0.0, rt.doorFlowM3s) * base.density;
-                flowChange = std::max(flowChange, std::abs(newFlow - flow[ri]) / std::max(flow[ri], 1e-9));
-                if (std::isfinite(lastIntake[k]))
-                    change = std::max(change, std::abs(st.intakeMean - lastIntake[k]));
-                else
-                    change = std::max(change, std::abs(st.intakeMean + kZeroC - res.racks[ri].frontK));
-                lastIntake[k] = st.intakeMean;
-                flow[ri] = newFlow;
-                heat[ri] = std::max(0.0, rt.heatW);
-                res.racks[ri] = std::move(rt);
-            }
-            out.couplingChangeK = change;
-            // The fixed point: intakes moved less than 0.05 K and flows less than 0.5 % in this pass.
-            if (out.couplings > 1 && change < 0.05 && flowChange < 0.005)
-                break;
+            const auto [change, flowChange] = network();
+            fixedPoint = change < 0.05 && flowChange < 0.005;
         }
-        if (out.couplings > 8)
+        if (!fixedPoint)
             throw FieldConvergenceError("room " + g.id +
                                             ": the field and the rack network did not reach a fixed point "
-                                            "in 8 passes (intakes still moving by " +
+                                            "after " + std::to_string(out.couplings) + " network updates (intakes still moving by " +
                                             std::to_string(out.couplingChangeK) + " K)",
                                         out.history);
         for (std::size_t k = 0; k < g.racks.size(); ++k) {
@@ -242,6 +260,10 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
         const auto [returnC, heatOut] = returnAir(*solver);
         out.returnC = returnC;
         out.heatOutW = heatOut;
+        for (int sd = 0; sd < 6; ++sd) {
+            const double m = solver->massOutflow(static_cast<Side>(sd));
+            (m > 0 ? out.massOutKgS : out.massInKgS) += std::abs(m);
+        }
         out.heatW = solver->heatReleased();
         out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         out.geometry = g;

@@ -34,6 +34,7 @@ struct RoomField {
     double heatW = 0;                          ///< released by the racks
     double heatOutW = 0;                       ///< carried out through the returns
     double returnC = 0;                        ///< mass-weighted air leaving (°C)
+    double massInKgS = 0, massOutKgS = 0;      ///< entering through the supplies, leaving by the returns
     std::shared_ptr<const FieldSolver> solver; ///< the converged field
 };
 

@@ -1,0 +1,168 @@
+// The room field model on whole designs: containment, row ends, grid convergence, the global
+// balances of a built room, the coupling with the rack network, and the located errors of rooms
+// that cannot be built. Tolerances are stated at each check.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "core/Error.h"
+#include "support/RuleHarness.h"
+#include "thermal/RoomThermal.h"
+
+using namespace rdt;
+
+namespace {
+
+constexpr double kC = 273.15;
+
+/// Two rows of `racks` Grand Teton racks facing across one cold aisle, with `room` lines.
+std::string rowPair(int racks, const std::string& room, const std::string& site = "supply_flow: 110 %")
+{
+    return "rdt: 1\nname: t\nsite: {supply_air: 25 degC, " + site + "}\nroom:\n" + room +
+           "\ntemplates:\n  r:\n    rack_type: orv3-hpr\n    slots:\n"
+           "      - {ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-a, feed: A}\n"
+           "      - {ou: 2, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-b, feed: B}\n"
+           "      - {ou: 6, part: meta-grand-teton-h100, id: gt0}\n"
+           "      - {ou: 15, part: meta-grand-teton-h100, id: gt1}\n"
+           "layout:\n  halls:\n    - id: h\n      pods:\n        - id: p\n          rows:\n"
+           "            - {id: a, racks: [{template: r, count: " +
+           std::to_string(racks) + ", id: \"r{n}\"}]}\n            - {id: b, racks: [{template: r, count: " +
+           std::to_string(racks) + ", id: \"r{n}\"}]}\n";
+}
+
+core::Design load(const std::string& text)
+{
+    core::Design d = core::loadDesignText(text, "room-test.yaml", test::kDataDir + "/catalog");
+    d.thermalModel = core::ThermalModel::Field;
+    return d;
+}
+
+std::vector<double> intakes(const thermal::ThermalResult& t)
+{
+    std::vector<double> v;
+    for (const thermal::RackThermal& r : t.racks)
+        v.push_back(r.fieldIntakeK - kC);
+    return v;
+}
+
+} // namespace
+
+TEST_CASE("room field: a contained cold aisle feeds every rack supply air", "[thermal][room]")
+{
+    // Tiles supply 1.1 x the racks' draw into a roofed, doored cold aisle (5 % of the roof open):
+    // the surplus leaves through the leaks, so no exhaust gets in. Tolerance 0.1 K on every
+    // rack's mean intake and 0.3 K on the hottest cell in front of any rack.
+    const core::Design d = load(rowPair(4, "  containment: cold-aisle\n  leakage: 5 %\n  grid: 0.3 m"));
+    const thermal::ThermalResult t = thermal::computeThermalField(d);
+    REQUIRE(t.field);
+    REQUIRE(t.field->rooms.size() == 1);
+    for (const thermal::RackThermal& r : t.racks) {
+        INFO(r.id << " intake " << r.fieldIntakeK - kC << " degC, max " << r.fieldIntakeMaxK - kC);
+        CHECK(std::abs(r.fieldIntakeK - kC - 25.0) < 0.1);
+        CHECK(r.fieldIntakeMaxK - kC < 25.3);
+    }
+    // The same aisle open: some racks draw their neighbours' exhaust.
+    const core::Design open = load(rowPair(4, "  containment: none\n  grid: 0.3 m", "supply_flow: 80 %"));
+    const auto warm = intakes(thermal::computeThermalField(open));
+    CHECK(*std::max_element(warm.begin(), warm.end()) > 26.0);
+}
+
+TEST_CASE("room field: an uncontained row's end racks run hotter than its middle", "[thermal][room]")
+{
+    // 8 racks a row, tiles short of the draw (90 %): hot air wraps round the row ends and over the
+    // tops; the end racks' intakes are the warmest of their row (by more than 0.2 K).
+    const core::Design d = load(rowPair(8, "  containment: none\n  grid: 0.3 m", "supply_flow: 90 %"));
+    const thermal::ThermalResult t = thermal::computeThermalField(d);
+    const auto in = intakes(t);
+    REQUIRE(in.size() == 16);
+    for (int row = 0; row < 2; ++row) {
+        const auto* r = in.data() + 8 * row;
+        const double ends = std::max(r[0], r[7]);
+        const double middle = std::max(r[3], r[4]);
+        INFO("row " << row << ": end racks " << r[0] << " / " << r[7] << " degC, middle " << r[3] << " / " << r[4]);
+        CHECK(ends > middle + 0.2);
+    }
+    // Rows report their metrics from the field: RCI_HI below 100 % when inlets pass 27 °C.
+    for (const thermal::RowThermal& row : t.rows) {
+        CHECK(row.coldAisleK - kC > 25.0);
+        CHECK(row.rti > 0);
+    }
+}
+
+TEST_CASE("room field: rack inlet temperatures converge with the grid", "[thermal][room][grid]")
+{
+    // The same row pair on 0.3 m and 0.2 m cells. Tolerance: every rack's mean intake within
+    // 0.5 K, the room's mean within 0.25 K (first-order upwind momentum; docs/thermal.md).
+    const std::string rooms[] = {"  grid: 0.3 m", "  grid: 0.2 m"};
+    std::vector<double> coarse = intakes(thermal::computeThermalField(load(rowPair(4, rooms[0], "supply_flow: 90 %"))));
+    std::vector<double> fine = intakes(thermal::computeThermalField(load(rowPair(4, rooms[1], "supply_flow: 90 %"))));
+    double worst = 0;
+    for (std::size_t i = 0; i < coarse.size(); ++i)
+        worst = std::max(worst, std::abs(coarse[i] - fine[i]));
+    const double meanC = std::accumulate(coarse.begin(), coarse.end(), 0.0) / static_cast<double>(coarse.size());
+    const double meanF = std::accumulate(fine.begin(), fine.end(), 0.0) / static_cast<double>(fine.size());
+    INFO("largest rack difference " << worst << " K, room means " << meanC << " / " << meanF << " degC");
+    CHECK(worst < 0.5);
+    CHECK(std::abs(meanC - meanF) < 0.25);
+}
+
+TEST_CASE("room field: a built room closes its mass and energy balance to 1e-6", "[thermal][room][balance]")
+{
+    // Two racks' worth of heat in the room the design builds, solved tight: the heat the racks
+    // release leaves as enthalpy through the returns to 1e-6 relative, and the mass entering at
+    // the tiles leaves through the returns to 1e-9 kg/s.
+    const core::Design d = load(rowPair(1, "  grid: 0.3 m"));
+    const std::vector<double> flow(d.racks.size(), 2.0), heat(d.racks.size(), 30000.0);
+    const auto rooms = thermal::roomGeometries(d, flow, heat, 1.184);
+    REQUIRE(rooms.size() == 1);
+    thermal::FluidProperties air;
+    air.referenceTemperature = rooms[0].supplyC;
+    auto solver = thermal::makeRoomSolver(rooms[0], air);
+    thermal::FieldSettings s = thermal::roomFieldSettings(1.0);
+    s.tolerance = 1e-8;
+    s.intakeTolerance = 0;
+    s.maxIterations = 8000;
+    const thermal::FieldResult r = solver->solve(s);
+    CHECK(r.converged);
+    double heatOut = 0, massOut = 0;
+    for (int sd = 0; sd < 6; ++sd) {
+        heatOut += solver->enthalpyOutflow(static_cast<thermal::Side>(sd));
+        massOut += solver->massOutflow(static_cast<thermal::Side>(sd));
+    }
+    CHECK(std::abs(heatOut - 60000.0) / 60000.0 < 1e-6);
+    CHECK(std::abs(massOut) < 1e-9);
+    // Air enters at the supply temperature and leaves 60 kW warmer: the mean return temperature
+    // follows from the supply flow alone.
+    CHECK(rooms[0].supplyM3s == Approx(1.1 * 4.0 / 1.184));
+}
+
+TEST_CASE("room field: rooms that cannot be built are located errors", "[thermal][room][errors]")
+{
+    auto fails = [](const std::string& text, const std::string& what, int line) {
+        try {
+            (void)thermal::computeThermalField(load(text));
+            FAIL("no error for: " << what);
+        } catch (const core::InputError& e) {
+            INFO(e.what());
+            CHECK_THAT(e.what(), Catch::Matchers::Contains(what));
+            CHECK(e.loc().line == line);
+        }
+    };
+    // Racks 2.29 m tall under a 2.4 m ceiling.
+    fails(rowPair(2, "  ceiling: 2.4 m"), "do not fit under the room's 2.4 m ceiling", 5);
+    // Hot aisles contained, the unit returning through the walls.
+    fails(rowPair(2, "  containment: hot-aisle\n  cooling_units:\n    - {name: c1, return: walls}"),
+          "has no path to it", 7);
+    fails(rowPair(2, "  containment: cold-aisle\n  supply: overhead"), "overhead supply with cold-aisle containment", 5);
+    fails(rowPair(2, "  grid: 0.05 m\n  max_cells: 10000"), "more than room.max_cells = 10000", 5);
+    // Bad values are refused when the design loads (file, line and field).
+    const auto loadFails = [](const std::string& text, const std::string& what) {
+        CHECK_THROWS_WITH(load(text), Catch::Matchers::Contains(what));
+    };
+    loadFails(rowPair(2, "  cooling_units:\n    - {name: c1, flow: 0 m3/s}"), "supply flow must be above zero");
+    loadFails(rowPair(2, "  containment: cold-aisel"), "did you mean \"cold-aisle\"");
+    loadFails(rowPair(2, "  ceiling: -3 m"), "room.ceiling");
+    loadFails(rowPair(2, "  grid: 0.3"), "unit");
+}

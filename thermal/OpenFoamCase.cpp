@@ -1,0 +1,214 @@
+#include <functional>
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "thermal/OpenFoamDetail.h"
+
+namespace rdt::thermal {
+namespace {
+
+constexpr double kZeroC = 273.15;
+
+std::string vec(const std::array<double, 3>& v)
+{
+    return "(" + foamNumber(v[0]) + " " + foamNumber(v[1]) + " " + foamNumber(v[2]) + ")";
+}
+
+double speed(const std::array<double, 3>& v)
+{
+    return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+}
+
+/// Turbulence of air entering at `u` through an opening of size `l`: 5 % intensity, mixing length 0.07 l.
+double kIn(double u)
+{
+    return std::max(1.5 * (0.05 * u) * (0.05 * u), 1e-8);
+}
+double epsIn(double u, double l)
+{
+    return std::pow(0.09, 0.75) * std::pow(kIn(u), 1.5) / (0.07 * l);
+}
+
+/// One field file: `internal` value, and per patch the text inside its braces.
+std::string field(const std::string& cls, const std::string& name, const std::string& dims, const std::string& internal,
+                  const std::vector<FoamPatch>& patches, const std::function<std::string(const FoamPatch&)>& bc)
+{
+    std::ostringstream o;
+    o << foamHeader(cls, name, "0") << "dimensions      " << dims << ";\n\ninternalField   uniform " << internal
+      << ";\n\nboundaryField\n{\n";
+    for (const FoamPatch& p : patches)
+        o << "    " << p.name << "\n    {\n" << bc(p) << "    }\n";
+    o << "}\n";
+    return o.str();
+}
+
+} // namespace
+
+void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std::filesystem::path& dir,
+                       const std::vector<FoamPatch>& patches, const OpenFoamOptions& o)
+{
+    const FluidProperties& air = s.fluid();
+    const double tSupply = room.supplyC + kZeroC;
+    double tReturn = 0, hot = 0;
+    for (std::size_t b = 0; b < room.boxes.size(); ++b) {
+        tReturn += s.blackBoxState(static_cast<int>(b)).exhaust;
+        hot += 1;
+    }
+    tReturn = hot > 0 ? tReturn / hot + kZeroC : tSupply;
+    const double tile = 0.6; // openings' size for the inlet turbulence length (a 600 mm tile)
+    using K = FoamPatch::Kind;
+    const auto fixedU = [](const FoamPatch& p) {
+        return "        type            fixedValue;\n        value           uniform " + vec(p.velocity) + ";\n";
+    };
+    writeFoamFile(dir / "0" / "U", field("volVectorField", "U", "[0 1 -1 0 0 0 0]", "(0 0 0)", patches, [&](const FoamPatch& p) {
+        switch (p.kind) {
+        case K::Wall: return std::string("        type            noSlip;\n");
+        case K::Return:
+            return std::string("        type            pressureInletOutletVelocity;\n        value           uniform (0 0 0);\n");
+        default: return fixedU(p);
+        }
+    }));
+    writeFoamFile(dir / "0" / "T", field("volScalarField", "T", "[0 0 0 1 0 0 0]", foamNumber(tSupply), patches,
+                                        [&](const FoamPatch& p) {
+                                            switch (p.kind) {
+                                            case K::Supply:
+                                            case K::Exhaust:
+                                                return "        type            fixedValue;\n        value           "
+                                                       "uniform " +
+                                                       foamNumber(p.temperatureK) + ";\n";
+                                            case K::Return:
+                                                return "        type            inletOutlet;\n        inletValue      "
+                                                       "uniform " +
+                                                       foamNumber(tReturn) + ";\n        value           uniform " +
+                                                       foamNumber(tReturn) + ";\n";
+                                            default: return std::string("        type            zeroGradient;\n");
+                                            }
+                                        }));
+    const auto turbulence = [&](bool isK) {
+        return [&, isK](const FoamPatch& p) {
+            const double u = speed(p.velocity);
+            const double v = isK ? kIn(u) : epsIn(u, tile);
+            switch (p.kind) {
+            case K::Wall:
+                return std::string(isK ? "        type            kqRWallFunction;\n"
+                                       : "        type            epsilonWallFunction;\n") +
+                       "        value           uniform " + foamNumber(v) + ";\n";
+            case K::Supply:
+            case K::Exhaust:
+                return "        type            fixedValue;\n        value           uniform " + foamNumber(v) + ";\n";
+            case K::Return:
+                return "        type            inletOutlet;\n        inletValue      uniform " + foamNumber(v) +
+                       ";\n        value           uniform " + foamNumber(v) + ";\n";
+            default: return std::string("        type            zeroGradient;\n");
+            }
+        };
+    };
+    const double k0 = kIn(0.2), e0 = epsIn(0.2, tile);
+    writeFoamFile(dir / "0" / "k", field("volScalarField", "k", "[0 2 -2 0 0 0 0]", foamNumber(k0), patches, turbulence(true)));
+    writeFoamFile(dir / "0" / "epsilon",
+                  field("volScalarField", "epsilon", "[0 2 -3 0 0 0 0]", foamNumber(e0), patches, turbulence(false)));
+    writeFoamFile(dir / "0" / "nut", field("volScalarField", "nut", "[0 2 -1 0 0 0 0]", "0", patches, [](const FoamPatch& p) {
+        return std::string(p.wall ? "        type            nutkWallFunction;\n" : "        type            calculated;\n") +
+               "        value           uniform 0;\n";
+    }));
+    writeFoamFile(dir / "0" / "alphat", field("volScalarField", "alphat", "[0 2 -1 0 0 0 0]", "0", patches, [](const FoamPatch&) {
+        return std::string("        type            calculated;\n        value           uniform 0;\n");
+    }));
+    writeFoamFile(dir / "0" / "p_rgh", field("volScalarField", "p_rgh", "[0 2 -2 0 0 0 0]", "0", patches, [](const FoamPatch& p) {
+        return p.kind == K::Return ? std::string("        type            fixedValue;\n        value           uniform 0;\n")
+                                   : std::string("        type            fixedFluxPressure;\n        value           uniform 0;\n");
+    }));
+    writeFoamFile(dir / "0" / "p", field("volScalarField", "p", "[0 2 -2 0 0 0 0]", "0", patches, [](const FoamPatch&) {
+        return std::string("        type            calculated;\n        value           uniform 0;\n");
+    }));
+
+    // Physical properties: air as rdt's solver had it (kinematic, Boussinesq about the supply).
+    writeFoamFile(dir / "constant" / "transportProperties",
+                  foamHeader("dictionary", "transportProperties", "constant") +
+                      "transportModel  Newtonian;\n\nnu              " + foamNumber(air.viscosity / air.density) +
+                      ";\n\nbeta            " + foamNumber(air.expansion) + ";\n\nTRef            " +
+                      foamNumber(air.referenceTemperature + kZeroC) + ";\n\nPr              " +
+                      foamNumber(air.viscosity * air.specificHeat / air.conductivity) + ";\n\nPrt             " +
+                      foamNumber(air.turbulentPrandtl) + ";\n");
+    writeFoamFile(dir / "constant" / "turbulenceProperties",
+                  foamHeader("dictionary", "turbulenceProperties", "constant") +
+                      "simulationType  RAS;\n\nRAS\n{\n    RASModel        kEpsilon;\n    turbulence      on;\n"
+                      "    printCoeffs     on;\n}\n");
+    writeFoamFile(dir / "constant" / "g", foamHeader("uniformDimensionedVectorField", "g", "constant") +
+                                              "dimensions      [0 1 -2 0 0 0 0];\nvalue           " +
+                                              vec(air.gravity) + ";\n");
+
+    // Each rack's mean intake temperature, every 50 iterations, for the comparison.
+    std::ostringstream functions;
+    for (const FoamPatch& p : patches)
+        if (p.kind == K::Intake)
+            functions << "    " << p.name << "\n    {\n        type            surfaceFieldValue;\n"
+                      << "        libs            (\"libfieldFunctionObjects.so\");\n"
+                      << "        regionType      patch;\n        name            " << p.name << ";\n"
+                      << "        operation       areaAverage;\n        fields          (T);\n"
+                      << "        writeFields     false;\n        log             false;\n"
+                      << "        writeControl    timeStep;\n        writeInterval   50;\n    }\n";
+    writeFoamFile(dir / "system" / "controlDict",
+                  foamHeader("dictionary", "controlDict", "system") +
+                      "application     buoyantBoussinesqSimpleFoam;\nstartFrom       startTime;\nstartTime       0;\n"
+                      "stopAt          endTime;\nendTime         " +
+                      std::to_string(o.iterations) +
+                      ";\ndeltaT          1;\nwriteControl    timeStep;\nwriteInterval   " +
+                      std::to_string(o.iterations) +
+                      ";\npurgeWrite      1;\nwriteFormat     ascii;\nwritePrecision  8;\nwriteCompression off;\n"
+                      "timeFormat      general;\ntimePrecision   6;\nrunTimeModifiable false;\n\nfunctions\n{\n" +
+                      functions.str() + "}\n");
+    writeFoamFile(dir / "system" / "fvSchemes",
+                  foamHeader("dictionary", "fvSchemes", "system") +
+                      "ddtSchemes\n{\n    default         steadyState;\n}\n\ngradSchemes\n{\n    default         Gauss "
+                      "linear;\n}\n\ndivSchemes\n{\n    default         none;\n    div(phi,U)      bounded Gauss upwind;\n"
+                      "    div(phi,T)      bounded Gauss upwind;\n    div(phi,k)      bounded Gauss upwind;\n"
+                      "    div(phi,epsilon) bounded Gauss upwind;\n    div((nuEff*dev2(T(grad(U))))) Gauss linear;\n}\n\n"
+                      "laplacianSchemes\n{\n    default         Gauss linear corrected;\n}\n\ninterpolationSchemes\n{\n"
+                      "    default         linear;\n}\n\nsnGradSchemes\n{\n    default         corrected;\n}\n");
+    writeFoamFile(dir / "system" / "fvSolution",
+                  foamHeader("dictionary", "fvSolution", "system") +
+                      "solvers\n{\n    p_rgh\n    {\n        solver          GAMG;\n        smoother        "
+                      "DICGaussSeidel;\n        tolerance       1e-8;\n        relTol          0.01;\n    }\n\n"
+                      "    \"(U|T|k|epsilon)\"\n    {\n        solver          PBiCGStab;\n        preconditioner  "
+                      "DILU;\n        tolerance       1e-8;\n        relTol          0.1;\n    }\n}\n\n"
+                      "SIMPLE\n{\n    momentumPredictor no;\n    nNonOrthogonalCorrectors 0;\n    pRefCell        0;\n"
+                      "    pRefValue       0;\n    residualControl\n    {\n        p_rgh           1e-4;\n"
+                      "        U               1e-5;\n        T               1e-5;\n        \"(k|epsilon)\"   1e-5;\n"
+                      "    }\n}\n\nrelaxationFactors\n{\n    fields\n    {\n        p_rgh           0.7;\n    }\n"
+                      "    equations\n    {\n        U               0.3;\n        T               0.5;\n"
+                      "        \"(k|epsilon)\"   0.5;\n    }\n}\n");
+
+    // What rdt computed, for the comparison Allrun prints.
+    std::ostringstream compare;
+    compare << "# rack intake   rdt mean intake (K)   rdt exhaust (K)\n";
+    for (std::size_t b = 0; b < room.boxes.size(); ++b) {
+        const BlackBoxState st = s.blackBoxState(static_cast<int>(b));
+        compare << "rack_" << b + 1 << "_intake " << foamNumber(st.intakeMean + kZeroC) << " "
+                << foamNumber(st.exhaust + kZeroC) << "\n";
+    }
+    writeFoamFile(dir / "rdt-compare.txt", compare.str());
+    writeFoamFile(dir / "Allrun",
+                  "#!/bin/sh\n# " + o.title +
+                      "\n# Runs this case with Debian 12's OpenFOAM (apt-get install openfoam, v1912), then prints each\n"
+                      "# rack's mean intake temperature from OpenFOAM next to rdt's.\n"
+                      "cd \"${0%/*}\" || exit 1\nexport WM_PROJECT_DIR=\"${WM_PROJECT_DIR:-/usr/share/openfoam}\"\n"
+                      "checkMesh > log.checkMesh 2>&1 || { echo \"checkMesh failed: see log.checkMesh\"; exit 1; }\n"
+                      "buoyantBoussinesqSimpleFoam > log.buoyantBoussinesqSimpleFoam 2>&1 || "
+                      "{ echo \"solver failed: see log.buoyantBoussinesqSimpleFoam\"; exit 1; }\n"
+                      "echo \"rack intake: OpenFOAM vs rdt (degC)\"\n"
+                      "while read -r name rdt exhaust; do\n"
+                      "  case \"$name\" in \\#*) continue;; esac\n"
+                      "  f=$(ls postProcessing/\"$name\"/*/surfaceFieldValue.dat 2>/dev/null | head -n 1)\n"
+                      "  [ -n \"$f\" ] || { echo \"$name: no OpenFOAM result\"; continue; }\n"
+                      "  of=$(tail -n 1 \"$f\" | awk '{print $2}')\n"
+                      "  awk -v n=\"$name\" -v a=\"$of\" -v b=\"$rdt\" 'BEGIN { printf \"%s %.2f %.2f %+.2f\\n\", n, a - "
+                      "273.15, b - 273.15, a - b }'\n"
+                      "done < rdt-compare.txt | tee intake-comparison.txt\n");
+    std::filesystem::permissions(dir / "Allrun", std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                                                     std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                                                     std::filesystem::perms::others_exec);
+}
+
+} // namespace rdt::thermal

@@ -1,0 +1,33 @@
+#pragma once
+/// \file OpenFoamDetail.h
+/// Shared by the OpenFOAM export's mesh writer (OpenFoamExport.cpp) and its case writer
+/// (OpenFoamCase.cpp): the patches and their conditions, file helpers.
+
+#include <array>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "thermal/OpenFoamExport.h"
+
+namespace rdt::thermal {
+
+/// One boundary patch of the export with its condition.
+struct FoamPatch {
+    std::string name;
+    bool wall = false;
+    enum Kind { Wall, Supply, Return, Intake, Exhaust } kind = Wall;
+    std::array<double, 3> velocity{}; ///< m/s (supplies, rack faces)
+    double temperatureK = 0;          ///< supplies and exhausts
+    std::size_t faces = 0;
+};
+
+std::string foamHeader(const std::string& cls, const std::string& object, const std::string& location = "");
+/// Write a file (directories created); throws std::runtime_error when it cannot.
+void writeFoamFile(const std::filesystem::path& file, const std::string& text);
+std::string foamNumber(double v);
+/// The fields, dictionaries, Allrun and the comparison file.
+void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& solved, const std::filesystem::path& dir,
+                       const std::vector<FoamPatch>& patches, const OpenFoamOptions& options);
+
+} // namespace rdt::thermal
