@@ -148,9 +148,9 @@ power::PowerOptions powerOptions(const core::Design& d, const core::Profile& pro
 }
 
 void solveCoupled(const core::Design& design, const core::Profile& profile, core::PowerBasis basis,
-                  core::ResultStore& store)
+                  core::ResultStore& store, core::Progress* progress)
 {
-    const auto thermal = thermal::thermalFor(design, store);
+    const auto thermal = thermal::thermalFor(design, store, progress);
     const power::PowerOptions po = powerOptions(design, profile, basis, thermal.get());
     store.put<power::PowerResult>("power", std::make_shared<const power::PowerResult>(power::computePower(design, po)));
 }

@@ -57,7 +57,7 @@ core::PowerBasis effectiveBasis(const RunOptions& options, const core::Design& d
 /// "power" (the rules and every output then read these): airflow first, whose fan control settles
 /// fan speed and chassis heat together, then the budget with the fans drawn at those speeds.
 void solveCoupled(const core::Design& design, const core::Profile& profile, core::PowerBasis basis,
-                  core::ResultStore& store);
+                  core::ResultStore& store, core::Progress* progress = nullptr);
 
 /// Power budget options for a design under a profile, with the fan speeds of a thermal solution
 /// (fan power at the solved speeds: the power ↔ thermal coupling).

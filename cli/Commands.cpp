@@ -1,7 +1,7 @@
 #include "cli/Commands.h"
 #include "analysis/FieldOutput.h"
-#include "thermal/OpenFoamExport.h"
 #include "thermal/FieldExport.h"
+#include "thermal/OpenFoamExport.h"
 
 #include "core/AtomicFile.h"
 
@@ -140,7 +140,8 @@ int runField(const FieldArgs& args)
             }
             if (!chosen)
                 throw core::InputError(core::SourceLoc{"command line", 0, 0, "--room"},
-                                       "no room \"" + args.room + "\" in " + args.design + core::didYouMean(args.room, ids));
+                                       "no room \"" + args.room + "\" in " + args.design +
+                                           core::didYouMean(args.room, ids));
         }
         if (!args.vtkDir.empty()) {
             std::filesystem::create_directories(args.vtkDir);
@@ -154,7 +155,8 @@ int runField(const FieldArgs& args)
         if (!args.openFoamDir.empty() && chosen) {
             thermal::OpenFoamOptions fo;
             fo.iterations = args.iterations;
-            fo.title = "room " + chosen->geometry.id + " of " + result.design.name + ", exported by rdt " + core::version();
+            fo.title =
+                "room " + chosen->geometry.id + " of " + result.design.name + ", exported by rdt " + core::version();
             exported = thermal::exportOpenFoam(chosen->geometry, *chosen->solver, args.openFoamDir, fo);
         }
         if (args.json) {
@@ -174,15 +176,18 @@ int runField(const FieldArgs& args)
                     hottest = result.thermal->racks[static_cast<std::size_t>(ri)].fieldIntakeMaxK;
                     where = result.design.racks[static_cast<std::size_t>(ri)].id;
                 }
-            std::printf("room %s: %.1f x %.1f x %.1f m, %d x %d x %d cells, %zu racks, supply %.3g m3/s at %.1f degC, "
-                        "return %.1f degC\n  %d iterations in %d coupling passes, %.1f s; residuals continuity %.1e, "
-                        "energy %.1e; heat %.1f kW released, %.1f kW carried out\n  hottest air at a rack front %.1f "
-                        "degC (%s)%s\n",
-                        r.geometry.id.c_str(), r.geometry.size[0], r.geometry.size[1], r.geometry.size[2], g.cells(0),
-                        g.cells(1), g.cells(2), r.geometry.racks.size(), r.geometry.supplyM3s, r.geometry.supplyC,
-                        r.returnC, r.iterations, r.couplings, r.seconds, r.residuals.continuity, r.residuals.energy,
-                        r.heatW / 1e3, r.heatOutW / 1e3, hottest - 273.15, where.c_str(),
-                        r.sameAs.empty() ? "" : ("\n  same layout, same solution: " + std::to_string(r.sameAs.size()) + " more room(s)").c_str());
+            std::printf(
+                "room %s: %.1f x %.1f x %.1f m, %d x %d x %d cells, %zu racks, supply %.3g m3/s at %.1f degC, "
+                "return %.1f degC\n  %d iterations in %d coupling passes, %.1f s; residuals continuity %.1e, "
+                "energy %.1e; heat %.1f kW released, %.1f kW carried out\n  hottest air at a rack front %.1f "
+                "degC (%s)%s\n",
+                r.geometry.id.c_str(), r.geometry.size[0], r.geometry.size[1], r.geometry.size[2], g.cells(0),
+                g.cells(1), g.cells(2), r.geometry.racks.size(), r.geometry.supplyM3s, r.geometry.supplyC, r.returnC,
+                r.iterations, r.couplings, r.seconds, r.residuals.continuity, r.residuals.energy, r.heatW / 1e3,
+                r.heatOutW / 1e3, hottest - 273.15, where.c_str(),
+                r.sameAs.empty()
+                    ? ""
+                    : ("\n  same layout, same solution: " + std::to_string(r.sameAs.size()) + " more room(s)").c_str());
         }
         if (!args.vtkDir.empty())
             std::printf("VTK: %zu .vtr file(s) in %s (open in ParaView)\n", field.rooms.size(), args.vtkDir.c_str());

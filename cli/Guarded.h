@@ -4,9 +4,9 @@
 /// located message; anything unexpected is reported as an internal error (exit 3). The CLI never
 /// dies with an uncaught exception.
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
-#include <algorithm>
 #include <new>
 
 #include "core/Error.h"

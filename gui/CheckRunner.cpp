@@ -65,7 +65,8 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
             core::ResultStore store;
             // The same coupled thermal → power solution as `rdt check`, so every output agrees.
             try {
-                analysis::solveCoupled(*design, profile, analysis::effectiveBasis({}, *design, profile), store);
+                analysis::solveCoupled(*design, profile, analysis::effectiveBasis({}, *design, profile), store,
+                                       progress.get());
             } catch (const std::exception&) {
                 // The rules that need these results report the same error on their own.
             }

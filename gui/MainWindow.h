@@ -62,7 +62,7 @@ public:
     /// Render the whole window (3D view included) to a PNG after checks have finished.
     bool saveScreenshot(const QString& path);
     /// Process events until the checks in flight have finished (or `timeoutMs` passed).
-    void waitForChecks(int timeoutMs = 10000);
+    void waitForChecks(int timeoutMs = 600000); // a room field solve can take minutes
     editor::Recovery& recovery() { return *m_recovery; }
     /// Offer the recovery copy of an unsaved new design left by a crash (start-up without a file).
     void offerStartupRecovery();

@@ -1,4 +1,5 @@
 #include "gui/SceneView.h"
+#include "gui/FieldLayer.h"
 
 #include <cmath>
 
@@ -6,9 +7,12 @@
 #include <vtkScalarBarActor.h>
 #include <vtkTextProperty.h>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSignalBlocker>
+#include <QSlider>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -102,10 +106,34 @@ SceneView::SceneView(Studio& studio, QWidget* parent)
     bar->addWidget(m_legend, 1);
     for (const auto& c : m_colourings)
         m_colouringBox->addItem(QString::fromStdString(c->name()));
+    // The Air toolbar: the room field's views (shown when the thermal model is the field).
+    m_fieldBar = new QWidget;
+    auto* air = new QHBoxLayout(m_fieldBar);
+    air->setContentsMargins(4, 0, 4, 2);
+    air->addWidget(new QLabel(tr("Air")));
+    m_sliceBox = new QCheckBox(tr("Slice"));
+    m_sliceBox->setChecked(true);
+    m_sliceAxis = new QComboBox;
+    m_sliceAxis->addItems({tr("across rows (x)"), tr("along a row (y)"), tr("horizontal (z)")});
+    m_sliceAxis->setCurrentIndex(2);
+    m_sliceSlider = new QSlider(Qt::Horizontal);
+    m_sliceSlider->setRange(0, 100);
+    m_sliceSlider->setValue(35);
+    m_sliceSlider->setMaximumWidth(180);
+    m_sliceSlider->setToolTip(tr("Where the slice cuts the room"));
+    m_linesBox = new QCheckBox(tr("Streamlines from exhausts"));
+    m_linesBox->setChecked(true);
+    m_isoBox = new QCheckBox(tr("Iso-surface 27 degC"));
+    m_isoBox->setToolTip(tr("Where the air reaches ASHRAE's recommended inlet limit"));
+    for (QWidget* w : std::initializer_list<QWidget*>{m_sliceBox, m_sliceAxis, m_sliceSlider, m_linesBox, m_isoBox})
+        air->addWidget(w);
+    air->addStretch(1);
+    m_fieldBar->setVisible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addLayout(bar);
+    layout->addWidget(m_fieldBar);
     layout->addWidget(m_vtk, 1);
 
     m_partsActor = makeActor(m_parts);
@@ -125,6 +153,17 @@ SceneView::SceneView(Studio& studio, QWidget* parent)
     ren->AddActor(m_partsActor);
     ren->AddActor(m_framesActor);
     ren->AddActor(m_highlightActor);
+    m_field = std::make_unique<FieldLayer>(ren);
+    const auto fieldChanged = [this] {
+        m_field->setSlice(m_sliceAxis->currentIndex(), m_sliceSlider->value() / 100.0);
+        m_field->setVisible(m_sliceBox->isChecked(), m_linesBox->isChecked(), m_isoBox->isChecked());
+        m_vtk->update();
+    };
+    connect(m_sliceBox, &QCheckBox::toggled, this, fieldChanged);
+    connect(m_linesBox, &QCheckBox::toggled, this, fieldChanged);
+    connect(m_isoBox, &QCheckBox::toggled, this, fieldChanged);
+    connect(m_sliceSlider, &QSlider::valueChanged, this, fieldChanged);
+    connect(m_sliceAxis, qOverload<int>(&QComboBox::currentIndexChanged), this, fieldChanged);
     auto lights = vtkSmartPointer<vtkLightKit>::New();
     lights->AddLightsToRenderer(ren);
     ren->GradientBackgroundOn();
@@ -185,6 +224,7 @@ SceneView::SceneView(Studio& studio, QWidget* parent)
         rebuildGeometry();
     });
     connect(&m_studio, &Studio::checksFinished, this, &SceneView::recolour);
+    connect(&m_studio, &Studio::checksFinished, this, &SceneView::syncField);
     syncFieldColourings();
     connect(&m_studio, &Studio::selectionChanged, this, &SceneView::updateHighlight);
     rebuildGeometry();
@@ -236,6 +276,26 @@ QPoint SceneView::partOnScreen(int rack, int slot) const
             return {static_cast<int>(d[0] / ratio), m_vtk->height() - static_cast<int>(d[1] / ratio)};
         }
     return {-1, -1};
+}
+
+void SceneView::syncField()
+{
+    m_field->setResult(m_studio.thermal());
+    m_fieldBar->setVisible(m_field->hasField());
+    m_vtk->update();
+}
+
+void SceneView::setFieldView(bool slice, bool streamlines, bool iso, int axis, double fraction)
+{
+    const QSignalBlocker b1(m_sliceBox), b2(m_linesBox), b3(m_isoBox), b4(m_sliceSlider), b5(m_sliceAxis);
+    m_sliceBox->setChecked(slice);
+    m_linesBox->setChecked(streamlines);
+    m_isoBox->setChecked(iso);
+    m_sliceAxis->setCurrentIndex(std::clamp(axis, 0, 2));
+    m_sliceSlider->setValue(static_cast<int>(std::lround(std::clamp(fraction, 0.0, 1.0) * 100)));
+    m_field->setSlice(axis, fraction);
+    m_field->setVisible(slice, streamlines, iso);
+    m_vtk->update();
 }
 
 bool SceneView::scalarBarShown() const

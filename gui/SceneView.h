@@ -11,10 +11,12 @@
 
 #include <vtkSmartPointer.h>
 
-#include "editor/Colouring.h"
 #include "core/LayoutGeometry.h"
+#include "editor/Colouring.h"
 
 class QComboBox;
+class QCheckBox;
+class QSlider;
 class QToolButton;
 class QLabel;
 class vtkActor;
@@ -26,6 +28,7 @@ namespace rdt::gui {
 
 class Studio;
 class VtkWidget;
+class FieldLayer;
 
 class SceneView : public QWidget {
     Q_OBJECT
@@ -53,6 +56,11 @@ public:
     void fixScale(bool on);
     /// Whether the scalar bar is shown (continuous colourings), and its range (tests).
     bool scalarBarShown() const;
+    /// The room field's layer (slice, streamlines, iso-surface); shown when the thermal model is
+    /// the field. `setFieldView` sets what the Air toolbar sets: slice normal axis (0 x, 1 y,
+    /// 2 z) and position (0…1 of the room).
+    FieldLayer* field() const { return m_field.get(); }
+    void setFieldView(bool slice, bool streamlines, bool iso, int axis, double fraction);
 
 private:
     void rebuildGeometry();
@@ -80,6 +88,12 @@ private:
     vtkSmartPointer<vtkScalarBarActor> m_scalarBar;
     vtkSmartPointer<vtkLookupTable> m_lut;
     bool m_firstLayout = true;
+    std::unique_ptr<FieldLayer> m_field;
+    QWidget* m_fieldBar = nullptr;
+    QCheckBox *m_sliceBox = nullptr, *m_linesBox = nullptr, *m_isoBox = nullptr;
+    QSlider* m_sliceSlider = nullptr;
+    QComboBox* m_sliceAxis = nullptr;
+    void syncField();
 };
 
 } // namespace rdt::gui

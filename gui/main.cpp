@@ -12,10 +12,11 @@
 
 #include "analysis/Pipeline.h"
 #include "core/Version.h"
+#include "gui/FieldLayer.h"
 #include "gui/MainWindow.h"
 #include "gui/SceneView.h"
-#include "gui/Studio.h"
 #include "gui/SignalPanel.h"
+#include "gui/Studio.h"
 #include "gui/WhatIfBar.h"
 
 int main(int argc, char** argv)
@@ -56,10 +57,11 @@ int main(int argc, char** argv)
                              "With --screenshot: bring this bottom panel to the front "
                              "(problems, throughput, power, thermal, signal).",
                              "NAME");
-    QCommandLineOption colourBy("colour-by",
-                                "Colour the 3D view and the elevation by NAME: Part kind, Problems, or a result such as "
-                                "\"Inlet temperature\", \"Busbar current\", \"GPU junction\".",
-                                "NAME");
+    QCommandLineOption colourBy(
+        "colour-by",
+        "Colour the 3D view and the elevation by NAME: Part kind, Problems, or a result such as "
+        "\"Inlet temperature\", \"Busbar current\", \"GPU junction\".",
+        "NAME");
     QCommandLineOption select("select", "Select this rack or part (its full id) and show its rack.", "ID");
     QCommandLineOption view("view", "3D camera: front, top or iso.", "VIEW");
     QCommandLineOption scenario("scenario",
@@ -77,6 +79,13 @@ int main(int argc, char** argv)
     QCommandLineOption tab("tab", "Signal panel tab to show: loss, pulse, eye, budget, touchstone.", "NAME");
     parser.addOption(touchstone);
     parser.addOption(tab);
+    QCommandLineOption fieldViews("field",
+                                  "With --screenshot: room field views to show, comma-separated: slice, streamlines, "
+                                  "iso (needs thermal: {model: field} in the design).",
+                                  "LIST");
+    QCommandLineOption slice("slice", "Room field slice: x|y|z=FRACTION of the room (default z=0.35).", "AXIS=F");
+    parser.addOption(fieldViews);
+    parser.addOption(slice);
     parser.process(app);
 
     const QString catalog = QString::fromStdString(rdt::analysis::dataDir() + "/catalog");
@@ -106,8 +115,9 @@ int main(int argc, char** argv)
     for (const QString& w : parser.values(scenario)) {
         const QString key = w.section('=', 0, 0), value = w.section('=', 1);
         if (!window.whatIf()->set(key, value)) {
-            std::fprintf(stderr, "rdt-studio: bad --scenario \"%s\" (inlet=35degC, altitude=1800m, fan-fail=N, "
-                                 "feed-loss=A|B, gpu-cap=600W)\n",
+            std::fprintf(stderr,
+                         "rdt-studio: bad --scenario \"%s\" (inlet=35degC, altitude=1800m, fan-fail=N, "
+                         "feed-loss=A|B, gpu-cap=600W)\n",
                          w.toUtf8().constData());
             return 2;
         }
@@ -140,6 +150,35 @@ int main(int argc, char** argv)
         }
         if (parser.isSet(tab))
             window.signalPanel()->showTab(parser.value(tab));
+        if (parser.isSet(fieldViews) || parser.isSet(slice)) {
+            if (!window.scene()->field()->hasField()) {
+                std::fprintf(stderr, "rdt-studio: --field/--slice: the design has no room field (set thermal: {model: "
+                                     "field})\n");
+                return 2;
+            }
+            const QStringList views =
+                parser.isSet(fieldViews) ? parser.value(fieldViews).split(',') : QStringList{"slice"};
+            for (const QString& v : views)
+                if (v != "slice" && v != "streamlines" && v != "iso") {
+                    std::fprintf(stderr, "rdt-studio: --field takes slice, streamlines, iso\n");
+                    return 2;
+                }
+            int axis = 2;
+            double fraction = 0.35;
+            if (parser.isSet(slice)) {
+                const QString sv = parser.value(slice);
+                const QString a = sv.section('=', 0, 0).toLower();
+                bool ok = false;
+                fraction = sv.section('=', 1).toDouble(&ok);
+                if ((a != "x" && a != "y" && a != "z") || !ok || fraction < 0 || fraction > 1) {
+                    std::fprintf(stderr, "rdt-studio: --slice must be x|y|z=FRACTION with FRACTION in 0..1\n");
+                    return 2;
+                }
+                axis = a == "x" ? 0 : a == "y" ? 1 : 2;
+            }
+            window.scene()->setFieldView(views.contains("slice"), views.contains("streamlines"), views.contains("iso"),
+                                         axis, fraction);
+        }
         if (parser.isSet(colourBy) && window.scene()->colouringName() != parser.value(colourBy)) {
             std::fprintf(stderr, "rdt-studio: no colouring \"%s\"; known: %s\n",
                          parser.value(colourBy).toUtf8().constData(),

@@ -67,8 +67,8 @@ int FieldSolver::addBlackBox(const FieldBlackBox& spec)
     box.spec = spec;
     const auto plane = planeAxes(d);
     double intakeArea = 0;
-    const std::vector<char> open = d == 2 ? std::vector<char>(static_cast<std::size_t>(m_grid.cells(2)), 1)
-                                          : openLayers(m_grid, spec);
+    const std::vector<char> open =
+        d == 2 ? std::vector<char>(static_cast<std::size_t>(m_grid.cells(2)), 1) : openLayers(m_grid, spec);
     for (int b = lo[static_cast<std::size_t>(plane[1])]; b <= hi[static_cast<std::size_t>(plane[1])]; ++b)
         for (int a = lo[static_cast<std::size_t>(plane[0])]; a <= hi[static_cast<std::size_t>(plane[0])]; ++a) {
             Index3 f{}, r{};

@@ -1,6 +1,6 @@
-#include <functional>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <sstream>
 
 #include "thermal/OpenFoamDetail.h"
@@ -61,30 +61,32 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
     const auto fixedU = [](const FoamPatch& p) {
         return "        type            fixedValue;\n        value           uniform " + vec(p.velocity) + ";\n";
     };
-    writeFoamFile(dir / "0" / "U", field("volVectorField", "U", "[0 1 -1 0 0 0 0]", "(0 0 0)", patches, [&](const FoamPatch& p) {
-        switch (p.kind) {
-        case K::Wall: return std::string("        type            noSlip;\n");
-        case K::Return:
-            return std::string("        type            pressureInletOutletVelocity;\n        value           uniform (0 0 0);\n");
-        default: return fixedU(p);
-        }
-    }));
+    writeFoamFile(
+        dir / "0" / "U", field("volVectorField", "U", "[0 1 -1 0 0 0 0]", "(0 0 0)", patches, [&](const FoamPatch& p) {
+            switch (p.kind) {
+            case K::Wall: return std::string("        type            noSlip;\n");
+            case K::Return:
+                return std::string(
+                    "        type            pressureInletOutletVelocity;\n        value           uniform (0 0 0);\n");
+            default: return fixedU(p);
+            }
+        }));
     writeFoamFile(dir / "0" / "T", field("volScalarField", "T", "[0 0 0 1 0 0 0]", foamNumber(tSupply), patches,
-                                        [&](const FoamPatch& p) {
-                                            switch (p.kind) {
-                                            case K::Supply:
-                                            case K::Exhaust:
-                                                return "        type            fixedValue;\n        value           "
-                                                       "uniform " +
-                                                       foamNumber(p.temperatureK) + ";\n";
-                                            case K::Return:
-                                                return "        type            inletOutlet;\n        inletValue      "
-                                                       "uniform " +
-                                                       foamNumber(tReturn) + ";\n        value           uniform " +
-                                                       foamNumber(tReturn) + ";\n";
-                                            default: return std::string("        type            zeroGradient;\n");
-                                            }
-                                        }));
+                                         [&](const FoamPatch& p) {
+                                             switch (p.kind) {
+                                             case K::Supply:
+                                             case K::Exhaust:
+                                                 return "        type            fixedValue;\n        value           "
+                                                        "uniform " +
+                                                        foamNumber(p.temperatureK) + ";\n";
+                                             case K::Return:
+                                                 return "        type            inletOutlet;\n        inletValue      "
+                                                        "uniform " +
+                                                        foamNumber(tReturn) + ";\n        value           uniform " +
+                                                        foamNumber(tReturn) + ";\n";
+                                             default: return std::string("        type            zeroGradient;\n");
+                                             }
+                                         }));
     const auto turbulence = [&](bool isK) {
         return [&, isK](const FoamPatch& p) {
             const double u = speed(p.velocity);
@@ -105,23 +107,30 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
         };
     };
     const double k0 = kIn(0.2), e0 = epsIn(0.2, tile);
-    writeFoamFile(dir / "0" / "k", field("volScalarField", "k", "[0 2 -2 0 0 0 0]", foamNumber(k0), patches, turbulence(true)));
+    writeFoamFile(dir / "0" / "k",
+                  field("volScalarField", "k", "[0 2 -2 0 0 0 0]", foamNumber(k0), patches, turbulence(true)));
     writeFoamFile(dir / "0" / "epsilon",
                   field("volScalarField", "epsilon", "[0 2 -3 0 0 0 0]", foamNumber(e0), patches, turbulence(false)));
-    writeFoamFile(dir / "0" / "nut", field("volScalarField", "nut", "[0 2 -1 0 0 0 0]", "0", patches, [](const FoamPatch& p) {
-        return std::string(p.wall ? "        type            nutkWallFunction;\n" : "        type            calculated;\n") +
-               "        value           uniform 0;\n";
-    }));
-    writeFoamFile(dir / "0" / "alphat", field("volScalarField", "alphat", "[0 2 -1 0 0 0 0]", "0", patches, [](const FoamPatch&) {
-        return std::string("        type            calculated;\n        value           uniform 0;\n");
-    }));
-    writeFoamFile(dir / "0" / "p_rgh", field("volScalarField", "p_rgh", "[0 2 -2 0 0 0 0]", "0", patches, [](const FoamPatch& p) {
-        return p.kind == K::Return ? std::string("        type            fixedValue;\n        value           uniform 0;\n")
-                                   : std::string("        type            fixedFluxPressure;\n        value           uniform 0;\n");
-    }));
+    writeFoamFile(dir / "0" / "nut",
+                  field("volScalarField", "nut", "[0 2 -1 0 0 0 0]", "0", patches, [](const FoamPatch& p) {
+                      return std::string(p.wall ? "        type            nutkWallFunction;\n"
+                                                : "        type            calculated;\n") +
+                             "        value           uniform 0;\n";
+                  }));
+    writeFoamFile(dir / "0" / "alphat",
+                  field("volScalarField", "alphat", "[0 2 -1 0 0 0 0]", "0", patches, [](const FoamPatch&) {
+                      return std::string("        type            calculated;\n        value           uniform 0;\n");
+                  }));
+    writeFoamFile(
+        dir / "0" / "p_rgh", field("volScalarField", "p_rgh", "[0 2 -2 0 0 0 0]", "0", patches, [](const FoamPatch& p) {
+            return p.kind == K::Return
+                       ? std::string("        type            fixedValue;\n        value           uniform 0;\n")
+                       : std::string(
+                             "        type            fixedFluxPressure;\n        value           uniform 0;\n");
+        }));
     writeFoamFile(dir / "0" / "p", field("volScalarField", "p", "[0 2 -2 0 0 0 0]", "0", patches, [](const FoamPatch&) {
-        return std::string("        type            calculated;\n        value           uniform 0;\n");
-    }));
+                      return std::string("        type            calculated;\n        value           uniform 0;\n");
+                  }));
 
     // Physical properties: air as rdt's solver had it (kinematic, Boussinesq about the supply).
     writeFoamFile(dir / "constant" / "transportProperties",
@@ -136,8 +145,8 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
                       "simulationType  RAS;\n\nRAS\n{\n    RASModel        kEpsilon;\n    turbulence      on;\n"
                       "    printCoeffs     on;\n}\n");
     writeFoamFile(dir / "constant" / "g", foamHeader("uniformDimensionedVectorField", "g", "constant") +
-                                              "dimensions      [0 1 -2 0 0 0 0];\nvalue           " +
-                                              vec(air.gravity) + ";\n");
+                                              "dimensions      [0 1 -2 0 0 0 0];\nvalue           " + vec(air.gravity) +
+                                              ";\n");
 
     // Each rack's mean intake temperature, every 50 iterations, for the comparison.
     std::ostringstream functions;
@@ -159,14 +168,15 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
                       ";\npurgeWrite      1;\nwriteFormat     ascii;\nwritePrecision  8;\nwriteCompression off;\n"
                       "timeFormat      general;\ntimePrecision   6;\nrunTimeModifiable false;\n\nfunctions\n{\n" +
                       functions.str() + "}\n");
-    writeFoamFile(dir / "system" / "fvSchemes",
-                  foamHeader("dictionary", "fvSchemes", "system") +
-                      "ddtSchemes\n{\n    default         steadyState;\n}\n\ngradSchemes\n{\n    default         Gauss "
-                      "linear;\n}\n\ndivSchemes\n{\n    default         none;\n    div(phi,U)      bounded Gauss upwind;\n"
-                      "    div(phi,T)      bounded Gauss upwind;\n    div(phi,k)      bounded Gauss upwind;\n"
-                      "    div(phi,epsilon) bounded Gauss upwind;\n    div((nuEff*dev2(T(grad(U))))) Gauss linear;\n}\n\n"
-                      "laplacianSchemes\n{\n    default         Gauss linear corrected;\n}\n\ninterpolationSchemes\n{\n"
-                      "    default         linear;\n}\n\nsnGradSchemes\n{\n    default         corrected;\n}\n");
+    writeFoamFile(
+        dir / "system" / "fvSchemes",
+        foamHeader("dictionary", "fvSchemes", "system") +
+            "ddtSchemes\n{\n    default         steadyState;\n}\n\ngradSchemes\n{\n    default         Gauss "
+            "linear;\n}\n\ndivSchemes\n{\n    default         none;\n    div(phi,U)      bounded Gauss upwind;\n"
+            "    div(phi,T)      bounded Gauss upwind;\n    div(phi,k)      bounded Gauss upwind;\n"
+            "    div(phi,epsilon) bounded Gauss upwind;\n    div((nuEff*dev2(T(grad(U))))) Gauss linear;\n}\n\n"
+            "laplacianSchemes\n{\n    default         Gauss linear corrected;\n}\n\ninterpolationSchemes\n{\n"
+            "    default         linear;\n}\n\nsnGradSchemes\n{\n    default         corrected;\n}\n");
     writeFoamFile(dir / "system" / "fvSolution",
                   foamHeader("dictionary", "fvSolution", "system") +
                       "solvers\n{\n    p_rgh\n    {\n        solver          GAMG;\n        smoother        "
@@ -189,26 +199,28 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
                 << foamNumber(st.exhaust + kZeroC) << "\n";
     }
     writeFoamFile(dir / "rdt-compare.txt", compare.str());
-    writeFoamFile(dir / "Allrun",
-                  "#!/bin/sh\n# " + o.title +
-                      "\n# Runs this case with Debian 12's OpenFOAM (apt-get install openfoam, v1912), then prints each\n"
-                      "# rack's mean intake temperature from OpenFOAM next to rdt's.\n"
-                      "cd \"${0%/*}\" || exit 1\nexport WM_PROJECT_DIR=\"${WM_PROJECT_DIR:-/usr/share/openfoam}\"\n"
-                      "checkMesh > log.checkMesh 2>&1 || { echo \"checkMesh failed: see log.checkMesh\"; exit 1; }\n"
-                      "buoyantBoussinesqSimpleFoam > log.buoyantBoussinesqSimpleFoam 2>&1 || "
-                      "{ echo \"solver failed: see log.buoyantBoussinesqSimpleFoam\"; exit 1; }\n"
-                      "echo \"rack intake: OpenFOAM vs rdt (degC)\"\n"
-                      "while read -r name rdt exhaust; do\n"
-                      "  case \"$name\" in \\#*) continue;; esac\n"
-                      "  f=$(ls postProcessing/\"$name\"/*/surfaceFieldValue.dat 2>/dev/null | head -n 1)\n"
-                      "  [ -n \"$f\" ] || { echo \"$name: no OpenFOAM result\"; continue; }\n"
-                      "  of=$(tail -n 1 \"$f\" | awk '{print $2}')\n"
-                      "  awk -v n=\"$name\" -v a=\"$of\" -v b=\"$rdt\" 'BEGIN { printf \"%s %.2f %.2f %+.2f\\n\", n, a - "
-                      "273.15, b - 273.15, a - b }'\n"
-                      "done < rdt-compare.txt | tee intake-comparison.txt\n");
-    std::filesystem::permissions(dir / "Allrun", std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
-                                                     std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
-                                                     std::filesystem::perms::others_exec);
+    writeFoamFile(
+        dir / "Allrun",
+        "#!/bin/sh\n# " + o.title +
+            "\n# Runs this case with Debian 12's OpenFOAM (apt-get install openfoam, v1912), then prints each\n"
+            "# rack's mean intake temperature from OpenFOAM next to rdt's.\n"
+            "cd \"${0%/*}\" || exit 1\nexport WM_PROJECT_DIR=\"${WM_PROJECT_DIR:-/usr/share/openfoam}\"\n"
+            "checkMesh > log.checkMesh 2>&1 || { echo \"checkMesh failed: see log.checkMesh\"; exit 1; }\n"
+            "buoyantBoussinesqSimpleFoam > log.buoyantBoussinesqSimpleFoam 2>&1 || "
+            "{ echo \"solver failed: see log.buoyantBoussinesqSimpleFoam\"; exit 1; }\n"
+            "echo \"rack intake: OpenFOAM vs rdt (degC)\"\n"
+            "while read -r name rdt exhaust; do\n"
+            "  case \"$name\" in \\#*) continue;; esac\n"
+            "  f=$(ls postProcessing/\"$name\"/*/surfaceFieldValue.dat 2>/dev/null | head -n 1)\n"
+            "  [ -n \"$f\" ] || { echo \"$name: no OpenFOAM result\"; continue; }\n"
+            "  of=$(tail -n 1 \"$f\" | awk '{print $2}')\n"
+            "  awk -v n=\"$name\" -v a=\"$of\" -v b=\"$rdt\" 'BEGIN { printf \"%s %.2f %.2f %+.2f\\n\", n, a - "
+            "273.15, b - 273.15, a - b }'\n"
+            "done < rdt-compare.txt | tee intake-comparison.txt\n");
+    std::filesystem::permissions(dir / "Allrun",
+                                 std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                                     std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                                     std::filesystem::perms::others_exec);
 }
 
 } // namespace rdt::thermal

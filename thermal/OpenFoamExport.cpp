@@ -152,7 +152,8 @@ std::size_t exportOpenFoam(const RoomGeometry& room, const FieldSolver& s, const
     const auto patchOf = [&](const std::array<int, 3>& c, int d, bool high) -> std::size_t {
         std::array<int, 3> beyond = c;
         beyond[static_cast<std::size_t>(d)] += high ? 1 : -1;
-        if (beyond[static_cast<std::size_t>(d)] < 0 || beyond[static_cast<std::size_t>(d)] >= n[static_cast<std::size_t>(d)]) {
+        if (beyond[static_cast<std::size_t>(d)] < 0 ||
+            beyond[static_cast<std::size_t>(d)] >= n[static_cast<std::size_t>(d)]) {
             const Side side = static_cast<Side>(2 * d + (high ? 1 : 0));
             std::array<double, 3> centre{g.centre(0, c[0]), g.centre(1, c[1]), g.centre(2, c[2])};
             std::array<double, 2> inPlane{};
@@ -280,20 +281,21 @@ std::size_t exportOpenFoam(const RoomGeometry& room, const FieldSolver& s, const
         pts << "(" << foamNumber(p[0]) << " " << foamNumber(p[1]) << " " << foamNumber(p[2]) << ")\n";
     const fs::path mesh = dir / "constant" / "polyMesh";
     const std::string note = "note \"nPoints:" + std::to_string(nPoints) + " nCells:" + std::to_string(nAir) +
-                             " nFaces:" + std::to_string(nFaces) + " nInternalFaces:" + std::to_string(internal.size()) +
-                             "\";\n";
-    writeFoamFile(mesh / "points", foamHeader("vectorField", "points", "constant/polyMesh") + std::to_string(nPoints) + "\n(\n" +
-                               pts.str() + ")\n");
-    writeFoamFile(mesh / "faces", foamHeader("faceList", "faces", "constant/polyMesh") + std::to_string(nFaces) + "\n(\n" +
-                              facesOut.str() + ")\n");
+                             " nFaces:" + std::to_string(nFaces) +
+                             " nInternalFaces:" + std::to_string(internal.size()) + "\";\n";
+    writeFoamFile(mesh / "points", foamHeader("vectorField", "points", "constant/polyMesh") + std::to_string(nPoints) +
+                                       "\n(\n" + pts.str() + ")\n");
+    writeFoamFile(mesh / "faces", foamHeader("faceList", "faces", "constant/polyMesh") + std::to_string(nFaces) +
+                                      "\n(\n" + facesOut.str() + ")\n");
     std::string ownerHeader = foamHeader("labelList", "owner", "constant/polyMesh");
     ownerHeader.insert(ownerHeader.find("    object"), "    " + note);
     writeFoamFile(mesh / "owner", ownerHeader + std::to_string(nFaces) + "\n(\n" + ownerOut.str() + ")\n");
     std::string neighbourHeader = foamHeader("labelList", "neighbour", "constant/polyMesh");
     neighbourHeader.insert(neighbourHeader.find("    object"), "    " + note);
-    writeFoamFile(mesh / "neighbour", neighbourHeader + std::to_string(internal.size()) + "\n(\n" + neighbourOut.str() + ")\n");
-    writeFoamFile(mesh / "boundary", foamHeader("polyBoundaryMesh", "boundary", "constant/polyMesh") + std::to_string(nPatches) +
-                                 "\n(\n" + boundary.str() + ")\n");
+    writeFoamFile(mesh / "neighbour",
+                  neighbourHeader + std::to_string(internal.size()) + "\n(\n" + neighbourOut.str() + ")\n");
+    writeFoamFile(mesh / "boundary", foamHeader("polyBoundaryMesh", "boundary", "constant/polyMesh") +
+                                         std::to_string(nPatches) + "\n(\n" + boundary.str() + ")\n");
     std::vector<FoamPatch> written;
     for (const Patch& p : patches)
         if (!p.list.empty()) {

@@ -70,21 +70,29 @@ std::vector<Strip> merged(std::vector<Strip> s)
                 }
             }
     }
-    std::sort(s.begin(), s.end(), [](const Strip& a, const Strip& b) { return a.y0 < b.y0 || (a.y0 == b.y0 && a.x0 < b.x0); });
+    std::sort(s.begin(), s.end(),
+              [](const Strip& a, const Strip& b) { return a.y0 < b.y0 || (a.y0 == b.y0 && a.x0 < b.x0); });
     return s;
 }
 
-/// Panels along x from x0 to x1 (one cell each), every `every`-th left open for leakage.
+/// Panels along x from x0 to x1 (one cell each), the fraction `leakage` of them (at least one) open.
 void panels(RoomGeometry& g, const std::vector<double>& xf, double x0, double x1, std::array<double, 2> y,
-            std::array<double, 2> z, int every)
+            std::array<double, 2> z, double leakage)
 {
-    int n = 0;
+    std::vector<std::size_t> cells;
     for (std::size_t i = 0; i + 1 < xf.size(); ++i) {
         const double c = 0.5 * (xf[i] + xf[i + 1]);
-        if (c < x0 || c > x1)
+        if (c >= x0 && c <= x1)
+            cells.push_back(i);
+    }
+    // Open panels, evenly spaced, for the leakage: at least one (no containment is airtight).
+    const auto open =
+        std::max<std::size_t>(1, static_cast<std::size_t>(std::lround(leakage * static_cast<double>(cells.size()))));
+    for (std::size_t n = 0; n < cells.size(); ++n) {
+        const bool isOpen = (n * open) / cells.size() != ((n + 1) * open) / cells.size();
+        if (isOpen)
             continue;
-        if (every > 0 && n++ % every == every / 2)
-            continue; // an open panel: the containment's leakage
+        const std::size_t i = cells[n];
         g.solids.push_back(RoomSolid{{xf[i], y[0], z[0]}, {xf[i + 1], y[1], z[1]}});
     }
 }
@@ -280,21 +288,20 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& d, const std::vecto
                 g.patches.push_back(p);
             }
 
-        // Containment: panels one cell thick, every `every`-th left open for the leakage.
-        const int every = room.leakage > 0 ? std::max(1, static_cast<int>(std::lround(1.0 / room.leakage))) : 0;
+        // Containment: panels one cell thick, the fraction `leakage` of them (at least one) open.
         const auto& xf = g.faces[0];
         if (room.containment == core::Containment::ColdAisle)
             for (const Strip& s : cold) {
-                panels(g, xf, s.x0, s.x1, {s.y0, s.y1}, {g.rackTopM, g.rackTopM + cell}, every);        // roof
+                panels(g, xf, s.x0, s.x1, {s.y0, s.y1}, {g.rackTopM, g.rackTopM + cell}, room.leakage); // roof
                 g.solids.push_back(RoomSolid{{s.x0 - cell, s.y0, 0}, {s.x0, s.y1, g.rackTopM + cell}}); // doors
                 g.solids.push_back(RoomSolid{{s.x1, s.y0, 0}, {s.x1 + cell, s.y1, g.rackTopM + cell}});
             }
         if (room.containment == core::Containment::HotAisle)
             for (const Strip& s : hot) { // a chimney from the racks' tops to the ceiling return
                 if (s.y0 > cell)
-                    panels(g, xf, s.x0, s.x1, {s.y0 - cell, s.y0}, {g.rackTopM, g.size[2]}, every);
+                    panels(g, xf, s.x0, s.x1, {s.y0 - cell, s.y0}, {g.rackTopM, g.size[2]}, room.leakage);
                 if (s.y1 < g.size[1] - cell)
-                    panels(g, xf, s.x0, s.x1, {s.y1, s.y1 + cell}, {g.rackTopM, g.size[2]}, every);
+                    panels(g, xf, s.x0, s.x1, {s.y1, s.y1 + cell}, {g.rackTopM, g.size[2]}, room.leakage);
                 g.solids.push_back(RoomSolid{{s.x0 - cell, s.y0, 0}, {s.x0, s.y1, g.size[2]}});
                 g.solids.push_back(RoomSolid{{s.x1, s.y0, 0}, {s.x1 + cell, s.y1, g.size[2]}});
             }

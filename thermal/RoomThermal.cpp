@@ -157,13 +157,27 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
         air.specificHeat = base.cp;
         air.referenceTemperature = g.supplyC;
         air.expansion = 1.0 / (g.supplyC + kZeroC);
-        // The pseudo time step: 0.3 of the buoyancy time scale (g β ΔT / H)^-1/2 of the
-        // hottest rack's exhaust rise over the ceiling height (docs/thermal.md).
-        double rise = 1.0;
+        // The pseudo time step: 0.3 of the buoyancy time scale (g β ΔT / H)^-1/2 of the hottest
+        // rack's exhaust rise over the ceiling height, and at most 2.5 cell crossings of the
+        // fastest air entering (supply jets, rack exhausts) — docs/thermal.md.
+        double rise = 1.0, fastest = 0.1, cellMin = 1e300;
         for (const FieldBlackBox& b : g.boxes)
-            if (b.massFlow > 0)
+            if (b.massFlow > 0) {
                 rise = std::max(rise, b.heat / (b.massFlow * air.specificHeat));
-        const double dt = std::clamp(0.3 / std::sqrt(9.80665 * air.expansion * rise / g.size[2]), 0.25, 2.0);
+                double area = 0;
+                for (const auto& band : b.bands)
+                    area += (band[1] - band[0]) * (b.max[0] - b.min[0]);
+                if (area > 0)
+                    fastest = std::max(fastest, b.massFlow / (air.density * area));
+            }
+        for (const RoomPatch& p : g.patches)
+            fastest = std::max(fastest, p.speed);
+        for (int a = 0; a < 3; ++a)
+            for (std::size_t f = 0; f + 1 < g.faces[static_cast<std::size_t>(a)].size(); ++f)
+                cellMin = std::min(cellMin, g.faces[static_cast<std::size_t>(a)][f + 1] -
+                                                g.faces[static_cast<std::size_t>(a)][f]);
+        const double buoyant = 0.3 / std::sqrt(9.80665 * air.expansion * rise / g.size[2]);
+        const double dt = std::clamp(std::min(buoyant, 2.5 * cellMin / fastest), 0.05, 2.0);
         std::unique_ptr<FieldSolver> solver = makeRoomSolver(g, air);
         RoomField out;
         out.pseudoTimeStepS = dt;
@@ -175,45 +189,45 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
         const auto network = [&]() {
             double change = 0, flowChange = 0;
 #pragma omp parallel for schedule(dynamic) reduction(max : change, flowChange)
-        for (std::size_t k = 0; k < g.racks.size(); ++k) {
-            const auto ri = static_cast<std::size_t>(g.racks[k]);
-            const core::Rack& rack = d.racks[ri];
-            const BlackBoxState st = solver->blackBoxState(static_cast<int>(k));
-            AirState a = base;
-            a.coldAisleK = st.intakeMean + kZeroC;
-            a.hotAisleK = st.exhaust + kZeroC;
-            a.slotInletOffsetK.assign(rack.slots.size(), NAN);
-            std::vector<std::array<double, 2>> band(rack.slots.size(), {NAN, NAN});
-            for (std::size_t s = 0; s < rack.slots.size(); ++s) {
-                const core::Slot& slot = rack.slots[s];
-                if (slot.part->kind != core::PartKind::Chassis)
-                    continue;
-                const double z0 = core::ouBottomZ(slot.ou, spacing);
-                band[s] =
-                    solver->intakeBetween(static_cast<int>(k), z0, z0 + slot.part->ouHeight * spacing.ouPitch);
-                a.slotInletOffsetK[s] = band[s][0] - st.intakeMean;
+            for (std::size_t k = 0; k < g.racks.size(); ++k) {
+                const auto ri = static_cast<std::size_t>(g.racks[k]);
+                const core::Rack& rack = d.racks[ri];
+                const BlackBoxState st = solver->blackBoxState(static_cast<int>(k));
+                AirState a = base;
+                a.coldAisleK = st.intakeMean + kZeroC;
+                a.hotAisleK = st.exhaust + kZeroC;
+                a.slotInletOffsetK.assign(rack.slots.size(), NAN);
+                std::vector<std::array<double, 2>> band(rack.slots.size(), {NAN, NAN});
+                for (std::size_t s = 0; s < rack.slots.size(); ++s) {
+                    const core::Slot& slot = rack.slots[s];
+                    if (slot.part->kind != core::PartKind::Chassis)
+                        continue;
+                    const double z0 = core::ouBottomZ(slot.ou, spacing);
+                    band[s] =
+                        solver->intakeBetween(static_cast<int>(k), z0, z0 + slot.part->ouHeight * spacing.ouPitch);
+                    a.slotInletOffsetK[s] = band[s][0] - st.intakeMean;
+                }
+                RackThermal rt = solveRack(d, ri, a, prm);
+                rt.fieldIntakeK = st.intakeMean + kZeroC;
+                rt.fieldIntakeMaxK = st.intakeMax + kZeroC;
+                for (ChassisThermal& c : rt.chassis) {
+                    const auto s = static_cast<std::size_t>(c.slot);
+                    c.fieldInletK = band[s][0] + kZeroC;
+                    c.fieldInletMaxK = band[s][1] + kZeroC;
+                }
+                const double newFlow = std::max(0.0, rt.doorFlowM3s) * base.density;
+                flowChange = std::max(flowChange, std::abs(newFlow - flow[ri]) / std::max(flow[ri], 1e-9));
+                if (std::isfinite(lastIntake[k]))
+                    change = std::max(change, std::abs(st.intakeMean - lastIntake[k]));
+                else
+                    change = std::max(change, std::abs(st.intakeMean + kZeroC - res.racks[ri].frontK));
+                lastIntake[k] = st.intakeMean;
+                // Under-relaxed: fan control answers a warmer intake with more flow, which the
+                // field answers with a cooler one; half steps damp that see-saw.
+                flow[ri] += 0.5 * (newFlow - flow[ri]);
+                heat[ri] += 0.5 * (std::max(0.0, rt.heatW) - heat[ri]);
+                res.racks[ri] = std::move(rt);
             }
-            RackThermal rt = solveRack(d, ri, a, prm);
-            rt.fieldIntakeK = st.intakeMean + kZeroC;
-            rt.fieldIntakeMaxK = st.intakeMax + kZeroC;
-            for (ChassisThermal& c : rt.chassis) {
-                const auto s = static_cast<std::size_t>(c.slot);
-                c.fieldInletK = band[s][0] + kZeroC;
-                c.fieldInletMaxK = band[s][1] + kZeroC;
-            }
-            const double newFlow = std::max(0.0, rt.doorFlowM3s) * base.density;
-            flowChange = std::max(flowChange, std::abs(newFlow - flow[ri]) / std::max(flow[ri], 1e-9));
-            if (std::isfinite(lastIntake[k]))
-                change = std::max(change, std::abs(st.intakeMean - lastIntake[k]));
-            else
-                change = std::max(change, std::abs(st.intakeMean + kZeroC - res.racks[ri].frontK));
-            lastIntake[k] = st.intakeMean;
-            // Under-relaxed: fan control answers a warmer intake with more flow, which the
-            // field answers with a cooler one; half steps damp that see-saw.
-            flow[ri] += 0.5 * (newFlow - flow[ri]);
-            heat[ri] += 0.5 * (std::max(0.0, rt.heatW) - heat[ri]);
-            res.racks[ri] = std::move(rt);
-        }
             for (std::size_t k = 0; k < g.racks.size(); ++k) {
                 const auto ri = static_cast<std::size_t>(g.racks[k]);
                 solver->setBlackBoxFlow(static_cast<int>(k), flow[ri], heat[ri]);
@@ -247,7 +261,9 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
         if (!fixedPoint)
             throw FieldConvergenceError("room " + g.id +
                                             ": the field and the rack network did not reach a fixed point "
-                                            "after " + std::to_string(out.couplings) + " network updates (intakes still moving by " +
+                                            "after " +
+                                            std::to_string(out.couplings) +
+                                            " network updates (intakes still moving by " +
                                             std::to_string(out.couplingChangeK) + " K)",
                                         out.history);
         for (std::size_t k = 0; k < g.racks.size(); ++k) {

@@ -289,7 +289,7 @@ TEST_CASE("a black box (a rack) draws its flow, releases it heated, and the heat
     s.setBoundaryPatch(Side::ZMax, {3.4, -1}, {4.0, 2}, BoundaryCondition{BoundaryKind::Outlet, {}, {}});
     s.setBoundary(Side::YMin, BoundaryCondition{BoundaryKind::Symmetry, {}, {}});
     s.setBoundary(Side::YMax, BoundaryCondition{BoundaryKind::Symmetry, {}, {}});
-    const int box = s.addBlackBox(FieldBlackBox{{1.5, -1, 0.0}, {2.5, 2, 2.0}, Side::XMin, 0.3, 3000.0});
+    const int box = s.addBlackBox(FieldBlackBox{{1.5, -1, 0.0}, {2.5, 2, 2.0}, Side::XMin, 0.3, 3000.0, {}});
     CHECK(s.solid(20, 0, 5));
     CHECK_FALSE(s.solid(14, 0, 5));
     FieldSettings settings;
@@ -347,23 +347,23 @@ TEST_CASE("flow around a solid obstacle in a channel conserves mass", "[thermal]
 TEST_CASE("black boxes refuse impossible placements", "[thermal][field]")
 {
     FieldSolver s(FieldGrid::uniform(4, 4, 3, 20, 20, 15));
-    s.addBlackBox(FieldBlackBox{{1.0, 1.0, 0.0}, {1.6, 2.2, 2.0}, Side::YMin, 0.2, 1000});
+    s.addBlackBox(FieldBlackBox{{1.0, 1.0, 0.0}, {1.6, 2.2, 2.0}, Side::YMin, 0.2, 1000, {}});
     // Overlapping the first.
-    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{1.4, 1.0, 0.0}, {2.0, 2.2, 2.0}, Side::YMin, 0.2, 1000}),
+    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{1.4, 1.0, 0.0}, {2.0, 2.2, 2.0}, Side::YMin, 0.2, 1000, {}}),
                       Catch::Contains("overlap"));
     // Covering no cell (thinner than a cell, between centres).
-    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{3.01, 1.0, 0.0}, {3.09, 2.2, 2.0}, Side::YMin, 0.2, 1000}),
+    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{3.01, 1.0, 0.0}, {3.09, 2.2, 2.0}, Side::YMin, 0.2, 1000, {}}),
                       Catch::Contains("covers no cell"));
     // Drawing from the domain's edge.
-    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{2.4, 0.0, 0.0}, {3.0, 1.2, 2.0}, Side::YMin, 0.2, 1000}),
+    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{2.4, 0.0, 0.0}, {3.0, 1.2, 2.0}, Side::YMin, 0.2, 1000, {}}),
                       Catch::Contains("domain's edge"));
     // Exhausting into the first box.
-    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{1.0, 2.2, 0.0}, {1.6, 3.4, 2.0}, Side::YMax, 0.2, 1000}),
+    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{1.0, 2.2, 0.0}, {1.6, 3.4, 2.0}, Side::YMax, 0.2, 1000, {}}),
                       Catch::Contains("blocked"));
     // Heat without air to carry it, negative or not finite flows.
-    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{3.0, 2.4, 0.0}, {3.6, 3.0, 2.0}, Side::YMin, 0.0, 1000}),
+    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{3.0, 2.4, 0.0}, {3.6, 3.0, 2.0}, Side::YMin, 0.0, 1000, {}}),
                       Catch::Contains("needs an air flow"));
-    CHECK_THROWS_AS(s.addBlackBox(FieldBlackBox{{3.0, 2.4, 0.0}, {3.6, 3.0, 2.0}, Side::YMin, -1.0, 0}),
+    CHECK_THROWS_AS(s.addBlackBox(FieldBlackBox{{3.0, 2.4, 0.0}, {3.6, 3.0, 2.0}, Side::YMin, -1.0, 0, {}}),
                     std::invalid_argument);
     CHECK_THROWS_AS(s.setBlackBoxFlow(0, std::nan(""), 0), std::invalid_argument);
     CHECK_THROWS_AS(s.setBlackBoxFlow(7, 0.1, 0), std::out_of_range);

@@ -1,0 +1,294 @@
+#include "gui/FieldLayer.h"
+
+#include <vtkActor.h>
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkCellDataToPointData.h>
+#include <vtkContourFilter.h>
+#include <vtkDoubleArray.h>
+#include <vtkLookupTable.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRectilinearGrid.h>
+#include <vtkRenderer.h>
+#include <vtkScalarBarActor.h>
+#include <vtkStreamTracer.h>
+#include <vtkTextProperty.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "thermal/RoomThermal.h"
+
+namespace rdt::gui {
+namespace {
+
+vtkSmartPointer<vtkActor> actorFor(vtkPolyData* data, vtkLookupTable* lut, const char* array, bool cellData)
+{
+    auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+    mapper->SetInputData(data);
+    mapper->SetLookupTable(lut);
+    mapper->SetUseLookupTableScalarRange(true);
+    mapper->ScalarVisibilityOn();
+    if (cellData)
+        mapper->SetScalarModeToUseCellFieldData();
+    else
+        mapper->SetScalarModeToUsePointFieldData();
+    mapper->SelectColorArray(array);
+    auto actor = vtkSmartPointer<vtkActor>::New();
+    actor->SetMapper(mapper);
+    actor->PickableOff();
+    actor->VisibilityOff();
+    return actor;
+}
+
+/// The room's field as a rectilinear grid in layout coordinates with point data (temperature,
+/// velocity) averaged from the cells, solids at zero velocity.
+vtkSmartPointer<vtkDataSet> pointField(const thermal::RoomField& room)
+{
+    const thermal::FieldSolver& s = *room.solver;
+    const thermal::FieldGrid& g = s.grid();
+    auto grid = vtkSmartPointer<vtkRectilinearGrid>::New();
+    grid->SetDimensions(g.cells(0) + 1, g.cells(1) + 1, g.cells(2) + 1);
+    for (int a = 0; a < 3; ++a) {
+        auto c = vtkSmartPointer<vtkDoubleArray>::New();
+        for (int i = 0; i <= g.cells(a); ++i)
+            c->InsertNextValue(room.geometry.origin[static_cast<std::size_t>(a)] + g.face(a, i));
+        if (a == 0)
+            grid->SetXCoordinates(c);
+        else if (a == 1)
+            grid->SetYCoordinates(c);
+        else
+            grid->SetZCoordinates(c);
+    }
+    auto t = vtkSmartPointer<vtkDoubleArray>::New();
+    t->SetName("temperature");
+    auto v = vtkSmartPointer<vtkDoubleArray>::New();
+    v->SetName("velocity");
+    v->SetNumberOfComponents(3);
+    for (int k = 0; k < g.cells(2); ++k)
+        for (int j = 0; j < g.cells(1); ++j)
+            for (int i = 0; i < g.cells(0); ++i) {
+                const auto u = s.velocity(i, j, k);
+                t->InsertNextValue(s.temperature(i, j, k));
+                v->InsertNextTuple3(u[0], u[1], u[2]);
+            }
+    grid->GetCellData()->AddArray(t);
+    grid->GetCellData()->AddArray(v);
+    auto toPoints = vtkSmartPointer<vtkCellDataToPointData>::New();
+    toPoints->SetInputData(grid);
+    toPoints->Update();
+    vtkSmartPointer<vtkDataSet> out = toPoints->GetOutput();
+    out->GetPointData()->SetActiveVectors("velocity");
+    out->GetPointData()->SetActiveScalars("temperature");
+    return out;
+}
+
+} // namespace
+
+FieldLayer::FieldLayer(vtkRenderer* renderer)
+    : m_renderer(renderer), m_lut(vtkSmartPointer<vtkLookupTable>::New()), m_slice(vtkSmartPointer<vtkPolyData>::New()),
+      m_lines(vtkSmartPointer<vtkPolyData>::New()), m_surface(vtkSmartPointer<vtkPolyData>::New()),
+      m_bar(vtkSmartPointer<vtkScalarBarActor>::New())
+{
+    // Cool to warm: supply air blue, exhaust red.
+    m_lut->SetNumberOfTableValues(256);
+    for (int i = 0; i < 256; ++i) {
+        const double x = i / 255.0;
+        const double r = x < 0.5 ? 0.23 + 1.3 * x : 0.87 + 0.14 * (x - 0.5);
+        const double gr = x < 0.5 ? 0.30 + 1.2 * x : 0.90 - 1.6 * (x - 0.5);
+        const double b = x < 0.5 ? 0.75 + 0.4 * x : 0.95 - 1.7 * (x - 0.5);
+        m_lut->SetTableValue(i, std::clamp(r, 0.0, 1.0), std::clamp(gr, 0.0, 1.0), std::clamp(b, 0.0, 1.0), 1.0);
+    }
+    m_lut->SetRange(m_range[0], m_range[1]);
+    m_sliceActor = actorFor(m_slice, m_lut, "temperature", true);
+    m_sliceActor->GetProperty()->SetOpacity(0.92);
+    m_sliceActor->GetProperty()->SetAmbient(0.6);
+    m_linesActor = actorFor(m_lines, m_lut, "temperature", false);
+    m_linesActor->GetProperty()->SetLineWidth(1.5);
+    m_linesActor->GetProperty()->SetOpacity(0.85);
+    m_isoActor = actorFor(m_surface, m_lut, "temperature", false);
+    m_isoActor->GetMapper()->ScalarVisibilityOff();
+    m_isoActor->GetProperty()->SetColor(0.95, 0.55, 0.15);
+    m_isoActor->GetProperty()->SetOpacity(0.3);
+    m_bar->SetLookupTable(m_lut);
+    m_bar->SetTitle("Air (degC)");
+    m_bar->SetNumberOfLabels(5);
+    m_bar->SetLabelFormat("%.0f");
+    m_bar->SetOrientationToVertical();
+    m_bar->SetPosition(0.015, 0.08);
+    m_bar->SetWidth(0.06);
+    m_bar->SetHeight(0.55);
+    m_bar->GetTitleTextProperty()->SetColor(0.15, 0.15, 0.2);
+    m_bar->GetLabelTextProperty()->SetColor(0.15, 0.15, 0.2);
+    for (vtkTextProperty* t : {m_bar->GetTitleTextProperty(), m_bar->GetLabelTextProperty()}) {
+        t->ItalicOff();
+        t->ShadowOff();
+        t->BoldOff();
+    }
+    m_bar->GetTitleTextProperty()->SetFontSize(14);
+    m_bar->GetLabelTextProperty()->SetFontSize(12);
+    m_bar->UnconstrainedFontSizeOn();
+    m_bar->SetVerticalTitleSeparation(6);
+    m_bar->VisibilityOff();
+    for (vtkActor* a : {m_sliceActor.Get(), m_linesActor.Get(), m_isoActor.Get()})
+        m_renderer->AddActor(a);
+    m_renderer->AddActor2D(m_bar);
+}
+
+FieldLayer::~FieldLayer() = default;
+
+void FieldLayer::setResult(std::shared_ptr<const thermal::ThermalResult> result)
+{
+    m_result = result && result->field && !result->field->rooms.empty() ? std::move(result) : nullptr;
+    if (m_result) {
+        double lo = 1e300, hi = -1e300;
+        for (const thermal::RoomField& r : m_result->field->rooms) {
+            const thermal::FieldGrid& g = r.solver->grid();
+            for (int k = 0; k < g.cells(2); ++k)
+                for (int j = 0; j < g.cells(1); ++j)
+                    for (int i = 0; i < g.cells(0); ++i)
+                        if (!r.solver->solid(i, j, k)) {
+                            lo = std::min(lo, r.solver->temperature(i, j, k));
+                            hi = std::max(hi, r.solver->temperature(i, j, k));
+                        }
+        }
+        m_range = {std::floor(lo), std::max(std::ceil(hi), std::floor(lo) + 1.0)};
+        m_lut->SetRange(m_range[0], m_range[1]);
+        m_lut->Build();
+    }
+    rebuildSlice();
+    rebuildVolume();
+    setVisible(m_showSlice, m_showLines, m_showIso);
+}
+
+void FieldLayer::setSlice(int axis, double fraction)
+{
+    m_axis = std::clamp(axis, 0, 2);
+    m_fraction = std::clamp(fraction, 0.0, 1.0);
+    rebuildSlice();
+}
+
+void FieldLayer::setVisible(bool slice, bool streamlines, bool iso)
+{
+    m_showSlice = slice;
+    m_showLines = streamlines;
+    m_showIso = iso;
+    const bool any = m_result != nullptr;
+    m_sliceActor->SetVisibility(any && slice);
+    m_linesActor->SetVisibility(any && streamlines);
+    m_isoActor->SetVisibility(any && iso);
+    m_bar->SetVisibility(any && (slice || streamlines));
+}
+
+long FieldLayer::streamlinePoints() const
+{
+    return m_lines->GetNumberOfPoints();
+}
+
+long FieldLayer::sliceCells() const
+{
+    return m_slice->GetNumberOfCells();
+}
+
+void FieldLayer::rebuildSlice()
+{
+    auto pts = vtkSmartPointer<vtkPoints>::New();
+    auto quads = vtkSmartPointer<vtkCellArray>::New();
+    auto temp = vtkSmartPointer<vtkDoubleArray>::New();
+    temp->SetName("temperature");
+    if (m_result)
+        for (const thermal::RoomField& r : m_result->field->rooms) {
+            const thermal::FieldGrid& g = r.solver->grid();
+            const auto& o = r.geometry.origin;
+            const int a = m_axis, e1 = (a + 1) % 3, e2 = (a + 2) % 3;
+            const int layer = std::clamp(static_cast<int>(m_fraction * g.cells(a)), 0, g.cells(a) - 1);
+            const double at = o[static_cast<std::size_t>(a)] + g.centre(a, layer);
+            for (int v = 0; v < g.cells(e2); ++v)
+                for (int u = 0; u < g.cells(e1); ++u) {
+                    std::array<int, 3> c{};
+                    c[static_cast<std::size_t>(a)] = layer;
+                    c[static_cast<std::size_t>(e1)] = u;
+                    c[static_cast<std::size_t>(e2)] = v;
+                    if (r.solver->solid(c[0], c[1], c[2]))
+                        continue; // racks and panels are drawn by the scene itself
+                    vtkIdType ids[4];
+                    const double us[4] = {g.face(e1, u), g.face(e1, u + 1), g.face(e1, u + 1), g.face(e1, u)};
+                    const double vs[4] = {g.face(e2, v), g.face(e2, v), g.face(e2, v + 1), g.face(e2, v + 1)};
+                    for (int q = 0; q < 4; ++q) {
+                        double p[3];
+                        p[a] = at;
+                        p[e1] = o[static_cast<std::size_t>(e1)] + us[q];
+                        p[e2] = o[static_cast<std::size_t>(e2)] + vs[q];
+                        ids[q] = pts->InsertNextPoint(p);
+                    }
+                    quads->InsertNextCell(4, ids);
+                    temp->InsertNextValue(r.solver->temperature(c[0], c[1], c[2]));
+                }
+        }
+    m_slice->SetPoints(pts);
+    m_slice->SetPolys(quads);
+    m_slice->GetCellData()->Initialize();
+    m_slice->GetCellData()->AddArray(temp);
+    m_slice->Modified();
+}
+
+void FieldLayer::rebuildVolume()
+{
+    auto lines = vtkSmartPointer<vtkPolyData>::New();
+    auto surface = vtkSmartPointer<vtkPolyData>::New();
+    if (m_result) {
+        // One room's streamlines and iso-surface (the first solved; others share its layout).
+        const thermal::RoomField& r = m_result->field->rooms.front();
+        const vtkSmartPointer<vtkDataSet> field = pointField(r);
+        // Seeds: 0.15 m behind every rack's exhaust face, across its width at its open bands.
+        auto seeds = vtkSmartPointer<vtkPolyData>::New();
+        auto seedPts = vtkSmartPointer<vtkPoints>::New();
+        for (const thermal::FieldBlackBox& b : r.geometry.boxes) {
+            const int axis = static_cast<int>(b.intake) / 2;
+            const bool intakeHigh = static_cast<int>(b.intake) % 2 == 1;
+            const double exhaust = intakeHigh ? b.min[static_cast<std::size_t>(axis)] - 0.15
+                                              : b.max[static_cast<std::size_t>(axis)] + 0.15;
+            for (const auto& band : b.bands)
+                for (double fx : {0.5}) {
+                    double p[3];
+                    p[axis] = exhaust;
+                    const int across = axis == 1 ? 0 : 1;
+                    p[across] =
+                        b.min[static_cast<std::size_t>(across)] +
+                        fx * (b.max[static_cast<std::size_t>(across)] - b.min[static_cast<std::size_t>(across)]);
+                    p[2] = 0.5 * (band[0] + band[1]);
+                    for (int d = 0; d < 3; ++d)
+                        p[d] += r.geometry.origin[static_cast<std::size_t>(d)];
+                    seedPts->InsertNextPoint(p);
+                }
+        }
+        seeds->SetPoints(seedPts);
+        auto tracer = vtkSmartPointer<vtkStreamTracer>::New();
+        tracer->SetInputData(field);
+        tracer->SetSourceData(seeds);
+        tracer->SetIntegratorTypeToRungeKutta45();
+        tracer->SetIntegrationDirectionToForward();
+        tracer->SetMaximumPropagation(40.0);
+        tracer->SetInitialIntegrationStep(0.2);
+        tracer->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, "velocity");
+        tracer->Update();
+        lines->DeepCopy(tracer->GetOutput());
+        auto contour = vtkSmartPointer<vtkContourFilter>::New();
+        contour->SetInputData(field);
+        contour->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, "temperature");
+        contour->SetValue(0, m_iso);
+        contour->Update();
+        surface->DeepCopy(contour->GetOutput());
+    }
+    m_lines->DeepCopy(lines);
+    m_surface->DeepCopy(surface);
+    m_lines->GetPointData()->SetActiveScalars("temperature");
+    m_lines->Modified();
+    m_surface->Modified();
+}
+
+} // namespace rdt::gui

@@ -1,0 +1,61 @@
+#pragma once
+/// \file FieldLayer.h
+/// The room field in the 3D view (`--thermal field` / `thermal: {model: field}`): air temperature
+/// on a movable slice plane (horizontal, or vertical along a row or across the rows), streamlines
+/// from every rack's exhaust coloured by temperature, and the iso-surface of the recommended inlet
+/// limit (27 °C), with a scalar bar. Cells inside racks and panels are left out of the slice.
+
+#include <vtkSmartPointer.h>
+
+#include <array>
+#include <memory>
+
+class vtkActor;
+class vtkRenderer;
+class vtkScalarBarActor;
+class vtkLookupTable;
+class vtkPolyData;
+
+namespace rdt::thermal {
+struct ThermalResult;
+}
+
+namespace rdt::gui {
+
+class FieldLayer {
+public:
+    explicit FieldLayer(vtkRenderer* renderer);
+    ~FieldLayer();
+    /// Show the field of `result` (none: hide everything).
+    void setResult(std::shared_ptr<const thermal::ThermalResult> result);
+    bool hasField() const { return m_result != nullptr; }
+    /// Slice normal to `axis` (0 x: across the rows, 1 y: along a row, 2 z: horizontal) at
+    /// `fraction` (0…1) of the room's extent.
+    void setSlice(int axis, double fraction);
+    void setVisible(bool slice, bool streamlines, bool iso);
+    int sliceAxis() const { return m_axis; }
+    double sliceFraction() const { return m_fraction; }
+    /// Air temperature range shown (°C), and how many streamlines and slice cells are drawn (tests).
+    std::array<double, 2> range() const { return m_range; }
+    long streamlinePoints() const;
+    long sliceCells() const;
+    double isoValueC() const { return m_iso; }
+
+private:
+    void rebuildSlice();
+    void rebuildVolume();
+
+    vtkRenderer* m_renderer;
+    std::shared_ptr<const thermal::ThermalResult> m_result;
+    int m_axis = 2;
+    double m_fraction = 0.35;
+    double m_iso = 27.0;
+    std::array<double, 2> m_range{20, 40};
+    vtkSmartPointer<vtkLookupTable> m_lut;
+    vtkSmartPointer<vtkPolyData> m_slice, m_lines, m_surface;
+    vtkSmartPointer<vtkActor> m_sliceActor, m_linesActor, m_isoActor;
+    vtkSmartPointer<vtkScalarBarActor> m_bar;
+    bool m_showSlice = true, m_showLines = true, m_showIso = false;
+};
+
+} // namespace rdt::gui
