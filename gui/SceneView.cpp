@@ -263,6 +263,17 @@ QStringList SceneView::colouringNames() const
     return out;
 }
 
+QPoint SceneView::worldOnScreen(const std::array<double, 3>& w) const
+{
+    vtkRenderer* ren = m_vtk->renderer();
+    ren->SetWorldPoint(w[0], w[1], w[2], 1.0);
+    ren->WorldToDisplay();
+    double d[3];
+    ren->GetDisplayPoint(d);
+    const double ratio = m_vtk->devicePixelRatioF();
+    return {static_cast<int>(d[0] / ratio), m_vtk->height() - static_cast<int>(d[1] / ratio)};
+}
+
 QPoint SceneView::partOnScreen(int rack, int slot) const
 {
     for (const core::Box& b : m_geometry.parts)

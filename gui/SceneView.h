@@ -6,6 +6,7 @@
 
 #include <QWidget>
 
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -52,6 +53,8 @@ public:
     QStringList colouringNames() const;
     /// Where the centre of a part's front face appears in the 3D view, in widget pixels (tests).
     QPoint partOnScreen(int rack, int slot) const;
+    /// Where a point (layout coordinates, m) appears in the 3D view, in widget pixels.
+    QPoint worldOnScreen(const std::array<double, 3>& p) const;
     /// Fix (or free) the colour scale at the current range, as the "Fix scale" button does.
     void fixScale(bool on);
     /// Whether the scalar bar is shown (continuous colourings), and its range (tests).

@@ -198,7 +198,9 @@ TEST_CASE("the 3D view draws the whole cluster with merged geometry", "[gui]")
     Fixture f;
     REQUIRE(f.window->openFile(kData + "/designs/meta-24k-roce.yaml"));
     CHECK(f.window->scene()->partBoxes() == 1536 * 7);
-    CHECK(f.window->scene()->actorCount() <= 5); // not one actor per part
+    // Parts, frames, highlight, floor, and the room field's slice, streamlines and iso-surface: a fixed
+    // handful whatever the design's size, not one actor per part.
+    CHECK(f.window->scene()->actorCount() <= 8);
 }
 
 TEST_CASE("the screenshot of the example is non-blank and the 3D view shows the racks", "[gui][screenshot]")

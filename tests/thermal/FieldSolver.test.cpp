@@ -132,7 +132,7 @@ TEST_CASE("lid-driven cavity, Re 100: centre-line velocities within 0.01 of Ghia
     CHECK(p.maxDeviationV < 0.01); // measured 0.008
 }
 
-TEST_CASE("lid-driven cavity, Re 1000: centre-line velocities within 0.02 of Ghia, Ghia & Shin (1982)",
+TEST_CASE("lid-driven cavity, Re 1000: centre-line velocities within 0.02 of Ghia, Ghia & Shin (1982) (validation)",
           "[thermal][field][validation]")
 {
     FieldSolver s = lidCavity(64, 1000.0, 1.04);
@@ -149,7 +149,7 @@ TEST_CASE("lid-driven cavity, Re 1000: centre-line velocities within 0.02 of Ghi
     CHECK(p.maxDeviationV < 0.02); // measured 0.014
 }
 
-TEST_CASE("differentially heated cavity: mean Nusselt numbers within 1 % of de Vahl Davis (1983)",
+TEST_CASE("differentially heated cavity: mean Nusselt numbers within 1 % of de Vahl Davis (1983) (validation)",
           "[thermal][field][validation]")
 {
     // de Vahl Davis (1983), Int. J. Numer. Meth. Fluids 3, 249–264, benchmark solution, Pr 0.71.
