@@ -1,0 +1,161 @@
+// `--thermal field` in every output: the HDF5 report holds the room's grid, temperature,
+// velocity and pressure with units (read back through the HDF5 API and compared with the
+// solver's own values), and text, JSON and HDF5 give the same inlets and the same row verdicts.
+#include <catch2/catch.hpp>
+
+#include <hdf5.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "analysis/CheckFormats.h"
+#include "analysis/Pipeline.h"
+#include "analysis/ReportWriter.h"
+#include "cli/TextOutput.h"
+#include "thermal/RoomThermal.h"
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace rdt;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kDesign = R"(rdt: 1
+name: field-report
+site: {supply_air: 25 degC, supply_flow: 90 %}
+room: {ceiling: 3.0 m, clearance: 1.2 m, grid: 0.3 m}
+templates:
+  r:
+    rack_type: orv3-hpr
+    slots:
+      - {ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-a, feed: A}
+      - {ou: 2, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-b, feed: B}
+      - {ou: 6, part: meta-grand-teton-h100, id: gt0}
+      - {ou: 15, part: meta-grand-teton-h100, id: gt1}
+layout:
+  halls:
+    - id: h
+      pods:
+        - id: p
+          rows:
+            - {id: a, racks: [{template: r, count: 2, id: "r{n}"}]}
+            - {id: b, racks: [{template: r, count: 2, id: "r{n}"}]}
+)";
+
+std::vector<double> readArray(hid_t f, const std::string& path, std::vector<hsize_t>& dims, std::string& unit)
+{
+    const hid_t ds = H5Dopen2(f, path.c_str(), H5P_DEFAULT);
+    REQUIRE(ds >= 0);
+    const hid_t space = H5Dget_space(ds);
+    dims.assign(static_cast<std::size_t>(H5Sget_simple_extent_ndims(space)), 0);
+    H5Sget_simple_extent_dims(space, dims.data(), nullptr);
+    hsize_t n = 1;
+    for (hsize_t d : dims)
+        n *= d;
+    std::vector<double> v(n);
+    H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
+    const hid_t a = H5Aopen(ds, "units", H5P_DEFAULT);
+    const hid_t type = H5Aget_type(a);
+    char* s = nullptr;
+    H5Aread(a, type, &s);
+    unit = s ? s : "";
+    H5free_memory(s);
+    H5Tclose(type);
+    H5Aclose(a);
+    H5Sclose(space);
+    H5Dclose(ds);
+    return v;
+}
+
+} // namespace
+
+TEST_CASE("field model: the HDF5 report holds the field; text, JSON and HDF5 agree", "[report][hdf5][field]")
+{
+    const fs::path dir = fs::temp_directory_path() / ("rdt-field-report-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "room.yaml") << kDesign;
+    analysis::RunOptions o;
+    o.designPath = (dir / "room.yaml").string();
+    o.thermalModel = core::ThermalModel::Field;
+    core::Progress progress;
+    const analysis::RunResult r = analysis::run(o, progress);
+    REQUIRE(r.thermal->model == core::ThermalModel::Field);
+    REQUIRE(r.thermal->field);
+    const thermal::RoomField& room = r.thermal->field->rooms.front();
+    const thermal::FieldGrid& g = room.solver->grid();
+
+    const fs::path out = dir / "field.h5";
+    analysis::writeReport(r, out.string(), "1");
+    const hid_t f = H5Fopen(out.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    REQUIRE(f >= 0);
+    std::vector<hsize_t> dims;
+    std::string unit;
+    const auto temp = readArray(f, "/thermal/field/h.p/temperature", dims, unit);
+    CHECK(unit == "degC");
+    REQUIRE(dims == std::vector<hsize_t>{static_cast<hsize_t>(g.cells(2)), static_cast<hsize_t>(g.cells(1)),
+                                         static_cast<hsize_t>(g.cells(0))});
+    // Every cell's temperature as the solver has it ([z][y][x], x fastest).
+    double worst = 0;
+    for (int k = 0; k < g.cells(2); ++k)
+        for (int j = 0; j < g.cells(1); ++j)
+            for (int i = 0; i < g.cells(0); ++i)
+                worst = std::max(worst, std::abs(temp[g.cell(i, j, k)] - room.solver->temperature(i, j, k)));
+    CHECK(worst == 0.0);
+    const auto vel = readArray(f, "/thermal/field/h.p/velocity", dims, unit);
+    CHECK(unit == "m/s");
+    CHECK(dims.size() == 4);
+    CHECK(dims[3] == 3);
+    const auto xf = readArray(f, "/thermal/field/h.p/x_faces", dims, unit);
+    CHECK(unit == "m");
+    CHECK(xf.size() == static_cast<std::size_t>(g.cells(0) + 1));
+    (void)readArray(f, "/thermal/field/h.p/pressure", dims, unit);
+    CHECK(unit == "Pa");
+
+    // The same inlets and row verdicts in JSON, text and HDF5.
+    const nlohmann::json j = analysis::checkJson(r);
+    REQUIRE(j["thermal"]["model"] == "field");
+    REQUIRE(j["thermal"]["field"]["rooms"].size() == 1);
+    CHECK(j["thermal"]["field"]["rooms"][0]["cells"] == g.cellCount());
+    CHECK(std::abs(j["thermal"]["field"]["rooms"][0]["energy_balance"].get<double>()) < 1e-3);
+    const auto& chassis = j["thermal"]["chassis"];
+    for (std::size_t c = 0; c < chassis.size(); ++c) {
+        const auto& rk = r.thermal->racks[c / 2];
+        CHECK(chassis[c]["inlet_C"].get<double>() == Approx(rk.chassis[c % 2].inletK - 273.15));
+        CHECK(j["thermal"]["field"]["chassis"][c]["inlet_mean_C"].get<double>() ==
+              Approx(rk.chassis[c % 2].fieldInletK - 273.15));
+    }
+    const std::string text = cli::checkSummaryText(r, analysis::makeRegistry());
+    CHECK(text.find("room field: 1 room solved") != std::string::npos);
+    // RCI from the field: the rule's measured value is the row's RCI in JSON.
+    for (const core::Violation& v : r.violations)
+        if (v.rule == "thermal.row.rci")
+            for (const auto& row : j["thermal"]["rows"])
+                if (v.subject == row["id"])
+                    CHECK(v.measured == Approx(row["rci_hi"].get<double>()));
+    H5Fclose(f);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("rdt check --thermal field: a room that cannot be built exits 2 at its line", "[cli][field][bad-input]")
+{
+    const fs::path dir = fs::temp_directory_path() / ("rdt-field-cli-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    std::string text = kDesign;
+    text.replace(text.find("ceiling: 3.0 m"), 14, "ceiling: 2.4 m");
+    std::ofstream(dir / "low.yaml") << text;
+    const std::string cmd = std::string(RDT_BIN_DIR) + "/rdt check " + (dir / "low.yaml").string() +
+                            " --thermal field > " + (dir / "out.txt").string() + " 2>&1";
+    const int status = std::system(cmd.c_str());
+    CHECK(WEXITSTATUS(status) == 2);
+    std::ifstream in(dir / "out.txt");
+    const std::string out((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    INFO(out);
+    CHECK(out.find("low.yaml:4:") != std::string::npos);
+    CHECK(out.find("do not fit under the room's 2.4 m ceiling") != std::string::npos);
+    // The network model does not need the room: the same design checks.
+    const std::string plain = std::string(RDT_BIN_DIR) + "/rdt check " + (dir / "low.yaml").string() + " > /dev/null 2>&1";
+    CHECK(WEXITSTATUS(std::system(plain.c_str())) != 2);
+    fs::remove_all(dir);
+}
