@@ -119,7 +119,7 @@ FieldLayer::FieldLayer(vtkRenderer* renderer)
     m_bar->SetNumberOfLabels(5);
     m_bar->SetLabelFormat("%.0f");
     m_bar->SetOrientationToVertical();
-    m_bar->SetPosition(0.015, 0.08);
+    m_bar->SetPosition(0.035, 0.08);
     m_bar->SetWidth(0.06);
     m_bar->SetHeight(0.55);
     m_bar->GetTitleTextProperty()->SetColor(0.15, 0.15, 0.2);

@@ -67,8 +67,12 @@ double FieldSolver::energy(const FieldSettings& s)
     rows.clear();
     if (m_energyCorrection.size() != m_t.size())
         m_energyCorrection.assign(m_t.size(), 0.0);
-    Index3 at{};
-    for (at[2] = 0; at[2] < nc[2]; ++at[2])
+    std::vector<std::vector<Row>> slabs(static_cast<std::size_t>(nc[2]));
+#pragma omp parallel for schedule(static) if (m_grid.cellCount() > kParallelCells)
+    for (int slab = 0; slab < nc[2]; ++slab) {
+        Index3 at{};
+        at[2] = slab;
+        std::vector<Row>& out = slabs[static_cast<std::size_t>(slab)];
         for (at[1] = 0; at[1] < nc[1]; ++at[1])
             for (at[0] = 0; at[0] < nc[0]; ++at[0]) {
                 Row r;
@@ -76,7 +80,7 @@ double FieldSolver::energy(const FieldSettings& s)
                 if (m_solid[r.at]) { // inside a black box: not part of the air
                     r.aP = 1;
                     r.b = m_t[r.at];
-                    rows.push_back(r);
+                    out.push_back(r);
                     continue;
                 }
                 for (int d = 0; d < 3; ++d) {
@@ -139,8 +143,11 @@ double FieldSolver::energy(const FieldSettings& s)
                 const double aPr = r.aP / s.temperatureRelaxation;
                 r.b += (aPr - r.aP) * m_t[r.at];
                 r.aP = aPr;
-                rows.push_back(r);
+                out.push_back(r);
             }
+    }
+    for (const auto& slab : slabs)
+        rows.insert(rows.end(), slab.begin(), slab.end());
     // The residual is the cells' summed heat imbalance over the heat the domain carries (released
     // in cells plus conducted through walls): the equations are in conservative flux form, so
     // Σ imbalance is exactly the global energy balance's defect, and a tolerance of 1e-6 closes

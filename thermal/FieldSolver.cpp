@@ -244,8 +244,14 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
     auto& u = m_u[D];
     const double rho = m_fluid.density;
     const double g = m_fluid.gravity[D];
-    Index3 at{};
-    for (at[2] = 0; at[2] < nc[2] + (d == 2 ? 1 : 0); ++at[2])
+    // Assembled in horizontal slabs, in parallel on large grids; the rows keep grid order.
+    const int nk = nc[2] + (d == 2 ? 1 : 0);
+    std::vector<std::vector<Row>> slabs(static_cast<std::size_t>(nk));
+#pragma omp parallel for schedule(static) if (m_grid.cellCount() > kParallelCells)
+    for (int slab = 0; slab < nk; ++slab) {
+        Index3 at{};
+        at[2] = slab;
+        std::vector<Row>& out = slabs[static_cast<std::size_t>(slab)];
         for (at[1] = 0; at[1] < nc[1] + (d == 1 ? 1 : 0); ++at[1])
             for (at[0] = 0; at[0] < nc[0] + (d == 0 ? 1 : 0); ++at[0]) {
                 if (at[D] == 0 || at[D] == nc[D])
@@ -354,8 +360,11 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
                 r.b += (aPr - r.aP) * u[r.at];
                 r.aP = aPr;
                 m_d[D][r.at] = ad / std::max(aPr - sumA, 1e-3 * aPr);
-                rows.push_back(r);
+                out.push_back(r);
             }
+    }
+    for (const auto& slab : slabs)
+        rows.insert(rows.end(), slab.begin(), slab.end());
     double res = 0, scale = 0, umax = 0;
     for (const Row& r : rows) {
         res += r.residual(u);

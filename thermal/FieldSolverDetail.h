@@ -41,6 +41,10 @@ inline double faceArea(const FieldGrid& g, int axis, const Index3& at)
 
 namespace rdt::thermal {
 
+/// Grids above this many cells assemble their equations on all threads (below, a team costs more
+/// than it saves).
+inline constexpr std::size_t kParallelCells = 4096;
+
 template <class Fn>
 void FieldSolver::forEachBoundaryFace(Side side, Fn&& fn) const
 {

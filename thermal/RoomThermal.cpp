@@ -100,14 +100,15 @@ FieldSettings roomFieldSettings(double dt)
     s.centralBlend = 0.0; // first-order upwind momentum: the central correction cycles in buoyant rooms
     s.pseudoTimeStep = dt;
     s.energyTimeStepFactor = 10.0;
-    s.tolerance = 1e-4;
+    s.tolerance = 1e-3;
     s.intakeTolerance = 0.01;
     s.intakeWindow = 50;
     s.maxIterations = 5000;
     return s;
 }
 
-ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams& prm, core::Progress* progress)
+ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams& prm, core::Progress* progress,
+                                  PressureSolver pressure)
 {
     ThermalResult res = computeThermal(d, prm); // the network answer starts the coupling
     res.model = core::ThermalModel::Field;
@@ -181,7 +182,8 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
         std::unique_ptr<FieldSolver> solver = makeRoomSolver(g, air);
         RoomField out;
         out.pseudoTimeStepS = dt;
-        const FieldSettings settings = roomFieldSettings(dt);
+        FieldSettings settings = roomFieldSettings(dt);
+        settings.pressureSolver = pressure;
         std::vector<double> lastIntake(g.racks.size(), NAN);
         const core::LayoutSpacing spacing;
         // The network, rack by rack, under the air the field brings it; returns the largest

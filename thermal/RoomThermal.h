@@ -50,7 +50,9 @@ FieldSettings roomFieldSettings(double pseudoTimeStepS);
 /// Solve the design's rooms and couple them with the rack network. Throws core::InputError for
 /// rooms that cannot be built, FieldConvergenceError when a room does not converge, core::Cancelled
 /// when `progress` asks to stop.
+/// `pressure` picks the pressure-correction solver (bench_room compares them).
 ThermalResult computeThermalField(const core::Design& design, const RackAirflowParams& params = {},
-                                  core::Progress* progress = nullptr);
+                                  core::Progress* progress = nullptr,
+                                  PressureSolver pressure = PressureSolver::MultigridCG);
 
 } // namespace rdt::thermal

@@ -155,7 +155,8 @@ TEST_CASE("rdt check --thermal field: a room that cannot be built exits 2 at its
     CHECK(out.find("low.yaml:4:") != std::string::npos);
     CHECK(out.find("do not fit under the room's 2.4 m ceiling") != std::string::npos);
     // The network model does not need the room: the same design checks.
-    const std::string plain = std::string(RDT_BIN_DIR) + "/rdt check " + (dir / "low.yaml").string() + " > /dev/null 2>&1";
+    const std::string plain =
+        std::string(RDT_BIN_DIR) + "/rdt check " + (dir / "low.yaml").string() + " > /dev/null 2>&1";
     CHECK(WEXITSTATUS(std::system(plain.c_str())) != 2);
     fs::remove_all(dir);
 }

@@ -7,11 +7,11 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <unistd.h>
 
 #include "support/RuleHarness.h"
 #include "thermal/OpenFoamExport.h"
@@ -57,7 +57,8 @@ TEST_CASE("OpenFOAM: the row pair's exported case runs and agrees in the rows' m
                 air += room.solver->solid(i, j, k) ? 0 : 1;
     CHECK(cells == air);
 
-    REQUIRE(std::system(("sh " + (dir / "Allrun").string() + " > " + (dir / "allrun.out").string() + " 2>&1").c_str()) == 0);
+    REQUIRE(std::system(
+                ("sh " + (dir / "Allrun").string() + " > " + (dir / "allrun.out").string() + " 2>&1").c_str()) == 0);
     CHECK(slurp(dir / "log.checkMesh").find("Mesh OK") != std::string::npos);
     CHECK(slurp(dir / "log.buoyantBoussinesqSimpleFoam").find("SIMPLE solution converged") != std::string::npos);
 

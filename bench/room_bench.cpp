@@ -1,0 +1,116 @@
+// Benchmark: the room field model on whole designs, with the targets beside the figures:
+//   (1) with a grid argument only: the row pair (data/designs/row-pair.yaml, 32 racks) on that
+//       grid (0.12 m gives 201,000 cells) — target 10 s on 2 cores; it does not converge today
+//       (docs/thermal.md), which the line says with the iterations and time it took;
+//   (2) one 192-rack pod of the 24,576-GPU example (data/designs/meta-24k-roce.yaml at its
+//       room.grid default, 0.3 m; the other seven pods share the solution) — target 120 s;
+//   (3) the row pair at its shipped 0.3 m grid with the multigrid-CG pressure solver against
+//       Eigen's plain conjugate gradients (the baseline) in the same run.
+// Each line: cells, field iterations, network couplings, wall time, peak memory, ratio to target.
+//   bench_room [row-pair grid in m, e.g. 0.12]
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "analysis/Pipeline.h"
+#include "thermal/RoomThermal.h"
+
+using namespace rdt;
+
+namespace {
+
+double peakMb()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
+struct Figures {
+    std::size_t cells = 0;
+    int iterations = 0, couplings = 0;
+    double seconds = 0, hottestC = 0;
+};
+
+/// The solve's own progress lines on stderr, one every 100 iterations (long runs show life).
+struct Lines : core::Progress {
+    void update(double, std::string_view m) override
+    {
+        if (m.find("iteration") != std::string_view::npos && ++m_n % 10 == 0)
+            std::fprintf(stderr, "  %.*s\n", static_cast<int>(m.size()), m.data());
+    }
+    int m_n = 0;
+};
+
+Figures solve(const core::Design& d, thermal::PressureSolver pressure)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    Lines lines;
+    const thermal::ThermalResult t = thermal::computeThermalField(d, {}, &lines, pressure);
+    Figures f;
+    f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (const thermal::RoomField& r : t.field->rooms) {
+        f.cells += r.geometry.cellCount();
+        f.iterations += r.iterations;
+        f.couplings += r.couplings;
+    }
+    f.hottestC = -1e300;
+    for (const thermal::RackThermal& r : t.racks)
+        f.hottestC = std::max(f.hottestC, r.fieldIntakeMaxK - 273.15);
+    return f;
+}
+
+void print(const char* what, const Figures& f, double target)
+{
+    std::printf("%-44s %9zu cells %6d it %4d cpl %8.1f s  %7.0f MB  hottest intake %.1f degC", what, f.cells,
+                f.iterations, f.couplings, f.seconds, peakMb(), f.hottestC);
+    if (target > 0)
+        std::printf("  %.2fx target (%.0f s)", f.seconds / target, target);
+    std::printf("\n");
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const double grid = argc > 1 ? std::atof(argv[1]) : 0.0;
+    if (argc > 1 && !(grid >= 0.05 && grid <= 1.0)) {
+        std::fprintf(stderr, "bench_room: grid must lie in 0.05…1 m\n");
+        return 2;
+    }
+    const std::string data = analysis::dataDir();
+    try {
+        if (grid > 0) {
+            core::Design pair = core::loadDesign(data + "/designs/row-pair.yaml", data + "/catalog");
+            pair.room.cellM = grid;
+            char label[64];
+            std::snprintf(label, sizeof label, "row pair, 32 racks, %.2f m grid", grid);
+            const auto t0 = std::chrono::steady_clock::now();
+            try {
+                print(label, solve(pair, thermal::PressureSolver::MultigridCG), 10.0);
+            } catch (const thermal::FieldConvergenceError& e) {
+                std::printf("%-44s did not converge: %zu iterations, %.0f s (%s)\n", label, e.history().size(),
+                            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), e.what());
+            }
+        }
+
+        core::Design pod = core::loadDesign(data + "/designs/meta-24k-roce.yaml", data + "/catalog");
+        pod.thermalModel = core::ThermalModel::Field;
+        print("24k example: 8 pods of 192 racks (1 solved)", solve(pod, thermal::PressureSolver::MultigridCG), 120.0);
+
+        core::Design coarse = core::loadDesign(data + "/designs/row-pair.yaml", data + "/catalog");
+        const Figures mg = solve(coarse, thermal::PressureSolver::MultigridCG);
+        const Figures cg = solve(coarse, thermal::PressureSolver::EigenCG);
+        print("row pair 0.3 m, multigrid CG", mg, 0);
+        print("row pair 0.3 m, Eigen CG (baseline)", cg, 0);
+        std::printf("pressure solver: multigrid CG %.2fx faster than Eigen CG on the whole coupled solve\n",
+                    cg.seconds / mg.seconds);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_room: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
