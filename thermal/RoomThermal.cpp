@@ -53,7 +53,7 @@ public:
         double left = NAN, fraction = 0;
         if (m_log.size() > 100) {
             const double rate = (m_log.back() - m_log[m_log.size() - 101]) / 100.0; // decades per iteration
-            if (rate < 0) {
+            if (rate < 0 && m_log.back() > std::log10(m_tol)) {
                 const double its = (std::log10(m_tol) - m_log.back()) / rate;
                 left = its * elapsed / static_cast<double>(m_log.size());
                 fraction = static_cast<double>(m_log.size()) / (static_cast<double>(m_log.size()) + its);
