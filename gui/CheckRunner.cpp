@@ -48,6 +48,12 @@ void CheckRunner::wait()
         m_thread.join();
 }
 
+void CheckRunner::cancel()
+{
+    if (m_current && m_running.load())
+        m_current->cancel();
+}
+
 void CheckRunner::request(std::shared_ptr<const core::Design> design)
 {
     if (m_current)
@@ -98,7 +104,16 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
                 },
                 Qt::QueuedConnection);
         } catch (const core::Cancelled&) {
-            // superseded by a newer request
+            // Superseded by a newer request (then nothing to say), or stopped by the user.
+            QMetaObject::invokeMethod(
+                this,
+                [this, generation] {
+                    if (generation == m_generation.load()) {
+                        m_running = false;
+                        Q_EMIT cancelled();
+                    }
+                },
+                Qt::QueuedConnection);
         } catch (const std::exception& e) {
             const QString msg = QString::fromUtf8(e.what());
             QMetaObject::invokeMethod(

@@ -35,6 +35,9 @@ public:
     bool running() const { return m_running.load(); }
     /// Block until the current run ends (tests and shutdown only).
     void wait();
+    /// Stop the run in flight (a long room field solve): it ends at its next iteration or rule and
+    /// emits cancelled(); the results of the last complete run stay.
+    void cancel();
 
 Q_SIGNALS:
     void progress(double fraction, const QString& message);
@@ -42,6 +45,7 @@ Q_SIGNALS:
     void finished(const std::vector<rdt::core::Violation>& violations,
                   std::shared_ptr<const rdt::gui::SolverResults> results);
     void failed(const QString& message);
+    void cancelled();
 
 private:
     std::thread m_thread;

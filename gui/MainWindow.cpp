@@ -2,29 +2,30 @@
 
 #include <algorithm>
 
-#include <QDragEnterEvent>
-#include <QShowEvent>
-#include <QDropEvent>
-#include <QLocale>
-#include <QMimeData>
-#include <QRegularExpression>
-#include <QUrl>
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QKeySequence>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QSettings>
+#include <QShowEvent>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
+#include <QToolButton>
+#include <QUrl>
 
 #include "gui/CatalogPanel.h"
 #include "gui/CheckRunner.h"
@@ -32,13 +33,13 @@
 #include "gui/InspectorPanel.h"
 #include "gui/LayoutTree.h"
 #include "gui/PowerPanel.h"
-#include "gui/SignalPanel.h"
-#include "gui/ThermalPanel.h"
-#include "gui/WhatIfBar.h"
 #include "gui/ProblemsPanel.h"
 #include "gui/SceneView.h"
+#include "gui/SignalPanel.h"
 #include "gui/Studio.h"
+#include "gui/ThermalPanel.h"
 #include "gui/ThroughputPanel.h"
+#include "gui/WhatIfBar.h"
 
 namespace rdt::gui {
 
@@ -85,8 +86,23 @@ MainWindow::MainWindow(const QString& catalogDir, bool interactive, QWidget* par
     m_progress->setRange(0, 100);
     m_progress->setTextVisible(false);
     m_progress->hide();
+    m_cancel = new QToolButton;
+    m_cancel->setText(tr("Cancel"));
+    m_cancel->setToolTip(tr("Stop the check in flight (a room field solve can take minutes)"));
+    m_cancel->hide();
     statusBar()->addPermanentWidget(m_counts);
     statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+    connect(m_cancel, &QToolButton::clicked, m_studio.get(), &Studio::cancelChecks);
+    connect(m_studio.get(), &Studio::checksMessage, this, [this](const QString& m) {
+        if (m.startsWith("room field"))
+            statusBar()->showMessage(m, 3000);
+    });
+    connect(m_studio.get(), &Studio::checksCancelled, this, [this] {
+        m_progress->hide();
+        m_cancel->hide();
+        statusBar()->showMessage(tr("Check cancelled: the results shown are the last complete run's"), 8000);
+    });
 
     connect(m_studio.get(), &Studio::refused, this, [this](const QString& why) {
         statusBar()->showMessage(tr("Refused: %1").arg(why), 8000);
@@ -97,11 +113,13 @@ MainWindow::MainWindow(const QString& catalogDir, bool interactive, QWidget* par
     connect(m_studio.get(), &Studio::checksStarted, this, [this] {
         m_progress->setValue(0);
         m_progress->show();
+        m_cancel->show();
     });
     connect(m_studio.get(), &Studio::checksProgress, this,
             [this](double f) { m_progress->setValue(static_cast<int>(f * 100.0)); });
     connect(m_studio.get(), &Studio::checksFinished, this, [this] {
         m_progress->hide();
+        m_cancel->hide();
         const core::CheckCounts c = core::countViolations(m_studio->violations());
         const core::Summary s = m_studio->design().summary();
         auto count = [](std::size_t n, const char* one, const char* many) {
@@ -176,8 +194,8 @@ void MainWindow::fitDocks()
     // Shares of the window that keep every view usable from 1280×720 up: the elevation never
     // shrinks to a strip, the bottom panels never take half the height.
     const int w = std::max(width(), 1000), h = std::max(height(), 600);
-    resizeDocks({m_layoutDock, m_elevationDock}, {std::clamp(w * 14 / 100, 170, 320), std::clamp(w * 22 / 100, 250, 420)},
-                Qt::Horizontal);
+    resizeDocks({m_layoutDock, m_elevationDock},
+                {std::clamp(w * 14 / 100, 170, 320), std::clamp(w * 22 / 100, 250, 420)}, Qt::Horizontal);
     resizeDocks({m_inspectorDock}, {std::clamp(w * 20 / 100, 240, 300)}, Qt::Horizontal);
     resizeDocks({m_problemsDock}, {std::clamp(h * 30 / 100, 170, 280)}, Qt::Vertical);
     resizeDocks({m_layoutDock, m_catalogDock}, {h * 35 / 100, h * 45 / 100}, Qt::Vertical);

@@ -12,6 +12,7 @@
 
 class QLabel;
 class QProgressBar;
+class QToolButton;
 class QTimer;
 class QMenu;
 class QDockWidget;
@@ -102,6 +103,7 @@ private:
     LayoutTree* m_layout = nullptr;
     QLabel* m_counts = nullptr;
     QProgressBar* m_progress = nullptr;
+    QToolButton* m_cancel = nullptr;
     QTimer* m_autosave = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;

@@ -32,7 +32,11 @@ Studio::Studio(QString catalogDir, QObject* parent)
                 m_results = std::move(r);
                 Q_EMIT checksFinished();
             });
-    connect(m_runner, &CheckRunner::progress, this, [this](double f, const QString&) { Q_EMIT checksProgress(f); });
+    connect(m_runner, &CheckRunner::progress, this, [this](double f, const QString& m) {
+        Q_EMIT checksProgress(f);
+        Q_EMIT checksMessage(m);
+    });
+    connect(m_runner, &CheckRunner::cancelled, this, [this] { Q_EMIT checksCancelled(); });
     connect(m_runner, &CheckRunner::failed, this,
             [this](const QString& msg) { Q_EMIT refused("checks failed: " + msg); });
     m_subjects = std::make_unique<editor::SubjectIndex>(m_document->design());
@@ -52,6 +56,11 @@ void Studio::setColouring(const QString& name)
 bool Studio::checksRunning() const
 {
     return m_runner->running();
+}
+
+void Studio::cancelChecks()
+{
+    m_runner->cancel();
 }
 
 void Studio::setDocument(editor::Document doc)

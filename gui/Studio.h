@@ -13,10 +13,10 @@
 
 #include "analysis/Pipeline.h"
 #include "analysis/Throughput.h"
-#include "gui/CheckRunner.h"
 #include "core/Rules.h"
 #include "editor/Document.h"
 #include "editor/Selection.h"
+#include "gui/CheckRunner.h"
 
 namespace rdt::gui {
 
@@ -38,10 +38,7 @@ public:
     }
     /// Power budget and airflow of the last finished check (null before the first, or on failure).
     std::shared_ptr<const power::PowerResult> power() const { return m_results ? m_results->power : nullptr; }
-    std::shared_ptr<const thermal::ThermalResult> thermal() const
-    {
-        return m_results ? m_results->thermal : nullptr;
-    }
+    std::shared_ptr<const thermal::ThermalResult> thermal() const { return m_results ? m_results->thermal : nullptr; }
     std::shared_ptr<const signal::SignalResult> signal() const { return m_results ? m_results->signal : nullptr; }
     /// Per-part fields of the last finished check (empty before the first).
     const std::vector<core::PartField>* fields() const { return m_results ? &m_results->fields : nullptr; }
@@ -62,6 +59,8 @@ public:
     /// Index of the rack shown in the elevation.
     int currentRack() const { return m_rack; }
     bool checksRunning() const;
+    /// Stop the check in flight (checksCancelled follows); the last complete results stay.
+    void cancelChecks();
     const QString& catalogDir() const { return m_catalogDir; }
 
     /// Replace the document (after New/Open/Recover). Clears undo history.
@@ -78,6 +77,8 @@ Q_SIGNALS:
     void selectionChanged(const QString& id);
     void checksStarted();
     void checksProgress(double fraction);
+    void checksMessage(const QString& message); ///< what the check is doing (a room solve's residuals)
+    void checksCancelled();
     void checksFinished(); ///< violations(), throughput(), power(), thermal() and fields() updated
     void colouringChanged(const QString& name);
     void refused(const QString& reason);

@@ -107,3 +107,24 @@ TEST_CASE("studio: the room field as a slice, streamlines and a scalar bar", "[g
     CHECK(cold.blue() > cold.red());
     CHECK(hot.red() > hot.blue());
 }
+
+TEST_CASE("studio: a room field solve can be cancelled", "[gui][field]")
+{
+    QTemporaryDir dir;
+    qputenv("RDT_STUDIO_RECOVERY_DIR", (dir.path() + "/recovery").toUtf8());
+    const QString path = dir.path() + "/room.yaml";
+    std::ofstream(path.toStdString()) << kRoom;
+    gui::MainWindow window(RDT_SOURCE_DIR "/data/catalog", false);
+    window.show();
+    int cancelled = 0, finished = 0;
+    QObject::connect(&window.studio(), &gui::Studio::checksCancelled, [&] { ++cancelled; });
+    QObject::connect(&window.studio(), &gui::Studio::checksFinished, [&] { ++finished; });
+    REQUIRE(window.openFile(path));
+    REQUIRE(window.studio().checksRunning()); // the solve runs in the background
+    window.studio().cancelChecks();
+    window.waitForChecks(20000);
+    CHECK_FALSE(window.studio().checksRunning());
+    CHECK(cancelled == 1);
+    CHECK(finished == 0);
+    CHECK_FALSE(window.scene()->field()->hasField());
+}
