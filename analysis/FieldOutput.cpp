@@ -46,6 +46,7 @@ json fieldJson(const thermal::ThermalResult& t)
                          {"couplings", r.couplings},
                          {"coupling_change_K", num(r.couplingChangeK)},
                          {"residuals", residualJson(r.residuals)},
+                         {"converged_on", r.criterion},
                          {"pseudo_time_step_s", num(r.pseudoTimeStepS)},
                          {"seconds", num(r.seconds)},
                          {"supply_C", num(r.geometry.supplyC)},

@@ -497,7 +497,33 @@ FieldResult FieldSolver::solve(const FieldSettings& s, const std::function<bool(
         }
         if (it > 1 && worst < s.tolerance && settled) {
             result.converged = true;
+            result.criterion = "residuals";
             break;
+        }
+        // A residual plateau: a steady solver's answer to small unsteadiness it cannot settle.
+        // Accepted only when every rack's intake stayed within plateauIntakeRange over the last
+        // plateauWindow iterations (the whole swing, not two samples) and the residuals, energy
+        // included, are below plateauTolerance (so the heat balance closes to that fraction).
+        if (s.plateauTolerance > 0 && worst < s.plateauTolerance && !intakeHistory.empty() &&
+            intakeHistory.size() > static_cast<std::size_t>(s.plateauWindow)) {
+            bool steady = true;
+            for (std::size_t b = 0; b < m_boxes.size() && steady; ++b) {
+                double lo = 1e300, hi = -1e300;
+                for (std::size_t h = intakeHistory.size() - static_cast<std::size_t>(s.plateauWindow);
+                     h < intakeHistory.size(); ++h) {
+                    lo = std::min(lo, intakeHistory[h][b]);
+                    hi = std::max(hi, intakeHistory[h][b]);
+                }
+                steady = hi - lo < s.plateauIntakeRange;
+            }
+            if (steady) {
+                result.converged = true;
+                char why[160];
+                std::snprintf(why, sizeof why, "intakes steady within %.2g K over %d iterations, residuals at %.1e",
+                              s.plateauIntakeRange, s.plateauWindow, worst);
+                result.criterion = why;
+                break;
+            }
         }
     }
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -89,6 +89,11 @@ struct FieldSettings {
     /// intake mean must have moved less than this (K) over the last `intakeWindow` iterations.
     double intakeTolerance = 0;
     int intakeWindow = 50;
+    /// When > 0: residuals that level off below this are accepted if every black box's intake
+    /// stayed within plateauIntakeRange (K, the whole swing) over the last plateauWindow iterations.
+    double plateauTolerance = 0;
+    double plateauIntakeRange = 0.05;
+    int plateauWindow = 300;
     TurbulenceModel turbulence = TurbulenceModel::Laminar;
 };
 
@@ -106,6 +111,7 @@ struct ResidualRecord {
 /// 1e-6 closes the global energy balance to 1e-6 (with no heat at all: over Σ a_P · T range).
 struct FieldResult {
     bool converged = false;
+    std::string criterion; ///< "residuals", or the residual plateau with steady intakes that ended it
     int iterations = 0;
     double seconds = 0;
     std::vector<ResidualRecord> history;

@@ -103,6 +103,9 @@ FieldSettings roomFieldSettings(double dt)
     s.tolerance = 1e-3;
     s.intakeTolerance = 0.01;
     s.intakeWindow = 50;
+    s.plateauTolerance = 1e-2;
+    s.plateauIntakeRange = 0.05;
+    s.plateauWindow = 300;
     s.maxIterations = 5000;
     return s;
 }
@@ -257,6 +260,7 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
             out.iterations += r.iterations;
             out.history.insert(out.history.end(), r.history.begin(), r.history.end());
             out.residuals = r.history.back();
+            out.criterion = r.criterion;
             const auto [change, flowChange] = network();
             fixedPoint = change < 0.05 && flowChange < 0.005;
         }

@@ -29,12 +29,13 @@ struct RoomField {
     double couplingChangeK = 0;      ///< largest rack-intake change of the last pass
     double seconds = 0;
     double pseudoTimeStepS = 0;
-    ResidualRecord residuals;                  ///< the last iteration's
-    std::vector<ResidualRecord> history;       ///< every iteration of every pass
-    double heatW = 0;                          ///< released by the racks
-    double heatOutW = 0;                       ///< carried out through the returns
-    double returnC = 0;                        ///< mass-weighted air leaving (°C)
-    double massInKgS = 0, massOutKgS = 0;      ///< entering through the supplies, leaving by the returns
+    ResidualRecord residuals;             ///< the last iteration's
+    std::string criterion;                ///< what ended the last solve: "residuals", or a plateau with steady intakes
+    std::vector<ResidualRecord> history;  ///< every iteration of every pass
+    double heatW = 0;                     ///< released by the racks
+    double heatOutW = 0;                  ///< carried out through the returns
+    double returnC = 0;                   ///< mass-weighted air leaving (°C)
+    double massInKgS = 0, massOutKgS = 0; ///< entering through the supplies, leaving by the returns
     std::shared_ptr<const FieldSolver> solver; ///< the converged field
 };
 
