@@ -22,27 +22,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* kDesign = R"(rdt: 1
-name: field-report
-site: {supply_air: 25 degC, supply_flow: 90 %}
-room: {ceiling: 3.0 m, clearance: 1.2 m, grid: 0.3 m}
-templates:
-  r:
-    rack_type: orv3-hpr
-    slots:
-      - {ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-a, feed: A}
-      - {ou: 2, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-b, feed: B}
-      - {ou: 6, part: meta-grand-teton-h100, id: gt0}
-      - {ou: 15, part: meta-grand-teton-h100, id: gt1}
-layout:
-  halls:
-    - id: h
-      pods:
-        - id: p
-          rows:
-            - {id: a, racks: [{template: r, count: 2, id: "r{n}"}]}
-            - {id: b, racks: [{template: r, count: 2, id: "r{n}"}]}
-)";
+/// The shared fixture (with `thermal: {model: field}`).
+std::string fixture()
+{
+    std::ifstream in(RDT_SOURCE_DIR "/tests/fixtures/room/row-pair-6.yaml");
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
 
 std::vector<double> readArray(hid_t f, const std::string& path, std::vector<hsize_t>& dims, std::string& unit)
 {
@@ -75,7 +60,7 @@ TEST_CASE("field model: the HDF5 report holds the field; text, JSON and HDF5 agr
 {
     const fs::path dir = fs::temp_directory_path() / ("rdt-field-report-" + std::to_string(::getpid()));
     fs::create_directories(dir);
-    std::ofstream(dir / "room.yaml") << kDesign;
+    std::ofstream(dir / "room.yaml") << fixture();
     analysis::RunOptions o;
     o.designPath = (dir / "room.yaml").string();
     o.thermalModel = core::ThermalModel::Field;
@@ -142,7 +127,7 @@ TEST_CASE("rdt check --thermal field: a room that cannot be built exits 2 at its
 {
     const fs::path dir = fs::temp_directory_path() / ("rdt-field-cli-" + std::to_string(::getpid()));
     fs::create_directories(dir);
-    std::string text = kDesign;
+    std::string text = fixture();
     text.replace(text.find("ceiling: 3.0 m"), 14, "ceiling: 2.4 m");
     std::ofstream(dir / "low.yaml") << text;
     const std::string cmd = std::string(RDT_BIN_DIR) + "/rdt check " + (dir / "low.yaml").string() +
@@ -152,9 +137,11 @@ TEST_CASE("rdt check --thermal field: a room that cannot be built exits 2 at its
     std::ifstream in(dir / "out.txt");
     const std::string out((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     INFO(out);
-    CHECK(out.find("low.yaml:4:") != std::string::npos);
+    CHECK(out.find("low.yaml:6:") != std::string::npos);
     CHECK(out.find("do not fit under the room's 2.4 m ceiling") != std::string::npos);
     // The network model does not need the room: the same design checks.
+    text.replace(text.find("model: field"), 12, "model: network");
+    std::ofstream(dir / "low.yaml") << text;
     const std::string plain =
         std::string(RDT_BIN_DIR) + "/rdt check " + (dir / "low.yaml").string() + " > /dev/null 2>&1";
     CHECK(WEXITSTATUS(std::system(plain.c_str())) != 2);

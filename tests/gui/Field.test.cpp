@@ -19,39 +19,11 @@
 
 using namespace rdt;
 
-namespace {
-
-const char* kRoom = R"(rdt: 1
-name: field-view
-site: {supply_air: 25 degC, supply_flow: 90 %}
-room: {ceiling: 3.0 m, clearance: 1.2 m, grid: 0.3 m}
-thermal: {model: field}
-templates:
-  r:
-    rack_type: orv3-hpr
-    slots:
-      - {ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-a, feed: A}
-      - {ou: 2, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-b, feed: B}
-      - {ou: 6, part: meta-grand-teton-h100, id: gt0}
-      - {ou: 15, part: meta-grand-teton-h100, id: gt1}
-layout:
-  halls:
-    - id: h
-      pods:
-        - id: p
-          rows:
-            - {id: a, racks: [{template: r, count: 3, id: "r{n}"}]}
-            - {id: b, racks: [{template: r, count: 3, id: "r{n}"}]}
-)";
-
-} // namespace
-
 TEST_CASE("studio: the room field as a slice, streamlines and a scalar bar", "[gui][field]")
 {
     QTemporaryDir dir;
     qputenv("RDT_STUDIO_RECOVERY_DIR", (dir.path() + "/recovery").toUtf8());
-    const QString path = dir.path() + "/room.yaml";
-    std::ofstream(path.toStdString()) << kRoom;
+    const QString path = RDT_SOURCE_DIR "/tests/fixtures/room/row-pair-6.yaml";
     gui::MainWindow window(RDT_SOURCE_DIR "/data/catalog", false);
     window.resize(1400, 900);
     window.show();
@@ -112,8 +84,7 @@ TEST_CASE("studio: a room field solve can be cancelled", "[gui][field]")
 {
     QTemporaryDir dir;
     qputenv("RDT_STUDIO_RECOVERY_DIR", (dir.path() + "/recovery").toUtf8());
-    const QString path = dir.path() + "/room.yaml";
-    std::ofstream(path.toStdString()) << kRoom;
+    const QString path = RDT_SOURCE_DIR "/tests/fixtures/room/row-pair-6.yaml";
     gui::MainWindow window(RDT_SOURCE_DIR "/data/catalog", false);
     window.show();
     int cancelled = 0, finished = 0;
