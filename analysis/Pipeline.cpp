@@ -1,5 +1,7 @@
 #include "analysis/Pipeline.h"
 
+#include "analysis/Hil.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -41,6 +43,7 @@ core::CheckRegistry makeRegistry()
     power::registerChecks(r);
     thermal::registerChecks(r);
     signal::registerChecks(r);
+    registerHilChecks(r);
     return r;
 }
 

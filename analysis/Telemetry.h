@@ -17,6 +17,7 @@ struct TelemetrySample {
     double clockHz = NAN;      ///< clocks.sm
     double utilization = NAN;  ///< utilization.gpu, 0 … 1
     double temperatureK = NAN; ///< temperature.gpu
+    double throttleReasons = NAN; ///< DCGM clock-throttle (clock-event) reason bits, NaN when not given
     int line = 0;
 };
 
@@ -31,5 +32,19 @@ struct Telemetry {
 /// number of fields, a value that is not a number, or a unit that does not match the column.
 Telemetry parseNvidiaSmiCsv(const std::string& text, const std::string& fileName);
 Telemetry readNvidiaSmiCsv(const std::string& path);
+
+/// `dcgmi dmon -e 155,203,100,150` text: a `#Entity TAG…` header (POWER, GPUTL, SMCLK, TMPTR
+/// are used; POWER and SMCLK required), an optional `ID`/`Id` units line, then `GPU n v…` rows
+/// (other entities skipped; `N/A` is missing). InputError file:line on anything else.
+Telemetry parseDcgmDmon(const std::string& text, const std::string& fileName);
+/// DCGM exporter metrics (Prometheus text exposition): DCGM_FI_DEV_POWER_USAGE, _SM_CLOCK,
+/// _GPU_UTIL, _GPU_TEMP, _CLOCK_THROTTLE_REASONS / _CLOCKS_EVENT_REASONS, by `gpu` label (and
+/// `Hostname`). One sample per GPU per scrape; scrapes may be concatenated (a `# HELP` of a
+/// metric already seen, or a repeated series, starts the next).
+Telemetry parsePrometheusDcgm(const std::string& text, const std::string& fileName);
+/// Any of the three formats, told apart by their first lines.
+Telemetry readGpuTelemetry(const std::string& path);
+/// Names of the set throttle reasons (`sw_power_cap`, `hw_slowdown`, `sw_thermal`, `hw_thermal`, …).
+std::string throttleReasonNames(double bits);
 
 } // namespace rdt::analysis

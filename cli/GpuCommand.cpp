@@ -26,7 +26,7 @@ int runGpuCalibrate(const GpuCalibrateArgs& a)
                                    "\"" + a.part + "\" is a " + std::string(core::partKindName(part.kind)) +
                                        ", not a gpu");
         const models::GpuSpec gpu = models::GpuSpec::fromPart(part);
-        const analysis::Telemetry tel = analysis::readNvidiaSmiCsv(a.telemetry);
+        const analysis::Telemetry tel = analysis::readGpuTelemetry(a.telemetry);
 
         // Samples under load only: idle clocks say nothing about DVFS under a power limit.
         std::vector<models::PowerClockSample> samples;

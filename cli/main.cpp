@@ -5,6 +5,7 @@
 #include "cli/ComCommand.h"
 #include "cli/Commands.h"
 #include "cli/GpuCommand.h"
+#include "cli/HilCommand.h"
 #include "cli/NcclCommand.h"
 #include "cli/TouchstoneCommand.h"
 #include "core/AtomicFile.h"
@@ -123,7 +124,7 @@ int main(int argc, char** argv)
     auto* gpuCmd = app.add_subcommand("gpu", "GPU models against telemetry");
     gpuCmd->require_subcommand(1);
     auto* calibrate =
-        gpuCmd->add_subcommand("calibrate", "Fit a GPU's clock-vs-power curve to nvidia-smi CSV telemetry");
+        gpuCmd->add_subcommand("calibrate", "Fit a GPU's clock-vs-power curve to nvidia-smi CSV, dcgmi dmon or DCGM exporter telemetry");
     calibrate
         ->add_option("telemetry", calib.telemetry,
                      "nvidia-smi --query-gpu=index,name,power.draw,clocks.sm,utilization.gpu --format=csv")
@@ -135,6 +136,41 @@ int main(int argc, char** argv)
         ->check(CLI::Range(0.0, 100.0))
         ->capture_default_str();
     calibrate->add_flag("--json", calib.json, "Print JSON");
+
+    HilArgs hil;
+    auto* hilCmd = app.add_subcommand("hil", "Hardware in the loop: live Redfish telemetry against the design");
+    hilCmd->require_subcommand(1);
+    auto hilCommon = [&hil](CLI::App* cmd) {
+        cmd->add_option("design", hil.design, "Design file (YAML)")->required();
+    };
+    auto hilPoll = [&hil](CLI::App* cmd) {
+        cmd->add_option("--map", hil.map, "Telemetry map (YAML): which BMC and sensors belong to which part")
+            ->required();
+        cmd->add_option("--timeout", hil.timeout, "Per-request timeout, e.g. 3s (default: the map's, else 5 s)");
+        cmd->add_option("--ca-cert", hil.caCert, "CA bundle (PEM) the BMCs' certificates are checked against");
+        cmd->add_flag("--insecure", hil.insecure, "Do not verify BMC certificates (lab use only)");
+    };
+    auto* hilSnap = hilCmd->add_subcommand("snapshot", "Read every mapped part once and write an HDF5 snapshot");
+    hilCommon(hilSnap);
+    hilPoll(hilSnap);
+    hilSnap->add_option("-o,--output", hil.output, "Snapshot file (.h5)")->required();
+    auto* hilWatch = hilCmd->add_subcommand("watch", "Poll at an interval: measured against predicted, live");
+    hilCommon(hilWatch);
+    hilPoll(hilWatch);
+    hilWatch->add_option("--interval", hil.interval, "Time between sweeps, e.g. 5s")->capture_default_str();
+    hilWatch->add_option("-o,--output", hil.output, "Append every sweep to this series file (.h5, new)");
+    hilWatch->add_option("--count", hil.count, "Stop after N sweeps (default: until Ctrl-C)")
+        ->check(CLI::NonNegativeNumber);
+    hilWatch->add_option("--profile", hil.profile, "Rule profile name or path");
+    auto* hilCompare = hilCmd->add_subcommand("compare", "Residuals of a snapshot or series against the model");
+    hilCommon(hilCompare);
+    hilCompare->add_option("telemetry", hil.inputs, "Snapshot or series file (.h5)")->required();
+    hilCompare->add_option("--profile", hil.profile, "Rule profile name or path (hil.* tolerances)");
+    hilCompare->add_flag("--json", hil.json, "Print JSON");
+    auto* hilCalib = hilCmd->add_subcommand("calibrate", "Fit the catalog's estimated figures to telemetry");
+    hilCommon(hilCalib);
+    hilCalib->add_option("telemetry", hil.inputs, "Snapshot or series files (.h5)")->required();
+    hilCalib->add_flag("--json", hil.json, "Print JSON");
 
     bool markdown = false;
     auto* rules = app.add_subcommand("rules", "List every rule with its id, default severity and source");
@@ -182,6 +218,14 @@ int main(int argc, char** argv)
         return runGpuCalibrate(calib);
     if (*tsCmd)
         return runTouchstone(ts);
+    if (*hilSnap)
+        return runHilSnapshot(hil);
+    if (*hilWatch)
+        return runHilWatch(hil);
+    if (*hilCompare)
+        return runHilCompare(hil);
+    if (*hilCalib)
+        return runHilCalibrate(hil);
     if (*rules)
         return runRules(markdown);
     if (*list)

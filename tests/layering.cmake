@@ -1,15 +1,16 @@
 # Checks the layering of ARCHITECTURE.md: no solver includes another solver, lower layers never
 # include higher ones, and Qt/VTK appear only in gui/. Run: cmake -DROOT=<repo> -P layering.cmake
-set(forbidden_core "models|power|thermal|signal|analysis|cli|gui")
+set(forbidden_core "models|power|thermal|signal|hil|analysis|cli|gui")
 set(forbidden_models "power|thermal|signal|analysis|cli|gui")
 set(forbidden_power "thermal|signal|analysis|cli|gui")
 set(forbidden_thermal "power|signal|analysis|cli|gui")
 set(forbidden_signal "power|thermal|analysis|cli|gui")
+set(forbidden_hil "models|power|thermal|signal|analysis|cli|gui|editor")
 set(forbidden_analysis "cli|gui")
 set(forbidden_cli "gui")
 set(forbidden_editor "power|thermal|signal|analysis|cli|gui")
 set(failures "")
-foreach(lib core models power thermal signal analysis cli editor)
+foreach(lib core models power thermal signal hil analysis cli editor)
   file(GLOB_RECURSE files "${ROOT}/${lib}/*.h" "${ROOT}/${lib}/*.cpp")
   foreach(f ${files})
     file(STRINGS "${f}" lines REGEX "^[ \t]*#[ \t]*include")

@@ -1,0 +1,76 @@
+#pragma once
+/// \file Hil.h
+/// Hardware in the loop: measured telemetry (hil/ snapshots and series) beside the model's
+/// predictions for the same parts — residuals per part and quantity, judged by the `hil.*` rules
+/// of the profile — and calibration of the catalog's estimated figures from measurements
+/// (platform power versus load, fan curve scale and chassis impedance, PSU efficiency curve),
+/// each with its standard uncertainty.
+
+#include <string>
+#include <vector>
+
+#include "analysis/Pipeline.h"
+#include "hil/Series.h"
+
+namespace rdt::analysis {
+
+/// One quantity of one part: the mean of its readings over a series, and the model's figure.
+struct HilResidual {
+    std::string part, kind, quantity, unit;
+    double measured = NAN, predicted = NAN;
+    double residual = NAN; ///< measured − predicted
+    int samples = 0;       ///< readings behind `measured`
+};
+
+struct HilComparison {
+    std::vector<HilResidual> rows;
+    /// Mapped parts whose readings are missing or failed: `part: why` (shown as "not checked").
+    std::vector<std::string> notChecked;
+    std::size_t sweeps = 0;
+};
+
+/// Compare a run's predictions with the series' readings (means over its sweeps). Parts of the
+/// series that the design lacks are an InputError (the wrong design or file).
+HilComparison compareTelemetry(const RunResult& run, const hil::Series& series);
+
+/// The `hil.*` rules (thresholds in the profile); they judge a comparison put in the result store
+/// under "hil" and stay silent in runs without telemetry.
+void registerHilChecks(core::CheckRegistry& registry);
+
+/// Judge a comparison with the profile's `hil.*` rules (waivers applied).
+std::vector<core::Violation> judgeTelemetry(const RunResult& run, const HilComparison& comparison);
+
+/// One fitted catalog figure.
+struct FittedValue {
+    std::string part;  ///< catalog slug
+    std::string field; ///< catalog field path (`power.base_idle`)
+    std::string unit;  ///< unit the value is printed in
+    double value = NAN, sigma = NAN; ///< in `unit`; sigma: one standard uncertainty
+    double catalog = NAN;            ///< the catalog's figure, same unit
+    int points = 0;
+};
+
+/// A fitted curve (efficiency or fan curve) with per-point uncertainty.
+struct FittedCurve {
+    std::string part, field, xUnit, yUnit;
+    std::vector<double> x, y, sigma;
+    std::vector<double> catalogY;
+    double xMin = NAN, xMax = NAN; ///< measured range of x
+    int points = 0;
+};
+
+struct Calibration {
+    std::vector<FittedValue> values;
+    std::vector<FittedCurve> curves;
+    std::vector<std::string> notes; ///< what could not be fitted, and why
+    std::vector<std::string> files;
+    std::size_t sweeps = 0;
+};
+
+/// Fit the estimated catalog figures of the design's parts to the readings of the series.
+Calibration calibrate(const RunResult& run, const std::vector<hil::Series>& series);
+
+/// Catalog YAML lines (`field: {value: …, source: "measured: …"}`) for the fitted figures.
+std::string calibrationCatalogLines(const Calibration& c);
+
+} // namespace rdt::analysis

@@ -1,0 +1,27 @@
+#pragma once
+/// \file HilCommand.h
+/// `rdt hil snapshot|watch|compare|calibrate`: read live Redfish telemetry of the mapped parts,
+/// keep it in HDF5, compare it with the model and fit the catalog's estimates to it.
+
+#include <string>
+#include <vector>
+
+namespace rdt::cli {
+
+struct HilArgs {
+    std::string design, map, output, profile;
+    std::vector<std::string> inputs; ///< snapshot / series files
+    std::string interval = "5 s";
+    std::string timeout; ///< overrides the map's
+    std::string caCert;
+    bool insecure = false;
+    int count = 0; ///< watch: stop after this many sweeps (0: until interrupted)
+    bool json = false;
+};
+
+int runHilSnapshot(const HilArgs& args);
+int runHilWatch(const HilArgs& args);
+int runHilCompare(const HilArgs& args);
+int runHilCalibrate(const HilArgs& args);
+
+} // namespace rdt::cli

@@ -1,0 +1,80 @@
+#pragma once
+/// \file Redfish.h
+/// Reads the mapped parts' telemetry from their BMCs / rack managers over Redfish, one sweep at a
+/// time, all endpoints concurrently. Per chassis or switch: power, inlet and exhaust air, fan speed,
+/// power limit (EnvironmentMetrics + ThermalSubsystem/ThermalMetrics, or the legacy Power and
+/// Thermal resources), plus any Sensor resources the map names (GPU power, airflow, pressure). Per
+/// power shelf: every supply's input and output power and capacity (PowerSubsystem/PowerSupplies
+/// and their Metrics, or legacy Power.PowerSupplies). A failing endpoint costs only its own
+/// readings: each error names the endpoint and what was wrong; the rest of the sweep stands.
+
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "hil/TelemetryMap.h"
+
+namespace rdt::hil {
+
+/// Power supplies kept per shelf (ORv3 shelves hold 6).
+inline constexpr std::size_t kMaxPsus = 8;
+
+/// One part's readings in one sweep; NaN where not read.
+struct PartReading {
+    double powerW = NAN;      ///< chassis input power (48 V busbar side)
+    double inletC = NAN;      ///< air at the front (degC)
+    double exhaustC = NAN;    ///< air at the rear (degC)
+    double fanPct = NAN;      ///< mean fan speed (% of full)
+    double fanMaxPct = NAN;   ///< fastest fan
+    double gpuPowerW = NAN;   ///< all GPUs together
+    double airflowM3s = NAN;  ///< chassis airflow
+    double pressurePa = NAN;  ///< chassis pressure drop
+    double powerLimitW = NAN; ///< Controls/PowerLimit set point
+    std::vector<double> psuInW, psuOutW, psuCapacityW; ///< power shelves: per supply
+    std::vector<std::string> errors;                   ///< each names its endpoint
+};
+
+/// One sweep over every mapped part.
+struct Sample {
+    double unixTime = 0;            ///< when the sweep started (s since 1970, UTC)
+    std::vector<PartReading> parts; ///< aligned with TelemetryMap::parts
+    std::size_t requests = 0, failed = 0;
+    double seconds = 0; ///< wall time of the sweep
+    std::size_t errorCount() const;
+};
+
+/// Polls a map's parts; keeps sessions and each service's capabilities between sweeps.
+class Poller {
+public:
+    explicit Poller(TelemetryMap map);
+    ~Poller();
+    Poller(const Poller&) = delete;
+    Poller& operator=(const Poller&) = delete;
+    const TelemetryMap& map() const { return m_map; }
+    /// One sweep. Never throws for an endpoint's failure (see PartReading::errors).
+    Sample poll();
+    /// End the Redfish sessions opened (DELETE); also done by the destructor.
+    void logout();
+
+private:
+    struct Service {
+        bool probed = false;
+        bool expandLevels = false; ///< ProtocolFeaturesSupported.ExpandQuery.Levels
+        std::string token, session;
+        std::string error; ///< login or service-root failure
+    };
+    void prepare(); ///< service roots and sessions of BMCs not yet seen
+    TelemetryMap m_map;
+    std::map<std::string, Service> m_services; ///< by BMC base URL
+};
+
+/// Parse helpers, exposed for tests: a Redfish payload's readings into `r` (errors appended).
+void readEnvironmentMetrics(const std::string& url, const std::string& body, PartReading& r);
+void readThermalMetrics(const std::string& url, const std::string& body, PartReading& r);
+void readLegacyPower(const std::string& url, const std::string& body, PartReading& r, bool shelf);
+void readLegacyThermal(const std::string& url, const std::string& body, PartReading& r);
+/// A Sensor resource's Reading for `quantity`, its ReadingUnits checked.
+void readSensor(const std::string& url, const std::string& body, const std::string& quantity, PartReading& r);
+
+} // namespace rdt::hil
