@@ -112,15 +112,18 @@ Telemetry parsePrometheusDcgm(const std::string& text, const std::string& file)
     int n = 0;
     // The scrape being read: GPU key (host/gpu) → sample.
     std::map<std::string, TelemetrySample> scrape;
+    std::vector<std::string> order; // GPUs in order of first appearance in the scrape
     std::map<std::string, int> seen; // metric+series seen in this scrape
     auto flush = [&] {
-        for (auto& [key, s] : scrape) {
+        for (const std::string& key : order) {
+            const TelemetrySample& s = scrape[key];
             if (std::isnan(s.powerW) || std::isnan(s.clockHz))
                 ++t.skipped;
             else
                 t.samples.push_back(s);
         }
         scrape.clear();
+        order.clear();
         seen.clear();
     };
     while (std::getline(in, line)) {
@@ -165,8 +168,12 @@ Telemetry parsePrometheusDcgm(const std::string& text, const std::string& file)
         if (!lab.count("gpu"))
             throw core::InputError(core::SourceLoc{file, n, 0, name}, "no gpu label");
         const std::string key = lab["Hostname"] + "/" + lab["gpu"];
-        if (seen[name + key]++ > 0)
+        if (seen[name + key]++ > 0) {
             flush(); // the same series again: the next scrape
+            seen[name + key] = 1;
+        }
+        if (!scrape.count(key))
+            order.push_back(key);
         TelemetrySample& s = scrape[key];
         if (s.line == 0) {
             s.line = n;

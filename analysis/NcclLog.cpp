@@ -119,6 +119,18 @@ NcclLog parseNcclLog(const std::string& text, const std::string& file)
         return l.rfind("size,", 0) == 0 || l.find(",size,count,") != std::string::npos;
     });
     log.format = csv ? "csv" : "text";
+    // nccl-tests 2.18 and later name the collective in the header ("# Collective test starting:
+    // all_reduce_perf"); that beats the file name, which users rename.
+    for (const std::string& l : lines) {
+        const auto at = l.find("Collective test starting:");
+        if (at == std::string::npos)
+            continue;
+        if (const auto op = collectiveFromName(l.substr(at + 25))) {
+            log.op = op;
+            log.opFromHeader = true;
+        }
+        break;
+    }
 
     // Column names from the header row; out-of-place comes first, in-place second.
     std::vector<std::string> header;

@@ -25,7 +25,8 @@ struct NcclRow {
 struct NcclLog {
     std::string file;
     std::string format;                   ///< "text" or "csv"
-    std::optional<models::Collective> op; ///< from the file name when it says (all_reduce_perf, …)
+    std::optional<models::Collective> op; ///< from the header (nccl-tests ≥ 2.18), else the file name
+    bool opFromHeader = false;            ///< `# Collective test starting: …` named it
     int ranks = 0;                        ///< `#  Rank N …` device lines (0 when not printed)
     std::string device;                   ///< GPU name from the first device line
     double avgBusbwGBps = NAN;            ///< the trailer's "Avg bus bandwidth"

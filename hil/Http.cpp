@@ -215,6 +215,7 @@ std::vector<HttpResponse> httpFetch(const std::vector<HttpRequest>& requests, co
     if (multi == nullptr)
         throw std::runtime_error("libcurl: cannot create a multi handle");
     curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, static_cast<long>(std::max(1, options.maxConcurrent)));
+    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, static_cast<long>(std::max(1, options.maxPerHost)));
     int inFlight = 0;
     std::size_t done = 0;
     const auto start = [&](Transfer& t) {

@@ -17,6 +17,7 @@ struct HttpOptions {
     int retries = 1;                      ///< extra attempts after a transport failure or 5xx
     double retryDelayS = 0.2;             ///< wait before a retry (doubles each time)
     int maxConcurrent = 64;               ///< requests in flight at once
+    int maxPerHost = 4;                   ///< connections to one BMC at once (BMCs are small computers)
     std::size_t maxBytes = 16u << 20;     ///< larger responses are cut off and reported
     bool insecure = false;                ///< skip certificate verification (explicit opt-in only)
     std::string caCert;                   ///< CA bundle (PEM) to verify the BMCs against

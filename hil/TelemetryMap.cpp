@@ -98,7 +98,7 @@ TelemetryMap parseTelemetryMap(const std::string& text, const std::string& fileN
     if (const auto d = root.find("defaults")) {
         d->requireMap();
         d->allowKeys({"timeout", "connect_timeout", "retries", "concurrency", "auth", "credentials_file", "ca_cert",
-                      "insecure", "expand", "max_response"});
+                      "insecure", "expand", "max_response", "per_bmc"});
         if (const auto v = d->find("timeout"))
             map.http.timeoutS = v->quantity(core::Dimension::Time, {0.01, 600});
         if (const auto v = d->find("connect_timeout"))
@@ -107,6 +107,8 @@ TelemetryMap parseTelemetryMap(const std::string& text, const std::string& fileN
             map.http.retries = static_cast<int>(v->integer(0, 10));
         if (const auto v = d->find("concurrency"))
             map.http.maxConcurrent = static_cast<int>(v->integer(1, 4096));
+        if (const auto v = d->find("per_bmc"))
+            map.http.maxPerHost = static_cast<int>(v->integer(1, 64));
         if (const auto v = d->find("max_response"))
             map.http.maxBytes = static_cast<std::size_t>(v->integer(1024, 1LL << 32));
         if (const auto v = d->find("auth")) {

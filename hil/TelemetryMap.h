@@ -5,7 +5,7 @@
 /// id and optional sensor ids — one entry covers thousands of racks.
 ///
 ///     telemetry: 1
-///     defaults: {timeout: 3 s, retries: 1, concurrency: 64, auth: basic,
+///     defaults: {timeout: 3 s, retries: 1, concurrency: 64, per_bmc: 4, auth: basic,
 ///                credentials_file: ~/.config/rdt/bmc, ca_cert: bmc-ca.pem}
 ///     targets:
 ///       - parts: "hall1/*/*/gt*"
