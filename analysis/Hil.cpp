@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "models/FanCurve.h"
 #include "models/PowerModels.h"
@@ -178,6 +179,15 @@ HilComparison compareTelemetry(const RunResult& run, const hil::Series& series)
             out.notChecked.push_back(slot.id + ": no readings" +
                                      (errors > 0 ? " (" + std::to_string(static_cast<int>(errors)) + " read errors)" : ""));
     }
+    // Parts the telemetry does not cover at all are not checked either, and say so.
+    const std::set<std::string> covered(series.parts.begin(), series.parts.end());
+    for (const core::Rack& rack : run.design.racks)
+        for (const core::Slot& slot : rack.slots) {
+            const core::PartKind k = slot.part->kind;
+            if ((k == core::PartKind::Chassis || k == core::PartKind::Switch || k == core::PartKind::PowerShelf) &&
+                !covered.count(slot.id))
+                out.notChecked.push_back(slot.id + ": no telemetry mapped");
+        }
     return out;
 }
 

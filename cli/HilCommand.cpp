@@ -127,8 +127,10 @@ void printResiduals(const analysis::HilComparison& c, std::size_t limit)
                     cell(q["power"], "%.0f (%.0f)").c_str(), cell(q["inlet"], "%.1f (%.1f)").c_str(),
                     cell(q["fan"], "%.0f (%.0f)").c_str(), cell(q["psu_efficiency"], "%.1f (%.1f)").c_str());
     }
-    for (const std::string& s : c.notChecked)
-        std::printf("not checked: %s\n", s.c_str());
+    for (std::size_t i = 0; i < c.notChecked.size() && i < 20; ++i)
+        std::printf("not checked: %s\n", c.notChecked[i].c_str());
+    if (c.notChecked.size() > 20)
+        std::printf("not checked: … and %zu more parts (use --json for all)\n", c.notChecked.size() - 20);
 }
 
 } // namespace
@@ -241,9 +243,13 @@ int runHilCompare(const HilArgs& a)
                         c.sweeps, c.rows.size());
             printResiduals(c, 200);
             std::printf("\n");
+            std::size_t shown = 0;
             for (const core::Violation& x : v)
-                std::printf("%-7s %-22s %s%s\n", std::string(core::severityName(x.severity)).c_str(), x.rule.c_str(),
+                if (shown++ < 50)
+                    std::printf("%-7s %-22s %s%s\n", std::string(core::severityName(x.severity)).c_str(), x.rule.c_str(),
                             x.message.c_str(), x.waived ? " (waived)" : "");
+            if (v.size() > 50)
+                std::printf("… and %zu more (use --json for all)\n", v.size() - 50);
             std::printf("%zu errors, %zu warnings\n", counts.errors, counts.warnings);
         }
         return counts.errors > 0 ? kExitViolations : kExitOk;

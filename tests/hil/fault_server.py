@@ -80,13 +80,10 @@ class Handler(BaseHTTPRequestHandler):
                 return {"@odata.type": "#SessionCollection.SessionCollection", "@odata.id": SESSIONS,
                         "Name": "Sessions", "Members": members, "Members@odata.count": len(members)}
         rel = path[len(R) + 1:]
-        if not (path == R or path.startswith(R + "/")) or ".." in rel.split("/"):
-            return None
-        try:
-            with open(os.path.join(srv.dir, rel, "index.json")) as f:
+        if (path == R or path.startswith(R + "/")) and ".." not in rel.split("/"):
+            with contextlib.suppress(OSError, ValueError), open(os.path.join(srv.dir, rel, "index.json")) as f:
                 return json.load(f)
-        except (OSError, ValueError):
-            return None
+        return None
 
     def dispatch(self):
         path = self.path.split("?", 1)[0].split("#", 1)[0].rstrip("/") or "/"

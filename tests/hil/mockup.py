@@ -144,7 +144,8 @@ def apply_readings(kind, get, r):
             set_at(f"PowerSubsystem/PowerSupplies/PSU{n}/Metrics", ("OutputPowerWatts", "Reading"), out_w)
             set_at(f"Sensors/PSU{n}_Input_Power", ("Reading",), in_w)
             set_at(f"Sensors/PSU{n}_Output_Power", ("Reading",), out_w)
-            for prop, v in (("PowerInputWatts", in_w), ("PowerOutputWatts", out_w), ("LastPowerOutputWatts", out_w)):
+            for prop, v in (("PowerInputWatts", in_w), ("PowerOutputWatts", out_w),
+                            ("LastPowerOutputWatts", out_w)):
                 set_at("Power", ("PowerSupplies", i, prop), v)
         total_in, total_out = sum(p[0] for p in r["psu"]), sum(p[1] for p in r["psu"])
         for rel, path in PLACES[kind]["power_w"]:
@@ -190,22 +191,46 @@ def prepare_out(out):
         f.write(" ".join(sys.argv) + "\n")
 
 
-def write(out, rel, text):
-    d = os.path.join(out, rel)
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "index.json"), "w") as f:
-        f.write(text)
-
-
 def write_doc(out, path, doc):
     doc["@odata.id"] = path
-    write(out, path[len(R):].strip("/"), json.dumps(doc) + "\n")
+    d = os.path.join(out, path[len(R):].strip("/"))
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "index.json"), "w") as f:
+        f.write(json.dumps(doc) + "\n")
 
 
-def members_doc(doc, uris):
+def template_doc(kind, rel):
+    return load_json(os.path.join(HERE, "mockups", KINDS[kind][0], rel, "index.json"))
+
+
+def collection(rel, uris):
+    doc = template_doc("grand-teton", rel)
     doc["Members"] = [{"@odata.id": u} for u in uris]
     doc["Members@odata.count"] = len(uris)
     return doc
+
+
+def write_service(out, chassis):
+    """Everything but the chassis: ServiceRoot, SessionService, Chassis, Systems, Managers."""
+    for rel in ("", "SessionService", "SessionService/Sessions"):
+        write_doc(out, f"{R}/{rel}", template_doc("grand-teton", rel))
+    write_doc(out, R + "/Chassis", collection("Chassis", [f"{R}/Chassis/{n}" for _, n in chassis]))
+    uris = {k: [f"{R}/Chassis/{n}" for kind, n in chassis if kind == k] for k in KINDS}
+    systems = [R + "/Systems/system"] if uris["grand-teton"] else []
+    write_doc(out, R + "/Systems", collection("Systems", systems))
+    if systems:
+        system = template_doc("grand-teton", "Systems/system")
+        system["Links"]["Chassis"] = [{"@odata.id": u} for u in uris["grand-teton"]]
+        write_doc(out, systems[0], system)
+    managers = []
+    for kind, mid in (("grand-teton", "bmc"), ("power-shelf", "rmc")):
+        if uris[kind]:
+            managers.append(f"{R}/Managers/{mid}")
+            mgr = template_doc(kind, f"Managers/{mid}")
+            mgr["Links"]["ManagerForChassis"] = [{"@odata.id": u} for u in uris[kind]]
+            mgr["Links"]["ManagerInChassis"] = {"@odata.id": uris[kind][0]}
+            write_doc(out, managers[-1], mgr)
+    write_doc(out, R + "/Managers", collection("Managers", managers))
 
 
 def main():
@@ -250,31 +275,10 @@ def main():
                 os.makedirs(d)
             with open(d + "/index.json", "w") as f:
                 f.write(json.dumps(docs[rel]) + "\n" if rel in docs else text.replace(TOKEN, name))
-
-    gt_dir, ps_dir = (os.path.join(HERE, "mockups", KINDS[k][0]) for k in KINDS)
-    uris = {k: [f"{R}/Chassis/{n}" for kind, n in chassis if kind == k] for k in KINDS}
-    for rel in ("", "SessionService", "SessionService/Sessions"):
-        write_doc(args.out, f"{R}/{rel}", load_json(os.path.join(gt_dir, rel, "index.json")))
-    write_doc(args.out, R + "/Chassis", members_doc(load_json(os.path.join(gt_dir, "Chassis", "index.json")),
-                                                    [f"{R}/Chassis/{n}" for _, n in chassis]))
-    systems = [R + "/Systems/system"] if uris["grand-teton"] else []
-    write_doc(args.out, R + "/Systems", members_doc(load_json(os.path.join(gt_dir, "Systems", "index.json")), systems))
-    managers = []
-    for kind, mdir, mid in (("grand-teton", gt_dir, "bmc"), ("power-shelf", ps_dir, "rmc")):
-        if not uris[kind]:
-            continue
-        managers.append(f"{R}/Managers/{mid}")
-        mgr = load_json(os.path.join(mdir, "Managers", mid, "index.json"))
-        mgr["Links"]["ManagerForChassis"] = [{"@odata.id": u} for u in uris[kind]]
-        mgr["Links"]["ManagerInChassis"] = {"@odata.id": uris[kind][0]}
-        write_doc(args.out, managers[-1], mgr)
-        if kind == "grand-teton":
-            system = load_json(os.path.join(gt_dir, "Systems", "system", "index.json"))
-            system["Links"]["Chassis"] = [{"@odata.id": u} for u in uris[kind]]
-            write_doc(args.out, systems[0], system)
-    write_doc(args.out, R + "/Managers", members_doc(load_json(os.path.join(gt_dir, "Managers", "index.json")), managers))
-    print(f"wrote {len(chassis)} chassis ({len(uris['grand-teton'])} grand-teton, "
-          f"{len(uris['power-shelf'])} power-shelf{', lean' if args.lean else ''}) to {args.out}")
+    write_service(args.out, chassis)
+    kinds = [k for k, _ in chassis]
+    print(f"wrote {len(chassis)} chassis ({kinds.count('grand-teton')} grand-teton, "
+          f"{kinds.count('power-shelf')} power-shelf{', lean' if args.lean else ''}) to {args.out}")
 
 
 if __name__ == "__main__":
