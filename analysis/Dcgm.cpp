@@ -69,10 +69,9 @@ Telemetry parseDcgmDmon(const std::string& text, const std::string& file)
         if (w[0] != "GPU")
             continue; // GPU-I, GPU-CI, switch or link entities
         if (w.size() != tags.size() + 2)
-            throw core::InputError(core::SourceLoc{file, n, 0, "row"}, "expected " + std::to_string(tags.size() + 2) +
-                                                                          " fields (GPU, id, " +
-                                                                          std::to_string(tags.size()) + " values), found " +
-                                                                          std::to_string(w.size()));
+            throw core::InputError(core::SourceLoc{file, n, 0, "row"},
+                                   "expected " + std::to_string(tags.size() + 2) + " fields (GPU, id, " +
+                                       std::to_string(tags.size()) + " values), found " + std::to_string(w.size()));
         TelemetrySample s;
         s.line = n;
         s.gpu = static_cast<int>(toNumber(w[1], core::SourceLoc{file, n, 0, "GPU id"}));
@@ -112,7 +111,7 @@ Telemetry parsePrometheusDcgm(const std::string& text, const std::string& file)
     int n = 0;
     // The scrape being read: GPU key (host/gpu) → sample.
     std::map<std::string, TelemetrySample> scrape;
-    std::vector<std::string> order; // GPUs in order of first appearance in the scrape
+    std::vector<std::string> order;  // GPUs in order of first appearance in the scrape
     std::map<std::string, int> seen; // metric+series seen in this scrape
     auto flush = [&] {
         for (const std::string& key : order) {
@@ -225,9 +224,9 @@ std::string throttleReasonNames(double bits)
     if (b == 0)
         return "none";
     static const std::pair<std::uint64_t, const char*> names[] = {
-        {0x1, "gpu_idle"},    {0x2, "clocks_setting"}, {0x4, "sw_power_cap"}, {0x8, "hw_slowdown"},
-        {0x10, "sync_boost"}, {0x20, "sw_thermal"},     {0x40, "hw_thermal"},  {0x80, "hw_power_brake"},
-        {0x100, "display_clocks"}};
+        {0x1, "gpu_idle"},    {0x2, "clocks_setting"},  {0x4, "sw_power_cap"},
+        {0x8, "hw_slowdown"}, {0x10, "sync_boost"},     {0x20, "sw_thermal"},
+        {0x40, "hw_thermal"}, {0x80, "hw_power_brake"}, {0x100, "display_clocks"}};
     std::string s;
     for (const auto& [bit, name] : names)
         if (b & bit)

@@ -176,8 +176,9 @@ HilComparison compareTelemetry(const RunResult& run, const hil::Series& series)
             }
         }
         if (out.rows.size() == before)
-            out.notChecked.push_back(slot.id + ": no readings" +
-                                     (errors > 0 ? " (" + std::to_string(static_cast<int>(errors)) + " read errors)" : ""));
+            out.notChecked.push_back(
+                slot.id + ": no readings" +
+                (errors > 0 ? " (" + std::to_string(static_cast<int>(errors)) + " read errors)" : ""));
     }
     // Parts the telemetry does not cover at all are not checked either, and say so.
     const std::set<std::string> covered(series.parts.begin(), series.parts.end());
@@ -204,8 +205,8 @@ void registerHilChecks(core::CheckRegistry& registry)
             for (const HilResidual& r : cmp->rows) {
                 if (r.quantity != quantity)
                     continue;
-                const double dev = relative ? std::abs(r.residual) / std::max(1e-9, std::abs(r.predicted))
-                                            : std::abs(r.residual);
+                const double dev =
+                    relative ? std::abs(r.residual) / std::max(1e-9, std::abs(r.predicted)) : std::abs(r.residual);
                 const bool pct = r.unit == "%";
                 if (dev <= (pct ? tol * 100.0 : tol))
                     continue;
@@ -341,8 +342,8 @@ Calibration calibrate(const RunResult& run, const std::vector<hil::Series>& seri
                     const double rating = part.value("module_rating", NAN);
                     for (std::size_t k = 0; k < r.psuInW.size(); ++k)
                         if (std::isfinite(r.psuInW[k]) && std::isfinite(r.psuOutW[k]) && r.psuOutW[k] > 0)
-                            psu[part.slug].push_back(
-                                {r.psuOutW[k], r.psuInW[k], std::isfinite(r.psuCapacityW[k]) ? r.psuCapacityW[k] : rating});
+                            psu[part.slug].push_back({r.psuOutW[k], r.psuInW[k],
+                                                      std::isfinite(r.psuCapacityW[k]) ? r.psuCapacityW[k] : rating});
                     continue;
                 }
                 const double n = r.fanPct / 100.0;
@@ -377,7 +378,8 @@ Calibration calibrate(const RunResult& run, const std::vector<hil::Series>& seri
         }
         if (pts.size() < 3 || hi - lo < 0.2) {
             c.notes.push_back(slug + ": platform power not fitted: the readings span GPU load " +
-                              std::to_string(static_cast<int>(lo * 100)) + "-" + std::to_string(static_cast<int>(hi * 100)) +
+                              std::to_string(static_cast<int>(lo * 100)) + "-" +
+                              std::to_string(static_cast<int>(hi * 100)) +
                               " % (at least 3 readings over 20 % of load are needed: take snapshots at several loads)");
             continue;
         }
@@ -393,8 +395,8 @@ Calibration calibrate(const RunResult& run, const std::vector<hil::Series>& seri
             continue;
         const core::Part& p = *parts[slug];
         const int m = static_cast<int>(pts.size());
-        c.values.push_back({slug, "power.base_idle", "W", o.beta(0), std::sqrt(o.cov(0, 0)),
-                            p.value("power.base_idle", NAN), m});
+        c.values.push_back(
+            {slug, "power.base_idle", "W", o.beta(0), std::sqrt(o.cov(0, 0)), p.value("power.base_idle", NAN), m});
         c.values.push_back({slug, "power.base_max", "W", o.beta(0) + o.beta(1),
                             std::sqrt(o.cov(0, 0) + o.cov(1, 1) + 2 * o.cov(0, 1)), p.value("power.base_max", NAN), m});
     }
@@ -405,8 +407,9 @@ Calibration calibrate(const RunResult& run, const std::vector<hil::Series>& seri
         const int fans = static_cast<int>(p.value("fans.count", 0));
         if (pts.size() < 3 || !curve || fans == 0) {
             c.notes.push_back(slug + ": fan curve and impedance not fitted (" +
-                              (pts.size() < 3 ? std::string("fewer than 3 readings with airflow, pressure and fan speed")
-                                              : std::string("the catalog has no fans.curve / fans.count")) +
+                              (pts.size() < 3
+                                   ? std::string("fewer than 3 readings with airflow, pressure and fan speed")
+                                   : std::string("the catalog has no fans.curve / fans.count")) +
                               ")");
             continue;
         }
@@ -439,7 +442,8 @@ Calibration calibrate(const RunResult& run, const std::vector<hil::Series>& seri
             double var = 0;
             for (double r : ratios)
                 var += (r - s) * (r - s);
-            const double ss = std::sqrt(var / static_cast<double>(ratios.size() - 1) / static_cast<double>(ratios.size()));
+            const double ss =
+                std::sqrt(var / static_cast<double>(ratios.size() - 1) / static_cast<double>(ratios.size()));
             FittedCurve fcv{slug, "fans.curve", "CFM", "Pa", {}, {}, {}, {}, NAN, NAN, static_cast<int>(ratios.size())};
             for (const auto& [q, dp] : curve->points) {
                 fcv.x.push_back(q / kCfm);
@@ -460,8 +464,9 @@ Calibration calibrate(const RunResult& run, const std::vector<hil::Series>& seri
             hi = std::max(hi, q.out / q.cap);
         }
         if (pts.size() < 4 || hi - lo < 0.1) {
-            c.notes.push_back(slug + ": efficiency curve not fitted: readings span " + std::to_string(static_cast<int>(lo * 100)) +
-                              "-" + std::to_string(static_cast<int>(hi * 100)) +
+            c.notes.push_back(slug + ": efficiency curve not fitted: readings span " +
+                              std::to_string(static_cast<int>(lo * 100)) + "-" +
+                              std::to_string(static_cast<int>(hi * 100)) +
                               " % load (at least 4 readings over 10 % of load are needed)");
             continue;
         }
@@ -478,7 +483,8 @@ Calibration calibrate(const RunResult& run, const std::vector<hil::Series>& seri
         if (!o.ok)
             continue;
         const core::Curve* catCurve = p.curve("efficiency_curve");
-        FittedCurve f{slug, "efficiency_curve", "%", "%", {}, {}, {}, {}, lo * 100, hi * 100, static_cast<int>(pts.size())};
+        FittedCurve f{slug,     "efficiency_curve",          "%", "%", {}, {}, {}, {}, lo * 100,
+                      hi * 100, static_cast<int>(pts.size())};
         std::vector<double> loads;
         if (catCurve)
             for (const auto& [l, e] : catCurve->points)

@@ -42,9 +42,9 @@ std::vector<core::Violation> judgeTelemetry(const RunResult& run, const HilCompa
 
 /// One fitted catalog figure.
 struct FittedValue {
-    std::string part;  ///< catalog slug
-    std::string field; ///< catalog field path (`power.base_idle`)
-    std::string unit;  ///< unit the value is printed in
+    std::string part;                ///< catalog slug
+    std::string field;               ///< catalog field path (`power.base_idle`)
+    std::string unit;                ///< unit the value is printed in
     double value = NAN, sigma = NAN; ///< in `unit`; sigma: one standard uncertainty
     double catalog = NAN;            ///< the catalog's figure, same unit
     int points = 0;

@@ -203,7 +203,8 @@ int runHilCompare(const HilArgs& a)
     return guarded([&] {
         const analysis::RunResult run = model(a);
         if (a.inputs.size() != 1)
-            throw core::InputError(core::SourceLoc{"command line", 0, 0, "files"}, "compare takes one snapshot or series");
+            throw core::InputError(core::SourceLoc{"command line", 0, 0, "files"},
+                                   "compare takes one snapshot or series");
         const hil::Series series = hil::readSeries(a.inputs[0]);
         const analysis::HilComparison c = analysis::compareTelemetry(run, series);
         const std::vector<core::Violation> v = analysis::judgeTelemetry(run, c);
@@ -228,26 +229,21 @@ int runHilCompare(const HilArgs& a)
                                 {"limit", std::isfinite(x.limit) ? nlohmann::json(x.limit) : nlohmann::json()},
                                 {"unit", x.unit},
                                 {"waived", x.waived}});
-            std::cout << nlohmann::json{{"design", a.design},
-                                        {"telemetry", a.inputs[0]},
-                                        {"sweeps", c.sweeps},
-                                        {"residuals", rows},
-                                        {"not_checked", c.notChecked},
-                                        {"violations", viol},
-                                        {"errors", counts.errors},
-                                        {"warnings", counts.warnings}}
+            std::cout << nlohmann::json{{"design", a.design},      {"telemetry", a.inputs[0]},    {"sweeps", c.sweeps},
+                                        {"residuals", rows},       {"not_checked", c.notChecked}, {"violations", viol},
+                                        {"errors", counts.errors}, {"warnings", counts.warnings}}
                              .dump(2)
                       << "\n";
         } else {
-            std::printf("%s against %s: %zu sweeps, %zu residuals\n\n", a.inputs[0].c_str(), a.design.c_str(),
-                        c.sweeps, c.rows.size());
+            std::printf("%s against %s: %zu sweeps, %zu residuals\n\n", a.inputs[0].c_str(), a.design.c_str(), c.sweeps,
+                        c.rows.size());
             printResiduals(c, 200);
             std::printf("\n");
             std::size_t shown = 0;
             for (const core::Violation& x : v)
                 if (shown++ < 50)
-                    std::printf("%-7s %-22s %s%s\n", std::string(core::severityName(x.severity)).c_str(), x.rule.c_str(),
-                            x.message.c_str(), x.waived ? " (waived)" : "");
+                    std::printf("%-7s %-22s %s%s\n", std::string(core::severityName(x.severity)).c_str(),
+                                x.rule.c_str(), x.message.c_str(), x.waived ? " (waived)" : "");
             if (v.size() > 50)
                 std::printf("… and %zu more (use --json for all)\n", v.size() - 50);
             std::printf("%zu errors, %zu warnings\n", counts.errors, counts.warnings);

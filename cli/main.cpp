@@ -123,8 +123,8 @@ int main(int argc, char** argv)
     GpuCalibrateArgs calib;
     auto* gpuCmd = app.add_subcommand("gpu", "GPU models against telemetry");
     gpuCmd->require_subcommand(1);
-    auto* calibrate =
-        gpuCmd->add_subcommand("calibrate", "Fit a GPU's clock-vs-power curve to nvidia-smi CSV, dcgmi dmon or DCGM exporter telemetry");
+    auto* calibrate = gpuCmd->add_subcommand(
+        "calibrate", "Fit a GPU's clock-vs-power curve to nvidia-smi CSV, dcgmi dmon or DCGM exporter telemetry");
     calibrate
         ->add_option("telemetry", calib.telemetry,
                      "nvidia-smi --query-gpu=index,name,power.draw,clocks.sm,utilization.gpu --format=csv")
@@ -140,9 +140,7 @@ int main(int argc, char** argv)
     HilArgs hil;
     auto* hilCmd = app.add_subcommand("hil", "Hardware in the loop: live Redfish telemetry against the design");
     hilCmd->require_subcommand(1);
-    auto hilCommon = [&hil](CLI::App* cmd) {
-        cmd->add_option("design", hil.design, "Design file (YAML)")->required();
-    };
+    auto hilCommon = [&hil](CLI::App* cmd) { cmd->add_option("design", hil.design, "Design file (YAML)")->required(); };
     auto hilPoll = [&hil](CLI::App* cmd) {
         cmd->add_option("--map", hil.map, "Telemetry map (YAML): which BMC and sensors belong to which part")
             ->required();

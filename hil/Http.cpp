@@ -132,16 +132,13 @@ void tearDown(Transfer& t)
 std::string transportError(CURLcode code, const Transfer& t, const HttpOptions& o)
 {
     switch (code) {
-    case CURLE_OPERATION_TIMEDOUT:
-    {
+    case CURLE_OPERATION_TIMEDOUT: {
         char b[64];
         std::snprintf(b, sizeof b, "no answer within %g s (timeout)", o.timeoutS);
         return b;
     }
-    case CURLE_COULDNT_CONNECT:
-        return "connection refused (is the BMC up and the port right?)";
-    case CURLE_COULDNT_RESOLVE_HOST:
-        return "host name not found";
+    case CURLE_COULDNT_CONNECT: return "connection refused (is the BMC up and the port right?)";
+    case CURLE_COULDNT_RESOLVE_HOST: return "host name not found";
     case CURLE_WRITE_ERROR:
     case CURLE_FILESIZE_EXCEEDED:
         if (t.tooLarge || code == CURLE_FILESIZE_EXCEEDED)
@@ -151,10 +148,8 @@ std::string transportError(CURLcode code, const Transfer& t, const HttpOptions& 
     case CURLE_SSL_CACERT_BADFILE:
         return std::string("TLS certificate not trusted (") + curl_easy_strerror(code) +
                "): give the BMCs' CA with --ca-cert, or --insecure to skip verification";
-    case CURLE_GOT_NOTHING:
-        return "the server closed the connection without answering";
-    default:
-        break;
+    case CURLE_GOT_NOTHING: return "the server closed the connection without answering";
+    default: break;
     }
     return curl_easy_strerror(code);
 }

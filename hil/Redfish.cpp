@@ -1,8 +1,8 @@
 #include "hil/Redfish.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cctype>
+#include <chrono>
 #include <nlohmann/json.hpp>
 
 namespace rdt::hil {
@@ -171,7 +171,8 @@ void readThermalMetrics(const std::string& url, const std::string& body, PartRea
                                      ? lower(t["DeviceName"].get<std::string>())
                                      : std::string();
         const double v = number(t, "Reading");
-        if (std::isnan(r.inletC) && (name.find("intake") != std::string::npos || name.find("inlet") != std::string::npos))
+        if (std::isnan(r.inletC) &&
+            (name.find("intake") != std::string::npos || name.find("inlet") != std::string::npos))
             r.inletC = v;
         else if (std::isnan(r.exhaustC) &&
                  (name.find("exhaust") != std::string::npos || name.find("outlet") != std::string::npos))
@@ -375,8 +376,9 @@ void Poller::prepare()
         Service& s = m_services[loginBases[i]];
         if (!in[i].ok() || in[i].token.empty()) {
             const std::string m = redfishMessage(in[i].body);
-            s.error = "login: " + (in[i].ok() ? "POST " + in[i].url + ": no X-Auth-Token in the answer" : in[i].describe()) +
-                      (m.empty() ? "" : " (" + m + ")");
+            s.error =
+                "login: " + (in[i].ok() ? "POST " + in[i].url + ": no X-Auth-Token in the answer" : in[i].describe()) +
+                (m.empty() ? "" : " (" + m + ")");
             continue;
         }
         s.token = in[i].token;
@@ -408,7 +410,8 @@ Sample Poller::poll()
             if (p.api == RedfishApi::Legacy)
                 add(What::LegacyPower, chassis + "/Power");
             else
-                add(What::Psus, chassis + "/PowerSubsystem/PowerSupplies" + (s.expandLevels ? "?$expand=.($levels=2)" : ""));
+                add(What::Psus,
+                    chassis + "/PowerSubsystem/PowerSupplies" + (s.expandLevels ? "?$expand=.($levels=2)" : ""));
         } else if (p.api == RedfishApi::Legacy) {
             if (!p.sensors.count("power"))
                 add(What::LegacyPower, chassis + "/Power");
@@ -445,21 +448,13 @@ Sample Poller::poll()
                 continue;
             }
             switch (job.what) {
-            case What::Env:
-                readEnvironmentMetrics(h.url, h.body, r);
-                break;
-            case What::ThermalMetrics:
-                readThermalMetrics(h.url, h.body, r);
-                break;
+            case What::Env: readEnvironmentMetrics(h.url, h.body, r); break;
+            case What::ThermalMetrics: readThermalMetrics(h.url, h.body, r); break;
             case What::LegacyPower:
                 readLegacyPower(h.url, h.body, r, m_map.parts[job.part].kind == "power-shelf");
                 break;
-            case What::LegacyThermal:
-                readLegacyThermal(h.url, h.body, r);
-                break;
-            case What::Sensor:
-                readSensor(h.url, h.body, job.quantity, r);
-                break;
+            case What::LegacyThermal: readLegacyThermal(h.url, h.body, r); break;
+            case What::Sensor: readSensor(h.url, h.body, job.quantity, r); break;
             case What::Psus: {
                 json j;
                 if (!parse(h.url, h.body, j, r))
@@ -477,7 +472,8 @@ Sample Poller::poll()
                         continue;
                     }
                     if (m.size() <= 1) { // a plain link: read the supply itself
-                        next.push_back(Job{job.part, What::PsuMember, base + m["@odata.id"].get<std::string>(), job.token, {}, i});
+                        next.push_back(
+                            Job{job.part, What::PsuMember, base + m["@odata.id"].get<std::string>(), job.token, {}, i});
                         continue;
                     }
                     setPsu(r, i, NAN, NAN, number(m, "PowerCapacityWatts"));
@@ -485,14 +481,22 @@ Sample Poller::poll()
                     if (metrics.contains("InputPowerWatts"))
                         readPsuMetrics(h.url, metrics, i, r);
                     else if (metrics.contains("@odata.id") && metrics["@odata.id"].is_string())
-                        next.push_back(Job{job.part, What::PsuMetrics, base + metrics["@odata.id"].get<std::string>(),
-                                           job.token, {}, i});
+                        next.push_back(Job{job.part,
+                                           What::PsuMetrics,
+                                           base + metrics["@odata.id"].get<std::string>(),
+                                           job.token,
+                                           {},
+                                           i});
                     else
                         missing(r, h.url, "Metrics of member " + std::to_string(i));
                 }
                 if (j.contains("Members@odata.nextLink") && j["Members@odata.nextLink"].is_string())
-                    next.push_back(Job{job.part, What::Psus, base + j["Members@odata.nextLink"].get<std::string>(),
-                                       job.token, {}, idx});
+                    next.push_back(Job{job.part,
+                                       What::Psus,
+                                       base + j["Members@odata.nextLink"].get<std::string>(),
+                                       job.token,
+                                       {},
+                                       idx});
                 break;
             }
             case What::PsuMember: {
@@ -502,9 +506,12 @@ Sample Poller::poll()
                 setPsu(r, job.psu, NAN, NAN, number(m, "PowerCapacityWatts"));
                 const json metrics = m.value("Metrics", json::object());
                 if (metrics.contains("@odata.id") && metrics["@odata.id"].is_string())
-                    next.push_back(Job{job.part, What::PsuMetrics,
-                                       m_map.parts[job.part].bmc + metrics["@odata.id"].get<std::string>(), job.token,
-                                       {}, job.psu});
+                    next.push_back(Job{job.part,
+                                       What::PsuMetrics,
+                                       m_map.parts[job.part].bmc + metrics["@odata.id"].get<std::string>(),
+                                       job.token,
+                                       {},
+                                       job.psu});
                 else
                     missing(r, h.url, "Metrics");
                 break;

@@ -22,15 +22,15 @@ inline constexpr std::size_t kMaxPsus = 8;
 
 /// One part's readings in one sweep; NaN where not read.
 struct PartReading {
-    double powerW = NAN;      ///< chassis input power (48 V busbar side)
-    double inletC = NAN;      ///< air at the front (degC)
-    double exhaustC = NAN;    ///< air at the rear (degC)
-    double fanPct = NAN;      ///< mean fan speed (% of full)
-    double fanMaxPct = NAN;   ///< fastest fan
-    double gpuPowerW = NAN;   ///< all GPUs together
-    double airflowM3s = NAN;  ///< chassis airflow
-    double pressurePa = NAN;  ///< chassis pressure drop
-    double powerLimitW = NAN; ///< Controls/PowerLimit set point
+    double powerW = NAN;                               ///< chassis input power (48 V busbar side)
+    double inletC = NAN;                               ///< air at the front (degC)
+    double exhaustC = NAN;                             ///< air at the rear (degC)
+    double fanPct = NAN;                               ///< mean fan speed (% of full)
+    double fanMaxPct = NAN;                            ///< fastest fan
+    double gpuPowerW = NAN;                            ///< all GPUs together
+    double airflowM3s = NAN;                           ///< chassis airflow
+    double pressurePa = NAN;                           ///< chassis pressure drop
+    double powerLimitW = NAN;                          ///< Controls/PowerLimit set point
     std::vector<double> psuInW, psuOutW, psuCapacityW; ///< power shelves: per supply
     std::vector<std::string> errors;                   ///< each names its endpoint
 };

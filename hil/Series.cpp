@@ -185,23 +185,23 @@ std::string logLine(const Sample& s)
 
 const std::vector<QuantityInfo>& seriesQuantities()
 {
-    static const std::vector<QuantityInfo> q{{"power", "W"},       {"inlet", "degC"},    {"exhaust", "degC"},
-                                             {"fan", "%"},         {"fan_max", "%"},     {"gpu_power", "W"},
-                                             {"airflow", "m3/s"},  {"pressure", "Pa"},   {"power_limit", "W"}};
+    static const std::vector<QuantityInfo> q{{"power", "W"},      {"inlet", "degC"},  {"exhaust", "degC"},
+                                             {"fan", "%"},        {"fan_max", "%"},   {"gpu_power", "W"},
+                                             {"airflow", "m3/s"}, {"pressure", "Pa"}, {"power_limit", "W"}};
     return q;
 }
 
 double quantityValue(const PartReading& r, std::size_t q)
 {
-    const double v[] = {r.powerW,     r.inletC,     r.exhaustC,   r.fanPct,     r.fanMaxPct,
-                        r.gpuPowerW,  r.airflowM3s, r.pressurePa, r.powerLimitW};
+    const double v[] = {r.powerW,    r.inletC,     r.exhaustC,   r.fanPct,     r.fanMaxPct,
+                        r.gpuPowerW, r.airflowM3s, r.pressurePa, r.powerLimitW};
     return v[q];
 }
 
 void setQuantity(PartReading& r, std::size_t q, double v)
 {
-    double* p[] = {&r.powerW,     &r.inletC,     &r.exhaustC,   &r.fanPct,     &r.fanMaxPct,
-                   &r.gpuPowerW,  &r.airflowM3s, &r.pressurePa, &r.powerLimitW};
+    double* p[] = {&r.powerW,    &r.inletC,     &r.exhaustC,   &r.fanPct,     &r.fanMaxPct,
+                   &r.gpuPowerW, &r.airflowM3s, &r.pressurePa, &r.powerLimitW};
     *p[q] = v;
 }
 
@@ -213,8 +213,7 @@ struct SeriesWriter::Impl {
     std::size_t parts = 0;
 };
 
-SeriesWriter::SeriesWriter(const std::string& path, const TelemetryMap& map, const SeriesInfo& info)
-    : m_impl(new Impl)
+SeriesWriter::SeriesWriter(const std::string& path, const TelemetryMap& map, const SeriesInfo& info) : m_impl(new Impl)
 {
     namespace fs = std::filesystem;
     if (fs::exists(path)) {
@@ -360,7 +359,8 @@ Series readSeries(const std::string& path)
     try {
         if (readStringAttribute(g, "format") != "rdt hil series 1")
             throw std::runtime_error("unknown format \"" + readStringAttribute(g, "format") + "\"");
-        s.info = {readStringAttribute(g, "design"), readStringAttribute(g, "map"), readStringAttribute(g, "rdt_version")};
+        s.info = {readStringAttribute(g, "design"), readStringAttribute(g, "map"),
+                  readStringAttribute(g, "rdt_version")};
         s.parts = readStringList(g, "parts");
         s.kinds = readStringList(g, "kinds");
         std::vector<hsize_t> dims;

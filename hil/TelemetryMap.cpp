@@ -19,8 +19,7 @@ std::string lastComponent(const std::string& id)
 }
 
 /// Expand `{name}` placeholders; `values` lacks a name → located error.
-std::string expand(const std::string& tmpl, const std::map<std::string, std::string>& values,
-                   const core::Cursor& where)
+std::string expand(const std::string& tmpl, const std::map<std::string, std::string>& values, const core::Cursor& where)
 {
     std::string out;
     for (std::size_t i = 0; i < tmpl.size(); ++i) {
@@ -174,13 +173,14 @@ TelemetryMap parseTelemetryMap(const std::string& text, const std::string& fileN
             if (taken[k])
                 continue; // the first matching target maps a part
             taken[k] = true;
-            std::map<std::string, std::string> v{{"id", slot.id},
-                                                 {"slot", slot.name},
-                                                 {"rack", lastComponent(rack.id)},
-                                                 {"rack_index", std::to_string(r)},
-                                                 {"hall", rack.hall >= 0 ? lastComponent(design.halls[rack.hall].id) : ""},
-                                                 {"pod", rack.pod >= 0 ? lastComponent(design.pods[rack.pod].id) : ""},
-                                                 {"row", rack.row >= 0 ? lastComponent(design.rows[rack.row].id) : ""}};
+            std::map<std::string, std::string> v{
+                {"id", slot.id},
+                {"slot", slot.name},
+                {"rack", lastComponent(rack.id)},
+                {"rack_index", std::to_string(r)},
+                {"hall", rack.hall >= 0 ? lastComponent(design.halls[rack.hall].id) : ""},
+                {"pod", rack.pod >= 0 ? lastComponent(design.pods[rack.pod].id) : ""},
+                {"row", rack.row >= 0 ? lastComponent(design.rows[rack.row].id) : ""}};
             MappedPart m;
             m.part = slot.id;
             m.kind = std::string(core::partKindName(slot.part->kind));
@@ -230,8 +230,9 @@ void resolveCredentials(TelemetryMap& map)
     }
     const core::SourceLoc loc{map.file, 0, 0, "defaults.credentials_file"};
     if (map.credentialsFile.empty())
-        throw core::InputError(loc, "authentication is on but no credentials: set RDT_REDFISH_USER and "
-                                    "RDT_REDFISH_PASSWORD, or name a credentials_file (one user:password line, mode 0600)");
+        throw core::InputError(loc,
+                               "authentication is on but no credentials: set RDT_REDFISH_USER and "
+                               "RDT_REDFISH_PASSWORD, or name a credentials_file (one user:password line, mode 0600)");
     std::string path = map.credentialsFile;
     if (path.rfind("~/", 0) == 0 && std::getenv("HOME") != nullptr)
         path = std::string(std::getenv("HOME")) + path.substr(1);

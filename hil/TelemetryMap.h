@@ -37,8 +37,8 @@ enum class AuthMode { None, Basic, Session };
 
 /// One mapped design part.
 struct MappedPart {
-    std::string part;    ///< design slot id
-    std::string kind;    ///< `chassis`, `switch`, `power-shelf`
+    std::string part; ///< design slot id
+    std::string kind; ///< `chassis`, `switch`, `power-shelf`
     int rack = -1, slot = -1;
     std::string bmc;     ///< `https://host[:port]`, no trailing slash
     std::string chassis; ///< Redfish chassis id
@@ -51,10 +51,10 @@ struct MappedPart {
 
 struct TelemetryMap {
     std::string file;
-    HttpOptions http;          ///< timeouts, retries, TLS, credentials (filled by resolveCredentials)
+    HttpOptions http; ///< timeouts, retries, TLS, credentials (filled by resolveCredentials)
     AuthMode auth = AuthMode::None;
     std::string credentialsFile;
-    bool expand = true;        ///< use $expand where the service offers it
+    bool expand = true; ///< use $expand where the service offers it
     std::vector<MappedPart> parts;
     std::vector<std::string> unmapped; ///< chassis, switches and shelves no target matched
 };

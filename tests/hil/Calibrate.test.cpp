@@ -49,7 +49,7 @@ const analysis::FittedValue* value(const analysis::Calibration& c, const std::st
 TEST_CASE("Calibration recovers the parameters a rack's readings were generated with", "[hil][calibrate]")
 {
     test::TempDir dir;
-    REQUIRE(std::system(("python3 " + test::kHilDir + "mockup.py --out " + dir.path +
+    REQUIRE(std::system(("python3 -B " + test::kHilDir + "mockup.py --out " + dir.path +
                          "/m --grand-teton gt0 gt1 gt2 gt3 --power-shelf psu-a psu-b > /dev/null")
                             .c_str()) == 0);
     test::Server bmc(test::mockupServer(dir.path + "/m"));
@@ -167,8 +167,8 @@ TEST_CASE("Calibration recovers the parameters a rack's readings were generated 
     const std::string lines = analysis::calibrationCatalogLines(cal);
     CHECK_THAT(lines, Contains("base_idle: {value: ") && Contains("source: \"measured: rdt hil calibrate") &&
                           Contains("efficiency_curve:") && Contains("curve:"));
-    const test::Run cli = test::runRdt("hil calibrate " + kRack + " " + snaps[0] + " " + snaps[1] + " " + snaps[2] + " " +
-                                       snaps[3] + " " + snaps[4] + " " + snaps[5]);
+    const test::Run cli = test::runRdt("hil calibrate " + kRack + " " + snaps[0] + " " + snaps[1] + " " + snaps[2] +
+                                       " " + snaps[3] + " " + snaps[4] + " " + snaps[5]);
     INFO(cli.out);
     CHECK(cli.code == 0);
     char want[64];

@@ -57,15 +57,22 @@ TEST_CASE("Grand Teton BMC and ORv3 power shelf read over Redfish, current and l
 {
     test::Server gt(test::mockupServer(test::kHilDir + "mockups/grand-teton"));
     test::Server shelf(test::mockupServer(test::kHilDir + "mockups/orv3-power-shelf"));
-    hil::Poller poller(mapOf("telemetry: 1\ntargets:\n"
-                             "  - parts: lab/row1/rack1/gt0\n    bmc: " + gt.url() +
-                             "\n    chassis: GT\n    sensors: {gpu_power: 'Chassis/{chassis}/Sensors/GPU_Power', airflow: "
-                             "'Chassis/{chassis}/Sensors/Airflow', pressure: '/redfish/v1/Chassis/GT/Sensors/Chassis_DeltaP'}\n"
-                             "  - parts: lab/row1/rack1/gt1\n    bmc: " + gt.url() + "/\n    chassis: GT\n    api: legacy\n"
-                             "  - parts: '*/psu-a'\n    bmc: " + shelf.url() + "\n    chassis: PowerShelf\n"
-                             "  - parts: '*/psu-b'\n    bmc: " + shelf.url() + "\n    chassis: PowerShelf\n    api: legacy\n"));
-    CHECK(poller.map().unmapped == std::vector<std::string>{"lab/row1/rack1/gt2", "lab/row1/rack1/gt3",
-                                                            "lab/row1/rack1/rtsw"});
+    hil::Poller poller(
+        mapOf("telemetry: 1\ntargets:\n"
+              "  - parts: lab/row1/rack1/gt0\n    bmc: " +
+              gt.url() +
+              "\n    chassis: GT\n    sensors: {gpu_power: 'Chassis/{chassis}/Sensors/GPU_Power', airflow: "
+              "'Chassis/{chassis}/Sensors/Airflow', pressure: '/redfish/v1/Chassis/GT/Sensors/Chassis_DeltaP'}\n"
+              "  - parts: lab/row1/rack1/gt1\n    bmc: " +
+              gt.url() +
+              "/\n    chassis: GT\n    api: legacy\n"
+              "  - parts: '*/psu-a'\n    bmc: " +
+              shelf.url() +
+              "\n    chassis: PowerShelf\n"
+              "  - parts: '*/psu-b'\n    bmc: " +
+              shelf.url() + "\n    chassis: PowerShelf\n    api: legacy\n"));
+    CHECK(poller.map().unmapped ==
+          std::vector<std::string>{"lab/row1/rack1/gt2", "lab/row1/rack1/gt3", "lab/row1/rack1/rtsw"});
     const hil::Sample s = poller.poll();
     INFO(allErrors(s));
     CHECK(s.errorCount() == 0);
@@ -115,7 +122,8 @@ TEST_CASE("Snapshots are HDF5 files that read back whole, written atomically", "
     CHECK(back.samples[0].unixTime == s.unixTime);
     for (std::size_t i = 0; i < 4; ++i)
         for (std::size_t q = 0; q < hil::seriesQuantities().size(); ++q) {
-            const double want = hil::quantityValue(s.parts[i], q), got = hil::quantityValue(back.samples[0].parts[i], q);
+            const double want = hil::quantityValue(s.parts[i], q),
+                         got = hil::quantityValue(back.samples[0].parts[i], q);
             CHECK((std::isnan(want) ? std::isnan(got) : got == want));
         }
     CHECK(back.samples[0].parts[0].gpuPowerW == 5600);
@@ -128,21 +136,25 @@ TEST_CASE("Snapshots are HDF5 files that read back whole, written atomically", "
 TEST_CASE("Faults cost only the faulty endpoint's readings, each named", "[hil][redfish][faults]")
 {
     test::TempDir dir;
-    REQUIRE(std::system(("python3 " + test::kHilDir + "mockup.py --out " + dir.path +
+    REQUIRE(std::system(("python3 -B " + test::kHilDir + "mockup.py --out " + dir.path +
                          "/m --grand-teton gt0 gt1 gt2 gt3 --power-shelf psu-a psu-b > /dev/null")
                             .c_str()) == 0);
     const std::string c = "/redfish/v1/Chassis/";
-    test::Server faults({test::kHilDir + "fault_server.py", "-D", dir.path + "/m", "-p", "{port}", "--fault",
-                         c + "gt1/EnvironmentMetrics=500", "--fault", c + "gt2/ThermalSubsystem/ThermalMetrics=malformed",
-                         "--fault", c + "gt3/Sensors/GPU_Power=404", "--fault",
-                         c + "psu-a/PowerSubsystem/PowerSupplies=enormous", "--fault",
-                         c + "psu-b/PowerSubsystem/PowerSupplies=slow:3", "--fault", c + "gt0/ThermalSubsystem/ThermalMetrics=drop"});
+    test::Server faults(
+        {test::kHilDir + "fault_server.py", "-D", dir.path + "/m", "-p", "{port}", "--fault",
+         c + "gt1/EnvironmentMetrics=500", "--fault", c + "gt2/ThermalSubsystem/ThermalMetrics=malformed", "--fault",
+         c + "gt3/Sensors/GPU_Power=404", "--fault", c + "psu-a/PowerSubsystem/PowerSupplies=enormous", "--fault",
+         c + "psu-b/PowerSubsystem/PowerSupplies=slow:3", "--fault", c + "gt0/ThermalSubsystem/ThermalMetrics=drop"});
     const int down = test::freePort();
     hil::Poller poller(mapOf("telemetry: 1\ndefaults: {timeout: 1 s, retries: 1, max_response: 1048576}\ntargets:\n"
-                             "  - {parts: '*/gt*', bmc: '" + faults.url() +
+                             "  - {parts: '*/gt*', bmc: '" +
+                             faults.url() +
                              "', sensors: {gpu_power: 'Chassis/{slot}/Sensors/GPU_Power'}}\n"
-                             "  - {parts: '*/psu-*', bmc: '" + faults.url() + "'}\n"
-                             "  - {parts: '*/rtsw', bmc: 'http://127.0.0.1:" + std::to_string(down) + "'}\n"));
+                             "  - {parts: '*/psu-*', bmc: '" +
+                             faults.url() +
+                             "'}\n"
+                             "  - {parts: '*/rtsw', bmc: 'http://127.0.0.1:" +
+                             std::to_string(down) + "'}\n"));
     const auto t0 = std::chrono::steady_clock::now();
     const hil::Sample s = poller.poll();
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -154,8 +166,8 @@ TEST_CASE("Faults cost only the faulty endpoint's readings, each named", "[hil][
         return e;
     };
     // gt0: its ThermalMetrics connection drops; the power and fans still arrive.
-    CHECK_THAT(errorsOf("lab/row1/rack1/gt0"), Contains(c + "gt0/ThermalSubsystem/ThermalMetrics") &&
-                                                   Contains("closed the connection"));
+    CHECK_THAT(errorsOf("lab/row1/rack1/gt0"),
+               Contains(c + "gt0/ThermalSubsystem/ThermalMetrics") && Contains("closed the connection"));
     CHECK(reading(poller, s, "lab/row1/rack1/gt0").powerW == 8150);
     // gt1: 500 twice (one retry), the Redfish message shown; its inlet still read.
     CHECK_THAT(errorsOf("lab/row1/rack1/gt1"),
@@ -163,17 +175,19 @@ TEST_CASE("Faults cost only the faulty endpoint's readings, each named", "[hil][
     CHECK(std::isnan(reading(poller, s, "lab/row1/rack1/gt1").powerW));
     CHECK(reading(poller, s, "lab/row1/rack1/gt1").inletC == 25.0);
     // gt2: malformed JSON, located by byte.
-    CHECK_THAT(errorsOf("lab/row1/rack1/gt2"), Contains(c + "gt2/ThermalSubsystem/ThermalMetrics: malformed JSON at byte"));
+    CHECK_THAT(errorsOf("lab/row1/rack1/gt2"),
+               Contains(c + "gt2/ThermalSubsystem/ThermalMetrics: malformed JSON at byte"));
     CHECK(reading(poller, s, "lab/row1/rack1/gt2").powerW == 8150);
     // gt3: the mapped GPU power sensor is missing.
     CHECK_THAT(errorsOf("lab/row1/rack1/gt3"), Contains(c + "gt3/Sensors/GPU_Power: HTTP 404 Not Found"));
     CHECK(reading(poller, s, "lab/row1/rack1/gt3").inletC == 25.0);
     // psu-a: 64 MiB answer cut off at the 1 MiB limit; psu-b: 3 s answer past the 1 s timeout.
     CHECK_THAT(errorsOf("lab/row1/rack1/psu-a"), Contains("PowerSupplies") && Contains("larger than 1 MiB"));
-    CHECK_THAT(errorsOf("lab/row1/rack1/psu-b"), Contains("PowerSupplies") && Contains("no answer within 1 s (timeout)"));
+    CHECK_THAT(errorsOf("lab/row1/rack1/psu-b"),
+               Contains("PowerSupplies") && Contains("no answer within 1 s (timeout)"));
     // rtsw: nobody listening.
-    CHECK_THAT(errorsOf("lab/row1/rack1/rtsw"), Contains("127.0.0.1:" + std::to_string(down)) &&
-                                                   Contains("connection refused"));
+    CHECK_THAT(errorsOf("lab/row1/rack1/rtsw"),
+               Contains("127.0.0.1:" + std::to_string(down)) && Contains("connection refused"));
     CHECK(took < 6.0); // timeouts are bounded: 2 attempts of 1 s, endpoints polled concurrently
     // A missing property: the Reading of PowerWatts removed on gt0.
     REQUIRE(test::patch(faults.url() + c + "gt0/EnvironmentMetrics", R"({"PowerWatts": null})") / 100 == 2);

@@ -50,7 +50,7 @@ public:
         m_pid = ::fork();
         REQUIRE(m_pid >= 0);
         if (m_pid == 0) {
-            std::vector<char*> argv{const_cast<char*>("python3")};
+            std::vector<char*> argv{const_cast<char*>("python3"), const_cast<char*>("-B")};
             for (std::string& a : args)
                 argv.push_back(a.data());
             argv.push_back(nullptr);
@@ -91,7 +91,13 @@ private:
 inline std::vector<std::string> mockupServer(const std::string& dir, const std::string& extra = "")
 {
     std::vector<std::string> a{RDT_SOURCE_DIR "/tests/third_party/redfish-mockup-server/redfishMockupServer.py",
-                               "-S", "-D", dir, "-H", "127.0.0.1", "-p", "{port}"};
+                               "-S",
+                               "-D",
+                               dir,
+                               "-H",
+                               "127.0.0.1",
+                               "-p",
+                               "{port}"};
     if (!extra.empty()) {
         a.push_back("-t");
         a.push_back(extra);

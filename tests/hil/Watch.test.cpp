@@ -74,16 +74,15 @@ std::string slurp(const std::string& f)
 TEST_CASE("watch: a PATCHed sensor arrives live; a killed watch leaves a readable series", "[hil][watch]")
 {
     test::TempDir dir;
-    REQUIRE(std::system(("python3 " + test::kHilDir + "mockup.py --out " + dir.path +
+    REQUIRE(std::system(("python3 -B " + test::kHilDir + "mockup.py --out " + dir.path +
                          "/m --grand-teton gt0 gt1 gt2 gt3 --power-shelf psu-a psu-b > /dev/null")
                             .c_str()) == 0);
     test::Server bmc(test::mockupServer(dir.path + "/m"));
     const std::string map = dir.path + "/map.yaml", series = dir.path + "/series.h5", log = dir.path + "/watch.log";
     std::ofstream(map) << "telemetry: 1\ntargets:\n  - {parts: '*/gt*', bmc: '" << bmc.url()
                        << "'}\n  - {parts: '*/psu-*', bmc: '" << bmc.url() << "'}\n";
-    const pid_t watch = spawnRdt({"hil", "watch", "tests/fixtures/hil/hil-rack.yaml", "--map", map, "--interval",
-                                  "200ms", "-o", series},
-                                 log);
+    const pid_t watch = spawnRdt(
+        {"hil", "watch", "tests/fixtures/hil/hil-rack.yaml", "--map", map, "--interval", "200ms", "-o", series}, log);
     // Readers may open the series while it grows.
     REQUIRE(waitFor([&] { return peek(series).samples.size() >= 2; }, 30));
     CHECK(peek(series).samples[0].parts[0].powerW == 8150);
@@ -115,9 +114,8 @@ TEST_CASE("watch: a PATCHed sensor arrives live; a killed watch leaves a readabl
     CHECK(after.samples.back().parts[4].psuOutW.size() == 6);
     // A clean stop (SIGTERM / Ctrl-C) finishes the sweep, closes the file and says so.
     const std::string series2 = dir.path + "/series2.h5";
-    const pid_t second = spawnRdt({"hil", "watch", "tests/fixtures/hil/hil-rack.yaml", "--map", map, "--interval",
-                                   "100ms", "-o", series2},
-                                  log);
+    const pid_t second = spawnRdt(
+        {"hil", "watch", "tests/fixtures/hil/hil-rack.yaml", "--map", map, "--interval", "100ms", "-o", series2}, log);
     REQUIRE(waitFor([&] { return peek(series2).samples.size() >= 1; }, 30));
     ::kill(second, SIGTERM);
     int status = 0;
@@ -126,8 +124,8 @@ TEST_CASE("watch: a PATCHed sensor arrives live; a killed watch leaves a readabl
     CHECK(WEXITSTATUS(status) == 0);
     CHECK_THAT(slurp(log), Contains("series2.h5: ") && Contains(" sweeps"));
     // The same file name again is refused: a series is never overwritten.
-    const test::Run again = test::runRdt("hil watch tests/fixtures/hil/hil-rack.yaml --map " + map + " --count 1 -o " +
-                                         series2);
+    const test::Run again =
+        test::runRdt("hil watch tests/fixtures/hil/hil-rack.yaml --map " + map + " --count 1 -o " + series2);
     CHECK(again.code == 2);
     CHECK_THAT(again.out, Contains("series2.h5") && Contains("never overwritten"));
 }
@@ -135,7 +133,7 @@ TEST_CASE("watch: a PATCHed sensor arrives live; a killed watch leaves a readabl
 TEST_CASE("hil compare: residuals, hil.* rules and the exit status", "[hil][compare]")
 {
     test::TempDir dir;
-    REQUIRE(std::system(("python3 " + test::kHilDir + "mockup.py --out " + dir.path +
+    REQUIRE(std::system(("python3 -B " + test::kHilDir + "mockup.py --out " + dir.path +
                          "/m --grand-teton gt0 gt1 gt2 gt3 --power-shelf psu-a psu-b > /dev/null")
                             .c_str()) == 0);
     test::Server bmc(test::mockupServer(dir.path + "/m"));
@@ -153,7 +151,8 @@ TEST_CASE("hil compare: residuals, hil.* rules and the exit status", "[hil][comp
         const double v = r["predicted"];
         const std::string c = bmc.url() + "/redfish/v1/Chassis/" + chassis;
         if (q == "power" && r["kind"] == "chassis")
-            REQUIRE(test::patch(c + "/EnvironmentMetrics", nlohmann::json{{"PowerWatts", {{"Reading", v}}}}.dump()) == 204);
+            REQUIRE(test::patch(c + "/EnvironmentMetrics", nlohmann::json{{"PowerWatts", {{"Reading", v}}}}.dump()) ==
+                    204);
         if (q == "fan") {
             nlohmann::json fans = nlohmann::json::array();
             for (int f = 0; f < 16; ++f)
@@ -197,7 +196,8 @@ TEST_CASE("hil compare: residuals, hil.* rules and the exit status", "[hil][comp
     CHECK(bj["violations"][0]["measured"].get<double>() == Approx(25.0).margin(0.01));
     // A looser profile tolerance passes it.
     std::ofstream(dir.path + "/loose.yaml") << "name: loose\nrules:\n  hil.power.deviation: {tolerance: 30 %}\n";
-    CHECK(test::runRdt("hil compare " + rack + " " + dir.path + "/c.h5 --profile " + dir.path + "/loose.yaml").code == 0);
+    CHECK(test::runRdt("hil compare " + rack + " " + dir.path + "/c.h5 --profile " + dir.path + "/loose.yaml").code ==
+          0);
     // Another design's snapshot is refused by name.
     const test::Run wrong = test::runRdt("hil compare data/designs/single-rack.yaml " + dir.path + "/c.h5");
     CHECK(wrong.code == 2);

@@ -91,9 +91,11 @@ def template(kind, lean):
         if "index.json" in files and (not lean or any(fnmatchcase(rel, p) for p in LEAN[kind])):
             docs[rel] = load_json(os.path.join(dirpath, "index.json"))
     prefix = f"{R}/Chassis/{cid}"
-    if lean:  # drop links to the resources left out
-        gone = lambda v: (is_link(v) and v["@odata.id"].startswith(prefix + "/")  # noqa: E731
-                          and v["@odata.id"][len(prefix) + 1:] not in docs)
+
+    def gone(v):  # a link to a resource left out
+        return (is_link(v) and v["@odata.id"].startswith(prefix + "/")
+                and v["@odata.id"][len(prefix) + 1:] not in docs)
+    if lean:
         for doc in docs.values():
             for k in [k for k, v in doc.items() if gone(v)]:
                 del doc[k]
