@@ -144,7 +144,11 @@ HilComparison compareTelemetry(const RunResult& run, const hil::Series& series)
         if (kind == "power-shelf") {
             const power::ShelfPower* sp = run.power ? byId(run.power->racks[r].shelves, slot.id) : nullptr;
             if (sp) {
-                row("power", "W", out_, sp->outputW);
+                // The shelf's share of the rack's modelled draw (the budget's share is on its basis,
+                // nameplate by default, which no meter reads).
+                const power::RackPower& rp = run.power->racks[r];
+                const double modelled = rp.itLoadW > 0 ? sp->outputW * rp.modelledLoadW / rp.itLoadW : sp->outputW;
+                row("power", "W", out_, modelled);
                 if (out_.n > 0 && in_.n > 0) {
                     Mean eff;
                     eff.sum = out_.value() / in_.value() * 100.0;
