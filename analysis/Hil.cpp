@@ -106,6 +106,63 @@ std::string measuredSource(const Calibration& c, int points, const std::string& 
 
 HilComparison compareTelemetry(const RunResult& run, const hil::Series& series)
 {
+    return compareTelemetry(run.design, run.power.get(), run.thermal.get(), series);
+}
+
+std::vector<core::PartField> residualFields(const core::Design& design, const HilComparison& comparison)
+{
+    const auto index = slotIndex(design);
+    struct Spec {
+        const char* quantity;
+        const char* name;
+        const char* unit;
+        const char* rule;
+        bool relative;
+    };
+    const Spec specs[] = {{"power", "Power residual", "%", "hil.power.deviation", true},
+                          {"inlet", "Inlet residual", "K", "hil.inlet.deviation", false},
+                          {"fan", "Fan residual", "points", "hil.fan.deviation", false}};
+    std::vector<core::PartField> out;
+    for (const Spec& sp : specs) {
+        core::PartField f;
+        f.name = sp.name;
+        f.unit = sp.unit;
+        f.rule = sp.rule;
+        f.values.resize(design.racks.size());
+        for (std::size_t r = 0; r < design.racks.size(); ++r)
+            f.values[r].assign(design.racks[r].slots.size(), NAN);
+        double worst = 0;
+        bool any = false;
+        for (const HilResidual& x : comparison.rows) {
+            if (x.quantity != sp.quantity)
+                continue;
+            const auto it = index.find(x.part);
+            if (it == index.end() || !std::isfinite(x.residual))
+                continue;
+            const double v = sp.relative ? 100.0 * x.residual / std::max(1e-9, std::abs(x.predicted)) : x.residual;
+            f.values[static_cast<std::size_t>(it->second.rack)][static_cast<std::size_t>(it->second.slot)] = v;
+            worst = std::max(worst, std::abs(v));
+            any = true;
+        }
+        if (!any)
+            continue;
+        if (worst < 1e-9)
+            worst = 1.0;
+        f.lo = -worst;
+        f.hi = worst;
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+HilComparison compareTelemetry(const core::Design& design, const power::PowerResult* powerResult,
+                               const thermal::ThermalResult* thermalResult, const hil::Series& series)
+{
+    struct View {
+        const core::Design& design;
+        const power::PowerResult* power;
+        const thermal::ThermalResult* thermal;
+    } run{design, powerResult, thermalResult};
     HilComparison out;
     out.sweeps = series.samples.size();
     const auto index = slotIndex(run.design);
@@ -146,7 +203,7 @@ HilComparison compareTelemetry(const RunResult& run, const hil::Series& series)
             if (sp) {
                 // The shelf's share of the rack's modelled draw (the budget's share is on its basis,
                 // nameplate by default, which no meter reads).
-                const power::RackPower& rp = run.power->racks[r];
+                const power::RackPower& rp = run.power->racks[static_cast<std::size_t>(r)];
                 const double modelled = rp.itLoadW > 0 ? sp->outputW * rp.modelledLoadW / rp.itLoadW : sp->outputW;
                 row("power", "W", out_, modelled);
                 if (out_.n > 0 && in_.n > 0) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/Pipeline.h"
+#include "core/Field.h"
 #include "hil/Series.h"
 
 namespace rdt::analysis {
@@ -32,6 +33,14 @@ struct HilComparison {
 /// Compare a run's predictions with the series' readings (means over its sweeps). Parts of the
 /// series that the design lacks are an InputError (the wrong design or file).
 HilComparison compareTelemetry(const RunResult& run, const hil::Series& series);
+/// The same from a design and its solver results (the studio's last check); either may be null.
+HilComparison compareTelemetry(const core::Design& design, const power::PowerResult* power,
+                               const thermal::ThermalResult* thermal, const hil::Series& series);
+
+/// The residuals (measured − model) laid over the layout for the studio's "Colour by": "Power residual" (% of
+/// the model), "Inlet residual" (K), "Fan residual" (points of full speed), each on a range symmetric about 0
+/// (grey: as modelled; red: above; blue: below), with the rule that judges it.
+std::vector<core::PartField> residualFields(const core::Design& design, const HilComparison& comparison);
 
 /// The `hil.*` rules (thresholds in the profile); they judge a comparison put in the result store
 /// under "hil" and stay silent in runs without telemetry.

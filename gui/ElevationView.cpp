@@ -40,6 +40,7 @@ ElevationView::ElevationView(Studio& studio, QWidget* parent) : QGraphicsView(pa
         rebuild(); // the selected slot may be in another rack
     });
     connect(&m_studio, &Studio::checksFinished, this, &ElevationView::rebuild);
+    connect(&m_studio, &Studio::fieldsChanged, this, &ElevationView::rebuild);
     connect(&m_studio, &Studio::colouringChanged, this, &ElevationView::rebuild);
     rebuild();
 }

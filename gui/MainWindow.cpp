@@ -117,6 +117,10 @@ MainWindow::MainWindow(const QString& catalogDir, bool interactive, QWidget* par
     });
     connect(m_studio.get(), &Studio::checksProgress, this,
             [this](double f) { m_progress->setValue(static_cast<int>(f * 100.0)); });
+    connect(m_studio.get(), &Studio::fieldsChanged, this, [this] {
+        if (!m_studio->telemetryStatus().isEmpty())
+            statusBar()->showMessage(m_studio->telemetryStatus(), 5000);
+    });
     connect(m_studio.get(), &Studio::checksFinished, this, [this] {
         m_progress->hide();
         m_cancel->hide();
@@ -234,6 +238,13 @@ void MainWindow::buildMenus()
             this, tr("Save design"), QString::fromStdString(m_studio->document().path()), tr("rdt designs (*.yaml)"));
         if (!p.isEmpty())
             saveAs(p);
+    });
+    file->addSeparator();
+    file->addAction(tr("Open &telemetry…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open telemetry"), QString(),
+                                                          tr("rdt telemetry (*.h5);;All files (*)"));
+        if (!path.isEmpty())
+            openTelemetry(path);
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -523,6 +534,24 @@ bool MainWindow::saveScreenshot(const QString& path)
         QApplication::processEvents(QEventLoop::AllEvents, 30);
     const QPixmap shot = grab();
     return shot.save(path, "PNG");
+}
+
+} // namespace rdt::gui
+
+namespace rdt::gui {
+
+bool MainWindow::openTelemetry(const QString& path)
+{
+    QString error;
+    if (!m_studio->setTelemetry(path, &error)) {
+        m_lastError = error;
+        statusBar()->showMessage(tr("Telemetry: %1").arg(error), 10000);
+        return false;
+    }
+    statusBar()->showMessage(m_studio->telemetryStatus().isEmpty() ? tr("Telemetry %1 opened").arg(path)
+                                                                   : m_studio->telemetryStatus(),
+                             8000);
+    return true;
 }
 
 } // namespace rdt::gui

@@ -56,6 +56,9 @@ public:
 
     /// Open a design; on bad input show the located error and keep the current document.
     bool openFile(const QString& path);
+    /// Follow a telemetry snapshot or series (File > Open telemetry…, --telemetry): measured − model
+    /// colourings, re-read as `rdt hil watch` appends. False (lastError()) when it cannot be read.
+    bool openTelemetry(const QString& path);
     bool save();
     bool saveAs(const QString& path);
     /// Write the recovery copy now (the autosave timer calls this every minute).

@@ -224,6 +224,10 @@ SceneView::SceneView(Studio& studio, QWidget* parent)
         rebuildGeometry();
     });
     connect(&m_studio, &Studio::checksFinished, this, &SceneView::recolour);
+    connect(&m_studio, &Studio::fieldsChanged, this, [this] {
+        syncFieldColourings();
+        recolour();
+    });
     connect(&m_studio, &Studio::checksFinished, this, &SceneView::syncField);
     syncFieldColourings();
     connect(&m_studio, &Studio::selectionChanged, this, &SceneView::updateHighlight);

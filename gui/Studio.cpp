@@ -1,6 +1,11 @@
 #include "gui/Studio.h"
 
+#include <QFileInfo>
+#include <QTimer>
 #include <cmath>
+#include <ctime>
+
+#include "analysis/Hil.h"
 
 #include "gui/CheckRunner.h"
 
@@ -30,7 +35,10 @@ Studio::Studio(QString catalogDir, QObject* parent)
             [this](const std::vector<core::Violation>& v, std::shared_ptr<const SolverResults> r) {
                 m_violations = v;
                 m_results = std::move(r);
+                rebuildFields();
                 Q_EMIT checksFinished();
+                if (m_series)
+                    Q_EMIT fieldsChanged(); // the residuals against the new results
             });
     connect(m_runner, &CheckRunner::progress, this, [this](double f, const QString& m) {
         Q_EMIT checksProgress(f);
@@ -44,6 +52,77 @@ Studio::Studio(QString catalogDir, QObject* parent)
 }
 
 Studio::~Studio() = default;
+
+void Studio::rebuildFields()
+{
+    m_fields = m_results ? m_results->fields : std::vector<core::PartField>{};
+    if (!m_series || !m_results)
+        return;
+    try {
+        const analysis::HilComparison c =
+            analysis::compareTelemetry(design(), m_results->power.get(), m_results->thermal.get(), *m_series);
+        for (core::PartField& f : analysis::residualFields(design(), c))
+            m_fields.push_back(std::move(f));
+        analysis::RunResult run;
+        run.design = design();
+        const std::vector<core::Violation> v = analysis::judgeTelemetry(run, c);
+        std::size_t over = 0;
+        for (const core::Violation& x : v)
+            over += x.rule != "hil.telemetry.missing" && !x.waived ? 1 : 0;
+        char when[32] = "-";
+        if (!m_series->samples.empty()) {
+            const std::time_t t = static_cast<std::time_t>(m_series->samples.back().unixTime);
+            std::strftime(when, sizeof when, "%H:%M:%S UTC", std::gmtime(&t));
+        }
+        m_telemetryStatus = QStringLiteral("%1: %2 sweeps, last %3, %4 residuals over tolerance")
+                                .arg(QFileInfo(m_telemetryPath).fileName())
+                                .arg(m_series->samples.size())
+                                .arg(when)
+                                .arg(over);
+    } catch (const core::InputError& e) {
+        m_telemetryStatus = QString::fromStdString(e.what());
+    }
+}
+
+bool Studio::setTelemetry(const QString& path, QString* error)
+{
+    try {
+        m_series = std::make_shared<const hil::Series>(hil::readSeries(path.toStdString()));
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    m_telemetryPath = path;
+    const QFileInfo fi(path);
+    m_telemetryStamp = fi.lastModified().toMSecsSinceEpoch() ^ fi.size();
+    if (!m_telemetryTimer) {
+        m_telemetryTimer = new QTimer(this);
+        connect(m_telemetryTimer, &QTimer::timeout, this, &Studio::pollTelemetry);
+        m_telemetryTimer->start(1000);
+    }
+    rebuildFields();
+    Q_EMIT fieldsChanged();
+    return true;
+}
+
+void Studio::pollTelemetry()
+{
+    if (m_telemetryPath.isEmpty())
+        return;
+    const QFileInfo fi(m_telemetryPath);
+    const qint64 stamp = fi.lastModified().toMSecsSinceEpoch() ^ fi.size();
+    if (stamp == m_telemetryStamp)
+        return;
+    try {
+        m_series = std::make_shared<const hil::Series>(hil::readSeries(m_telemetryPath.toStdString()));
+    } catch (const std::exception&) {
+        return; // mid-write: the next tick reads it
+    }
+    m_telemetryStamp = stamp;
+    rebuildFields();
+    Q_EMIT fieldsChanged();
+}
 
 void Studio::setColouring(const QString& name)
 {

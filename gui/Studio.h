@@ -5,6 +5,7 @@
 /// each other, so a solver panel plugs in by listening to the same signals.
 
 #include <QObject>
+#include <QTimer>
 #include <QUndoStack>
 
 #include <map>
@@ -17,6 +18,7 @@
 #include "editor/Document.h"
 #include "editor/Selection.h"
 #include "gui/CheckRunner.h"
+#include "hil/Series.h"
 
 namespace rdt::gui {
 
@@ -40,8 +42,18 @@ public:
     std::shared_ptr<const power::PowerResult> power() const { return m_results ? m_results->power : nullptr; }
     std::shared_ptr<const thermal::ThermalResult> thermal() const { return m_results ? m_results->thermal : nullptr; }
     std::shared_ptr<const signal::SignalResult> signal() const { return m_results ? m_results->signal : nullptr; }
-    /// Per-part fields of the last finished check (empty before the first).
-    const std::vector<core::PartField>* fields() const { return m_results ? &m_results->fields : nullptr; }
+    /// Per-part fields of the last finished check (empty before the first), and the measured − model
+    /// residuals of the telemetry file when one is open.
+    const std::vector<core::PartField>* fields() const { return m_results ? &m_fields : nullptr; }
+    /// Follow a telemetry snapshot or series (`rdt hil snapshot|watch -o`): its residuals against
+    /// the last check become colourings, and a growing series is re-read as it grows (a live view
+    /// fed by `rdt hil watch`). False with `error` set when the file cannot be read.
+    bool setTelemetry(const QString& path, QString* error = nullptr);
+    const QString& telemetryPath() const { return m_telemetryPath; }
+    /// "series.h5: 12 sweeps, last 03:14:05 UTC, 2 residuals over tolerance", empty without one.
+    const QString& telemetryStatus() const { return m_telemetryStatus; }
+    /// Re-read the telemetry file now if it changed (the timer does this every second).
+    void pollTelemetry();
     /// What-if overrides applied to every check run (inlet, altitude, failed rotors, lost feed, GPU
     /// cap); the document is not changed. Setting them re-runs the checks.
     const analysis::RunOptions& whatIf() const { return m_whatIf; }
@@ -81,6 +93,7 @@ Q_SIGNALS:
     void checksCancelled();
     void checksFinished(); ///< violations(), throughput(), power(), thermal() and fields() updated
     void colouringChanged(const QString& name);
+    void fieldsChanged(); ///< fields() changed without a new check (telemetry read or grown)
     void refused(const QString& reason);
     void saved(const QString& path);
 
@@ -103,6 +116,12 @@ private:
     analysis::RunOptions m_whatIf;
     std::map<std::string, std::pair<double, double>> m_fixedRanges;
     CheckRunner* m_runner = nullptr;
+    std::vector<core::PartField> m_fields; ///< the check's, then the telemetry residuals
+    QString m_telemetryPath, m_telemetryStatus;
+    std::shared_ptr<const hil::Series> m_series;
+    qint64 m_telemetryStamp = -1;
+    QTimer* m_telemetryTimer = nullptr;
+    void rebuildFields();
 };
 
 } // namespace rdt::gui

@@ -85,6 +85,11 @@ int main(int argc, char** argv)
                                   "LIST");
     QCommandLineOption slice("slice", "Room field slice: x|y|z=FRACTION of the room (default z=0.35).", "AXIS=F");
     parser.addOption(fieldViews);
+    QCommandLineOption telemetry("telemetry",
+                                 "Follow this telemetry snapshot or series (rdt hil snapshot|watch -o): measured − "
+                                 "model colourings, updated as it grows.",
+                                 "FILE.h5");
+    parser.addOption(telemetry);
     parser.addOption(slice);
     parser.process(app);
 
@@ -112,6 +117,11 @@ int main(int argc, char** argv)
         }
     }
     window.show();
+    if (parser.isSet(telemetry) && !window.openTelemetry(parser.value(telemetry))) {
+        std::fprintf(stderr, "rdt-studio: %s\n", window.lastError().toUtf8().constData());
+        if (screenshot)
+            return 2;
+    }
     for (const QString& w : parser.values(scenario)) {
         const QString key = w.section('=', 0, 0), value = w.section('=', 1);
         if (!window.whatIf()->set(key, value)) {
