@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "core/Design.h"
 #include "core/Error.h"
@@ -297,4 +298,86 @@ TEST_CASE("Telemetry maps: templates expand per part; mistakes are located", "[h
     CHECK_THROWS_WITH(mapOf("telemetry: 1\ndefaults: {timeout: 3}\ntargets: []\n"), Contains("defaults.timeout"));
     CHECK(hil::globMatch("lab/*/gt?", "lab/row1/rack1/gt3"));
     CHECK_FALSE(hil::globMatch("lab/*/gt?", "lab/row1/rack1/gt10"));
+}
+
+TEST_CASE("HTTPS: certificates are verified unless explicitly not", "[hil][redfish][tls]")
+{
+    test::TempDir dir;
+    const std::string cert = dir.path + "/bmc.pem", key = dir.path + "/bmc.key";
+    REQUIRE(std::system(("openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 -addext "
+                         "subjectAltName=IP:127.0.0.1 -keyout " +
+                         key + " -out " + cert + " > /dev/null 2>&1")
+                            .c_str()) == 0);
+    std::vector<std::string> args = test::mockupServer(test::kHilDir + "mockups/grand-teton");
+    for (const char* a : {"-s", "--cert"})
+        args.push_back(a);
+    args.push_back(cert);
+    args.push_back("--key");
+    args.push_back(key);
+    test::Server bmc(args, "/dev/null", true);
+    const std::string text =
+        "telemetry: 1\ndefaults: {retries: 0}\ntargets:\n  - {parts: '*/gt0', bmc: '" + bmc.url() + "', chassis: GT}\n";
+    // Default: verification on, and this self-signed certificate is not trusted.
+    {
+        hil::Poller p(mapOf(text));
+        const hil::Sample s = p.poll();
+        REQUIRE(s.parts[0].errors.size() == 1);
+        CHECK_THAT(s.parts[0].errors[0], Contains(bmc.url()) && Contains("TLS certificate not trusted") &&
+                                             Contains("--ca-cert") && Contains("--insecure"));
+    }
+    // The BMC's CA given: verified and read.
+    {
+        hil::TelemetryMap m = mapOf(text);
+        m.http.caCert = cert;
+        hil::Poller p(m);
+        const hil::Sample s = p.poll();
+        INFO(allErrors(s));
+        CHECK(s.parts[0].powerW == 8150);
+    }
+    // Explicitly insecure: read without verification.
+    {
+        hil::TelemetryMap m = mapOf(text);
+        m.http.insecure = true;
+        hil::Poller p(m);
+        CHECK(p.poll().parts[0].powerW == 8150);
+    }
+}
+
+TEST_CASE("Collections: PSUs over two pages (Members@odata.nextLink), members and Metrics followed", "[hil][redfish]")
+{
+    // The shelf mockup with its PowerSupplies collection split into two pages.
+    test::TempDir dir;
+    const std::string m = dir.path + "/shelf";
+    std::filesystem::copy(test::kHilDir + "mockups/orv3-power-shelf", m, std::filesystem::copy_options::recursive);
+    const std::string coll = m + "/Chassis/PowerShelf/PowerSubsystem/PowerSupplies";
+    nlohmann::json c = nlohmann::json::parse(std::ifstream(coll + "/index.json"));
+    REQUIRE(c["Members"].size() == 6);
+    nlohmann::json page2 = c;
+    const std::string base = "/redfish/v1/Chassis/PowerShelf/PowerSubsystem/PowerSupplies";
+    page2["@odata.id"] = base + "/Page2";
+    page2["Members"] = nlohmann::json(std::vector<nlohmann::json>(c["Members"].begin() + 4, c["Members"].end()));
+    c["Members"] = nlohmann::json(std::vector<nlohmann::json>(c["Members"].begin(), c["Members"].begin() + 4));
+    c["Members@odata.nextLink"] = base + "/Page2";
+    std::ofstream(coll + "/index.json") << c.dump(2);
+    std::filesystem::create_directories(coll + "/Page2");
+    std::ofstream(coll + "/Page2/index.json") << page2.dump(2);
+    // Without $expand on offer (a service root that does not list it) every member and Metrics is fetched.
+    nlohmann::json root = nlohmann::json::parse(std::ifstream(m + "/index.json"));
+    root.erase("ProtocolFeaturesSupported");
+    std::ofstream(m + "/index.json") << root.dump(2);
+    test::Server shelf(test::mockupServer(m));
+    hil::Poller poller(
+        mapOf("telemetry: 1\ntargets:\n  - {parts: '*/psu-a', bmc: '" + shelf.url() + "', chassis: PowerShelf}\n"));
+    const hil::Sample s = poller.poll();
+    INFO(allErrors(s));
+    CHECK(s.errorCount() == 0);
+    const hil::PartReading& r = s.parts[0];
+    REQUIRE(r.psuInW.size() == 6);
+    for (std::size_t k = 0; k < 6; ++k) {
+        CHECK(r.psuInW[k] == 2870);
+        CHECK(r.psuOutW[k] == 2800);
+        CHECK(r.psuCapacityW[k] == 5500);
+    }
+    // page 1, page 2, six members, six Metrics (the service root is read once per BMC, before)
+    CHECK(s.requests == 1 + 1 + 6 + 6);
 }

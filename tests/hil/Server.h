@@ -41,7 +41,7 @@ inline int freePort()
 class Server {
 public:
     /// `args` after python3; `{port}` in them is replaced by the chosen port.
-    explicit Server(std::vector<std::string> args, const std::string& log = "/dev/null")
+    explicit Server(std::vector<std::string> args, const std::string& log = "/dev/null", bool tls = false) : m_tls(tls)
     {
         port = freePort();
         for (std::string& a : args)
@@ -64,6 +64,7 @@ public:
         hil::HttpOptions o;
         o.timeoutS = 1;
         o.retries = 0;
+        o.insecure = true; // only to see it is up
         while (std::chrono::steady_clock::now() < until) {
             if (hil::httpFetch({{url() + "/redfish/v1/", "GET", "", ""}}, o)[0].status > 0)
                 return;
@@ -80,10 +81,11 @@ public:
             ::waitpid(m_pid, nullptr, 0);
         }
     }
-    std::string url() const { return "http://127.0.0.1:" + std::to_string(port); }
+    std::string url() const { return (m_tls ? "https://127.0.0.1:" : "http://127.0.0.1:") + std::to_string(port); }
     int port = 0;
 
 private:
+    bool m_tls = false;
     pid_t m_pid = -1;
 };
 

@@ -1,0 +1,19 @@
+// Redfish payloads as a BMC might send them (any JSON, or not JSON at all): every reader must end in
+// readings or errors naming the endpoint, never throw or crash.
+#include "FuzzCommon.h"
+#include "hil/Redfish.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    const std::string body = rdt::fuzz::text(data, size);
+    const std::string url = "https://bmc/redfish/v1/Chassis/GT/X";
+    rdt::hil::PartReading r;
+    rdt::hil::readEnvironmentMetrics(url, body, r);
+    rdt::hil::readThermalMetrics(url, body, r);
+    rdt::hil::readLegacyPower(url, body, r, false);
+    rdt::hil::readLegacyPower(url, body, r, true);
+    rdt::hil::readLegacyThermal(url, body, r);
+    for (const char* q : {"power", "gpu_power", "inlet", "exhaust", "airflow", "pressure"})
+        rdt::hil::readSensor(url, body, q, r);
+    return 0;
+}
