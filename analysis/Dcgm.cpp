@@ -1,3 +1,4 @@
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <sstream>
@@ -34,6 +35,15 @@ double toNumber(const std::string& s, const core::SourceLoc& loc)
     if (used != s.size() || !std::isfinite(v))
         throw core::InputError(loc, "\"" + s + "\" is not a number");
     return v;
+}
+
+/// A GPU index: a whole number 0…65535 (a label such as "N/A" or "1e30" is bad input, not a cast).
+int gpuIndex(const std::string& s, const core::SourceLoc& loc)
+{
+    const double v = toNumber(s, loc);
+    if (!(v >= 0 && v <= 65535) || v != std::floor(v))
+        throw core::InputError(loc, "GPU index \"" + s + "\" is not a whole number 0-65535");
+    return static_cast<int>(v);
 }
 
 } // namespace
@@ -74,7 +84,7 @@ Telemetry parseDcgmDmon(const std::string& text, const std::string& file)
                                        std::to_string(tags.size()) + " values), found " + std::to_string(w.size()));
         TelemetrySample s;
         s.line = n;
-        s.gpu = static_cast<int>(toNumber(w[1], core::SourceLoc{file, n, 0, "GPU id"}));
+        s.gpu = gpuIndex(w[1], core::SourceLoc{file, n, 0, "GPU id"});
         bool incomplete = false;
         for (std::size_t k = 0; k < tags.size(); ++k) {
             const double v = toNumber(w[k + 2], core::SourceLoc{file, n, 0, tags[k]});
@@ -176,7 +186,7 @@ Telemetry parsePrometheusDcgm(const std::string& text, const std::string& file)
         TelemetrySample& s = scrape[key];
         if (s.line == 0) {
             s.line = n;
-            s.gpu = static_cast<int>(toNumber(lab["gpu"], core::SourceLoc{file, n, 0, "gpu"}));
+            s.gpu = gpuIndex(lab["gpu"], core::SourceLoc{file, n, 0, "gpu"});
             if (t.gpuName.empty() && lab.count("modelName"))
                 t.gpuName = lab["modelName"];
         }
@@ -191,6 +201,10 @@ Telemetry parsePrometheusDcgm(const std::string& text, const std::string& file)
         } else if (name == "DCGM_FI_DEV_GPU_TEMP") {
             s.temperatureK = v + 273.15;
         } else if (name == "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS" || name == "DCGM_FI_DEV_CLOCKS_EVENT_REASONS") {
+            if (!(v >= 0 && v <= 9007199254740992.0) || v != std::floor(v))
+                throw core::InputError(core::SourceLoc{file, n, 0, name}, "throttle reasons are a bit mask (a whole "
+                                                                          "number), not " +
+                                                                              w[0]);
             s.throttleReasons = v;
         }
     }
@@ -218,7 +232,7 @@ Telemetry readGpuTelemetry(const std::string& path)
 
 std::string throttleReasonNames(double bits)
 {
-    if (std::isnan(bits))
+    if (!(bits >= 0 && bits <= 9007199254740992.0))
         return "unknown";
     const auto b = static_cast<std::uint64_t>(bits);
     if (b == 0)

@@ -24,4 +24,8 @@ int runHilWatch(const HilArgs& args);
 int runHilCompare(const HilArgs& args);
 int runHilCalibrate(const HilArgs& args);
 
+/// `rdt import netbox DUMP -o design.yaml [--base BASE.yaml]` and `rdt export netbox DESIGN -o DIR`.
+int runNetBoxImport(const std::string& dump, const std::string& output, const std::string& base);
+int runNetBoxExport(const std::string& design, const std::string& dir, std::size_t pageSize);
+
 } // namespace rdt::cli

@@ -170,6 +170,31 @@ int main(int argc, char** argv)
     hilCalib->add_option("telemetry", hil.inputs, "Snapshot or series files (.h5)")->required();
     hilCalib->add_flag("--json", hil.json, "Print JSON");
 
+    std::string nbDump, nbOut, nbBase, nbDesign;
+    std::size_t nbPage = 1000;
+    auto* importCmd = app.add_subcommand("import", "Import a design from a DCIM");
+    importCmd->require_subcommand(1);
+    auto* nbImport = importCmd->add_subcommand(
+        "netbox", "A design of distinct racks from a NetBox REST export (sites, locations, racks, devices pages)");
+    nbImport
+        ->add_option("dump", nbDump,
+                     "Folder of NetBox API answers: sites.json, locations.json, racks.json, "
+                     "devices.json (or -N.json pages)")
+        ->required();
+    nbImport->add_option("-o,--output", nbOut, "Design file to write (.yaml)")->required();
+    nbImport->add_option(
+        "--base", nbBase,
+        "Design whose site, fabric, links, room and waivers the import keeps (its layout is replaced)");
+    auto* exportCmd = app.add_subcommand("export", "Export a design to a DCIM");
+    exportCmd->require_subcommand(1);
+    auto* nbExport =
+        exportCmd->add_subcommand("netbox", "Write the design's layout as NetBox REST answers (JSON pages)");
+    nbExport->add_option("design", nbDesign, "Design file (YAML)")->required();
+    nbExport->add_option("-o,--output", nbOut, "Folder to write the pages into")->required();
+    nbExport->add_option("--page-size", nbPage, "Results per page")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+
     bool markdown = false;
     auto* rules = app.add_subcommand("rules", "List every rule with its id, default severity and source");
     rules->add_flag("--markdown", markdown, "Markdown table (docs/rules.md)");
@@ -224,6 +249,10 @@ int main(int argc, char** argv)
         return runHilCompare(hil);
     if (*hilCalib)
         return runHilCalibrate(hil);
+    if (*nbImport)
+        return runNetBoxImport(nbDump, nbOut, nbBase);
+    if (*nbExport)
+        return runNetBoxExport(nbDesign, nbOut, nbPage);
     if (*rules)
         return runRules(markdown);
     if (*list)

@@ -13,6 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     rdt::hil::readLegacyPower(url, body, r, false);
     rdt::hil::readLegacyPower(url, body, r, true);
     rdt::hil::readLegacyThermal(url, body, r);
+    rdt::hil::readFans(url, body, r);
     for (const char* q : {"power", "gpu_power", "inlet", "exhaust", "airflow", "pressure"})
         rdt::hil::readSensor(url, body, q, r);
     return 0;

@@ -110,7 +110,18 @@ void readPsuMetrics(const std::string& url, const json& m, std::size_t i, PartRe
     setPsu(r, i, in, out, NAN);
 }
 
-enum class What { Env, ThermalMetrics, LegacyPower, LegacyThermal, Sensor, Psus, PsuMember, PsuMetrics };
+enum class What {
+    Env,
+    ThermalMetrics,
+    Fans,
+    PowerLimit,
+    LegacyPower,
+    LegacyThermal,
+    Sensor,
+    Psus,
+    PsuMember,
+    PsuMetrics
+};
 
 struct Job {
     std::size_t part = 0;
@@ -180,6 +191,33 @@ void readThermalMetrics(const std::string& url, const std::string& body, PartRea
     }
     if (std::isnan(r.inletC))
         missing(r, url, "intake temperature (a TemperatureReadingsCelsius entry named Intake or Inlet with a Reading)");
+}
+
+void readFans(const std::string& url, const std::string& body, PartReading& r)
+{
+    json j;
+    if (!parse(url, body, j, r))
+        return;
+    if (!j.contains("Members") || !j["Members"].is_array()) {
+        missing(r, url, "Members");
+        return;
+    }
+    double sum = 0, mx = -1;
+    int n = 0;
+    for (const json& f : j["Members"]) {
+        const double v = f.is_object() && f.contains("SpeedPercent") ? number(f["SpeedPercent"], "Reading") : NAN;
+        if (std::isnan(v))
+            continue;
+        sum += v;
+        mx = std::max(mx, v);
+        ++n;
+    }
+    if (n == 0) {
+        missing(r, url, "SpeedPercent.Reading of any fan (the service did not expand the members)");
+        return;
+    }
+    r.fanPct = sum / n;
+    r.fanMaxPct = mx;
 }
 
 void readLegacyPower(const std::string& url, const std::string& body, PartReading& r, bool shelf)
@@ -448,7 +486,33 @@ Sample Poller::poll()
                 continue;
             }
             switch (job.what) {
-            case What::Env: readEnvironmentMetrics(h.url, h.body, r); break;
+            case What::Env: {
+                readEnvironmentMetrics(h.url, h.body, r);
+                // BMCs without fan speeds or the power limit in EnvironmentMetrics: the
+                // ThermalSubsystem's Fans and Controls/PowerLimit carry them.
+                const std::string chassis = h.url.substr(0, h.url.rfind("/EnvironmentMetrics"));
+                const bool expand = m_services[m_map.parts[job.part].bmc].expandLevels;
+                if (std::isnan(r.fanPct))
+                    next.push_back(Job{job.part,
+                                       What::Fans,
+                                       chassis + "/ThermalSubsystem/Fans" + (expand ? "?$expand=.($levels=1)" : ""),
+                                       job.token,
+                                       {},
+                                       0});
+                if (std::isnan(r.powerLimitW))
+                    next.push_back(Job{job.part, What::PowerLimit, chassis + "/Controls/PowerLimit", job.token, {}, 0});
+                break;
+            }
+            case What::Fans: readFans(h.url, h.body, r); break;
+            case What::PowerLimit: {
+                json j;
+                if (parse(h.url, h.body, j, r)) {
+                    r.powerLimitW = number(j, "SetPoint");
+                    if (std::isnan(r.powerLimitW))
+                        missing(r, h.url, "SetPoint");
+                }
+                break;
+            }
             case What::ThermalMetrics: readThermalMetrics(h.url, h.body, r); break;
             case What::LegacyPower:
                 readLegacyPower(h.url, h.body, r, m_map.parts[job.part].kind == "power-shelf");

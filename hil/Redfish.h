@@ -2,8 +2,8 @@
 /// \file Redfish.h
 /// Reads the mapped parts' telemetry from their BMCs / rack managers over Redfish, one sweep at a
 /// time, all endpoints concurrently. Per chassis or switch: power, inlet and exhaust air, fan speed,
-/// power limit (EnvironmentMetrics + ThermalSubsystem/ThermalMetrics, or the legacy Power and
-/// Thermal resources), plus any Sensor resources the map names (GPU power, airflow, pressure). Per
+/// power limit (EnvironmentMetrics + ThermalSubsystem/ThermalMetrics, falling back on
+/// ThermalSubsystem/Fans and Controls/PowerLimit, or the legacy Power and Thermal resources), plus any Sensor resources the map names (GPU power, airflow, pressure). Per
 /// power shelf: every supply's input and output power and capacity (PowerSubsystem/PowerSupplies
 /// and their Metrics, or legacy Power.PowerSupplies). A failing endpoint costs only its own
 /// readings: each error names the endpoint and what was wrong; the rest of the sweep stands.
@@ -73,6 +73,8 @@ private:
 void readEnvironmentMetrics(const std::string& url, const std::string& body, PartReading& r);
 void readThermalMetrics(const std::string& url, const std::string& body, PartReading& r);
 void readLegacyPower(const std::string& url, const std::string& body, PartReading& r, bool shelf);
+/// ThermalSubsystem/Fans expanded: the members' SpeedPercent.Reading (mean and max).
+void readFans(const std::string& url, const std::string& body, PartReading& r);
 void readLegacyThermal(const std::string& url, const std::string& body, PartReading& r);
 /// A Sensor resource's Reading for `quantity`, its ReadingUnits checked.
 void readSensor(const std::string& url, const std::string& body, const std::string& quantity, PartReading& r);

@@ -66,7 +66,8 @@ TEST_CASE("DCGM text with bad values fails with file, line and field", "[telemet
                       Contains("p.prom:1") && Contains("power out of range"));
     CHECK_THROWS_WITH(analysis::parsePrometheusDcgm("DCGM_FI_DEV_POWER_USAGE{device=\"nvidia0\"} 100\n", "p.prom"),
                       Contains("no gpu label"));
-    CHECK_THROWS_WITH(analysis::parsePrometheusDcgm("# HELP up\nup 1\n", "p.prom"), Contains("not DCGM exporter output"));
+    CHECK_THROWS_WITH(analysis::parsePrometheusDcgm("# HELP up\nup 1\n", "p.prom"),
+                      Contains("not DCGM exporter output"));
 }
 
 TEST_CASE("nccl-tests 2.18 headers name the collective before the file name does", "[nccl]")

@@ -104,6 +104,28 @@ TEST_CASE("Grand Teton BMC and ORv3 power shelf read over Redfish, current and l
     }
 }
 
+TEST_CASE("Fan speeds and the power limit from ThermalSubsystem/Fans and Controls when EnvironmentMetrics lacks them",
+          "[hil][redfish]")
+{
+    test::TempDir dir;
+    REQUIRE(
+        std::system(("python3 -B " + test::kHilDir + "mockup.py --out " + dir.path + "/m --grand-teton gt0 > /dev/null")
+                        .c_str()) == 0);
+    test::Server bmc(test::mockupServer(dir.path + "/m"));
+    const std::string env = bmc.url() + "/redfish/v1/Chassis/gt0/EnvironmentMetrics";
+    REQUIRE(test::patch(env, R"({"FanSpeedsPercent": null, "PowerLimitWatts": null})") == 204);
+    REQUIRE(test::patch(bmc.url() + "/redfish/v1/Chassis/gt0/ThermalSubsystem/Fans/Fan3",
+                        R"({"SpeedPercent": {"Reading": 78}})") == 204);
+    hil::Poller poller(mapOf("telemetry: 1\ntargets:\n  - {parts: '*/gt0', bmc: '" + bmc.url() + "'}\n"));
+    const hil::Sample s = poller.poll();
+    INFO(allErrors(s));
+    CHECK(s.errorCount() == 0);
+    CHECK(s.parts[0].fanPct == Approx((15 * 62 + 78) / 16.0));
+    CHECK(s.parts[0].fanMaxPct == 78);
+    CHECK(s.parts[0].powerLimitW == 10200);
+    CHECK(s.requests == 4); // EnvironmentMetrics, ThermalMetrics, then Fans (expanded) and Controls/PowerLimit
+}
+
 TEST_CASE("Snapshots are HDF5 files that read back whole, written atomically", "[hil][series]")
 {
     test::Server gt(test::mockupServer(test::kHilDir + "mockups/grand-teton"));

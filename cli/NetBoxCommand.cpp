@@ -1,0 +1,41 @@
+#include <cstdio>
+
+#include "analysis/Pipeline.h"
+#include "cli/Guarded.h"
+#include "cli/HilCommand.h"
+#include "core/AtomicFile.h"
+#include "core/NetBox.h"
+#include "core/Yaml.h"
+
+namespace rdt::cli {
+
+int runNetBoxImport(const std::string& dump, const std::string& output, const std::string& base)
+{
+    return guarded([&] {
+        const std::string catalogDir = analysis::dataDir() + "/catalog";
+        const auto catalog = core::loadShippedCatalog(catalogDir);
+        const std::string baseText = base.empty() ? std::string() : core::readTextFile(base);
+        const core::NetBoxImport in = core::importNetBox(dump, *catalog, baseText, base);
+        // The written design must load: check it before it replaces anything.
+        (void)core::loadDesignText(in.yaml, output, catalogDir, catalog);
+        core::writeFileAtomic(output, in.yaml, "-o");
+        std::printf("%s: %zu sites, %zu racks, %zu devices placed\n", output.c_str(), in.sites, in.racks, in.devices);
+        for (std::size_t i = 0; i < in.unplaced.size() && i < 20; ++i)
+            std::printf("  not placed (no rack or position): %s\n", in.unplaced[i].c_str());
+        if (in.unplaced.size() > 20)
+            std::printf("  … and %zu more not placed\n", in.unplaced.size() - 20);
+        return kExitOk;
+    });
+}
+
+int runNetBoxExport(const std::string& design, const std::string& dir, std::size_t pageSize)
+{
+    return guarded([&] {
+        const core::Design d = core::loadDesign(design, analysis::dataDir() + "/catalog");
+        const std::vector<std::string> files = core::exportNetBox(d, dir, pageSize);
+        std::printf("%s: %zu racks in %zu files\n", dir.c_str(), d.racks.size(), files.size());
+        return kExitOk;
+    });
+}
+
+} // namespace rdt::cli

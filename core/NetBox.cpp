@@ -1,0 +1,418 @@
+#include "core/NetBox.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "core/AtomicFile.h"
+#include "core/Yaml.h"
+
+namespace rdt::core {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Row {
+    json value;
+    SourceLoc loc; ///< file and `results[i]`
+};
+
+/// Every result of one endpoint's pages, in page order; pages must add up to the first's count.
+std::vector<Row> readEndpoint(const std::string& dir, const std::string& endpoint, bool required)
+{
+    std::vector<std::string> files;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        const std::string name = e.path().filename().string();
+        if (e.path().extension() == ".json" && (name == endpoint + ".json" || name.rfind(endpoint + "-", 0) == 0))
+            files.push_back(e.path().string());
+    }
+    std::sort(files.begin(), files.end(), [](const std::string& a, const std::string& b) {
+        return a.size() != b.size() ? a.size() < b.size() : a < b; // devices-2 before devices-10
+    });
+    if (files.empty()) {
+        if (required)
+            throw InputError(SourceLoc{dir, 0, 0, endpoint}, "no " + endpoint + ".json (the answer of GET /api/dcim/" +
+                                                                 endpoint + "/?limit=1000, one file per page)");
+        return {};
+    }
+    std::vector<Row> rows;
+    long long count = -1;
+    for (const std::string& f : files) {
+        json page;
+        try {
+            page = json::parse(readTextFile(f));
+        } catch (const json::parse_error& e) {
+            throw InputError(SourceLoc{f, 0, 0, ""}, "not JSON (byte " + std::to_string(e.byte) + ")");
+        }
+        if (!page.is_object() || !page.contains("results") || !page["results"].is_array())
+            throw InputError(SourceLoc{f, 0, 0, "results"},
+                             "not a NetBox list answer ({count, next, previous, results})");
+        if (count < 0 && page.contains("count") && page["count"].is_number_integer())
+            count = page["count"].get<long long>();
+        std::size_t i = 0;
+        for (json& r : page["results"]) {
+            rows.push_back({std::move(r), SourceLoc{f, 0, 0, "results[" + std::to_string(i) + "]"}});
+            ++i;
+        }
+    }
+    if (count >= 0 && static_cast<long long>(rows.size()) != count)
+        throw InputError(SourceLoc{files.front(), 0, 0, "count"},
+                         endpoint + ": " + std::to_string(rows.size()) + " results in " + std::to_string(files.size()) +
+                             " pages, but the answer's count is " + std::to_string(count) + " (a page is missing)");
+    return rows;
+}
+
+std::string str(const json& j, const char* key)
+{
+    return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+}
+
+long long idOf(const json& j)
+{
+    if (j.is_object() && j.contains("id") && j["id"].is_number_integer())
+        return j["id"].get<long long>();
+    return -1;
+}
+
+/// A nested reference's id (`"rack": {"id": 3, …}`), -1 when null or absent.
+long long refId(const json& j, const char* key)
+{
+    return j.is_object() && j.contains(key) ? idOf(j[key]) : -1;
+}
+
+[[noreturn]] void fail(const Row& r, const std::string& field, const std::string& message)
+{
+    SourceLoc loc = r.loc;
+    loc.path += "." + field;
+    throw InputError(loc, message);
+}
+
+std::string number(double v)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%.10g", v);
+    return b;
+}
+
+} // namespace
+
+NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const std::string& baseText,
+                          const std::string& baseName)
+{
+    if (!fs::is_directory(dir))
+        throw InputError(SourceLoc{dir, 0, 0, ""}, "not a folder of NetBox export pages");
+    const std::vector<Row> sites = readEndpoint(dir, "sites", true), locations = readEndpoint(dir, "locations", false),
+                           racks = readEndpoint(dir, "racks", true), devices = readEndpoint(dir, "devices", true);
+    NetBoxImport out;
+    std::map<long long, const Row*> siteById, locById, rackById;
+    for (const Row& r : sites)
+        siteById[idOf(r.value)] = &r;
+    for (const Row& r : locations)
+        locById[idOf(r.value)] = &r;
+    for (const Row& r : racks)
+        rackById[idOf(r.value)] = &r;
+    // Unknown device types: all of them in one message.
+    std::map<std::string, std::string> unknown; // slug → where first
+    const std::vector<std::string> slugs = catalog.slugs();
+    for (const Row& d : devices) {
+        const std::string slug = str(d.value.value("device_type", json::object()), "slug");
+        if (slug.empty())
+            fail(d, "device_type.slug", "device \"" + str(d.value, "name") + "\" has no device type slug");
+        if (!catalog.find(slug) && !unknown.count(slug))
+            unknown[slug] = d.loc.file + ": " + d.loc.path + ".device_type.slug (device \"" + str(d.value, "name") +
+                            "\")" + didYouMean(slug, slugs);
+    }
+    if (!unknown.empty()) {
+        std::string list;
+        std::size_t n = 0;
+        for (const auto& [slug, where] : unknown)
+            if (n++ < 20)
+                list += "\n  " + slug + " — " + where;
+        throw InputError(
+            SourceLoc{dir, 0, 0, "devices"},
+            std::to_string(unknown.size()) +
+                " device types are not in the catalog (add them as catalog parts, or fix the slugs):" + list);
+    }
+    // hall → pod → row → rack → slots, in the dump's order.
+    struct RackOut {
+        std::string name, type;
+        std::vector<std::pair<int, std::string>> slots; // ou, YAML flow map
+    };
+    struct RowOut {
+        std::string id;
+        std::vector<long long> racks;
+    };
+    struct PodOut {
+        std::string id;
+        std::vector<RowOut> rows;
+    };
+    struct HallOut {
+        std::string id;
+        std::vector<PodOut> pods; // a pod with an empty id holds rows directly in the hall
+    };
+    std::vector<HallOut> halls;
+    std::map<long long, RackOut> rackOut;
+    auto hallFor = [&](const std::string& id) -> HallOut& {
+        for (HallOut& h : halls)
+            if (h.id == id)
+                return h;
+        halls.push_back({id, {}});
+        return halls.back();
+    };
+    for (const Row& r : racks) {
+        const long long site = refId(r.value, "site");
+        if (!siteById.count(site))
+            fail(r, "site", "rack \"" + str(r.value, "name") + "\" names a site that the dump does not hold");
+        const std::string siteSlug = str(siteById[site]->value, "slug");
+        std::string pod, row = "racks";
+        const long long loc = refId(r.value, "location");
+        if (loc >= 0) {
+            if (!locById.count(loc))
+                fail(r, "location", "rack \"" + str(r.value, "name") + "\" names a location the dump does not hold");
+            const Row& l = *locById[loc];
+            row = str(l.value, "slug");
+            const long long parent = refId(l.value, "parent");
+            if (parent >= 0) {
+                if (!locById.count(parent))
+                    fail(l, "parent", "location \"" + row + "\" has a parent the dump does not hold");
+                pod = str(locById[parent]->value, "slug");
+            }
+        }
+        std::string type = str(r.value.value("rack_type", json::object()), "slug");
+        if (type.empty())
+            type = str(r.value.value("custom_fields", json::object()), "rdt_rack_type");
+        if (type.empty())
+            fail(r, "rack_type",
+                 "rack \"" + str(r.value, "name") +
+                     "\" has no rack_type (NetBox ≥ 4.1) and no rdt_rack_type custom field: rdt needs "
+                     "its rack type (orv3-standard, orv3-600a, orv3-hpr, …)");
+        if (!catalog.find(type))
+            fail(r, "rack_type", "rack type \"" + type + "\" is not in the catalog" + didYouMean(type, slugs));
+        HallOut& h = hallFor(siteSlug);
+        PodOut* p = nullptr;
+        for (PodOut& x : h.pods)
+            if (x.id == pod)
+                p = &x;
+        if (!p) {
+            h.pods.push_back({pod, {}});
+            p = &h.pods.back();
+        }
+        RowOut* w = nullptr;
+        for (RowOut& x : p->rows)
+            if (x.id == row)
+                w = &x;
+        if (!w) {
+            p->rows.push_back({row, {}});
+            w = &p->rows.back();
+        }
+        w->racks.push_back(idOf(r.value));
+        rackOut[idOf(r.value)] = {str(r.value, "name"), type, {}};
+    }
+    for (const Row& d : devices) {
+        const std::string name = str(d.value, "name");
+        const long long rack = refId(d.value, "rack");
+        const json& pos = d.value.contains("position") ? d.value["position"] : json();
+        if (rack < 0 || !pos.is_number()) {
+            out.unplaced.push_back(name.empty() ? d.loc.path : name);
+            continue;
+        }
+        if (!rackOut.count(rack))
+            fail(d, "rack", "device \"" + name + "\" names a rack the dump does not hold");
+        const double ou = pos.get<double>();
+        if (ou < 1 || ou != std::floor(ou))
+            fail(d, "position",
+                 "device \"" + name + "\" sits at position " + number(ou) + ": rdt places parts at whole OpenU from 1");
+        if (name.empty())
+            fail(d, "name", "a racked device needs a name (it becomes the slot's id)");
+        std::string slot =
+            "{ou: " + number(ou) + ", part: " + str(d.value["device_type"], "slug") + ", id: \"" + name + "\"";
+        const json cf = d.value.value("custom_fields", json::object());
+        if (cf.contains("rdt_gpu_power_cap") && cf["rdt_gpu_power_cap"].is_number())
+            slot += ", gpu_power_cap: " + number(cf["rdt_gpu_power_cap"].get<double>()) + " W";
+        if (cf.contains("rdt_utilisation") && cf["rdt_utilisation"].is_number())
+            slot += ", utilisation: " + number(cf["rdt_utilisation"].get<double>()) + " %";
+        if (cf.contains("rdt_failed_fans") && cf["rdt_failed_fans"].is_number_integer())
+            slot += ", failed_fans: " + std::to_string(cf["rdt_failed_fans"].get<long long>());
+        if (cf.contains("rdt_feed") && cf["rdt_feed"].is_string())
+            slot += ", feed: " + cf["rdt_feed"].get<std::string>();
+        slot += "}";
+        rackOut[rack].slots.emplace_back(static_cast<int>(ou), slot);
+        ++out.devices;
+    }
+    // The base design without its layout, then the layout.
+    std::string doc;
+    if (!baseText.empty()) {
+        YAML::Node base = parseYaml(baseText, baseName);
+        if (!base.IsMap())
+            throw InputError(SourceLoc{baseName, 1, 0, ""}, "the base design is not a YAML mapping");
+        base.remove("layout");
+        base.remove("templates");
+        YAML::Emitter e;
+        e << base;
+        doc = std::string(e.c_str()) + "\n";
+    } else {
+        doc = "rdt: 1\nname: netbox-import\n";
+    }
+    doc += "# Layout imported from the NetBox export in " + dir + " (rdt import netbox).\nlayout:\n  halls:\n";
+    for (const HallOut& h : halls) {
+        doc += "    - id: \"" + h.id + "\"\n";
+        auto rows = [&](const std::vector<RowOut>& rs, const std::string& in) {
+            doc += in + "rows:\n";
+            for (const RowOut& w : rs) {
+                doc += in + "  - id: \"" + w.id + "\"\n" + in + "    racks:\n";
+                for (long long id : w.racks) {
+                    RackOut& r = rackOut[id];
+                    doc += in + "      - id: \"" + r.name + "\"\n" + in + "        rack_type: " + r.type + "\n";
+                    std::stable_sort(r.slots.begin(), r.slots.end(),
+                                     [](const auto& a, const auto& b) { return a.first < b.first; });
+                    doc += in + "        slots:" + (r.slots.empty() ? " []\n" : "\n");
+                    for (const auto& [ou, s] : r.slots)
+                        doc += in + "          - " + s + "\n";
+                    ++out.racks;
+                }
+            }
+        };
+        std::vector<RowOut> direct;
+        std::vector<const PodOut*> pods;
+        for (const PodOut& p : h.pods)
+            if (p.id.empty())
+                direct = p.rows;
+            else
+                pods.push_back(&p);
+        if (!pods.empty()) {
+            doc += "      pods:\n";
+            for (const PodOut* p : pods) {
+                doc += "        - id: \"" + p->id + "\"\n";
+                rows(p->rows, "          ");
+            }
+        }
+        if (!direct.empty())
+            rows(direct, "      ");
+    }
+    out.sites = halls.size();
+    out.yaml = std::move(doc);
+    return out;
+}
+
+std::vector<std::string> exportNetBox(const Design& d, const std::string& dir, std::size_t pageSize)
+{
+    fs::create_directories(dir);
+    auto last = [](const std::string& id) {
+        const auto s = id.rfind('/');
+        return s == std::string::npos ? id : id.substr(s + 1);
+    };
+    json sites = json::array(), locations = json::array(), racks = json::array(), devices = json::array(),
+         types = json::array();
+    std::map<std::string, long long> siteId, locId, typeId;
+    std::set<std::string> typeSeen;
+    for (std::size_t h = 0; h < d.halls.size(); ++h) {
+        const long long id = static_cast<long long>(siteId.size()) + 1;
+        siteId[d.halls[h].id] = id;
+        sites.push_back({{"id", id},
+                         {"name", last(d.halls[h].id)},
+                         {"slug", last(d.halls[h].id)},
+                         {"status", {{"value", "active"}}}});
+    }
+    auto site = [&](const std::string& hallId) {
+        return json{{"id", siteId.at(hallId)}, {"slug", last(hallId)}, {"name", last(hallId)}};
+    };
+    for (const Group& p : d.pods) {
+        const long long id = static_cast<long long>(locId.size()) + 1;
+        locId[p.id] = id;
+        locations.push_back({{"id", id},
+                             {"name", last(p.id)},
+                             {"slug", last(p.id)},
+                             {"site", site(d.halls[static_cast<std::size_t>(p.parent)].id)},
+                             {"parent", nullptr}});
+    }
+    for (const Group& r : d.rows) {
+        const long long id = static_cast<long long>(locId.size()) + 1;
+        locId[r.id] = id;
+        const json parent = r.pod >= 0 ? json{{"id", locId.at(d.pods[static_cast<std::size_t>(r.pod)].id)},
+                                              {"slug", last(d.pods[static_cast<std::size_t>(r.pod)].id)}}
+                                       : json(nullptr);
+        locations.push_back({{"id", id},
+                             {"name", last(r.id)},
+                             {"slug", last(r.id)},
+                             {"site", site(d.halls[static_cast<std::size_t>(r.parent)].id)},
+                             {"parent", parent}});
+    }
+    long long deviceId = 0;
+    for (std::size_t k = 0; k < d.racks.size(); ++k) {
+        const Rack& r = d.racks[k];
+        const long long rid = static_cast<long long>(k) + 1;
+        const json loc = r.row >= 0 ? json{{"id", locId.at(d.rows[static_cast<std::size_t>(r.row)].id)},
+                                           {"slug", last(d.rows[static_cast<std::size_t>(r.row)].id)}}
+                                    : json(nullptr);
+        racks.push_back({{"id", rid},
+                         {"name", last(r.id)},
+                         {"site", site(d.halls[static_cast<std::size_t>(std::max(0, r.hall))].id)},
+                         {"location", loc},
+                         {"rack_type", {{"slug", r.rackType->slug}, {"model", r.rackType->model}}},
+                         {"u_height", r.rackType->value("usable_ou", 44)},
+                         {"status", {{"value", "active"}}}});
+        for (const Slot& s : r.slots) {
+            if (!typeSeen.count(s.part->slug)) {
+                typeSeen.insert(s.part->slug);
+                typeId[s.part->slug] = static_cast<long long>(typeId.size()) + 1;
+                types.push_back({{"id", typeId[s.part->slug]},
+                                 {"slug", s.part->slug},
+                                 {"model", s.part->model},
+                                 {"manufacturer", {{"slug", s.part->manufacturer}, {"name", s.part->manufacturer}}},
+                                 {"u_height", s.part->ouHeight}});
+            }
+            json cf = json::object();
+            if (s.overrides.gpuPowerCapW)
+                cf["rdt_gpu_power_cap"] = *s.overrides.gpuPowerCapW;
+            if (s.overrides.utilisation)
+                cf["rdt_utilisation"] = *s.overrides.utilisation * 100.0;
+            if (s.overrides.failedFanRotors > 0)
+                cf["rdt_failed_fans"] = s.overrides.failedFanRotors;
+            if (!s.overrides.feed.empty())
+                cf["rdt_feed"] = s.overrides.feed;
+            devices.push_back(
+                {{"id", ++deviceId},
+                 {"name", s.name},
+                 {"device_type", {{"id", typeId[s.part->slug]}, {"slug", s.part->slug}, {"model", s.part->model}}},
+                 {"site", site(d.halls[static_cast<std::size_t>(std::max(0, r.hall))].id)},
+                 {"location", loc},
+                 {"rack", {{"id", rid}, {"name", last(r.id)}}},
+                 {"position", s.ou},
+                 {"face", {{"value", "front"}}},
+                 {"status", {{"value", "active"}}},
+                 {"custom_fields", cf}});
+        }
+    }
+    std::vector<std::string> written;
+    auto pages = [&](const std::string& endpoint, const json& all) {
+        const std::size_t n = all.size(), pagesN = std::max<std::size_t>(1, (n + pageSize - 1) / pageSize);
+        for (std::size_t p = 0; p < pagesN; ++p) {
+            json page{{"count", n},
+                      {"next", p + 1 < pagesN ? json("/api/dcim/" + endpoint + "/?limit=" + std::to_string(pageSize) +
+                                                     "&offset=" + std::to_string((p + 1) * pageSize))
+                                              : json(nullptr)},
+                      {"previous", p > 0 ? json("/api/dcim/" + endpoint + "/?limit=" + std::to_string(pageSize) +
+                                                "&offset=" + std::to_string((p - 1) * pageSize))
+                                         : json(nullptr)},
+                      {"results", json::array()}};
+            for (std::size_t i = p * pageSize; i < std::min(n, (p + 1) * pageSize); ++i)
+                page["results"].push_back(all[i]);
+            const std::string file =
+                dir + "/" + endpoint + (pagesN > 1 ? "-" + std::to_string(p + 1) : std::string()) + ".json";
+            writeFileAtomic(file, page.dump(1), "-o");
+            written.push_back(file);
+        }
+    };
+    pages("sites", sites);
+    pages("locations", locations);
+    pages("racks", racks);
+    pages("device-types", types);
+    pages("devices", devices);
+    return written;
+}
+
+} // namespace rdt::core
