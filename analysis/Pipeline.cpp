@@ -170,7 +170,9 @@ RunResult run(const RunOptions& options, core::Progress& progress)
         targets = Targets::load(options.targetsPath);
     const models::NcclParams nccl = models::NcclParams::load(dataDir() + "/throughput/nccl.yaml");
     RunResult result;
-    result.design = core::loadDesign(options.designPath, catalogDir);
+    result.design = options.designText.empty()
+                        ? core::loadDesign(options.designPath, catalogDir)
+                        : core::loadDesignText(options.designText, options.designPath, catalogDir);
     applyScenario(result.design, options);
     const auto t1 = Clock::now();
     // Bad profiles are input errors too, and the budget needs the profile's limits and basis.

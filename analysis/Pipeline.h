@@ -29,6 +29,7 @@ core::CheckRegistry makeRegistry();
 /// Inputs of one run.
 struct RunOptions {
     std::string designPath;
+    std::string designText{}; ///< when set, the design itself (designPath only names it in messages)
     std::string profile;    ///< name or path; empty = the design's `profile:` (default "default")
     std::string catalogDir; ///< empty = dataDir()/catalog
     /// Scenario overrides: extra failed rotors per chassis, supply air (K, <= 0 = as designed),

@@ -7,6 +7,7 @@
 #include "cli/GpuCommand.h"
 #include "cli/HilCommand.h"
 #include "cli/NcclCommand.h"
+#include "cli/SweepCommand.h"
 #include "cli/TouchstoneCommand.h"
 #include "core/AtomicFile.h"
 #include "core/Error.h"
@@ -195,6 +196,14 @@ int main(int argc, char** argv)
         ->check(CLI::Range(1, 100000))
         ->capture_default_str();
 
+    SweepArgs sweep;
+    auto* sweepCmd = app.add_subcommand(
+        "sweep", "Run a design study: every variant of SPEC's axes (OpenMP; under mpirun, across ranks)");
+    sweepCmd->add_option("spec", sweep.spec, "Sweep spec (YAML): base design, targets, axes")->required();
+    sweepCmd->add_option("-o,--output", sweep.output, "Write the variants table to this HDF5 file");
+    sweepCmd->add_flag("--json", sweep.json, "Print JSON");
+    sweepCmd->add_option("--threads", sweep.threads, "OpenMP threads (default: all cores)")->check(CLI::Range(1, 1024));
+
     bool markdown = false;
     auto* rules = app.add_subcommand("rules", "List every rule with its id, default severity and source");
     rules->add_flag("--markdown", markdown, "Markdown table (docs/rules.md)");
@@ -249,6 +258,8 @@ int main(int argc, char** argv)
         return runHilCompare(hil);
     if (*hilCalib)
         return runHilCalibrate(hil);
+    if (*sweepCmd)
+        return runSweepCommand(sweep);
     if (*nbImport)
         return runNetBoxImport(nbDump, nbOut, nbBase);
     if (*nbExport)

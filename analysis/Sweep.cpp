@@ -1,0 +1,501 @@
+#include "analysis/Sweep.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "analysis/H5Table.h"
+#include "core/AtomicFile.h"
+#include "core/Units.h"
+#include "core/Yaml.h"
+
+namespace rdt::analysis {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// `a.b[3].c` → segments; each either a key or an index.
+struct Segment {
+    std::string key;
+    long index = -1;
+};
+
+std::vector<Segment> splitPath(const std::string& path)
+{
+    std::vector<Segment> out;
+    std::size_t i = 0;
+    while (i < path.size()) {
+        if (path[i] == '.') {
+            ++i;
+            continue;
+        }
+        if (path[i] == '[') {
+            const auto close = path.find(']', i);
+            if (close == std::string::npos)
+                return {};
+            try {
+                out.push_back({"", std::stol(path.substr(i + 1, close - i - 1))});
+            } catch (const std::exception&) {
+                return {};
+            }
+            i = close + 1;
+            continue;
+        }
+        const auto end = path.find_first_of(".[", i);
+        out.push_back({path.substr(i, end == std::string::npos ? std::string::npos : end - i), -1});
+        i = end == std::string::npos ? path.size() : end;
+    }
+    return out;
+}
+
+/// The node at `path` under `root` (yaml-cpp nodes are handles: writing through it edits `root`);
+/// an invalid node when the path does not exist.
+YAML::Node nodeAt(YAML::Node root, const std::string& path)
+{
+    const std::vector<Segment> segs = splitPath(path);
+    if (segs.empty())
+        return YAML::Node(YAML::NodeType::Undefined);
+    YAML::Node n = root;
+    for (const Segment& s : segs) {
+        if (s.index >= 0) {
+            if (!n.IsSequence() || s.index >= static_cast<long>(n.size()))
+                return YAML::Node(YAML::NodeType::Undefined);
+            n.reset(n[static_cast<std::size_t>(s.index)]);
+        } else {
+            if (!n.IsMap() || !n[s.key])
+                return YAML::Node(YAML::NodeType::Undefined);
+            n.reset(n[s.key]);
+        }
+    }
+    return n;
+}
+
+std::string resolve(const std::string& specFile, const std::string& rel)
+{
+    if (rel.empty() || fs::path(rel).is_absolute())
+        return rel;
+    return (fs::path(specFile).parent_path() / rel).lexically_normal().string();
+}
+
+} // namespace
+
+std::size_t SweepSpec::variants() const
+{
+    std::size_t n = 1;
+    for (const SweepAxis& a : axes)
+        n *= a.labels.size();
+    return n;
+}
+
+std::vector<std::size_t> SweepSpec::at(std::size_t i) const
+{
+    std::vector<std::size_t> idx(axes.size());
+    for (std::size_t k = axes.size(); k-- > 0;) {
+        idx[k] = i % axes[k].labels.size();
+        i /= axes[k].labels.size();
+    }
+    return idx;
+}
+
+SweepSpec loadSweepSpec(const std::string& path)
+{
+    const auto file = std::make_shared<const std::string>(path);
+    const core::Cursor root(core::parseYaml(core::readTextFile(path), path), file, "");
+    root.requireMap();
+    root.allowKeys({"sweep", "design", "targets", "profile", "axes", "description"});
+    if (root["sweep"].integer(1, 1) != 1)
+        root["sweep"].fail("unsupported sweep version");
+    SweepSpec s;
+    s.file = path;
+    s.design = resolve(path, root["design"].str());
+    if (!fs::exists(s.design))
+        root["design"].fail("design " + s.design + " not found");
+    s.designText = core::readTextFile(s.design);
+    if (const auto t = root.find("targets")) {
+        s.targets = resolve(path, t->str());
+        if (!fs::exists(s.targets))
+            t->fail("targets " + s.targets + " not found");
+    }
+    if (const auto p = root.find("profile"))
+        s.profile = p->str();
+    const core::Cursor axes = root["axes"];
+    axes.requireSequence();
+    if (axes.size() == 0)
+        axes.fail("a sweep needs at least one axis");
+    const YAML::Node design = core::parseYaml(s.designText, s.design);
+    for (const core::Cursor& a : axes.elements()) {
+        a.requireMap();
+        a.allowKeys({"axis", "path", "values", "from", "to", "step"});
+        SweepAxis ax;
+        ax.axis = a["axis"].str();
+        struct Kind {
+            const char* name;
+            core::Dimension dim;
+            const char* unit;
+            int type; // 0 quantity, 1 count, 2 word
+        };
+        static const Kind kinds[] = {
+            {"inlet", core::Dimension::Temperature, "degC", 0}, {"altitude", core::Dimension::Length, "m", 0},
+            {"gpu_cap", core::Dimension::Power, "W", 0},        {"fan_fail", core::Dimension::Ratio, "", 1},
+            {"feed_loss", core::Dimension::Ratio, "", 2},       {"power_basis", core::Dimension::Ratio, "", 2},
+            {"thermal", core::Dimension::Ratio, "", 2},         {"field", core::Dimension::Ratio, "", 2}};
+        const Kind* kind = nullptr;
+        std::vector<std::string> names;
+        for (const Kind& k : kinds) {
+            names.push_back(k.name);
+            if (ax.axis == k.name)
+                kind = &k;
+        }
+        if (!kind)
+            a["axis"].fail("unknown axis \"" + ax.axis + "\" (" +
+                           "inlet, altitude, gpu_cap, fan_fail, feed_loss, power_basis, thermal or field)" +
+                           core::didYouMean(ax.axis, names));
+        ax.unit = kind->unit;
+        if (ax.axis == "field") {
+            ax.path = a["path"].str();
+            YAML::Node copy = YAML::Clone(design);
+            if (!nodeAt(copy, ax.path).IsDefined())
+                a["path"].fail("the design has no field \"" + ax.path +
+                               "\" (write it as in the file: site.humidity, "
+                               "templates.gt-rack.slots[4].gpu_power_cap)");
+        } else if (a.has("path")) {
+            a["path"].fail("only field axes take a path");
+        }
+        if (a.has("values")) {
+            const core::Cursor v = a["values"];
+            v.requireSequence();
+            for (const core::Cursor& x : v.elements()) {
+                if (kind->type == 0) {
+                    const double si = x.quantity(kind->dim, core::Range::any());
+                    ax.values.push_back(si);
+                    ax.labels.push_back(x.str());
+                } else if (kind->type == 1) {
+                    ax.values.push_back(static_cast<double>(x.integer(0, 64)));
+                    ax.labels.push_back(x.str());
+                } else {
+                    const std::string w = ax.axis == "field" ? YAML::Dump(x.node()) : x.str();
+                    if (ax.axis == "feed_loss" && w != "none" && w != "A" && w != "B")
+                        x.fail("feed_loss is none, A or B");
+                    if (ax.axis == "power_basis" && w != "nameplate" && w != "peak" && w != "modelled")
+                        x.fail("power_basis is nameplate, peak or modelled");
+                    if (ax.axis == "thermal" && w != "network" && w != "field")
+                        x.fail("thermal is network or field");
+                    ax.values.push_back(NAN);
+                    ax.labels.push_back(w);
+                }
+            }
+        } else if (a.has("from")) {
+            if (kind->type == 2)
+                a["from"].fail(ax.axis + " takes values, not a range");
+            const bool temp = kind->dim == core::Dimension::Temperature;
+            const double from = kind->type == 1 ? static_cast<double>(a["from"].integer(0, 64))
+                                                : a["from"].quantity(kind->dim, core::Range::any());
+            const double to = kind->type == 1 ? static_cast<double>(a["to"].integer(0, 64))
+                                              : a["to"].quantity(kind->dim, core::Range::any());
+            const double step = kind->type == 1
+                                    ? static_cast<double>(a["step"].integer(1, 64))
+                                    : a["step"].quantity(temp ? core::Dimension::TemperatureDelta : kind->dim,
+                                                         core::Range{1e-12, 1e300});
+            if (to < from)
+                a["to"].fail("the range is empty: to is below from");
+            if ((to - from) / step > 10000)
+                a["step"].fail("more than 10,000 values on one axis");
+            for (double x = from; x <= to + 1e-9 * step; x += step) {
+                ax.values.push_back(x);
+                char b[48];
+                const double shown = temp ? x - 273.15 : x;
+                std::snprintf(b, sizeof b, "%.6g%s%s", shown, ax.unit.empty() ? "" : " ", ax.unit.c_str());
+                ax.labels.push_back(b);
+            }
+        } else {
+            a.fail("an axis needs values: [...] or from/to/step");
+        }
+        if (ax.labels.empty())
+            a["values"].fail("the axis has no values");
+        for (double v : ax.values)
+            ax.display.push_back(kind->dim == core::Dimension::Temperature ? v - 273.15 : v);
+        s.axes.push_back(std::move(ax));
+    }
+    if (s.variants() > 100000)
+        axes.fail(std::to_string(s.variants()) + " variants: a sweep holds at most 100,000");
+    return s;
+}
+
+VariantResult runVariant(const SweepSpec& spec, std::size_t index)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    VariantResult out;
+    out.index = index;
+    try {
+        RunOptions o;
+        o.designPath = spec.design;
+        o.profile = spec.profile;
+        o.targetsPath = spec.targets;
+        const std::vector<std::size_t> at = spec.at(index);
+        YAML::Node doc;
+        bool edited = false;
+        for (std::size_t k = 0; k < spec.axes.size(); ++k) {
+            const SweepAxis& a = spec.axes[k];
+            const double v = a.values[at[k]];
+            const std::string& w = a.labels[at[k]];
+            if (a.axis == "inlet")
+                o.inletK = v;
+            else if (a.axis == "altitude")
+                o.altitudeM = v;
+            else if (a.axis == "gpu_cap")
+                o.gpuCapW = v;
+            else if (a.axis == "fan_fail")
+                o.failedRotors = static_cast<int>(v);
+            else if (a.axis == "feed_loss")
+                o.lostFeed = w == "none" ? "" : w;
+            else if (a.axis == "power_basis")
+                o.powerBasis = w == "peak"       ? core::PowerBasis::Peak
+                               : w == "modelled" ? core::PowerBasis::Modelled
+                                                 : core::PowerBasis::Nameplate;
+            else if (a.axis == "thermal")
+                o.thermalModel = w == "field" ? core::ThermalModel::Field : core::ThermalModel::Network;
+            else if (a.axis == "field") {
+                if (!edited) {
+                    doc = core::parseYaml(spec.designText, spec.design);
+                    edited = true;
+                }
+                YAML::Node n = nodeAt(doc, a.path);
+                n = YAML::Load(w);
+            }
+        }
+        if (edited) {
+            YAML::Emitter e;
+            e << doc;
+            o.designText = e.c_str();
+        }
+        core::Progress quiet;
+        const RunResult r = run(o, quiet);
+        const core::CheckCounts c = core::countViolations(r.violations);
+        out.errors = static_cast<int>(c.errors);
+        out.warnings = static_cast<int>(c.warnings);
+        std::set<std::string> failed;
+        for (const core::Violation& v : r.violations)
+            if (!v.waived && v.severity == core::Severity::Error)
+                failed.insert(v.rule);
+        for (const std::string& f : failed)
+            out.failedRules += (out.failedRules.empty() ? "" : ",") + f;
+        if (r.throughput) {
+            out.sustainedPflops = r.throughput->sustainedPflopsBf16;
+            out.peakPflops = r.throughput->peakPflopsBf16;
+            for (const TargetResult& t : r.throughput->targets)
+                if (t.applicable) {
+                    ++out.targets;
+                    out.targetsFailed += t.pass ? 0 : 1;
+                }
+        }
+        if (r.thermal) {
+            double inlet = -1e300, tj = -1e300;
+            for (const thermal::RackThermal& rt : r.thermal->racks)
+                for (const thermal::ChassisThermal& ch : rt.chassis) {
+                    inlet = std::max(inlet, std::isfinite(ch.fieldInletK) ? ch.fieldInletK : ch.inletK);
+                    tj = std::max(tj, ch.gpuJunctionK);
+                }
+            out.maxInletC = inlet > -1e300 ? inlet - 273.15 : NAN;
+            out.maxJunctionC = tj > 0 ? tj - 273.15 : NAN;
+            out.throttled = static_cast<int>(r.thermal->throttledChassis);
+        }
+        if (r.power) {
+            out.itLoadMW = r.power->cluster.itLoadW / 1e6;
+            out.acInputMW = r.power->cluster.acInputW / 1e6;
+        }
+        out.ok = true;
+    } catch (const std::exception& e) {
+        out.ok = false;
+        out.error = e.what();
+    }
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
+
+std::vector<VariantResult> runSweep(const SweepSpec& spec, core::Progress& progress)
+{
+    const long n = static_cast<long>(spec.variants());
+    std::vector<VariantResult> out(static_cast<std::size_t>(n));
+    std::atomic<long> done{0};
+    std::mutex m;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (long i = 0; i < n; ++i) {
+        out[static_cast<std::size_t>(i)] = runVariant(spec, static_cast<std::size_t>(i));
+        const long d = ++done;
+        const std::lock_guard<std::mutex> lock(m);
+        progress.update(static_cast<double>(d) / static_cast<double>(n),
+                        "variant " + std::to_string(d) + " of " + std::to_string(n));
+    }
+    return out;
+}
+
+void writeSweep(const std::string& path, const SweepSpec& spec, const std::vector<VariantResult>& results)
+{
+    H5Table t;
+    const std::size_t cVariant = t.intColumn("variant", "1");
+    std::vector<std::size_t> cAxis;
+    for (const SweepAxis& a : spec.axes)
+        cAxis.push_back(a.unit.empty() || a.axis == "field" ? t.textColumn(a.name()) : t.realColumn(a.name(), a.unit));
+    const std::size_t cOk = t.intColumn("ok", "1"), cErr = t.intColumn("errors", "1"),
+                      cWarn = t.intColumn("warnings", "1"), cTf = t.intColumn("targets_failed", "1"),
+                      cT = t.intColumn("targets", "1"), cPass = t.intColumn("passes", "1"),
+                      cSus = t.realColumn("sustained_pflops_bf16", "PFLOPS"),
+                      cPeak = t.realColumn("peak_pflops_bf16", "PFLOPS"), cIn = t.realColumn("max_inlet", "degC"),
+                      cTj = t.realColumn("max_gpu_junction", "degC"), cThr = t.intColumn("throttled_chassis", "1"),
+                      cIt = t.realColumn("it_load", "MW"), cAc = t.realColumn("facility_ac", "MW"),
+                      cRules = t.textColumn("failed_rules"), cMsg = t.textColumn("error"),
+                      cSec = t.realColumn("seconds", "s");
+    for (const VariantResult& r : results) {
+        t.addRow();
+        t.set(cVariant, static_cast<long long>(r.index));
+        const std::vector<std::size_t> at = spec.at(r.index);
+        for (std::size_t k = 0; k < spec.axes.size(); ++k) {
+            const SweepAxis& a = spec.axes[k];
+            if (a.unit.empty() || a.axis == "field")
+                t.set(cAxis[k], a.labels[at[k]]);
+            else
+                t.set(cAxis[k], a.display[at[k]]);
+        }
+        t.set(cOk, static_cast<long long>(r.ok));
+        t.set(cErr, static_cast<long long>(r.errors));
+        t.set(cWarn, static_cast<long long>(r.warnings));
+        t.set(cTf, static_cast<long long>(r.targetsFailed));
+        t.set(cT, static_cast<long long>(r.targets));
+        t.set(cPass, static_cast<long long>(r.passes()));
+        t.set(cSus, r.sustainedPflops);
+        t.set(cPeak, r.peakPflops);
+        t.set(cIn, r.maxInletC);
+        t.set(cTj, r.maxJunctionC);
+        t.set(cThr, static_cast<long long>(r.throttled));
+        t.set(cIt, r.itLoadMW);
+        t.set(cAc, r.acInputMW);
+        t.set(cRules, r.failedRules);
+        t.set(cMsg, r.error);
+        t.set(cSec, r.seconds);
+    }
+    core::removeStaleTemporaries(path);
+    const std::string tmp = core::temporaryFor(path);
+    {
+        H5Handle file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+        if (!file.valid())
+            throw core::InputError(core::SourceLoc{path, 0, 0, "-o"}, "cannot create the sweep file");
+        H5Handle g = createGroup(file.get(), "sweep");
+        t.write(g.get(), "variants");
+        writeStringDataset(g.get(), "spec", core::readTextFile(spec.file));
+        writeStringDataset(g.get(), "design", spec.designText);
+        writeStringAttribute(g.get(), "design_file", spec.design);
+    }
+    std::error_code ec;
+    if (!core::syncFileAndFolder(tmp)) {
+        fs::remove(tmp, ec);
+        throw core::InputError(core::SourceLoc{path, 0, 0, "-o"}, "cannot write the sweep file (disk full?)");
+    }
+    fs::rename(tmp, path, ec);
+    if (ec)
+        throw core::InputError(core::SourceLoc{path, 0, 0, "-o"}, "cannot replace the file: " + ec.message());
+}
+
+std::vector<std::string> sweepFrontier(const SweepSpec& spec, const std::vector<VariantResult>& results)
+{
+    std::size_t axis = spec.axes.size();
+    for (std::size_t k = 0; k < spec.axes.size(); ++k)
+        if (!spec.axes[k].unit.empty() || spec.axes[k].axis == "fan_fail") {
+            axis = k;
+            break;
+        }
+    std::vector<std::string> out;
+    if (axis == spec.axes.size())
+        return out;
+    const SweepAxis& a = spec.axes[axis];
+    // Group by the other axes' labels, in first-seen order.
+    std::vector<std::string> order;
+    std::map<std::string, std::pair<double, std::string>> best; // key → (value, label) of the largest passing
+    std::map<std::string, bool> brokenBelow;
+    for (const VariantResult& r : results) {
+        const std::vector<std::size_t> at = spec.at(r.index);
+        std::string key;
+        for (std::size_t k = 0; k < spec.axes.size(); ++k)
+            if (k != axis)
+                key += (key.empty() ? "" : ", ") + spec.axes[k].name() + " " + spec.axes[k].labels[at[k]];
+        if (!best.count(key)) {
+            order.push_back(key);
+            best[key] = {-1e300, ""};
+        }
+        if (r.passes() && a.values[at[axis]] > best[key].first)
+            best[key] = {a.values[at[axis]], a.labels[at[axis]]};
+    }
+    // A failing value below the best passing one: the verdict is not monotonic along the axis.
+    for (const VariantResult& r : results) {
+        const std::vector<std::size_t> at = spec.at(r.index);
+        std::string key;
+        for (std::size_t k = 0; k < spec.axes.size(); ++k)
+            if (k != axis)
+                key += (key.empty() ? "" : ", ") + spec.axes[k].name() + " " + spec.axes[k].labels[at[k]];
+        if (!r.passes() && a.values[at[axis]] < best[key].first)
+            brokenBelow[key] = true;
+    }
+    for (const std::string& key : order) {
+        const auto& [v, label] = best[key];
+        std::string line = (key.empty() ? std::string("all variants") : key) + ": ";
+        line += label.empty() ? "no " + a.name() + " in the sweep passes every verdict"
+                              : a.name() + " up to " + label + " passes every verdict";
+        if (brokenBelow[key])
+            line += " (but a lower " + a.name() + " fails: not monotonic)";
+        out.push_back(line);
+    }
+    return out;
+}
+
+std::string encodeVariant(const VariantResult& r)
+{
+    auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+    return nlohmann::json{{"i", r.index},
+                          {"ok", r.ok},
+                          {"error", r.error},
+                          {"e", r.errors},
+                          {"w", r.warnings},
+                          {"tf", r.targetsFailed},
+                          {"t", r.targets},
+                          {"sus", num(r.sustainedPflops)},
+                          {"peak", num(r.peakPflops)},
+                          {"in", num(r.maxInletC)},
+                          {"tj", num(r.maxJunctionC)},
+                          {"thr", r.throttled},
+                          {"it", num(r.itLoadMW)},
+                          {"ac", num(r.acInputMW)},
+                          {"rules", r.failedRules},
+                          {"s", r.seconds}}
+        .dump();
+}
+
+VariantResult decodeVariant(const std::string& text)
+{
+    const nlohmann::json j = nlohmann::json::parse(text);
+    auto num = [&](const char* k) { return j[k].is_null() ? NAN : j[k].get<double>(); };
+    VariantResult r;
+    r.index = j["i"].get<std::size_t>();
+    r.ok = j["ok"];
+    r.error = j["error"];
+    r.errors = j["e"];
+    r.warnings = j["w"];
+    r.targetsFailed = j["tf"];
+    r.targets = j["t"];
+    r.sustainedPflops = num("sus");
+    r.peakPflops = num("peak");
+    r.maxInletC = num("in");
+    r.maxJunctionC = num("tj");
+    r.throttled = j["thr"];
+    r.itLoadMW = num("it");
+    r.acInputMW = num("ac");
+    r.failedRules = j["rules"];
+    r.seconds = j["s"];
+    return r;
+}
+
+} // namespace rdt::analysis

@@ -1,0 +1,82 @@
+#pragma once
+/// \file Sweep.h
+/// Design studies: a base design checked over the cartesian product of parameter axes (supply air,
+/// altitude, failed fan rotors, a lost feed, GPU cap, power basis, or any design field by path).
+///
+///     sweep: 1
+///     design: ../data/designs/meta-24k-roce.yaml      # relative to this file
+///     targets: ../data/targets/meta-llama3.yaml       # optional
+///     axes:
+///       - {axis: inlet, from: 20 degC, to: 40 degC, step: 5 K}
+///       - {axis: gpu_cap, values: [500 W, 600 W, 700 W]}
+///       - {axis: field, path: site.humidity, values: [20 %, 60 %]}
+///
+/// Every variant runs the whole pipeline; one that fails (bad value at a path, a solver that does not
+/// converge) is recorded with its message and the others still run.
+
+#include <string>
+#include <vector>
+
+#include "analysis/Pipeline.h"
+
+namespace rdt::analysis {
+
+struct SweepAxis {
+    std::string axis;                ///< inlet, altitude, fan_fail, feed_loss, gpu_cap, power_basis, thermal, field
+    std::string path;                ///< `field` axes: the design field (`site.humidity`, `templates.x.slots[4].ou`)
+    std::vector<std::string> labels; ///< values as written (`25 degC`)
+    std::vector<double> values;      ///< SI, NaN for words (feed_loss, power_basis, thermal)
+    std::string unit;                ///< display unit of `display` (degC, m, W, …; empty for words)
+    std::vector<double> display;     ///< values in `unit`
+    std::string name() const { return axis == "field" ? path : axis; }
+};
+
+struct SweepSpec {
+    std::string file;
+    std::string design, targets, profile; ///< resolved paths (profile: name or path)
+    std::string designText;
+    std::vector<SweepAxis> axes;
+    std::size_t variants() const;
+    /// Axis indices of variant `i` (the last axis varies fastest).
+    std::vector<std::size_t> at(std::size_t i) const;
+};
+
+/// InputError (file:line, field) on unknown axes or keys, empty ranges, a field path the design does
+/// not have, more than 100,000 variants.
+SweepSpec loadSweepSpec(const std::string& path);
+
+/// The key results of one variant.
+struct VariantResult {
+    std::size_t index = 0;
+    bool ok = false;
+    std::string error; ///< why the variant failed (ok false)
+    int errors = 0, warnings = 0;
+    int targetsFailed = 0, targets = 0;
+    double sustainedPflops = NAN, peakPflops = NAN;
+    double maxInletC = NAN, maxJunctionC = NAN;
+    int throttled = 0;
+    double itLoadMW = NAN, acInputMW = NAN;
+    std::string failedRules; ///< ids of the error-severity rules violated, comma-separated
+    double seconds = 0;
+    /// Every verdict holds: no unwaived error and every applicable target met.
+    bool passes() const { return ok && errors == 0 && targetsFailed == 0; }
+};
+
+VariantResult runVariant(const SweepSpec& spec, std::size_t index);
+
+/// Run every variant (OpenMP, dynamic schedule); `progress` is told after each.
+std::vector<VariantResult> runSweep(const SweepSpec& spec, core::Progress& progress);
+
+/// The sweep as HDF5: `/sweep/variants` (one row per variant: axis values, then results, with units),
+/// `/sweep/spec` (the spec's text) and `/sweep/design` (the base design's text). Written atomically.
+void writeSweep(const std::string& path, const SweepSpec& spec, const std::vector<VariantResult>& results);
+
+/// The frontier along the first numeric axis: for every combination of the other axes, the largest
+/// value at which every verdict holds (or "none"), as text lines.
+std::vector<std::string> sweepFrontier(const SweepSpec& spec, const std::vector<VariantResult>& results);
+
+/// One variant as a line of JSON (MPI ranks send these to rank 0) and back.
+std::string encodeVariant(const VariantResult& r);
+VariantResult decodeVariant(const std::string& json);
+
+} // namespace rdt::analysis

@@ -1,0 +1,148 @@
+// rdt sweep: a design study over inlet × GPU cap × a design field, run with OpenMP and across MPI
+// ranks with identical results; its HDF5 table, frontier and bad input.
+#include <catch2/catch.hpp>
+
+#include <hdf5.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/RunRdt.h"
+
+using namespace rdt;
+using Catch::Matchers::Contains;
+using nlohmann::json;
+
+namespace {
+
+struct Tmp {
+    Tmp()
+    {
+        char t[] = "/tmp/rdt-sweep-XXXXXX";
+        path = ::mkdtemp(t);
+    }
+    ~Tmp() { std::filesystem::remove_all(path); }
+    std::string path;
+};
+
+const char* kSpec = R"(sweep: 1
+design: SRC/data/designs/single-rack.yaml
+targets: SRC/data/targets/meta-llama3.yaml
+axes:
+  - {axis: inlet, from: 20 degC, to: 45 degC, step: 5 K}
+  - {axis: gpu_cap, values: [500 W, 700 W]}
+  - {axis: field, path: site.ashrae_class, values: [A1, A2]}
+)";
+
+std::string write(const std::string& dir, const std::string& name, std::string text)
+{
+    for (std::size_t at; (at = text.find("SRC")) != std::string::npos;)
+        text.replace(at, 3, RDT_SOURCE_DIR);
+    const std::string p = dir + "/" + name;
+    std::ofstream(p) << text;
+    return p;
+}
+
+json variants(const std::string& out)
+{
+    json j = json::parse(out)["variants"];
+    for (json& v : j)
+        v.erase("s"); // wall time of the variant
+    return j;
+}
+
+} // namespace
+
+TEST_CASE("sweep: 24 variants, HDF5 table, frontier, the same verdicts as rdt check", "[cli][sweep]")
+{
+    Tmp t;
+    const std::string spec = write(t.path, "s.yaml", kSpec);
+    const test::Run r = test::runRdt("sweep " + spec + " -o " + t.path + "/s.h5");
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Contains("24 variants") && Contains("6 pass every verdict") && Contains("0 failed to run"));
+    // ASHRAE A1 allows 32 degC at the inlet, A2 35: the cap and the class move the frontier.
+    CHECK_THAT(r.out,
+               Contains("frontier: gpu_cap 700 W, site.ashrae_class A1: inlet up to 30 degC passes every verdict"));
+    CHECK_THAT(r.out, Contains("frontier: gpu_cap 500 W, site.ashrae_class A1: no inlet in the sweep passes"));
+    // The table: 24 rows with units.
+    const hid_t f = H5Fopen((t.path + "/s.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    REQUIRE(f >= 0);
+    const hid_t d = H5Dopen2(f, "/sweep/variants", H5P_DEFAULT);
+    REQUIRE(d >= 0);
+    const hid_t sp = H5Dget_space(d);
+    CHECK(H5Sget_simple_extent_npoints(sp) == 24);
+    CHECK(H5Aexists(d, "units") > 0);
+    CHECK(H5Lexists(f, "/sweep/spec", H5P_DEFAULT) > 0);
+    H5Sclose(sp);
+    H5Dclose(d);
+    H5Fclose(f);
+    // Variant 14 (35 degC, 700 W, A1) gives what `rdt check` says for the same what-if.
+    const json j = json::parse(test::runRdt("sweep " + spec + " --json", false).out);
+    const json& v = j["variants"][14];
+    CHECK(v["axes"]["inlet"] == "35 degC");
+    CHECK(v["axes"]["gpu_cap"] == "700 W");
+    CHECK(v["axes"]["site.ashrae_class"] == "A1");
+    std::ifstream in(RDT_SOURCE_DIR "/data/designs/single-rack.yaml");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    text.replace(text.find("ashrae_class: A2"), 16, "ashrae_class: A1");
+    const std::string a1 = write(t.path, "a1.yaml", text);
+    const test::Run check = test::runRdt("check " + a1 +
+                                             " --inlet 35degC --gpu-cap 700W --targets " RDT_SOURCE_DIR
+                                             "/data/targets/meta-llama3.yaml --json",
+                                         false);
+    const json c = json::parse(check.out);
+    CHECK(v["e"] == c["counts"]["errors"]);
+    CHECK(v["w"] == c["counts"]["warnings"]);
+    CHECK(v["sus"].get<double>() == Approx(c["throughput"]["sustained_pflops_bf16"].get<double>()));
+    CHECK(v["passes"] == false);
+    CHECK_THAT(v["rules"].get<std::string>(), Contains("thermal.ashrae.inlet"));
+}
+
+TEST_CASE("sweep on MPI ranks: identical results on 1, 2 and 4 ranks", "[cli][sweep][mpi]")
+{
+    Tmp t;
+    const std::string spec = write(t.path, "s.yaml", kSpec);
+    const json one = variants(test::runRdt("sweep " + spec + " --json --threads 1", false).out);
+    REQUIRE(one.size() == 24);
+    for (int ranks : {2, 4}) {
+        const test::Run r = test::runRdt(
+            "sweep " + spec + " --json", false,
+            "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 mpirun -n " +
+                std::to_string(ranks));
+        INFO(r.out.substr(0, 2000));
+        REQUIRE(r.code == 0);
+        const json doc = json::parse(r.out);
+        CHECK(doc["workers"] == ranks);
+        CHECK(variants(r.out) == one);
+    }
+}
+
+TEST_CASE("sweep: bad specs are located; a variant that fails is recorded and the rest run", "[cli][sweep]")
+{
+    Tmp t;
+    auto run = [&](const std::string& axes) {
+        return test::runRdt(
+            "sweep " + write(t.path, "b.yaml", "sweep: 1\ndesign: SRC/data/designs/single-rack.yaml\naxes:\n" + axes));
+    };
+    const test::Run unknown = run("  - {axis: inlett, values: [25 degC]}\n");
+    CHECK(unknown.code == 2);
+    CHECK_THAT(unknown.out,
+               Contains("b.yaml:4") && Contains("unknown axis \"inlett\"") && Contains("did you mean \"inlet\""));
+    const test::Run empty = run("  - {axis: inlet, from: 30 degC, to: 20 degC, step: 5 K}\n");
+    CHECK(empty.code == 2);
+    CHECK_THAT(empty.out, Contains("axes[0].to") && Contains("range is empty"));
+    const test::Run noField = run("  - {axis: field, path: site.humidty, values: [20 %]}\n");
+    CHECK(noField.code == 2);
+    CHECK_THAT(noField.out, Contains("axes[0].path") && Contains("no field \"site.humidty\""));
+    const test::Run noUnit = run("  - {axis: gpu_cap, values: [600]}\n");
+    CHECK(noUnit.code == 2);
+    CHECK_THAT(noUnit.out, Contains("axes[0].values[0]"));
+    // A value the design loader refuses fails that variant only, with the loader's message.
+    const test::Run mixed = run("  - {axis: field, path: site.ashrae_class, values: [A2, Z9]}\n");
+    INFO(mixed.out);
+    CHECK(mixed.code == 0);
+    CHECK_THAT(mixed.out,
+               Contains("2 variants") && Contains("1 failed to run") && Contains("failed:") && Contains("Z9"));
+}
