@@ -29,7 +29,6 @@ core::CheckRegistry makeRegistry();
 /// Inputs of one run.
 struct RunOptions {
     std::string designPath;
-    std::string designText{}; ///< when set, the design itself (designPath only names it in messages)
     std::string profile;    ///< name or path; empty = the design's `profile:` (default "default")
     std::string catalogDir; ///< empty = dataDir()/catalog
     /// Scenario overrides: extra failed rotors per chassis, supply air (K, <= 0 = as designed),
@@ -44,6 +43,7 @@ struct RunOptions {
     std::optional<core::PowerBasis> powerBasis{};
     /// `--thermal`; unset: the design's `thermal: {model:}` (network by default).
     std::optional<core::ThermalModel> thermalModel{};
+    std::string designText{}; ///< when set, the design itself (designPath only names it in messages)
 };
 
 /// Apply the what-if overrides of `options` (fan failures, lost feed, inlet, altitude, GPU cap) to an
