@@ -498,4 +498,90 @@ VariantResult decodeVariant(const std::string& text)
     return r;
 }
 
+int SweepTable::column(const std::string& name) const
+{
+    for (std::size_t i = 0; i < columns.size(); ++i)
+        if (columns[i] == name)
+            return static_cast<int>(i);
+    return -1;
+}
+
+SweepTable readSweep(const std::string& path)
+{
+    const core::SourceLoc loc{path, 0, 0, "/sweep/variants"};
+    if (!fs::exists(path))
+        throw core::InputError(loc, "file not found");
+    H5E_auto2_t oldFunc = nullptr;
+    void* oldData = nullptr;
+    H5Eget_auto2(H5E_DEFAULT, &oldFunc, &oldData);
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    struct Restore {
+        H5E_auto2_t f;
+        void* d;
+        ~Restore() { H5Eset_auto2(H5E_DEFAULT, f, d); }
+    } restore{oldFunc, oldData};
+    H5Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+    if (!file.valid())
+        throw core::InputError(loc, "not an HDF5 file");
+    if (H5Lexists(file.get(), "sweep", H5P_DEFAULT) <= 0 || H5Lexists(file.get(), "sweep/variants", H5P_DEFAULT) <= 0)
+        throw core::InputError(loc, "no /sweep/variants: not an rdt sweep file (rdt sweep SPEC -o FILE.h5)");
+    H5Handle d(H5Dopen2(file.get(), "sweep/variants", H5P_DEFAULT));
+    H5Handle type(H5Dget_type(d.get()));
+    if (H5Tget_class(type.get()) != H5T_COMPOUND)
+        throw core::InputError(loc, "not a table");
+    H5Handle space(H5Dget_space(d.get()));
+    const auto n = static_cast<std::size_t>(H5Sget_simple_extent_npoints(space.get()));
+    SweepTable t;
+    const int members = H5Tget_nmembers(type.get());
+    // Units: an attribute of variable-length strings aligned with the members.
+    std::vector<std::string> units(static_cast<std::size_t>(members));
+    if (H5Aexists(d.get(), "units") > 0) {
+        H5Handle a(H5Aopen(d.get(), "units", H5P_DEFAULT));
+        H5Handle as(H5Aget_space(a.get()));
+        if (H5Sget_simple_extent_npoints(as.get()) == members) {
+            std::vector<char*> u(static_cast<std::size_t>(members), nullptr);
+            const H5Handle str = stringType();
+            if (H5Aread(a.get(), str.get(), u.data()) >= 0) {
+                for (int i = 0; i < members; ++i)
+                    units[static_cast<std::size_t>(i)] =
+                        u[static_cast<std::size_t>(i)] ? u[static_cast<std::size_t>(i)] : "";
+                H5Dvlen_reclaim(str.get(), as.get(), H5P_DEFAULT, u.data());
+            }
+        }
+    }
+    for (int i = 0; i < members; ++i) {
+        char* name = H5Tget_member_name(type.get(), static_cast<unsigned>(i));
+        const std::string col = name;
+        H5free_memory(name);
+        const bool text = H5Tget_member_class(type.get(), static_cast<unsigned>(i)) == H5T_STRING;
+        t.columns.push_back(col);
+        t.units.push_back(units[static_cast<std::size_t>(i)]);
+        t.numeric.push_back(!text);
+        t.numbers.emplace_back(n, NAN);
+        t.texts.emplace_back(text ? n : 0);
+        if (text) {
+            const H5Handle str = stringType();
+            H5Handle mem(H5Tcreate(H5T_COMPOUND, sizeof(char*)));
+            H5Tinsert(mem.get(), col.c_str(), 0, str.get());
+            std::vector<char*> v(n, nullptr);
+            if (n > 0 && H5Dread(d.get(), mem.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) >= 0) {
+                for (std::size_t r = 0; r < n; ++r)
+                    t.texts.back()[r] = v[r] ? v[r] : "";
+                H5Dvlen_reclaim(mem.get(), space.get(), H5P_DEFAULT, v.data());
+            }
+        } else {
+            H5Handle mem(H5Tcreate(H5T_COMPOUND, sizeof(double)));
+            H5Tinsert(mem.get(), col.c_str(), 0, H5T_NATIVE_DOUBLE);
+            if (n > 0 && H5Dread(d.get(), mem.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, t.numbers.back().data()) < 0)
+                throw core::InputError(loc, "cannot read column " + col);
+        }
+    }
+    // The axes sit between `variant` and `ok`.
+    const int ok = t.column("ok");
+    if (t.column("variant") != 0 || ok < 1)
+        throw core::InputError(loc, "not an rdt sweep table (no variant … ok columns)");
+    t.axes = static_cast<std::size_t>(ok - 1);
+    return t;
+}
+
 } // namespace rdt::analysis

@@ -75,6 +75,19 @@ void writeSweep(const std::string& path, const SweepSpec& spec, const std::vecto
 /// value at which every verdict holds (or "none"), as text lines.
 std::vector<std::string> sweepFrontier(const SweepSpec& spec, const std::vector<VariantResult>& results);
 
+/// A sweep file read back: `/sweep/variants` column by column.
+struct SweepTable {
+    std::vector<std::string> columns, units;
+    std::vector<bool> numeric;
+    std::vector<std::vector<double>> numbers;    ///< per column (numeric columns; NaN elsewhere)
+    std::vector<std::vector<std::string>> texts; ///< per column (text columns)
+    std::size_t axes = 0;                        ///< columns 1 … axes are the sweep's axes
+    std::size_t rows() const { return numbers.empty() ? 0 : numbers.front().size(); }
+    int column(const std::string& name) const;
+};
+/// InputError naming the file when it is not an rdt sweep file.
+SweepTable readSweep(const std::string& path);
+
 /// One variant as a line of JSON (MPI ranks send these to rank 0) and back.
 std::string encodeVariant(const VariantResult& r);
 VariantResult decodeVariant(const std::string& json);

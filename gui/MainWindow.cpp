@@ -10,6 +10,8 @@
 #include <QDropEvent>
 #include <QElapsedTimer>
 #include <QFileDialog>
+
+#include "gui/SweepPanel.h"
 #include <QFileInfo>
 #include <QKeySequence>
 #include <QLabel>
@@ -76,6 +78,8 @@ MainWindow::MainWindow(const QString& catalogDir, bool interactive, QWidget* par
     addResultPanel(tr("Thermal"), m_thermal);
     m_signal = new SignalPanel(*m_studio);
     addResultPanel(tr("Signal"), m_signal);
+    m_sweep = new SweepPanel;
+    addResultPanel(tr("Sweep"), m_sweep);
     setAcceptDrops(true);
     m_whatIf = new WhatIfBar(*m_studio, this);
     addToolBar(Qt::TopToolBarArea, m_whatIf);
@@ -245,6 +249,12 @@ void MainWindow::buildMenus()
                                                           tr("rdt telemetry (*.h5);;All files (*)"));
         if (!path.isEmpty())
             openTelemetry(path);
+    });
+    file->addAction(tr("Open s&weep…"), this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open sweep"), QString(), tr("rdt sweeps (*.h5);;All files (*)"));
+        if (!path.isEmpty())
+            openSweep(path);
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -552,6 +562,20 @@ bool MainWindow::openTelemetry(const QString& path)
                                                                    : m_studio->telemetryStatus(),
                              8000);
     return true;
+}
+
+} // namespace rdt::gui
+
+namespace rdt::gui {
+
+bool MainWindow::openSweep(const QString& path)
+{
+    showPanel("sweep");
+    const bool ok = m_sweep->open(path);
+    if (!ok)
+        m_lastError = m_sweep->status();
+    statusBar()->showMessage(m_sweep->status(), 8000);
+    return ok;
 }
 
 } // namespace rdt::gui

@@ -48,6 +48,9 @@ public:
     ThermalPanel* thermal() const { return m_thermal; }
     WhatIfBar* whatIf() const { return m_whatIf; }
     SignalPanel* signalPanel() const { return m_signal; }
+    class SweepPanel* sweepPanel() const { return m_sweep; }
+    /// Open a design study's results in the Sweep panel (File › Open sweep…, --sweep).
+    bool openSweep(const QString& path);
     /// Open a Touchstone file in the Signal panel (what dropping one on the window does).
     bool openTouchstone(const QString& path);
     /// Show and raise the dock whose object name is `name` (`problems`, `throughput`, …).
@@ -101,6 +104,7 @@ private:
     ThermalPanel* m_thermal = nullptr;
     WhatIfBar* m_whatIf = nullptr;
     SignalPanel* m_signal = nullptr;
+    class SweepPanel* m_sweep = nullptr;
     CatalogPanel* m_catalog = nullptr;
     InspectorPanel* m_inspector = nullptr;
     LayoutTree* m_layout = nullptr;

@@ -17,6 +17,7 @@
 #include "gui/SceneView.h"
 #include "gui/SignalPanel.h"
 #include "gui/Studio.h"
+#include "gui/SweepPanel.h"
 #include "gui/WhatIfBar.h"
 
 int main(int argc, char** argv)
@@ -90,6 +91,11 @@ int main(int argc, char** argv)
                                  "model colourings, updated as it grows.",
                                  "FILE.h5");
     parser.addOption(telemetry);
+    QCommandLineOption sweepFile("sweep", "Open this design study (rdt sweep -o FILE.h5) in the Sweep panel.",
+                                 "FILE.h5");
+    QCommandLineOption sweepPlot("plot", "Sweep panel: plot RESULT against AXIS (column names).", "AXIS,RESULT");
+    parser.addOption(sweepFile);
+    parser.addOption(sweepPlot);
     parser.addOption(slice);
     parser.process(app);
 
@@ -117,6 +123,21 @@ int main(int argc, char** argv)
         }
     }
     window.show();
+    if (parser.isSet(sweepFile)) {
+        if (!window.openSweep(parser.value(sweepFile))) {
+            std::fprintf(stderr, "rdt-studio: %s\n", window.lastError().toUtf8().constData());
+            return 2;
+        }
+        if (parser.isSet(sweepPlot)) {
+            const QStringList xy = parser.value(sweepPlot).split(',');
+            if (xy.size() != 2 || !window.sweepPanel()->plot(xy[0], xy[1])) {
+                std::fprintf(stderr, "rdt-studio: --plot AXIS,RESULT: axes %s; results %s\n",
+                             window.sweepPanel()->axisChoices().join(" ").toUtf8().constData(),
+                             window.sweepPanel()->resultChoices().join(" ").toUtf8().constData());
+                return 2;
+            }
+        }
+    }
     if (parser.isSet(telemetry) && !window.openTelemetry(parser.value(telemetry))) {
         std::fprintf(stderr, "rdt-studio: %s\n", window.lastError().toUtf8().constData());
         if (screenshot)

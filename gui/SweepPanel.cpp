@@ -1,0 +1,176 @@
+#include "gui/SweepPanel.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <map>
+
+#include "gui/LinePlot.h"
+
+namespace rdt::gui {
+
+namespace {
+
+QString withUnit(const analysis::SweepTable& t, int c)
+{
+    const QString name = QString::fromStdString(t.columns[static_cast<std::size_t>(c)]);
+    const std::string& u = t.units[static_cast<std::size_t>(c)];
+    return u.empty() || u == "1" ? name : QStringLiteral("%1 (%2)").arg(name, QString::fromStdString(u));
+}
+
+} // namespace
+
+SweepPanel::SweepPanel(QWidget* parent)
+    : QWidget(parent), m_x(new QComboBox), m_y(new QComboBox), m_info(new QLabel), m_plot(new LinePlot)
+{
+    auto* open = new QPushButton(tr("Open sweep…"));
+    m_x->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_y->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(open);
+    bar->addWidget(new QLabel(tr("Plot")));
+    bar->addWidget(m_y);
+    bar->addWidget(new QLabel(tr("against")));
+    bar->addWidget(m_x);
+    bar->addWidget(m_info, 1);
+    auto* lay = new QVBoxLayout(this);
+    lay->addLayout(bar);
+    lay->addWidget(m_plot, 1);
+    m_info->setText(tr("No sweep open: rdt sweep SPEC.yaml -o sweep.h5, then open the file here"));
+    m_plot->setTitle(tr("Design study"));
+    connect(open, &QPushButton::clicked, this, [this] {
+        const QString p = QFileDialog::getOpenFileName(this, tr("Open sweep"), QString(), tr("rdt sweeps (*.h5)"));
+        if (!p.isEmpty())
+            this->open(p);
+    });
+    connect(m_x, &QComboBox::currentIndexChanged, this, &SweepPanel::replot);
+    connect(m_y, &QComboBox::currentIndexChanged, this, &SweepPanel::replot);
+}
+
+QStringList SweepPanel::axisChoices() const
+{
+    QStringList out;
+    for (int i = 0; i < m_x->count(); ++i)
+        out << m_x->itemData(i).toString();
+    return out;
+}
+
+QStringList SweepPanel::resultChoices() const
+{
+    QStringList out;
+    for (int i = 0; i < m_y->count(); ++i)
+        out << m_y->itemData(i).toString();
+    return out;
+}
+
+bool SweepPanel::open(const QString& path)
+{
+    try {
+        m_table = std::make_unique<analysis::SweepTable>(analysis::readSweep(path.toStdString()));
+    } catch (const std::exception& e) {
+        m_status = QString::fromStdString(e.what());
+        m_info->setText(m_status);
+        return false;
+    }
+    const analysis::SweepTable& t = *m_table;
+    const QSignalBlocker bx(m_x), by(m_y);
+    m_x->clear();
+    m_y->clear();
+    for (std::size_t c = 1; c <= t.axes; ++c)
+        if (t.numeric[c])
+            m_x->addItem(withUnit(t, static_cast<int>(c)), QString::fromStdString(t.columns[c]));
+    for (std::size_t c = t.axes + 1; c < t.columns.size(); ++c)
+        if (t.numeric[c] && t.columns[c] != "ok" && t.columns[c] != "seconds")
+            m_y->addItem(withUnit(t, static_cast<int>(c)), QString::fromStdString(t.columns[c]));
+    const int sus = m_y->findData(QStringLiteral("sustained_pflops_bf16"));
+    if (sus >= 0)
+        m_y->setCurrentIndex(sus);
+    std::size_t passing = 0;
+    const int pc = t.column("passes");
+    for (std::size_t r = 0; r < t.rows(); ++r)
+        passing += pc >= 0 && t.numbers[static_cast<std::size_t>(pc)][r] > 0.5 ? 1 : 0;
+    m_status = QStringLiteral("%1: %2 variants over %3 axes, %4 pass every verdict")
+                   .arg(QFileInfo(path).fileName())
+                   .arg(t.rows())
+                   .arg(t.axes)
+                   .arg(passing);
+    if (m_x->count() == 0)
+        m_status += tr(" (no numeric axis to plot against)");
+    m_info->setText(m_status);
+    replot();
+    return true;
+}
+
+bool SweepPanel::plot(const QString& axis, const QString& result)
+{
+    const int x = m_x->findData(axis), y = m_y->findData(result);
+    if (x < 0 || y < 0)
+        return false;
+    m_x->setCurrentIndex(x);
+    m_y->setCurrentIndex(y);
+    replot();
+    return true;
+}
+
+void SweepPanel::replot()
+{
+    if (!m_table || m_x->currentIndex() < 0 || m_y->currentIndex() < 0) {
+        m_plot->setSeries({});
+        return;
+    }
+    const analysis::SweepTable& t = *m_table;
+    const int xc = t.column(m_x->currentData().toString().toStdString());
+    const int yc = t.column(m_y->currentData().toString().toStdString());
+    // One line per combination of the other axes, in the file's order.
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<std::pair<double, double>>> lines;
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+        std::string key;
+        for (std::size_t c = 1; c <= t.axes; ++c) {
+            if (static_cast<int>(c) == xc)
+                continue;
+            std::string v;
+            if (t.numeric[c]) {
+                char b[32];
+                std::snprintf(b, sizeof b, "%g", t.numbers[c][r]);
+                v = b;
+                if (!t.units[c].empty() && t.units[c] != "1")
+                    v += " " + t.units[c];
+            } else {
+                v = t.texts[c][r];
+            }
+            key += (key.empty() ? "" : ", ") + t.columns[c] + " " + v;
+        }
+        if (!lines.count(key))
+            order.push_back(key);
+        const double yv = t.numbers[static_cast<std::size_t>(yc)][r];
+        if (std::isfinite(yv))
+            lines[key].emplace_back(t.numbers[static_cast<std::size_t>(xc)][r], yv);
+    }
+    std::vector<LinePlot::Series> series;
+    for (std::size_t i = 0; i < order.size() && i < 12; ++i) {
+        auto& pts = lines[order[i]];
+        std::sort(pts.begin(), pts.end());
+        LinePlot::Series s;
+        s.label = order[i].empty() ? QString::fromStdString(t.columns[static_cast<std::size_t>(yc)])
+                                   : QString::fromStdString(order[i]);
+        for (const auto& [xv, yv] : pts) {
+            s.x.push_back(xv);
+            s.y.push_back(yv);
+        }
+        s.colour = seriesColour(static_cast<int>(i));
+        series.push_back(std::move(s));
+    }
+    m_plot->setTitle(order.size() > 12 ? tr("Design study (first 12 of %1 lines)").arg(order.size())
+                                       : tr("Design study"));
+    m_plot->setAxes(m_x->currentText(), m_y->currentText());
+    m_plot->setSeries(std::move(series));
+}
+
+} // namespace rdt::gui
