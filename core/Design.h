@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/Catalog.h"
@@ -113,7 +114,13 @@ struct LinkClass {
     std::string fromSlot, fromPort, toSlot, toPort; ///< set for a single port-to-port link
     SourceLoc loc;
     std::size_t count = 0; ///< links in the whole design, computed at load
+    /// Globs over rack ids (`ib24k/*`) the class applies to; empty: every rack.
+    std::vector<std::string> racks;
+    bool appliesTo(const Rack& rack) const;
 };
+
+/// Glob match with `*` (any run, also across `/`) and `?`.
+bool globMatch(std::string_view pattern, std::string_view text);
 
 /// A rule violation the design accepts, with the reason.
 struct Waiver {

@@ -223,7 +223,7 @@ void readPortToPort(const Cursor& c, LinkClass& l, const Design& d)
 
 LinkClass readLink(const Cursor& c, const Design& d, const Catalog& catalog)
 {
-    c.allowKeys({"class", "medium", "from", "to", "scope", "cable", "length"});
+    c.allowKeys({"class", "medium", "from", "to", "scope", "cable", "length", "racks"});
     LinkClass l;
     l.loc = c.loc();
     l.id = c["class"].str();
@@ -252,10 +252,20 @@ LinkClass readLink(const Cursor& c, const Design& d, const Catalog& catalog)
         if (std::find(scopes.begin(), scopes.end(), l.scope) == scopes.end())
             s->fail("unknown scope \"" + l.scope + "\" (chassis, rack or fabric)" + didYouMean(l.scope, scopes));
     }
+    if (auto rk = c.find("racks")) {
+        const std::vector<Cursor> globs = rk->isSequence() ? rk->elements() : std::vector<Cursor>{*rk};
+        for (const Cursor& g : globs) {
+            l.racks.push_back(g.str());
+            if (std::none_of(d.racks.begin(), d.racks.end(),
+                             [&](const Rack& r) { return globMatch(l.racks.back(), r.id); }))
+                g.fail("\"" + l.racks.back() + "\" matches no rack of the layout");
+        }
+    }
     for (const Rack& r : d.racks)
-        for (const Slot& s : r.slots)
-            if (s.part->slug == l.from.partSlug)
-                l.count += static_cast<std::size_t>(portsPerInstance(l.from, *s.part));
+        if (l.appliesTo(r))
+            for (const Slot& s : r.slots)
+                if (s.part->slug == l.from.partSlug)
+                    l.count += static_cast<std::size_t>(portsPerInstance(l.from, *s.part));
     return l;
 }
 
@@ -466,6 +476,42 @@ std::shared_ptr<const Catalog> loadShippedCatalog(const std::string& catalogDir)
 Design loadDesign(const std::string& path, const std::string& catalogDir)
 {
     return loadDesignText(readTextFile(path), path, catalogDir);
+}
+
+} // namespace rdt::core
+
+namespace rdt::core {
+
+bool LinkClass::appliesTo(const Rack& rack) const
+{
+    if (racks.empty())
+        return true;
+    for (const std::string& g : racks)
+        if (globMatch(g, rack.id))
+            return true;
+    return false;
+}
+
+bool globMatch(std::string_view p, std::string_view t)
+{
+    std::size_t pi = 0, ti = 0, star = std::string_view::npos, mark = 0;
+    while (ti < t.size()) {
+        if (pi < p.size() && (p[pi] == '?' || p[pi] == t[ti])) {
+            ++pi;
+            ++ti;
+        } else if (pi < p.size() && p[pi] == '*') {
+            star = pi++;
+            mark = ti;
+        } else if (star != std::string_view::npos) {
+            pi = star + 1;
+            ti = ++mark;
+        } else {
+            return false;
+        }
+    }
+    while (pi < p.size() && p[pi] == '*')
+        ++pi;
+    return pi == p.size();
 }
 
 } // namespace rdt::core

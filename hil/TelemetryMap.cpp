@@ -64,24 +64,7 @@ const std::vector<std::string>& sensorQuantities()
 
 bool globMatch(const std::string& p, const std::string& t)
 {
-    std::size_t pi = 0, ti = 0, star = std::string::npos, mark = 0;
-    while (ti < t.size()) {
-        if (pi < p.size() && (p[pi] == '?' || p[pi] == t[ti])) {
-            ++pi;
-            ++ti;
-        } else if (pi < p.size() && p[pi] == '*') {
-            star = pi++;
-            mark = ti;
-        } else if (star != std::string::npos) {
-            pi = star + 1;
-            ti = ++mark;
-        } else {
-            return false;
-        }
-    }
-    while (pi < p.size() && p[pi] == '*')
-        ++pi;
-    return pi == p.size();
+    return core::globMatch(p, t);
 }
 
 TelemetryMap parseTelemetryMap(const std::string& text, const std::string& fileName, const core::Design& design)

@@ -76,6 +76,8 @@ void forEachRackLink(const core::Design& d, const core::LinkClass& l, Fn fn)
     if (l.scope != "rack")
         return;
     for (const core::Rack& rack : d.racks) {
+        if (!l.appliesTo(rack))
+            continue;
         for (const core::Slot& from : rack.slots) {
             if (from.part->slug != l.from.partSlug)
                 continue;

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include "core/Design.h"
 #include "core/LayoutExpander.h"
 #include "core/Yaml.h"
@@ -144,4 +146,24 @@ TEST_CASE("a preloaded shipped catalog is shared; a design with catalog folders 
     CHECK(c.catalog != shipped);
     CHECK(c.catalog->size() > shipped->size());
     CHECK(shipped->size() == load("single-rack.yaml").catalog->size());
+}
+
+TEST_CASE("Link classes limited to racks by glob: the 350k fleet's RoCE and IB halls", "[design][links]")
+{
+    const Design d = loadDesign(RDT_SOURCE_DIR "/data/designs/meta-350k-fleet.yaml", RDT_SOURCE_DIR "/data/catalog");
+    CHECK(d.summary().gpus == 350208);
+    std::map<std::string, std::size_t> count;
+    for (const LinkClass& l : d.links)
+        count[l.id] = l.count;
+    CHECK(count["gpu-nic"] == 350208);                  // every GPU
+    CHECK(count["nic-rtsw"] == (21888 - 1536) * 2 * 8); // RoCE racks only
+    CHECK(count["nic-leaf"] == 1536 * 2 * 8);           // the IB hall only
+    CHECK(count["leaf-spine"] == 1536 * 16);
+    CHECK(globMatch("ib24k/*", "ib24k/pod1/row01/rack01"));
+    CHECK_FALSE(globMatch("ib24k/*", "roce24k/pod1/row01/rack01"));
+    // A glob that matches no rack is a located error.
+    std::string text = readTextFile(RDT_SOURCE_DIR "/data/designs/meta-350k-fleet.yaml");
+    text.replace(text.find("racks: \"ib24k/*\""), 16, "racks: \"ib42k/*\"");
+    CHECK_THROWS_WITH(loadDesignText(text, "fleet.yaml", RDT_SOURCE_DIR "/data/catalog"),
+                      Contains("fleet.yaml:") && Contains("links[3].racks") && Contains("matches no rack"));
 }

@@ -1,0 +1,124 @@
+// Benchmark: fleets of distinct racks. A generator writes a flat design of N Grand Teton racks
+// (the 24k example's rack, every rack written out with its own GPU cap, every 7th without its
+// rack switch, every 11th with a failed fan rotor; rows of 16, pods of 12 rows, halls of 8 pods)
+// and `rdt check`'s pipeline runs it, stage by stage, from 1k to 350k GPUs; the same sizes built
+// from one template (identical racks, solved once) are the baseline in the same run.
+//   bench_fleet [largest GPU count, default 350208]
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "analysis/Pipeline.h"
+
+using namespace rdt;
+
+namespace {
+
+double peakMb()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
+const char* kHead = R"(rdt: 1
+name: fleet
+site: {altitude: 0 m, supply_air: 25 degC, ashrae_class: A2}
+fabric: {kind: roce, pod_oversubscription: 7}
+)";
+
+const char* kTemplateRack = R"(      - {ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-a, feed: A}
+      - {ou: 2, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-b, feed: B}
+      - {ou: 3, part: orv3-hpr-bbu-shelf-6x5p5kw, id: bbu-a}
+      - {ou: 4, part: orv3-hpr-bbu-shelf-6x5p5kw, id: bbu-b}
+)";
+
+/// A fleet of `racks` racks; distinct: each written out with its own settings; else one template.
+std::string fleet(long racks, bool distinct)
+{
+    std::string t = kHead;
+    if (!distinct)
+        t += std::string("templates:\n  gt-rack:\n    rack_type: orv3-hpr\n    slots:\n") + kTemplateRack +
+             "      - {ou: 6, part: meta-grand-teton-h100, id: gt0, gpu_power_cap: 700 W}\n"
+             "      - {ou: 15, part: meta-grand-teton-h100, id: gt1, gpu_power_cap: 700 W}\n"
+             "      - {ou: 24, part: meta-minipack2, id: rtsw}\n";
+    t += "layout:\n  halls:\n";
+    const long perRow = 16, perPod = 12 * perRow, perHall = 8 * perPod;
+    char b[256];
+    for (long r = 0; r < racks; ++r) {
+        if (r % perHall == 0) {
+            std::snprintf(b, sizeof b, "    - id: hall%ld\n      pods:\n", r / perHall + 1);
+            t += b;
+        }
+        if (r % perPod == 0) {
+            std::snprintf(b, sizeof b, "        - id: pod%ld\n          rows:\n", (r % perHall) / perPod + 1);
+            t += b;
+        }
+        if (r % perRow == 0) {
+            std::snprintf(b, sizeof b, "            - id: row%02ld\n              racks:\n", (r % perPod) / perRow + 1);
+            t += b;
+        }
+        if (!distinct) {
+            std::snprintf(b, sizeof b, "                - {template: gt-rack, id: rack%02ld}\n", r % perRow + 1);
+            t += b;
+            continue;
+        }
+        std::snprintf(
+            b, sizeof b,
+            "                - id: rack%02ld\n                  rack_type: orv3-hpr\n                  slots:\n",
+            r % perRow + 1);
+        t += b;
+        for (const char* line = kTemplateRack; *line;) {
+            const char* nl = std::strchr(line, '\n');
+            t += "              " + std::string(line, static_cast<std::size_t>(nl - line + 1));
+            line = nl + 1;
+        }
+        const int cap = 500 + static_cast<int>(r % 201); // 500 … 700 W: every rack its own
+        std::snprintf(b, sizeof b,
+                      "                    - {ou: 6, part: meta-grand-teton-h100, id: gt0, gpu_power_cap: %d W%s}\n"
+                      "                    - {ou: 15, part: meta-grand-teton-h100, id: gt1, gpu_power_cap: %d W}\n",
+                      cap, r % 11 == 0 ? ", failed_fans: 1" : "", cap);
+        t += b;
+        if (r % 7 != 0)
+            t += "                    - {ou: 24, part: meta-minipack2, id: rtsw}\n";
+    }
+    return t;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const long largest = argc > 1 ? std::atol(argv[1]) : 350208;
+    std::printf("%-9s %-9s %7s %8s %7s %7s %7s %7s %7s %7s %8s %8s\n", "GPUs", "racks", "YAML MB", "total s", "load",
+                "thermal", "power", "signal", "thrput", "rules", "peak MB", "vs tmpl");
+    for (long gpus : {1024L, 24576L, 98304L, 350208L}) {
+        if (gpus > largest)
+            break;
+        const long racks = gpus / 16;
+        double templ = 0;
+        for (bool distinct : {false, true}) {
+            analysis::RunOptions o;
+            o.designPath = distinct ? "fleet-distinct.yaml" : "fleet-template.yaml";
+            o.designText = fleet(racks, distinct);
+            core::Progress quiet;
+            const auto t0 = std::chrono::steady_clock::now();
+            const analysis::RunResult r = analysis::run(o, quiet);
+            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            if (!distinct) {
+                templ = s;
+                continue;
+            }
+            std::printf("%-9ld %-9ld %7.1f %8.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %8.0f %7.1fx\n", gpus, racks,
+                        static_cast<double>(o.designText.size()) / 1e6, s, r.loadSeconds, r.thermalSeconds,
+                        r.powerSeconds, r.signalSeconds, r.throughputSeconds, r.checkSeconds, peakMb(), s / templ);
+        }
+    }
+    std::printf("targets for 350,208 GPUs of distinct racks: 3 s and 1 GB (issue 16); vs tmpl: the same fleet from one "
+                "template\n");
+    return 0;
+}
