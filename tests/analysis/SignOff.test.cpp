@@ -86,7 +86,7 @@ TEST_CASE("the budget is at nameplate by default, with the modelled breakdown be
     CHECK(count(modelled, "orv3.busbar.current") == 0);
 }
 
-TEST_CASE("the design and the profile choose the basis; a bad basis is a located error", "[signoff][power]")
+TEST_CASE("the design and the profile choose the basis, a bad basis is a located error", "[signoff][power]")
 {
     const std::string rack = "layout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, rack_type: orv3-600a, "
                              "slots: [{ou: 1, part: orv3-power-shelf-6x3kw}]}]}]}]}\n";
@@ -184,7 +184,7 @@ TEST_CASE("broken-rack: facility AC for the fed racks, the unfed rack named", "[
         }
 }
 
-TEST_CASE("fan power at the solved fan speed feeds the budget; fan failures and hot inlets raise it",
+TEST_CASE("fan power at the solved fan speed feeds the budget, fan failures and hot inlets raise it",
           "[signoff][power][thermal]")
 {
     const std::string design = kRoot + "data/designs/single-rack.yaml";

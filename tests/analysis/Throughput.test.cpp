@@ -153,7 +153,7 @@ TEST_CASE("RoCE and InfiniBand examples differ where their fabrics differ", "[th
         }
 }
 
-TEST_CASE("a power cap in the design lowers sustained TFLOPS; limited_by says why", "[throughput][pipeline]")
+TEST_CASE("a power cap in the design lowers sustained TFLOPS, limited_by says why", "[throughput][pipeline]")
 {
     // single-rack: gt0 at 700 W, gt1 capped at 600 W.
     const auto r = runDesign(kRoot + "data/designs/single-rack.yaml");
@@ -298,7 +298,7 @@ TEST_CASE("DVFS fit recovers the curve a power-cap sweep was made with", "[throu
     CHECK(models::dvfsRmsError(s, 700, 1980e6, 150, 2.5) > fit.rmsError);
 }
 
-TEST_CASE("the rack's power budget caps the clock; a rack no cap can save runs at the minimum cap",
+TEST_CASE("the rack's power budget caps the clock, a rack no cap can save runs at the minimum cap",
           "[throughput][pipeline][power]")
 {
     // tight-rack: the 600 A rack cannot feed two Grand Tetons at 700 W; the power solver's

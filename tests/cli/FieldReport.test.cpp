@@ -56,7 +56,7 @@ std::vector<double> readArray(hid_t f, const std::string& path, std::vector<hsiz
 
 } // namespace
 
-TEST_CASE("field model: the HDF5 report holds the field; text, JSON and HDF5 agree", "[report][hdf5][field]")
+TEST_CASE("field model: the HDF5 report holds the field, text, JSON and HDF5 agree", "[report][hdf5][field]")
 {
     const fs::path dir = fs::temp_directory_path() / ("rdt-field-report-" + std::to_string(::getpid()));
     fs::create_directories(dir);

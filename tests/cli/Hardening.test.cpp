@@ -68,7 +68,7 @@ void locatedError(const Run& r, const std::string& file, const std::string& what
 
 } // namespace
 
-TEST_CASE("Touchstone: port counts from the name are bounded; negative frequencies refused", "[cli][hardening]")
+TEST_CASE("Touchstone: port counts from the name are bounded, negative frequencies refused", "[cli][hardening]")
 {
     TempDir d;
     const std::string twoPort = "# GHz S MA R 50\n1 0.1 0 0.9 0 0.9 0 0.1 0\n";
@@ -176,7 +176,7 @@ TEST_CASE("outputs are crash-safe: killed runs leave the previous file intact an
         CHECK(e.path().filename().string().find(".tmp") == std::string::npos);
 }
 
-TEST_CASE("absurd magnitudes are not passive; oversized YAML is refused before it is parsed", "[cli][hardening]")
+TEST_CASE("absurd magnitudes are not passive, oversized YAML is refused before it is parsed", "[cli][hardening]")
 {
     TempDir d;
     const std::string huge =

@@ -119,7 +119,7 @@ TEST_CASE("sweep on MPI ranks: identical results on 1, 2 and 4 ranks", "[cli][sw
     }
 }
 
-TEST_CASE("sweep: bad specs are located; a variant that fails is recorded and the rest run", "[cli][sweep]")
+TEST_CASE("sweep: bad specs are located, a variant that fails is recorded and the rest run", "[cli][sweep]")
 {
     Tmp t;
     auto run = [&](const std::string& axes) {

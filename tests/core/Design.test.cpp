@@ -130,7 +130,7 @@ TEST_CASE("design bad input is located", "[design]")
     CHECK_THROWS_WITH(loadText("catalog: [no-such-folder]\nlayout: {halls: []}\n"), Contains("catalog folder"));
 }
 
-TEST_CASE("a preloaded shipped catalog is shared; a design with catalog folders loads its own", "[design]")
+TEST_CASE("a preloaded shipped catalog is shared, a design with catalog folders loads its own", "[design]")
 {
     const auto shipped = loadShippedCatalog(kData + "/catalog");
     const std::string roce = kData + "/designs/meta-24k-roce.yaml";

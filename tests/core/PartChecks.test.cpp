@@ -184,7 +184,7 @@ TEST_CASE("a part naming a part that exists nowhere fails with file, line, field
                Contains("gpus.part names \"nvidia-b300-sxm\"") && Contains("(did you mean \"nvidia-b200-sxm\"?)"));
 }
 
-TEST_CASE("parts in the same folder resolve references; the wrong kind does not", "[rules][catalog][part][reference]")
+TEST_CASE("parts in the same folder resolve references, the wrong kind does not", "[rules][catalog][part][reference]")
 {
     // acme-s8 names acme-x1, which only its folder holds.
     CHECK(validateFile(kContrib + "own-sources/acme-s8.yaml").of("catalog.part.reference").empty());
@@ -249,7 +249,7 @@ TEST_CASE("power.max 143 kW for an 8-GPU chassis fails", "[rules][catalog][part]
     CHECK_THAT(named[0].message, Contains("25.5 times") && Contains("8 × 700 W GPUs"));
 }
 
-TEST_CASE("power.max below the named components fails; the Grand Teton's adds up",
+TEST_CASE("power.max below the named components fails, the Grand Teton's adds up",
           "[rules][catalog][part][plausibility]")
 {
     // 8 × 700 W GPUs + 2 × 350 W CPUs = 6.3 kW > 5 kW.

@@ -232,7 +232,7 @@ TEST_CASE("Faults cost only the faulty endpoint's readings, each named", "[hil][
     CHECK(std::isnan(back.samples[1].parts[0].powerW));
 }
 
-TEST_CASE("Basic and session authentication; credentials stay out of messages", "[hil][redfish][auth]")
+TEST_CASE("Basic and session authentication, credentials stay out of messages", "[hil][redfish][auth]")
 {
     test::Server bmc({test::kHilDir + "fault_server.py", "-D", test::kHilDir + "mockups/grand-teton", "-p", "{port}",
                       "--basic", "admin:s3cret-pw"});
@@ -292,7 +292,7 @@ TEST_CASE("Basic and session authentication; credentials stay out of messages", 
     CHECK_THROWS_WITH(hil::resolveCredentials(m), Contains("RDT_REDFISH_USER"));
 }
 
-TEST_CASE("Telemetry maps: templates expand per part; mistakes are located", "[hil][map]")
+TEST_CASE("Telemetry maps: templates expand per part, mistakes are located", "[hil][map]")
 {
     ::setenv("RDT_TEST_DOMAIN", "lab.example.net", 1);
     const hil::TelemetryMap m =

@@ -71,7 +71,7 @@ std::string slurp(const std::string& f)
 
 } // namespace
 
-TEST_CASE("watch: a PATCHed sensor arrives live; a killed watch leaves a readable series", "[hil][watch]")
+TEST_CASE("watch: a PATCHed sensor arrives live, a killed watch leaves a readable series", "[hil][watch]")
 {
     test::TempDir dir;
     REQUIRE(std::system(("python3 -B " + test::kHilDir + "mockup.py --out " + dir.path +

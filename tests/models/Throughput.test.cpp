@@ -62,7 +62,7 @@ TEST_CASE("H100 peaks by data type, dense and sparse", "[models][gpu]")
     CHECK(g.dvfsEstimate);
 }
 
-TEST_CASE("a lower power cap lowers the clock monotonically; full clock at TDP", "[models][gpu]")
+TEST_CASE("a lower power cap lowers the clock monotonically, full clock at TDP", "[models][gpu]")
 {
     const GpuSpec g = h100();
     CHECK(g.clockRatioAtPower(700) == 1.0);
@@ -173,7 +173,7 @@ TEST_CASE("across nodes: 46–48 GB/s per 400G NIC", "[models][collectives]")
     CHECK(h100.busbwGBps / 8 >= 46.0);
 }
 
-TEST_CASE("busbw grows with message size towards its bound; α–β by hand", "[models][collectives]")
+TEST_CASE("busbw grows with message size towards its bound, α–β by hand", "[models][collectives]")
 {
     const Hierarchy h = grandTeton();
     const NcclParams p = nccl();
@@ -190,7 +190,7 @@ TEST_CASE("busbw grows with message size towards its bound; α–β by hand", "[
     CHECK(collectiveTime(Collective::AllGather, Algorithm::Ring, 8, s, h, p).timeS == Approx(t));
 }
 
-TEST_CASE("AllGather bandwidth falls with GPU count; AlltoAll feels the 1:7 pod uplinks", "[models][collectives]")
+TEST_CASE("AllGather bandwidth falls with GPU count, AlltoAll feels the 1:7 pod uplinks", "[models][collectives]")
 {
     Hierarchy h = grandTeton();
     const NcclParams p = nccl();

@@ -127,7 +127,7 @@ TEST_CASE("COM of the KR4 channel set correlates with the reference MATLAB COM (
     CHECK(c2.comDb < c1.comDb); // the longer package costs margin
 }
 
-TEST_CASE("package model: matched lossless parts pass through; capacitance costs loss", "[signal][com][package]")
+TEST_CASE("package model: matched lossless parts pass through, capacitance costs loss", "[signal][com][package]")
 {
     // A zero-length package line with no capacitance and R_d = R_0 leaves a channel unchanged.
     signal::ComParams p = signal::ComParams::load(kProfile);

@@ -12,7 +12,7 @@ using cd = std::complex<double>;
 
 static const std::string kKr4 = RDT_SOURCE_DIR "/data/channels/kr4-example2/";
 
-TEST_CASE("an ideal channel returns the one-UI pulse; a delay only moves it", "[signal][pulse]")
+TEST_CASE("an ideal channel returns the one-UI pulse, a delay only moves it", "[signal][pulse]")
 {
     std::vector<double> f;
     std::vector<cd> flat, delayed;

@@ -103,7 +103,7 @@ TEST_CASE("affinity laws: speed scales flow, density scales pressure but not vol
     CHECK(flowAt(1.0, 0.8) == Approx(q1).epsilon(1e-9));       // same volume, 20 % less mass
 }
 
-TEST_CASE("a failed rotor lowers flow; a fully failed fan is a resistance", "[thermal][network]")
+TEST_CASE("a failed rotor lowers flow, a fully failed fan is a resistance", "[thermal][network]")
 {
     const models::FanCurve table =
         models::FanCurve::table({{0.0, 900.0}, {0.0236, 700.0}, {0.0472, 400.0}, {0.0661, 150.0}, {0.0755, 0.0}});
