@@ -47,6 +47,8 @@ std::vector<Row> readEndpoint(const std::string& dir, const std::string& endpoin
             page = json::parse(readTextFile(f));
         } catch (const json::parse_error& e) {
             throw InputError(SourceLoc{f, 0, 0, ""}, "not JSON (byte " + std::to_string(e.byte) + ")");
+        } catch (const json::exception& e) { // a number beyond double's range
+            throw InputError(SourceLoc{f, 0, 0, ""}, std::string("not readable JSON: ") + e.what());
         }
         if (!page.is_object() || !page.contains("results") || !page["results"].is_array())
             throw InputError(SourceLoc{f, 0, 0, "results"},

@@ -28,6 +28,9 @@ bool parse(const std::string& url, const std::string& body, json& out, PartReadi
         r.errors.push_back("GET " + url + ": malformed JSON at byte " + std::to_string(e.byte) + " of " +
                            std::to_string(body.size()));
         return false;
+    } catch (const json::exception& e) { // e.g. a number beyond double's range (found by fuzz_redfish)
+        r.errors.push_back("GET " + url + ": unreadable JSON (" + e.what() + ")");
+        return false;
     }
     if (!out.is_object()) {
         r.errors.push_back("GET " + url + ": expected a JSON object");

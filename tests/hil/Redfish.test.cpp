@@ -126,6 +126,19 @@ TEST_CASE("Fan speeds and the power limit from ThermalSubsystem/Fans and Control
     CHECK(s.requests == 4); // EnvironmentMetrics, ThermalMetrics, then Fans (expanded) and Controls/PowerLimit
 }
 
+TEST_CASE("Payloads a BMC should never send are errors naming the endpoint, not crashes", "[hil][redfish]")
+{
+    hil::PartReading r;
+    hil::readEnvironmentMetrics("https://bmc/x", R"({"PowerWatts": {"Reading": 1e999}})", r);
+    REQUIRE(r.errors.size() == 1);
+    CHECK_THAT(r.errors[0], Contains("https://bmc/x") && Contains("unreadable JSON"));
+    hil::readThermalMetrics("https://bmc/y", "[1, 2]", r);
+    CHECK_THAT(r.errors.back(), Contains("https://bmc/y") && Contains("expected a JSON object"));
+    hil::readSensor("https://bmc/z", R"({"Reading": "hot", "ReadingUnits": "Cel"})", "inlet", r);
+    CHECK_THAT(r.errors.back(), Contains("no Reading"));
+    CHECK(std::isnan(r.inletC));
+}
+
 TEST_CASE("Snapshots are HDF5 files that read back whole, written atomically", "[hil][series]")
 {
     test::Server gt(test::mockupServer(test::kHilDir + "mockups/grand-teton"));
