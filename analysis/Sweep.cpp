@@ -413,16 +413,21 @@ std::vector<std::string> sweepFrontier(const SweepSpec& spec, const std::vector<
     if (axis == spec.axes.size())
         return out;
     const SweepAxis& a = spec.axes[axis];
+    // The labels of every axis but `axis`: the line a variant belongs to.
+    auto otherAxes = [&](const std::vector<std::size_t>& at) {
+        std::string key;
+        for (std::size_t k = 0; k < spec.axes.size(); ++k)
+            if (k != axis)
+                key += (key.empty() ? "" : ", ") + spec.axes[k].name() + " " + spec.axes[k].labels[at[k]];
+        return key;
+    };
     // Group by the other axes' labels, in first-seen order.
     std::vector<std::string> order;
     std::map<std::string, std::pair<double, std::string>> best; // key → (value, label) of the largest passing
     std::map<std::string, bool> brokenBelow;
     for (const VariantResult& r : results) {
         const std::vector<std::size_t> at = spec.at(r.index);
-        std::string key;
-        for (std::size_t k = 0; k < spec.axes.size(); ++k)
-            if (k != axis)
-                key += (key.empty() ? "" : ", ") + spec.axes[k].name() + " " + spec.axes[k].labels[at[k]];
+        const std::string key = otherAxes(at);
         if (!best.count(key)) {
             order.push_back(key);
             best[key] = {-1e300, ""};
@@ -433,10 +438,7 @@ std::vector<std::string> sweepFrontier(const SweepSpec& spec, const std::vector<
     // A failing value below the best passing one: the verdict is not monotonic along the axis.
     for (const VariantResult& r : results) {
         const std::vector<std::size_t> at = spec.at(r.index);
-        std::string key;
-        for (std::size_t k = 0; k < spec.axes.size(); ++k)
-            if (k != axis)
-                key += (key.empty() ? "" : ", ") + spec.axes[k].name() + " " + spec.axes[k].labels[at[k]];
+        const std::string key = otherAxes(at);
         if (!r.passes() && a.values[at[axis]] < best[key].first)
             brokenBelow[key] = true;
     }

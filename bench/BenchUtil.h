@@ -1,6 +1,8 @@
 #pragma once
 // Shared by the bench programs: the median wall time of a few runs (this machine's timings jitter
 // by tens of percent run to run, so one run says little).
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <functional>
@@ -16,4 +18,12 @@ inline double medianSeconds(int runs, const std::function<void()>& fn)
     }
     std::sort(t.begin(), t.end());
     return t[t.size() / 2];
+}
+
+/// Peak resident memory of this process so far (MB).
+inline double peakMb()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_maxrss) / 1024.0;
 }

@@ -16,7 +16,6 @@
 #include "power/Budget.h"
 #include "thermal/Thermal.h"
 
-
 int main(int argc, char** argv)
 {
     const std::string design = argc > 1 ? argv[1] : rdt::analysis::dataDir() + "/designs/meta-24k-roce.yaml";

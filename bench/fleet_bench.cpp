@@ -6,6 +6,8 @@
 //   bench_fleet [largest GPU count, default 350208]
 #include <sys/resource.h>
 
+#include "BenchUtil.h"
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -17,13 +19,6 @@
 using namespace rdt;
 
 namespace {
-
-double peakMb()
-{
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return static_cast<double>(u.ru_maxrss) / 1024.0;
-}
 
 const char* kHead = R"(rdt: 1
 name: fleet

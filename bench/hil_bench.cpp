@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "BenchUtil.h"
+
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -27,13 +29,6 @@
 using namespace rdt;
 
 namespace {
-
-double peakMb()
-{
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return static_cast<double>(u.ru_maxrss) / 1024.0;
-}
 
 double cpuSeconds()
 {

@@ -10,6 +10,8 @@
 //   bench_room [row-pair grid in m, e.g. 0.12]
 #include <sys/resource.h>
 
+#include "BenchUtil.h"
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -21,13 +23,6 @@
 using namespace rdt;
 
 namespace {
-
-double peakMb()
-{
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return static_cast<double>(u.ru_maxrss) / 1024.0;
-}
 
 struct Figures {
     std::size_t cells = 0;

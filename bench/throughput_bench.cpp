@@ -13,7 +13,6 @@
 #include "analysis/Pipeline.h"
 #include "analysis/Throughput.h"
 
-
 int main(int argc, char** argv)
 {
     using namespace rdt;

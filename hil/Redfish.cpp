@@ -113,6 +113,29 @@ void readPsuMetrics(const std::string& url, const json& m, std::size_t i, PartRe
     setPsu(r, i, in, out, NAN);
 }
 
+/// Mean and fastest of the fan readings seen (NaN readings skipped).
+struct FanTally {
+    double sum = 0, max = -1;
+    int n = 0;
+    void add(double v)
+    {
+        if (std::isnan(v))
+            return;
+        sum += v;
+        max = std::max(max, v);
+        ++n;
+    }
+    /// Store into `r`; false when no fan had a reading.
+    bool store(PartReading& r) const
+    {
+        if (n == 0)
+            return false;
+        r.fanPct = sum / n;
+        r.fanMaxPct = max;
+        return true;
+    }
+};
+
 enum class What {
     Env,
     ThermalMetrics,
@@ -154,20 +177,10 @@ void readEnvironmentMetrics(const std::string& url, const std::string& body, Par
     if (j.contains("PowerLimitWatts") && j["PowerLimitWatts"].is_object())
         r.powerLimitW = number(j["PowerLimitWatts"], "SetPoint");
     if (j.contains("FanSpeedsPercent") && j["FanSpeedsPercent"].is_array()) {
-        double sum = 0, mx = -1;
-        int n = 0;
-        for (const json& f : j["FanSpeedsPercent"]) {
-            const double v = number(f, "Reading");
-            if (std::isnan(v))
-                continue;
-            sum += v;
-            mx = std::max(mx, v);
-            ++n;
-        }
-        if (n > 0) {
-            r.fanPct = sum / n;
-            r.fanMaxPct = mx;
-        }
+        FanTally fans;
+        for (const json& f : j["FanSpeedsPercent"])
+            fans.add(number(f, "Reading"));
+        fans.store(r);
     }
 }
 
@@ -205,22 +218,11 @@ void readFans(const std::string& url, const std::string& body, PartReading& r)
         missing(r, url, "Members");
         return;
     }
-    double sum = 0, mx = -1;
-    int n = 0;
-    for (const json& f : j["Members"]) {
-        const double v = f.is_object() && f.contains("SpeedPercent") ? number(f["SpeedPercent"], "Reading") : NAN;
-        if (std::isnan(v))
-            continue;
-        sum += v;
-        mx = std::max(mx, v);
-        ++n;
-    }
-    if (n == 0) {
+    FanTally fans;
+    for (const json& f : j["Members"])
+        fans.add(f.is_object() && f.contains("SpeedPercent") ? number(f["SpeedPercent"], "Reading") : NAN);
+    if (!fans.store(r))
         missing(r, url, "SpeedPercent.Reading of any fan (the service did not expand the members)");
-        return;
-    }
-    r.fanPct = sum / n;
-    r.fanMaxPct = mx;
 }
 
 void readLegacyPower(const std::string& url, const std::string& body, PartReading& r, bool shelf)
@@ -270,8 +272,7 @@ void readLegacyThermal(const std::string& url, const std::string& body, PartRead
     if (std::isnan(r.inletC))
         missing(r, url, "Temperatures entry with PhysicalContext Intake and ReadingCelsius");
     if (j.contains("Fans") && j["Fans"].is_array()) {
-        double sum = 0, mx = -1;
-        int n = 0;
+        FanTally fans;
         bool rpm = false;
         for (const json& f : j["Fans"]) {
             const std::string units = f.contains("ReadingUnits") && f["ReadingUnits"].is_string()
@@ -281,19 +282,10 @@ void readLegacyThermal(const std::string& url, const std::string& body, PartRead
                 rpm = true;
                 continue;
             }
-            const double v = number(f, "Reading");
-            if (!std::isnan(v)) {
-                sum += v;
-                mx = std::max(mx, v);
-                ++n;
-            }
+            fans.add(number(f, "Reading"));
         }
-        if (n > 0) {
-            r.fanPct = sum / n;
-            r.fanMaxPct = mx;
-        } else if (rpm) {
+        if (!fans.store(r) && rpm)
             r.errors.push_back("GET " + url + ": fan readings are in RPM, not Percent: fan speed not read");
-        }
     }
 }
 

@@ -8,22 +8,13 @@
 
 #include "core/Yaml.h"
 #include "tests/support/RunRdt.h"
+#include "tests/support/TempDir.h"
 
 using namespace rdt;
 using Catch::Matchers::Contains;
 using nlohmann::json;
 
 namespace {
-
-struct Tmp {
-    Tmp()
-    {
-        char t[] = "/tmp/rdt-netbox-XXXXXX";
-        path = ::mkdtemp(t);
-    }
-    ~Tmp() { std::filesystem::remove_all(path); }
-    std::string path;
-};
 
 /// The parts of `rdt check --json` that must not depend on how the design was written.
 json verdicts(const std::string& design)
@@ -47,7 +38,7 @@ json verdicts(const std::string& design)
 
 TEST_CASE("NetBox export and import round-trip the 24k example with the same verdicts", "[cli][netbox]")
 {
-    Tmp t;
+    test::TempDir t;
     const std::string dump = t.path + "/dump", back = t.path + "/back.yaml";
     const test::Run ex = test::runRdt("export netbox data/designs/meta-24k-roce.yaml -o " + dump + " --page-size 4000");
     INFO(ex.out);
@@ -67,7 +58,7 @@ TEST_CASE("NetBox export and import round-trip the 24k example with the same ver
 
 TEST_CASE("NetBox import: per-device overrides, unplaced devices listed, bad dumps located", "[cli][netbox]")
 {
-    Tmp t;
+    test::TempDir t;
     const std::string dump = t.path + "/dump";
     REQUIRE(test::runRdt("export netbox data/designs/single-rack.yaml -o " + dump).code == 0);
     // A failed fan and a cap on one device, and a 0U PDU without a position.

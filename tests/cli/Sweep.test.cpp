@@ -9,22 +9,13 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/support/RunRdt.h"
+#include "tests/support/TempDir.h"
 
 using namespace rdt;
 using Catch::Matchers::Contains;
 using nlohmann::json;
 
 namespace {
-
-struct Tmp {
-    Tmp()
-    {
-        char t[] = "/tmp/rdt-sweep-XXXXXX";
-        path = ::mkdtemp(t);
-    }
-    ~Tmp() { std::filesystem::remove_all(path); }
-    std::string path;
-};
 
 const char* kSpec = R"(sweep: 1
 design: SRC/data/designs/single-rack.yaml
@@ -56,7 +47,7 @@ json variants(const std::string& out)
 
 TEST_CASE("sweep: 24 variants, HDF5 table, frontier, the same verdicts as rdt check", "[cli][sweep]")
 {
-    Tmp t;
+    test::TempDir t;
     const std::string spec = write(t.path, "s.yaml", kSpec);
     const test::Run r = test::runRdt("sweep " + spec + " -o " + t.path + "/s.h5");
     INFO(r.out);
@@ -102,7 +93,7 @@ TEST_CASE("sweep: 24 variants, HDF5 table, frontier, the same verdicts as rdt ch
 
 TEST_CASE("sweep on MPI ranks: identical results on 1, 2 and 4 ranks", "[cli][sweep][mpi]")
 {
-    Tmp t;
+    test::TempDir t;
     const std::string spec = write(t.path, "s.yaml", kSpec);
     const json one = variants(test::runRdt("sweep " + spec + " --json --threads 1", false).out);
     REQUIRE(one.size() == 24);
@@ -124,7 +115,7 @@ TEST_CASE("sweep on MPI ranks: identical results on 1, 2 and 4 ranks", "[cli][sw
 
 TEST_CASE("sweep: bad specs are located, a variant that fails is recorded and the rest run", "[cli][sweep]")
 {
-    Tmp t;
+    test::TempDir t;
     auto run = [&](const std::string& axes) {
         return test::runRdt(
             "sweep " + write(t.path, "b.yaml", "sweep: 1\ndesign: SRC/data/designs/single-rack.yaml\naxes:\n" + axes));

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "hil/Http.h"
+#include "tests/support/TempDir.h"
 
 namespace rdt::test {
 
@@ -106,17 +107,6 @@ inline std::vector<std::string> mockupServer(const std::string& dir, const std::
     }
     return a;
 }
-
-/// A fresh temporary directory, removed at the end of the test.
-struct TempDir {
-    TempDir()
-    {
-        char tmpl[] = "/tmp/rdt-hil-XXXXXX";
-        path = ::mkdtemp(tmpl);
-    }
-    ~TempDir() { std::filesystem::remove_all(path); }
-    std::string path;
-};
 
 /// PATCH a resource of a server (a JSON body), returning the status.
 inline long patch(const std::string& url, const std::string& json)
