@@ -50,16 +50,15 @@ double gpuMinCapW(const core::Part& chassis, const core::Catalog& catalog)
     return gpu ? gpu->value("min_power_cap", NAN) : NAN;
 }
 
-ChassisDraw chassisDraw(const core::Part& c, const core::Catalog& catalog, const ChassisOperating& op)
+ChassisDrawModel::ChassisDrawModel(const core::Part& c, const core::Catalog& catalog, const ChassisOperating& op)
 {
-    ChassisDraw d;
     const double u = std::clamp(op.utilisation, 0.0, 1.0);
     const core::Part* gpu = catalog.find(c.text("gpus.part"));
-    const bool composed = gpu && c.find("power.base_max");
-    if (!composed) {
+    m_composed = gpu && c.find("power.base_max");
+    if (!m_composed) {
         // No breakdown in the catalog: the part's own idle…max line.
-        d.inputW = drawAt(c.value("power.idle", 0.0), c.value("power.max", 0.0), u);
-        return d;
+        m_fixed.inputW = drawAt(c.value("power.idle", 0.0), c.value("power.max", 0.0), u);
+        return;
     }
     const double tdp = gpu->value("tdp", 0.0);
     const double cap = op.gpuCapW > 0 ? std::min(op.gpuCapW, tdp) : tdp;
@@ -67,25 +66,38 @@ ChassisDraw chassisDraw(const core::Part& c, const core::Catalog& catalog, const
     double perGpu = drawAt(gpuIdle, cap, u);
     if (op.peak)
         perGpu = cap * gpu->value("peak_power_ratio", 1.0);
-    d.gpuW = perGpu * c.value("gpus.count", 0);
+    m_fixed.gpuW = perGpu * c.value("gpus.count", 0);
 
     const double cpuTdp = c.value("cpus.tdp", 0.0);
-    d.cpuW = drawAt(c.value("cpus.idle", cpuTdp), cpuTdp, op.peak ? 1.0 : u) * c.value("cpus.count", 0);
+    m_fixed.cpuW = drawAt(c.value("cpus.idle", cpuTdp), cpuTdp, op.peak ? 1.0 : u) * c.value("cpus.count", 0);
     if (const core::Part* nic = catalog.find(c.text("nics.part")))
-        d.nicW = drawAt(nic->value("power.idle", nic->value("power.max", 0.0)), nic->value("power.max", 0.0),
-                        op.peak ? 1.0 : u) *
-                 c.value("nics.count", 0);
-    const double speed = fanSpeedFor(c, op);
-    d.fanW = fanPowerAt(c.value("fans.power", 0.0), speed) * c.value("fans.count", 0);
-    d.baseW = drawAt(c.value("power.base_idle", 0.0), c.value("power.base_max", 0.0), op.peak ? 1.0 : u);
-
-    const double out = d.gpuW + d.cpuW + d.nicW + d.fanW + d.baseW;
+        m_fixed.nicW = drawAt(nic->value("power.idle", nic->value("power.max", 0.0)), nic->value("power.max", 0.0),
+                              op.peak ? 1.0 : u) *
+                       c.value("nics.count", 0);
+    m_fanFullW = c.value("fans.power", 0.0) * c.value("fans.count", 0);
+    m_fixed.baseW = drawAt(c.value("power.base_idle", 0.0), c.value("power.base_max", 0.0), op.peak ? 1.0 : u);
     const core::Curve* curve = c.curve("conversion_efficiency");
-    const EfficiencyCurve eff = curve ? EfficiencyCurve(curve->points) : EfficiencyCurve::constant(1.0);
-    const double rating = c.value("conversion_rating", out > 0 ? out : 1.0);
-    d.inputW = out / eff.at(out / rating);
+    m_efficiency = curve ? EfficiencyCurve(curve->points) : EfficiencyCurve::constant(1.0);
+    if (const auto rating = c.find("conversion_rating"))
+        m_rating = *rating;
+}
+
+ChassisDraw ChassisDrawModel::at(double fanSpeed) const
+{
+    ChassisDraw d = m_fixed;
+    if (!m_composed)
+        return d;
+    d.fanW = fanPowerAt(m_fanFullW, fanSpeed);
+    const double out = d.gpuW + d.cpuW + d.nicW + d.fanW + d.baseW;
+    const double rating = std::isnan(m_rating) ? (out > 0 ? out : 1.0) : m_rating;
+    d.inputW = out / m_efficiency.at(out / rating);
     d.conversionLossW = d.inputW - out;
     return d;
+}
+
+ChassisDraw chassisDraw(const core::Part& c, const core::Catalog& catalog, const ChassisOperating& op)
+{
+    return ChassisDrawModel(c, catalog, op).at(fanSpeedFor(c, op));
 }
 
 double fanSpeedFor(const core::Part& c, const ChassisOperating& op)

@@ -61,6 +61,24 @@ struct ChassisOperating {
 /// efficiency curve. Parts without a component breakdown draw idle + u·(max − idle).
 ChassisDraw chassisDraw(const core::Part& chassis, const core::Catalog& catalog, const ChassisOperating& op);
 
+/// chassisDraw() of one chassis at one operating point for any fan speed: the catalog is read
+/// once, each speed costs a few multiplications (the thermal solver's fan control tries many).
+class ChassisDrawModel {
+public:
+    ChassisDrawModel() = default;
+    /// `op.fanSpeed` is ignored: at() takes the speed.
+    ChassisDrawModel(const core::Part& chassis, const core::Catalog& catalog, const ChassisOperating& op);
+    /// The draw with the fans at `fanSpeed` (fraction of full speed, already clamped to 0…1).
+    ChassisDraw at(double fanSpeed) const;
+
+private:
+    ChassisDraw m_fixed;     ///< everything but the fans and the conversion
+    bool m_composed = false; ///< false: the part's own idle…max line, fans included
+    double m_fanFullW = 0;   ///< all fans at full speed
+    double m_rating = NAN;   ///< conversion_rating; NaN: the output itself (load fraction 1)
+    EfficiencyCurve m_efficiency;
+};
+
 /// Draw from the busbar of any rack part at utilisation u (W): chassis through chassisDraw();
 /// switches and devices at typical (or idle + u·(max−idle)); shelves draw nothing.
 double partDrawW(const core::Part& part, const core::Catalog& catalog, const ChassisOperating& op);

@@ -31,6 +31,7 @@ class FlowNetwork {
 public:
     /// A node; `fixedPa` makes it a boundary (aisle, room) at that pressure.
     int addNode(std::string name, std::optional<double> fixedPa = std::nullopt);
+    // Adding a node or branch invalidates the topology check; solve() repeats it once.
     /// Impedance Δp = k·Q|Q|^(n−1) (Pa, m³/s), k ≥ 0, 1 ≤ n ≤ 2.
     int addImpedance(std::string name, int from, int to, double k, double n = 2.0);
     /// A fan: rise(Q) (Pa) and its derivative; optional series impedance k·Q|Q|.
@@ -62,6 +63,7 @@ private:
 
     std::vector<Node> m_nodes;
     std::vector<Branch> m_branches;
+    mutable bool m_validated = false; ///< validate() passed for the nodes and branches as they are
 };
 
 } // namespace rdt::thermal

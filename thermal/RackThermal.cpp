@@ -12,6 +12,9 @@ namespace rdt::thermal {
 
 namespace {
 
+/// Fan control holds the GPU junction to this of its setpoint (K); real controllers do to about 1 K.
+constexpr double kHoldK = 5e-3;
+
 /// What the network needs of a chassis, read once from the catalog.
 struct ChassisModel {
     const core::Slot* slot = nullptr;
@@ -27,15 +30,16 @@ struct ChassisModel {
     /// the fans at full speed, no limits leave the junction rules "not checked".
     double setpointK = NAN, maxOperatingK = NAN, slowdownK = NAN;
     models::ChassisOperating op;
+    models::ChassisDrawModel draw; ///< the chassis' draw at any fan speed
     double fanW = 0;
     bool junctionModel = false; ///< the catalog gives the GPU's junction-to-air resistances
 };
 
 /// Chassis draw (all of it ends up as heat in the air) with its fans at `speed`.
-void setFanSpeed(ChassisModel& m, const core::Catalog& catalog, double speed)
+void setFanSpeed(ChassisModel& m, double speed)
 {
     m.op.fanSpeed = speed;
-    const models::ChassisDraw draw = models::chassisDraw(*m.slot->part, catalog, m.op);
+    const models::ChassisDraw draw = m.draw.at(std::clamp(speed, 0.0, 1.0));
     m.heatW = draw.inputW;
     m.fanW = draw.fanW;
 }
@@ -52,6 +56,7 @@ ChassisModel modelOf(const core::Design& d, const core::Slot& s, const AirState&
     m.op.gpuCapW = s.overrides.gpuPowerCapW.value_or(0.0);
     const models::ChassisDraw draw = models::chassisDraw(p, *d.catalog, m.op);
     m.heatW = draw.inputW; // every watt drawn ends up as heat in the air
+    m.draw = models::ChassisDrawModel(p, *d.catalog, m.op);
     m.gpus = core::Design::gpuCount(p);
     m.gpuW = m.gpus ? draw.gpuW / m.gpus : 0.0;
     if (!fan || m.fans == 0) {
@@ -75,7 +80,7 @@ ChassisModel modelOf(const core::Design& d, const core::Slot& s, const AirState&
         m.maxOperatingK = gpu->value("max_operating_temp", NAN);
         m.slowdownK = gpu->value("slowdown_temp", NAN);
     }
-    setFanSpeed(m, *d.catalog, 1.0);
+    setFanSpeed(m, 1.0);
     return m;
 }
 
@@ -85,54 +90,80 @@ struct NetworkResult {
     std::vector<std::vector<int>> fanBranches; ///< per modelled chassis
 };
 
-NetworkResult solveNetwork(const std::vector<ChassisModel>& cs, const std::vector<double>& speed, int openOu,
-                           const AirState& air, const RackAirflowParams& prm, const FlowSolution* guess = nullptr)
-{
-    FlowNetwork net;
-    NetworkResult r;
-    const int cold = net.addNode("cold aisle", 0.0), hot = net.addNode("hot aisle", 0.0);
-    const int front = net.addNode("front plenum"), rear = net.addNode("rear plenum");
-    const double rho = air.densityRatio; // pressures scale with density at the same volume flow
-    r.frontDoor = net.addImpedance("front door", cold, front, prm.frontDoorK * rho);
-    r.rearDoor = net.addImpedance("rear door", rear, hot, prm.rearDoorK * rho);
-    r.recirc = net.addImpedance("recirculation", hot, front, prm.recirculationK * rho);
-    if (openOu > 0)
-        r.leak = net.addImpedance("open OU leakage", rear, front, prm.leakPerOpenOuK * rho / (openOu * openOu));
-    r.fanBranches.resize(cs.size());
-    for (std::size_t c = 0; c < cs.size(); ++c) {
-        const ChassisModel& m = cs[c];
-        if (m.fans == 0)
-            continue;
-        const int inner = net.addNode(m.slot->id + " fan wall");
-        net.addImpedance(m.slot->id + " impedance", front, inner, m.impedanceK * rho);
-        // Failed rotors go one per fan from the first fan on. Identical fans in parallel are one
-        // branch carrying `count` times the flow of one fan: Δp_array(Q) = Δp_fan(Q / count).
-        int twice = std::max(0, m.failed - m.fans), once = std::min(m.failed, m.fans) - twice;
-        const int groups[3][2] = {{m.fans - once - twice, 0}, {once, 1}, {twice, 2}};
-        for (const auto& g : groups) {
-            const int count = g[0], failed = g[1];
-            if (count <= 0)
+/// The rack's airflow network, built once: the fans read their speeds from `speed`, which the fan
+/// control changes between solves (the vector must outlive the network and keep its size).
+class RackNetwork {
+public:
+    RackNetwork(const std::vector<ChassisModel>& cs, const std::vector<double>& speed, int openOu, const AirState& air,
+                const RackAirflowParams& prm)
+    {
+        NetworkResult& r = m_result;
+        const int cold = m_net.addNode("cold aisle", 0.0), hot = m_net.addNode("hot aisle", 0.0);
+        const int front = m_net.addNode("front plenum"), rear = m_net.addNode("rear plenum");
+        const double rho = air.densityRatio; // pressures scale with density at the same volume flow
+        r.frontDoor = m_net.addImpedance("front door", cold, front, prm.frontDoorK * rho);
+        r.rearDoor = m_net.addImpedance("rear door", rear, hot, prm.rearDoorK * rho);
+        r.recirc = m_net.addImpedance("recirculation", hot, front, prm.recirculationK * rho);
+        if (openOu > 0)
+            r.leak = m_net.addImpedance("open OU leakage", rear, front, prm.leakPerOpenOuK * rho / (openOu * openOu));
+        r.fanBranches.resize(cs.size());
+        for (std::size_t c = 0; c < cs.size(); ++c) {
+            const ChassisModel& m = cs[c];
+            if (m.fans == 0)
                 continue;
-            const double s = speed[c], n = count;
-            const models::FanCurve* curve = &m.curve;
-            r.fanBranches[c].push_back(net.addFan(
-                m.slot->id + " fans (" + std::to_string(failed) + " rotors failed) x" + std::to_string(count), inner,
-                rear,
-                [curve, s, rho, failed, n](double q) {
-                    return models::dualRotorPressure(*curve, q / n, s, rho, failed);
-                },
-                [curve, s, rho, failed, n](double q) {
-                    return models::dualRotorSlope(*curve, q / n, s, rho, failed) / n;
-                }));
+            const int inner = m_net.addNode(m.slot->id + " fan wall");
+            m_net.addImpedance(m.slot->id + " impedance", front, inner, m.impedanceK * rho);
+            // Failed rotors go one per fan from the first fan on. Identical fans in parallel are one
+            // branch carrying `count` times the flow of one fan: Δp_array(Q) = Δp_fan(Q / count).
+            int twice = std::max(0, m.failed - m.fans), once = std::min(m.failed, m.fans) - twice;
+            const int groups[3][2] = {{m.fans - once - twice, 0}, {once, 1}, {twice, 2}};
+            for (const auto& g : groups) {
+                const int count = g[0], failed = g[1];
+                if (count <= 0)
+                    continue;
+                const double* s = &speed[c];
+                const double n = count;
+                const models::FanCurve* curve = &m.curve;
+                r.fanBranches[c].push_back(m_net.addFan(
+                    m.slot->id + " fans (" + std::to_string(failed) + " rotors failed) x" + std::to_string(count),
+                    inner, rear,
+                    [curve, s, rho, failed, n](double q) {
+                        return models::dualRotorPressure(*curve, q / n, *s, rho, failed);
+                    },
+                    [curve, s, rho, failed, n](double q) {
+                        return models::dualRotorSlope(*curve, q / n, *s, rho, failed) / n;
+                    }));
+            }
         }
     }
-    r.sol = net.solve(guess);
-    return r;
-}
+
+    /// Solve at the current speeds, warm-started from the previous solve.
+    const NetworkResult& solve()
+    {
+        m_result.sol = m_net.solve(m_solved ? &m_result.sol : nullptr);
+        m_solved = true;
+        return m_result;
+    }
+    /// Warm start from another solution of a network of this shape (the rack's last row iteration).
+    void seed(const FlowSolution& guess)
+    {
+        if (guess.flow.size() == m_net.branchCount() && guess.pressure.size() == m_net.nodeCount()) {
+            m_result.sol = guess;
+            m_solved = true;
+        }
+    }
+    const NetworkResult& result() const { return m_result; }
+
+private:
+    FlowNetwork m_net;
+    NetworkResult m_result;
+    bool m_solved = false;
+};
 
 } // namespace
 
-RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirState& air, const RackAirflowParams& prm)
+RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirState& air, const RackAirflowParams& prm,
+                      const RackThermal* hint)
 {
     const core::Rack& rack = d.racks[rackIndex];
     RackThermal out;
@@ -153,7 +184,16 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
     const double otherFlow = otherHeat / (rhoCp * prm.otherDeltaTK);
 
     std::vector<double> speed(cs.size(), 1.0);
-    NetworkResult net;
+    RackNetwork network(cs, speed, openOu, air, prm);
+    // A previous solution of this rack (its row's last iteration): start from its speeds and flows.
+    const bool hinted = hint && hint->chassis.size() == cs.size();
+    if (hinted) {
+        for (std::size_t c = 0; c < cs.size(); ++c) {
+            speed[c] = hint->chassis[c].fanSpeed;
+            setFanSpeed(cs[c], speed[c]);
+        }
+        network.seed({hint->branchFlowsM3s, hint->nodePressuresPa, 0, 0});
+    }
     // Temperatures from one network solution.
     auto temperatures = [&](const NetworkResult& n, std::vector<double>& flows, double& front, double& rear) {
         flows.assign(cs.size(), 0.0);
@@ -191,7 +231,6 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
     };
     std::vector<double> flows;
     double front = air.coldAisleK, rear = air.coldAisleK;
-    std::optional<FlowSolution> lastSolution; // warm start: successive solves differ by one fan speed
     // Fan control: each chassis runs at the lowest speed that holds its GPUs at the setpoint, or at
     // full speed when two or more rotors failed (Grand Teton's policy [G8]). Two sweeps settle the
     // coupling through the shared plenums.
@@ -202,41 +241,58 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
             if (cs[c].fans == 0 || cs[c].gpus == 0 || cs[c].failed >= 2 || std::isnan(cs[c].setpointK) ||
                 !cs[c].junctionModel) {
                 speed[c] = 1.0;
-                setFanSpeed(cs[c], *d.catalog, 1.0);
+                setFanSpeed(cs[c], 1.0);
                 continue;
             }
             // Fan power is heat too: each trial speed re-evaluates the chassis draw, so speed and
             // heat come out as one fixed point.
             auto hotAt = [&](double s) {
                 speed[c] = s;
-                setFanSpeed(cs[c], *d.catalog, s);
-                const NetworkResult n =
-                    solveNetwork(cs, speed, openOu, air, prm, lastSolution ? &*lastSolution : nullptr);
-                lastSolution = n.sol;
+                setFanSpeed(cs[c], s);
+                const NetworkResult& n = network.solve(); // warm: successive solves differ by one speed
                 double f, r;
                 temperatures(n, flows, f, r);
                 return junction(cs[c], flows[c], f + offsetOf(c));
             };
-            // The second sweep only corrects for the neighbours: bracket tightly around the first answer.
-            const double prev = speed[c];
-            double lo = sweep == 0 ? cs[c].minSpeed : std::max(cs[c].minSpeed, prev - 0.02);
-            double hi = sweep == 0 ? 1.0 : std::min(1.0, prev + 0.02);
-            double fhi = hotAt(hi) - cs[c].setpointK;
-            double flo = fhi > 0 ? 0.0 : hotAt(lo) - cs[c].setpointK;
-            if (sweep > 0 && (fhi > 0 || flo <= 0) && (hi < 1.0 || lo > cs[c].minSpeed)) {
-                lo = cs[c].minSpeed; // the answer left the bracket: search the whole range
+            // The second sweep only corrects for the neighbours, and a hinted solve starts near its
+            // answer: the speed known so far stands if it holds the setpoint, else bracket tightly
+            // on the side it points to.
+            const bool near = sweep > 0 || hinted;
+            double lo = cs[c].minSpeed, hi = 1.0, flo = 0, fhi = 0;
+            bool bracketed = false;
+            if (near) {
+                const double prev = speed[c], half = sweep == 0 ? 0.005 : 0.02;
+                const double fprev = hotAt(prev) - cs[c].setpointK;
+                if (std::fabs(fprev) < kHoldK)
+                    continue;
+                if (fprev > 0) {
+                    lo = prev;
+                    flo = fprev;
+                    hi = std::min(1.0, prev + half);
+                    fhi = hi > prev ? hotAt(hi) - cs[c].setpointK : fprev;
+                    bracketed = fhi <= 0 || hi == 1.0;
+                } else {
+                    hi = prev;
+                    fhi = fprev;
+                    lo = std::max(cs[c].minSpeed, prev - half);
+                    flo = lo < prev ? hotAt(lo) - cs[c].setpointK : fprev;
+                    bracketed = flo > 0 || lo == cs[c].minSpeed;
+                }
+            }
+            if (!bracketed) { // a cold start, or the answer left the tight bracket: the whole range
+                lo = cs[c].minSpeed;
                 hi = 1.0;
                 fhi = hotAt(hi) - cs[c].setpointK;
                 flo = fhi > 0 ? 0.0 : hotAt(lo) - cs[c].setpointK;
             }
             if (fhi > 0) {
                 speed[c] = hi;
-                setFanSpeed(cs[c], *d.catalog, hi);
+                setFanSpeed(cs[c], hi);
                 continue;
             }
             if (flo <= 0) {
                 speed[c] = lo;
-                setFanSpeed(cs[c], *d.catalog, lo);
+                setFanSpeed(cs[c], lo);
                 continue;
             }
             // Illinois-modified regula falsi on T_j(s) − setpoint, which is smooth and falling in s.
@@ -258,14 +314,14 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
                         flo *= 0.5;
                     side = 1;
                 }
-                if (std::fabs(fm) < 5e-3)
+                if (std::fabs(fm) < kHoldK)
                     break;
             }
             speed[c] = hi;
-            setFanSpeed(cs[c], *d.catalog, hi);
+            setFanSpeed(cs[c], hi);
         }
     }
-    net = solveNetwork(cs, speed, openOu, air, prm, lastSolution ? &*lastSolution : nullptr);
+    const NetworkResult& net = network.solve();
     temperatures(net, flows, front, rear);
 
     out.newtonIterations = net.sol.iterations;
@@ -276,6 +332,8 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
     out.exhaustFlowM3s = net.sol.flow[static_cast<std::size_t>(net.rearDoor)];
     out.recirculationM3s = net.sol.flow[static_cast<std::size_t>(net.recirc)];
     out.leakM3s = net.leak >= 0 ? net.sol.flow[static_cast<std::size_t>(net.leak)] : 0.0;
+    out.branchFlowsM3s = net.sol.flow;
+    out.nodePressuresPa = net.sol.pressure;
     out.heatW = otherHeat;
     for (std::size_t c = 0; c < cs.size(); ++c) {
         const ChassisModel& m = cs[c];

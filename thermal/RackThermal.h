@@ -69,12 +69,16 @@ struct RackThermal {
     double fieldIntakeK = NAN, fieldIntakeMaxK = NAN; ///< room field model: air at the front face (K)
     int newtonIterations = 0;
     double massResidual = 0;
+    /// The rack network's solution (branch flows, node pressures), a warm start for the next solve.
+    std::vector<double> branchFlowsM3s, nodePressuresPa;
     std::vector<ChassisThermal> chassis;
 };
 
 /// Solve one rack for the given boundary air. Throws NetworkError for a chassis that dissipates
-/// heat without an air path (no fan curve).
+/// heat without an air path (no fan curve). `hint`, a solution of the same rack under slightly
+/// different air (its row's previous iteration), starts fan control and the network near its
+/// answer; the result agrees with an unhinted solve to the fan control's tolerance.
 RackThermal solveRack(const core::Design& design, std::size_t rack, const AirState& air,
-                      const RackAirflowParams& params = {});
+                      const RackAirflowParams& params = {}, const RackThermal* hint = nullptr);
 
 } // namespace rdt::thermal

@@ -5,6 +5,8 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <string_view>
+#include <unordered_map>
 
 #include "models/AirProperties.h"
 #include "thermal/RoomThermal.h"
@@ -34,35 +36,67 @@ double rciLo(const std::vector<double>& t, double minRec, double minAll)
 
 namespace {
 
-/// Rack solutions shared across rows: racks of one template under the same aisle temperatures
-/// are the same rack (exact key, so results do not depend on which row asked first).
+/// What a rack's thermal solution depends on besides the air: its type and, per slot, the local
+/// name, part, position and the settings that change heat or airflow. Racks with equal keys are
+/// the same rack to the airflow network, whether written from one template or each on its own
+/// (a DCIM import), so they are solved once.
+std::string contentKey(const core::Rack& rack)
+{
+    std::string k;
+    k.reserve(48 * rack.slots.size() + 24);
+    char b[160];
+    std::snprintf(b, sizeof b, "%p", static_cast<const void*>(rack.rackType));
+    k += b;
+    for (const core::Slot& s : rack.slots) {
+        std::snprintf(b, sizeof b, "|%p@%d:%.17g:%.17g:%d:", static_cast<const void*>(s.part), s.ou,
+                      s.overrides.gpuPowerCapW.value_or(-1.0), s.overrides.utilisation.value_or(-1.0),
+                      s.overrides.failedFanRotors);
+        k += b;
+        k += s.name;
+    }
+    return k;
+}
+
+/// Rack solutions shared across rows: racks of equal content under the same aisle temperatures
+/// (and from the same starting point) are the same rack. The key is exact, so results do not
+/// depend on which row asked first.
 class RackCache {
 public:
-    RackThermal get(const core::Design& d, int ri, const AirState& air, const RackAirflowParams& prm)
+    /// `shared`: another rack of the design has this content (else nothing is kept).
+    RackThermal get(const core::Design& d, int ri, const std::string& content, bool shared, const AirState& air,
+                    const RackAirflowParams& prm, const RackThermal* hint)
     {
-        const core::Rack& rack = d.racks[static_cast<std::size_t>(ri)];
-        if (rack.bodyPath.empty())
-            return solveRack(d, static_cast<std::size_t>(ri), air, prm);
-        char key[96];
-        std::snprintf(key, sizeof key, "|%.17g|%.17g", air.coldAisleK, air.hotAisleK);
-        const std::string k = rack.bodyPath + key;
+        if (!shared)
+            return solveRack(d, static_cast<std::size_t>(ri), air, prm, hint);
+        std::string k = content;
+        char b[64];
+        std::snprintf(b, sizeof b, "|%.17g|%.17g", air.coldAisleK, air.hotAisleK);
+        k += b;
+        if (hint)
+            for (const ChassisThermal& c : hint->chassis) {
+                std::snprintf(b, sizeof b, "|%.17g", c.fanSpeed);
+                k += b;
+            }
         {
             std::lock_guard<std::mutex> lock(m_mutex);
             if (const auto it = m_items.find(k); it != m_items.end())
                 return it->second;
         }
-        RackThermal r = solveRack(d, static_cast<std::size_t>(ri), air, prm);
+        RackThermal r = solveRack(d, static_cast<std::size_t>(ri), air, prm, hint);
         std::lock_guard<std::mutex> lock(m_mutex);
-        return m_items.emplace(k, std::move(r)).first->second;
+        return m_items.emplace(std::move(k), std::move(r)).first->second;
     }
 
 private:
     std::mutex m_mutex;
-    std::map<std::string, RackThermal> m_items;
+    std::unordered_map<std::string, RackThermal> m_items;
 };
 
-/// One row as a room: iterate the cold- and hot-aisle temperatures to consistency.
-RowThermal solveRow(const core::Design& d, const core::Group& row, AirState air, const RackAirflowParams& prm,
+/// One row as a room: iterate the cold- and hot-aisle temperatures to consistency (secant steps on
+/// the hot aisle, whose map is nearly linear). Each rack starts from its own solution of the
+/// previous iteration, or on the first from its neighbour's, usually a rack of the same build.
+RowThermal solveRow(const core::Design& d, const core::Group& row, const std::vector<std::string>& keys,
+                    const std::vector<char>& shared, AirState air, const RackAirflowParams& prm,
                     std::vector<RackThermal>& racks, RackCache& cache)
 {
     RowThermal out;
@@ -70,30 +104,48 @@ RowThermal solveRow(const core::Design& d, const core::Group& row, AirState air,
     out.supplyK = d.site.supplyAirK;
     air.coldAisleK = out.supplyK;
     air.hotAisleK = out.supplyK + 10.0;
-    std::map<std::string, RackThermal> solved; // racks of one template see the same air
+    std::map<std::string_view, RackThermal> solved, previous; // racks of equal content see the same air
+    double lastHot = NAN, lastMapped = NAN;                   // the previous (hot aisle, its image)
     for (out.iterations = 1; out.iterations <= 60; ++out.iterations) {
+        previous.swap(solved);
         solved.clear();
         double demand = 0, exhaustFlow = 0, exhaustHeat = 0;
+        const RackThermal* neighbour = nullptr;
         for (int ri : row.racks) {
-            const core::Rack& rack = d.racks[static_cast<std::size_t>(ri)];
-            auto it = solved.find(rack.bodyPath);
-            if (it == solved.end() || rack.bodyPath.empty())
-                it =
-                    solved.insert_or_assign(rack.bodyPath.empty() ? rack.id : rack.bodyPath, cache.get(d, ri, air, prm))
-                        .first;
+            const std::string& key = keys[static_cast<std::size_t>(ri)];
+            auto it = solved.find(key);
+            if (it == solved.end()) {
+                const auto before = previous.find(key);
+                const RackThermal* hint = before != previous.end() ? &before->second : neighbour;
+                it = solved
+                         .emplace(key, cache.get(d, ri, key, shared[static_cast<std::size_t>(ri)] != 0, air, prm, hint))
+                         .first;
+            }
             const RackThermal& r = it->second;
+            neighbour = &r;
             demand += std::max(0.0, r.doorFlowM3s);
             exhaustFlow += std::max(0.0, r.exhaustFlowM3s);
             exhaustHeat += std::max(0.0, r.exhaustFlowM3s) * r.rearK;
         }
         out.demandM3s = demand;
         out.supplyM3s = d.site.supplyFlowRatio * demand;
-        const double hot = exhaustFlow > 0 ? exhaustHeat / exhaustFlow : air.coldAisleK;
+        const double mapped = exhaustFlow > 0 ? exhaustHeat / exhaustFlow : air.coldAisleK;
         const double shortfall = demand > 0 ? std::max(0.0, (demand - out.supplyM3s) / demand) : 0.0;
-        const double cold = (1.0 - shortfall) * out.supplyK + shortfall * hot;
-        const double change = std::max(std::fabs(hot - air.hotAisleK), std::fabs(cold - air.coldAisleK));
-        air.hotAisleK = hot;
-        air.coldAisleK = cold;
+        const double change =
+            std::max(std::fabs(mapped - air.hotAisleK),
+                     std::fabs((1.0 - shortfall) * out.supplyK + shortfall * mapped - air.coldAisleK));
+        double hot = mapped;
+        if (change >= 1e-7 && std::isfinite(lastHot)) {
+            // Secant on h(x) = g(x) − x through this and the previous iterate.
+            const double h0 = lastMapped - lastHot, h1 = mapped - air.hotAisleK;
+            const double step = h1 - h0 != 0 ? -h1 * (air.hotAisleK - lastHot) / (h1 - h0) : h1;
+            if (std::isfinite(step) && std::fabs(step) <= 4 * std::fabs(h1))
+                hot = air.hotAisleK + step;
+        }
+        lastHot = air.hotAisleK;
+        lastMapped = mapped;
+        air.hotAisleK = change < 1e-7 ? mapped : hot;
+        air.coldAisleK = (1.0 - shortfall) * out.supplyK + shortfall * air.hotAisleK;
         if (change < 1e-7)
             break;
     }
@@ -105,13 +157,11 @@ RowThermal solveRow(const core::Design& d, const core::Group& row, AirState air,
     double inSum = 0, outSum = 0, flowDt = 0, flowSum = 0;
     for (int ri : row.racks) {
         const core::Rack& rack = d.racks[static_cast<std::size_t>(ri)];
-        RackThermal r =
-            solved.count(rack.bodyPath) && !rack.bodyPath.empty() ? solved.at(rack.bodyPath) : solved.at(rack.id);
-        const std::string from = r.id;
+        RackThermal r = solved.at(keys[static_cast<std::size_t>(ri)]);
         r.id = rack.id;
         r.rack = ri;
         for (ChassisThermal& c : r.chassis) {
-            c.id = rack.id + c.id.substr(from.size());
+            c.id = rack.slots[static_cast<std::size_t>(c.slot)].id;
             c.rack = ri;
             intakes.push_back(c.inletK);
             inSum += c.inletK - out.supplyK;
@@ -152,12 +202,23 @@ ThermalResult computeThermal(const core::Design& d, const RackAirflowParams& prm
     res.racks.resize(d.racks.size());
     res.rows.resize(d.rows.size());
     // Rows are independent rooms: solve them in parallel.
+    std::vector<std::string> keys(d.racks.size());
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < d.racks.size(); ++i)
+        keys[i] = contentKey(d.racks[i]);
+    std::vector<char> shared(d.racks.size(), 0);
+    {
+        std::unordered_map<std::string_view, std::size_t> first;
+        for (std::size_t i = 0; i < keys.size(); ++i)
+            if (const auto [it, fresh] = first.try_emplace(keys[i], i); !fresh)
+                shared[i] = shared[it->second] = 1;
+    }
     RackCache cache;
     std::exception_ptr error;
 #pragma omp parallel for schedule(dynamic)
     for (std::size_t i = 0; i < d.rows.size(); ++i) {
         try {
-            res.rows[i] = solveRow(d, d.rows[i], air, prm, res.racks, cache);
+            res.rows[i] = solveRow(d, d.rows[i], keys, shared, air, prm, res.racks, cache);
         } catch (...) {
 #pragma omp critical
             error = std::current_exception();
