@@ -105,8 +105,7 @@ std::vector<std::size_t> SweepSpec::at(std::size_t i) const
 
 SweepSpec loadSweepSpec(const std::string& path)
 {
-    const auto file = std::make_shared<const std::string>(path);
-    const core::Cursor root(core::parseYaml(core::readTextFile(path), path), file, "");
+    const core::Cursor root = core::Cursor::parse(core::readTextFile(path), path);
     root.requireMap();
     root.allowKeys({"sweep", "design", "targets", "profile", "axes", "description"});
     if (root["sweep"].integer(1, 1) != 1)
@@ -179,7 +178,7 @@ SweepSpec loadSweepSpec(const std::string& path)
                     ax.values.push_back(static_cast<double>(x.integer(0, 64)));
                     ax.labels.push_back(x.str());
                 } else {
-                    const std::string w = ax.axis == "field" ? YAML::Dump(x.node()) : x.str();
+                    const std::string w = ax.axis == "field" && !x.isScalar() ? x.yamlText() : x.str();
                     if (ax.axis == "feed_loss" && w != "none" && w != "A" && w != "B")
                         x.fail("feed_loss is none, A or B");
                     if (ax.axis == "power_basis" && w != "nameplate" && w != "peak" && w != "modelled")

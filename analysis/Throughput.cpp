@@ -63,7 +63,7 @@ Targets Targets::load(const std::string& path)
 
 Targets Targets::loadText(const std::string& text, const std::string& path)
 {
-    const core::Cursor doc(core::parseYaml(text, path), std::make_shared<std::string>(path), "");
+    const core::Cursor doc = core::Cursor::parse(text, path);
     doc.requireMap();
     doc.allowKeys({"name", "description", "source", "mfu", "targets"});
     Targets t;

@@ -86,8 +86,8 @@ analysis::RunOptions runOptions(const std::string& design, const std::string& pr
 bool looksLikePart(const std::string& path)
 {
     const std::string text = core::readTextFile(path);
-    const YAML::Node doc = core::parseYaml(text, path);
-    return doc.IsMap() && doc["slug"] && !doc["layout"];
+    const core::Cursor doc = core::Cursor::parse(text, path);
+    return doc.isMap() && doc.has("slug") && !doc.has("layout");
 }
 
 std::string formatRuleRun(const analysis::RuleRun& run, const core::CheckRegistry& registry, const std::string& format)

@@ -338,12 +338,10 @@ void readNetbox(const Cursor& doc, Part& part)
             part.values["power.max"] = v;
         }
     }
-    YAML::Node kept;
-    for (const auto& kv : doc.node()) {
-        const std::string key = kv.first.Scalar();
+    YAML::Node kept; // read again by yaml-cpp: the catalog keeps it to write it back
+    for (const auto& [key, value] : doc.entries())
         if (std::find(kNetboxKept.begin(), kNetboxKept.end(), key) != kNetboxKept.end())
-            kept[key] = kv.second;
-    }
+            kept[key] = parseYaml(value.yamlText(), value.file());
     part.netbox = kept;
 }
 
@@ -472,8 +470,7 @@ const Part& Catalog::loadFile(const std::string& path)
 
 const Part& Catalog::loadText(const std::string& text, const std::string& fileName)
 {
-    const auto file = std::make_shared<std::string>(fileName);
-    const Cursor doc(parseYaml(text, fileName), file, "");
+    const Cursor doc = Cursor::parse(text, fileName);
     if (!doc.isMap())
         doc.fail("a catalog part must be a mapping with manufacturer, model and slug");
     doc.allowKeys(kTopLevel);
@@ -485,7 +482,9 @@ const Part& Catalog::loadText(const std::string& text, const std::string& fileNa
     part->model = doc["model"].str();
     const Cursor slug = doc["slug"];
     part->slug = slug.str();
-    const auto slugChar = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_'; };
+    const auto slugChar = [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+    };
     if (part->slug.empty() || !std::all_of(part->slug.begin(), part->slug.end(), slugChar) || part->slug[0] == '-' ||
         part->slug[0] == '_')
         slug.fail("slug \"" + clipped(part->slug) + "\" must be lower-case letters, digits, '-' or '_'");

@@ -45,7 +45,7 @@ std::vector<std::string> Catalog::citedKeys(const std::string& text)
 SourceKeys Catalog::readSources(const Cursor& list)
 {
     SourceKeys out;
-    if (list.node().IsNull())
+    if (list.isNull())
         return out; // an empty file or `sources:` with nothing under it
     for (const auto& [key, entry] : list.entries()) {
         if (!isKey(key))
@@ -68,7 +68,7 @@ const SourceKeys& Catalog::folderSources(const std::string& dir)
     std::error_code ec;
     if (std::filesystem::is_regular_file(file, ec)) {
         const std::string text = readTextFile(file.string());
-        keys = readSources(Cursor(parseYaml(text, file.string()), std::make_shared<std::string>(file.string()), ""));
+        keys = readSources(Cursor::parse(text, file.string()));
     }
     return m_folderSources[dir] = std::move(keys);
 }

@@ -397,8 +397,7 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
     Design d;
     d.file = fileName;
     d.text = text;
-    const auto file = std::make_shared<std::string>(fileName);
-    const Cursor doc(parseYaml(text, fileName), file, "");
+    const Cursor doc = Cursor::parse(text, fileName);
     if (!doc.isMap())
         doc.fail("a design file must be a mapping with at least `layout:`");
     doc.allowKeys({"rdt", "name", "description", "profile", "site", "fabric", "power", "room", "thermal", "catalog",

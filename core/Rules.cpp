@@ -90,7 +90,7 @@ Profile Profile::load(const std::string& path, const CheckRegistry& registry)
 
 Profile Profile::loadText(const std::string& text, const std::string& fileName, const CheckRegistry& registry)
 {
-    const Cursor doc(parseYaml(text, fileName), std::make_shared<std::string>(fileName), "");
+    const Cursor doc = Cursor::parse(text, fileName);
     doc.allowKeys({"name", "description", "only_listed", "power_basis", "rules"});
     Profile p;
     p.name = doc["name"].str();

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <unordered_set>
 #include <vector>
 
 #include <yaml-cpp/eventhandler.h>
@@ -111,12 +112,13 @@ std::size_t maxYamlNodes()
 YAML::Node parseYaml(const std::string& text, const std::string& fileName)
 {
     // yaml-cpp holds about 60 bytes per byte of input: a 136 MB design took 8 GiB before any rack
-    // limit could apply. Real YAML inputs are kilobytes (the 24,576-GPU design is 4 KB).
-    const std::size_t limit = maxYamlBytes();
+    // limit could apply. Only documents being edited come here; readers use Cursor::parse().
+    const std::size_t limit = maxYamlEditBytes();
     if (text.size() > limit)
         throw InputError(SourceLoc{fileName, 0, 0, {}},
-                         "YAML input of " + std::to_string(text.size() >> 20) + " MiB; rdt reads YAML of at most " +
-                             std::to_string(limit >> 20) + " MiB (YAML size limit; set RDT_MAX_YAML_MB to raise it)");
+                         "YAML input of " + std::to_string(text.size() >> 20) + " MiB; rdt edits YAML of at most " +
+                             std::to_string(limit >> 20) +
+                             " MiB (YAML edit size limit; set RDT_MAX_YAML_EDIT_MB to raise it)");
     try {
         // First count the nodes with aliases expanded (a billion-laughs document is small text),
         // then build the tree.
@@ -135,7 +137,12 @@ YAML::Node parseYaml(const std::string& text, const std::string& fileName)
 
 std::size_t maxYamlBytes()
 {
-    return envLimit("RDT_MAX_YAML_MB", 32) << 20;
+    return envLimit("RDT_MAX_YAML_MB", 128) << 20;
+}
+
+std::size_t maxYamlEditBytes()
+{
+    return envLimit("RDT_MAX_YAML_EDIT_MB", 32) << 20;
 }
 
 std::size_t maxInputBytes()
@@ -167,15 +174,29 @@ std::string readTextFile(const std::string& path)
     return ss.str();
 }
 
-Cursor::Cursor(YAML::Node node, std::shared_ptr<const std::string> file, std::string path)
-    : m_node(std::move(node)), m_file(std::move(file)), m_path(std::move(path))
+Cursor Cursor::parse(std::string text, const std::string& fileName)
+{
+    // The tree holds about 10 bytes per byte of input (the 350,208-GPU fleet: 14 MB of YAML).
+    if (text.size() > maxYamlBytes())
+        throw InputError(SourceLoc{fileName, 0, 0, {}},
+                         "YAML input of " + std::to_string(text.size() >> 20) + " MiB; rdt reads YAML of at most " +
+                             std::to_string(maxYamlBytes() >> 20) +
+                             " MiB (YAML size limit; set RDT_MAX_YAML_MB to raise it)");
+    auto doc = YamlDoc::parse(std::move(text), fileName, maxYamlNodes());
+    const YamlDoc::Index root = doc->root();
+    return Cursor(std::move(doc), root, std::make_shared<const std::string>(fileName), "");
+}
+
+Cursor::Cursor(std::shared_ptr<const YamlDoc> doc, YamlDoc::Index node, std::shared_ptr<const std::string> file,
+               std::string path)
+    : m_doc(std::move(doc)), m_index(node), m_file(std::move(file)), m_path(std::move(path))
 {
 }
 
 SourceLoc Cursor::loc() const
 {
-    const YAML::Mark m = m_node.Mark();
-    return SourceLoc{*m_file, m.line >= 0 ? m.line + 1 : 0, m.column >= 0 ? m.column + 1 : 0, m_path};
+    const YamlDoc::Node& n = m_doc->node(m_index);
+    return SourceLoc{*m_file, static_cast<int>(n.line) + 1, static_cast<int>(n.column) + 1, m_path};
 }
 
 void Cursor::fail(const std::string& message) const
@@ -185,78 +206,93 @@ void Cursor::fail(const std::string& message) const
 
 void Cursor::requireMap() const
 {
-    if (!m_node.IsMap())
+    if (!isMap())
         fail("expected a mapping (key: value pairs)");
-    std::set<std::string> seen;
-    for (const auto& kv : m_node) {
-        const std::string key = kv.first.Scalar();
-        if (!seen.insert(key).second) {
-            const YAML::Mark mk = kv.first.Mark();
-            throw InputError(SourceLoc{*m_file, mk.line + 1, mk.column + 1, childPath(m_path, key)},
-                             "duplicate key \"" + key + "\"");
+    const std::size_t n = size();
+    std::unordered_set<std::string_view> seen; // only for large maps: the usual few keys compare directly
+    for (std::size_t i = 1; i < n; ++i) {
+        const YamlDoc::Index k = m_doc->key(m_index, i);
+        const std::string_view key = m_doc->scalar(k);
+        bool again = false;
+        if (n <= 16) {
+            for (std::size_t j = 0; j < i && !again; ++j)
+                again = m_doc->scalar(m_doc->key(m_index, j)) == key;
+        } else {
+            if (i == 1)
+                seen.insert(m_doc->scalar(m_doc->key(m_index, 0)));
+            again = !seen.insert(key).second;
+        }
+        if (again) {
+            const YamlDoc::Node& mk = m_doc->node(k);
+            throw InputError(SourceLoc{*m_file, static_cast<int>(mk.line) + 1, static_cast<int>(mk.column) + 1,
+                                       childPath(m_path, std::string(key))},
+                             "duplicate key \"" + std::string(key) + "\"");
         }
     }
 }
 
 void Cursor::requireSequence() const
 {
-    if (!m_node.IsSequence())
+    if (!isSequence())
         fail("expected a list");
 }
 
 void Cursor::allowKeys(const std::vector<std::string>& allowed) const
 {
     requireMap();
-    for (const auto& kv : m_node) {
-        const std::string key = kv.first.Scalar();
+    for (std::size_t i = 0; i < size(); ++i) {
+        const YamlDoc::Index k = m_doc->key(m_index, i);
+        const std::string_view key = m_doc->scalar(k);
         bool ok = false;
         for (const auto& a : allowed)
             ok = ok || a == key;
         if (!ok) {
-            const YAML::Mark mk = kv.first.Mark();
-            throw InputError(SourceLoc{*m_file, mk.line + 1, mk.column + 1, childPath(m_path, key)},
-                             "unknown field \"" + key + "\"" + didYouMean(key, allowed));
+            const YamlDoc::Node& mk = m_doc->node(k);
+            throw InputError(SourceLoc{*m_file, static_cast<int>(mk.line) + 1, static_cast<int>(mk.column) + 1,
+                                       childPath(m_path, std::string(key))},
+                             "unknown field \"" + std::string(key) + "\"" + didYouMean(std::string(key), allowed));
         }
     }
 }
 
 bool Cursor::has(const std::string& key) const
 {
-    return m_node.IsMap() && m_node[key].IsDefined();
+    return m_doc->lookup(m_index, key).has_value();
 }
 
 Cursor Cursor::operator[](const std::string& key) const
 {
-    if (!m_node.IsMap())
+    if (!isMap())
         fail("expected a mapping with field \"" + key + "\"");
-    const YAML::Node child = m_node[key];
-    if (!child.IsDefined() || child.IsNull())
+    const auto child = m_doc->lookup(m_index, key);
+    if (!child || m_doc->kind(*child) == YamlDoc::Kind::Null)
         fail("missing required field \"" + key + "\"");
-    return Cursor(child, m_file, childPath(m_path, key));
+    return Cursor(m_doc, *child, m_file, childPath(m_path, key));
 }
 
 std::optional<Cursor> Cursor::find(const std::string& key) const
 {
-    if (!m_node.IsMap())
+    const auto child = m_doc->lookup(m_index, key);
+    if (!child || m_doc->kind(*child) == YamlDoc::Kind::Null)
         return std::nullopt;
-    const YAML::Node child = m_node[key];
-    if (!child.IsDefined() || child.IsNull())
-        return std::nullopt;
-    return Cursor(child, m_file, childPath(m_path, key));
+    return Cursor(m_doc, *child, m_file, childPath(m_path, key));
 }
 
 Cursor Cursor::at(std::size_t index) const
 {
-    return Cursor(m_node[index], m_file, m_path + "[" + std::to_string(index) + "]");
+    if (!isSequence() || index >= size())
+        fail("expected a list with an element [" + std::to_string(index) + "]");
+    return Cursor(m_doc, m_doc->element(m_index, index), m_file, m_path + "[" + std::to_string(index) + "]");
 }
 
 std::vector<Cursor> Cursor::elements() const
 {
     requireSequence();
     std::vector<Cursor> out;
-    out.reserve(m_node.size());
-    for (std::size_t i = 0; i < m_node.size(); ++i)
-        out.push_back(at(i));
+    const std::size_t n = size();
+    out.reserve(n);
+    for (std::size_t i = 0; i < n; ++i)
+        out.emplace_back(m_doc, m_doc->element(m_index, i), m_file, m_path + "[" + std::to_string(i) + "]");
     return out;
 }
 
@@ -264,18 +300,21 @@ std::vector<std::pair<std::string, Cursor>> Cursor::entries() const
 {
     requireMap();
     std::vector<std::pair<std::string, Cursor>> out;
-    for (const auto& kv : m_node) {
-        const std::string key = kv.first.Scalar();
-        out.emplace_back(key, Cursor(kv.second, m_file, childPath(m_path, key)));
+    const std::size_t n = size();
+    out.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::string key(m_doc->scalar(m_doc->key(m_index, i)));
+        Cursor value(m_doc, m_doc->value(m_index, i), m_file, childPath(m_path, key));
+        out.emplace_back(std::move(key), std::move(value));
     }
     return out;
 }
 
 std::string Cursor::str() const
 {
-    if (!m_node.IsScalar())
+    if (!isScalar())
         fail("expected a text value");
-    return m_node.Scalar();
+    return std::string(scalar());
 }
 
 long long Cursor::integer(long long min, long long max) const
@@ -327,7 +366,7 @@ SourcedValue Cursor::sourcedQuantity(Dimension dim, Range range) const
     SourcedValue out;
     const Cursor* scalar = this;
     std::optional<Cursor> value;
-    if (m_node.IsMap()) {
+    if (isMap()) {
         allowKeys({"value", "source", "estimate"});
         value = (*this)["value"];
         scalar = &*value;
@@ -340,14 +379,14 @@ SourcedValue Cursor::sourcedQuantity(Dimension dim, Range range) const
         if (has("source") && has("estimate"))
             fail("give either \"source\" or \"estimate\", not both");
     }
-    if (!scalar->m_node.IsScalar())
+    if (!scalar->isScalar())
         scalar->fail("expected a " + std::string(dimensionName(dim)) + " with a unit");
-    const ParsedQuantity p = parseQuantity(scalar->m_node.Scalar(), dim, range);
+    out.written = scalar->scalar();
+    const ParsedQuantity p = parseQuantity(out.written, dim, range);
     if (!p.value)
         scalar->fail(p.error);
     out.si = *p.value;
     out.dim = dim;
-    out.written = scalar->m_node.Scalar();
     out.loc = scalar->loc();
     return out;
 }

@@ -13,6 +13,7 @@
 
 #include "core/Error.h"
 #include "core/Units.h"
+#include "core/YamlDoc.h"
 
 namespace rdt::core {
 
@@ -39,32 +40,43 @@ inline std::string childPath(const std::string& parent, const std::string& key)
     return parent.empty() ? key : parent + "." + key;
 }
 
-/// Parse YAML text. Syntax errors become InputError with the file and line.
+/// Parse YAML text with yaml-cpp, for code that edits and writes YAML (the studio's document,
+/// sweep variants). Syntax errors become InputError with the file and line. Readers use
+/// Cursor::parse(), which is faster and smaller.
 YAML::Node parseYaml(const std::string& text, const std::string& fileName);
 
 /// Read a whole file; a missing or unreadable file is an InputError.
 std::string readTextFile(const std::string& path);
 /// The input size limit readTextFile() enforces (bytes): 256 MiB, or RDT_MAX_INPUT_MB.
 std::size_t maxInputBytes();
-/// The size limit parseYaml() enforces (bytes): 32 MiB, or RDT_MAX_YAML_MB.
+/// The size limit Cursor::parse() enforces (bytes): 128 MiB, or RDT_MAX_YAML_MB.
 std::size_t maxYamlBytes();
-/// The node limit parseYaml() enforces, aliases expanded: 5,000,000, or RDT_MAX_YAML_NODES.
+/// The size limit parseYaml() (yaml-cpp, for editing) enforces (bytes): 32 MiB, or RDT_MAX_YAML_EDIT_MB.
+std::size_t maxYamlEditBytes();
+/// The node limit both parsers enforce, aliases expanded: 5,000,000, or RDT_MAX_YAML_NODES.
 std::size_t maxYamlNodes();
 
 /// A node plus its location: file, and path inside the document.
 class Cursor {
 public:
-    Cursor(YAML::Node node, std::shared_ptr<const std::string> file, std::string path);
+    /// The root of `text` (size limit maxInputBytes(), node limit maxYamlNodes()); syntax errors
+    /// are InputErrors naming `fileName`, line and column.
+    static Cursor parse(std::string text, const std::string& fileName);
+    Cursor(std::shared_ptr<const YamlDoc> doc, YamlDoc::Index node, std::shared_ptr<const std::string> file,
+           std::string path);
 
-    const YAML::Node& node() const { return m_node; }
     const std::string& path() const { return m_path; }
     const std::string& file() const { return *m_file; }
     SourceLoc loc() const;
     [[noreturn]] void fail(const std::string& message) const;
 
-    bool isMap() const { return m_node.IsMap(); }
-    bool isSequence() const { return m_node.IsSequence(); }
-    bool isScalar() const { return m_node.IsScalar(); }
+    bool isMap() const { return kind() == YamlDoc::Kind::Map; }
+    bool isSequence() const { return kind() == YamlDoc::Kind::Sequence; }
+    bool isScalar() const { return kind() == YamlDoc::Kind::Scalar; }
+    /// `~`, `null` or nothing at all.
+    bool isNull() const { return kind() == YamlDoc::Kind::Null; }
+    /// The node as written in the file, indented so that it parses on its own.
+    std::string yamlText() const { return m_doc->sourceText(m_index); }
 
     /// Throws unless this is a mapping; checks for duplicate keys.
     void requireMap() const;
@@ -80,7 +92,7 @@ public:
     std::optional<Cursor> find(const std::string& key) const;
     /// Element of a sequence.
     Cursor at(std::size_t index) const;
-    std::size_t size() const { return m_node.size(); }
+    std::size_t size() const { return m_doc->size(m_index); }
     /// Children of a sequence.
     std::vector<Cursor> elements() const;
     /// (key, value) children of a map, in file order.
@@ -98,7 +110,11 @@ public:
     SourcedValue sourcedQuantity(Dimension dim, Range range = {}) const;
 
 private:
-    YAML::Node m_node;
+    YamlDoc::Kind kind() const { return m_doc->kind(m_index); }
+    std::string_view scalar() const { return m_doc->scalar(m_index); }
+
+    std::shared_ptr<const YamlDoc> m_doc;
+    YamlDoc::Index m_index = 0;
     std::shared_ptr<const std::string> m_file;
     std::string m_path;
 };

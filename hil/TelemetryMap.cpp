@@ -69,8 +69,7 @@ bool globMatch(const std::string& p, const std::string& t)
 
 TelemetryMap parseTelemetryMap(const std::string& text, const std::string& fileName, const core::Design& design)
 {
-    const auto file = std::make_shared<const std::string>(fileName);
-    const core::Cursor root(core::parseYaml(text, fileName), file, "");
+    const core::Cursor root = core::Cursor::parse(text, fileName);
     root.requireMap();
     root.allowKeys({"telemetry", "defaults", "targets"});
     if (root["telemetry"].integer(1, 1) != 1)

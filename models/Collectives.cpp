@@ -33,7 +33,7 @@ std::string_view algorithmName(Algorithm a)
 NcclParams NcclParams::load(const std::string& path)
 {
     const std::string text = core::readTextFile(path);
-    const core::Cursor doc(core::parseYaml(text, path), std::make_shared<std::string>(path), "");
+    const core::Cursor doc = core::Cursor::parse(text, path);
     doc.allowKeys(
         {"name", "ring_efficiency", "nvls_efficiency", "nic_efficiency", "nvlink_step", "nvls_fixed", "alltoall_peer"});
     using D = core::Dimension;

@@ -28,7 +28,7 @@ Network synthesiseChannel(const std::string& path)
 
 Network synthesiseChannelText(const std::string& text, const std::string& path)
 {
-    const core::Cursor doc(core::parseYaml(text, path), std::make_shared<std::string>(path), "");
+    const core::Cursor doc = core::Cursor::parse(text, path);
     doc.allowKeys({"name", "frequency", "reference", "segments"});
     const core::Cursor fc = doc["frequency"];
     fc.allowKeys({"from", "to", "step"});

@@ -32,7 +32,7 @@ Range readRange(const core::Cursor& c, core::Dimension dim)
 ComParams ComParams::load(const std::string& nameOrPath)
 {
     const std::string text = core::readTextFile(nameOrPath);
-    const core::Cursor doc(core::parseYaml(text, nameOrPath), std::make_shared<std::string>(nameOrPath), "");
+    const core::Cursor doc = core::Cursor::parse(text, nameOrPath);
     doc.allowKeys({"name",
                    "title",
                    "source",

@@ -185,9 +185,9 @@ TEST_CASE("absurd magnitudes are not passive, oversized YAML is refused before i
     INFO(r.out);
     CHECK(r.code == 0);
     CHECK_THAT(r.out, Contains("NOT passive"));
-    // 40 MiB of YAML (a 136 MB design once took 8 GiB before the rack limit could apply).
+    // 129 MiB of YAML, over the 128 MiB limit (a 136 MB design once took 8 GiB in yaml-cpp).
     std::string big = "rdt: 1\n# ";
-    big.append(40u << 20, 'x');
+    big.append(129u << 20, 'x');
     big += "\nlayout: {halls: []}\n";
     const std::string f = d.write("big.yaml", big);
     locatedError(run("check " + f), f, "RDT_MAX_YAML_MB");

@@ -7,7 +7,7 @@ using Catch::Matchers::Contains;
 
 static Cursor doc(const std::string& text)
 {
-    return Cursor(parseYaml(text, "t.yaml"), std::make_shared<std::string>("t.yaml"), "");
+    return Cursor::parse(text, "t.yaml");
 }
 
 static std::string failure(const std::function<void()>& fn)
@@ -51,4 +51,51 @@ TEST_CASE("cursor errors carry line and path", "[yaml]")
     CHECK_THAT(failure([&] { parseYaml("a: [1, 2\nb: 3\n", "m.yaml"); }),
                Contains("m.yaml:") && Contains("malformed YAML"));
     CHECK_THAT(failure([&] { readTextFile("/nonexistent/file.yaml"); }), Contains("cannot open file"));
+}
+
+TEST_CASE("the compact reader: nulls, quoting, aliases, flow and block styles, first document only", "[yaml]")
+{
+    const Cursor d = doc("a: ~\nb:\nc: null\nd: \"null\"\ne: ''\nbase: &b {x: 1 m, y: [1, 2]}\n"
+                         "use: *b\nlist:\n  - one\n  - {k: v}\n  - - nested\n---\nignored: 1\n");
+    CHECK(d.has("a"));
+    CHECK_FALSE(d.find("a"));
+    CHECK_FALSE(d.find("b"));
+    CHECK_FALSE(d.find("c"));
+    CHECK(d["d"].str() == "null"); // quoted: text, not null
+    CHECK(d["e"].str().empty());
+    CHECK(d["use"]["x"].quantity(Dimension::Length) == 1.0);
+    CHECK(d["use"]["y"].size() == 2);
+    CHECK(d["use"]["y"].at(1).integer(0, 9) == 2);
+    CHECK(d["use"].loc().line == 6); // an alias is its anchored node
+    CHECK(d["list"].size() == 3);
+    CHECK(d["list"].at(1)["k"].str() == "v");
+    CHECK(d["list"].at(2).isSequence());
+    CHECK(d["list"].at(2).at(0).loc().line == 11);
+    CHECK(d["list"].at(2).at(0).loc().column == 7);
+    CHECK(d["list"].at(1).path() == "list[1]");
+    CHECK_FALSE(d.has("ignored"));
+    CHECK(d.entries().size() == 8);
+    // The node as written, parseable on its own.
+    CHECK(d["base"].yamlText() == "&b {x: 1 m, y: [1, 2]}");
+    CHECK(doc(d["list"].yamlText()).at(1)["k"].str() == "v");
+    CHECK(doc("").isNull());
+    CHECK(doc("# only a comment\n").isNull());
+}
+
+TEST_CASE("the compact reader refuses what it cannot read, located", "[yaml]")
+{
+    CHECK_THAT(failure([&] { doc("a: *nowhere\n"); }), Contains("t.yaml:1:4") && Contains("unknown anchor *nowhere"));
+    CHECK_THAT(failure([&] { doc("a: &x [1, *x]\n"); }), Contains("unknown anchor *x"));
+    CHECK_THAT(failure([&] { doc("a: {b: 1\n"); }), Contains("t.yaml:2:") && Contains("malformed YAML"));
+    CHECK_THAT(failure([&] { doc("a:\n\t- 1\n"); }), Contains("t.yaml:2:") && Contains("malformed YAML"));
+    CHECK_THAT(failure([&] { doc(std::string(2001, '[') + std::string(2001, ']')); }),
+               Contains("t.yaml:1:2001") && Contains("nested deeper than 2000 levels"));
+    CHECK_THAT(failure([&] { doc("a: [1]\n").at(0); }), Contains("expected a list with an element [0]"));
+    CHECK_THAT(failure([&] { doc("a: [1]\n")["a"].at(3); }), Contains("t.yaml:1:4: a:"));
+    // Duplicate keys in a large map are found too.
+    std::string big;
+    for (int i = 0; i < 40; ++i)
+        big += "k" + std::to_string(i) + ": 1\n";
+    big += "k17: 2\n";
+    CHECK_THAT(failure([&] { doc(big).requireMap(); }), Contains("t.yaml:41:1: k17: duplicate key \"k17\""));
 }
