@@ -36,6 +36,18 @@ json adviceJson(const power::CapAdvice& a)
     return {{"needed", a.needed}, {"possible", a.possible}, {"gpu_cap_W", num(a.capW)}};
 }
 
+json feedsJson(const power::RackPower& r)
+{
+    json out = json::array();
+    for (const power::FeedPower& f : r.feeds)
+        out.push_back({{"name", f.name},
+                       {"available_W", num(f.availableW)},
+                       {"input_W", num(f.inputW)},
+                       {"worst_W", num(f.worstW)},
+                       {"fits", f.worstW <= f.availableW}});
+    return out;
+}
+
 json partJson(const power::PartPower& p)
 {
     return {{"id", p.id},
@@ -113,6 +125,7 @@ json powerJson(const power::PowerResult& res)
                          {"chassis_conversion_loss_W", num(r.conversionLossW)},
                          {"gpu_cap_to_fit_W", num(r.gpuCapToFitW)},
                          {"shelves", shelves},
+                         {"feeds", feedsJson(r)},
                          {"parts", parts}});
     }
     json rows = json::array(), pods = json::array(), halls = json::array();

@@ -20,6 +20,11 @@ int runNetBoxImport(const std::string& dump, const std::string& output, const st
         (void)core::loadDesignText(in.yaml, output, catalogDir, catalog);
         core::writeFileAtomic(output, in.yaml, "-o");
         std::printf("%s: %zu sites, %zu racks, %zu devices placed\n", output.c_str(), in.sites, in.racks, in.devices);
+        if (in.powerFeeds > 0 || in.powerCables > 0)
+            std::printf("  %zu power feeds, %lld shelf power cables (feeds A/B and their available power)\n",
+                        in.powerFeeds, in.powerCables);
+        for (const std::string& n : in.notes)
+            std::printf("  %s\n", n.c_str());
         for (std::size_t i = 0; i < in.unplaced.size() && i < 20; ++i)
             std::printf("  not placed (no rack or position): %s\n", in.unplaced[i].c_str());
         if (in.unplaced.size() > 20)

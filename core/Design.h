@@ -74,6 +74,14 @@ struct Slot {
     int top() const { return ou + part->ouHeight - 1; } ///< highest OU occupied
 };
 
+/// An AC circuit feeding a rack's power shelves (the facility side: a NetBox power feed).
+struct RackFeed {
+    std::string name;      ///< `A` or `B`: the shelves' `feed:`
+    double availableW = 0; ///< what the circuit may carry: V × I (× √3 three-phase) × max utilisation
+    std::string source;    ///< where the figure comes from (free text), empty when not given
+    SourceLoc loc;
+};
+
 /// One rack instance.
 struct Rack {
     std::string id; ///< full id, `hall1/pod1/row01/rack01`
@@ -83,6 +91,7 @@ struct Rack {
     int hall = -1, pod = -1, row = -1; ///< indices into Design::halls/pods/rows (-1 when absent)
     int positionInRow = 0;             ///< 0-based position along the row
     std::string bodyPath;              ///< document path of the text that defines it (inline or template)
+    std::vector<RackFeed> feeds;       ///< declared AC feeds (optional; `feeds:` in the rack body)
 };
 
 /// A named group of racks at one level of the layout.

@@ -177,7 +177,7 @@ const Rack& LayoutExpander::rackPrototype(const Cursor& body)
     const std::string key = body.path();
     if (const auto it = m_prototypes.find(key); it != m_prototypes.end())
         return it->second;
-    body.allowKeys({"id", "rack_type", "slots"});
+    body.allowKeys({"id", "rack_type", "slots", "feeds"});
     Rack proto;
     proto.loc = body.loc();
     proto.bodyPath = key;
@@ -195,7 +195,32 @@ const Rack& LayoutExpander::rackPrototype(const Cursor& body)
             proto.slots.push_back(std::move(s));
         }
     }
+    if (auto feeds = body.find("feeds"))
+        parseFeeds(*feeds, proto);
     return m_prototypes.emplace(key, std::move(proto)).first->second;
+}
+
+void LayoutExpander::parseFeeds(const Cursor& feeds, Rack& rack) const
+{
+    for (const auto& [name, value] : feeds.entries()) {
+        if (name != "A" && name != "B")
+            value.fail("a rack's feeds are A and B (the names its power shelves' feed: uses)");
+        const SourcedValue v = value.sourcedQuantity(Dimension::Power, Range{1.0, 1e8});
+        rack.feeds.push_back({name, v.si, v.provenance.text, v.loc});
+        const bool used =
+            std::any_of(rack.slots.begin(), rack.slots.end(), [&](const Slot& s) { return s.overrides.feed == name; });
+        if (!used)
+            value.fail("feed " + name + " is declared but no power shelf of this rack is on it (feed: " + name + ")");
+    }
+    for (const Slot& s : rack.slots)
+        if (s.part->kind == PartKind::PowerShelf && s.overrides.feed.empty())
+            feeds.fail("shelf " + s.name +
+                       " names no feed: with feeds: declared, every power shelf says which it is on");
+    for (const Slot& s : rack.slots)
+        if (s.part->kind == PartKind::PowerShelf && !s.overrides.feed.empty() &&
+            std::none_of(rack.feeds.begin(), rack.feeds.end(),
+                         [&](const RackFeed& f) { return f.name == s.overrides.feed; }))
+            feeds.fail("shelf " + s.name + " is on feed " + s.overrides.feed + ", which feeds: does not declare");
 }
 
 Slot LayoutExpander::parseSlot(const Cursor& c, const Part& rackType) const

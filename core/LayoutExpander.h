@@ -31,6 +31,8 @@ private:
     void instantiate(const Cursor& body, Level level, const Context& ctx, const std::string& id, const Cursor& at);
     void instantiateRack(const Cursor& body, const Context& ctx, const std::string& id, const Cursor& at);
     const Rack& rackPrototype(const Cursor& body);
+    /// `feeds: {A: 34.6 kW, B: …}`: the AC circuits of the rack's shelves; checked against their `feed:`.
+    void parseFeeds(const Cursor& feeds, Rack& rack) const;
     Slot parseSlot(const Cursor& c, const Part& rackType) const;
     Level templateLevel(const Cursor& body) const;
 

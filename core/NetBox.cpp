@@ -1,12 +1,14 @@
 #include "core/NetBox.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "core/AtomicFile.h"
+#include "core/NetBoxDetail.h"
 #include "core/Yaml.h"
 
 namespace rdt::core {
@@ -14,93 +16,7 @@ namespace rdt::core {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-namespace {
-
-struct Row {
-    json value;
-    SourceLoc loc; ///< file and `results[i]`
-};
-
-/// Every result of one endpoint's pages, in page order; pages must add up to the first's count.
-std::vector<Row> readEndpoint(const std::string& dir, const std::string& endpoint, bool required)
-{
-    std::vector<std::string> files;
-    for (const auto& e : fs::directory_iterator(dir)) {
-        const std::string name = e.path().filename().string();
-        if (e.path().extension() == ".json" && (name == endpoint + ".json" || name.rfind(endpoint + "-", 0) == 0))
-            files.push_back(e.path().string());
-    }
-    std::sort(files.begin(), files.end(), [](const std::string& a, const std::string& b) {
-        return a.size() != b.size() ? a.size() < b.size() : a < b; // devices-2 before devices-10
-    });
-    if (files.empty()) {
-        if (required)
-            throw InputError(SourceLoc{dir, 0, 0, endpoint}, "no " + endpoint + ".json (the answer of GET /api/dcim/" +
-                                                                 endpoint + "/?limit=1000, one file per page)");
-        return {};
-    }
-    std::vector<Row> rows;
-    long long count = -1;
-    for (const std::string& f : files) {
-        json page;
-        try {
-            page = json::parse(readTextFile(f));
-        } catch (const json::parse_error& e) {
-            throw InputError(SourceLoc{f, 0, 0, ""}, "not JSON (byte " + std::to_string(e.byte) + ")");
-        } catch (const json::exception& e) { // a number beyond double's range
-            throw InputError(SourceLoc{f, 0, 0, ""}, std::string("not readable JSON: ") + e.what());
-        }
-        if (!page.is_object() || !page.contains("results") || !page["results"].is_array())
-            throw InputError(SourceLoc{f, 0, 0, "results"},
-                             "not a NetBox list answer ({count, next, previous, results})");
-        if (count < 0 && page.contains("count") && page["count"].is_number_integer())
-            count = page["count"].get<long long>();
-        std::size_t i = 0;
-        for (json& r : page["results"]) {
-            rows.push_back({std::move(r), SourceLoc{f, 0, 0, "results[" + std::to_string(i) + "]"}});
-            ++i;
-        }
-    }
-    if (count >= 0 && static_cast<long long>(rows.size()) != count)
-        throw InputError(SourceLoc{files.front(), 0, 0, "count"},
-                         endpoint + ": " + std::to_string(rows.size()) + " results in " + std::to_string(files.size()) +
-                             " pages, but the answer's count is " + std::to_string(count) + " (a page is missing)");
-    return rows;
-}
-
-std::string str(const json& j, const char* key)
-{
-    return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
-}
-
-long long idOf(const json& j)
-{
-    if (j.is_object() && j.contains("id") && j["id"].is_number_integer())
-        return j["id"].get<long long>();
-    return -1;
-}
-
-/// A nested reference's id (`"rack": {"id": 3, …}`), -1 when null or absent.
-long long refId(const json& j, const char* key)
-{
-    return j.is_object() && j.contains(key) ? idOf(j[key]) : -1;
-}
-
-[[noreturn]] void fail(const Row& r, const std::string& field, const std::string& message)
-{
-    SourceLoc loc = r.loc;
-    loc.path += "." + field;
-    throw InputError(loc, message);
-}
-
-std::string number(double v)
-{
-    char b[32];
-    std::snprintf(b, sizeof b, "%.10g", v);
-    return b;
-}
-
-} // namespace
+using namespace netbox;
 
 NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const std::string& baseText,
                           const std::string& baseName)
@@ -139,10 +55,16 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
             std::to_string(unknown.size()) +
                 " device types are not in the catalog (add them as catalog parts, or fix the slugs):" + list);
     }
+    std::map<long long, const Row*> deviceById;
+    for (const Row& d : devices)
+        deviceById[idOf(d.value)] = &d;
+    const CableSummary cab = readCables(dir, deviceById);
     // hall → pod → row → rack → slots, in the dump's order.
     struct RackOut {
         std::string name, type;
         std::vector<std::pair<int, std::string>> slots; // ou, YAML flow map
+        std::set<std::string> feedsUsed;                // by its shelves' power cables
+        std::vector<std::string> shelvesWithoutFeed;
     };
     struct RowOut {
         std::string id;
@@ -212,7 +134,7 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
             w = &p->rows.back();
         }
         w->racks.push_back(idOf(r.value));
-        rackOut[idOf(r.value)] = {str(r.value, "name"), type, {}};
+        rackOut[idOf(r.value)] = {str(r.value, "name"), type, {}, {}, {}};
     }
     for (const Row& d : devices) {
         const std::string name = str(d.value, "name");
@@ -231,7 +153,7 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
         if (name.empty())
             fail(d, "name", "a racked device needs a name (it becomes the slot's id)");
         std::string slot =
-            "{ou: " + number(ou) + ", part: " + str(d.value["device_type"], "slug") + ", id: \"" + name + "\"";
+            "{ou: " + number(ou) + ", part: " + str(d.value["device_type"], "slug") + ", id: " + netbox::quoted(name);
         const json cf = d.value.value("custom_fields", json::object());
         if (cf.contains("rdt_gpu_power_cap") && cf["rdt_gpu_power_cap"].is_number())
             slot += ", gpu_power_cap: " + number(cf["rdt_gpu_power_cap"].get<double>()) + " W";
@@ -239,13 +161,42 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
             slot += ", utilisation: " + number(cf["rdt_utilisation"].get<double>()) + " %";
         if (cf.contains("rdt_failed_fans") && cf["rdt_failed_fans"].is_number_integer())
             slot += ", failed_fans: " + std::to_string(cf["rdt_failed_fans"].get<long long>());
-        if (cf.contains("rdt_feed") && cf["rdt_feed"].is_string())
-            slot += ", feed: " + cf["rdt_feed"].get<std::string>();
+        std::string feed =
+            cf.contains("rdt_feed") && cf["rdt_feed"].is_string() ? cf["rdt_feed"].get<std::string>() : "";
+        const bool shelf = catalog.find(str(d.value["device_type"], "slug"))->kind == PartKind::PowerShelf;
+        if (const auto it = cab.deviceFeeds.find(idOf(d.value)); it != cab.deviceFeeds.end()) {
+            std::set<std::string> letters;
+            for (const auto& [fid, cable] : it->second)
+                letters.insert(cab.feedLetter.at(fid));
+            if (letters.size() > 1)
+                fail(*it->second.back().second, "b_terminations",
+                     "device \"" + name +
+                         "\" is cabled to both feeds of its rack; rdt models one feed per power shelf");
+            if (!shelf)
+                out.notes.push_back("not checked: " + name + " (" + str(d.value["device_type"], "slug") +
+                                    ") is cabled straight to a power feed; rdt feeds power shelves only");
+            else {
+                if (!feed.empty() && feed != *letters.begin())
+                    fail(d, "custom_fields.rdt_feed",
+                         "device \"" + name + "\" says feed " + feed + " but its power cable goes to feed " +
+                             *letters.begin() + " of its rack");
+                feed = *letters.begin();
+                rackOut[rack].feedsUsed.insert(feed);
+            }
+        } else if (shelf && cab.rackFeeds.count(rack))
+            rackOut[rack].shelvesWithoutFeed.push_back(name);
+        if (!feed.empty())
+            slot += ", feed: " + feed;
         slot += "}";
         rackOut[rack].slots.emplace_back(static_cast<int>(ou), slot);
         ++out.devices;
     }
-    // The base design without its layout, then the layout.
+    for (const auto& [id, r] : rackOut)
+        if (!r.shelvesWithoutFeed.empty() && !r.feedsUsed.empty())
+            throw InputError(SourceLoc{dir, 0, 0, "cables"},
+                             "rack \"" + r.name + "\": power shelf " + r.shelvesWithoutFeed.front() +
+                                 " has no power cable to a feed while its other shelves do (cables.json)");
+    // The base design without its layout (its link classes take the cables' lengths), then the layout.
     std::string doc;
     if (!baseText.empty()) {
         YAML::Node base = parseYaml(baseText, baseName);
@@ -253,6 +204,7 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
             throw InputError(SourceLoc{baseName, 1, 0, ""}, "the base design is not a YAML mapping");
         base.remove("layout");
         base.remove("templates");
+        applyCableLengths(base, cab, catalog, out.notes);
         YAML::Emitter e;
         e << base;
         doc = std::string(e.c_str()) + "\n";
@@ -261,14 +213,21 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
     }
     doc += "# Layout imported from the NetBox export in " + dir + " (rdt import netbox).\nlayout:\n  halls:\n";
     for (const HallOut& h : halls) {
-        doc += "    - id: \"" + h.id + "\"\n";
+        doc += "    - id: " + netbox::quoted(h.id) + "\n";
         auto rows = [&](const std::vector<RowOut>& rs, const std::string& in) {
             doc += in + "rows:\n";
             for (const RowOut& w : rs) {
-                doc += in + "  - id: \"" + w.id + "\"\n" + in + "    racks:\n";
+                doc += in + "  - id: " + netbox::quoted(w.id) + "\n" + in + "    racks:\n";
                 for (long long id : w.racks) {
                     RackOut& r = rackOut[id];
-                    doc += in + "      - id: \"" + r.name + "\"\n" + in + "        rack_type: " + r.type + "\n";
+                    doc += in + "      - id: " + netbox::quoted(r.name) + "\n" + in + "        rack_type: " + r.type +
+                           "\n";
+                    if (!r.feedsUsed.empty()) {
+                        doc += in + "        feeds:\n";
+                        for (const std::string& f : cab.rackFeeds.at(id))
+                            if (r.feedsUsed.count(f.substr(0, 1)))
+                                doc += in + "          " + f + "\n";
+                    }
                     std::stable_sort(r.slots.begin(), r.slots.end(),
                                      [](const auto& a, const auto& b) { return a.first < b.first; });
                     doc += in + "        slots:" + (r.slots.empty() ? " []\n" : "\n");
@@ -288,13 +247,25 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
         if (!pods.empty()) {
             doc += "      pods:\n";
             for (const PodOut* p : pods) {
-                doc += "        - id: \"" + p->id + "\"\n";
+                doc += "        - id: " + netbox::quoted(p->id) + "\n";
                 rows(p->rows, "          ");
             }
         }
         if (!direct.empty())
             rows(direct, "      ");
     }
+    if (baseText.empty())
+        applyCableLengths(YAML::Node(), cab, catalog, out.notes);
+    if (!cab.uncabled.empty())
+        out.notes.push_back("not checked: " + std::to_string(cab.uncabled.size()) +
+                            " power feeds no power shelf is cabled to (first: " + cab.uncabled.front() + ")");
+    out.powerFeeds = cab.powerFeeds;
+    out.powerCables = cab.powerCables;
+    out.otherCables = cab.otherCables + cab.openCables;
+    if (out.otherCables > 0)
+        out.notes.push_back("not checked: " + std::to_string(out.otherCables) +
+                            " cables neither between two interfaces nor from a power port to a power feed (patch "
+                            "panels, circuits, console, PDU outlets, or an unterminated end)");
     out.sites = halls.size();
     out.yaml = std::move(doc);
     return out;
@@ -344,9 +315,17 @@ std::vector<std::string> exportNetBox(const Design& d, const std::string& dir, s
                              {"parent", parent}});
     }
     long long deviceId = 0;
+    json feeds = json::array(), cables = json::array();
     for (std::size_t k = 0; k < d.racks.size(); ++k) {
         const Rack& r = d.racks[k];
         const long long rid = static_cast<long long>(k) + 1;
+        // Ids the rack's feeds will get (they are written after its devices).
+        const auto feedIdOf = [&](const std::string& name) {
+            long long i = 0;
+            while (static_cast<std::size_t>(i) < r.feeds.size() && r.feeds[static_cast<std::size_t>(i)].name != name)
+                ++i;
+            return static_cast<long long>(feeds.size()) + 1 + i;
+        };
         const json loc = r.row >= 0 ? json{{"id", locId.at(d.rows[static_cast<std::size_t>(r.row)].id)},
                                            {"slug", last(d.rows[static_cast<std::size_t>(r.row)].id)}}
                                     : json(nullptr);
@@ -387,6 +366,34 @@ std::vector<std::string> exportNetBox(const Design& d, const std::string& dir, s
                  {"face", {{"value", "front"}}},
                  {"status", {{"value", "active"}}},
                  {"custom_fields", cf}});
+            if (!s.overrides.feed.empty() && !r.feeds.empty()) // the shelf's power port to its feed
+                cables.push_back(
+                    {{"id", static_cast<long long>(cables.size()) + 1},
+                     {"type", "power"},
+                     {"a_terminations",
+                      {{{"object_type", "dcim.powerport"},
+                        {"object_id", deviceId},
+                        {"object",
+                         {{"id", deviceId}, {"name", "ac-in"}, {"device", {{"id", deviceId}, {"name", s.name}}}}}}}},
+                     {"b_terminations",
+                      {{{"object_type", "dcim.powerfeed"},
+                        {"object_id", feedIdOf(s.overrides.feed)},
+                        {"object", {{"name", last(r.id) + "-" + s.overrides.feed}}}}}}});
+        }
+        // The rack's feeds as NetBox power feeds: 415 V three-phase at 80 %, the amperage that
+        // covers the declared power, and NetBox's available_power set to it exactly.
+        for (const RackFeed& f : r.feeds) {
+            const double amps = std::ceil(f.availableW / (415.0 * std::sqrt(3.0) * 0.8));
+            feeds.push_back({{"id", static_cast<long long>(feeds.size()) + 1},
+                             {"name", last(r.id) + "-" + f.name},
+                             {"rack", {{"id", rid}, {"name", last(r.id)}}},
+                             {"type", {{"value", f.name == "A" ? "primary" : "redundant"}}},
+                             {"supply", {{"value", "ac"}}},
+                             {"phase", {{"value", "three-phase"}}},
+                             {"voltage", 415},
+                             {"amperage", amps},
+                             {"max_utilization", 80},
+                             {"available_power", f.availableW}});
         }
     }
     std::vector<std::string> written;
@@ -414,6 +421,10 @@ std::vector<std::string> exportNetBox(const Design& d, const std::string& dir, s
     pages("racks", racks);
     pages("device-types", types);
     pages("devices", devices);
+    if (!feeds.empty()) {
+        pages("power-feeds", feeds);
+        pages("cables", cables);
+    }
     return written;
 }
 

@@ -27,6 +27,10 @@ struct NetBoxImport {
     std::size_t sites = 0, racks = 0, devices = 0;
     /// Devices not placed in a rack slot (no rack, no position, or zero height), listed by name.
     std::vector<std::string> unplaced;
+    std::size_t powerFeeds = 0;     ///< `power-feeds` results read
+    long long powerCables = 0;      ///< power port → power feed cables (shelf feeds A/B)
+    long long otherCables = 0;      ///< cables rdt does not model (listed in notes)
+    std::vector<std::string> notes; ///< cable lengths applied to link classes, and what is not checked
 };
 
 /// Read a dump. Every device type must be a catalog part: all unknown ones are listed in one

@@ -181,8 +181,12 @@ void battery(const core::Rack& r, RackPower& out)
         out.bbuHoldupS = out.itLoadW <= out.bbuDischargeW ? out.bbuEnergyJ / out.itLoadW : 0.0;
 }
 
-void acSide(RackPower& out, const std::vector<const core::Slot*>& shelfSlots)
+void acSide(RackPower& out, const core::Rack& rack, const std::vector<const core::Slot*>& shelfSlots)
 {
+    // Declared feeds: the shelves on each (healthy), and parts with their own AC supplies in full on
+    // each (dual-corded: either cord may carry them).
+    for (const core::RackFeed& f : rack.feeds)
+        out.feeds.push_back({f.name, f.availableW, out.acDirectW, out.acDirectW});
     for (const core::Slot* s : shelfSlots)
         out.shelves.push_back({s->id, s->overrides.feed, static_cast<int>(s->part->value("modules", 0)),
                                shelfRating(*s->part), 0, 0, 1, 0, 0, 0, NAN});
@@ -193,7 +197,12 @@ void acSide(RackPower& out, const std::vector<const core::Slot*>& shelfSlots)
         out.acPhaseCurrentA = std::max(out.acPhaseCurrentA, sh.phaseCurrentA);
         out.whipCurrentA = std::max(out.whipCurrentA, sh.whipCurrentA);
         out.whipBreakerA = std::isnan(out.whipBreakerA) ? sh.whipBreakerA : std::min(out.whipBreakerA, sh.whipBreakerA);
+        for (FeedPower& f : out.feeds)
+            if (f.name == sh.feed)
+                f.inputW += sh.inputW;
     }
+    for (FeedPower& f : out.feeds)
+        f.worstW = f.inputW;
     if (std::isnan(out.capacityFeedLossW))
         return;
     // The worst feed lost: the survivors carry the whole load.
@@ -206,6 +215,14 @@ void acSide(RackPower& out, const std::vector<const core::Slot*>& shelfSlots)
                 slots.push_back(shelfSlots[i]);
             }
         shareLoad(survivors, slots, out.itLoadW);
+        for (FeedPower& f : out.feeds) {
+            if (f.name == lost)
+                continue;
+            double w = out.acDirectW;
+            for (const ShelfPower& sh : survivors)
+                w += sh.feed == f.name ? sh.inputW : 0.0;
+            f.worstW = std::max(f.worstW, w);
+        }
         for (const ShelfPower& sh : survivors) {
             out.acPhaseCurrentFeedLossA = std::isnan(out.acPhaseCurrentFeedLossA)
                                               ? sh.phaseCurrentA
@@ -243,6 +260,8 @@ void judge(RackPower& out, const PowerOptions& o)
             fail("orv3.ac.whip");
         if (!std::isnan(out.pulseRatio) && out.peakLoadW > out.capacityN1W * out.pulseRatio)
             fail("orv3.psu.pulse");
+        if (std::any_of(out.feeds.begin(), out.feeds.end(), [](const FeedPower& f) { return f.worstW > f.availableW; }))
+            fail("power.feed.capacity");
     }
     out.fits = out.failures.empty();
 }
@@ -325,7 +344,7 @@ RackPower evaluate(const core::Design& d, std::size_t rackIndex, const PowerOpti
     if (!shelfSlots.empty())
         busbarNetwork(r, shelfSlots, busLoads, out);
     battery(r, out);
-    acSide(out, shelfSlots);
+    acSide(out, r, shelfSlots);
     out.usableW = std::min(out.capacityN1W, out.busbarRatingA * out.busbarVminV);
     if (!std::isnan(out.capacityFeedLossW))
         out.usableW = std::min(out.usableW, out.capacityFeedLossW);

@@ -42,6 +42,14 @@ struct ShelfPower {
     double whipBreakerA = 0;  ///< breaker rating of a whip (NaN if not in the catalog)
 };
 
+/// One declared AC feed of a rack against what its circuit may carry.
+struct FeedPower {
+    std::string name;      ///< `A` or `B`
+    double availableW = 0; ///< the circuit's available power (design `feeds:`, e.g. from NetBox)
+    double inputW = 0;     ///< AC input it carries with both feeds healthy
+    double worstW = 0;     ///< the most it carries: healthy, or the other feed lost
+};
+
 /// Voltage and current at one busbar-fed part.
 struct LoadPoint {
     std::string id;
@@ -115,6 +123,7 @@ struct RackPower {
     bool capCanFit = true;     ///< false when even the minimum cap does not clear them
     CapAdvice capN1, capShelfLoss, capFeedLoss, capBusbar; ///< advice per limit
     std::vector<ShelfPower> shelves;
+    std::vector<FeedPower> feeds; ///< declared feeds (`power.feed.capacity`)
     std::vector<LoadPoint> loads;
     std::vector<PartPower> parts;   ///< every powered part of the rack
     std::vector<std::string> notes; ///< figures the basis needed but the catalog lacks

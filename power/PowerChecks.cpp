@@ -83,6 +83,28 @@ void checkN1(core::CheckContext& ctx)
     });
 }
 
+void checkFeedCapacity(core::CheckContext& ctx)
+{
+    eachRack(ctx, [&](const RackPower& r, const core::Rack& rack) {
+        if (!r.fails("power.feed.capacity"))
+            return;
+        for (const FeedPower& f : r.feeds) {
+            if (f.worstW <= f.availableW)
+                continue;
+            const bool otherLost = f.worstW > f.inputW;
+            const core::RackFeed* decl = nullptr;
+            for (const core::RackFeed& d : rack.feeds)
+                decl = d.name == f.name ? &d : decl;
+            ctx.report(rack.id,
+                       "feed " + f.name + " carries " + formatQuantity(f.worstW, Dimension::Power) +
+                           (otherLost ? " with the other feed lost" : "") + ", more than the " +
+                           formatQuantity(f.availableW, Dimension::Power) + " its circuit may carry" +
+                           (decl && !decl->source.empty() ? " (" + decl->source + ")" : "") + capAdvice(r, {}),
+                       f.worstW / 1e3, f.availableW / 1e3, "kW", decl ? decl->loc : rack.loc);
+        }
+    });
+}
+
 void checkBusbarCurrent(core::CheckContext& ctx)
 {
     eachRack(ctx, [&](const RackPower& r, const core::Rack& rack) {
@@ -245,6 +267,16 @@ void registerChecks(core::CheckRegistry& registry)
                   "carry the load.",
                   {}},
                  checkFeedLoss);
+    registry.add({"power.feed.capacity",
+                  "Each AC feed within what its circuit may carry",
+                  Severity::Error,
+                  "Facility circuit: available power V × I (× √3 three-phase) × max utilisation, as NetBox's power "
+                  "feeds state it; NEC 80 % continuous load",
+                  "With `feeds:` declared on a rack (e.g. imported from NetBox power feeds), the AC input of the "
+                  "shelves on a feed — or of all surviving shelves when the other feed is lost — plus parts with "
+                  "their own AC supplies exceeds the feed's available power.",
+                  {}},
+                 checkFeedCapacity);
     registry.add({"orv3.bbu.holdup",
                   "Battery hold-up covers the required ride-through",
                   Severity::Error,

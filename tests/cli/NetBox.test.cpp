@@ -2,9 +2,12 @@
 // as the base for site, fabric and links) gives the same check results; bad dumps give located errors.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "core/Yaml.h"
 #include "tests/support/RunRdt.h"
@@ -114,4 +117,96 @@ TEST_CASE("NetBox import: per-device overrides, unplaced devices listed, bad dum
     const test::Run notJson = test::runRdt("import netbox " + dump + " -o " + t.path + "/f.yaml");
     CHECK(notJson.code == 2);
     CHECK_THAT(notJson.out, Contains("devices.json") && Contains("not JSON"));
+}
+
+TEST_CASE("NetBox import: power feeds letter the shelves and cap their rack, cables set link lengths",
+          "[cli][netbox][power]")
+{
+    test::TempDir t;
+    // The single rack with its two feeds declared, exported: power-feeds.json and the shelves' cables.
+    std::string design = core::readTextFile("data/designs/single-rack.yaml");
+    const std::string type = "              rack_type: orv3-hpr\n";
+    design.replace(design.find(type), type.size(), type + "              feeds: {A: 30 kW, B: 30 kW}\n");
+    const std::string base = t.path + "/base.yaml", dump = t.path + "/dump";
+    std::ofstream(base) << design;
+    REQUIRE(test::runRdt("export netbox " + base + " -o " + dump).code == 0);
+    REQUIRE(std::filesystem::exists(dump + "/power-feeds.json"));
+    const test::Run back = test::runRdt("import netbox " + dump + " -o " + t.path + "/back.yaml --base " + base);
+    INFO(back.out);
+    REQUIRE(back.code == 0);
+    CHECK_THAT(back.out, Contains("2 power feeds, 2 shelf power cables"));
+    CHECK_THAT(core::readTextFile(t.path + "/back.yaml"),
+               Contains("A: {value: 30 kW, source: \"NetBox power feed rack1-A") && Contains("id: \"psu-b\", feed: B"));
+    CHECK(verdicts(base) == verdicts(t.path + "/back.yaml"));
+
+    // The feeds as NetBox states them without available_power: 415 V three-phase 16 A at 80 % is
+    // 9.2 kW, short of the 21.7 kW one feed carries when the other is lost.
+    json feeds = json::parse(std::ifstream(dump + "/power-feeds.json"));
+    for (json& f : feeds["results"]) {
+        f.erase("available_power");
+        f["amperage"] = 16;
+    }
+    std::ofstream(dump + "/power-feeds.json") << feeds.dump();
+    // Cables: two NIC-to-switch DACs (150 cm and 8.2 ft), one between the shelves (no class joins them).
+    json cables = json::parse(std::ifstream(dump + "/cables.json"));
+    const json devices = json::parse(std::ifstream(dump + "/devices.json"));
+    std::map<std::string, long long> id;
+    for (const json& d : devices["results"])
+        id[d["name"]] = d["id"];
+    auto iface = [&](const std::string& dev, const std::string& port) {
+        return json::array({{{"object_type", "dcim.interface"},
+                             {"object", {{"id", 1000 + id[dev]}, {"name", port}, {"device", {{"id", id[dev]}}}}}}});
+    };
+    auto cable = [&](const std::string& a, const std::string& b, double len, const std::string& unit) {
+        cables["results"].push_back({{"id", 100 + cables["results"].size()},
+                                     {"type", "dac-passive"},
+                                     {"a_terminations", iface(a, "nic0")},
+                                     {"b_terminations", iface(b, "swp1")},
+                                     {"length", len},
+                                     {"length_unit", {{"value", unit}}}});
+    };
+    cable("gt0", "rtsw", 150, "cm");
+    cable("gt1", "rtsw", 8.2, "ft");
+    cable("psu-a", "bbu-a", 1, "m");
+    cables["count"] = cables["results"].size();
+    std::ofstream(dump + "/cables.json") << cables.dump();
+    const test::Run im = test::runRdt("import netbox " + dump + " -o " + t.path + "/a.yaml --base " + base);
+    INFO(im.out);
+    REQUIRE(im.code == 0);
+    CHECK_THAT(im.out, Contains("link class nic-rtsw: 2 cables in NetBox, the longest 2.49936 m") &&
+                           Contains("longer than the 2 m the class assumed: checked at 2.49936 m") &&
+                           Contains("not checked: 1 cables between orv3-hpr-bbu-shelf-6x5p5kw and "
+                                    "orv3-hpr-power-shelf-6x5p5kw"));
+    const std::string text = core::readTextFile(t.path + "/a.yaml");
+    CHECK_THAT(text, Contains("length: 2.49936 m") && Contains("415 V three-phase 16 A x 80 %"));
+    const test::Run chk = test::runRdt("check " + t.path + "/a.yaml --json", false);
+    CHECK(chk.code == 1);
+    const json v = json::parse(chk.out);
+    std::set<std::string> rules;
+    for (const json& x : v["violations"])
+        rules.insert(x["rule"].get<std::string>());
+    CHECK(rules.count("power.feed.capacity") == 1); // 9.2 kW feeds
+    CHECK(rules.count("signal.cable.reach") == 1);  // a 2.5 m run on a 2 m DAC
+    const json& rack = v["power"]["racks"][0];
+    CHECK(rack["feeds"][0]["available_W"].get<double>() == Approx(415.0 * 16 * 0.8 * std::sqrt(3.0)));
+    CHECK_FALSE(rack["feeds"][0]["fits"].get<bool>());
+
+    // Broken references and what rdt does not model are located errors.
+    json broken = cables;
+    broken["results"][2]["a_terminations"][0]["object"]["device"]["id"] = 999;
+    std::ofstream(dump + "/cables.json") << broken.dump();
+    CHECK_THAT(test::runRdt("import netbox " + dump + " -o " + t.path + "/b.yaml").out,
+               Contains("cables.json: results[2].a_terminations") && Contains("device 999"));
+    broken = cables;
+    broken["results"][0]["b_terminations"][0]["object_id"] = 77;
+    std::ofstream(dump + "/cables.json") << broken.dump();
+    CHECK_THAT(test::runRdt("import netbox " + dump + " -o " + t.path + "/c.yaml").out,
+               Contains("cables.json: results[0]") && Contains("power feed 77"));
+    std::ofstream(dump + "/cables.json") << cables.dump();
+    json dc = feeds;
+    dc["results"][1]["supply"] = {{"value", "dc"}};
+    std::ofstream(dump + "/power-feeds.json") << dc.dump();
+    CHECK_THAT(test::runRdt("import netbox " + dump + " -o " + t.path + "/d.yaml").out,
+               Contains("power-feeds.json: results[1].supply") && Contains("is DC"));
+    CHECK_FALSE(std::filesystem::exists(t.path + "/d.yaml"));
 }

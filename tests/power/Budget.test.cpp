@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "models/PowerModels.h"
 #include "power/Budget.h"
 #include "power/Busbar.h"
 #include "support/RuleHarness.h"
@@ -189,4 +190,66 @@ TEST_CASE("racks sharing a template get the budget of a direct computation", "[p
     CHECK(all.cluster.racks == 1536);
     CHECK(all.pods.size() == 8);
     CHECK(all.pods[0].itLoadW == Approx(all.cluster.itLoadW / 8).epsilon(1e-12));
+}
+
+TEST_CASE("feed capacity: each feed against its circuit, healthy and with the other feed lost", "[power][hand]")
+{
+    // The hand rack on two shelves, A and B: 8 kW shared 4 + 4 kW, or 8 kW on one when a feed is lost.
+    const core::Design d = load(R"(
+catalog: [power-parts]
+power: {basis: modelled}
+layout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, rack_type: orv3-standard,
+  feeds: {A: 9 kW, B: {value: 20 kW, source: "panel 2 circuit 14"}}, slots: [
+  {ou: 1, part: orv3-power-shelf-6x3kw, id: psu-a, feed: A},
+  {ou: 2, part: orv3-power-shelf-6x3kw, id: psu-b, feed: B},
+  {ou: 3, part: orv3-bbu-shelf-6x3kw, id: bbu},
+  {ou: 4, part: test-sled, id: s1, utilisation: 50 %},
+  {ou: 10, part: test-sled, id: s2, utilisation: 50 %}]}]}]}]}
+)");
+    const power::RackPower r = power::rackPower(d, 0);
+    REQUIRE(r.feeds.size() == 2);
+    const core::Curve* c = d.catalog->find("orv3-power-shelf-6x3kw")->curve("efficiency_curve");
+    const models::EfficiencyCurve eff =
+        c ? models::EfficiencyCurve(c->points)
+          : models::EfficiencyCurve::constant(
+                d.catalog->find("orv3-power-shelf-6x3kw")->value("efficiency_full_load", 1.0));
+    const double healthy = 4000.0 / eff.at(4000.0 / 18000.0), alone = 8000.0 / eff.at(8000.0 / 18000.0);
+    CHECK(r.feeds[0].inputW == Approx(healthy).epsilon(1e-9));
+    CHECK(r.feeds[0].worstW == Approx(alone).epsilon(1e-9));
+    CHECK(r.feeds[1].worstW == Approx(alone).epsilon(1e-9));
+    CHECK(r.feeds[1].availableW == 20000.0);
+    // 8.2 kW or so on feed A alone is within 9 kW: it fits; a 8 kW feed A does not.
+    CHECK(alone < 9000.0);
+    CHECK_FALSE(r.fails("power.feed.capacity"));
+    std::string tight = d.text;
+    tight.replace(tight.find("A: 9 kW"), 7, "A: 8 kW");
+    const power::RackPower t = power::rackPower(load(tight), 0);
+    CHECK(t.fails("power.feed.capacity"));
+    CHECK_FALSE(t.fits);
+    CHECK(std::isnan(t.gpuCapToFitW)); // test sleds have no GPUs to cap
+}
+
+TEST_CASE("rack feeds are checked against the shelves' feed: at load", "[power][bad-input]")
+{
+    auto error = [&](const std::string& feeds, const std::string& shelfB) {
+        try {
+            load("catalog: [power-parts]\nlayout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, rack_type: "
+                 "orv3-standard, feeds: " +
+                 feeds +
+                 ", slots: [{ou: 1, part: orv3-power-shelf-6x3kw, id: psu-a, feed: A}, {ou: 2, part: "
+                 "orv3-power-shelf-6x3kw, id: psu-b" +
+                 shelfB + "}]}]}]}]}\n");
+        } catch (const core::InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK_THAT(error("{A: 9 kW, C: 9 kW}", ", feed: B"), Catch::Matchers::Contains("feeds are A and B"));
+    CHECK_THAT(error("{A: 9 kW}", ""), Catch::Matchers::Contains("shelf psu-b names no feed"));
+    CHECK_THAT(error("{A: 9 kW}", ", feed: B"),
+               Catch::Matchers::Contains("shelf psu-b is on feed B, which feeds: does not declare"));
+    CHECK_THAT(error("{A: 9 kW, B: -3 kW}", ", feed: B"), Catch::Matchers::Contains("feeds.B"));
+    CHECK_THAT(error("{A: 9, B: 9 kW}", ", feed: B"),
+               Catch::Matchers::Contains("feeds.A") && Catch::Matchers::Contains("unit"));
+    CHECK(error("{A: 9 kW, B: 9 kW}", ", feed: B") == "no error");
 }

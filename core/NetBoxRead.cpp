@@ -1,0 +1,104 @@
+#include <algorithm>
+#include <filesystem>
+
+#include "core/NetBoxDetail.h"
+#include "core/Yaml.h"
+
+namespace rdt::core::netbox {
+
+namespace fs = std::filesystem;
+
+/// Every result of one endpoint's pages, in page order; pages must add up to the first's count.
+std::vector<Row> readEndpoint(const std::string& dir, const std::string& endpoint, bool required)
+{
+    std::vector<std::string> files;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        const std::string name = e.path().filename().string();
+        if (e.path().extension() == ".json" && (name == endpoint + ".json" || name.rfind(endpoint + "-", 0) == 0))
+            files.push_back(e.path().string());
+    }
+    std::sort(files.begin(), files.end(), [](const std::string& a, const std::string& b) {
+        return a.size() != b.size() ? a.size() < b.size() : a < b; // devices-2 before devices-10
+    });
+    if (files.empty()) {
+        if (required)
+            throw InputError(SourceLoc{dir, 0, 0, endpoint}, "no " + endpoint + ".json (the answer of GET /api/dcim/" +
+                                                                 endpoint + "/?limit=1000, one file per page)");
+        return {};
+    }
+    std::vector<Row> rows;
+    long long count = -1;
+    for (const std::string& f : files) {
+        json page;
+        try {
+            page = json::parse(readTextFile(f));
+        } catch (const json::parse_error& e) {
+            throw InputError(SourceLoc{f, 0, 0, ""}, "not JSON (byte " + std::to_string(e.byte) + ")");
+        } catch (const json::exception& e) { // a number beyond double's range
+            throw InputError(SourceLoc{f, 0, 0, ""}, std::string("not readable JSON: ") + e.what());
+        }
+        if (!page.is_object() || !page.contains("results") || !page["results"].is_array())
+            throw InputError(SourceLoc{f, 0, 0, "results"},
+                             "not a NetBox list answer ({count, next, previous, results})");
+        if (count < 0 && page.contains("count") && page["count"].is_number_integer())
+            count = page["count"].get<long long>();
+        std::size_t i = 0;
+        for (json& r : page["results"]) {
+            rows.push_back({std::move(r), SourceLoc{f, 0, 0, "results[" + std::to_string(i) + "]"}});
+            ++i;
+        }
+    }
+    if (count >= 0 && static_cast<long long>(rows.size()) != count)
+        throw InputError(SourceLoc{files.front(), 0, 0, "count"},
+                         endpoint + ": " + std::to_string(rows.size()) + " results in " + std::to_string(files.size()) +
+                             " pages, but the answer's count is " + std::to_string(count) + " (a page is missing)");
+    return rows;
+}
+
+std::string str(const json& j, const char* key)
+{
+    return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+}
+
+long long idOf(const json& j)
+{
+    if (j.is_object() && j.contains("id") && j["id"].is_number_integer())
+        return j["id"].get<long long>();
+    return -1;
+}
+
+/// A nested reference's id (`"rack": {"id": 3, …}`), -1 when null or absent.
+long long refId(const json& j, const char* key)
+{
+    return j.is_object() && j.contains(key) ? idOf(j[key]) : -1;
+}
+
+[[noreturn]] void fail(const Row& r, const std::string& field, const std::string& message)
+{
+    SourceLoc loc = r.loc;
+    loc.path += "." + field;
+    throw InputError(loc, message);
+}
+
+std::string number(double v)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%.10g", v);
+    return b;
+}
+
+std::string quoted(const std::string& text)
+{
+    std::string out = "\"";
+    for (const char ch : text) {
+        if (ch == '"' || ch == '\\')
+            out += '\\';
+        if (static_cast<unsigned char>(ch) < 0x20)
+            out += ' ';
+        else
+            out += ch;
+    }
+    return out + "\"";
+}
+
+} // namespace rdt::core::netbox
