@@ -71,8 +71,11 @@ double FanCurve::findFreeFlow() const
     double lo = 0, hi = 1.0;
     while (pressure(hi) > 0 && hi < 1e3)
         hi *= 2;
+    // Bisection to adjacent doubles: at most ~64 halvings from [0, 1e3] (then mid is lo or hi).
     for (int i = 0; i < 200; ++i) {
         const double mid = 0.5 * (lo + hi);
+        if (mid <= lo || mid >= hi)
+            break;
         (pressure(mid) > 0 ? lo : hi) = mid;
     }
     return 0.5 * (lo + hi);

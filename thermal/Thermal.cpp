@@ -42,16 +42,18 @@ namespace {
 /// (a DCIM import), so they are solved once.
 std::string contentKey(const core::Rack& rack)
 {
+    // Exact and fast: pointers, positions and the doubles' bytes, then the slot names.
     std::string k;
-    k.reserve(48 * rack.slots.size() + 24);
-    char b[160];
-    std::snprintf(b, sizeof b, "%p", static_cast<const void*>(rack.rackType));
-    k += b;
+    k.reserve(48 * rack.slots.size() + 16);
+    auto raw = [&k](const auto& v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); };
+    raw(rack.rackType);
     for (const core::Slot& s : rack.slots) {
-        std::snprintf(b, sizeof b, "|%p@%d:%.17g:%.17g:%d:", static_cast<const void*>(s.part), s.ou,
-                      s.overrides.gpuPowerCapW.value_or(-1.0), s.overrides.utilisation.value_or(-1.0),
-                      s.overrides.failedFanRotors);
-        k += b;
+        raw(s.part);
+        raw(s.ou);
+        raw(s.overrides.gpuPowerCapW.value_or(-1.0));
+        raw(s.overrides.utilisation.value_or(-1.0));
+        raw(s.overrides.failedFanRotors);
+        raw(s.name.size());
         k += s.name;
     }
     return k;
@@ -69,14 +71,11 @@ public:
         if (!shared)
             return solveRack(d, static_cast<std::size_t>(ri), air, prm, hint);
         std::string k = content;
-        char b[64];
-        std::snprintf(b, sizeof b, "|%.17g|%.17g", air.coldAisleK, air.hotAisleK);
-        k += b;
+        k.append(reinterpret_cast<const char*>(&air.coldAisleK), sizeof(double));
+        k.append(reinterpret_cast<const char*>(&air.hotAisleK), sizeof(double));
         if (hint)
-            for (const ChassisThermal& c : hint->chassis) {
-                std::snprintf(b, sizeof b, "|%.17g", c.fanSpeed);
-                k += b;
-            }
+            for (const ChassisThermal& c : hint->chassis)
+                k.append(reinterpret_cast<const char*>(&c.fanSpeed), sizeof(double));
         {
             std::lock_guard<std::mutex> lock(m_mutex);
             if (const auto it = m_items.find(k); it != m_items.end())

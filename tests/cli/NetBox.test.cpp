@@ -124,7 +124,7 @@ TEST_CASE("NetBox import: power feeds letter the shelves and cap their rack, cab
 {
     test::TempDir t;
     // The single rack with its two feeds declared, exported: power-feeds.json and the shelves' cables.
-    std::string design = core::readTextFile("data/designs/single-rack.yaml");
+    std::string design = core::readTextFile(RDT_SOURCE_DIR "/data/designs/single-rack.yaml");
     const std::string type = "              rack_type: orv3-hpr\n";
     design.replace(design.find(type), type.size(), type + "              feeds: {A: 30 kW, B: 30 kW}\n");
     const std::string base = t.path + "/base.yaml", dump = t.path + "/dump";
