@@ -8,6 +8,7 @@
 
 #include "BenchUtil.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +16,7 @@
 #include <string>
 
 #include "analysis/Pipeline.h"
+#include "core/Yaml.h"
 
 using namespace rdt;
 
@@ -115,5 +117,19 @@ int main(int argc, char** argv)
     }
     std::printf("targets for 350,208 GPUs of distinct racks: 3 s and 1 GB (issue 16); vs tmpl: the same fleet from one "
                 "template\n");
+    // The YAML reader against yaml-cpp (what rdt read designs with before), on the 98k fleet's text.
+    const std::string text = fleet(std::min(largest, 98304L) / 16, true);
+    const auto t0 = std::chrono::steady_clock::now();
+    const core::Cursor tree = core::Cursor::parse(text, "fleet.yaml");
+    const auto t1 = std::chrono::steady_clock::now();
+    const YAML::Node node = core::parseYaml(text, "fleet.yaml");
+    const auto t2 = std::chrono::steady_clock::now();
+    const double ours = std::chrono::duration<double>(t1 - t0).count(),
+                 theirs = std::chrono::duration<double>(t2 - t1).count();
+    std::printf(
+        "YAML %.1f MB: libyaml tree %.3f s (%.0f MB/s), yaml-cpp %.3f s (%.1f MB/s): %.1fx (%zu and %zu halls)\n",
+        static_cast<double>(text.size()) / 1e6, ours, static_cast<double>(text.size()) / 1e6 / ours, theirs,
+        static_cast<double>(text.size()) / 1e6 / theirs, theirs / ours, tree["layout"]["halls"].size(),
+        static_cast<std::size_t>(node["layout"]["halls"].size()));
     return 0;
 }
