@@ -12,7 +12,10 @@
 /// catalog slugs (NetBox's devicetype-library slugs are rdt's). A rack's type is its NetBox
 /// `rack_type.slug` (NetBox ≥ 4.1) or its `rdt_rack_type` custom field. Device custom fields
 /// `rdt_gpu_power_cap` (W), `rdt_utilisation` (%), `rdt_failed_fans` and `rdt_feed` (A/B) become the
-/// slot's overrides.
+/// slot's overrides. Optional `power-feeds` and `cables` pages: a shelf's power port cabled to a
+/// power feed puts it on feed A or B of its rack, and the rack's `feeds:` carry each feed's
+/// available power; interface cables set the length of the base design's link class joining the
+/// same two parts when the longest is longer than the class assumed (docs/design-format.md).
 
 #include <string>
 #include <vector>
