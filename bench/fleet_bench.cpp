@@ -4,6 +4,7 @@
 // and `rdt check`'s pipeline runs it, stage by stage, from 1k to 350k GPUs; the same sizes built
 // from one template (identical racks, solved once) are the baseline in the same run.
 //   bench_fleet [largest GPU count, default 350208]
+//   bench_fleet --write FILE GPUS     the generator alone: a flat fleet of any size for `rdt check`
 #include <sys/resource.h>
 
 #include "BenchUtil.h"
@@ -90,6 +91,22 @@ std::string fleet(long racks, bool distinct)
 
 int main(int argc, char** argv)
 {
+    if (argc == 4 && std::strcmp(argv[1], "--write") == 0) { // the generator alone, for `rdt check`
+        const long gpus = std::atol(argv[3]);
+        if (gpus < 16) {
+            std::fprintf(stderr, "bench_fleet --write FILE GPUS: at least 16 GPUs (one rack)\n");
+            return 2;
+        }
+        std::FILE* f = std::fopen(argv[2], "wb");
+        const std::string t = fleet(gpus / 16, true);
+        if (!f || std::fwrite(t.data(), 1, t.size(), f) != t.size() || std::fclose(f) != 0) {
+            std::fprintf(stderr, "bench_fleet: cannot write %s\n", argv[2]);
+            return 2;
+        }
+        std::printf("%s: %ld racks of 16 GPUs, every rack written out (%.1f MB)\n", argv[2], gpus / 16,
+                    static_cast<double>(t.size()) / 1e6);
+        return 0;
+    }
     const long largest = argc > 1 ? std::atol(argv[1]) : 350208;
     std::printf("%-9s %-9s %7s %8s %7s %7s %7s %7s %7s %7s %8s %8s\n", "GPUs", "racks", "YAML MB", "total s", "load",
                 "thermal", "power", "signal", "thrput", "rules", "peak MB", "vs tmpl");

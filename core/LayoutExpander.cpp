@@ -202,7 +202,8 @@ const Rack& LayoutExpander::rackPrototype(const Cursor& body)
 
 void LayoutExpander::parseFeeds(const Cursor& feeds, Rack& rack) const
 {
-    for (const auto& [name, value] : feeds.entries()) {
+    for (const auto& [key, value] : feeds.entries()) {
+        const std::string name = key; // a lambda below captures it (clang 14: no structured bindings)
         if (name != "A" && name != "B")
             value.fail("a rack's feeds are A and B (the names its power shelves' feed: uses)");
         const SourcedValue v = value.sourcedQuantity(Dimension::Power, Range{1.0, 1e8});

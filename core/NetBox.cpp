@@ -169,9 +169,9 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
             for (const auto& [fid, cable] : it->second)
                 letters.insert(cab.feedLetter.at(fid));
             if (letters.size() > 1)
-                fail(*it->second.back().second, "b_terminations",
-                     "device \"" + name +
-                         "\" is cabled to both feeds of its rack; rdt models one feed per power shelf");
+                failAt(it->second.back().second, "b_terminations",
+                       "device \"" + name +
+                           "\" is cabled to both feeds of its rack; rdt models one feed per power shelf");
             if (!shelf)
                 out.notes.push_back("not checked: " + name + " (" + str(d.value["device_type"], "slug") +
                                     ") is cabled straight to a power feed; rdt feeds power shelves only");

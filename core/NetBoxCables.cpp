@@ -105,7 +105,7 @@ CableSummary readCables(const std::string& dir, const std::map<long long, const 
             auto& list = rackFeeds[rack];
             if (std::none_of(list.begin(), list.end(), [&](const auto& p) { return p.first == feed->object; }))
                 list.emplace_back(feed->object, &c);
-            out.deviceFeeds[port->device].emplace_back(feed->object, &c);
+            out.deviceFeeds[port->device].emplace_back(feed->object, c.loc);
             ++out.powerCables;
             continue;
         }

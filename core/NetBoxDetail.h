@@ -36,6 +36,8 @@ long long idOf(const json& j);
 long long refId(const json& j, const char* key);
 /// An InputError at the row's `field`.
 [[noreturn]] void fail(const Row& r, const std::string& field, const std::string& message);
+/// An InputError at `field` of the result at `loc`.
+[[noreturn]] void failAt(const SourceLoc& loc, const std::string& field, const std::string& message);
 /// A number as rdt writes it in YAML (%.10g).
 std::string number(double v);
 /// `text` as a double-quoted YAML scalar.
@@ -52,12 +54,12 @@ struct CablePair {
 struct CableSummary {
     std::size_t powerFeeds = 0;
     long long powerCables = 0, otherCables = 0, openCables = 0;
-    /// Device → the feeds its power ports are cabled to (feed id, cable).
-    std::map<long long, std::vector<std::pair<long long, const Row*>>> deviceFeeds;
+    /// Device → the feeds its power ports are cabled to (feed id, where the cable is).
+    std::map<long long, std::vector<std::pair<long long, SourceLoc>>> deviceFeeds;
     std::map<long long, std::string> feedLetter;                    ///< feed id → `A` / `B` in its rack
     std::map<long long, std::vector<std::string>> rackFeeds;        ///< rack id → `A: {value: …, source: …}`
     std::map<std::pair<std::string, std::string>, CablePair> pairs; ///< interface cables by device types
-    std::vector<std::string> uncabled;                             ///< power feeds no shelf is cabled to
+    std::vector<std::string> uncabled;                              ///< power feeds no shelf is cabled to
 };
 
 /// Read `power-feeds` and `cables`: broken references are InputErrors at the cable; a rack's feeds

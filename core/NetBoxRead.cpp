@@ -80,6 +80,13 @@ long long refId(const json& j, const char* key)
     throw InputError(loc, message);
 }
 
+[[noreturn]] void failAt(const SourceLoc& at, const std::string& field, const std::string& message)
+{
+    SourceLoc loc = at;
+    loc.path += "." + field;
+    throw InputError(loc, message);
+}
+
 std::string number(double v)
 {
     char b[32];

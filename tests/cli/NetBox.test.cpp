@@ -202,6 +202,16 @@ TEST_CASE("NetBox import: power feeds letter the shelves and cap their rack, cab
     std::ofstream(dump + "/cables.json") << broken.dump();
     CHECK_THAT(test::runRdt("import netbox " + dump + " -o " + t.path + "/c.yaml").out,
                Contains("cables.json: results[0]") && Contains("power feed 77"));
+    // A shelf cabled to both feeds of its rack (found by fuzz_netbox: the message once read a freed page).
+    broken = cables;
+    json second = broken["results"][0];
+    second["id"] = 500;
+    second["b_terminations"][0]["object_id"] = broken["results"][1]["b_terminations"][0]["object_id"];
+    broken["results"].push_back(second);
+    broken["count"] = broken["results"].size();
+    std::ofstream(dump + "/cables.json") << broken.dump();
+    CHECK_THAT(test::runRdt("import netbox " + dump + " -o " + t.path + "/e.yaml").out,
+               Contains("cables.json: results[5].b_terminations") && Contains("cabled to both feeds"));
     std::ofstream(dump + "/cables.json") << cables.dump();
     json dc = feeds;
     dc["results"][1]["supply"] = {{"value", "dc"}};
