@@ -29,6 +29,8 @@ constexpr MetricInfo kMetrics[] = {
     {"busbw", Dimension::DataRate, true},
     {"algbw", Dimension::DataRate, true},
     {"allgather_normalised", Dimension::Ratio, true},
+    {"checkpoint_save_s", Dimension::Time, false},
+    {"goodput", Dimension::Ratio, false},
 };
 
 const std::vector<std::string> kScopes = {"chassis", "rack", "pod", "cluster"};
@@ -56,6 +58,34 @@ models::DataType parseDtype(const core::Cursor& c)
 
 } // namespace
 
+namespace {
+
+CheckpointSpec readCheckpoint(const core::Cursor& c)
+{
+    c.allowKeys({"parameters", "bytes_per_parameter", "interval", "asynchronous", "interruptions", "restart", "note"});
+    CheckpointSpec s;
+    s.loc = c.loc();
+    s.parameters = c["parameters"].number(1.0, 1e16);
+    if (auto b = c.find("bytes_per_parameter"))
+        s.bytesPerParameter = b->number(0.01, 1000.0);
+    if (auto i = c.find("interval"))
+        s.intervalS = i->quantity(Dimension::Time, core::Range{1.0, 1e8});
+    if (auto a = c.find("asynchronous"))
+        s.asynchronous = a->boolean();
+    if (auto f = c.find("interruptions")) {
+        f->allowKeys({"per_day", "gpus", "source"});
+        s.interruptionsPerDay = (*f)["per_day"].number(1e-6, 1e6);
+        s.referenceGpus = static_cast<double>((*f)["gpus"].integer(1, 100000000));
+        if (auto src = f->find("source"))
+            s.interruptionSource = src->str();
+    }
+    // No default: a restart taken as instant would flatter goodput.
+    s.restartS = c["restart"].quantity(Dimension::Time, core::Range{0.0, 1e7});
+    return s;
+}
+
+} // namespace
+
 Targets Targets::load(const std::string& path)
 {
     return loadText(core::readTextFile(path), path);
@@ -65,7 +95,7 @@ Targets Targets::loadText(const std::string& text, const std::string& path)
 {
     const core::Cursor doc = core::Cursor::parse(text, path);
     doc.requireMap();
-    doc.allowKeys({"name", "description", "source", "mfu", "targets"});
+    doc.allowKeys({"name", "description", "source", "mfu", "targets", "checkpoint"});
     Targets t;
     t.file = path;
     t.name = doc["name"].str();
@@ -80,6 +110,8 @@ Targets Targets::loadText(const std::string& text, const std::string& path)
     if (!(t.mfu > 0.0 && t.mfu <= 1.0))
         mfu.fail("MFU must be in (0, 1] (or 0 … 100 %), got " +
                  (isPlain ? mfuText : core::formatQuantity(t.mfu, Dimension::Ratio)));
+    if (auto c = doc.find("checkpoint"))
+        t.checkpoint = readCheckpoint(*c);
     const core::Cursor list = doc["targets"];
     list.requireSequence();
     std::vector<std::string> metricNames;
@@ -100,7 +132,9 @@ Targets Targets::loadText(const std::string& text, const std::string& path)
         if (!info)
             metric.fail("unknown metric \"" + g.metric + "\"" + core::didYouMean(g.metric, metricNames) +
                         "; known: sustained_tflops, clock_ratio, cluster_sustained, busbw, algbw, "
-                        "allgather_normalised");
+                        "allgather_normalised, checkpoint_save_s, goodput");
+        if ((g.metric == "checkpoint_save_s" || g.metric == "goodput") && !t.checkpoint)
+            metric.fail(g.metric + " needs the workload's checkpoint: section (parameters, interruptions, restart)");
         g.dim = info->dim;
         if (auto d = c.find("dtype"))
             g.dtype = parseDtype(*d);
@@ -399,6 +433,15 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
         }
     }
 
+    if (targets && targets->checkpoint) {
+        out.checkpoint = analyseCheckpoint(d, *targets->checkpoint);
+        if (!out.checkpoint->checked) {
+            std::string list;
+            for (const std::string& m : out.checkpoint->missing)
+                list += (list.empty() ? "" : ", ") + m;
+            out.notes.push_back("checkpoint not checked: the model needs " + list);
+        }
+    }
     // Targets.
     if (targets)
         for (const Target& t : targets->targets) {
@@ -443,7 +486,10 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
             } else if (t.metric == "allgather_normalised") {
                 const double base = out.collective(Collective::AllGather, h.gpusPerNode, t.sizeB).busbwGBps;
                 v = out.collective(Collective::AllGather, n, t.sizeB).busbwGBps / base;
-            }
+            } else if (t.metric == "checkpoint_save_s")
+                v = out.checkpoint ? out.checkpoint->saveS : NAN;
+            else if (t.metric == "goodput")
+                v = out.checkpoint ? out.checkpoint->goodput : NAN;
             r.value = v;
             r.pass = !std::isnan(v) && (t.isMin ? v >= t.limit : v <= t.limit);
             if (t.gpus > out.gpus) {

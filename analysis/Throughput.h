@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/Checkpoint.h"
 #include "core/Design.h"
 #include "core/Rules.h"
 #include "models/Collectives.h"
@@ -41,6 +42,7 @@ struct Targets {
     double mfu = 0.4;
     core::SourceLoc mfuLoc;
     std::vector<Target> targets;
+    std::optional<CheckpointSpec> checkpoint; ///< `checkpoint:` (analysis/Checkpoint.h)
     /// InputError (file:line) on bad input: unknown metric, MFU outside (0, 1], missing unit, ...
     static Targets load(const std::string& path);
     static Targets loadText(const std::string& text, const std::string& fileName);
@@ -98,6 +100,7 @@ struct ThroughputResult {
     std::vector<CollectivePoint> collectives;
     std::vector<ScalingPoint> allgatherScaling;
     std::vector<TargetResult> targets;
+    std::optional<CheckpointResult> checkpoint; ///< when the targets file has `checkpoint:`
     std::vector<std::string> notes;
     /// busbw (GB/s) of `op` at `sizeB` over n GPUs with NCCL's best algorithm.
     models::CollectiveTime collective(models::Collective op, int n, double sizeB) const;

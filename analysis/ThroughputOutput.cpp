@@ -16,6 +16,39 @@ json number(double v)
     return std::isfinite(v) ? json(v) : json(nullptr);
 }
 
+json pathJson(const std::vector<PathStage>& path)
+{
+    json out = json::array();
+    for (const PathStage& p : path)
+        out.push_back({{"stage", p.name}, {"bytes_per_s", p.bytesPerS}, {"basis", p.basis}});
+    return out;
+}
+
+json checkpointJson(const std::optional<CheckpointResult>& c)
+{
+    if (!c)
+        return nullptr;
+    return {{"checked", c->checked},
+            {"missing", c->missing},
+            {"gpus", c->gpus},
+            {"nodes", c->nodes},
+            {"bytes", c->bytes},
+            {"write_path", pathJson(c->write)},
+            {"read_path", pathJson(c->read)},
+            {"write_bottleneck", c->writeBottleneck},
+            {"read_bottleneck", c->readBottleneck},
+            {"save_s", number(c->saveS)},
+            {"restore_s", number(c->restoreS)},
+            {"stall_s", number(c->stallS)},
+            {"mtbf_s", number(c->mtbfS)},
+            {"young_interval_s", number(c->youngS)},
+            {"daly_interval_s", number(c->dalyS)},
+            {"interval_s", number(c->intervalS)},
+            {"goodput", number(c->goodput)},
+            {"goodput_at_optimum", number(c->goodputAtOptimum)},
+            {"lost_gpu_hours_per_day", number(c->lostGpuHoursPerDay)}};
+}
+
 } // namespace
 
 json throughputJson(const ThroughputResult& t)
@@ -88,6 +121,7 @@ json throughputJson(const ThroughputResult& t)
             {"collectives", coll},
             {"allgather_scaling", scaling},
             {"targets", targets},
+            {"checkpoint", checkpointJson(t.checkpoint)},
             {"notes", t.notes}};
 }
 

@@ -245,6 +245,16 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
                       bw(models::Collective::AllGather, pod), bw(models::Collective::AllGather, t.gpus),
                       bw(models::Collective::AllToAll, t.gpus), t.fabric.c_str());
         out << buf;
+        if (t.checkpoint && t.checkpoint->checked) {
+            const analysis::CheckpointResult& ck = *t.checkpoint;
+            std::snprintf(buf, sizeof buf,
+                          "ckpt     %.2f TB: save %.1f s (%s-bound), restore %.1f s, stall %.1f s every %.0f min; "
+                          "MTBF %.2f h; goodput %.1f %% (%s GPU-hours a day lost)\n",
+                          ck.bytes / 1e12, ck.saveS, ck.writeBottleneck.c_str(), ck.restoreS, ck.stallS, ck.intervalS / 60.0,
+                          ck.mtbfS / 3600.0, ck.goodput * 100.0,
+                          thousands(static_cast<std::size_t>(std::lround(ck.lostGpuHoursPerDay))).c_str());
+            out << buf;
+        }
         for (std::size_t i = 0; i < t.notes.size() && i < 5; ++i)
             out << "note     " << t.notes[i] << "\n";
         if (t.notes.size() > 5)

@@ -157,6 +157,19 @@ struct Scenario {
 };
 
 /// A loaded, expanded design.
+/// The checkpoint path outside the racks (`storage:`): every figure optional; the checkpoint model
+/// lists the ones it needs and lacks (docs/checkpoint.md). Rates in bit/s.
+struct Storage {
+    bool declared = false;
+    double hostLinkBps = NAN;             ///< per GPU, device to host (PCIe), one direction
+    int frontendNics = 0;                 ///< front-end NICs per GPU node
+    double frontendNicBps = NAN;          ///< each
+    double frontendFabricBps = NAN;       ///< front-end fabric between the GPUs and storage (NaN: not a limit)
+    double writeBps = NAN, readBps = NAN; ///< the storage tier as its clients see it
+    std::string source;                   ///< where the figures come from
+    SourceLoc loc;
+};
+
 struct Design {
     std::string file; ///< path as given
     std::string text; ///< the input verbatim
@@ -165,6 +178,7 @@ struct Design {
     std::string profile = "default"; ///< rule profile name
     Site site;                       ///< the site this run analyses (the design's, or a scenario's what-if)
     Fabric fabric;
+    Storage storage;
     PowerPolicy power;
     Room room;
     ThermalModel thermalModel = ThermalModel::Network; ///< `thermal: {model: …}` or `--thermal`

@@ -104,6 +104,30 @@ Room readRoom(const Cursor& c)
     return r;
 }
 
+Storage readStorage(const Cursor& c)
+{
+    c.allowKeys({"host_link", "frontend_nics", "frontend_nic", "frontend_fabric", "write", "read", "source"});
+    Storage s;
+    s.declared = true;
+    s.loc = c.loc();
+    const Range rate{1e6, 1e18};
+    if (auto x = c.find("host_link"))
+        s.hostLinkBps = x->quantity(Dimension::DataRate, rate);
+    if (auto x = c.find("frontend_nics"))
+        s.frontendNics = static_cast<int>(x->integer(1, 64));
+    if (auto x = c.find("frontend_nic"))
+        s.frontendNicBps = x->quantity(Dimension::DataRate, rate);
+    if (auto x = c.find("frontend_fabric"))
+        s.frontendFabricBps = x->quantity(Dimension::DataRate, rate);
+    if (auto x = c.find("write"))
+        s.writeBps = x->quantity(Dimension::DataRate, rate);
+    if (auto x = c.find("read"))
+        s.readBps = x->quantity(Dimension::DataRate, rate);
+    if (auto x = c.find("source"))
+        s.source = x->str();
+    return s;
+}
+
 Fabric readFabric(const Cursor& c)
 {
     c.allowKeys({"kind", "nic_latency", "rack_switch_latency", "pod_switch_latency", "cluster_switch_latency",
@@ -400,8 +424,8 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
     const Cursor doc = Cursor::parse(text, fileName);
     if (!doc.isMap())
         doc.fail("a design file must be a mapping with at least `layout:`");
-    doc.allowKeys({"rdt", "name", "description", "profile", "site", "fabric", "power", "room", "thermal", "catalog",
-                   "templates", "layout", "links", "waivers"});
+    doc.allowKeys({"rdt", "name", "description", "profile", "site", "fabric", "storage", "power", "room", "thermal",
+                   "catalog", "templates", "layout", "links", "waivers"});
     if (auto v = doc.find("rdt"))
         v->integer(1, 1);
     d.name = doc.has("name") ? doc["name"].str() : std::filesystem::path(fileName).stem().string();
@@ -413,6 +437,8 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
         d.site = readSite(*s);
     if (auto f = doc.find("fabric"))
         d.fabric = readFabric(*f);
+    if (auto st = doc.find("storage"))
+        d.storage = readStorage(*st);
     if (auto pw = doc.find("power")) {
         pw->requireMap();
         pw->allowKeys({"basis"});

@@ -361,10 +361,21 @@ TEST_CASE("rdt check --targets: throughput in JSON with a verdict per target", "
     CHECK(t.at("gpus") == 24576);
     CHECK(t.at("sustained_pflops_bf16").get<double>() == Approx(24576 * 395.76 / 1e3));
     CHECK(t.at("fabric").at("kind") == "roce");
+    // The workload's checkpoint on the design's storage path: 405e9 x 14 B = 5.67 TB at Tectonic's
+    // 2 TB/s (the slowest stage), 24,576 GPUs failing at 8.63 a day per 16,384 GPUs.
+    const auto& ck = t.at("checkpoint");
+    REQUIRE(ck.at("checked") == true);
+    CHECK(ck.at("bytes").get<double>() == Approx(405e9 * 14));
+    CHECK(ck.at("write_bottleneck") == "storage");
+    CHECK(ck.at("save_s").get<double>() == Approx(405e9 * 14 / 2e12));
+    CHECK(ck.at("mtbf_s").get<double>() == Approx(86400.0 / (8.63 * 24576 / 16384)));
+    CHECK(ck.at("goodput").get<double>() > 0.8);
+    CHECK(ck.at("goodput").get<double>() < 1.0);
 
     const Run text = runRdt("check data/designs/meta-24k-ib.yaml --targets data/targets/meta-llama3.yaml");
     CHECK(text.code == 0);
     CHECK_THAT(text.out, Contains("targets  7 of 7 met"));
+    CHECK_THAT(text.out, Contains("ckpt     5.67 TB: save 2.8 s (storage-bound), restore 2.8 s"));
     CHECK_THAT(text.out, Contains("396 TFLOPS BF16 sustained per GPU"));
 
     // CI formats: every target is a JUnit test case; failed ones are SARIF results with a rule.
