@@ -74,7 +74,34 @@ json checkJson(const RunResult& result)
             {"power", result.power ? powerJson(*result.power) : json(nullptr)},
             {"thermal", result.thermal ? thermalJson(*result.thermal) : json(nullptr)},
             {"signal", result.signal ? signalJson(*result.signal) : json(nullptr)},
-            {"throughput", result.throughput ? throughputJson(*result.throughput) : json(nullptr)}};
+            {"throughput", result.throughput ? throughputJson(*result.throughput) : json(nullptr)},
+            {"energy", result.energy ? energyJson(*result.energy) : json(nullptr)}};
+}
+
+json energyJson(const EnergyResult& e)
+{
+    auto num = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+    auto group = [&](const EnergyGroup& g) {
+        return json{{"id", g.id},
+                    {"it_modelled_W", num(g.itModelledW)},
+                    {"it_basis_W", num(g.itBasisW)},
+                    {"facility_W", num(g.facilityW)},
+                    {"facility_peak_W", num(g.facilityPeakW)},
+                    {"annual_MWh", num(g.annualMWh)},
+                    {"co2_t", num(g.co2Tonnes)}};
+    };
+    json halls = json::array();
+    for (const EnergyGroup& g : e.halls)
+        halls.push_back(group(g));
+    return {{"pue", e.pue},
+            {"pue_source", e.pueSource},
+            {"load_factor", e.loadFactor},
+            {"hours_per_year", e.hoursPerYear},
+            {"grid_kg_co2_per_kWh", num(e.gridKgPerKWh)},
+            {"grid_source", e.gridSource},
+            {"peak_basis", std::string(core::powerBasisName(e.basis))},
+            {"total", group(e.total)},
+            {"halls", halls}};
 }
 
 json signalJson(const signal::SignalResult& s)

@@ -17,6 +17,8 @@ nlohmann::json checkJson(const RunResult& result);
 
 /// `signal.links[]`: id, kind, length_m, il_nyquist_dB, com_dB, eye_height (V), verdict, lane_rate_Gbps.
 nlohmann::json signalJson(const signal::SignalResult& result);
+/// The `energy` section of `check --json` (analysis/Energy.h).
+nlohmann::json energyJson(const EnergyResult& result);
 
 /// One violation as JSON (NaN numbers become null).
 nlohmann::json violationJson(const core::Violation& v);

@@ -199,6 +199,15 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     progress.update(0.3, "power budget");
     solveCoupled(result.design, result.profile, effectiveBasis(options, result.design, result.profile), store);
     result.power = store.get<power::PowerResult>("power");
+    if (result.design.facility.declared) {
+        // The year's energy follows the modelled draw, the peak the budget's basis.
+        std::shared_ptr<const power::PowerResult> modelled = result.power;
+        if (result.power->basis != core::PowerBasis::Modelled)
+            modelled = std::make_shared<const power::PowerResult>(
+                power::computePower(result.design, powerOptions(result.design, result.profile,
+                                                                core::PowerBasis::Modelled, result.thermal.get())));
+        result.energy = std::make_shared<const EnergyResult>(analyseEnergy(result.design, *result.power, *modelled));
+    }
     const auto tPower = Clock::now();
     progress.update(0.45, "link channels and COM");
     result.signal = signal::signalFor(result.design, store, dataDir() + "/si-profiles");

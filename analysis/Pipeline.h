@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/Energy.h"
 #include "analysis/Throughput.h"
 #include "core/Design.h"
 #include "core/Progress.h"
@@ -74,6 +75,7 @@ struct RunResult {
     std::shared_ptr<const thermal::ThermalResult> thermal;
     std::shared_ptr<const signal::SignalResult> signal;
     std::shared_ptr<const ThroughputResult> throughput;
+    std::shared_ptr<const EnergyResult> energy; ///< when the design declares `facility:`
     double loadSeconds = 0.0;
     double powerSeconds = 0.0;
     double thermalSeconds = 0.0;

@@ -254,6 +254,38 @@ void writeSignalGroup(hid_t file, const signal::SignalResult& s)
 
 /// What-if inputs of this run (`--scenario`, `--inlet`, `--altitude`, `--power-basis`): kept apart
 /// from /design, which is the design as written.
+/// `/energy`: the facility's figures in all and per hall.
+void writeEnergy(hid_t file, const EnergyResult& e)
+{
+    H5Handle g = createGroup(file, "energy");
+    writeStringAttribute(g.get(), "pue_source", e.pueSource);
+    writeStringAttribute(g.get(), "grid_source", e.gridSource);
+    writeStringAttribute(g.get(), "peak_basis", std::string(core::powerBasisName(e.basis)));
+    writeScalar(g.get(), "pue", e.pue, "1");
+    writeScalar(g.get(), "load_factor", e.loadFactor, "1");
+    writeScalar(g.get(), "hours_per_year", e.hoursPerYear, "h");
+    writeScalar(g.get(), "grid_intensity", e.gridKgPerKWh, "kg/kWh");
+    H5Table t;
+    const auto id = t.textColumn("id"), it = t.realColumn("it_modelled", "W"), itb = t.realColumn("it_basis", "W"),
+               fac = t.realColumn("facility", "W"), peak = t.realColumn("facility_peak", "W"),
+               mwh = t.realColumn("annual_energy", "MWh"), co2 = t.realColumn("co2", "t");
+    std::vector<const EnergyGroup*> rows;
+    for (const EnergyGroup& h : e.halls)
+        rows.push_back(&h);
+    rows.push_back(&e.total);
+    for (const EnergyGroup* x : rows) {
+        t.addRow();
+        t.set(id, x->id);
+        t.set(it, x->itModelledW);
+        t.set(itb, x->itBasisW);
+        t.set(fac, x->facilityW);
+        t.set(peak, x->facilityPeakW);
+        t.set(mwh, x->annualMWh);
+        t.set(co2, x->co2Tonnes);
+    }
+    t.write(g.get(), "halls");
+}
+
 void writeScenario(hid_t file, const RunResult& r)
 {
     const H5Handle g = group(file, "scenario");
@@ -300,6 +332,8 @@ void writeReport(const RunResult& result, const std::string& outPath, const std:
                 writeSignalGroup(file.get(), *result.signal);
             if (result.throughput)
                 writeThroughputGroup(file.get(), *result.throughput);
+            if (result.energy)
+                writeEnergy(file.get(), *result.energy);
         } catch (...) {
             file = H5Handle();
             fs::remove(tmp, ec);

@@ -510,6 +510,7 @@ std::pair<double, const char*> targetDisplay(double si, core::Dimension d)
     case core::Dimension::ComputeRate: return {si / 1e12, "TFLOPS"};
     case core::Dimension::DataRate: return {si / 8e9, "GB/s"};
     case core::Dimension::Ratio: return {si * 100, "%"};
+    case core::Dimension::Time: return {si, "s"};
     default: return {si, ""};
     }
 }

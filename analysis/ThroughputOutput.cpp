@@ -125,6 +125,46 @@ json throughputJson(const ThroughputResult& t)
             {"notes", t.notes}};
 }
 
+namespace {
+
+/// `/throughput/checkpoint`: the figures, and the write and read paths stage by stage.
+void writeCheckpoint(hid_t parent, const CheckpointResult& c)
+{
+    H5Handle g = createGroup(parent, "checkpoint");
+    writeStringAttribute(g.get(), "checked", c.checked ? "yes" : "no");
+    std::string missing;
+    for (const std::string& m : c.missing)
+        missing += (missing.empty() ? "" : ", ") + m;
+    writeStringAttribute(g.get(), "missing", missing);
+    writeStringAttribute(g.get(), "write_bottleneck", c.writeBottleneck);
+    writeStringAttribute(g.get(), "read_bottleneck", c.readBottleneck);
+    writeScalar(g.get(), "bytes", c.bytes, "B");
+    writeScalar(g.get(), "save", c.saveS, "s");
+    writeScalar(g.get(), "restore", c.restoreS, "s");
+    writeScalar(g.get(), "stall", c.stallS, "s");
+    writeScalar(g.get(), "mtbf", c.mtbfS, "s");
+    writeScalar(g.get(), "young_interval", c.youngS, "s");
+    writeScalar(g.get(), "daly_interval", c.dalyS, "s");
+    writeScalar(g.get(), "interval", c.intervalS, "s");
+    writeScalar(g.get(), "goodput", c.goodput, "1");
+    writeScalar(g.get(), "goodput_at_optimum", c.goodputAtOptimum, "1");
+    writeScalar(g.get(), "lost_gpu_hours_per_day", c.lostGpuHoursPerDay, "h/d");
+    H5Table p;
+    const auto dir = p.textColumn("direction"), stage = p.textColumn("stage"), rate = p.realColumn("rate", "B/s"),
+               basis = p.textColumn("basis");
+    for (const auto& [name, path] : {std::pair{"write", &c.write}, std::pair{"read", &c.read}})
+        for (const PathStage& x : *path) {
+            p.addRow();
+            p.set(dir, std::string(name));
+            p.set(stage, x.name);
+            p.set(rate, x.bytesPerS);
+            p.set(basis, x.basis);
+        }
+    p.write(g.get(), "path");
+}
+
+} // namespace
+
 void writeThroughputGroup(hid_t file, const ThroughputResult& t)
 {
     H5Handle g = createGroup(file, "throughput");
@@ -202,6 +242,8 @@ void writeThroughputGroup(hid_t file, const ThroughputResult& t)
         r.set(verdict, std::string(!x.applicable ? "n/a" : x.pass ? "pass" : "fail"));
     }
     r.write(g.get(), "targets");
+    if (t.checkpoint)
+        writeCheckpoint(g.get(), *t.checkpoint);
 }
 
 } // namespace rdt::analysis

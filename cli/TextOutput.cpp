@@ -194,6 +194,28 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
         out << "scenario " << r.design.scenario.name << "\n";
     if (r.power)
         out << powerSummaryText(*r.power);
+    if (r.energy) {
+        const analysis::EnergyResult& e = *r.energy;
+        char line[512];
+        // GWh below a TWh, kt below a Mt.
+        const double mwh = e.total.annualMWh;
+        char energy[48], co2[48];
+        std::snprintf(energy, sizeof energy, mwh >= 1e6 ? "%.2f TWh" : "%.0f GWh", mwh >= 1e6 ? mwh / 1e6 : mwh / 1e3);
+        std::snprintf(line, sizeof line,
+                      "energy   from the grid %s = IT AC %s (modelled) x PUE %.3g (%s); peak %s (%s); %s a year at "
+                      "%.0f %% load",
+                      mw(e.total.facilityW).c_str(), mw(e.total.itModelledW).c_str(), e.pue, e.pueSource.c_str(),
+                      mw(e.total.facilityPeakW).c_str(), std::string(core::powerBasisName(e.basis)).c_str(), energy,
+                      e.loadFactor * 100.0);
+        out << line;
+        if (std::isfinite(e.total.co2Tonnes)) {
+            const double t = e.total.co2Tonnes;
+            std::snprintf(co2, sizeof co2, t >= 1e6 ? "%.2f Mt" : "%.1f kt", t >= 1e6 ? t / 1e6 : t / 1e3);
+            std::snprintf(line, sizeof line, ", %s CO2 at %.3g kg/kWh (%s)", co2, e.gridKgPerKWh, e.gridSource.c_str());
+            out << line;
+        }
+        out << "\n";
+    }
     if (r.thermal)
         out << thermalSummaryText(*r.thermal);
     if (r.signal && !r.signal->links.empty()) {
@@ -250,8 +272,8 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
             std::snprintf(buf, sizeof buf,
                           "ckpt     %.2f TB: save %.1f s (%s-bound), restore %.1f s, stall %.1f s every %.0f min; "
                           "MTBF %.2f h; goodput %.1f %% (%s GPU-hours a day lost)\n",
-                          ck.bytes / 1e12, ck.saveS, ck.writeBottleneck.c_str(), ck.restoreS, ck.stallS, ck.intervalS / 60.0,
-                          ck.mtbfS / 3600.0, ck.goodput * 100.0,
+                          ck.bytes / 1e12, ck.saveS, ck.writeBottleneck.c_str(), ck.restoreS, ck.stallS,
+                          ck.intervalS / 60.0, ck.mtbfS / 3600.0, ck.goodput * 100.0,
                           thousands(static_cast<std::size_t>(std::lround(ck.lostGpuHoursPerDay))).c_str());
             out << buf;
         }

@@ -170,6 +170,19 @@ struct Storage {
     SourceLoc loc;
 };
 
+/// The building around the racks, for the energy figures (`facility:`): a fixed PUE with its source,
+/// the year's load and the grid's carbon intensity.
+struct Facility {
+    bool declared = false;
+    double pue = NAN;             ///< facility power / IT power (required when declared)
+    std::string pueSource;        ///< where the PUE comes from (required)
+    double loadFactor = 1.0;      ///< the year's mean IT draw as a share of the modelled draw (default 100 %)
+    double hoursPerYear = 8760.0; ///< hours the facility runs a year
+    double gridKgPerKWh = NAN;    ///< kg CO2 per kWh from the grid; NaN: no CO2 figure
+    std::string gridSource;
+    SourceLoc loc;
+};
+
 struct Design {
     std::string file; ///< path as given
     std::string text; ///< the input verbatim
@@ -179,6 +192,7 @@ struct Design {
     Site site;                       ///< the site this run analyses (the design's, or a scenario's what-if)
     Fabric fabric;
     Storage storage;
+    Facility facility;
     PowerPolicy power;
     Room room;
     ThermalModel thermalModel = ThermalModel::Network; ///< `thermal: {model: …}` or `--thermal`

@@ -104,6 +104,25 @@ Room readRoom(const Cursor& c)
     return r;
 }
 
+Facility readFacility(const Cursor& c)
+{
+    c.allowKeys({"pue", "pue_source", "load_factor", "hours_per_year", "grid_kg_co2_per_kwh", "grid_source"});
+    Facility f;
+    f.declared = true;
+    f.loc = c.loc();
+    f.pue = c["pue"].number(1.0, 5.0);
+    f.pueSource = c["pue_source"].str(); // a PUE without its source is a guess
+    if (auto x = c.find("load_factor"))
+        f.loadFactor = x->quantity(Dimension::Ratio, Range{0.0, 1.0});
+    if (auto x = c.find("hours_per_year"))
+        f.hoursPerYear = x->number(0.0, 8784.0);
+    if (auto x = c.find("grid_kg_co2_per_kwh")) {
+        f.gridKgPerKWh = x->number(0.0, 2.0);
+        f.gridSource = c["grid_source"].str();
+    }
+    return f;
+}
+
 Storage readStorage(const Cursor& c)
 {
     c.allowKeys({"host_link", "frontend_nics", "frontend_nic", "frontend_fabric", "write", "read", "source"});
@@ -424,8 +443,8 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
     const Cursor doc = Cursor::parse(text, fileName);
     if (!doc.isMap())
         doc.fail("a design file must be a mapping with at least `layout:`");
-    doc.allowKeys({"rdt", "name", "description", "profile", "site", "fabric", "storage", "power", "room", "thermal",
-                   "catalog", "templates", "layout", "links", "waivers"});
+    doc.allowKeys({"rdt", "name", "description", "profile", "site", "fabric", "storage", "facility", "power", "room",
+                   "thermal", "catalog", "templates", "layout", "links", "waivers"});
     if (auto v = doc.find("rdt"))
         v->integer(1, 1);
     d.name = doc.has("name") ? doc["name"].str() : std::filesystem::path(fileName).stem().string();
@@ -439,6 +458,8 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
         d.fabric = readFabric(*f);
     if (auto st = doc.find("storage"))
         d.storage = readStorage(*st);
+    if (auto fa = doc.find("facility"))
+        d.facility = readFacility(*fa);
     if (auto pw = doc.find("power")) {
         pw->requireMap();
         pw->allowKeys({"basis"});

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <stdexcept>
 
 #include "models/FanCurve.h"
 #include "models/PowerModels.h"
@@ -140,7 +141,18 @@ public:
     /// Solve at the current speeds, warm-started from the previous solve.
     const NetworkResult& solve()
     {
-        m_result.sol = m_net.solve(m_solved ? &m_result.sol : nullptr);
+        if (m_solved) {
+            // A warm start from a neighbour's network of the same size may sit far from this one's
+            // answer: should Newton fail from there, the cold start decides.
+            try {
+                m_result.sol = m_net.solve(&m_result.sol);
+                return m_result;
+            } catch (const NetworkError&) {
+                throw;
+            } catch (const std::runtime_error&) {
+            }
+        }
+        m_result.sol = m_net.solve(nullptr);
         m_solved = true;
         return m_result;
     }

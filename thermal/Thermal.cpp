@@ -73,9 +73,12 @@ public:
         std::string k = content;
         k.append(reinterpret_cast<const char*>(&air.coldAisleK), sizeof(double));
         k.append(reinterpret_cast<const char*>(&air.hotAisleK), sizeof(double));
-        if (hint)
+        if (hint) { // everything the solve starts from, so the result is a function of the key
             for (const ChassisThermal& c : hint->chassis)
                 k.append(reinterpret_cast<const char*>(&c.fanSpeed), sizeof(double));
+            for (const auto* v : {&hint->branchFlowsM3s, &hint->nodePressuresPa})
+                k.append(reinterpret_cast<const char*>(v->data()), v->size() * sizeof(double));
+        }
         {
             std::lock_guard<std::mutex> lock(m_mutex);
             if (const auto it = m_items.find(k); it != m_items.end())

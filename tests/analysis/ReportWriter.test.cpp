@@ -486,3 +486,30 @@ TEST_CASE("pulse spacing and eye BERs are numbers: 1e-12 reads back as 1e-12", "
     H5Fclose(f);
     fs::remove_all(out.parent_path());
 }
+
+TEST_CASE("the checkpoint in the report: the same figures as JSON, path stage by stage", "[report][hdf5][checkpoint]")
+{
+    analysis::RunOptions o;
+    o.designPath = kDesigns + "meta-24k-roce.yaml";
+    o.targetsPath = RDT_SOURCE_DIR "/data/targets/meta-llama3.yaml";
+    core::Progress progress;
+    const analysis::RunResult r = analysis::run(o, progress);
+    REQUIRE(r.throughput);
+    REQUIRE(r.throughput->checkpoint);
+    const analysis::CheckpointResult& c = *r.throughput->checkpoint;
+    REQUIRE(c.checked);
+    const fs::path out = tempDir() / "checkpoint.h5";
+    analysis::writeReport(r, out.string(), "1");
+    const hid_t f = H5Fopen(out.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    REQUIRE(f >= 0);
+    CHECK(scalar(f, "/throughput/checkpoint/save") == c.saveS);
+    CHECK(scalar(f, "/throughput/checkpoint/goodput") == c.goodput);
+    CHECK(scalar(f, "/throughput/checkpoint/mtbf") == c.mtbfS);
+    const hid_t g = H5Gopen2(f, "/throughput/checkpoint", H5P_DEFAULT);
+    CHECK(readStringAttribute(g, "write_bottleneck") == "storage");
+    H5Gclose(g);
+    const std::vector<double> rates = realColumn(f, "/throughput/checkpoint/path", "rate");
+    REQUIRE(rates.size() == c.write.size() + c.read.size());
+    CHECK(*std::min_element(rates.begin(), rates.begin() + static_cast<long>(c.write.size())) == c.bytes / c.saveS);
+    H5Fclose(f);
+}

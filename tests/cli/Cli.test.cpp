@@ -474,3 +474,18 @@ TEST_CASE("the text summary and the JSON give the same verdicts and say what tel
     const Run bad = runRdt("check data/designs/meta-24k-roce.yaml --power-basis rated", false);
     CHECK(bad.code == 2);
 }
+
+TEST_CASE("rdt check: the energy line, JSON and the power budget agree", "[cli][energy]")
+{
+    const Run text = runRdt("check data/designs/meta-24k-roce.yaml");
+    CHECK(text.code == 0);
+    CHECK_THAT(text.out, Contains("energy   from the grid 28.8 MW = IT AC 26.7 MW (modelled) x PUE 1.08") &&
+                             Contains("peak 37.6 MW (nameplate); 253 GWh a year at 100 % load, 93.5 kt CO2"));
+    const Run js = runRdt("check data/designs/meta-24k-roce.yaml --json");
+    const auto j = nlohmann::json::parse(js.out);
+    const auto& e = j.at("energy");
+    CHECK(e.at("total").at("it_basis_W").get<double>() == j.at("power").at("totals").at("ac_input_W").get<double>());
+    CHECK(e.at("total").at("facility_peak_W").get<double>() ==
+          Approx(1.08 * j.at("power").at("totals").at("ac_input_W").get<double>()));
+    CHECK(e.at("halls").size() == 1);
+}
