@@ -104,6 +104,13 @@ Room readRoom(const Cursor& c)
     return r;
 }
 
+/// `out` from `key` when the section has it: a quantity of `dim` within `range`.
+void quantityIf(const Cursor& c, const char* key, Dimension dim, Range range, double& out)
+{
+    if (auto x = c.find(key))
+        out = x->quantity(dim, range);
+}
+
 Facility readFacility(const Cursor& c)
 {
     c.allowKeys({"pue", "pue_source", "load_factor", "hours_per_year", "grid_kg_co2_per_kwh", "grid_source"});
@@ -112,8 +119,7 @@ Facility readFacility(const Cursor& c)
     f.loc = c.loc();
     f.pue = c["pue"].number(1.0, 5.0);
     f.pueSource = c["pue_source"].str(); // a PUE without its source is a guess
-    if (auto x = c.find("load_factor"))
-        f.loadFactor = x->quantity(Dimension::Ratio, Range{0.0, 1.0});
+    quantityIf(c, "load_factor", Dimension::Ratio, Range{0.0, 1.0}, f.loadFactor);
     if (auto x = c.find("hours_per_year"))
         f.hoursPerYear = x->number(0.0, 8784.0);
     if (auto x = c.find("grid_kg_co2_per_kwh")) {
@@ -130,18 +136,13 @@ Storage readStorage(const Cursor& c)
     s.declared = true;
     s.loc = c.loc();
     const Range rate{1e6, 1e18};
-    if (auto x = c.find("host_link"))
-        s.hostLinkBps = x->quantity(Dimension::DataRate, rate);
+    quantityIf(c, "host_link", Dimension::DataRate, rate, s.hostLinkBps);
     if (auto x = c.find("frontend_nics"))
         s.frontendNics = static_cast<int>(x->integer(1, 64));
-    if (auto x = c.find("frontend_nic"))
-        s.frontendNicBps = x->quantity(Dimension::DataRate, rate);
-    if (auto x = c.find("frontend_fabric"))
-        s.frontendFabricBps = x->quantity(Dimension::DataRate, rate);
-    if (auto x = c.find("write"))
-        s.writeBps = x->quantity(Dimension::DataRate, rate);
-    if (auto x = c.find("read"))
-        s.readBps = x->quantity(Dimension::DataRate, rate);
+    quantityIf(c, "frontend_nic", Dimension::DataRate, rate, s.frontendNicBps);
+    quantityIf(c, "frontend_fabric", Dimension::DataRate, rate, s.frontendFabricBps);
+    quantityIf(c, "write", Dimension::DataRate, rate, s.writeBps);
+    quantityIf(c, "read", Dimension::DataRate, rate, s.readBps);
     if (auto x = c.find("source"))
         s.source = x->str();
     return s;
@@ -159,14 +160,10 @@ Fabric readFabric(const Cursor& c)
     if (std::find(kinds.begin(), kinds.end(), f.kind) == kinds.end())
         c["kind"].fail("unknown fabric kind \"" + f.kind + "\" (roce or infiniband)" + didYouMean(f.kind, kinds));
     const Range lat{0.0, 1e-3};
-    if (auto x = c.find("nic_latency"))
-        f.nicLatencyS = x->quantity(Dimension::Time, lat);
-    if (auto x = c.find("rack_switch_latency"))
-        f.rackSwitchS = x->quantity(Dimension::Time, lat);
-    if (auto x = c.find("pod_switch_latency"))
-        f.podSwitchS = x->quantity(Dimension::Time, lat);
-    if (auto x = c.find("cluster_switch_latency"))
-        f.clusterSwitchS = x->quantity(Dimension::Time, lat);
+    quantityIf(c, "nic_latency", Dimension::Time, lat, f.nicLatencyS);
+    quantityIf(c, "rack_switch_latency", Dimension::Time, lat, f.rackSwitchS);
+    quantityIf(c, "pod_switch_latency", Dimension::Time, lat, f.podSwitchS);
+    quantityIf(c, "cluster_switch_latency", Dimension::Time, lat, f.clusterSwitchS);
     if (auto x = c.find("rack_oversubscription"))
         f.rackOversubscription = x->number(1.0, 1000.0);
     if (auto x = c.find("pod_oversubscription"))
