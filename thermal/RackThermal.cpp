@@ -55,9 +55,9 @@ ChassisModel modelOf(const core::Design& d, const core::Slot& s, const AirState&
     m.failed = std::min(s.overrides.failedFanRotors + air.extraFailedRotors, 2 * m.fans);
     m.op.utilisation = s.overrides.utilisation.value_or(1.0);
     m.op.gpuCapW = s.overrides.gpuPowerCapW.value_or(0.0);
-    const models::ChassisDraw draw = models::chassisDraw(p, *d.catalog, m.op);
+    m.draw = models::ChassisDrawModel(p, *d.catalog, m.op); // the catalog read once for every speed tried
+    const models::ChassisDraw draw = m.draw.at(models::fanSpeedFor(p, m.op));
     m.heatW = draw.inputW; // every watt drawn ends up as heat in the air
-    m.draw = models::ChassisDrawModel(p, *d.catalog, m.op);
     m.gpus = core::Design::gpuCount(p);
     m.gpuW = m.gpus ? draw.gpuW / m.gpus : 0.0;
     if (!fan || m.fans == 0) {
