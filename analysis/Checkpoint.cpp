@@ -52,6 +52,8 @@ const PathStage* slowest(const std::vector<PathStage>& stages)
 CheckpointResult analyseCheckpoint(const core::Design& d, const CheckpointSpec& spec)
 {
     CheckpointResult r;
+    r.workload = spec.workload;
+    r.workloadFile = spec.workloadFile;
     for (const core::Rack& rack : d.racks)
         for (const core::Slot& s : rack.slots) {
             const int g = core::Design::gpuCount(*s.part);

@@ -34,6 +34,8 @@ struct CheckpointSpec {
     double referenceGpus = 0;
     std::string interruptionSource;
     double restartS = 0; ///< job restart before the restore read (scheduling, initialisation)
+    std::string workload;     ///< the workload's name, when it came from a workload file
+    std::string workloadFile; ///< that file
     core::SourceLoc loc;
 };
 
@@ -46,7 +48,8 @@ struct PathStage {
 
 struct CheckpointResult {
     bool checked = false;
-    std::vector<std::string> missing; ///< design figures the model needs but the design lacks
+    std::string workload, workloadFile; ///< the spec's workload (empty when given inline)
+    std::vector<std::string> missing;   ///< design figures the model needs but the design lacks
     int gpus = 0, nodes = 0;
     double bytes = 0;                   ///< the whole checkpoint
     std::vector<PathStage> write, read; ///< in path order

@@ -174,6 +174,10 @@ RunResult run(const RunOptions& options, core::Progress& progress)
                         ? core::loadDesign(options.designPath, catalogDir)
                         : core::loadDesignText(options.designText, options.designPath, catalogDir);
     applyScenario(result.design, options);
+    // The design's workload (its checkpoint) when the targets bring none: an input error before any solver.
+    std::optional<Workload> workload;
+    if (!result.design.workloadPath.empty() && !(targets && targets->checkpoint))
+        workload = Workload::load(result.design.workloadPath, result.design.workloadLoc);
     const auto t1 = Clock::now();
     // Bad profiles are input errors too, and the budget needs the profile's limits and basis.
     const core::CheckRegistry registry = makeRegistry();
@@ -213,8 +217,9 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     result.signal = signal::signalFor(result.design, store, dataDir() + "/si-profiles");
     const auto tSignal = Clock::now();
     progress.update(0.48, "clocks, TFLOPS and collectives");
-    result.throughput = std::make_shared<const ThroughputResult>(analyseThroughput(
-        result.design, *result.power, *result.thermal, *result.signal, nccl, targets ? &*targets : nullptr));
+    result.throughput = std::make_shared<const ThroughputResult>(
+        analyseThroughput(result.design, *result.power, *result.thermal, *result.signal, nccl,
+                          targets ? &*targets : nullptr, workload ? &workload->checkpoint : nullptr));
     const auto tThroughput = Clock::now();
 
     struct Scaled : core::Progress {

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 
 #include "core/Error.h"
@@ -86,6 +87,32 @@ CheckpointSpec readCheckpoint(const core::Cursor& c)
 
 } // namespace
 
+Workload Workload::load(const std::string& path, const core::SourceLoc& from)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        throw core::InputError(from, "workload file \"" + path + "\" not found (data/workloads/ has the shipped ones)");
+    return loadText(core::readTextFile(path), path);
+}
+
+Workload Workload::loadText(const std::string& text, const std::string& fileName)
+{
+    const core::Cursor doc = core::Cursor::parse(text, fileName);
+    doc.requireMap();
+    doc.allowKeys({"name", "description", "source", "checkpoint"});
+    Workload w;
+    w.file = fileName;
+    w.name = doc["name"].str();
+    if (auto d = doc.find("description"))
+        w.description = d->str();
+    if (auto src = doc.find("source"))
+        w.source = src->str();
+    w.checkpoint = readCheckpoint(doc["checkpoint"]);
+    w.checkpoint.workload = w.name;
+    w.checkpoint.workloadFile = fileName;
+    return w;
+}
+
 Targets Targets::load(const std::string& path)
 {
     return loadText(core::readTextFile(path), path);
@@ -95,7 +122,7 @@ Targets Targets::loadText(const std::string& text, const std::string& path)
 {
     const core::Cursor doc = core::Cursor::parse(text, path);
     doc.requireMap();
-    doc.allowKeys({"name", "description", "source", "mfu", "targets", "checkpoint"});
+    doc.allowKeys({"name", "description", "source", "mfu", "targets", "checkpoint", "workload"});
     Targets t;
     t.file = path;
     t.name = doc["name"].str();
@@ -112,6 +139,14 @@ Targets Targets::loadText(const std::string& text, const std::string& path)
                  (isPlain ? mfuText : core::formatQuantity(t.mfu, Dimension::Ratio)));
     if (auto c = doc.find("checkpoint"))
         t.checkpoint = readCheckpoint(*c);
+    if (auto w = doc.find("workload")) {
+        if (t.checkpoint)
+            w->fail("give the checkpoint inline (checkpoint:) or by a workload file (workload:), not both");
+        std::filesystem::path wp = w->str();
+        if (wp.is_relative())
+            wp = std::filesystem::path(path).parent_path() / wp;
+        t.checkpoint = Workload::load(wp.lexically_normal().string(), w->loc()).checkpoint;
+    }
     const core::Cursor list = doc["targets"];
     list.requireSequence();
     std::vector<std::string> metricNames;
@@ -299,7 +334,8 @@ std::vector<std::vector<ChassisClock>> chassisClocks(const core::Design& d, cons
 
 ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResult& power,
                                    const thermal::ThermalResult& thermal, const signal::SignalResult& sig,
-                                   const models::NcclParams& nccl, const Targets* targets)
+                                   const models::NcclParams& nccl, const Targets* targets,
+                                   const CheckpointSpec* workload)
 {
     ThroughputResult out;
     out.nccl = nccl;
@@ -433,8 +469,9 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
         }
     }
 
-    if (targets && targets->checkpoint) {
-        out.checkpoint = analyseCheckpoint(d, *targets->checkpoint);
+    const CheckpointSpec* ckpt = targets && targets->checkpoint ? &*targets->checkpoint : workload;
+    if (ckpt) {
+        out.checkpoint = analyseCheckpoint(d, *ckpt);
         if (!out.checkpoint->checked) {
             std::string list;
             for (const std::string& m : out.checkpoint->missing)

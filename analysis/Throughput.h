@@ -36,13 +36,23 @@ struct Target {
     core::SourceLoc loc;
 };
 
+/// A workload file (`data/workloads/NAME.yaml`): the training job a design (`workload:`) or a
+/// targets file is sized for — its name, sources and checkpoint.
+struct Workload {
+    std::string name, description, source, file;
+    CheckpointSpec checkpoint;
+    /// InputError (file:line) on bad input; a missing file is located at `from` (who named it).
+    static Workload load(const std::string& path, const core::SourceLoc& from);
+    static Workload loadText(const std::string& text, const std::string& fileName);
+};
+
 /// A targets file: the workload's MFU and the targets.
 struct Targets {
     std::string name, file;
     double mfu = 0.4;
     core::SourceLoc mfuLoc;
     std::vector<Target> targets;
-    std::optional<CheckpointSpec> checkpoint; ///< `checkpoint:` (analysis/Checkpoint.h)
+    std::optional<CheckpointSpec> checkpoint; ///< `checkpoint:`, or its `workload:` file's
     /// InputError (file:line) on bad input: unknown metric, MFU outside (0, 1], missing unit, ...
     static Targets load(const std::string& path);
     static Targets loadText(const std::string& text, const std::string& fileName);
@@ -119,10 +129,12 @@ struct ChassisClock {
 std::vector<std::vector<ChassisClock>> chassisClocks(const core::Design& design, const power::PowerResult& power,
                                                      const thermal::ThermalResult& thermal);
 
-/// Couple the solvers' results into throughput; `targets` may be null (default MFU 0.4).
+/// Couple the solvers' results into throughput; `targets` may be null (default MFU 0.4). The
+/// checkpoint is the targets' when they have one, else `workload`'s (the design's), else none.
 ThroughputResult analyseThroughput(const core::Design& design, const power::PowerResult& power,
                                    const thermal::ThermalResult& thermal, const signal::SignalResult& signal,
-                                   const models::NcclParams& nccl, const Targets* targets);
+                                   const models::NcclParams& nccl, const Targets* targets,
+                                   const CheckpointSpec* workload = nullptr);
 
 /// A target's value in the unit people read it in: TFLOPS, GB/s (bytes, as nccl-tests), %.
 std::pair<double, const char*> targetDisplay(double si, core::Dimension dim);

@@ -29,6 +29,8 @@ json checkpointJson(const std::optional<CheckpointResult>& c)
     if (!c)
         return nullptr;
     return {{"checked", c->checked},
+            {"workload", c->workload},
+            {"workload_file", c->workloadFile},
             {"missing", c->missing},
             {"gpus", c->gpus},
             {"nodes", c->nodes},
@@ -136,6 +138,8 @@ void writeCheckpoint(hid_t parent, const CheckpointResult& c)
     for (const std::string& m : c.missing)
         missing += (missing.empty() ? "" : ", ") + m;
     writeStringAttribute(g.get(), "missing", missing);
+    writeStringAttribute(g.get(), "workload", c.workload);
+    writeStringAttribute(g.get(), "workload_file", c.workloadFile);
     writeStringAttribute(g.get(), "write_bottleneck", c.writeBottleneck);
     writeStringAttribute(g.get(), "read_bottleneck", c.readBottleneck);
     writeScalar(g.get(), "bytes", c.bytes, "B");

@@ -193,6 +193,10 @@ struct Design {
     Fabric fabric;
     Storage storage;
     Facility facility;
+    /// `workload: FILE`: the training job the design is sized for (its checkpoint), resolved against
+    /// the design's folder; empty when none. A targets file's workload takes precedence.
+    std::string workloadPath;
+    SourceLoc workloadLoc;
     PowerPolicy power;
     Room room;
     ThermalModel thermalModel = ThermalModel::Network; ///< `thermal: {model: …}` or `--thermal`

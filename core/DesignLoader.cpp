@@ -440,8 +440,8 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
     const Cursor doc = Cursor::parse(text, fileName);
     if (!doc.isMap())
         doc.fail("a design file must be a mapping with at least `layout:`");
-    doc.allowKeys({"rdt", "name", "description", "profile", "site", "fabric", "storage", "facility", "power", "room",
-                   "thermal", "catalog", "templates", "layout", "links", "waivers"});
+    doc.allowKeys({"rdt", "name", "description", "profile", "site", "fabric", "storage", "facility", "workload",
+                   "power", "room", "thermal", "catalog", "templates", "layout", "links", "waivers"});
     if (auto v = doc.find("rdt"))
         v->integer(1, 1);
     d.name = doc.has("name") ? doc["name"].str() : std::filesystem::path(fileName).stem().string();
@@ -457,6 +457,15 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
         d.storage = readStorage(*st);
     if (auto fa = doc.find("facility"))
         d.facility = readFacility(*fa);
+    if (auto w = doc.find("workload")) {
+        d.workloadLoc = w->loc();
+        d.workloadPath = w->str();
+        if (d.workloadPath.empty())
+            w->fail("workload must name a workload file (data/workloads/NAME.yaml)");
+        if (std::filesystem::path(d.workloadPath).is_relative())
+            d.workloadPath =
+                (std::filesystem::path(fileName).parent_path() / d.workloadPath).lexically_normal().string();
+    }
     if (auto pw = doc.find("power")) {
         pw->requireMap();
         pw->allowKeys({"basis"});

@@ -204,6 +204,12 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
             throw InputError(SourceLoc{baseName, 1, 0, ""}, "the base design is not a YAML mapping");
         base.remove("layout");
         base.remove("templates");
+        // The base's workload file is named relative to the base: the import is written elsewhere.
+        if (base["workload"] && base["workload"].IsScalar()) {
+            const std::filesystem::path w = base["workload"].as<std::string>();
+            if (w.is_relative())
+                base["workload"] = (std::filesystem::absolute(baseName).parent_path() / w).lexically_normal().string();
+        }
         applyCableLengths(base, cab, catalog, out.notes);
         YAML::Emitter e;
         e << base;

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <functional>
 
 #include "analysis/Checkpoint.h"
 #include "analysis/Throughput.h"
@@ -151,4 +152,55 @@ TEST_CASE("checkpoint targets: save time and goodput as verdicts, bad workloads 
     CHECK_THAT(error("name: t\nmfu: 40 %\ntargets:\n  - {id: g, metric: goodput, min: 95 %}\n"),
                Contains("needs the workload's checkpoint: section"));
     CHECK_THAT(error(head + "  restart: 10\ntargets: []\n"), Contains("checkpoint.restart") && Contains("unit"));
+}
+
+TEST_CASE("workload files: a design names its job, the targets' own checkpoint wins, bad names located", "[checkpoint]")
+{
+    const std::string dir = RDT_SOURCE_DIR "/data";
+    const analysis::Workload w = analysis::Workload::load(dir + "/workloads/llama3-405b.yaml", {});
+    CHECK(w.name == "Llama 3 405B pretraining");
+    CHECK(w.checkpoint.parameters == 405e9);
+    CHECK(w.checkpoint.workload == w.name);
+    // The shipped targets name the same workload: the same checkpoint, read once.
+    const analysis::Targets t = analysis::Targets::load(dir + "/targets/meta-llama3.yaml");
+    REQUIRE(t.checkpoint);
+    CHECK(t.checkpoint->parameters == w.checkpoint.parameters);
+    CHECK(t.checkpoint->restartS == w.checkpoint.restartS);
+    CHECK(t.checkpoint->interruptionsPerDay == w.checkpoint.interruptionsPerDay);
+
+    // The 24k design names the workload: its checkpoint is analysed without a targets file.
+    const core::Design d = core::loadDesign(dir + "/designs/meta-24k-ib.yaml", dir + "/catalog");
+    CHECK(d.workloadPath == dir + "/workloads/llama3-405b.yaml");
+    const analysis::CheckpointResult r = analysis::analyseCheckpoint(d, w.checkpoint);
+    CHECK(r.checked);
+    CHECK(r.workload == "Llama 3 405B pretraining");
+    CHECK(r.bytes == Approx(405e9 * 14).epsilon(1e-12));
+
+    auto error = [](const std::function<void()>& fn) {
+        try {
+            fn();
+        } catch (const core::InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    // A missing workload file is located where it is named.
+    CHECK_THAT(error([] {
+                   (void)analysis::Targets::loadText("name: t\nmfu: 40 %\nworkload: nope.yaml\ntargets: []\n",
+                                                     "/tmp/t.yaml");
+               }),
+               Contains("t.yaml:3:11") && Contains("workload file \"/tmp/nope.yaml\" not found"));
+    CHECK_THAT(error([] {
+                   (void)analysis::Targets::loadText("name: t\nmfu: 40 %\ncheckpoint: {parameters: 1e9, restart: 1 "
+                                                     "min}\nworkload: x.yaml\ntargets: []\n",
+                                                     "t.yaml");
+               }),
+               Contains("not both"));
+    CHECK_THAT(error([] { (void)analysis::Workload::loadText("name: w\n", "w.yaml"); }),
+               Contains("w.yaml") && Contains("checkpoint"));
+    CHECK_THAT(error([] {
+                   (void)analysis::Workload::loadText("name: w\ncheckpoint: {parameters: -1, restart: 1 min}\n",
+                                                      "w.yaml");
+               }),
+               Contains("w.yaml:2") && Contains("parameters"));
 }

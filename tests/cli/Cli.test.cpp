@@ -375,8 +375,15 @@ TEST_CASE("rdt check --targets: throughput in JSON with a verdict per target", "
     const Run text = runRdt("check data/designs/meta-24k-ib.yaml --targets data/targets/meta-llama3.yaml");
     CHECK(text.code == 0);
     CHECK_THAT(text.out, Contains("targets  7 of 7 met"));
-    CHECK_THAT(text.out, Contains("ckpt     5.67 TB: save 2.8 s (storage-bound), restore 2.8 s"));
+    CHECK_THAT(text.out,
+               Contains("ckpt     Llama 3 405B pretraining, 5.67 TB: save 2.8 s (storage-bound), restore 2.8 s"));
     CHECK_THAT(text.out, Contains("396 TFLOPS BF16 sustained per GPU"));
+    // Without targets the design's own workload is checkpointed - the same line, no target verdicts.
+    const Run plain = runRdt("check data/designs/meta-24k-roce.yaml");
+    CHECK(plain.code == 0);
+    CHECK_THAT(plain.out,
+               Contains("ckpt     Llama 3 405B pretraining, 5.67 TB: save 2.8 s (storage-bound), restore 2.8 s"));
+    CHECK_THAT(plain.out, !Contains("targets  "));
 
     // CI formats: every target is a JUnit test case; failed ones are SARIF results with a rule.
     const Run junit = runRdt(
