@@ -50,11 +50,11 @@ Collective parseOp(const core::Cursor& c)
 models::DataType parseDtype(const core::Cursor& c)
 {
     const std::string s = c.str();
-    const std::vector<std::string> names = {"fp64", "fp64_tensor", "tf32", "bf16", "fp8"};
+    const std::vector<std::string> names = {"fp64", "fp64_tensor", "tf32", "bf16", "fp8", "fp16"};
     for (std::size_t i = 0; i < names.size(); ++i)
         if (s == names[i])
             return static_cast<models::DataType>(i);
-    c.fail("unknown data type \"" + s + "\" (fp64, fp64_tensor, tf32, bf16 or fp8)" + core::didYouMean(s, names));
+    c.fail("unknown data type \"" + s + "\" (fp64, fp64_tensor, tf32, bf16, fp8 or fp16)" + core::didYouMean(s, names));
 }
 
 } // namespace
@@ -404,6 +404,18 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
         const models::GpuSpec& gpu = specs.at(g.gpu);
         g.sustainedTflopsBf16 = gpu.peakFlops(models::DataType::Bf16) * g.clockRatio * out.mfu / 1e12;
         g.sustainedTflopsFp8 = gpu.peakFlops(models::DataType::Fp8) * g.clockRatio * out.mfu / 1e12;
+        for (const models::DataType t : {models::DataType::Bf16, models::DataType::Fp16})
+            if (g.dtype16.empty() && std::isfinite(gpu.peakFlops(t))) {
+                g.dtype16 = std::string(models::dataTypeName(t));
+                g.peakTflops16 = gpu.peakFlops(t) / 1e12;
+                g.sustainedTflops16 = g.peakTflops16 * g.clockRatio * out.mfu;
+            }
+        if (!g.dtype16.empty()) {
+            out.dtype16 = out.dtype16.empty() || out.dtype16 == g.dtype16 ? g.dtype16 : "bf16/fp16";
+            out.peakPflops16 = (std::isnan(out.peakPflops16) ? 0.0 : out.peakPflops16) + g.peakTflops16 * g.gpus / 1e3;
+            out.sustainedPflops16 =
+                (std::isnan(out.sustainedPflops16) ? 0.0 : out.sustainedPflops16) + g.sustainedTflops16 * g.gpus / 1e3;
+        }
         out.gpus += g.gpus;
         out.peakPflopsBf16 += g.peakTflopsBf16 * g.gpus / 1e3;
         // Each class at its own slowest GPU's pace, summed over the classes.

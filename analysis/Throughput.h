@@ -69,6 +69,9 @@ struct GpuClass {
     std::string limitedBy;     ///< of the slowest GPU
     std::string slowest;       ///< chassis id of the slowest GPU
     double peakTflopsBf16 = 0, sustainedTflopsBf16 = 0, sustainedTflopsFp8 = 0;
+    /// The GPU's 16-bit tensor figures: BF16, or FP16 on GPUs without BF16 (V100); "" when neither.
+    std::string dtype16;
+    double peakTflops16 = NAN, sustainedTflops16 = NAN;
     bool dvfsEstimate = true; ///< the clock-vs-power curve is a catalog placeholder, not calibrated
 };
 
@@ -107,6 +110,10 @@ struct ThroughputResult {
     int gpus = 0;
     double peakPflopsBf16 = 0,
            sustainedPflopsBf16 = 0; ///< whole design: the sum of the classes, each at its slowest GPU's pace
+    /// The same in each class's 16-bit tensor type (BF16, else FP16: comparable across generations);
+    /// dtype16 "bf16", "fp16", "bf16/fp16" when mixed, "" when no class has either (then NaN).
+    std::string dtype16;
+    double peakPflops16 = NAN, sustainedPflops16 = NAN;
     std::vector<CollectivePoint> collectives;
     std::vector<ScalingPoint> allgatherScaling;
     std::vector<TargetResult> targets;

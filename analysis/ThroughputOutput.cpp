@@ -119,6 +119,10 @@ json throughputJson(const ThroughputResult& t)
             {"gpus", t.gpus},
             {"peak_pflops_bf16", t.peakPflopsBf16},
             {"sustained_pflops_bf16", t.sustainedPflopsBf16},
+            {"tensor16",
+             {{"dtype", t.dtype16},
+              {"peak_pflops", number(t.peakPflops16)},
+              {"sustained_pflops", number(t.sustainedPflops16)}}},
             {"gpu_classes", classes},
             {"collectives", coll},
             {"allgather_scaling", scaling},
@@ -178,6 +182,9 @@ void writeThroughputGroup(hid_t file, const ThroughputResult& t)
     writeScalar(g.get(), "gpus", t.gpus, "1");
     writeScalar(g.get(), "peak_pflops_bf16", t.peakPflopsBf16, "PFLOP/s");
     writeScalar(g.get(), "sustained_pflops_bf16", t.sustainedPflopsBf16, "PFLOP/s");
+    writeStringAttribute(g.get(), "tensor16_dtype", t.dtype16);
+    writeScalar(g.get(), "peak_pflops_tensor16", t.peakPflops16, "PFLOP/s");
+    writeScalar(g.get(), "sustained_pflops_tensor16", t.sustainedPflops16, "PFLOP/s");
     writeScalar(g.get(), "node_network_bandwidth", t.hierarchy.nodeNetBps / 1e9, "GB/s");
 
     H5Table c;

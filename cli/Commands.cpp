@@ -11,6 +11,7 @@
 #include <map>
 
 #include "analysis/CheckFormats.h"
+#include "analysis/Compare.h"
 #include "analysis/Pipeline.h"
 #include "analysis/ReportWriter.h"
 #include "cli/Guarded.h"
@@ -117,6 +118,26 @@ int runCheck(const CheckArgs& args)
         else
             std::cout << checkSummaryText(result, analysis::makeRegistry());
         return exitFor(result.violations);
+    });
+}
+
+int runCompare(const CompareArgs& args)
+{
+    return guarded([&] {
+        if (args.markdown && args.json)
+            throw core::InputError(core::SourceLoc{"command line", 0, 0, "--json"},
+                                   "choose one of --markdown and --json");
+        std::vector<analysis::CompareRow> rows;
+        for (const std::string& design : args.designs) {
+            TerminalProgress progress;
+            ScenarioArgs what;
+            what.targets = args.targets;
+            rows.push_back(analysis::compareRow(analysis::run(runOptions(design, "", what), progress)));
+        }
+        std::cout << (args.json       ? analysis::compareJson(rows)
+                      : args.markdown ? analysis::compareMarkdown(rows)
+                                      : analysis::compareText(rows));
+        return kExitOk;
     });
 }
 

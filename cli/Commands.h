@@ -4,6 +4,7 @@
 /// violation, 2 bad input or usage. Printing only; the work happens in analysis/.
 
 #include <string>
+#include <vector>
 
 namespace rdt::cli {
 
@@ -56,6 +57,14 @@ struct FieldArgs {
     ScenarioArgs what;
 };
 int runField(const FieldArgs& args);
+
+/// `rdt compare DESIGN...`: each design run as `rdt check` runs it, one row each (analysis/Compare.h).
+struct CompareArgs {
+    std::vector<std::string> designs;
+    std::string targets;
+    bool markdown = false, json = false;
+};
+int runCompare(const CompareArgs& args);
 
 int runCatalogList(const std::string& kind);
 /// Every rule: id, target, default severity, title and source; `markdown` for docs/rules.md.

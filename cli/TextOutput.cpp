@@ -245,7 +245,16 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
                 if (std::isnan(g.sustainedTflopsBf16) && lacking.find(g.gpu) == std::string::npos)
                     lacking += (lacking.empty() ? "" : ", ") + g.gpu;
             out << "compute  not checked: " << lacking << " has no bf16_dense in the catalog; clock "
-                << percent(slow->clockRatio) << ", limited by " << slow->limitedBy << "\n";
+                << percent(slow->clockRatio) << ", limited by " << slow->limitedBy;
+            if (t.dtype16 == "fp16") { // Volta: FP16 is its 16-bit tensor type, said as such
+                std::snprintf(buf, sizeof buf, "; FP16 tensor %.0f TFLOPS sustained per GPU, %.3g %s for %s GPUs",
+                              slow->sustainedTflops16,
+                              t.sustainedPflops16 >= 1000 ? t.sustainedPflops16 / 1e3 : t.sustainedPflops16,
+                              t.sustainedPflops16 >= 1000 ? "EFLOPS" : "PFLOPS",
+                              thousands(static_cast<std::size_t>(t.gpus)).c_str());
+                out << buf;
+            }
+            out << "\n";
         } else {
             std::snprintf(buf, sizeof buf,
                           "compute  %.0f TFLOPS BF16 sustained per GPU at MFU %.0f %% (clock %.0f %%, limited by %s), "

@@ -204,6 +204,14 @@ int main(int argc, char** argv)
     sweepCmd->add_flag("--json", sweep.json, "Print JSON");
     sweepCmd->add_option("--threads", sweep.threads, "OpenMP threads (default: all cores)")->check(CLI::Range(1, 1024));
 
+    CompareArgs cmp;
+    auto* compareCmd = app.add_subcommand(
+        "compare", "Designs side by side: GPUs, MW, 16-bit EFLOPS peak and sustained, EFLOPS per MW (generations)");
+    compareCmd->add_option("designs", cmp.designs, "Design files (YAML)")->required();
+    compareCmd->add_flag("--markdown", cmp.markdown, "Markdown table (README)");
+    compareCmd->add_flag("--json", cmp.json, "Print JSON");
+    compareCmd->add_option("--targets", cmp.targets, "Targets file: its MFU for every design");
+
     bool markdown = false;
     auto* rules = app.add_subcommand("rules", "List every rule with its id, default severity and source");
     rules->add_flag("--markdown", markdown, "Markdown table (docs/rules.md)");
@@ -260,6 +268,8 @@ int main(int argc, char** argv)
         return runHilCalibrate(hil);
     if (*sweepCmd)
         return runSweepCommand(sweep);
+    if (*compareCmd)
+        return runCompare(cmp);
     if (*nbImport)
         return runNetBoxImport(nbDump, nbOut, nbBase);
     if (*nbExport)

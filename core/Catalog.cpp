@@ -73,7 +73,8 @@ std::vector<FieldSpec> fieldsFor(PartKind kind)
              q("frame_height", Dimension::Length), q("max_payload", Dimension::Mass),
              q("busbar_rating", Dimension::Current), q("busbar_min_voltage", Dimension::Voltage),
              q("busbar_max_voltage", Dimension::Voltage), q("power_n1", Dimension::Power),
-             q("busbar_resistance", Dimension::ResistancePerLength), q("clip_rating", Dimension::Current)});
+             q("busbar_resistance", Dimension::ResistancePerLength), q("clip_rating", Dimension::Current),
+             t("busbar")});
         break;
     case PartKind::Chassis:
         add(slotFields());
@@ -123,13 +124,23 @@ std::vector<FieldSpec> fieldsFor(PartKind kind)
              q("energy", Dimension::Energy)});
         break;
     case PartKind::Gpu:
-        add({q("tdp", Dimension::Power), q("min_power_cap", Dimension::Power), q("power.idle", Dimension::Power),
-             q("peak_power_ratio", Dimension::Ratio, 1, 3), q("memory", Dimension::DataSize),
-             q("memory_bandwidth", Dimension::DataRate), q("nvlink_bandwidth", Dimension::DataRate),
-             q("bf16_dense", Dimension::ComputeRate), q("fp8_dense", Dimension::ComputeRate),
-             q("fp64", Dimension::ComputeRate), q("fp64_tensor", Dimension::ComputeRate),
-             q("tf32_dense", Dimension::ComputeRate), num("sparsity_speedup", 1, 4), t("nvlink_sharp"),
-             q("dvfs.static_power", Dimension::Power), num("dvfs.exponent", 1, 4),
+        add({q("tdp", Dimension::Power),
+             q("min_power_cap", Dimension::Power),
+             q("power.idle", Dimension::Power),
+             q("peak_power_ratio", Dimension::Ratio, 1, 3),
+             q("memory", Dimension::DataSize),
+             q("memory_bandwidth", Dimension::DataRate),
+             q("nvlink_bandwidth", Dimension::DataRate),
+             q("bf16_dense", Dimension::ComputeRate),
+             q("fp8_dense", Dimension::ComputeRate),
+             q("fp16_dense", Dimension::ComputeRate),
+             q("fp64", Dimension::ComputeRate),
+             q("fp64_tensor", Dimension::ComputeRate),
+             q("tf32_dense", Dimension::ComputeRate),
+             num("sparsity_speedup", 1, 4),
+             t("nvlink_sharp"),
+             q("dvfs.static_power", Dimension::Power),
+             num("dvfs.exponent", 1, 4),
              q("slowdown_temp", Dimension::Temperature, kTempMin, kTempMax),
              q("max_operating_temp", Dimension::Temperature, kTempMin, kTempMax),
              q("shutdown_temp", Dimension::Temperature, kTempMin, kTempMax)});
@@ -363,8 +374,17 @@ void checkConsistency(const Cursor& doc, const Part& part)
         if (!part.find("module_rating") || !modules)
             throw InputError(where("modules"), "a power shelf needs modules and module_rating");
     }
-    if (part.kind == PartKind::Rack && !part.find("busbar_rating"))
-        throw InputError(where("busbar_rating"), "a rack type needs busbar_rating (e.g. \"375 A\")");
+    if (part.kind == PartKind::Rack) {
+        const std::string busbar = part.text("busbar");
+        if (!busbar.empty() && busbar != "none")
+            throw InputError(where("busbar"), "busbar: takes only \"none\" (a rack without a busbar, whose parts "
+                                              "bring their own supplies); a busbar is described by busbar_rating");
+        if (busbar == "none" && part.find("busbar_rating"))
+            throw InputError(where("busbar_rating"), "a rack with busbar: none has no busbar_rating");
+        if (busbar.empty() && !part.find("busbar_rating"))
+            throw InputError(where("busbar_rating"), "a rack type needs busbar_rating (e.g. \"375 A\"), or "
+                                                     "busbar: none when its parts bring their own supplies");
+    }
     if (part.kind == PartKind::BbuShelf && (!part.find("modules") || !part.find("module_rating")))
         throw InputError(where("modules"), "a BBU shelf needs modules and module_rating");
     if (const Curve* fan = part.curve("fans.curve"))

@@ -12,6 +12,7 @@ std::string_view dataTypeName(DataType t)
     case DataType::Tf32: return "tf32";
     case DataType::Bf16: return "bf16";
     case DataType::Fp8: return "fp8";
+    case DataType::Fp16: return "fp16";
     }
     return "?";
 }
@@ -26,8 +27,8 @@ GpuSpec GpuSpec::fromPart(const core::Part& p)
     g.exponent = p.value("dvfs.exponent", 2.5);
     const auto dvfs = p.values.find("dvfs.static_power");
     g.dvfsEstimate = dvfs == p.values.end() || dvfs->second.provenance.kind == core::Provenance::Kind::Estimate;
-    const char* fields[] = {"fp64", "fp64_tensor", "tf32_dense", "bf16_dense", "fp8_dense"};
-    for (int i = 0; i < 5; ++i)
+    const char* fields[] = {"fp64", "fp64_tensor", "tf32_dense", "bf16_dense", "fp8_dense", "fp16_dense"};
+    for (int i = 0; i < 6; ++i)
         g.peak[i] = p.value(fields[i], NAN);
     g.sparsity = p.value("sparsity_speedup", 2.0);
     g.memoryBytesPerS = p.value("memory_bandwidth", NAN) / 8.0;

@@ -13,7 +13,7 @@
 
 namespace rdt::models {
 
-enum class DataType { Fp64, Fp64Tensor, Tf32, Bf16, Fp8 };
+enum class DataType { Fp64, Fp64Tensor, Tf32, Bf16, Fp8, Fp16 };
 
 /// `bf16`, `fp8`, …; and back.
 std::string_view dataTypeName(DataType t);
@@ -25,7 +25,7 @@ struct GpuSpec {
     double staticW = 0;    ///< DVFS: power that does not scale with clock (leakage, HBM, I/O)
     double exponent = 2.5; ///< DVFS: dynamic power ∝ clock^exponent (2…3 in the DVFS region)
     bool dvfsEstimate = true;
-    double peak[5] = {NAN, NAN, NAN, NAN, NAN};          ///< dense FLOP/s by DataType (NaN: not in the catalog)
+    double peak[6] = {NAN, NAN, NAN, NAN, NAN, NAN};     ///< dense FLOP/s by DataType (NaN: not in the catalog)
     double sparsity = 2.0;                               ///< 2:4 sparse speed-up on tensor types
     double memoryBytesPerS = NAN, nvlinkBytesPerS = NAN; ///< NVLink: both directions together
     bool nvlinkSharp = false;                            ///< NVSwitch with in-switch reduction (NVLS)

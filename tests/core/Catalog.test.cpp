@@ -147,7 +147,12 @@ TEST_CASE("bad power data in the catalog is located", "[catalog][power]")
     CHECK_THAT(failure(shelf + "  module_rating: -3 kW\n"), Contains("duplicate key"));
     CHECK_THAT(failure("  kind: power-shelf\n  ou_height: 1 OU\n  modules: 6\n  module_rating: -3 kW\n"),
                Contains("rdt.module_rating: must be greater than zero"));
-    CHECK_THAT(failure("  kind: rack\n  usable_ou: 44\n"), Contains("a rack type needs busbar_rating"));
+    CHECK_THAT(failure("  kind: rack\n  usable_ou: 44\n"),
+               Contains("a rack type needs busbar_rating") && Contains("busbar: none"));
+    // A rack without a busbar (19 in, Open Rack v2 at 12 V) says so, and then has no rating.
+    CHECK_THAT(failure("  kind: rack\n  usable_ou: 38\n  busbar: 12 V\n"), Contains("busbar: takes only \"none\""));
+    CHECK_THAT(failure("  kind: rack\n  usable_ou: 38\n  busbar: none\n  busbar_rating: 375 A\n"),
+               Contains("a rack with busbar: none has no busbar_rating"));
     CHECK_THAT(failure("  kind: chassis\n  ou_height: 2 OU\n  power: {idle: 3 kW, max: 2 kW}\n"),
                Contains("power.idle exceeds power.max"));
 }
