@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/Yaml.h"
 #include "support/RunRdt.h"
 
 using Catch::Matchers::Contains;
@@ -69,4 +70,15 @@ TEST_CASE("rdt compare: generations from V100 to the H100 fleet, figures as rdt 
     const Run bad = runRdt("compare data/designs/meta-rsc-a100.yaml data/designs/nope.yaml");
     CHECK(bad.code == 2);
     CHECK_THAT(bad.out, Contains("nope.yaml"));
+}
+
+TEST_CASE("README's generations table is rdt compare's output", "[cli][compare][docs]")
+{
+    const Run md = runRdt("compare data/designs/meta-v100-2017.yaml data/designs/meta-rsc-a100.yaml "
+                          "data/designs/meta-24k-roce.yaml data/designs/meta-24k-ib.yaml "
+                          "data/designs/meta-350k-fleet.yaml --markdown",
+                          false);
+    REQUIRE(md.code == 0);
+    const std::string readme = rdt::core::readTextFile(RDT_SOURCE_DIR "/README.md");
+    CHECK_THAT(readme, Contains(md.out));
 }
