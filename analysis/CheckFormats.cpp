@@ -93,8 +93,18 @@ json energyJson(const EnergyResult& e)
     json halls = json::array();
     for (const EnergyGroup& g : e.halls)
         halls.push_back(group(g));
+    json model = nullptr;
+    if (e.model)
+        model = {{"cooling", e.model->cooling},   {"size", e.model->size},   {"system", e.model->system},
+                 {"climate_zone", e.model->zone}, {"case", e.model->caseNo}, {"percentile", e.model->percentile},
+                 {"pue_p05", e.model->p05},       {"pue_p95", e.model->p95}, {"source", e.model->source}};
+    json profile = json::array();
+    for (const EnergyLevel& l : e.profile)
+        profile.push_back({{"hours_share", l.share}, {"load", l.load}, {"it_W", l.itW}, {"facility_W", l.facilityW}});
     return {{"pue", e.pue},
             {"pue_source", e.pueSource},
+            {"pue_model", model},
+            {"utilisation_profile", profile},
             {"load_factor", e.loadFactor},
             {"hours_per_year", e.hoursPerYear},
             {"grid_kg_co2_per_kWh", num(e.gridKgPerKWh)},

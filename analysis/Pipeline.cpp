@@ -178,6 +178,11 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     std::optional<Workload> workload;
     if (!result.design.workloadPath.empty() && !(targets && targets->checkpoint))
         workload = Workload::load(result.design.workloadPath, result.design.workloadLoc);
+    // The PUE model's table lookup: a bad cooling system or zone is an input error before any solver.
+    std::shared_ptr<const PueModel> pueModel;
+    if (result.design.facility.declared && !result.design.facility.cooling.empty())
+        pueModel = std::make_shared<const PueModel>(
+            modelPue(result.design.facility, dataDir() + "/facility/pue-by-climate.yaml"));
     const auto t1 = Clock::now();
     // Bad profiles are input errors too, and the budget needs the profile's limits and basis.
     const core::CheckRegistry registry = makeRegistry();
@@ -210,7 +215,22 @@ RunResult run(const RunOptions& options, core::Progress& progress)
             modelled = std::make_shared<const power::PowerResult>(
                 power::computePower(result.design, powerOptions(result.design, result.profile,
                                                                 core::PowerBasis::Modelled, result.thermal.get())));
-        result.energy = std::make_shared<const EnergyResult>(analyseEnergy(result.design, *result.power, *modelled));
+        // The year's profile: the modelled budget at each load level (full load is `modelled`).
+        std::vector<std::shared_ptr<const power::PowerResult>> atLevel;
+        std::vector<LevelPower> levels;
+        for (const core::Facility::LoadLevel& l : result.design.facility.profile) {
+            if (l.load == 1.0) {
+                levels.push_back({l, modelled.get()});
+                continue;
+            }
+            power::PowerOptions po =
+                powerOptions(result.design, result.profile, core::PowerBasis::Modelled, result.thermal.get());
+            po.utilisationScale = l.load;
+            atLevel.push_back(std::make_shared<const power::PowerResult>(power::computePower(result.design, po)));
+            levels.push_back({l, atLevel.back().get()});
+        }
+        result.energy = std::make_shared<const EnergyResult>(
+            analyseEnergy(result.design, *result.power, *modelled, levels, pueModel));
     }
     const auto tPower = Clock::now();
     progress.update(0.45, "link channels and COM");

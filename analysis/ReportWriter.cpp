@@ -284,6 +284,25 @@ void writeEnergy(hid_t file, const EnergyResult& e)
         t.set(co2, x->co2Tonnes);
     }
     t.write(g.get(), "halls");
+    if (e.model) {
+        writeStringAttribute(g.get(), "pue_model_cooling", e.model->cooling);
+        writeStringAttribute(g.get(), "pue_model_climate_zone", e.model->zone);
+        writeScalar(g.get(), "pue_p05", e.model->p05, "1");
+        writeScalar(g.get(), "pue_p95", e.model->p95, "1");
+    }
+    if (!e.profile.empty()) {
+        H5Table p;
+        const auto share = p.realColumn("hours_share", "1"), load = p.realColumn("load", "1"),
+                   itw = p.realColumn("it", "W"), fw = p.realColumn("facility", "W");
+        for (const EnergyLevel& l : e.profile) {
+            p.addRow();
+            p.set(share, l.share);
+            p.set(load, l.load);
+            p.set(itw, l.itW);
+            p.set(fw, l.facilityW);
+        }
+        p.write(g.get(), "utilisation_profile");
+    }
 }
 
 void writeScenario(hid_t file, const RunResult& r)

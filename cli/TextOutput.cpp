@@ -201,12 +201,17 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
         const double mwh = e.total.annualMWh;
         char energy[48], co2[48];
         std::snprintf(energy, sizeof energy, mwh >= 1e6 ? "%.2f TWh" : "%.0f GWh", mwh >= 1e6 ? mwh / 1e6 : mwh / 1e3);
+        char load[96];
+        if (e.profile.empty())
+            std::snprintf(load, sizeof load, "at %.0f %% load", e.loadFactor * 100.0);
+        else
+            std::snprintf(load, sizeof load, "over the %zu-level utilisation profile (mean %.0f %% of full-load draw)",
+                          e.profile.size(), e.loadFactor * 100.0);
         std::snprintf(line, sizeof line,
-                      "energy   from the grid %s = IT AC %s (modelled) x PUE %.3g (%s); peak %s (%s); %s a year at "
-                      "%.0f %% load",
+                      "energy   from the grid %s = IT AC %s (modelled) x PUE %.4g (%s); peak %s (%s); %s a year %s",
                       mw(e.total.facilityW).c_str(), mw(e.total.itModelledW).c_str(), e.pue, e.pueSource.c_str(),
                       mw(e.total.facilityPeakW).c_str(), std::string(core::powerBasisName(e.basis)).c_str(), energy,
-                      e.loadFactor * 100.0);
+                      load);
         out << line;
         if (std::isfinite(e.total.co2Tonnes)) {
             const double t = e.total.co2Tonnes;

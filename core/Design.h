@@ -174,8 +174,19 @@ struct Storage {
 /// the year's load and the grid's carbon intensity.
 struct Facility {
     bool declared = false;
-    double pue = NAN;             ///< facility power / IT power (required when declared)
-    std::string pueSource;        ///< where the PUE comes from (required)
+    double pue = NAN;      ///< facility power / IT power: measured (with pueSource), or NaN when modelled
+    std::string pueSource; ///< where a fixed PUE comes from (required with it)
+    /// The PUE model instead (analysis/Energy.h): cooling system, data-centre size class (empty: the
+    /// one the table has for it), climate zone (ASHRAE 169) and the percentile of the model's band.
+    std::string cooling, size, climateZone;
+    int puePercentile = 95;
+    SourceLoc coolingLoc;
+    /// The year's utilisation profile: shares of the hours (sum 1) at a load (a multiple of each
+    /// chassis' utilisation); empty: the whole year at `loadFactor`.
+    struct LoadLevel {
+        double share = 0, load = 0;
+    };
+    std::vector<LoadLevel> profile;
     double loadFactor = 1.0;      ///< the year's mean IT draw as a share of the modelled draw (default 100 %)
     double hoursPerYear = 8760.0; ///< hours the facility runs a year
     double gridKgPerKWh = NAN;    ///< kg CO2 per kWh from the grid; NaN: no CO2 figure

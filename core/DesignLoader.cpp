@@ -1,9 +1,11 @@
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <set>
 
 #include "core/Design.h"
 #include "core/LayoutExpander.h"
+#include "core/Units.h"
 
 namespace rdt::core {
 namespace {
@@ -113,13 +115,53 @@ void quantityIf(const Cursor& c, const char* key, Dimension dim, Range range, do
 
 Facility readFacility(const Cursor& c)
 {
-    c.allowKeys({"pue", "pue_source", "load_factor", "hours_per_year", "grid_kg_co2_per_kwh", "grid_source"});
+    c.allowKeys({"pue", "pue_source", "cooling", "size", "climate_zone", "pue_percentile", "load_factor", "utilisation",
+                 "hours_per_year", "grid_kg_co2_per_kwh", "grid_source"});
     Facility f;
     f.declared = true;
     f.loc = c.loc();
-    f.pue = c["pue"].number(1.0, 5.0);
-    f.pueSource = c["pue_source"].str(); // a PUE without its source is a guess
+    if (auto p = c.find("pue")) {
+        if (c.has("cooling"))
+            c["cooling"].fail(
+                "give a measured pue (with pue_source) or a cooling model (cooling, climate_zone), not both");
+        f.pue = p->number(1.0, 5.0);
+        f.pueSource = c["pue_source"].str(); // a PUE without its source is a guess
+    } else if (auto k = c.find("cooling")) {
+        f.cooling = k->str();
+        f.coolingLoc = k->loc();
+        f.climateZone = c["climate_zone"].str();
+        if (auto s = c.find("size"))
+            f.size = s->str();
+        if (auto q = c.find("pue_percentile")) {
+            f.puePercentile = static_cast<int>(q->integer(5, 95));
+            if (f.puePercentile != 5 && f.puePercentile != 95)
+                q->fail("the PUE model's band is published at its 5th and 95th percentiles: 5 or 95");
+        }
+    } else {
+        c.fail("facility needs a measured pue (with pue_source) or a cooling model (cooling, climate_zone; "
+               "docs/energy.md)");
+    }
     quantityIf(c, "load_factor", Dimension::Ratio, Range{0.0, 1.0}, f.loadFactor);
+    if (auto u = c.find("utilisation")) {
+        if (c.has("load_factor"))
+            u->fail("give the year's load as load_factor or as a utilisation profile, not both");
+        u->requireSequence();
+        double sum = 0;
+        for (const Cursor& e : u->elements()) {
+            e.requireMap();
+            e.allowKeys({"hours", "load"});
+            Facility::LoadLevel l;
+            l.share = e["hours"].quantity(Dimension::Ratio, Range{0.0, 1.0});
+            l.load = e["load"].quantity(Dimension::Ratio, Range{0.0, 1.0});
+            sum += l.share;
+            f.profile.push_back(l);
+        }
+        if (f.profile.empty())
+            u->fail("a utilisation profile needs at least one {hours, load} level");
+        if (std::abs(sum - 1.0) > 1e-6)
+            u->fail("the profile's hours add up to " + formatQuantity(sum, Dimension::Ratio) + ", not 100 %");
+        f.loadFactor = NAN; // derived from the profile's power (analysis/Energy.h)
+    }
     if (auto x = c.find("hours_per_year"))
         f.hoursPerYear = x->number(0.0, 8784.0);
     if (auto x = c.find("grid_kg_co2_per_kwh")) {

@@ -16,10 +16,12 @@ namespace {
 
 constexpr double kOuM = 0.048;
 
-models::ChassisOperating operatingPoint(const core::Slot& s, double capOverrideW, bool peak, double fanSpeed)
+models::ChassisOperating operatingPoint(const core::Slot& s, double capOverrideW, bool peak, double fanSpeed,
+                                        double utilisationScale)
 {
     models::ChassisOperating op;
-    op.utilisation = s.overrides.utilisation.value_or(1.0);
+    op.utilisation =
+        s.overrides.utilisation.value_or(1.0) * (s.part->kind == core::PartKind::Chassis ? utilisationScale : 1.0);
     op.gpuCapW = capOverrideW > 0 ? capOverrideW : s.overrides.gpuPowerCapW.value_or(0.0);
     op.peak = peak;
     op.fanSpeed = fanSpeed;
@@ -39,10 +41,11 @@ bool drawsPower(const core::Part& p)
 }
 
 /// One part's draw on every basis with every GPU capped at `capW` (≤ 0: the design's own caps).
-PartPower partPower(const core::Design& d, const core::Slot& s, double capW, double fanSpeed, core::PowerBasis basis)
+PartPower partPower(const core::Design& d, const core::Slot& s, double capW, double fanSpeed, core::PowerBasis basis,
+                    double utilisationScale)
 {
     const core::Part& part = *s.part;
-    const models::ChassisOperating op = operatingPoint(s, capW, false, fanSpeed);
+    const models::ChassisOperating op = operatingPoint(s, capW, false, fanSpeed, utilisationScale);
     models::ChassisOperating peak = op;
     peak.peak = true;
     PartPower p;
@@ -315,7 +318,7 @@ RackPower evaluate(const core::Design& d, std::size_t rackIndex, const PowerOpti
             shelfSlots.push_back(&s);
         if (!drawsPower(*s.part))
             continue;
-        PartPower p = partPower(d, s, capW, fanSpeedOf(o, rackIndex, si), o.basis);
+        PartPower p = partPower(d, s, capW, fanSpeedOf(o, rackIndex, si), o.basis, o.utilisationScale);
         if (o.basis == core::PowerBasis::Nameplate && std::isnan(p.nameplateW) && p.modelledW > 0 &&
             lacking.insert(p.part).second)
             out.notes.push_back(p.part + " has no power.max (budgeted at its modelled draw on the nameplate basis)");
@@ -360,7 +363,7 @@ double busbarLoadAt(const core::Design& d, std::size_t rackIndex, const PowerOpt
     for (std::size_t si = 0; si < r.slots.size(); ++si) {
         const core::Slot& s = r.slots[si];
         if (s.part->busbarTap && drawsPower(*s.part))
-            w += partPower(d, s, capW, fanSpeedOf(o, rackIndex, si), o.basis).budgetW;
+            w += partPower(d, s, capW, fanSpeedOf(o, rackIndex, si), o.basis, o.utilisationScale).budgetW;
     }
     return w;
 }

@@ -25,6 +25,9 @@ struct PowerOptions {
     /// Fan speed (fraction of full) per rack and slot from the thermal solution; empty, or NaN
     /// for a slot: fans follow utilisation from their floor (before the airflow is solved).
     std::vector<std::vector<double>> fanSpeeds;
+    /// Every chassis' utilisation times this (a load level of the year's profile, facility energy);
+    /// fans keep their speeds from `fanSpeeds` (the full-load solution: the conservative side).
+    double utilisationScale = 1.0;
 };
 
 /// One power shelf's share of its rack's load.
