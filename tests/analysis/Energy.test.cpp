@@ -199,8 +199,8 @@ TEST_CASE("energy: a utilisation profile weights each load's budget by its hours
     auto error = [](const std::string& facility) {
         try {
             (void)runText(withFacility(facility));
-        } catch (const core::InputError& e) {
-            return std::string(e.what());
+        } catch (const core::InputError& err) {
+            return std::string(err.what());
         }
         return std::string("no error");
     };

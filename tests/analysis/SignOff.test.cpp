@@ -107,7 +107,8 @@ TEST_CASE("the design and the profile choose the basis, a bad basis is a located
     const core::Profile p =
         core::Profile::loadText("name: t\npower_basis: modelled\n", "t.yaml", analysis::makeRegistry());
     REQUIRE(p.powerBasis);
-    CHECK(analysis::effectiveBasis({}, core::Design{}, p) == core::PowerBasis::Modelled);
+    const core::Design blank;
+    CHECK(analysis::effectiveBasis({}, blank, p) == core::PowerBasis::Modelled);
     CHECK(analysis::effectiveBasis({}, d, p) == core::PowerBasis::Peak); // the design's own word first
     analysis::RunOptions cli;
     cli.powerBasis = core::PowerBasis::Nameplate;
