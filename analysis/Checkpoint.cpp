@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 
 namespace rdt::analysis {
 
@@ -49,6 +50,46 @@ const PathStage* slowest(const std::vector<PathStage>& stages)
 
 } // namespace
 
+ServerTier storageServers(const core::Design& d)
+{
+    ServerTier t;
+    std::set<std::string> lacking, seen;
+    for (const core::Rack& rack : d.racks)
+        for (const core::Slot& s : rack.slots) {
+            const core::Part& p = *s.part;
+            if (!p.find("drives.count"))
+                continue;
+            ++t.count;
+            const double n = p.value("drives.count", 0.0);
+            for (const char* f : {"drives.write", "drives.read", "drives.capacity"})
+                if (!p.find(f))
+                    lacking.insert(p.slug + " " + f);
+            const core::Part* nic = d.catalog->find(p.text("nics.part"));
+            const double nicBps =
+                nic ? p.value("nics.count", 0.0) * nic->value("port_rate", NAN) * nic->value("ports", 1.0) : NAN;
+            if (std::isnan(nicBps))
+                lacking.insert(p.slug + " nics (part and count)");
+            const double path = p.value("drives.path", INFINITY);
+            const double write = std::min({n * p.value("drives.write", NAN), path, nicBps});
+            const double read = std::min({n * p.value("drives.read", NAN), path, nicBps});
+            t.writeBps += write;
+            t.readBps += read;
+            t.capacityBytes += n * p.value("drives.capacity", NAN); // DataSize is in bytes
+            if (seen.insert(p.slug).second) {
+                const auto term = [&](double drives) {
+                    return "least of " + std::to_string(static_cast<int>(n)) + " drives " + rate(drives / 8.0) +
+                           (std::isfinite(path) ? ", drive path " + rate(path / 8.0) : std::string()) + ", NICs " +
+                           rate(nicBps / 8.0);
+                };
+                t.basis += (t.basis.empty() ? "" : "; ") + p.slug + " " + term(n * p.value("drives.write", NAN));
+                t.readBasis += (t.readBasis.empty() ? "" : "; ") + p.slug + " " + term(n * p.value("drives.read", NAN));
+            }
+        }
+    for (const std::string& l : lacking)
+        t.lacking += (t.lacking.empty() ? "" : ", ") + l;
+    return t;
+}
+
 CheckpointResult analyseCheckpoint(const core::Design& d, const CheckpointSpec& spec)
 {
     CheckpointResult r;
@@ -66,10 +107,17 @@ CheckpointResult analyseCheckpoint(const core::Design& d, const CheckpointSpec& 
         r.missing.push_back("storage.host_link");
     if (st.frontendNics == 0 || std::isnan(st.frontendNicBps))
         r.missing.push_back("storage.frontend_nics and storage.frontend_nic");
-    if (std::isnan(st.writeBps))
-        r.missing.push_back("storage.write");
-    if (std::isnan(st.readBps))
-        r.missing.push_back("storage.read");
+    // Storage servers placed in the design (parts with drives): each delivers the least of its
+    // drives, its drive path and its NICs; writes divide by the redundancy (replicas, erasure code).
+    const ServerTier servers = storageServers(d);
+    if (servers.count > 0 && std::isnan(st.redundancy))
+        r.missing.push_back("storage.redundancy (the design places storage servers)");
+    if (servers.count > 0 && !servers.lacking.empty())
+        r.missing.push_back("catalog figures of the storage servers: " + servers.lacking);
+    if (servers.count == 0 && std::isnan(st.writeBps))
+        r.missing.push_back("storage.write (or storage servers in the design)");
+    if (servers.count == 0 && std::isnan(st.readBps))
+        r.missing.push_back("storage.read (or storage servers in the design)");
     if (std::isnan(spec.interruptionsPerDay))
         r.missing.push_back("checkpoint.interruptions");
     if (r.gpus == 0)
@@ -91,8 +139,19 @@ CheckpointResult analyseCheckpoint(const core::Design& d, const CheckpointSpec& 
         if (!std::isnan(st.frontendFabricBps))
             path->push_back({"front-end fabric", st.frontendFabricBps / 8.0, "storage.frontend_fabric"});
     }
-    r.write.push_back({"storage", st.writeBps / 8.0, "storage.write" + (st.source.empty() ? "" : " " + st.source)});
-    r.read.push_back({"storage", st.readBps / 8.0, "storage.read" + (st.source.empty() ? "" : " " + st.source)});
+    if (!std::isnan(st.writeBps))
+        r.write.push_back({"storage", st.writeBps / 8.0, "storage.write" + (st.source.empty() ? "" : " " + st.source)});
+    if (!std::isnan(st.readBps))
+        r.read.push_back({"storage", st.readBps / 8.0, "storage.read" + (st.source.empty() ? "" : " " + st.source)});
+    if (servers.count > 0) {
+        r.storageServers = servers.count;
+        r.storageCapacityBytes = servers.capacityBytes;
+        std::snprintf(basis, sizeof basis, "%d servers: %s / redundancy %.3g", servers.count, servers.basis.c_str(),
+                      st.redundancy);
+        r.write.push_back({"storage servers", servers.writeBps / 8.0 / st.redundancy, basis});
+        std::snprintf(basis, sizeof basis, "%d servers: %s", servers.count, servers.readBasis.c_str());
+        r.read.push_back({"storage servers", servers.readBps / 8.0, basis});
+    }
     const PathStage* w = slowest(r.write);
     const PathStage* rd = slowest(r.read);
     r.writeBottleneck = w->name;

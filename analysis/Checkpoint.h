@@ -33,7 +33,7 @@ struct CheckpointSpec {
     double interruptionsPerDay = NAN; ///< at `referenceGpus`; scaled in proportion to the job's GPUs
     double referenceGpus = 0;
     std::string interruptionSource;
-    double restartS = 0; ///< job restart before the restore read (scheduling, initialisation)
+    double restartS = 0;      ///< job restart before the restore read (scheduling, initialisation)
     std::string workload;     ///< the workload's name, when it came from a workload file
     std::string workloadFile; ///< that file
     core::SourceLoc loc;
@@ -62,6 +62,8 @@ struct CheckpointResult {
     double goodput = NAN;             ///< useful fraction of wall time at intervalS
     double goodputAtOptimum = NAN;
     double lostGpuHoursPerDay = NAN;
+    int storageServers = 0;            ///< placed storage servers (0: the tier is `storage:` only)
+    double storageCapacityBytes = NAN; ///< their raw flash
 };
 
 /// Young (1974): τ = √(2 δ M).
@@ -71,6 +73,16 @@ double dalyInterval(double stallS, double mtbfS);
 /// Daly (2006): useful fraction of wall time with compute τ between checkpoints of δ, restart R
 /// and exponential failures of mean M: τ / (M·e^{R/M}·(e^{(τ+δ)/M} − 1)).
 double checkpointGoodput(double intervalS, double stallS, double restartS, double mtbfS);
+
+/// The storage servers a design places (parts with `drives:`), summed.
+struct ServerTier {
+    int count = 0;
+    double writeBps = 0, readBps = 0; ///< bit/s, each server the least of drives, drive path, NICs
+    double capacityBytes = 0;         ///< raw, before redundancy
+    std::string basis, readBasis;     ///< per server part, how its rate was counted
+    std::string lacking;              ///< catalog figures a server lacks (then not checked)
+};
+ServerTier storageServers(const core::Design& design);
 
 /// The checkpoint of `spec` on `design` (its GPUs and `storage:` figures).
 CheckpointResult analyseCheckpoint(const core::Design& design, const CheckpointSpec& spec);

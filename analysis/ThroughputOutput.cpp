@@ -48,7 +48,9 @@ json checkpointJson(const std::optional<CheckpointResult>& c)
             {"interval_s", number(c->intervalS)},
             {"goodput", number(c->goodput)},
             {"goodput_at_optimum", number(c->goodputAtOptimum)},
-            {"lost_gpu_hours_per_day", number(c->lostGpuHoursPerDay)}};
+            {"lost_gpu_hours_per_day", number(c->lostGpuHoursPerDay)},
+            {"storage_servers", c->storageServers},
+            {"storage_capacity_B", number(c->storageCapacityBytes)}};
 }
 
 } // namespace
@@ -156,6 +158,8 @@ void writeCheckpoint(hid_t parent, const CheckpointResult& c)
     writeScalar(g.get(), "interval", c.intervalS, "s");
     writeScalar(g.get(), "goodput", c.goodput, "1");
     writeScalar(g.get(), "goodput_at_optimum", c.goodputAtOptimum, "1");
+    writeScalar(g.get(), "storage_servers", c.storageServers, "1");
+    writeScalar(g.get(), "storage_capacity", c.storageCapacityBytes, "B");
     writeScalar(g.get(), "lost_gpu_hours_per_day", c.lostGpuHoursPerDay, "h/d");
     H5Table p;
     const auto dir = p.textColumn("direction"), stage = p.textColumn("stage"), rate = p.realColumn("rate", "B/s"),

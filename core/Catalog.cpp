@@ -101,7 +101,12 @@ std::vector<FieldSpec> fieldsFor(PartKind kind)
              q("thermal.preheat", Dimension::Ratio, 0, 1),
              q("power.base_max", Dimension::Power),
              curve("conversion_efficiency", Dimension::Ratio, 0, 2, Dimension::Ratio, 1e-9, 1),
-             q("conversion_rating", Dimension::Power, 1e-9)});
+             q("conversion_rating", Dimension::Power, 1e-9),
+             n("drives.count", 1, 1000),
+             q("drives.capacity", Dimension::DataSize, 1e-9),
+             q("drives.write", Dimension::DataRate, 1e-9),
+             q("drives.read", Dimension::DataRate, 1e-9),
+             q("drives.path", Dimension::DataRate, 1e-9)});
         break;
     case PartKind::Switch:
         add(slotFields());

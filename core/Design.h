@@ -166,7 +166,10 @@ struct Storage {
     double frontendNicBps = NAN;          ///< each
     double frontendFabricBps = NAN;       ///< front-end fabric between the GPUs and storage (NaN: not a limit)
     double writeBps = NAN, readBps = NAN; ///< the storage tier as its clients see it
-    std::string source;                   ///< where the figures come from
+    /// Bytes written to flash per byte saved (replication 3, erasure coding e.g. 1.5): needed when
+    /// the design places storage servers (parts with `drives:`), whose hardware then is a stage.
+    double redundancy = NAN;
+    std::string source; ///< where the figures come from
     SourceLoc loc;
 };
 

@@ -173,7 +173,8 @@ Facility readFacility(const Cursor& c)
 
 Storage readStorage(const Cursor& c)
 {
-    c.allowKeys({"host_link", "frontend_nics", "frontend_nic", "frontend_fabric", "write", "read", "source"});
+    c.allowKeys(
+        {"host_link", "frontend_nics", "frontend_nic", "frontend_fabric", "write", "read", "redundancy", "source"});
     Storage s;
     s.declared = true;
     s.loc = c.loc();
@@ -185,6 +186,8 @@ Storage readStorage(const Cursor& c)
     quantityIf(c, "frontend_fabric", Dimension::DataRate, rate, s.frontendFabricBps);
     quantityIf(c, "write", Dimension::DataRate, rate, s.writeBps);
     quantityIf(c, "read", Dimension::DataRate, rate, s.readBps);
+    if (auto x = c.find("redundancy"))
+        s.redundancy = x->number(1.0, 10.0);
     if (auto x = c.find("source"))
         s.source = x->str();
     return s;
