@@ -158,6 +158,50 @@ void solveCoupled(const core::Design& design, const core::Profile& profile, core
     store.put<power::PowerResult>("power", std::make_shared<const power::PowerResult>(power::computePower(design, po)));
 }
 
+std::shared_ptr<const PueModel> pueModelFor(const core::Design& d)
+{
+    if (!d.facility.declared || d.facility.cooling.empty())
+        return nullptr;
+    return std::make_shared<const PueModel>(modelPue(d.facility, dataDir() + "/facility/pue-by-climate.yaml"));
+}
+
+std::shared_ptr<const EnergyResult> facilityEnergy(const core::Design& d, const core::Profile& profile,
+                                                   const power::PowerResult& basis,
+                                                   const thermal::ThermalResult* thermal,
+                                                   std::shared_ptr<const PueModel> pueModel)
+{
+    if (!d.facility.declared)
+        return nullptr;
+    if (!pueModel)
+        pueModel = pueModelFor(d);
+    // The year's energy follows the modelled draw, the peak the budget's basis.
+    std::shared_ptr<const power::PowerResult> modelled(std::shared_ptr<const power::PowerResult>{}, &basis);
+    if (basis.basis != core::PowerBasis::Modelled)
+        modelled = std::make_shared<const power::PowerResult>(
+            power::computePower(d, powerOptions(d, profile, core::PowerBasis::Modelled, thermal)));
+    // The year's profile: the modelled budget at each load level (full load is `modelled`).
+    std::vector<std::shared_ptr<const power::PowerResult>> atLevel;
+    std::vector<LevelPower> levels;
+    for (const core::Facility::LoadLevel& l : d.facility.profile) {
+        if (l.load == 1.0) {
+            levels.push_back({l, modelled.get()});
+            continue;
+        }
+        power::PowerOptions po = powerOptions(d, profile, core::PowerBasis::Modelled, thermal);
+        po.utilisationScale = l.load;
+        atLevel.push_back(std::make_shared<const power::PowerResult>(power::computePower(d, po)));
+        levels.push_back({l, atLevel.back().get()});
+    }
+    return std::make_shared<const EnergyResult>(analyseEnergy(d, basis, *modelled, levels, pueModel));
+}
+
+std::optional<Workload> workloadFor(const core::Design& d)
+{
+    if (d.workloadPath.empty())
+        return std::nullopt;
+    return Workload::load(d.workloadPath, d.workloadLoc);
+}
+
 RunResult run(const RunOptions& options, core::Progress& progress)
 {
     using Clock = std::chrono::steady_clock;
@@ -176,13 +220,10 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     applyScenario(result.design, options);
     // The design's workload (its checkpoint) when the targets bring none: an input error before any solver.
     std::optional<Workload> workload;
-    if (!result.design.workloadPath.empty() && !(targets && targets->checkpoint))
-        workload = Workload::load(result.design.workloadPath, result.design.workloadLoc);
+    if (!(targets && targets->checkpoint))
+        workload = workloadFor(result.design);
     // The PUE model's table lookup: a bad cooling system or zone is an input error before any solver.
-    std::shared_ptr<const PueModel> pueModel;
-    if (result.design.facility.declared && !result.design.facility.cooling.empty())
-        pueModel = std::make_shared<const PueModel>(
-            modelPue(result.design.facility, dataDir() + "/facility/pue-by-climate.yaml"));
+    const std::shared_ptr<const PueModel> pueModel = pueModelFor(result.design);
     const auto t1 = Clock::now();
     // Bad profiles are input errors too, and the budget needs the profile's limits and basis.
     const core::CheckRegistry registry = makeRegistry();
@@ -208,30 +249,8 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     progress.update(0.3, "power budget");
     solveCoupled(result.design, result.profile, effectiveBasis(options, result.design, result.profile), store);
     result.power = store.get<power::PowerResult>("power");
-    if (result.design.facility.declared) {
-        // The year's energy follows the modelled draw, the peak the budget's basis.
-        std::shared_ptr<const power::PowerResult> modelled = result.power;
-        if (result.power->basis != core::PowerBasis::Modelled)
-            modelled = std::make_shared<const power::PowerResult>(
-                power::computePower(result.design, powerOptions(result.design, result.profile,
-                                                                core::PowerBasis::Modelled, result.thermal.get())));
-        // The year's profile: the modelled budget at each load level (full load is `modelled`).
-        std::vector<std::shared_ptr<const power::PowerResult>> atLevel;
-        std::vector<LevelPower> levels;
-        for (const core::Facility::LoadLevel& l : result.design.facility.profile) {
-            if (l.load == 1.0) {
-                levels.push_back({l, modelled.get()});
-                continue;
-            }
-            power::PowerOptions po =
-                powerOptions(result.design, result.profile, core::PowerBasis::Modelled, result.thermal.get());
-            po.utilisationScale = l.load;
-            atLevel.push_back(std::make_shared<const power::PowerResult>(power::computePower(result.design, po)));
-            levels.push_back({l, atLevel.back().get()});
-        }
-        result.energy = std::make_shared<const EnergyResult>(
-            analyseEnergy(result.design, *result.power, *modelled, levels, pueModel));
-    }
+    if (result.design.facility.declared)
+        result.energy = facilityEnergy(result.design, result.profile, *result.power, result.thermal.get(), pueModel);
     const auto tPower = Clock::now();
     progress.update(0.45, "link channels and COM");
     result.signal = signal::signalFor(result.design, store, dataDir() + "/si-profiles");

@@ -84,6 +84,18 @@ struct RunResult {
     double checkSeconds = 0.0;
 };
 
+/// The PUE model's answer for the design's facility (null when its PUE is measured, or no facility).
+std::shared_ptr<const PueModel> pueModelFor(const core::Design& design);
+/// The facility's energy from the budget the checks used (`basis`): the modelled budget and the
+/// utilisation profile's levels are computed here; null without `facility:`. rdt check and the
+/// studio both call it, so they agree.
+std::shared_ptr<const EnergyResult> facilityEnergy(const core::Design& design, const core::Profile& profile,
+                                                   const power::PowerResult& basis,
+                                                   const thermal::ThermalResult* thermal,
+                                                   std::shared_ptr<const PueModel> pueModel = nullptr);
+/// The design's `workload:` file, read (InputError located at the design when it is missing).
+std::optional<Workload> workloadFor(const core::Design& design);
+
 /// Load the design (InputError on bad input) and run all checks.
 RunResult run(const RunOptions& options, core::Progress& progress);
 

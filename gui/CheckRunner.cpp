@@ -83,9 +83,13 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
                 results->power = power::powerFor(*design, store);
                 results->thermal = thermal::thermalFor(*design, store);
                 results->signal = signal::signalFor(*design, store, analysis::dataDir() + "/si-profiles");
-                results->throughput = std::make_shared<const analysis::ThroughputResult>(analysis::analyseThroughput(
-                    *design, *results->power, *results->thermal, *results->signal,
-                    models::NcclParams::load(analysis::dataDir() + "/throughput/nccl.yaml"), nullptr));
+                // The design's workload (its checkpoint) and facility energy, as rdt check computes them.
+                const std::optional<analysis::Workload> workload = analysis::workloadFor(*design);
+                results->throughput = std::make_shared<const analysis::ThroughputResult>(
+                    analysis::analyseThroughput(*design, *results->power, *results->thermal, *results->signal,
+                                                models::NcclParams::load(analysis::dataDir() + "/throughput/nccl.yaml"),
+                                                nullptr, workload ? &workload->checkpoint : nullptr));
+                results->energy = analysis::facilityEnergy(*design, profile, *results->power, results->thermal.get());
                 results->fields = analysis::resultFields(*design, results->power.get(), results->thermal.get(),
                                                          results->throughput.get(), results->signal.get());
             } catch (const core::Cancelled&) {

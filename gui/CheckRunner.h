@@ -9,6 +9,7 @@
 #include <memory>
 #include <thread>
 
+#include "analysis/Energy.h"
 #include "analysis/Throughput.h"
 #include "core/Field.h"
 #include "core/Rules.h"
@@ -22,6 +23,7 @@ struct SolverResults {
     std::shared_ptr<const power::PowerResult> power;
     std::shared_ptr<const thermal::ThermalResult> thermal;
     std::shared_ptr<const signal::SignalResult> signal;
+    std::shared_ptr<const analysis::EnergyResult> energy; ///< with `facility:`
     std::vector<core::PartField> fields;
 };
 

@@ -32,6 +32,7 @@
 #include "gui/CatalogPanel.h"
 #include "gui/CheckRunner.h"
 #include "gui/ElevationView.h"
+#include "gui/EnergyPanel.h"
 #include "gui/InspectorPanel.h"
 #include "gui/LayoutTree.h"
 #include "gui/PowerPanel.h"
@@ -78,6 +79,8 @@ MainWindow::MainWindow(const QString& catalogDir, bool interactive, QWidget* par
     addResultPanel(tr("Thermal"), m_thermal);
     m_signal = new SignalPanel(*m_studio);
     addResultPanel(tr("Signal"), m_signal);
+    m_energy = new EnergyPanel(*m_studio);
+    addResultPanel(tr("Energy"), m_energy);
     m_sweep = new SweepPanel;
     addResultPanel(tr("Sweep"), m_sweep);
     setAcceptDrops(true);

@@ -22,6 +22,7 @@ namespace rdt::gui {
 class Studio;
 class ElevationView;
 class SceneView;
+class EnergyPanel;
 class ProblemsPanel;
 class ThroughputPanel;
 class PowerPanel;
@@ -44,6 +45,7 @@ public:
     SceneView* scene() const { return m_scene; }
     ProblemsPanel* problems() const { return m_problems; }
     ThroughputPanel* throughput() const { return m_throughput; }
+    EnergyPanel* energy() const { return m_energy; }
     PowerPanel* power() const { return m_power; }
     ThermalPanel* thermal() const { return m_thermal; }
     WhatIfBar* whatIf() const { return m_whatIf; }
@@ -100,6 +102,7 @@ private:
     SceneView* m_scene = nullptr;
     ProblemsPanel* m_problems = nullptr;
     ThroughputPanel* m_throughput = nullptr;
+    EnergyPanel* m_energy = nullptr;
     PowerPanel* m_power = nullptr;
     ThermalPanel* m_thermal = nullptr;
     WhatIfBar* m_whatIf = nullptr;

@@ -42,6 +42,8 @@ public:
     std::shared_ptr<const power::PowerResult> power() const { return m_results ? m_results->power : nullptr; }
     std::shared_ptr<const thermal::ThermalResult> thermal() const { return m_results ? m_results->thermal : nullptr; }
     std::shared_ptr<const signal::SignalResult> signal() const { return m_results ? m_results->signal : nullptr; }
+    /// Facility energy of the last finished check (null without `facility:`).
+    std::shared_ptr<const analysis::EnergyResult> energy() const { return m_results ? m_results->energy : nullptr; }
     /// Per-part fields of the last finished check (empty before the first), and the measured − model
     /// residuals of the telemetry file when one is open.
     const std::vector<core::PartField>* fields() const { return m_results ? &m_fields : nullptr; }

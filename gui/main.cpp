@@ -56,7 +56,7 @@ int main(int argc, char** argv)
     QCommandLineOption size("size", "Window size for --screenshot (default 1600x1000).", "WxH", "1600x1000");
     QCommandLineOption panel("panel",
                              "With --screenshot: bring this bottom panel to the front "
-                             "(problems, throughput, power, thermal, signal).",
+                             "(problems, throughput, power, thermal, signal, energy, sweep).",
                              "NAME");
     QCommandLineOption colourBy(
         "colour-by",

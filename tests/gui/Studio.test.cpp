@@ -6,11 +6,11 @@
 #include <QDropEvent>
 #include <QImage>
 #include <QMimeData>
-#include <QUrl>
 #include <QProcess>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QUndoStack>
+#include <QUrl>
 
 #include <filesystem>
 #include <fstream>
@@ -18,15 +18,16 @@
 #include "analysis/CheckFormats.h"
 #include "analysis/Pipeline.h"
 #include "gui/ElevationView.h"
-#include "gui/PowerPanel.h"
+#include "gui/EnergyPanel.h"
+#include "gui/LinePlot.h"
 #include "gui/MainWindow.h"
+#include "gui/PowerPanel.h"
 #include "gui/ProblemsPanel.h"
 #include "gui/SceneView.h"
-#include "gui/Studio.h"
-#include "gui/ThroughputPanel.h"
 #include "gui/SignalPanel.h"
-#include "gui/LinePlot.h"
+#include "gui/Studio.h"
 #include "gui/ThermalPanel.h"
+#include "gui/ThroughputPanel.h"
 #include "gui/VtkWidget.h"
 #include "gui/WhatIfBar.h"
 
@@ -329,8 +330,7 @@ TEST_CASE("the power panel's numbers are the JSON's", "[gui][power]")
         for (int row = 0; row < t->rowCount(); ++row)
             if (t->item(row, 0)->text().toStdString() == rack["id"].get<std::string>()) {
                 CHECK(t->item(row, 1)->text() == QString::number(rack["it_load_W"].get<double>() / 1e3, 'f', 2));
-                CHECK(t->item(row, 2)->text() ==
-                      QString::number(rack["modelled_load_W"].get<double>() / 1e3, 'f', 2));
+                CHECK(t->item(row, 2)->text() == QString::number(rack["modelled_load_W"].get<double>() / 1e3, 'f', 2));
                 CHECK(t->item(row, 5)->text() == QString::number(rack["busbar_current_A"].get<double>(), 'f', 1));
                 const bool fits = rack["fits"].get<bool>();
                 CHECK((t->item(row, 10)->text() == "fits") == fits);
@@ -440,4 +440,43 @@ TEST_CASE("the signal panel shows every link class, its eye, and a dropped Touch
     }
     CHECK_FALSE(f.window->openTouchstone(bad));
     CHECK_THAT(s->touchstoneStatus().toStdString(), Contains("bad.s2p"));
+}
+
+TEST_CASE("the energy panel shows the facility's energy and the workload's checkpoint as rdt check does",
+          "[gui][energy]")
+{
+    Fixture f;
+    REQUIRE(f.window->openFile(kData + "/designs/meta-24k-roce.yaml"));
+    f.window->waitForChecks();
+    const auto e = f.window->studio().energy();
+    REQUIRE(e);
+    const auto t = f.window->studio().throughput();
+    REQUIRE(t);
+    REQUIRE(t->checkpoint);
+    // The same run rdt check makes: the same figures, the same verdicts.
+    rdt::core::Progress quiet;
+    rdt::analysis::RunOptions o;
+    o.designPath = (kData + "/designs/meta-24k-roce.yaml").toStdString();
+    const rdt::analysis::RunResult cli = rdt::analysis::run(o, quiet);
+    REQUIRE(cli.energy);
+    REQUIRE(cli.throughput->checkpoint);
+    CHECK(e->total.facilityW == Approx(cli.energy->total.facilityW).epsilon(1e-9));
+    CHECK(e->total.annualMWh == Approx(cli.energy->total.annualMWh).epsilon(1e-9));
+    CHECK(t->checkpoint->saveS == Approx(cli.throughput->checkpoint->saveS).epsilon(1e-12));
+    CHECK(t->checkpoint->goodput == Approx(cli.throughput->checkpoint->goodput).epsilon(1e-12));
+    const std::string energy = f.window->energy()->energyHeadline().toStdString();
+    CHECK_THAT(energy, Contains("<b>28.8 MW</b>") && Contains("PUE 1.08") && Contains("253 GWh a year"));
+    CHECK(f.window->energy()->hallRows() == 1);
+    CHECK_THAT(f.window->energy()->checkpointHeadline().toStdString(),
+               Contains("Llama 3 405B pretraining: 5.67 TB, save <b>2.8 s</b> (storage-bound)"));
+    CHECK(f.window->energy()->writePath()->barCount() == 3); // GPU to host, front-end NICs, storage
+    REQUIRE(f.window->showPanel("energy"));
+
+    // A design without facility: or workload: says what is missing instead of showing numbers.
+    REQUIRE(f.window->openFile(kData + "/designs/single-rack.yaml"));
+    f.window->waitForChecks();
+    CHECK_FALSE(f.window->studio().energy());
+    CHECK_THAT(f.window->energy()->energyHeadline().toStdString(), Contains("No facility: section"));
+    CHECK_THAT(f.window->energy()->checkpointHeadline().toStdString(), Contains("No workload"));
+    CHECK(f.window->energy()->writePath()->barCount() == 0);
 }
