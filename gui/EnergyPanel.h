@@ -10,12 +10,10 @@
 #include <memory>
 #include <vector>
 
+#include "analysis/Checkpoint.h"
+
 class QLabel;
 class QTableWidget;
-
-namespace rdt::analysis {
-struct PathStage;
-}
 
 namespace rdt::gui {
 
