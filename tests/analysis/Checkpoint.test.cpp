@@ -211,21 +211,22 @@ TEST_CASE("storage servers placed in the design set the storage stage, by hand",
     const core::Design d = core::loadDesign(dir + "/designs/storage-pod.yaml", dir + "/catalog");
     const analysis::ServerTier tier = analysis::storageServers(d);
     // 20 Lightning-class servers: each the least of 30 drives x 3.2 GB/s write (96 GB/s) or x 6.5 GB/s
-    // read (195 GB/s), its 63 GB/s drive path and its two 200G NICs (50 GB/s): NIC-bound both ways.
+    // read (195 GB/s), its 63 GB/s drive path (4 hosts x PCIe Gen3 x16) and its two 400G NICs
+    // (100 GB/s): bound by the drive path both ways.
     CHECK(tier.count == 20);
     CHECK(tier.lacking.empty());
-    CHECK(tier.writeBps / 8 == Approx(20 * 50e9).epsilon(1e-12));
-    CHECK(tier.readBps / 8 == Approx(20 * 50e9).epsilon(1e-12));
+    CHECK(tier.writeBps / 8 == Approx(20 * 63e9).epsilon(1e-12));
+    CHECK(tier.readBps / 8 == Approx(20 * 63e9).epsilon(1e-12));
     CHECK(tier.capacityBytes == Approx(20 * 30 * 7.68e12).epsilon(1e-12));
 
     const analysis::Workload w = analysis::Workload::load(dir + "/workloads/llama3-70b.yaml", {});
     const analysis::CheckpointResult r = analysis::analyseCheckpoint(d, w.checkpoint);
     REQUIRE(r.checked);
     CHECK(r.storageServers == 20);
-    // 70e9 x 14 B = 0.98 TB written three times over 1 TB/s of servers: 333 GB/s, 2.94 s; read once.
+    // 70e9 x 14 B = 0.98 TB written three times over 1.26 TB/s of servers: 420 GB/s, 2.33 s; read once.
     CHECK(r.writeBottleneck == "storage servers");
-    CHECK(r.saveS == Approx(70e9 * 14 / (20 * 50e9 / 3)).epsilon(1e-12));
-    CHECK(r.restoreS == Approx(70e9 * 14 / (20 * 50e9)).epsilon(1e-12));
+    CHECK(r.saveS == Approx(70e9 * 14 / (20 * 63e9 / 3)).epsilon(1e-12));
+    CHECK(r.restoreS == Approx(70e9 * 14 / (20 * 63e9)).epsilon(1e-12));
     CHECK(r.gpus == 128);
     CHECK(r.nodes == 16); // storage servers are not GPU nodes
 
