@@ -1,5 +1,7 @@
 #include "analysis/CheckFormats.h"
 
+#include "analysis/JsonNumber.h"
+
 #include "analysis/PowerOutput.h"
 #include "analysis/ThermalOutput.h"
 #include "analysis/ThroughputOutput.h"
@@ -13,11 +15,6 @@ namespace rdt::analysis {
 using nlohmann::json;
 
 namespace {
-
-json number(double v)
-{
-    return std::isfinite(v) ? json(v) : json(nullptr);
-}
 
 std::string sarifLevel(core::Severity s)
 {
@@ -38,8 +35,8 @@ json violationJson(const core::Violation& v)
         {"severity", std::string(core::severityName(v.severity))},
         {"subject", v.subject},
         {"message", v.message},
-        {"measured", number(v.measured)},
-        {"limit", number(v.limit)},
+        {"measured", jsonNumber(v.measured)},
+        {"limit", jsonNumber(v.limit)},
         {"unit", v.unit},
         {"location", {{"file", v.loc.file}, {"line", v.loc.line}, {"column", v.loc.column}, {"path", v.loc.path}}},
         {"waived", v.waived}};
@@ -80,15 +77,14 @@ json checkJson(const RunResult& result)
 
 json energyJson(const EnergyResult& e)
 {
-    auto num = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
     auto group = [&](const EnergyGroup& g) {
         return json{{"id", g.id},
-                    {"it_modelled_W", num(g.itModelledW)},
-                    {"it_basis_W", num(g.itBasisW)},
-                    {"facility_W", num(g.facilityW)},
-                    {"facility_peak_W", num(g.facilityPeakW)},
-                    {"annual_MWh", num(g.annualMWh)},
-                    {"co2_t", num(g.co2Tonnes)}};
+                    {"it_modelled_W", jsonNumber(g.itModelledW)},
+                    {"it_basis_W", jsonNumber(g.itBasisW)},
+                    {"facility_W", jsonNumber(g.facilityW)},
+                    {"facility_peak_W", jsonNumber(g.facilityPeakW)},
+                    {"annual_MWh", jsonNumber(g.annualMWh)},
+                    {"co2_t", jsonNumber(g.co2Tonnes)}};
     };
     json halls = json::array();
     for (const EnergyGroup& g : e.halls)
@@ -107,7 +103,7 @@ json energyJson(const EnergyResult& e)
             {"utilisation_profile", profile},
             {"load_factor", e.loadFactor},
             {"hours_per_year", e.hoursPerYear},
-            {"grid_kg_co2_per_kWh", num(e.gridKgPerKWh)},
+            {"grid_kg_co2_per_kWh", jsonNumber(e.gridKgPerKWh)},
             {"grid_source", e.gridSource},
             {"peak_basis", std::string(core::powerBasisName(e.basis))},
             {"total", group(e.total)},
@@ -121,14 +117,14 @@ json signalJson(const signal::SignalResult& s)
         links.push_back({{"id", v.id},
                          {"kind", v.kind},
                          {"links", v.count},
-                         {"length_m", number(v.lengthM)},
-                         {"placement_length_m", number(v.placementLengthM)},
-                         {"il_nyquist_dB", number(v.ilNyquistDb)},
-                         {"com_dB", number(v.comDb)},
-                         {"eye_height", number(v.eyeHeightV)},
-                         {"eye_width_UI", number(v.eyeWidthUi)},
+                         {"length_m", jsonNumber(v.lengthM)},
+                         {"placement_length_m", jsonNumber(v.placementLengthM)},
+                         {"il_nyquist_dB", jsonNumber(v.ilNyquistDb)},
+                         {"com_dB", jsonNumber(v.comDb)},
+                         {"eye_height", jsonNumber(v.eyeHeightV)},
+                         {"eye_width_UI", jsonNumber(v.eyeWidthUi)},
                          {"verdict", v.verdict},
-                         {"lane_rate_Gbps", number(v.laneRateGbps)}});
+                         {"lane_rate_Gbps", jsonNumber(v.laneRateGbps)}});
     return {{"links", links}};
 }
 
@@ -170,13 +166,14 @@ json sarifLog(const RuleRun& run, const core::CheckRegistry& registry, const std
             if (v.loc.column > 0)
                 physical["region"]["startColumn"] = v.loc.column;
         }
-        json r = {{"ruleId", v.rule},
-                  {"level", sarifLevel(v.severity)},
-                  {"message", {{"text", v.message}}},
-                  {"locations", json::array({{{"physicalLocation", physical},
-                                              {"logicalLocations", json::array({{{"fullyQualifiedName", v.subject},
-                                                                                 {"kind", "object"}}})}}})},
-                  {"properties", {{"measured", number(v.measured)}, {"limit", number(v.limit)}, {"unit", v.unit}}}};
+        json r = {
+            {"ruleId", v.rule},
+            {"level", sarifLevel(v.severity)},
+            {"message", {{"text", v.message}}},
+            {"locations", json::array({{{"physicalLocation", physical},
+                                        {"logicalLocations",
+                                         json::array({{{"fullyQualifiedName", v.subject}, {"kind", "object"}}})}}})},
+            {"properties", {{"measured", jsonNumber(v.measured)}, {"limit", jsonNumber(v.limit)}, {"unit", v.unit}}}};
         if (const auto it = ruleIndex.find(v.rule); it != ruleIndex.end())
             r["ruleIndex"] = it->second;
         if (v.waived)

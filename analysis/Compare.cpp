@@ -1,5 +1,7 @@
 #include "analysis/Compare.h"
 
+#include "analysis/JsonNumber.h"
+
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -147,7 +149,6 @@ std::string compareMarkdown(const std::vector<CompareRow>& rows)
 
 std::string compareJson(const std::vector<CompareRow>& rows)
 {
-    auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
     nlohmann::json a = nlohmann::json::array();
     for (const CompareRow& r : rows)
         a.push_back({{"design", r.design},
@@ -159,12 +160,12 @@ std::string compareJson(const std::vector<CompareRow>& rows)
                      {"it_basis_W", r.itNameplateW},
                      {"it_modelled_W", r.itModelledW},
                      {"facility_ac_W", r.acInputW},
-                     {"grid_W", num(r.gridW)},
+                     {"grid_W", jsonNumber(r.gridW)},
                      {"tensor16_dtype", r.dtype16},
                      {"mfu", r.mfu},
-                     {"peak_eflops_tensor16", num(r.peakEflops16)},
-                     {"sustained_eflops_tensor16", num(r.sustainedEflops16)},
-                     {"eflops_per_MW", num(r.eflopsPerMw)},
+                     {"peak_eflops_tensor16", jsonNumber(r.peakEflops16)},
+                     {"sustained_eflops_tensor16", jsonNumber(r.sustainedEflops16)},
+                     {"eflops_per_MW", jsonNumber(r.eflopsPerMw)},
                      {"errors", r.errors}});
     return nlohmann::json{{"designs", a}}.dump(2) + "\n";
 }

@@ -1,5 +1,7 @@
 #include "analysis/FieldOutput.h"
 
+#include "analysis/JsonNumber.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -12,15 +14,11 @@ using nlohmann::json;
 
 namespace {
 constexpr double kC = 273.15;
-json num(double v)
-{
-    return std::isfinite(v) ? json(v) : json(nullptr);
-}
 json residualJson(const thermal::ResidualRecord& r)
 {
-    return {{"continuity", num(r.continuity)},
-            {"momentum", {num(r.momentum[0]), num(r.momentum[1]), num(r.momentum[2])}},
-            {"energy", num(r.energy)}};
+    return {{"continuity", jsonNumber(r.continuity)},
+            {"momentum", {jsonNumber(r.momentum[0]), jsonNumber(r.momentum[1]), jsonNumber(r.momentum[2])}},
+            {"energy", jsonNumber(r.energy)}};
 }
 double balance(const thermal::RoomField& r)
 {
@@ -44,28 +42,28 @@ json fieldJson(const thermal::ThermalResult& t)
                          {"grid", {g.cells(0), g.cells(1), g.cells(2)}},
                          {"iterations", r.iterations},
                          {"couplings", r.couplings},
-                         {"coupling_change_K", num(r.couplingChangeK)},
+                         {"coupling_change_K", jsonNumber(r.couplingChangeK)},
                          {"residuals", residualJson(r.residuals)},
                          {"converged_on", r.criterion},
-                         {"pseudo_time_step_s", num(r.pseudoTimeStepS)},
-                         {"seconds", num(r.seconds)},
-                         {"supply_C", num(r.geometry.supplyC)},
-                         {"supply_m3s", num(r.geometry.supplyM3s)},
-                         {"demand_m3s", num(r.geometry.demandM3s)},
-                         {"return_C", num(r.returnC)},
-                         {"mass_in_kg_s", num(r.massInKgS)},
-                         {"mass_out_kg_s", num(r.massOutKgS)},
-                         {"heat_W", num(r.heatW)},
-                         {"heat_out_W", num(r.heatOutW)},
-                         {"energy_balance", num(balance(r))}});
+                         {"pseudo_time_step_s", jsonNumber(r.pseudoTimeStepS)},
+                         {"seconds", jsonNumber(r.seconds)},
+                         {"supply_C", jsonNumber(r.geometry.supplyC)},
+                         {"supply_m3s", jsonNumber(r.geometry.supplyM3s)},
+                         {"demand_m3s", jsonNumber(r.geometry.demandM3s)},
+                         {"return_C", jsonNumber(r.returnC)},
+                         {"mass_in_kg_s", jsonNumber(r.massInKgS)},
+                         {"mass_out_kg_s", jsonNumber(r.massOutKgS)},
+                         {"heat_W", jsonNumber(r.heatW)},
+                         {"heat_out_W", jsonNumber(r.heatOutW)},
+                         {"energy_balance", jsonNumber(balance(r))}});
     }
     json chassis = json::array();
     for (const thermal::RackThermal& rk : t.racks)
         for (const thermal::ChassisThermal& c : rk.chassis)
             chassis.push_back({{"id", c.id},
-                               {"inlet_mean_C", num(c.fieldInletK - kC)},
-                               {"inlet_max_C", num(c.fieldInletMaxK - kC)},
-                               {"rack_intake_C", num(rk.fieldIntakeK - kC)}});
+                               {"inlet_mean_C", jsonNumber(c.fieldInletK - kC)},
+                               {"inlet_max_C", jsonNumber(c.fieldInletMaxK - kC)},
+                               {"rack_intake_C", jsonNumber(rk.fieldIntakeK - kC)}});
     return {{"model", "field"},         {"turbulence", "zero-equation (Chen & Xu 1998)"},
             {"tolerance", s.tolerance}, {"intake_tolerance_K", s.intakeTolerance},
             {"rooms", rooms},           {"chassis", chassis}};

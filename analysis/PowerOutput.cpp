@@ -1,5 +1,7 @@
 #include "analysis/PowerOutput.h"
 
+#include "analysis/JsonNumber.h"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -11,29 +13,24 @@ using nlohmann::json;
 
 namespace {
 
-json num(double v)
-{
-    return std::isfinite(v) ? json(v) : json(nullptr);
-}
-
 json groupJson(const power::GroupPower& g)
 {
     return {{"id", g.id},
             {"racks", g.racks},
             {"racks_over_budget", g.racksOverBudget},
-            {"it_load_W", num(g.itLoadW)},
-            {"modelled_load_W", num(g.modelledLoadW)},
-            {"nameplate_load_W", num(g.nameplateLoadW)},
-            {"peak_load_W", num(g.peakLoadW)},
-            {"unfed_load_W", num(g.unfedLoadW)},
-            {"ac_input_W", num(g.acInputW)},
-            {"psu_loss_W", num(g.psuLossW)},
-            {"chassis_conversion_loss_W", num(g.conversionLossW)}};
+            {"it_load_W", jsonNumber(g.itLoadW)},
+            {"modelled_load_W", jsonNumber(g.modelledLoadW)},
+            {"nameplate_load_W", jsonNumber(g.nameplateLoadW)},
+            {"peak_load_W", jsonNumber(g.peakLoadW)},
+            {"unfed_load_W", jsonNumber(g.unfedLoadW)},
+            {"ac_input_W", jsonNumber(g.acInputW)},
+            {"psu_loss_W", jsonNumber(g.psuLossW)},
+            {"chassis_conversion_loss_W", jsonNumber(g.conversionLossW)}};
 }
 
 json adviceJson(const power::CapAdvice& a)
 {
-    return {{"needed", a.needed}, {"possible", a.possible}, {"gpu_cap_W", num(a.capW)}};
+    return {{"needed", a.needed}, {"possible", a.possible}, {"gpu_cap_W", jsonNumber(a.capW)}};
 }
 
 json feedsJson(const power::RackPower& r)
@@ -41,9 +38,9 @@ json feedsJson(const power::RackPower& r)
     json out = json::array();
     for (const power::FeedPower& f : r.feeds)
         out.push_back({{"name", f.name},
-                       {"available_W", num(f.availableW)},
-                       {"input_W", num(f.inputW)},
-                       {"worst_W", num(f.worstW)},
+                       {"available_W", jsonNumber(f.availableW)},
+                       {"input_W", jsonNumber(f.inputW)},
+                       {"worst_W", jsonNumber(f.worstW)},
                        {"fits", f.worstW <= f.availableW}});
     return out;
 }
@@ -53,17 +50,17 @@ json partJson(const power::PartPower& p)
     return {{"id", p.id},
             {"part", p.part},
             {"busbar", p.busbar},
-            {"budget_W", num(p.budgetW)},
-            {"modelled_W", num(p.modelledW)},
-            {"nameplate_W", num(p.nameplateW)},
-            {"peak_W", num(p.peakW)},
-            {"gpu_W", num(p.gpuW)},
-            {"cpu_W", num(p.cpuW)},
-            {"nic_W", num(p.nicW)},
-            {"fan_W", num(p.fanW)},
-            {"base_W", num(p.baseW)},
-            {"conversion_loss_W", num(p.conversionLossW)},
-            {"fan_speed", num(p.fanSpeed)},
+            {"budget_W", jsonNumber(p.budgetW)},
+            {"modelled_W", jsonNumber(p.modelledW)},
+            {"nameplate_W", jsonNumber(p.nameplateW)},
+            {"peak_W", jsonNumber(p.peakW)},
+            {"gpu_W", jsonNumber(p.gpuW)},
+            {"cpu_W", jsonNumber(p.cpuW)},
+            {"nic_W", jsonNumber(p.nicW)},
+            {"fan_W", jsonNumber(p.fanW)},
+            {"base_W", jsonNumber(p.baseW)},
+            {"conversion_loss_W", jsonNumber(p.conversionLossW)},
+            {"fan_speed", jsonNumber(p.fanSpeed)},
             {"fan_speed_from_thermal", p.fanSpeedSolved}};
 }
 
@@ -77,33 +74,33 @@ json powerJson(const power::PowerResult& res)
         for (const power::ShelfPower& s : r.shelves)
             shelves.push_back({{"id", s.id},
                                {"feed", s.feed},
-                               {"output_W", num(s.outputW)},
-                               {"load_fraction", num(s.loadFraction)},
-                               {"efficiency", num(s.efficiency)},
-                               {"input_W", num(s.inputW)},
-                               {"phase_current_A", num(s.phaseCurrentA)},
-                               {"whip_current_A", num(s.whipCurrentA)}});
+                               {"output_W", jsonNumber(s.outputW)},
+                               {"load_fraction", jsonNumber(s.loadFraction)},
+                               {"efficiency", jsonNumber(s.efficiency)},
+                               {"input_W", jsonNumber(s.inputW)},
+                               {"phase_current_A", jsonNumber(s.phaseCurrentA)},
+                               {"whip_current_A", jsonNumber(s.whipCurrentA)}});
         json parts = json::array();
         for (const power::PartPower& p : r.parts)
             parts.push_back(partJson(p));
         racks.push_back({{"id", r.id},
                          {"gpus", r.gpus},
                          {"basis", std::string(core::powerBasisName(r.basis))},
-                         {"it_load_W", num(r.itLoadW)},
-                         {"modelled_load_W", num(r.modelledLoadW)},
-                         {"nameplate_load_W", num(r.nameplateLoadW)},
-                         {"peak_load_W", num(r.peakLoadW)},
+                         {"it_load_W", jsonNumber(r.itLoadW)},
+                         {"modelled_load_W", jsonNumber(r.modelledLoadW)},
+                         {"nameplate_load_W", jsonNumber(r.nameplateLoadW)},
+                         {"peak_load_W", jsonNumber(r.peakLoadW)},
                          {"fed", r.fed},
-                         {"ac_direct_W", num(r.acDirectW)},
-                         {"busbar_current_A", num(r.busbarCurrentA)},
-                         {"busbar_rating_A", num(r.busbarRatingA)},
-                         {"busbar_min_voltage_V", num(r.lowestVoltageV)},
-                         {"busbar_max_voltage_V", num(r.highestVoltageV)},
-                         {"capacity_n_W", num(r.capacityNW)},
-                         {"capacity_n1_W", num(r.capacityN1W)},
-                         {"capacity_shelf_loss_W", num(r.capacityShelfLossW)},
-                         {"capacity_feed_loss_W", num(r.capacityFeedLossW)},
-                         {"usable_W", num(r.usableW)},
+                         {"ac_direct_W", jsonNumber(r.acDirectW)},
+                         {"busbar_current_A", jsonNumber(r.busbarCurrentA)},
+                         {"busbar_rating_A", jsonNumber(r.busbarRatingA)},
+                         {"busbar_min_voltage_V", jsonNumber(r.lowestVoltageV)},
+                         {"busbar_max_voltage_V", jsonNumber(r.highestVoltageV)},
+                         {"capacity_n_W", jsonNumber(r.capacityNW)},
+                         {"capacity_n1_W", jsonNumber(r.capacityN1W)},
+                         {"capacity_shelf_loss_W", jsonNumber(r.capacityShelfLossW)},
+                         {"capacity_feed_loss_W", jsonNumber(r.capacityFeedLossW)},
+                         {"usable_W", jsonNumber(r.usableW)},
                          {"fits", r.fits},
                          {"failures", r.failures},
                          {"cap_advice",
@@ -113,17 +110,17 @@ json powerJson(const power::PowerResult& res)
                            {"busbar", adviceJson(r.capBusbar)}}},
                          {"cap_can_fit", r.capCanFit},
                          {"notes", r.notes},
-                         {"bbu_energy_J", num(r.bbuEnergyJ)},
-                         {"bbu_holdup_s", num(r.bbuHoldupS)},
-                         {"ac_input_W", num(r.acInputW)},
-                         {"psu_loss_W", num(r.psuLossW)},
-                         {"ac_phase_current_A", num(r.acPhaseCurrentA)},
-                         {"ac_phase_current_feed_loss_A", num(r.acPhaseCurrentFeedLossA)},
-                         {"whip_current_A", num(r.whipCurrentA)},
-                         {"whip_limit_A", num(r.whipLimitA)},
-                         {"bbu_discharge_W", num(r.bbuDischargeW)},
-                         {"chassis_conversion_loss_W", num(r.conversionLossW)},
-                         {"gpu_cap_to_fit_W", num(r.gpuCapToFitW)},
+                         {"bbu_energy_J", jsonNumber(r.bbuEnergyJ)},
+                         {"bbu_holdup_s", jsonNumber(r.bbuHoldupS)},
+                         {"ac_input_W", jsonNumber(r.acInputW)},
+                         {"psu_loss_W", jsonNumber(r.psuLossW)},
+                         {"ac_phase_current_A", jsonNumber(r.acPhaseCurrentA)},
+                         {"ac_phase_current_feed_loss_A", jsonNumber(r.acPhaseCurrentFeedLossA)},
+                         {"whip_current_A", jsonNumber(r.whipCurrentA)},
+                         {"whip_limit_A", jsonNumber(r.whipLimitA)},
+                         {"bbu_discharge_W", jsonNumber(r.bbuDischargeW)},
+                         {"chassis_conversion_loss_W", jsonNumber(r.conversionLossW)},
+                         {"gpu_cap_to_fit_W", jsonNumber(r.gpuCapToFitW)},
                          {"shelves", shelves},
                          {"feeds", feedsJson(r)},
                          {"parts", parts}});
@@ -136,7 +133,7 @@ json powerJson(const power::PowerResult& res)
     for (const auto& g : res.halls)
         halls.push_back(groupJson(g));
     json totals = groupJson(res.cluster);
-    totals["suggested_gpu_cap_W"] = num(res.suggestedGpuCapW);
+    totals["suggested_gpu_cap_W"] = jsonNumber(res.suggestedGpuCapW);
     return {{"basis", std::string(core::powerBasisName(res.basis))},
             {"fan_power_from_thermal", res.fanSpeedsSolved},
             {"racks", racks},

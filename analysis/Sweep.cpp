@@ -1,5 +1,7 @@
 #include "analysis/Sweep.h"
 
+#include "analysis/JsonNumber.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -455,7 +457,6 @@ std::vector<std::string> sweepFrontier(const SweepSpec& spec, const std::vector<
 
 std::string encodeVariant(const VariantResult& r)
 {
-    auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
     return nlohmann::json{{"i", r.index},
                           {"ok", r.ok},
                           {"error", r.error},
@@ -463,13 +464,13 @@ std::string encodeVariant(const VariantResult& r)
                           {"w", r.warnings},
                           {"tf", r.targetsFailed},
                           {"t", r.targets},
-                          {"sus", num(r.sustainedPflops)},
-                          {"peak", num(r.peakPflops)},
-                          {"in", num(r.maxInletC)},
-                          {"tj", num(r.maxJunctionC)},
+                          {"sus", jsonNumber(r.sustainedPflops)},
+                          {"peak", jsonNumber(r.peakPflops)},
+                          {"in", jsonNumber(r.maxInletC)},
+                          {"tj", jsonNumber(r.maxJunctionC)},
                           {"thr", r.throttled},
-                          {"it", num(r.itLoadMW)},
-                          {"ac", num(r.acInputMW)},
+                          {"it", jsonNumber(r.itLoadMW)},
+                          {"ac", jsonNumber(r.acInputMW)},
                           {"rules", r.failedRules},
                           {"s", r.seconds}}
         .dump();

@@ -1,5 +1,7 @@
 #include "analysis/ThermalOutput.h"
 
+#include "analysis/JsonNumber.h"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -13,10 +15,6 @@ using nlohmann::json;
 namespace {
 constexpr double kC = 273.15;
 constexpr double kM3sToCfm = 60.0 / (0.3048 * 0.3048 * 0.3048);
-json num(double v)
-{
-    return std::isfinite(v) ? json(v) : json(nullptr);
-}
 } // namespace
 
 json thermalJson(const thermal::ThermalResult& t)
@@ -24,44 +22,45 @@ json thermalJson(const thermal::ThermalResult& t)
     json chassis = json::array(), racks = json::array(), rows = json::array();
     for (const thermal::RackThermal& r : t.racks) {
         racks.push_back({{"id", r.id},
-                         {"heat_W", num(r.heatW)},
-                         {"intake_m3s", num(r.doorFlowM3s)},
-                         {"recirculation_m3s", num(r.recirculationM3s)},
-                         {"leak_m3s", num(r.leakM3s)},
-                         {"front_C", num(r.frontK - kC)},
-                         {"rear_C", num(r.rearK - kC)}});
+                         {"heat_W", jsonNumber(r.heatW)},
+                         {"intake_m3s", jsonNumber(r.doorFlowM3s)},
+                         {"recirculation_m3s", jsonNumber(r.recirculationM3s)},
+                         {"leak_m3s", jsonNumber(r.leakM3s)},
+                         {"front_C", jsonNumber(r.frontK - kC)},
+                         {"rear_C", jsonNumber(r.rearK - kC)}});
         for (const thermal::ChassisThermal& c : r.chassis)
-            chassis.push_back({{"id", c.id},
-                               {"heat_W", num(c.heatW)},
-                               {"airflow_m3s", num(c.airflowM3s)},
-                               {"airflow_cfm", num(c.airflowM3s * kM3sToCfm)},
-                               {"cfm_per_kW", num(c.heatW > 0 ? c.airflowM3s * kM3sToCfm / (c.heatW / 1e3) : NAN)},
-                               {"inlet_C", num(c.inletK - kC)},
-                               {"exhaust_C", num(c.exhaustK - kC)},
-                               {"exhaust_dt_K", num(c.exhaustK - c.inletK)},
-                               {"gpu_junction_max_C", num(c.gpuJunctionK - kC)},
-                               {"gpu_max_operating_C", num(c.maxOperatingK - kC)},
-                               {"margin_to_max_operating_K", num(c.maxOperatingK - c.gpuJunctionK)},
-                               {"gpu_power_W", num(c.gpuW)},
-                               {"fan_speed", num(c.fanSpeed)},
-                               {"fan_power_W", num(c.fanPowerW)},
-                               {"failed_rotors", c.failedRotors},
-                               {"throttled", c.throttled}});
+            chassis.push_back(
+                {{"id", c.id},
+                 {"heat_W", jsonNumber(c.heatW)},
+                 {"airflow_m3s", jsonNumber(c.airflowM3s)},
+                 {"airflow_cfm", jsonNumber(c.airflowM3s * kM3sToCfm)},
+                 {"cfm_per_kW", jsonNumber(c.heatW > 0 ? c.airflowM3s * kM3sToCfm / (c.heatW / 1e3) : NAN)},
+                 {"inlet_C", jsonNumber(c.inletK - kC)},
+                 {"exhaust_C", jsonNumber(c.exhaustK - kC)},
+                 {"exhaust_dt_K", jsonNumber(c.exhaustK - c.inletK)},
+                 {"gpu_junction_max_C", jsonNumber(c.gpuJunctionK - kC)},
+                 {"gpu_max_operating_C", jsonNumber(c.maxOperatingK - kC)},
+                 {"margin_to_max_operating_K", jsonNumber(c.maxOperatingK - c.gpuJunctionK)},
+                 {"gpu_power_W", jsonNumber(c.gpuW)},
+                 {"fan_speed", jsonNumber(c.fanSpeed)},
+                 {"fan_power_W", jsonNumber(c.fanPowerW)},
+                 {"failed_rotors", c.failedRotors},
+                 {"throttled", c.throttled}});
     }
     for (const thermal::RowThermal& r : t.rows)
         rows.push_back({{"id", r.id},
-                        {"rci_hi", num(r.rciHi)},
-                        {"rci_lo", num(r.rciLo)},
-                        {"rti", num(r.rti)},
-                        {"shi", num(r.shi)},
-                        {"cold_aisle_C", num(r.coldAisleK - kC)},
-                        {"hot_aisle_C", num(r.hotAisleK - kC)},
-                        {"demand_m3s", num(r.demandM3s)},
-                        {"supply_m3s", num(r.supplyM3s)}});
+                        {"rci_hi", jsonNumber(r.rciHi)},
+                        {"rci_lo", jsonNumber(r.rciLo)},
+                        {"rti", jsonNumber(r.rti)},
+                        {"shi", jsonNumber(r.shi)},
+                        {"cold_aisle_C", jsonNumber(r.coldAisleK - kC)},
+                        {"hot_aisle_C", jsonNumber(r.hotAisleK - kC)},
+                        {"demand_m3s", jsonNumber(r.demandM3s)},
+                        {"supply_m3s", jsonNumber(r.supplyM3s)}});
     return {{"scenario", t.scenario.empty() ? json("as designed") : json(t.scenario)},
             {"model", std::string(core::thermalModelName(t.model))},
             {"field", fieldJson(t)},
-            {"air_density_kg_m3", num(t.densityKgM3)},
+            {"air_density_kg_m3", jsonNumber(t.densityKgM3)},
             {"throttled_chassis", t.throttledChassis},
             {"chassis", chassis},
             {"racks", racks},

@@ -1,5 +1,7 @@
 #include "analysis/ThroughputOutput.h"
 
+#include "analysis/JsonNumber.h"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -10,11 +12,6 @@ namespace rdt::analysis {
 using nlohmann::json;
 
 namespace {
-
-json number(double v)
-{
-    return std::isfinite(v) ? json(v) : json(nullptr);
-}
 
 json pathJson(const std::vector<PathStage>& path)
 {
@@ -39,18 +36,18 @@ json checkpointJson(const std::optional<CheckpointResult>& c)
             {"read_path", pathJson(c->read)},
             {"write_bottleneck", c->writeBottleneck},
             {"read_bottleneck", c->readBottleneck},
-            {"save_s", number(c->saveS)},
-            {"restore_s", number(c->restoreS)},
-            {"stall_s", number(c->stallS)},
-            {"mtbf_s", number(c->mtbfS)},
-            {"young_interval_s", number(c->youngS)},
-            {"daly_interval_s", number(c->dalyS)},
-            {"interval_s", number(c->intervalS)},
-            {"goodput", number(c->goodput)},
-            {"goodput_at_optimum", number(c->goodputAtOptimum)},
-            {"lost_gpu_hours_per_day", number(c->lostGpuHoursPerDay)},
+            {"save_s", jsonNumber(c->saveS)},
+            {"restore_s", jsonNumber(c->restoreS)},
+            {"stall_s", jsonNumber(c->stallS)},
+            {"mtbf_s", jsonNumber(c->mtbfS)},
+            {"young_interval_s", jsonNumber(c->youngS)},
+            {"daly_interval_s", jsonNumber(c->dalyS)},
+            {"interval_s", jsonNumber(c->intervalS)},
+            {"goodput", jsonNumber(c->goodput)},
+            {"goodput_at_optimum", jsonNumber(c->goodputAtOptimum)},
+            {"lost_gpu_hours_per_day", jsonNumber(c->lostGpuHoursPerDay)},
             {"storage_servers", c->storageServers},
-            {"storage_capacity_B", number(c->storageCapacityBytes)}};
+            {"storage_capacity_B", jsonNumber(c->storageCapacityBytes)}};
 }
 
 } // namespace
@@ -63,15 +60,15 @@ json throughputJson(const ThroughputResult& t)
                            {"chassis", g.chassis},
                            {"gpu", g.gpu},
                            {"gpus", g.gpus},
-                           {"power_cap_W", number(g.capW)},
-                           {"power_W", number(g.powerW)},
-                           {"clock_ratio", number(g.clockRatio)},
-                           {"mean_clock_ratio", number(g.meanClockRatio)},
+                           {"power_cap_W", jsonNumber(g.capW)},
+                           {"power_W", jsonNumber(g.powerW)},
+                           {"clock_ratio", jsonNumber(g.clockRatio)},
+                           {"mean_clock_ratio", jsonNumber(g.meanClockRatio)},
                            {"limited_by", g.limitedBy},
                            {"slowest", g.slowest},
-                           {"peak_tflops_bf16", number(g.peakTflopsBf16)},
-                           {"sustained_tflops_bf16", number(g.sustainedTflopsBf16)},
-                           {"sustained_tflops_fp8", number(g.sustainedTflopsFp8)},
+                           {"peak_tflops_bf16", jsonNumber(g.peakTflopsBf16)},
+                           {"sustained_tflops_bf16", jsonNumber(g.sustainedTflopsBf16)},
+                           {"sustained_tflops_fp8", jsonNumber(g.sustainedTflopsFp8)},
                            {"dvfs_estimate", g.dvfsEstimate}});
     json coll = json::array();
     for (const CollectivePoint& c : t.collectives)
@@ -80,14 +77,14 @@ json throughputJson(const ThroughputResult& t)
                         {"gpus", c.gpus},
                         {"size_B", c.sizeB},
                         {"algorithm", std::string(models::algorithmName(c.algorithm))},
-                        {"algbw_GBps", number(c.algbwGBps)},
-                        {"busbw_GBps", number(c.busbwGBps)}});
+                        {"algbw_GBps", jsonNumber(c.algbwGBps)},
+                        {"busbw_GBps", jsonNumber(c.busbwGBps)}});
     json scaling = json::array();
     for (const ScalingPoint& s : t.allgatherScaling)
         scaling.push_back({{"gpus", s.gpus},
                            {"size_B", s.sizeB},
-                           {"busbw_GBps", number(s.busbwGBps)},
-                           {"normalised", number(s.normalised)}});
+                           {"busbw_GBps", jsonNumber(s.busbwGBps)},
+                           {"normalised", jsonNumber(s.normalised)}});
     json targets = json::array();
     for (const TargetResult& r : t.targets) {
         const auto [value, unit] = targetDisplay(r.value, r.dim);
@@ -95,8 +92,8 @@ json throughputJson(const ThroughputResult& t)
         (void)unused;
         targets.push_back({{"id", r.id},
                            {"metric", r.metric},
-                           {"value", number(value)},
-                           {"limit", number(limit)},
+                           {"value", jsonNumber(value)},
+                           {"limit", jsonNumber(limit)},
                            {"unit", unit},
                            {"kind", r.isMin ? "min" : "max"},
                            {"verdict", !r.applicable ? "n/a"
@@ -123,8 +120,8 @@ json throughputJson(const ThroughputResult& t)
             {"sustained_pflops_bf16", t.sustainedPflopsBf16},
             {"tensor16",
              {{"dtype", t.dtype16},
-              {"peak_pflops", number(t.peakPflops16)},
-              {"sustained_pflops", number(t.sustainedPflops16)}}},
+              {"peak_pflops", jsonNumber(t.peakPflops16)},
+              {"sustained_pflops", jsonNumber(t.sustainedPflops16)}}},
             {"gpu_classes", classes},
             {"collectives", coll},
             {"allgather_scaling", scaling},

@@ -29,6 +29,17 @@ std::string withFacility(const std::string& facility)
     return core::readTextFile(RDT_SOURCE_DIR "/data/designs/single-rack.yaml") + "facility:\n" + facility;
 }
 
+/// The located error a design with this facility: section gets ("no error" when it loads).
+std::string error(const std::string& facility)
+{
+    try {
+        (void)runText(withFacility(facility));
+    } catch (const core::InputError& e) {
+        return std::string(e.what());
+    }
+    return std::string("no error");
+}
+
 } // namespace
 
 TEST_CASE("energy: facility power, the year and CO2 by hand from the budget", "[energy]")
@@ -67,14 +78,6 @@ TEST_CASE("energy: facility power, the year and CO2 by hand from the budget", "[
 
 TEST_CASE("energy: a PUE needs its source, figures their ranges", "[energy][bad-input]")
 {
-    auto error = [](const std::string& facility) {
-        try {
-            (void)runText(withFacility(facility));
-        } catch (const core::InputError& e) {
-            return std::string(e.what());
-        }
-        return std::string("no error");
-    };
     CHECK_THAT(error("  pue: 1.1\n"), Contains("facility") && Contains("pue_source"));
     CHECK_THAT(error("  pue: 0.9\n  pue_source: x\n"), Contains("facility.pue") && Contains("outside"));
     CHECK_THAT(error("  pue: 1.1\n  pue_source: x\n  grid_kg_co2_per_kwh: 0.3\n"), Contains("grid_source"));
@@ -110,7 +113,7 @@ TEST_CASE("energy: the PUE model by cooling system and climate zone, against Met
     f.climateZone = "5B";
     CHECK(analysis::modelPue(f, table).pue > 1.4);
 
-    auto error = [&](core::Facility x) {
+    auto modelError = [&](core::Facility x) {
         try {
             (void)analysis::modelPue(x, table);
         } catch (const core::InputError& e) {
@@ -122,15 +125,15 @@ TEST_CASE("energy: the PUE model by cooling system and climate zone, against Met
     bad.coolingLoc = core::SourceLoc{"d.yaml", 7, 12, "facility.cooling"};
     bad.cooling = "airside-economizer";
     bad.climateZone = "5B";
-    CHECK_THAT(error(bad), Contains("d.yaml:7:12") && Contains("unknown cooling system") &&
-                               Contains("airside-economiser-adiabatic, water-chiller-waterside-economiser"));
+    CHECK_THAT(modelError(bad), Contains("d.yaml:7:12") && Contains("unknown cooling system") &&
+                                    Contains("airside-economiser-adiabatic, water-chiller-waterside-economiser"));
     bad.cooling = "water-chiller";
-    CHECK_THAT(error(bad), Contains("several data-centre sizes")); // midsize and small
+    CHECK_THAT(modelError(bad), Contains("several data-centre sizes")); // midsize and small
     bad.size = "large";
-    CHECK_THAT(error(bad), Contains("not modelled for size \"large\""));
+    CHECK_THAT(modelError(bad), Contains("not modelled for size \"large\""));
     bad.size = "small";
     bad.climateZone = "9Z";
-    CHECK_THAT(error(bad), Contains("climate zone \"9Z\""));
+    CHECK_THAT(modelError(bad), Contains("climate zone \"9Z\""));
 }
 
 TEST_CASE("energy: a utilisation profile weights each load's budget by its hours", "[energy]")
@@ -196,14 +199,6 @@ TEST_CASE("energy: a utilisation profile weights each load's budget by its hours
     CHECK(j.at("utilisation_profile").size() == 3);
     CHECK(j.at("total").at("annual_MWh").get<double>() == Approx(e.total.annualMWh));
 
-    auto error = [](const std::string& facility) {
-        try {
-            (void)runText(withFacility(facility));
-        } catch (const core::InputError& err) {
-            return std::string(err.what());
-        }
-        return std::string("no error");
-    };
     CHECK_THAT(error("  pue: 1.1\n  pue_source: x\n  cooling: air-chiller\n"), Contains("not both"));
     CHECK_THAT(error("  cooling: air-chiller\n"), Contains("climate_zone"));
     CHECK_THAT(error("  grid_source: x\n"), Contains("needs a measured pue"));
