@@ -77,6 +77,7 @@ double FieldSolver::energy(const FieldSettings& s)
             for (at[0] = 0; at[0] < nc[0]; ++at[0]) {
                 Row r;
                 r.at = m_grid.cell(at[0], at[1], at[2]);
+                r.colour = (at[0] + at[1] + at[2]) & 1;
                 if (m_solid[r.at]) { // inside a black box: not part of the air
                     r.aP = 1;
                     r.b = m_t[r.at];

@@ -188,6 +188,9 @@ void FieldSolver::applyVelocityBoundaries()
     }
 }
 
+// Red-black Gauss–Seidel: red rows, then black (each colour in parallel: a row reads only rows of
+// the other colour); per sweep twice, as the symmetric (forward and backward) sweep relaxed each row
+// twice. Deterministic: no row is written while another reads it.
 void FieldSolver::sweep(std::vector<Row>& rows, std::vector<double>& phi, int sweeps)
 {
     auto relax = [&](const Row& r) {
@@ -196,12 +199,22 @@ void FieldSolver::sweep(std::vector<Row>& rows, std::vector<double>& phi, int sw
             sum += r.a[static_cast<std::size_t>(n)] * phi[r.nb[static_cast<std::size_t>(n)]];
         phi[r.at] = sum / r.aP;
     };
-    for (int s = 0; s < sweeps; ++s) {
-        for (const Row& r : rows)
-            relax(r);
-        for (auto it = rows.rbegin(); it != rows.rend(); ++it)
-            relax(*it);
-    }
+    std::array<std::vector<const Row*>, 2> byColour;
+    for (const Row& r : rows)
+        byColour[static_cast<std::size_t>(r.colour)].push_back(&r);
+    const bool parallel = rows.size() > kParallelCells;
+    auto pass = [&](int colour) {
+        const std::vector<const Row*>& list = byColour[static_cast<std::size_t>(colour)];
+        const auto n = static_cast<std::ptrdiff_t>(list.size());
+#pragma omp parallel for schedule(static) if (parallel)
+        for (std::ptrdiff_t i = 0; i < n; ++i)
+            relax(*list[static_cast<std::size_t>(i)]);
+    };
+    for (int s = 0; s < sweeps; ++s) // two red-black passes: each row relaxed twice, as forward + backward did
+        for (int twice = 0; twice < 2; ++twice) {
+            pass(0);
+            pass(1);
+        }
 }
 
 // A row's neighbour with deferred correction: upwind in the matrix, the difference to the
@@ -258,6 +271,7 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
                     continue; // boundary faces are set by applyVelocityBoundaries
                 Row r;
                 r.at = faceIndex(d, at);
+                r.colour = (at[0] + at[1] + at[2]) & 1;
                 Index3 cmI = at;
                 cmI[D] -= 1;
                 const std::size_t cm = m_grid.cell(cmI[0], cmI[1], cmI[2]);

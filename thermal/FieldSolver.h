@@ -6,7 +6,7 @@
 /// the higher order at convergence): to central differences for momentum, to van Leer's limited
 /// scheme for temperature (bounded: no air colder than the supply); diffusion is central. The pressure
 /// correction is solved by multigrid-preconditioned conjugate gradients (PoissonMultigrid), the
-/// momentum and energy equations by symmetric Gauss–Seidel sweeps.
+/// momentum and energy equations by red-black Gauss–Seidel sweeps (each colour in parallel).
 ///
 /// Turbulence: laminar, or the zero-equation model of Chen & Xu (1998, "A zero-equation turbulence
 /// model for indoor airflow simulation", Energy and Buildings 28, 137–144): ν_t = 0.03874·|V|·l,
@@ -73,7 +73,7 @@ struct FieldSettings {
     /// converge continuity; as SIMPLE codes' relTol, 0.01 suffices and saves most of the time).
     double pressureTolerance = 0.01;
     PressureSolver pressureSolver = PressureSolver::MultigridCG;
-    int momentumSweeps = 2; ///< symmetric Gauss–Seidel sweeps per outer iteration
+    int momentumSweeps = 2; ///< Gauss–Seidel sweeps per outer iteration (each: two red-black passes)
     int energySweeps = 4;
     /// Deferred-correction weight: 1 central (second order), 0 upwind (first order, robust).
     double centralBlend = 1.0;
@@ -218,6 +218,9 @@ private:
         std::array<double, 6> a{};
         std::array<std::size_t, 6> nb{};
         int count = 0;
+        /// Red or black: the parity of i + j + k. Every neighbour has the other colour (a 7-point
+        /// stencil), so one colour's rows relax at once without reading each other.
+        int colour = 0;
         void neighbour(std::size_t index, double diffusion, double outflow, double face, const std::vector<double>& phi,
                        double blend);
         void known(double diffusion, double outflow, double value);
