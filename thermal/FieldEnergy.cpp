@@ -63,16 +63,16 @@ double FieldSolver::energy(const FieldSettings& s)
 {
     const Index3 nc{m_grid.cells(0), m_grid.cells(1), m_grid.cells(2)};
     const double rho = m_fluid.density;
-    auto& rows = m_energyRows;
-    rows.clear();
+    auto& slabs = m_energyRows;
     if (m_energyCorrection.size() != m_t.size())
         m_energyCorrection.assign(m_t.size(), 0.0);
-    std::vector<std::vector<Row>> slabs(static_cast<std::size_t>(nc[2]));
+    slabs.resize(static_cast<std::size_t>(nc[2]));
 #pragma omp parallel for schedule(static) if (m_grid.cellCount() > kParallelCells)
     for (int slab = 0; slab < nc[2]; ++slab) {
         Index3 at{};
         at[2] = slab;
         std::vector<Row>& out = slabs[static_cast<std::size_t>(slab)];
+        out.clear();
         for (at[1] = 0; at[1] < nc[1]; ++at[1])
             for (at[0] = 0; at[0] < nc[0]; ++at[0]) {
                 Row r;
@@ -147,21 +147,15 @@ double FieldSolver::energy(const FieldSettings& s)
                 out.push_back(r);
             }
     }
-    for (const auto& slab : slabs)
-        rows.insert(rows.end(), slab.begin(), slab.end());
     // The residual is the cells' summed heat imbalance over the heat the domain carries (released
     // in cells plus conducted through walls): the equations are in conservative flux form, so
     // Σ imbalance is exactly the global energy balance's defect, and a tolerance of 1e-6 closes
     // the balance to 1e-6. With no heat at all it falls back to Σ a_P times the temperature range.
-    double res = 0, scale = 0;
-    for (const Row& r : rows) {
-        res += r.residual(m_t);
-        scale += r.aP;
-    }
+    const auto [res, scale] = residualSum(slabs, m_t);
     double carried = heatReleased();
     for (int sd = 0; sd < 6; ++sd)
         carried += std::abs(wallHeat(static_cast<Side>(sd)));
-    sweep(rows, m_t, s.energySweeps);
+    sweep(slabs, m_t, s.energySweeps);
     if (carried > 0)
         return res * m_fluid.specificHeat / carried;
     const auto [lo, hi] = std::minmax_element(m_t.begin(), m_t.end());

@@ -23,8 +23,11 @@ double FieldSolver::pressureCorrection(const FieldSettings& s)
         coeff[static_cast<std::size_t>(d)].assign(m_u[static_cast<std::size_t>(d)].size(), 0.0);
     std::vector<double> rhs(n, 0.0);
     double imbalanceSum = 0;
-    Index3 at{};
-    for (at[2] = 0; at[2] < nc[2]; ++at[2])
+    // Each cell writes its own right-hand side and its high faces' coefficients: slabs in parallel.
+#pragma omp parallel for schedule(static) reduction(+ : imbalanceSum) if (n > kParallelCells)
+    for (int slab = 0; slab < nc[2]; ++slab) {
+        Index3 at{};
+        at[2] = slab;
         for (at[1] = 0; at[1] < nc[1]; ++at[1])
             for (at[0] = 0; at[0] < nc[0]; ++at[0]) {
                 const std::size_t c = m_grid.cell(at[0], at[1], at[2]);
@@ -47,6 +50,8 @@ double FieldSolver::pressureCorrection(const FieldSettings& s)
                 imbalanceSum += std::abs(imbalance);
                 rhs[c] = -imbalance;
             }
+    }
+    Index3 at{};
     std::vector<double> pc(n, 0.0);
     if (s.pressureSolver == PressureSolver::MultigridCG) {
         const PoissonMultigrid mg(nc, coeff);
@@ -114,17 +119,22 @@ double FieldSolver::pressureCorrection(const FieldSettings& s)
         const auto D = static_cast<std::size_t>(d);
         if (nc[D] < 2)
             continue;
-        for (at[2] = 0; at[2] < nc[2] + (d == 2 ? 1 : 0); ++at[2])
-            for (at[1] = 0; at[1] < nc[1] + (d == 1 ? 1 : 0); ++at[1])
-                for (at[0] = 0; at[0] < nc[0] + (d == 0 ? 1 : 0); ++at[0]) {
-                    if (at[D] == 0 || at[D] == nc[D])
+        const int nk = nc[2] + (d == 2 ? 1 : 0);
+#pragma omp parallel for schedule(static) if (n > kParallelCells)
+        for (int slab = 0; slab < nk; ++slab) {
+            Index3 f{};
+            f[2] = slab;
+            for (f[1] = 0; f[1] < nc[1] + (d == 1 ? 1 : 0); ++f[1])
+                for (f[0] = 0; f[0] < nc[0] + (d == 0 ? 1 : 0); ++f[0]) {
+                    if (f[D] == 0 || f[D] == nc[D])
                         continue;
-                    Index3 cmI = at;
+                    Index3 cmI = f;
                     cmI[D] -= 1;
-                    const std::size_t fi = faceIndex(d, at);
+                    const std::size_t fi = faceIndex(d, f);
                     m_u[D][fi] +=
-                        m_d[D][fi] * (pc[m_grid.cell(cmI[0], cmI[1], cmI[2])] - pc[m_grid.cell(at[0], at[1], at[2])]);
+                        m_d[D][fi] * (pc[m_grid.cell(cmI[0], cmI[1], cmI[2])] - pc[m_grid.cell(f[0], f[1], f[2])]);
                 }
+        }
     }
     return imbalanceSum;
 }

@@ -191,7 +191,23 @@ void FieldSolver::applyVelocityBoundaries()
 // Red-black Gauss–Seidel: red rows, then black (each colour in parallel: a row reads only rows of
 // the other colour); per sweep twice, as the symmetric (forward and backward) sweep relaxed each row
 // twice. Deterministic: no row is written while another reads it.
-void FieldSolver::sweep(std::vector<Row>& rows, std::vector<double>& phi, int sweeps)
+std::array<double, 2> FieldSolver::residualSum(const Slabs& slabs, const std::vector<double>& phi)
+{
+    double res = 0, scale = 0;
+    std::size_t rows = 0;
+    for (const auto& slab : slabs)
+        rows += slab.size();
+    const auto n = static_cast<std::ptrdiff_t>(slabs.size());
+#pragma omp parallel for schedule(static) reduction(+ : res, scale) if (rows > kParallelCells)
+    for (std::ptrdiff_t k = 0; k < n; ++k)
+        for (const Row& r : slabs[static_cast<std::size_t>(k)]) {
+            res += r.residual(phi);
+            scale += r.aP;
+        }
+    return {res, scale};
+}
+
+void FieldSolver::sweep(const Slabs& slabs, std::vector<double>& phi, int sweeps)
 {
     auto relax = [&](const Row& r) {
         double sum = r.b;
@@ -200,9 +216,10 @@ void FieldSolver::sweep(std::vector<Row>& rows, std::vector<double>& phi, int sw
         phi[r.at] = sum / r.aP;
     };
     std::array<std::vector<const Row*>, 2> byColour;
-    for (const Row& r : rows)
-        byColour[static_cast<std::size_t>(r.colour)].push_back(&r);
-    const bool parallel = rows.size() > kParallelCells;
+    for (const auto& slab : slabs)
+        for (const Row& r : slab)
+            byColour[static_cast<std::size_t>(r.colour)].push_back(&r);
+    const bool parallel = byColour[0].size() + byColour[1].size() > kParallelCells;
     auto pass = [&](int colour) {
         const std::vector<const Row*>& list = byColour[static_cast<std::size_t>(colour)];
         const auto n = static_cast<std::ptrdiff_t>(list.size());
@@ -250,21 +267,23 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
 {
     const auto D = static_cast<std::size_t>(d);
     const Index3 nc{m_grid.cells(0), m_grid.cells(1), m_grid.cells(2)};
-    auto& rows = m_rows[D];
-    rows.clear();
-    if (nc[D] < 2)
+    auto& slabs = m_rows[D];
+    if (nc[D] < 2) {
+        slabs.clear();
         return 0; // the w-velocity of a 2D grid
+    }
     auto& u = m_u[D];
     const double rho = m_fluid.density;
     const double g = m_fluid.gravity[D];
     // Assembled in horizontal slabs, in parallel on large grids; the rows keep grid order.
     const int nk = nc[2] + (d == 2 ? 1 : 0);
-    std::vector<std::vector<Row>> slabs(static_cast<std::size_t>(nk));
+    slabs.resize(static_cast<std::size_t>(nk));
 #pragma omp parallel for schedule(static) if (m_grid.cellCount() > kParallelCells)
     for (int slab = 0; slab < nk; ++slab) {
         Index3 at{};
         at[2] = slab;
         std::vector<Row>& out = slabs[static_cast<std::size_t>(slab)];
+        out.clear();
         for (at[1] = 0; at[1] < nc[1] + (d == 1 ? 1 : 0); ++at[1])
             for (at[0] = 0; at[0] < nc[0] + (d == 0 ? 1 : 0); ++at[0]) {
                 if (at[D] == 0 || at[D] == nc[D])
@@ -377,22 +396,18 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
                 out.push_back(r);
             }
     }
-    for (const auto& slab : slabs)
-        rows.insert(rows.end(), slab.begin(), slab.end());
-    double res = 0, scale = 0, umax = 0;
-    for (const Row& r : rows) {
-        res += r.residual(u);
-        scale += r.aP;
-    }
+    const auto [res, scale] = residualSum(slabs, u);
+    double umax = 0;
     for (double x : u)
         umax = std::max(umax, std::abs(x));
-    sweep(rows, u, s.momentumSweeps);
+    sweep(slabs, u, s.momentumSweeps);
     return umax > 0 && scale > 0 ? res / (scale * umax) : 0.0;
 }
 
 void FieldSolver::updateEddyViscosity()
 {
     const Index3 nc{m_grid.cells(0), m_grid.cells(1), m_grid.cells(2)};
+#pragma omp parallel for schedule(static) if (m_grid.cellCount() > kParallelCells)
     for (int k = 0; k < nc[2]; ++k)
         for (int j = 0; j < nc[1]; ++j)
             for (int i = 0; i < nc[0]; ++i) {

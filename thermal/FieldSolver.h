@@ -239,7 +239,11 @@ private:
     void updateEddyViscosity();
     double viscosity(std::size_t cell) const;
     double diffusivity(std::size_t cell) const; ///< (k + k_t) / c_p, kg/(m·s)
-    static void sweep(std::vector<Row>& rows, std::vector<double>& phi, int sweeps);
+    /// One equation's rows in horizontal slabs (assembled in parallel, kept between iterations).
+    using Slabs = std::vector<std::vector<Row>>;
+    static void sweep(const Slabs& slabs, std::vector<double>& phi, int sweeps);
+    /// Σ |residual| and Σ a_P over the rows.
+    static std::array<double, 2> residualSum(const Slabs& slabs, const std::vector<double>& phi);
 
     FieldGrid m_grid;
     FluidProperties m_fluid;
@@ -272,8 +276,8 @@ private:
     std::vector<BoundaryCondition> m_conditions;               ///< distinct conditions
     std::array<std::vector<std::uint16_t>, 6> m_sideCondition; ///< per boundary face: index into m_conditions
     std::array<std::vector<double>, 3> m_d;                    ///< SIMPLEC face coefficients A/(a_P − Σa_nb)
-    std::array<std::vector<Row>, 3> m_rows;
-    std::vector<Row> m_energyRows;
+    std::array<Slabs, 3> m_rows;
+    Slabs m_energyRows;
 };
 
 } // namespace rdt::thermal
