@@ -1,0 +1,206 @@
+// The design file's sections besides the layout, links and waivers: site, room, facility, storage
+// and fabric (the loader in DesignLoader.cpp calls these).
+#include "core/DesignSections.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/Units.h"
+
+namespace rdt::core::detail {
+
+namespace {
+
+const std::vector<std::string> kAshraeClasses = {"A1", "A2", "A3", "A4", "H1"};
+
+} // namespace
+
+Site readSite(const Cursor& c)
+{
+    c.allowKeys({"altitude", "supply_air", "humidity", "ashrae_class", "supply_flow"});
+    Site s;
+    s.loc = c.loc();
+    if (auto a = c.find("altitude"))
+        s.altitudeM = a->quantity(Dimension::Length, Range{-500.0, 6000.0});
+    if (auto t = c.find("supply_air"))
+        s.supplyAirK = t->quantity(Dimension::Temperature, Range{223.15, 373.15});
+    if (auto f = c.find("supply_flow"))
+        s.supplyFlowRatio = f->quantity(Dimension::Ratio, Range{0.05, 5.0});
+    if (auto h = c.find("humidity"))
+        s.relativeHumidity = h->quantity(Dimension::Ratio, Range{0.0, 1.0});
+    if (auto k = c.find("ashrae_class")) {
+        s.ashraeClass = k->str();
+        if (std::find(kAshraeClasses.begin(), kAshraeClasses.end(), s.ashraeClass) == kAshraeClasses.end())
+            k->fail("unknown ASHRAE class \"" + s.ashraeClass + "\" (A1, A2, A3, A4 or H1)" +
+                    didYouMean(s.ashraeClass, kAshraeClasses));
+    }
+    return s;
+}
+
+Room readRoom(const Cursor& c)
+{
+    c.requireMap();
+    c.allowKeys({"ceiling", "cold_aisle", "hot_aisle", "clearance", "supply", "containment", "leakage", "cooling_units",
+                 "grid", "max_cells"});
+    Room r;
+    r.declared = true;
+    r.loc = c.loc();
+    if (auto x = c.find("ceiling"))
+        r.ceilingM = x->quantity(Dimension::Length, Range{1.5, 30.0});
+    if (auto x = c.find("cold_aisle"))
+        r.coldAisleM = x->quantity(Dimension::Length, Range{0.3, 10.0});
+    if (auto x = c.find("hot_aisle"))
+        r.hotAisleM = x->quantity(Dimension::Length, Range{0.3, 10.0});
+    if (auto x = c.find("clearance"))
+        r.clearanceM = x->quantity(Dimension::Length, Range{0.3, 50.0});
+    if (auto x = c.find("supply"))
+        r.supply = readChoice<AirSupply>(
+            *x, {{"raised-floor", AirSupply::RaisedFloor}, {"overhead", AirSupply::Overhead}}, "air supply");
+    if (auto x = c.find("containment"))
+        r.containment = readChoice<Containment>(
+            *x,
+            {{"none", Containment::None}, {"cold-aisle", Containment::ColdAisle}, {"hot-aisle", Containment::HotAisle}},
+            "containment");
+    if (auto x = c.find("leakage"))
+        r.leakage = x->quantity(Dimension::Ratio, Range{0.0, 1.0});
+    if (auto x = c.find("grid"))
+        r.cellM = x->quantity(Dimension::Length, Range{0.02, 2.0});
+    if (auto x = c.find("max_cells"))
+        r.maxCells = x->integer(1000, 1000000000);
+    if (auto units = c.find("cooling_units")) {
+        units->requireSequence();
+        if (units->size() == 0)
+            units->fail("cooling_units is empty: list at least one unit, or leave the key out for the default unit");
+        for (const Cursor& u : units->elements()) {
+            u.requireMap();
+            u.allowKeys({"name", "flow", "supply_air", "return"});
+            CoolingUnit cu;
+            cu.loc = u.loc();
+            cu.name = u.has("name") ? u["name"].str() : "unit" + std::to_string(r.units.size() + 1);
+            if (auto f = u.find("flow")) {
+                cu.flowM3s = f->quantity(Dimension::VolumeFlow, Range{0.0, 1e4});
+                if (!(*cu.flowM3s > 0))
+                    f->fail("a cooling unit's supply flow must be above zero (it would cool nothing)");
+            }
+            if (auto t = u.find("supply_air"))
+                cu.supplyK = t->quantity(Dimension::Temperature, Range{273.15, 323.15});
+            if (auto ret = u.find("return"))
+                cu.airReturn = readChoice<AirReturn>(
+                    *ret, {{"ceiling", AirReturn::Ceiling}, {"walls", AirReturn::Walls}}, "air return");
+            r.units.push_back(std::move(cu));
+        }
+    }
+    return r;
+}
+
+/// `out` from `key` when the section has it: a quantity of `dim` within `range`.
+void quantityIf(const Cursor& c, const char* key, Dimension dim, Range range, double& out)
+{
+    if (auto x = c.find(key))
+        out = x->quantity(dim, range);
+}
+
+Facility readFacility(const Cursor& c)
+{
+    c.allowKeys({"pue", "pue_source", "cooling", "size", "climate_zone", "pue_percentile", "load_factor", "utilisation",
+                 "hours_per_year", "grid_kg_co2_per_kwh", "grid_source"});
+    Facility f;
+    f.declared = true;
+    f.loc = c.loc();
+    if (auto p = c.find("pue")) {
+        if (c.has("cooling"))
+            c["cooling"].fail(
+                "give a measured pue (with pue_source) or a cooling model (cooling, climate_zone), not both");
+        f.pue = p->number(1.0, 5.0);
+        f.pueSource = c["pue_source"].str(); // a PUE without its source is a guess
+    } else if (auto k = c.find("cooling")) {
+        f.cooling = k->str();
+        f.coolingLoc = k->loc();
+        f.climateZone = c["climate_zone"].str();
+        if (auto s = c.find("size"))
+            f.size = s->str();
+        if (auto q = c.find("pue_percentile")) {
+            f.puePercentile = static_cast<int>(q->integer(5, 95));
+            if (f.puePercentile != 5 && f.puePercentile != 95)
+                q->fail("the PUE model's band is published at its 5th and 95th percentiles: 5 or 95");
+        }
+    } else {
+        c.fail("facility needs a measured pue (with pue_source) or a cooling model (cooling, climate_zone; "
+               "docs/energy.md)");
+    }
+    quantityIf(c, "load_factor", Dimension::Ratio, Range{0.0, 1.0}, f.loadFactor);
+    if (auto u = c.find("utilisation")) {
+        if (c.has("load_factor"))
+            u->fail("give the year's load as load_factor or as a utilisation profile, not both");
+        u->requireSequence();
+        double sum = 0;
+        for (const Cursor& e : u->elements()) {
+            e.requireMap();
+            e.allowKeys({"hours", "load"});
+            Facility::LoadLevel l;
+            l.share = e["hours"].quantity(Dimension::Ratio, Range{0.0, 1.0});
+            l.load = e["load"].quantity(Dimension::Ratio, Range{0.0, 1.0});
+            sum += l.share;
+            f.profile.push_back(l);
+        }
+        if (f.profile.empty())
+            u->fail("a utilisation profile needs at least one {hours, load} level");
+        if (std::abs(sum - 1.0) > 1e-6)
+            u->fail("the profile's hours add up to " + formatQuantity(sum, Dimension::Ratio) + ", not 100 %");
+        f.loadFactor = NAN; // derived from the profile's power (analysis/Energy.h)
+    }
+    if (auto x = c.find("hours_per_year"))
+        f.hoursPerYear = x->number(0.0, 8784.0);
+    if (auto x = c.find("grid_kg_co2_per_kwh")) {
+        f.gridKgPerKWh = x->number(0.0, 2.0);
+        f.gridSource = c["grid_source"].str();
+    }
+    return f;
+}
+
+Storage readStorage(const Cursor& c)
+{
+    c.allowKeys(
+        {"host_link", "frontend_nics", "frontend_nic", "frontend_fabric", "write", "read", "redundancy", "source"});
+    Storage s;
+    s.declared = true;
+    s.loc = c.loc();
+    const Range rate{1e6, 1e18};
+    quantityIf(c, "host_link", Dimension::DataRate, rate, s.hostLinkBps);
+    if (auto x = c.find("frontend_nics"))
+        s.frontendNics = static_cast<int>(x->integer(1, 64));
+    quantityIf(c, "frontend_nic", Dimension::DataRate, rate, s.frontendNicBps);
+    quantityIf(c, "frontend_fabric", Dimension::DataRate, rate, s.frontendFabricBps);
+    quantityIf(c, "write", Dimension::DataRate, rate, s.writeBps);
+    quantityIf(c, "read", Dimension::DataRate, rate, s.readBps);
+    if (auto x = c.find("redundancy"))
+        s.redundancy = x->number(1.0, 10.0);
+    if (auto x = c.find("source"))
+        s.source = x->str();
+    return s;
+}
+
+Fabric readFabric(const Cursor& c)
+{
+    c.allowKeys({"kind", "nic_latency", "rack_switch_latency", "pod_switch_latency", "cluster_switch_latency",
+                 "rack_oversubscription", "pod_oversubscription"});
+    Fabric f;
+    f.declared = true;
+    f.loc = c.loc();
+    f.kind = c["kind"].str();
+    const std::vector<std::string> kinds = {"roce", "infiniband"};
+    if (std::find(kinds.begin(), kinds.end(), f.kind) == kinds.end())
+        c["kind"].fail("unknown fabric kind \"" + f.kind + "\" (roce or infiniband)" + didYouMean(f.kind, kinds));
+    const Range lat{0.0, 1e-3};
+    quantityIf(c, "nic_latency", Dimension::Time, lat, f.nicLatencyS);
+    quantityIf(c, "rack_switch_latency", Dimension::Time, lat, f.rackSwitchS);
+    quantityIf(c, "pod_switch_latency", Dimension::Time, lat, f.podSwitchS);
+    quantityIf(c, "cluster_switch_latency", Dimension::Time, lat, f.clusterSwitchS);
+    if (auto x = c.find("rack_oversubscription"))
+        f.rackOversubscription = x->number(1.0, 1000.0);
+    if (auto x = c.find("pod_oversubscription"))
+        f.podOversubscription = x->number(1.0, 1000.0);
+    return f;
+}
+
+} // namespace rdt::core::detail
