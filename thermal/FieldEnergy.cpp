@@ -63,25 +63,23 @@ double FieldSolver::energy(const FieldSettings& s)
 {
     const Index3 nc{m_grid.cells(0), m_grid.cells(1), m_grid.cells(2)};
     const double rho = m_fluid.density;
-    auto& slabs = m_energyRows;
+    Stencil& eq = m_energyEq;
     if (m_energyCorrection.size() != m_t.size())
         m_energyCorrection.assign(m_t.size(), 0.0);
-    slabs.resize(static_cast<std::size_t>(nc[2]));
+    if (eq.n != nc)
+        eq.resize(nc);
 #pragma omp parallel for schedule(static) if (m_grid.cellCount() > kParallelCells)
     for (int slab = 0; slab < nc[2]; ++slab) {
         Index3 at{};
         at[2] = slab;
-        std::vector<Row>& out = slabs[static_cast<std::size_t>(slab)];
-        out.clear();
         for (at[1] = 0; at[1] < nc[1]; ++at[1])
             for (at[0] = 0; at[0] < nc[0]; ++at[0]) {
                 Row r;
-                r.at = m_grid.cell(at[0], at[1], at[2]);
-                r.colour = (at[0] + at[1] + at[2]) & 1;
-                if (m_solid[r.at]) { // inside a black box: not part of the air
+                const std::size_t c = m_grid.cell(at[0], at[1], at[2]);
+                if (m_solid[c]) { // inside a black box: not part of the air (keeps its temperature)
                     r.aP = 1;
-                    r.b = m_t[r.at];
-                    out.push_back(r);
+                    r.b = m_t[c];
+                    eq.set(c, r);
                     continue;
                 }
                 for (int d = 0; d < 3; ++d) {
@@ -101,14 +99,15 @@ double FieldSolver::energy(const FieldSettings& s)
                                 continue; // a black box's surface: adiabatic, no flow
                             const double dist = std::abs(m_grid.centre(d, nbCell) - m_grid.centre(d, at[D]));
                             const double frac = std::abs(m_grid.face(d, f[D]) - m_grid.centre(d, at[D])) / dist;
-                            const double gamma = 0.5 * (diffusivity(r.at) + diffusivity(nb));
+                            const double gamma = 0.5 * (diffusivity(c) + diffusivity(nb));
                             const double face =
                                 outflow > 0 ? limitedFace(at, nbI, d, frac) : limitedFace(nbI, at, d, 1.0 - frac);
-                            r.neighbour(nb, gamma * area / dist, outflow, face, m_t, s.centralBlend);
+                            r.neighbour(2 * d + (side > 0 ? 1 : 0), m_t[c], m_t[nb], gamma * area / dist, outflow, face,
+                                        s.centralBlend);
                             continue;
                         }
                         const BoundaryCondition& bc = boundaryAt(sideOf(d, side > 0), at);
-                        const double wallDiff = diffusivity(r.at) * area / (0.5 * m_grid.width(d, at[D]));
+                        const double wallDiff = diffusivity(c) * area / (0.5 * m_grid.width(d, at[D]));
                         switch (bc.kind) {
                         case BoundaryKind::Wall:
                             if (bc.temperature)
@@ -124,38 +123,38 @@ double FieldSolver::energy(const FieldSettings& s)
                 }
                 // The deferred correction is itself relaxed (half the change per iteration): the
                 // limiter switches at extrema, and an unrelaxed correction can cycle there.
-                double& corr = m_energyCorrection[r.at];
+                double& corr = m_energyCorrection[c];
                 corr += 0.5 * (r.correction - corr);
-                r.b += corr + m_heat[r.at] / m_fluid.specificHeat;
+                r.b += corr + m_heat[c] / m_fluid.specificHeat;
                 // Black boxes: air drawn leaves at the cell's temperature, air released enters at
                 // the box's exhaust temperature.
-                r.aP += m_sink[r.at];
-                r.b += m_releaseEnthalpy[r.at];
+                r.aP += m_sink[c];
+                r.b += m_releaseEnthalpy[c];
                 if (r.aP <= 0) { // no flow and no conduction path: the cell keeps its temperature
                     r.aP = 1;
-                    r.b = m_t[r.at];
+                    r.b = m_t[c];
                 }
                 if (s.pseudoTimeStep > 0) {
                     const double inertia = m_fluid.density * m_grid.width(0, at[0]) * m_grid.width(1, at[1]) *
                                            m_grid.width(2, at[2]) / (s.pseudoTimeStep * s.energyTimeStepFactor);
                     r.aP += inertia;
-                    r.b += inertia * m_t[r.at];
+                    r.b += inertia * m_t[c];
                 }
                 const double aPr = r.aP / s.temperatureRelaxation;
-                r.b += (aPr - r.aP) * m_t[r.at];
+                r.b += (aPr - r.aP) * m_t[c];
                 r.aP = aPr;
-                out.push_back(r);
+                eq.set(c, r);
             }
     }
     // The residual is the cells' summed heat imbalance over the heat the domain carries (released
     // in cells plus conducted through walls): the equations are in conservative flux form, so
     // Σ imbalance is exactly the global energy balance's defect, and a tolerance of 1e-6 closes
     // the balance to 1e-6. With no heat at all it falls back to Σ a_P times the temperature range.
-    const auto [res, scale] = residualSum(slabs, m_t);
+    const auto [res, scale] = eq.residual(m_t);
     double carried = heatReleased();
     for (int sd = 0; sd < 6; ++sd)
         carried += std::abs(wallHeat(static_cast<Side>(sd)));
-    sweep(slabs, m_t, s.energySweeps);
+    eq.sweep(m_t, s.energySweeps);
     if (carried > 0)
         return res * m_fluid.specificHeat / carried;
     const auto [lo, hi] = std::minmax_element(m_t.begin(), m_t.end());

@@ -188,63 +188,89 @@ void FieldSolver::applyVelocityBoundaries()
     }
 }
 
-// Red-black Gauss–Seidel: red rows, then black (each colour in parallel: a row reads only rows of
-// the other colour); per sweep twice, as the symmetric (forward and backward) sweep relaxed each row
-// twice. Deterministic: no row is written while another reads it.
-std::array<double, 2> FieldSolver::residualSum(const Slabs& slabs, const std::vector<double>& phi)
+void FieldSolver::Stencil::resize(const std::array<int, 3>& dims)
+{
+    n = dims;
+    const auto count =
+        static_cast<std::size_t>(dims[0]) * static_cast<std::size_t>(dims[1]) * static_cast<std::size_t>(dims[2]);
+    aP.assign(count, 0.0);
+    b.assign(count, 0.0);
+    for (auto& c : a)
+        c.assign(count, 0.0);
+}
+
+namespace {
+
+/// Σ a_nb φ_nb + b of unknown p at (i, j, k) of a stencil over dims n (neighbours outside the
+/// index space have no coefficient).
+template <class S>
+inline double neighbourSum(const S& st, const std::vector<double>& phi, std::size_t p, int i, int j, int k)
+{
+    const auto s1 = static_cast<std::size_t>(st.n[0]);
+    const std::size_t s2 = s1 * static_cast<std::size_t>(st.n[1]);
+    double sum = st.b[p];
+    if (i > 0)
+        sum += st.a[0][p] * phi[p - 1];
+    if (i + 1 < st.n[0])
+        sum += st.a[1][p] * phi[p + 1];
+    if (j > 0)
+        sum += st.a[2][p] * phi[p - s1];
+    if (j + 1 < st.n[1])
+        sum += st.a[3][p] * phi[p + s1];
+    if (k > 0)
+        sum += st.a[4][p] * phi[p - s2];
+    if (k + 1 < st.n[2])
+        sum += st.a[5][p] * phi[p + s2];
+    return sum;
+}
+
+} // namespace
+
+std::array<double, 2> FieldSolver::Stencil::residual(const std::vector<double>& phi) const
 {
     double res = 0, scale = 0;
-    std::size_t rows = 0;
-    for (const auto& slab : slabs)
-        rows += slab.size();
-    const auto n = static_cast<std::ptrdiff_t>(slabs.size());
-#pragma omp parallel for schedule(static) reduction(+ : res, scale) if (rows > kParallelCells)
-    for (std::ptrdiff_t k = 0; k < n; ++k)
-        for (const Row& r : slabs[static_cast<std::size_t>(k)]) {
-            res += r.residual(phi);
-            scale += r.aP;
+#pragma omp parallel for schedule(static) reduction(+ : res, scale) if (aP.size() > kParallelCells)
+    for (int k = 0; k < n[2]; ++k)
+        for (int j = 0; j < n[1]; ++j) {
+            std::size_t p = index(0, j, k);
+            for (int i = 0; i < n[0]; ++i, ++p) {
+                if (aP[p] == 0)
+                    continue;
+                res += std::abs(aP[p] * phi[p] - neighbourSum(*this, phi, p, i, j, k));
+                scale += aP[p];
+            }
         }
     return {res, scale};
 }
 
-void FieldSolver::sweep(const Slabs& slabs, std::vector<double>& phi, int sweeps)
+// Red-black Gauss–Seidel: red unknowns, then black; per sweep twice, as the symmetric (forward
+// and backward) sweep relaxed each unknown twice. Deterministic: no unknown is written while
+// another reads it.
+void FieldSolver::Stencil::sweep(std::vector<double>& phi, int sweeps) const
 {
-    auto relax = [&](const Row& r) {
-        double sum = r.b;
-        for (int n = 0; n < r.count; ++n)
-            sum += r.a[static_cast<std::size_t>(n)] * phi[r.nb[static_cast<std::size_t>(n)]];
-        phi[r.at] = sum / r.aP;
-    };
-    std::array<std::vector<const Row*>, 2> byColour;
-    for (const auto& slab : slabs)
-        for (const Row& r : slab)
-            byColour[static_cast<std::size_t>(r.colour)].push_back(&r);
-    const bool parallel = byColour[0].size() + byColour[1].size() > kParallelCells;
-    auto pass = [&](int colour) {
-        const std::vector<const Row*>& list = byColour[static_cast<std::size_t>(colour)];
-        const auto n = static_cast<std::ptrdiff_t>(list.size());
+    const bool parallel = aP.size() > kParallelCells;
+    for (int pass = 0; pass < 2 * sweeps; ++pass)
+        for (int colour = 0; colour < 2; ++colour) {
 #pragma omp parallel for schedule(static) if (parallel)
-        for (std::ptrdiff_t i = 0; i < n; ++i)
-            relax(*list[static_cast<std::size_t>(i)]);
-    };
-    for (int s = 0; s < sweeps; ++s) // two red-black passes: each row relaxed twice, as forward + backward did
-        for (int twice = 0; twice < 2; ++twice) {
-            pass(0);
-            pass(1);
+            for (int k = 0; k < n[2]; ++k)
+                for (int j = 0; j < n[1]; ++j)
+                    for (int i = (j + k + colour) & 1; i < n[0]; i += 2) {
+                        const std::size_t p = index(i, j, k);
+                        if (aP[p] != 0)
+                            phi[p] = neighbourSum(*this, phi, p, i, j, k) / aP[p];
+                    }
         }
 }
 
 // A row's neighbour with deferred correction: upwind in the matrix, the difference to the
 // higher-order face value `face` lagged in the source (conservative: both cells of a face use the
 // same face value).
-void FieldSolver::Row::neighbour(std::size_t index, double diffusion, double outflow, double face,
-                                 const std::vector<double>& phi, double blend)
+void FieldSolver::Row::neighbour(int dir, double phiP, double phiNb, double diffusion, double outflow, double face,
+                                 double blend)
 {
     aP += diffusion + std::max(outflow, 0.0);
-    a[static_cast<std::size_t>(count)] = diffusion + std::max(-outflow, 0.0);
-    nb[static_cast<std::size_t>(count)] = index;
-    ++count;
-    const double upwind = outflow > 0 ? phi[at] : phi[index];
+    a[static_cast<std::size_t>(dir)] += diffusion + std::max(-outflow, 0.0);
+    const double upwind = outflow > 0 ? phiP : phiNb;
     correction -= blend * outflow * (face - upwind);
 }
 
@@ -255,48 +281,42 @@ void FieldSolver::Row::known(double diffusion, double outflow, double value)
     b += (diffusion + std::max(-outflow, 0.0)) * value;
 }
 
-double FieldSolver::Row::residual(const std::vector<double>& phi) const
-{
-    double r = aP * phi[at] - b;
-    for (int n = 0; n < count; ++n)
-        r -= a[static_cast<std::size_t>(n)] * phi[nb[static_cast<std::size_t>(n)]];
-    return std::abs(r);
-}
-
 double FieldSolver::momentum(int d, const FieldSettings& s)
 {
     const auto D = static_cast<std::size_t>(d);
     const Index3 nc{m_grid.cells(0), m_grid.cells(1), m_grid.cells(2)};
-    auto& slabs = m_rows[D];
+    Stencil& eq = m_momentumEq[D];
     if (nc[D] < 2) {
-        slabs.clear();
+        eq = Stencil{};
         return 0; // the w-velocity of a 2D grid
     }
     auto& u = m_u[D];
     const double rho = m_fluid.density;
     const double g = m_fluid.gravity[D];
-    // Assembled in horizontal slabs, in parallel on large grids; the rows keep grid order.
-    const int nk = nc[2] + (d == 2 ? 1 : 0);
-    slabs.resize(static_cast<std::size_t>(nk));
+    // Assembled in horizontal slabs, in parallel on large grids.
+    Index3 dims = nc;
+    dims[D] += 1;
+    if (eq.n != dims)
+        eq.resize(dims);
 #pragma omp parallel for schedule(static) if (m_grid.cellCount() > kParallelCells)
-    for (int slab = 0; slab < nk; ++slab) {
+    for (int slab = 0; slab < dims[2]; ++slab) {
         Index3 at{};
         at[2] = slab;
-        std::vector<Row>& out = slabs[static_cast<std::size_t>(slab)];
-        out.clear();
-        for (at[1] = 0; at[1] < nc[1] + (d == 1 ? 1 : 0); ++at[1])
-            for (at[0] = 0; at[0] < nc[0] + (d == 0 ? 1 : 0); ++at[0]) {
-                if (at[D] == 0 || at[D] == nc[D])
-                    continue; // boundary faces are set by applyVelocityBoundaries
+        for (at[1] = 0; at[1] < dims[1]; ++at[1])
+            for (at[0] = 0; at[0] < dims[0]; ++at[0]) {
+                const std::size_t f = faceIndex(d, at);
+                if (at[D] == 0 || at[D] == nc[D]) {
+                    eq.clear(f); // boundary faces are set by applyVelocityBoundaries
+                    continue;
+                }
                 Row r;
-                r.at = faceIndex(d, at);
-                r.colour = (at[0] + at[1] + at[2]) & 1;
                 Index3 cmI = at;
                 cmI[D] -= 1;
                 const std::size_t cm = m_grid.cell(cmI[0], cmI[1], cmI[2]);
                 const std::size_t cp = m_grid.cell(at[0], at[1], at[2]);
                 if (m_solid[cm] || m_solid[cp]) { // a black box's face: no flow, or the box's (fixed)
-                    m_d[D][r.at] = 0;
+                    m_d[D][f] = 0;
+                    eq.clear(f);
                     continue;
                 }
                 const double wm = m_grid.width(d, at[D] - 1), wp = m_grid.width(d, at[D]);
@@ -309,7 +329,7 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
                     Index3 nbI = at;
                     nbI[D] += side;
                     const std::size_t nb = faceIndex(d, nbI);
-                    const double outflow = side * rho * ad * 0.5 * (u[r.at] + u[nb]);
+                    const double outflow = side * rho * ad * 0.5 * (u[f] + u[nb]);
                     const std::size_t c = side < 0 ? cm : cp;
                     const double diff = viscosity(c) * ad / m_grid.width(d, side < 0 ? at[D] - 1 : at[D]);
                     // The neighbour face is fixed on the boundary, or on a solid's face (then u = 0).
@@ -322,7 +342,8 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
                     if (fixed)
                         r.known(diff, outflow, u[nb]);
                     else
-                        r.neighbour(nb, diff, outflow, 0.5 * (u[r.at] + u[nb]), u, s.centralBlend);
+                        r.neighbour(2 * d + (side > 0 ? 1 : 0), u[f], u[nb], diff, outflow, 0.5 * (u[f] + u[nb]),
+                                    s.centralBlend);
                 }
                 // Across: control-volume faces on the cells' faces along e.
                 for (int e : {e1, e2}) {
@@ -356,8 +377,8 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
                                 0.25 * (viscosity(cm) + viscosity(cp) + viscosity(m_grid.cell(cmN[0], cmN[1], cmN[2])) +
                                         viscosity(m_grid.cell(nbI[0], nbI[1], nbI[2])));
                             const std::size_t nbFace = faceIndex(d, nbI);
-                            r.neighbour(nbFace, mu * area / dist, outflow, u[r.at] + frac * (u[nbFace] - u[r.at]), u,
-                                        s.centralBlend);
+                            r.neighbour(2 * e + (side > 0 ? 1 : 0), u[f], u[nbFace], mu * area / dist, outflow,
+                                        u[f] + frac * (u[nbFace] - u[f]), s.centralBlend);
                             continue;
                         }
                         const Side wallSide = sideOf(e, side > 0);
@@ -384,23 +405,25 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
                 if (s.pseudoTimeStep > 0) { // false transient: inertia ρV/Δt toward the last iterate
                     const double inertia = rho * dx * ad / s.pseudoTimeStep;
                     r.aP += inertia;
-                    r.b += inertia * u[r.at];
+                    r.b += inertia * u[f];
                 }
                 double sumA = 0;
-                for (int n = 0; n < r.count; ++n)
-                    sumA += r.a[static_cast<std::size_t>(n)];
+                for (double x : r.a)
+                    sumA += x;
                 const double aPr = r.aP / s.velocityRelaxation;
-                r.b += (aPr - r.aP) * u[r.at];
+                r.b += (aPr - r.aP) * u[f];
                 r.aP = aPr;
-                m_d[D][r.at] = ad / std::max(aPr - sumA, 1e-3 * aPr);
-                out.push_back(r);
+                m_d[D][f] = ad / std::max(aPr - sumA, 1e-3 * aPr);
+                eq.set(f, r);
             }
     }
-    const auto [res, scale] = residualSum(slabs, u);
+    const auto [res, scale] = eq.residual(u);
     double umax = 0;
-    for (double x : u)
-        umax = std::max(umax, std::abs(x));
-    sweep(slabs, u, s.momentumSweeps);
+    const auto faces = static_cast<std::ptrdiff_t>(u.size());
+#pragma omp parallel for schedule(static) reduction(max : umax) if (m_grid.cellCount() > kParallelCells)
+    for (std::ptrdiff_t i = 0; i < faces; ++i)
+        umax = std::max(umax, std::abs(u[static_cast<std::size_t>(i)]));
+    eq.sweep(u, s.momentumSweeps);
     return umax > 0 && scale > 0 ? res / (scale * umax) : 0.0;
 }
 

@@ -210,21 +210,48 @@ public:
     double heatReleased() const;
 
 private:
-    /// One discretised equation per unknown: a_P φ_P = Σ a_nb φ_nb + b (neighbours by index).
+    /// One discretised equation while it is assembled: a_P φ_P = Σ a_nb φ_nb + b, its neighbours
+    /// by direction (0/1: −x/+x, 2/3: −y/+y, 4/5: −z/+z).
     struct Row {
-        std::size_t at = 0;
         double aP = 0, b = 0;
         double correction = 0; ///< deferred correction (to be added to b)
         std::array<double, 6> a{};
-        std::array<std::size_t, 6> nb{};
-        int count = 0;
-        /// Red or black: the parity of i + j + k. Every neighbour has the other colour (a 7-point
-        /// stencil), so one colour's rows relax at once without reading each other.
-        int colour = 0;
-        void neighbour(std::size_t index, double diffusion, double outflow, double face, const std::vector<double>& phi,
-                       double blend);
+        void neighbour(int dir, double phiP, double phiNb, double diffusion, double outflow, double face, double blend);
         void known(double diffusion, double outflow, double value);
-        double residual(const std::vector<double>& phi) const;
+    };
+    /// One equation's coefficients over its unknowns' index space (cells, or the faces of one
+    /// axis), the neighbours implied by the 7-point stencil; a_P = 0 marks an unknown that is not
+    /// relaxed (fixed by a boundary or a solid).
+    struct Stencil {
+        std::array<int, 3> n{};
+        std::vector<double> aP, b;
+        std::array<std::vector<double>, 6> a;
+        void resize(const std::array<int, 3>& dims);
+        std::size_t index(int i, int j, int k) const
+        {
+            return static_cast<std::size_t>(i) +
+                   static_cast<std::size_t>(n[0]) *
+                       (static_cast<std::size_t>(j) + static_cast<std::size_t>(n[1]) * static_cast<std::size_t>(k));
+        }
+        void set(std::size_t p, const Row& r)
+        {
+            aP[p] = r.aP;
+            b[p] = r.b;
+            for (std::size_t d = 0; d < 6; ++d)
+                a[d][p] = r.a[d];
+        }
+        void clear(std::size_t p)
+        {
+            aP[p] = 0;
+            b[p] = 0;
+            for (std::size_t d = 0; d < 6; ++d)
+                a[d][p] = 0;
+        }
+        /// Σ |a_P φ_P − Σ a_nb φ_nb − b| and Σ a_P over the relaxed unknowns.
+        std::array<double, 2> residual(const std::vector<double>& phi) const;
+        /// `sweeps` times two red-black Gauss–Seidel passes (each colour in parallel: a 7-point
+        /// stencil's neighbours all have the other colour; deterministic).
+        void sweep(std::vector<double>& phi, int sweeps) const;
     };
     template <class Fn>
     void forEachBoundaryFace(Side side, Fn&& fn) const;
@@ -239,11 +266,6 @@ private:
     void updateEddyViscosity();
     double viscosity(std::size_t cell) const;
     double diffusivity(std::size_t cell) const; ///< (k + k_t) / c_p, kg/(m·s)
-    /// One equation's rows in horizontal slabs (assembled in parallel, kept between iterations).
-    using Slabs = std::vector<std::vector<Row>>;
-    static void sweep(const Slabs& slabs, std::vector<double>& phi, int sweeps);
-    /// Σ |residual| and Σ a_P over the rows.
-    static std::array<double, 2> residualSum(const Slabs& slabs, const std::vector<double>& phi);
 
     FieldGrid m_grid;
     FluidProperties m_fluid;
@@ -276,8 +298,8 @@ private:
     std::vector<BoundaryCondition> m_conditions;               ///< distinct conditions
     std::array<std::vector<std::uint16_t>, 6> m_sideCondition; ///< per boundary face: index into m_conditions
     std::array<std::vector<double>, 3> m_d;                    ///< SIMPLEC face coefficients A/(a_P − Σa_nb)
-    std::array<Slabs, 3> m_rows;
-    Slabs m_energyRows;
+    std::array<Stencil, 3> m_momentumEq;
+    Stencil m_energyEq;
 };
 
 } // namespace rdt::thermal
