@@ -54,7 +54,7 @@ double FieldSolver::limitedFace(const std::array<int, 3>& up, const std::array<i
     if (std::abs(jump) < 1e-12)
         return tu;
     const double dx = m_grid.centre(axis, down[D]) - m_grid.centre(axis, up[D]);
-    const double r = 2.0 * temperatureGradient(up, axis) * dx / jump - 1.0;
+    const double r = 2.0 * m_gradT[D][m_grid.cell(up[0], up[1], up[2])] * dx / jump - 1.0;
     const double psi = (r + std::abs(r)) / (1.0 + std::abs(r));
     return tu + psi * frac * jump;
 }
@@ -68,6 +68,17 @@ double FieldSolver::energy(const FieldSettings& s)
         m_energyCorrection.assign(m_t.size(), 0.0);
     if (eq.n != nc)
         eq.resize(nc);
+    // Each cell's temperature gradients, once (every face's limiter reads its upwind cell's).
+    for (auto& g : m_gradT)
+        g.resize(m_t.size());
+#pragma omp parallel for schedule(static) if (m_grid.cellCount() > kParallelCells)
+    for (int slab = 0; slab < nc[2]; ++slab)
+        for (int j = 0; j < nc[1]; ++j)
+            for (int i = 0; i < nc[0]; ++i) {
+                const std::size_t c = m_grid.cell(i, j, slab);
+                for (int d = 0; d < 3; ++d)
+                    m_gradT[static_cast<std::size_t>(d)][c] = temperatureGradient({i, j, slab}, d);
+            }
 #pragma omp parallel for schedule(static) if (m_grid.cellCount() > kParallelCells)
     for (int slab = 0; slab < nc[2]; ++slab) {
         Index3 at{};
@@ -99,7 +110,7 @@ double FieldSolver::energy(const FieldSettings& s)
                                 continue; // a black box's surface: adiabatic, no flow
                             const double dist = std::abs(m_grid.centre(d, nbCell) - m_grid.centre(d, at[D]));
                             const double frac = std::abs(m_grid.face(d, f[D]) - m_grid.centre(d, at[D])) / dist;
-                            const double gamma = 0.5 * (diffusivity(c) + diffusivity(nb));
+                            const double gamma = 0.5 * (m_gamma[c] + m_gamma[nb]);
                             const double face =
                                 outflow > 0 ? limitedFace(at, nbI, d, frac) : limitedFace(nbI, at, d, 1.0 - frac);
                             r.neighbour(2 * d + (side > 0 ? 1 : 0), m_t[c], m_t[nb], gamma * area / dist, outflow, face,
@@ -107,7 +118,7 @@ double FieldSolver::energy(const FieldSettings& s)
                             continue;
                         }
                         const BoundaryCondition& bc = boundaryAt(sideOf(d, side > 0), at);
-                        const double wallDiff = diffusivity(c) * area / (0.5 * m_grid.width(d, at[D]));
+                        const double wallDiff = m_gamma[c] * area / (0.5 * m_grid.width(d, at[D]));
                         switch (bc.kind) {
                         case BoundaryKind::Wall:
                             if (bc.temperature)

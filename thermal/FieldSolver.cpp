@@ -123,11 +123,6 @@ void FieldSolver::setInitialTemperature(double celsius)
     std::fill(m_t.begin(), m_t.end(), celsius);
 }
 
-double FieldSolver::viscosity(std::size_t cell) const
-{
-    return m_fluid.viscosity + (m_nut.empty() ? 0.0 : m_fluid.density * m_nut[cell]);
-}
-
 double FieldSolver::diffusivity(std::size_t cell) const
 {
     const double kt =
@@ -293,11 +288,21 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
     auto& u = m_u[D];
     const double rho = m_fluid.density;
     const double g = m_fluid.gravity[D];
-    // Assembled in horizontal slabs, in parallel on large grids.
     Index3 dims = nc;
     dims[D] += 1;
     if (eq.n != dims)
         eq.resize(dims);
+    // Strides: of the cells, and of each axis' face array, along each axis.
+    const std::array<std::size_t, 3> cs{1, static_cast<std::size_t>(nc[0]),
+                                        static_cast<std::size_t>(nc[0]) * static_cast<std::size_t>(nc[1])};
+    std::array<std::array<std::size_t, 3>, 3> fs{};
+    for (int e = 0; e < 3; ++e) {
+        const auto n0 = static_cast<std::size_t>(nc[0] + (e == 0 ? 1 : 0));
+        const auto n1 = static_cast<std::size_t>(nc[1] + (e == 1 ? 1 : 0));
+        fs[static_cast<std::size_t>(e)] = {1, n0, n0 * n1};
+    }
+    const int e1 = (d + 1) % 3, e2 = (d + 2) % 3;
+    // Assembled in horizontal slabs, in parallel on large grids.
 #pragma omp parallel for schedule(static) if (m_grid.cellCount() > kParallelCells)
     for (int slab = 0; slab < dims[2]; ++slab) {
         Index3 at{};
@@ -310,10 +315,8 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
                     continue;
                 }
                 Row r;
-                Index3 cmI = at;
-                cmI[D] -= 1;
-                const std::size_t cm = m_grid.cell(cmI[0], cmI[1], cmI[2]);
                 const std::size_t cp = m_grid.cell(at[0], at[1], at[2]);
+                const std::size_t cm = cp - cs[D];
                 if (m_solid[cm] || m_solid[cp]) { // a black box's face: no flow, or the box's (fixed)
                     m_d[D][f] = 0;
                     eq.clear(f);
@@ -321,24 +324,17 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
                 }
                 const double wm = m_grid.width(d, at[D] - 1), wp = m_grid.width(d, at[D]);
                 const double dx = 0.5 * (wm + wp);
-                const int e1 = (d + 1) % 3, e2 = (d + 2) % 3;
                 const double ad = m_grid.width(e1, at[static_cast<std::size_t>(e1)]) *
                                   m_grid.width(e2, at[static_cast<std::size_t>(e2)]);
                 // Along the component: control-volume faces at the two cell centres.
                 for (int side : {-1, 1}) {
-                    Index3 nbI = at;
-                    nbI[D] += side;
-                    const std::size_t nb = faceIndex(d, nbI);
+                    const std::size_t nb = side < 0 ? f - fs[D][D] : f + fs[D][D];
                     const double outflow = side * rho * ad * 0.5 * (u[f] + u[nb]);
-                    const std::size_t c = side < 0 ? cm : cp;
-                    const double diff = viscosity(c) * ad / m_grid.width(d, side < 0 ? at[D] - 1 : at[D]);
+                    const double diff = m_mu[side < 0 ? cm : cp] * ad / (side < 0 ? wm : wp);
                     // The neighbour face is fixed on the boundary, or on a solid's face (then u = 0).
-                    bool fixed = nbI[D] == 0 || nbI[D] == nc[D];
-                    if (!fixed) {
-                        Index3 beyond = at; // the cell on the far side of the neighbour face
-                        beyond[D] += side < 0 ? -2 : 1;
-                        fixed = m_solid[m_grid.cell(beyond[0], beyond[1], beyond[2])] != 0;
-                    }
+                    const int nbAt = at[D] + side;
+                    const bool fixed = nbAt == 0 || nbAt == nc[D] ||
+                                       m_solid[side < 0 ? cm - cs[D] : cp + cs[D]] != 0; // the cell beyond it
                     if (fixed)
                         r.known(diff, outflow, u[nb]);
                     else
@@ -352,45 +348,42 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
                     const double w3 = m_grid.width(e3, at[static_cast<std::size_t>(e3)]);
                     const double area = dx * w3;
                     const auto& ue = m_u[E];
+                    // The e-faces of cell cp at its low side, and of cell cm.
+                    const std::size_t fp0 = faceIndex(e, at), fm0 = fp0 - fs[E][D];
+                    const double we = m_grid.width(e, at[E]);
                     for (int side : {-1, 1}) {
-                        const int ef = side < 0 ? at[E] : at[E] + 1;
-                        Index3 fm = cmI, fp = at;
-                        fm[E] = ef;
-                        fp[E] = ef;
-                        const double outflow =
-                            side * rho * (ue[faceIndex(e, fm)] * 0.5 * wm + ue[faceIndex(e, fp)] * 0.5 * wp) * w3;
+                        const std::size_t up = side < 0 ? 0 : fs[E][E];
+                        const double outflow = side * rho * (ue[fm0 + up] * 0.5 * wm + ue[fp0 + up] * 0.5 * wp) * w3;
                         const int nbCell = at[E] + side;
                         if (nbCell >= 0 && nbCell < nc[E]) {
-                            Index3 nbI = at, cmN = cmI;
-                            nbI[E] = nbCell;
-                            cmN[E] = nbCell;
-                            if (m_solid[m_grid.cell(nbI[0], nbI[1], nbI[2])] ||
-                                m_solid[m_grid.cell(cmN[0], cmN[1], cmN[2])]) {
+                            const std::size_t nbP = side < 0 ? cp - cs[E] : cp + cs[E];
+                            const std::size_t nbM = side < 0 ? cm - cs[E] : cm + cs[E];
+                            if (m_solid[nbP] || m_solid[nbM]) {
                                 // A solid's surface on this side: no slip.
-                                const double mu = 0.5 * (viscosity(cm) + viscosity(cp));
-                                r.known(mu * area / (0.5 * m_grid.width(e, at[E])), outflow, 0.0);
+                                const double mu = 0.5 * (m_mu[cm] + m_mu[cp]);
+                                r.known(mu * area / (0.5 * we), outflow, 0.0);
                                 continue;
                             }
                             const double dist = std::abs(m_grid.centre(e, nbCell) - m_grid.centre(e, at[E]));
-                            const double frac = std::abs(m_grid.face(e, ef) - m_grid.centre(e, at[E])) / dist;
-                            const double mu =
-                                0.25 * (viscosity(cm) + viscosity(cp) + viscosity(m_grid.cell(cmN[0], cmN[1], cmN[2])) +
-                                        viscosity(m_grid.cell(nbI[0], nbI[1], nbI[2])));
-                            const std::size_t nbFace = faceIndex(d, nbI);
+                            const double frac = 0.5 * we / dist;
+                            const double mu = 0.25 * (m_mu[cm] + m_mu[cp] + m_mu[nbM] + m_mu[nbP]);
+                            const std::size_t nbFace = side < 0 ? f - fs[D][E] : f + fs[D][E];
                             r.neighbour(2 * e + (side > 0 ? 1 : 0), u[f], u[nbFace], mu * area / dist, outflow,
                                         u[f] + frac * (u[nbFace] - u[f]), s.centralBlend);
                             continue;
                         }
                         const Side wallSide = sideOf(e, side > 0);
+                        Index3 cmI = at;
+                        cmI[D] -= 1;
                         const BoundaryCondition& bm = boundaryAt(wallSide, cmI);
                         const BoundaryCondition& bp = boundaryAt(wallSide, at);
                         const auto fixedKind = [](const BoundaryCondition& c) {
                             return c.kind == BoundaryKind::Wall || c.kind == BoundaryKind::Inlet;
                         };
                         if (fixedKind(bm) || fixedKind(bp)) {
-                            const double mu = 0.5 * (viscosity(cm) + viscosity(cp));
+                            const double mu = 0.5 * (m_mu[cm] + m_mu[cp]);
                             const double value = 0.5 * (bm.velocity[D] + bp.velocity[D]);
-                            r.known(mu * area / (0.5 * m_grid.width(e, at[E])), outflow, value);
+                            r.known(mu * area / (0.5 * we), outflow, value);
                         } else if (bm.kind == BoundaryKind::Outlet || bp.kind == BoundaryKind::Outlet) {
                             r.aP += std::max(outflow, 0.0); // zero gradient: the face carries u_P out
                         }
@@ -425,6 +418,24 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
         umax = std::max(umax, std::abs(u[static_cast<std::size_t>(i)]));
     eq.sweep(u, s.momentumSweeps);
     return umax > 0 && scale > 0 ? res / (scale * umax) : 0.0;
+}
+
+/// Per cell μ + ρν_t and (k + ρ c_p ν_t / Pr_t) / c_p, once per outer iteration.
+void FieldSolver::updateTransport()
+{
+    const std::size_t n = m_grid.cellCount();
+    m_mu.resize(n);
+    m_gamma.resize(n);
+    const auto count = static_cast<std::ptrdiff_t>(n);
+#pragma omp parallel for schedule(static) if (n > kParallelCells)
+    for (std::ptrdiff_t i = 0; i < count; ++i) {
+        const auto c = static_cast<std::size_t>(i);
+        const double nut = m_nut.empty() ? 0.0 : m_nut[c];
+        m_mu[c] = m_fluid.viscosity + m_fluid.density * nut;
+        m_gamma[c] =
+            (m_fluid.conductivity + m_fluid.density * m_fluid.specificHeat * nut / m_fluid.turbulentPrandtl) /
+            m_fluid.specificHeat;
+    }
 }
 
 void FieldSolver::updateEddyViscosity()
@@ -514,6 +525,7 @@ FieldResult FieldSolver::solve(const FieldSettings& s, const std::function<bool(
     for (int it = 1; it <= s.maxIterations; ++it) {
         if (!m_nut.empty())
             updateEddyViscosity();
+        updateTransport();
         updateBlackBoxes(); // exhaust temperatures from the latest intakes
         ResidualRecord rec;
         rec.iteration = it;

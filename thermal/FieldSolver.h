@@ -264,13 +264,15 @@ private:
     double temperatureGradient(const std::array<int, 3>& at, int axis) const;
     double limitedFace(const std::array<int, 3>& up, const std::array<int, 3>& down, int axis, double frac) const;
     void updateEddyViscosity();
-    double viscosity(std::size_t cell) const;
+    void updateTransport();
     double diffusivity(std::size_t cell) const; ///< (k + k_t) / c_p, kg/(m·s)
 
     FieldGrid m_grid;
     FluidProperties m_fluid;
     std::array<std::vector<double>, 3> m_u; ///< face velocities per component
     std::vector<double> m_p, m_t, m_heat, m_nut, m_wallDistance;
+    std::array<std::vector<double>, 3> m_gradT; ///< per cell, this iteration: ∂T/∂x, ∂T/∂y, ∂T/∂z (K/m)
+    std::vector<double> m_mu, m_gamma; ///< per cell, this iteration: μ + ρν_t (Pa·s), diffusivity() (kg/(m·s))
     struct BoxFace {
         std::vector<std::size_t> cells; ///< the air cells in front of the face
         std::vector<std::size_t> faces; ///< the grid faces between them and the box
