@@ -499,7 +499,8 @@ FieldResult FieldSolver::solve(const FieldSettings& s, const std::function<bool(
         for (double& w : m_wallDistance)
             if (!std::isfinite(w))
                 w = 0.5 * std::min({m_grid.length(0), m_grid.length(1), m_grid.length(2)});
-        m_nut.assign(n, 0.0);
+        if (m_nut.size() != n) // a continued solve goes on from its eddy viscosity
+            m_nut.assign(n, 0.0);
     } else {
         m_nut.clear();
     }
@@ -520,7 +521,6 @@ FieldResult FieldSolver::solve(const FieldSettings& s, const std::function<bool(
     }
     FieldResult result;
     applyVelocityBoundaries();
-    double continuityPeak = 0;
     std::vector<std::vector<double>> intakeHistory; // per iteration, each box's intake mean
     for (int it = 1; it <= s.maxIterations; ++it) {
         if (!m_nut.empty())
@@ -533,8 +533,8 @@ FieldResult FieldSolver::solve(const FieldSettings& s, const std::function<bool(
             rec.momentum[static_cast<std::size_t>(d)] = momentum(d, s);
         const double imbalance = pressureCorrection(s);
         applyVelocityBoundaries();
-        continuityPeak = std::max(continuityPeak, imbalance);
-        rec.continuity = continuityPeak > 0 ? imbalance / continuityPeak : 0.0;
+        m_continuityPeak = std::max(m_continuityPeak, imbalance);
+        rec.continuity = m_continuityPeak > 0 ? imbalance / m_continuityPeak : 0.0;
         rec.energy = s.solveEnergy ? energy(s) : 0.0;
         result.history.push_back(rec);
         result.iterations = it;

@@ -69,9 +69,11 @@ struct FieldSettings {
     double velocityRelaxation = 0.8;
     double pressureRelaxation = 1.0; ///< SIMPLEC needs none
     double temperatureRelaxation = 1.0;
-    /// Relative residual to which each pressure-correction solve is taken (the outer iterations
-    /// converge continuity; as SIMPLE codes' relTol, 0.01 suffices and saves most of the time).
-    double pressureTolerance = 0.01;
+    /// Relative residual to which each pressure-correction solve is taken. The outer iterations
+    /// converge continuity; the smaller this, the less mass imbalance the energy equation sees in
+    /// between (its upwind part is bounded — no air colder than the coldest supply — to what the
+    /// velocities conserve). Rooms take 0.01, as SIMPLE codes' relTol (roomFieldSettings).
+    double pressureTolerance = 1e-3;
     PressureSolver pressureSolver = PressureSolver::MultigridCG;
     int momentumSweeps = 2; ///< Gauss–Seidel sweeps per outer iteration (each: two red-black passes)
     int energySweeps = 4;
@@ -183,6 +185,13 @@ public:
     bool solid(int i, int j, int k) const { return m_solid[m_grid.cell(i, j, k)] != 0; }
     /// Start from a uniform temperature (°C) (default: the reference temperature).
     void setInitialTemperature(double celsius);
+    /// Start from the solution of another solver on a grid of the same domain (grid sequencing:
+    /// a coarse grid's converged field as the fine grid's first iterate): temperature, pressure and
+    /// eddy viscosity trilinear between the coarse air cells' centres, face velocities between the
+    /// coarse faces of their component, none through a solid's faces. The continuity residual's
+    /// scale (its largest value so far) carries over. Throws std::invalid_argument when the
+    /// domains differ.
+    void startFrom(const FieldSolver& coarse);
 
     /// Solve to convergence; `progress(record)` is called after every outer iteration and may
     /// return false to cancel (then std::runtime_error "cancelled"). Throws FieldConvergenceError.
@@ -296,6 +305,9 @@ private:
                                                   const std::array<double, 3>& max) const;
     void makeSolid(const std::array<std::array<int, 3>, 2>& range);
     double m_nutRelaxation = 0.5;
+    /// The continuity residual's scale: the largest mass imbalance so far, over every solve of
+    /// this solver (a continued solve is measured as the one it continues) and the grid it started from.
+    double m_continuityPeak = 0;
     std::vector<double> m_energyCorrection;                    ///< relaxed deferred correction per cell
     std::vector<BoundaryCondition> m_conditions;               ///< distinct conditions
     std::array<std::vector<std::uint16_t>, 6> m_sideCondition; ///< per boundary face: index into m_conditions

@@ -10,7 +10,8 @@
 ///
 /// Coarse levels agglomerate 2 × 2 × 2 cells (an axis stops coarsening at one cell); a coarse
 /// face's coefficient is the sum of the fine faces it covers — the Galerkin operator RAP for
-/// piecewise-constant prolongation. Smoothing is red–black Gauss–Seidel (OpenMP-parallel), in
+/// piecewise-constant prolongation — and the coarse correction is over-relaxed by 1.8 (see
+/// kCorrectionScale). Smoothing is red–black Gauss–Seidel (OpenMP-parallel), in
 /// mirrored order before and after the coarse correction so that the V-cycle is a symmetric
 /// preconditioner, as CG needs. The baseline it is measured against (bench/) is Eigen's
 /// ConjugateGradient with its diagonal preconditioner.

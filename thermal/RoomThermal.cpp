@@ -15,6 +15,13 @@ namespace {
 
 constexpr double kZeroC = 273.15;
 constexpr int kMaxCouplings = 12;
+/// Rooms with more cells start from the same room solved on a coarser grid.
+constexpr std::size_t kSequenceCells = 60000;
+/// The rack network runs every this many field iterations (and at the end of each solve): often
+/// enough that the racks' flows follow the field within one solve, rarely enough to cost little.
+constexpr int kNetworkEvery = 25;
+/// The pseudo time step is at most this many cell crossings of the fastest air entering.
+constexpr double kCrossings = 10.0;
 
 /// Air leaving through every open side: mass-weighted temperature (°C) and heat carried (W).
 std::array<double, 2> returnAir(const FieldSolver& s)
@@ -107,6 +114,7 @@ FieldSettings roomFieldSettings(double dt)
     s.plateauIntakeRange = 0.05;
     s.plateauWindow = 300;
     s.maxIterations = 5000;
+    s.pressureTolerance = 0.01; // as SIMPLE codes' relTol: the outer iterations converge continuity
     return s;
 }
 
@@ -138,31 +146,17 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
     std::vector<double> roomReturnC(rooms.size(), 0), roomSupplyC(rooms.size(), 0);
     std::vector<int> roomIndex(rooms.size(), -1);
 
-    for (std::size_t gi = 0; gi < rooms.size(); ++gi) {
-        RoomGeometry& g = rooms[gi];
-        const double span = 0.95 * static_cast<double>(g.cellCount()) / totalCells;
-        if (const auto it = solvedBySignature.find(g.signature); it != solvedBySignature.end()) {
-            RoomField& shared = field->rooms[static_cast<std::size_t>(it->second)];
-            shared.sameAs.push_back(g.id);
-            for (std::size_t k = 0; k < g.racks.size(); ++k) {
-                const int ri = g.racks[k];
-                const int from = shared.geometry.racks[k];
-                res.racks[static_cast<std::size_t>(ri)] = renamed(res.racks[static_cast<std::size_t>(from)], d, ri);
-                field->roomOfRack[static_cast<std::size_t>(ri)] = it->second;
-                field->boxOfRack[static_cast<std::size_t>(ri)] = static_cast<int>(k);
-            }
-            roomIndex[gi] = it->second;
-            doneCells += static_cast<double>(g.cellCount());
-            continue;
-        }
-        const auto start = std::chrono::steady_clock::now();
+    // One room on one grid, coupled with the rack network to their fixed point, from `from`'s
+    // solution when given (grid sequencing).
+    const auto coupled = [&](RoomGeometry& g, const FieldSolver* from, RoomField& out, const std::string& label,
+                             double passFrom, double span) -> std::unique_ptr<FieldSolver> {
         FluidProperties air;
         air.density = base.density;
         air.specificHeat = base.cp;
         air.referenceTemperature = g.supplyC;
         air.expansion = 1.0 / (g.supplyC + kZeroC);
         // The pseudo time step: 0.3 of the buoyancy time scale (g β ΔT / H)^-1/2 of the hottest
-        // rack's exhaust rise over the ceiling height, and at most 2.5 cell crossings of the
+        // rack's exhaust rise over the ceiling height, and at most kCrossings cell crossings of the
         // fastest air entering (supply jets, rack exhausts) — docs/thermal.md.
         double rise = 1.0, fastest = 0.1, cellMin = 1e300;
         for (const FieldBlackBox& b : g.boxes)
@@ -181,9 +175,10 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
                 cellMin = std::min(cellMin, g.faces[static_cast<std::size_t>(a)][f + 1] -
                                                 g.faces[static_cast<std::size_t>(a)][f]);
         const double buoyant = 0.3 / std::sqrt(9.80665 * air.expansion * rise / g.size[2]);
-        const double dt = std::clamp(std::min(buoyant, 2.5 * cellMin / fastest), 0.05, 2.0);
+        const double dt = std::clamp(std::min(buoyant, kCrossings * cellMin / fastest), 0.05, 2.0);
         std::unique_ptr<FieldSolver> solver = makeRoomSolver(g, air);
-        RoomField out;
+        if (from)
+            solver->startFrom(*from);
         out.pseudoTimeStepS = dt;
         FieldSettings settings = roomFieldSettings(dt);
         settings.pressureSolver = pressure;
@@ -245,15 +240,14 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
             const auto ri = static_cast<std::size_t>(g.racks[k]);
             solver->setBlackBoxFlow(static_cast<int>(k), flow[ri], heat[ri]);
         }
-        // The coupling runs inside the field iterations (the network every 100 of them), and once
+        // The coupling runs inside the field iterations (the network every kNetworkEvery of them), and once
         // more at the end: the fixed point holds when that pass moves no intake by 0.05 K and no
         // flow by 0.5 %; otherwise the field goes on from where it stands.
         bool fixedPoint = false;
         for (int pass = 1; pass <= kMaxCouplings && !fixedPoint; ++pass) {
-            const double passFrom = 0.02 + 0.95 * doneCells / totalCells;
-            RoomProgress cb(progress, g.id, passFrom, span, settings.tolerance);
+            RoomProgress cb(progress, label, passFrom, span, settings.tolerance);
             const FieldResult r = solver->solve(settings, [&](const ResidualRecord& rec) {
-                if (rec.iteration % 100 == 0)
+                if (rec.iteration % kNetworkEvery == 0)
                     network();
                 return cb(rec);
             });
@@ -272,6 +266,69 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
                                             " network updates (intakes still moving by " +
                                             std::to_string(out.couplingChangeK) + " K)",
                                         out.history);
+        return solver;
+    };
+    // The rooms on grids `factor` times coarser (grid sequencing), built when first asked for.
+    std::map<int, std::vector<RoomGeometry>> coarser;
+    const auto coarseRooms = [&](int factor) -> std::vector<RoomGeometry>& {
+        auto it = coarser.find(factor);
+        if (it == coarser.end()) {
+            core::Design dc = d;
+            dc.room.cellM *= factor;
+            it = coarser.emplace(factor, roomGeometries(dc, flow, heat, base.density)).first;
+            if (it->second.size() != rooms.size())
+                throw std::logic_error("room field: a coarser grid gave another set of rooms");
+        }
+        return it->second;
+    };
+
+    for (std::size_t gi = 0; gi < rooms.size(); ++gi) {
+        RoomGeometry& g = rooms[gi];
+        const double span = 0.95 * static_cast<double>(g.cellCount()) / totalCells;
+        if (const auto it = solvedBySignature.find(g.signature); it != solvedBySignature.end()) {
+            RoomField& shared = field->rooms[static_cast<std::size_t>(it->second)];
+            shared.sameAs.push_back(g.id);
+            for (std::size_t k = 0; k < g.racks.size(); ++k) {
+                const int ri = g.racks[k];
+                const int from = shared.geometry.racks[k];
+                res.racks[static_cast<std::size_t>(ri)] = renamed(res.racks[static_cast<std::size_t>(from)], d, ri);
+                field->roomOfRack[static_cast<std::size_t>(ri)] = it->second;
+                field->boxOfRack[static_cast<std::size_t>(ri)] = static_cast<int>(k);
+            }
+            roomIndex[gi] = it->second;
+            doneCells += static_cast<double>(g.cellCount());
+            continue;
+        }
+        const auto start = std::chrono::steady_clock::now();
+        RoomField out;
+        const double passFrom = 0.02 + 0.95 * doneCells / totalCells;
+        // Grid sequencing: a room of more than kSequenceCells is first solved, coupled, on grids
+        // twice as coarse (down to one under that size), and each finer grid starts from the
+        // coarser one's field: the coarse grid settles the room's slow recirculation and the racks'
+        // flows in cheap iterations, the fine one then mostly resolves what its cells add.
+        std::unique_ptr<FieldSolver> from;
+        {
+            std::vector<std::size_t> levels; // coarsening factors 2, 4, … as long as the grid is large
+            std::size_t cells = g.cellCount();
+            for (int f = 2; cells > kSequenceCells && f <= 8; f *= 2) {
+                const std::size_t c = coarseRooms(f)[gi].cellCount();
+                if (c * 2 > cells)
+                    break; // the geometry's own edges keep this grid fine: no gain
+                levels.push_back(static_cast<std::size_t>(f));
+                cells = c;
+            }
+            for (auto it = levels.rbegin(); it != levels.rend(); ++it) {
+                RoomGeometry& cg = coarseRooms(static_cast<int>(*it))[gi];
+                RoomField step;
+                const std::string label = g.id + " (grid " + std::to_string(*it) + "x coarser)";
+                from = coupled(cg, from.get(), step, label, passFrom, 0.1 * span);
+                out.sequence.push_back(
+                    {cg.cellCount(), step.iterations, step.couplings,
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
+            }
+        }
+        std::unique_ptr<FieldSolver> solver =
+            coupled(g, from.get(), out, g.id, passFrom + (from ? 0.1 * span : 0.0), from ? 0.9 * span : span);
         for (std::size_t k = 0; k < g.racks.size(); ++k) {
             const auto ri = static_cast<std::size_t>(g.racks[k]);
             g.boxes[k].massFlow = flow[ri];

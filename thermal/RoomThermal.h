@@ -37,6 +37,14 @@ struct RoomField {
     double returnC = 0;                   ///< mass-weighted air leaving (°C)
     double massInKgS = 0, massOutKgS = 0; ///< entering through the supplies, leaving by the returns
     std::shared_ptr<const FieldSolver> solver; ///< the converged field
+    /// Grid sequencing: the coarser grids solved first (coarsest first), each coupled to its own
+    /// fixed point; the room's field started from the last one's.
+    struct Step {
+        std::size_t cells = 0;
+        int iterations = 0, couplings = 0;
+        double seconds = 0; ///< since the room's solve began
+    };
+    std::vector<Step> sequence;
 };
 
 struct FieldThermal {
