@@ -34,6 +34,12 @@ json fieldJson(const thermal::ThermalResult& t)
     const thermal::FieldSettings s = thermal::roomFieldSettings(0);
     for (const thermal::RoomField& r : t.field->rooms) {
         const thermal::FieldGrid& g = r.solver->grid();
+        json sequence = json::array();
+        for (const thermal::RoomField::Step& step : r.sequence)
+            sequence.push_back({{"cells", step.cells},
+                                {"iterations", step.iterations},
+                                {"couplings", step.couplings},
+                                {"seconds", jsonNumber(step.seconds)}});
         rooms.push_back({{"id", r.geometry.id},
                          {"same_as", r.sameAs},
                          {"racks", r.geometry.racks.size()},
@@ -55,7 +61,8 @@ json fieldJson(const thermal::ThermalResult& t)
                          {"mass_out_kg_s", jsonNumber(r.massOutKgS)},
                          {"heat_W", jsonNumber(r.heatW)},
                          {"heat_out_W", jsonNumber(r.heatOutW)},
-                         {"energy_balance", jsonNumber(balance(r))}});
+                         {"energy_balance", jsonNumber(balance(r))},
+                         {"started_from", sequence}});
     }
     json chassis = json::array();
     for (const thermal::RackThermal& rk : t.racks)
@@ -81,7 +88,8 @@ void writeFieldGroup(hid_t thermalGroup, const thermal::ThermalResult& t)
                cont = rooms.realColumn("continuity_residual", "1"), en = rooms.realColumn("energy_residual", "1"),
                sec = rooms.realColumn("seconds", "s"), heat = rooms.realColumn("heat", "W"),
                out = rooms.realColumn("heat_out", "W"), sup = rooms.realColumn("supply", "degC"),
-               ret = rooms.realColumn("return", "degC"), flow = rooms.realColumn("supply_flow", "m3/s");
+               ret = rooms.realColumn("return", "degC"), flow = rooms.realColumn("supply_flow", "m3/s"),
+               coarseCells = rooms.intColumn("coarse_cells", "1"), coarseIts = rooms.intColumn("coarse_iterations", "1");
     for (const thermal::RoomField& r : t.field->rooms) {
         rooms.addRow();
         rooms.set(id, r.geometry.id);
@@ -96,6 +104,14 @@ void writeFieldGroup(hid_t thermalGroup, const thermal::ThermalResult& t)
         rooms.set(sup, r.geometry.supplyC);
         rooms.set(ret, r.returnC);
         rooms.set(flow, r.geometry.supplyM3s);
+        // Grid sequencing: the coarser grids solved first (0 when none).
+        long long cc = 0, ci = 0;
+        for (const thermal::RoomField::Step& step : r.sequence) {
+            cc += static_cast<long long>(step.cells);
+            ci += step.iterations;
+        }
+        rooms.set(coarseCells, cc);
+        rooms.set(coarseIts, ci);
     }
     rooms.write(fg.get(), "rooms");
     for (std::size_t n = 0; n < t.field->rooms.size(); ++n) {

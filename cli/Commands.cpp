@@ -84,6 +84,23 @@ analysis::RunOptions runOptions(const std::string& design, const std::string& pr
     return o;
 }
 
+/// "; started from …": the coarser grids a room's solve began on (grid sequencing), or nothing.
+std::string sequenceNote(const thermal::RoomField& r)
+{
+    std::string note;
+    for (const thermal::RoomField::Step& step : r.sequence) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%s%zu cells (%d iterations, %d passes)", note.empty() ? "" : ", then ",
+                      step.cells, step.iterations, step.couplings);
+        note += buf;
+    }
+    if (note.empty())
+        return note;
+    char total[96];
+    std::snprintf(total, sizeof total, "; %.1f s of it", r.sequence.back().seconds);
+    return "\n  started from coarser grids: " + note + total;
+}
+
 bool looksLikePart(const std::string& path)
 {
     const std::string text = core::readTextFile(path);
@@ -202,11 +219,12 @@ int runField(const FieldArgs& args)
                 "return %.1f degC\n  %d iterations in %d coupling passes, %.1f s; residuals continuity %.1e, "
                 "energy %.1e (converged on %s); heat %.1f kW released, %.1f kW carried out\n  hottest air at a rack "
                 "front %.1f "
-                "degC (%s)%s\n",
+                "degC (%s)%s%s\n",
                 r.geometry.id.c_str(), r.geometry.size[0], r.geometry.size[1], r.geometry.size[2], g.cells(0),
                 g.cells(1), g.cells(2), r.geometry.racks.size(), r.geometry.supplyM3s, r.geometry.supplyC, r.returnC,
                 r.iterations, r.couplings, r.seconds, r.residuals.continuity, r.residuals.energy, r.criterion.c_str(),
                 r.heatW / 1e3, r.heatOutW / 1e3, hottest - 273.15, where.c_str(),
+                sequenceNote(r).c_str(),
                 r.sameAs.empty()
                     ? ""
                     : ("\n  same layout, same solution: " + std::to_string(r.sameAs.size()) + " more room(s)").c_str());

@@ -54,8 +54,12 @@ double FieldSolver::pressureCorrection(const FieldSettings& s)
     Index3 at{};
     std::vector<double> pc(n, 0.0);
     if (s.pressureSolver == PressureSolver::MultigridCG) {
-        const PoissonMultigrid mg(nc, coeff);
-        mg.solve(rhs, pc, s.pressureTolerance, 500);
+        // The hierarchy is kept between iterations; only its coefficients change.
+        if (!m_mg)
+            m_mg = std::make_shared<PoissonMultigrid>(nc, std::move(coeff));
+        else
+            m_mg->setCoefficients(std::move(coeff));
+        m_mg->solve(rhs, pc, s.pressureTolerance, 500);
     } else {
         // Eigen's conjugate gradients on the assembled matrix, the first air cell pinned (p' = 0; its
         // row and column dropped to keep the matrix symmetric) — the baseline the multigrid is

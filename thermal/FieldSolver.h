@@ -21,12 +21,15 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace rdt::thermal {
+
+class PoissonMultigrid;
 
 /// Air (or any Newtonian fluid) in the Boussinesq approximation. Defaults: air at 25 °C, sea level.
 struct FluidProperties {
@@ -312,6 +315,7 @@ private:
     std::vector<BoundaryCondition> m_conditions;               ///< distinct conditions
     std::array<std::vector<std::uint16_t>, 6> m_sideCondition; ///< per boundary face: index into m_conditions
     std::array<std::vector<double>, 3> m_d;                    ///< SIMPLEC face coefficients A/(a_P − Σa_nb)
+    std::shared_ptr<PoissonMultigrid> m_mg; ///< the pressure correction's, kept between iterations
     std::array<Stencil, 3> m_momentumEq;
     Stencil m_energyEq;
 };

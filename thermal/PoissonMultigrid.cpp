@@ -85,62 +85,90 @@ constexpr std::size_t kCoarsestCells = 64;
 
 PoissonMultigrid::PoissonMultigrid(Dims dims, std::array<std::vector<double>, 3> coeff)
 {
-    for (int d = 0; d < 3; ++d) {
+    for (int d = 0; d < 3; ++d)
         if (dims[static_cast<std::size_t>(d)] < 1)
             throw std::invalid_argument("multigrid: every axis needs at least one cell");
-        if (coeff[static_cast<std::size_t>(d)].size() != faceCount(dims, d))
-            throw std::invalid_argument("multigrid: face coefficient count does not match the grid");
-    }
+    // The hierarchy: halve every axis (an axis stops at one cell) until the coarsest level is small
+    // or no axis can be halved.
     Level fine;
     fine.n = dims;
-    fine.c = std::move(coeff);
-    // Boundary faces carry no coefficient (Neumann).
-    for (int d = 0; d < 3; ++d) {
-        const auto D = static_cast<std::size_t>(d);
-        Dims f = dims;
-        f[D] += 1;
-        for (int k = 0; k < f[2]; ++k)
-            for (int j = 0; j < f[1]; ++j)
-                for (int i = 0; i < f[0]; ++i) {
-                    const Dims at{i, j, k};
-                    if (at[D] == 0 || at[D] == dims[D])
-                        fine.c[D][faceIndex(dims, d, i, j, k)] = 0.0;
-                }
-    }
     m_levels.push_back(std::move(fine));
-
-    // Coarsen until the coarsest level is small or no axis can be halved.
     while (cellCount(m_levels.back().n) > kCoarsestCells) {
-        const Level& f = m_levels.back();
+        const Dims& f = m_levels.back().n;
         Dims nc{};
         for (std::size_t d = 0; d < 3; ++d)
-            nc[d] = (f.n[d] + 1) / 2;
-        if (nc == f.n)
+            nc[d] = (f[d] + 1) / 2;
+        if (nc == f)
             break;
         Level c;
         c.n = nc;
-        for (int d = 0; d < 3; ++d) {
-            const auto D = static_cast<std::size_t>(d);
-            c.c[D].assign(faceCount(nc, d), 0.0);
-            // Interior coarse face F along d sits on fine face 2F; sum the fine faces it covers.
-            Dims ff = f.n;
-            ff[D] += 1;
-            for (int k = 0; k < ff[2]; ++k)
-                for (int j = 0; j < ff[1]; ++j)
-                    for (int i = 0; i < ff[0]; ++i) {
-                        const Dims at{i, j, k};
-                        if (at[D] % 2 != 0 || at[D] == 0 || at[D] == f.n[D])
-                            continue;
-                        Dims cf{i / 2, j / 2, k / 2};
-                        cf[D] = at[D] / 2;
-                        c.c[D][faceIndex(nc, d, cf[0], cf[1], cf[2])] += f.c[D][faceIndex(f.n, d, i, j, k)];
-                    }
-        }
         m_levels.push_back(std::move(c));
     }
     for (Level& l : m_levels) {
         const std::size_t n = cellCount(l.n);
+        for (int d = 0; d < 3; ++d)
+            l.c[static_cast<std::size_t>(d)].assign(faceCount(l.n, d), 0.0);
         l.diag.assign(n, 0.0);
+        l.x.assign(n, 0.0);
+        l.b.assign(n, 0.0);
+        l.r.assign(n, 0.0);
+    }
+    setCoefficients(std::move(coeff));
+}
+
+void PoissonMultigrid::setCoefficients(std::array<std::vector<double>, 3> coeff)
+{
+    const Dims dims = m_levels.front().n;
+    for (int d = 0; d < 3; ++d)
+        if (coeff[static_cast<std::size_t>(d)].size() != faceCount(dims, d))
+            throw std::invalid_argument("multigrid: face coefficient count does not match the grid");
+    m_levels.front().c = std::move(coeff);
+    for (std::size_t lv = 0; lv < m_levels.size(); ++lv) {
+        Level& l = m_levels[lv];
+        const bool parallel = static_cast<long>(cellCount(l.n)) > kParallelMin;
+        if (lv > 0) {
+            // A coarse face's coefficient: the sum of the fine faces it covers (interior coarse
+            // face F along d lies on fine face 2F).
+            const Level& f = m_levels[lv - 1];
+            for (int d = 0; d < 3; ++d) {
+                const auto D = static_cast<std::size_t>(d);
+                Dims cf = l.n;
+                cf[D] += 1;
+#pragma omp parallel for schedule(static) if (parallel)
+                for (int k = 0; k < cf[2]; ++k)
+                    for (int j = 0; j < cf[1]; ++j)
+                        for (int i = 0; i < cf[0]; ++i) {
+                            const Dims at{i, j, k};
+                            double sum = 0;
+                            if (at[D] > 0 && at[D] < l.n[D]) {
+                                Dims lo{2 * i, 2 * j, 2 * k}, hi{};
+                                for (std::size_t a = 0; a < 3; ++a)
+                                    hi[a] = a == D ? lo[a] + 1 : std::min(lo[a] + 2, f.n[a]);
+                                for (int fk = lo[2]; fk < hi[2]; ++fk)
+                                    for (int fj = lo[1]; fj < hi[1]; ++fj)
+                                        for (int fi = lo[0]; fi < hi[0]; ++fi)
+                                            sum += f.c[D][faceIndex(f.n, d, fi, fj, fk)];
+                            }
+                            l.c[D][faceIndex(l.n, d, i, j, k)] = sum;
+                        }
+            }
+        }
+        // Boundary faces carry no coefficient (Neumann); the diagonal sums the cell's faces.
+#pragma omp parallel for schedule(static) if (parallel)
+        for (int k = 0; k < l.n[2]; ++k)
+            for (int j = 0; j < l.n[1]; ++j)
+                for (int i = 0; i < l.n[0]; ++i) {
+                    if (i == 0)
+                        l.c[0][faceIndex(l.n, 0, 0, j, k)] = 0;
+                    l.c[0][faceIndex(l.n, 0, i + 1, j, k)] *= i + 1 < l.n[0] ? 1.0 : 0.0;
+                    if (j == 0)
+                        l.c[1][faceIndex(l.n, 1, i, 0, k)] = 0;
+                    l.c[1][faceIndex(l.n, 1, i, j + 1, k)] *= j + 1 < l.n[1] ? 1.0 : 0.0;
+                    if (k == 0)
+                        l.c[2][faceIndex(l.n, 2, i, j, 0)] = 0;
+                    l.c[2][faceIndex(l.n, 2, i, j, k + 1)] *= k + 1 < l.n[2] ? 1.0 : 0.0;
+                }
+#pragma omp parallel for schedule(static) if (parallel)
         for (int k = 0; k < l.n[2]; ++k)
             for (int j = 0; j < l.n[1]; ++j)
                 for (int i = 0; i < l.n[0]; ++i) {
@@ -150,9 +178,6 @@ PoissonMultigrid::PoissonMultigrid(Dims dims, std::array<std::vector<double>, 3>
                     s += l.c[2][faceIndex(l.n, 2, i, j, k)] + l.c[2][faceIndex(l.n, 2, i, j, k + 1)];
                     l.diag[cellIndex(l.n, i, j, k)] = s;
                 }
-        l.x.assign(n, 0.0);
-        l.b.assign(n, 0.0);
-        l.r.assign(n, 0.0);
     }
     const Level& f = m_levels.front();
     m_active.resize(f.diag.size());
@@ -282,7 +307,9 @@ PoissonMultigrid::Result PoissonMultigrid::solve(const std::vector<double>& b, s
     x.resize(n, 0.0);
     Result res;
     // Only the part of b orthogonal to the null space (the constants) has a solution.
-    std::vector<double> r(n), z(n), p(n), q(n);
+    std::vector<double>&r = m_work[0], &z = m_work[1], &p = m_work[2], &q = m_work[3];
+    for (auto& w : m_work)
+        w.resize(n);
     apply(0, x, q);
     for (std::size_t i = 0; i < n; ++i)
         r[i] = b[i] - q[i];

@@ -28,6 +28,9 @@ public:
     /// faces (i + (nx + [d = 0]) · (j + (ny + [d = 1]) · k)); boundary faces' values are ignored.
     PoissonMultigrid(std::array<int, 3> dims, std::array<std::vector<double>, 3> coeff);
 
+    /// New coefficients on the same grid (the hierarchy and its work space are kept).
+    void setCoefficients(std::array<std::vector<double>, 3> coeff);
+
     struct Result {
         int iterations = 0;
         double relativeResidual = 0; ///< ‖b − Ax‖ / ‖b‖ at exit
@@ -55,6 +58,7 @@ private:
 
     std::vector<Level> m_levels;
     std::vector<char> m_active; ///< fine cells with a coefficient (not inside a solid)
+    mutable std::array<std::vector<double>, 4> m_work; ///< CG's r, z, p, q
 };
 
 } // namespace rdt::thermal
