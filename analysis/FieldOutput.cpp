@@ -89,7 +89,8 @@ void writeFieldGroup(hid_t thermalGroup, const thermal::ThermalResult& t)
                sec = rooms.realColumn("seconds", "s"), heat = rooms.realColumn("heat", "W"),
                out = rooms.realColumn("heat_out", "W"), sup = rooms.realColumn("supply", "degC"),
                ret = rooms.realColumn("return", "degC"), flow = rooms.realColumn("supply_flow", "m3/s"),
-               coarseCells = rooms.intColumn("coarse_cells", "1"), coarseIts = rooms.intColumn("coarse_iterations", "1");
+               coarseCells = rooms.intColumn("coarse_cells", "1"),
+               coarseIts = rooms.intColumn("coarse_iterations", "1");
     for (const thermal::RoomField& r : t.field->rooms) {
         rooms.addRow();
         rooms.set(id, r.geometry.id);

@@ -223,8 +223,7 @@ int runField(const FieldArgs& args)
                 r.geometry.id.c_str(), r.geometry.size[0], r.geometry.size[1], r.geometry.size[2], g.cells(0),
                 g.cells(1), g.cells(2), r.geometry.racks.size(), r.geometry.supplyM3s, r.geometry.supplyC, r.returnC,
                 r.iterations, r.couplings, r.seconds, r.residuals.continuity, r.residuals.energy, r.criterion.c_str(),
-                r.heatW / 1e3, r.heatOutW / 1e3, hottest - 273.15, where.c_str(),
-                sequenceNote(r).c_str(),
+                r.heatW / 1e3, r.heatOutW / 1e3, hottest - 273.15, where.c_str(), sequenceNote(r).c_str(),
                 r.sameAs.empty()
                     ? ""
                     : ("\n  same layout, same solution: " + std::to_string(r.sameAs.size()) + " more room(s)").c_str());
