@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include "core/LayoutGeometry.h"
 #include "models/AirProperties.h"
@@ -15,8 +16,6 @@ namespace {
 
 constexpr double kZeroC = 273.15;
 constexpr int kMaxCouplings = 12;
-/// Rooms with more cells start from the same room solved on a coarser grid.
-constexpr std::size_t kSequenceCells = 60000;
 /// A coarse grid that starts a finer one converges to looser limits (residuals; intakes steady, K;
 /// and the coupling's fixed point, K and 2 % of the flows): the fine grid decides the answer.
 constexpr double kStartTolerance = 1e-2;
@@ -123,7 +122,7 @@ FieldSettings roomFieldSettings(double dt)
 }
 
 ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams& prm, core::Progress* progress,
-                                  PressureSolver pressure)
+                                  PressureSolver pressure, std::size_t sequenceCells)
 {
     ThermalResult res = computeThermal(d, prm); // the network answer starts the coupling
     res.model = core::ThermalModel::Field;
@@ -276,18 +275,25 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
                                         out.history);
         return solver;
     };
-    // The rooms on grids `factor` times coarser (grid sequencing), built when first asked for.
-    std::map<int, std::vector<RoomGeometry>> coarser;
-    const auto coarseRooms = [&](int factor) -> std::vector<RoomGeometry>& {
+    // The rooms on grids `factor` times coarser (grid sequencing), built when first asked for; none
+    // when the coarser grid cannot hold the room (e.g. too few cells over the racks).
+    std::map<int, std::optional<std::vector<RoomGeometry>>> coarser;
+    const auto coarseRooms = [&](int factor) -> std::vector<RoomGeometry>* {
         auto it = coarser.find(factor);
         if (it == coarser.end()) {
             core::Design dc = d;
             dc.room.cellM *= factor;
-            it = coarser.emplace(factor, roomGeometries(dc, flow, heat, base.density)).first;
-            if (it->second.size() != rooms.size())
-                throw std::logic_error("room field: a coarser grid gave another set of rooms");
+            std::optional<std::vector<RoomGeometry>> built;
+            try {
+                built = roomGeometries(dc, flow, heat, base.density);
+            } catch (const core::InputError&) {
+                built.reset();
+            }
+            if (built && built->size() != rooms.size())
+                built.reset();
+            it = coarser.emplace(factor, std::move(built)).first;
         }
-        return it->second;
+        return it->second ? &*it->second : nullptr;
     };
 
     for (std::size_t gi = 0; gi < rooms.size(); ++gi) {
@@ -310,7 +316,7 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
         const auto start = std::chrono::steady_clock::now();
         RoomField out;
         const double passFrom = 0.02 + 0.95 * doneCells / totalCells;
-        // Grid sequencing: a room of more than kSequenceCells is first solved, coupled, on grids
+        // Grid sequencing: a room of more than sequenceCells is first solved, coupled, on grids
         // twice as coarse (down to one under that size), and each finer grid starts from the
         // coarser one's field: the coarse grid settles the room's slow recirculation and the racks'
         // flows in cheap iterations, the fine one then mostly resolves what its cells add.
@@ -318,15 +324,18 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
         {
             std::vector<std::size_t> levels; // coarsening factors 2, 4, … as long as the grid is large
             std::size_t cells = g.cellCount();
-            for (int f = 2; cells > kSequenceCells && f <= 8; f *= 2) {
-                const std::size_t c = coarseRooms(f)[gi].cellCount();
+            for (int f = 2; cells > sequenceCells && f <= 8; f *= 2) {
+                const std::vector<RoomGeometry>* coarse = coarseRooms(f);
+                if (!coarse || (*coarse)[gi].id != g.id)
+                    break;
+                const std::size_t c = (*coarse)[gi].cellCount();
                 if (c * 2 > cells)
                     break; // the geometry's own edges keep this grid fine: no gain
                 levels.push_back(static_cast<std::size_t>(f));
                 cells = c;
             }
             for (auto it = levels.rbegin(); it != levels.rend(); ++it) {
-                RoomGeometry& cg = coarseRooms(static_cast<int>(*it))[gi];
+                RoomGeometry& cg = (*coarseRooms(static_cast<int>(*it)))[gi];
                 RoomField step;
                 const std::string label = g.id + " (grid " + std::to_string(*it) + "x coarser)";
                 from = coupled(cg, from.get(), step, label, passFrom, 0.1 * span, true);

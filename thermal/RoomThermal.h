@@ -56,12 +56,17 @@ struct FieldThermal {
 /// Solver settings the room model uses (documented in docs/thermal.md).
 FieldSettings roomFieldSettings(double pseudoTimeStepS);
 
+/// Rooms of more cells than this start from the same room solved on coarser grids (grid sequencing).
+inline constexpr std::size_t kSequenceCells = 60000;
+
 /// Solve the design's rooms and couple them with the rack network. Throws core::InputError for
 /// rooms that cannot be built, FieldConvergenceError when a room does not converge, core::Cancelled
 /// when `progress` asks to stop.
-/// `pressure` picks the pressure-correction solver (bench_room compares them).
+/// `pressure` picks the pressure-correction solver (bench_room compares them); `sequenceCells` the
+/// size above which a room is first solved on coarser grids (tests set it to compare both paths).
 ThermalResult computeThermalField(const core::Design& design, const RackAirflowParams& params = {},
                                   core::Progress* progress = nullptr,
-                                  PressureSolver pressure = PressureSolver::MultigridCG);
+                                  PressureSolver pressure = PressureSolver::MultigridCG,
+                                  std::size_t sequenceCells = kSequenceCells);
 
 } // namespace rdt::thermal

@@ -399,3 +399,93 @@ TEST_CASE("non-convergence is an error carrying the residual history", "[thermal
     CHECK_THROWS_AS(t.addHeat(0, 0, 0, -1.0), std::invalid_argument);
     CHECK_THROWS_AS(t.addHeat(0, 0, 0, std::nan("")), std::invalid_argument);
 }
+
+TEST_CASE("a solver starts from a coarser grid's solution (grid sequencing)", "[thermal][field]")
+{
+    FluidProperties air;
+    air.gravity = {0, 0, 0};
+    air.referenceTemperature = 20.0;
+    FieldSettings settings;
+    settings.tolerance = 1e-9;
+    SECTION("plug flow: every face of the finer grid carries the coarse grid's velocity")
+    {
+        // A 1 m slip channel with uniform inflow: u = 0.3 m/s everywhere on any grid (one cell
+        // across: no cross-stream velocity to converge, whose residual would be relative to zero).
+        const auto build = [&](int n) {
+            FieldSolver s(FieldGrid::uniform(1.0, 0.2, 0.2, n, 1, 1), air);
+            s.setBoundary(Side::XMin, BoundaryCondition{BoundaryKind::Inlet, {0.3, 0, 0}, 20.0});
+            s.setBoundary(Side::XMax, BoundaryCondition{BoundaryKind::Outlet, {}, {}});
+            for (Side side : {Side::YMin, Side::YMax, Side::ZMin, Side::ZMax})
+                s.setBoundary(side, BoundaryCondition{BoundaryKind::Symmetry, {}, {}});
+            return s;
+        };
+        FieldSolver coarse = build(8);
+        REQUIRE(coarse.solve(settings).converged);
+        FieldSolver fine = build(16);
+        fine.startFrom(coarse);
+        const FieldGrid& g = fine.grid();
+        double worst = 0, across = 0;
+        for (int k = 0; k < g.cells(2); ++k)
+            for (int j = 0; j < g.cells(1); ++j)
+                for (int i = 0; i <= g.cells(0); ++i) {
+                    worst = std::max(worst, std::abs(fine.faceVelocity(0, i, j, k) - 0.3));
+                    if (i < g.cells(0))
+                        across = std::max(
+                            {across, std::abs(fine.faceVelocity(1, i, j, k)), std::abs(fine.faceVelocity(2, i, j, k))});
+                }
+        CHECK(worst < 1e-9);
+        CHECK(across < 1e-9);
+        // Started at the answer, the fine solve converges at once; from rest it takes longer.
+        const int started = fine.solve(settings).iterations;
+        FieldSolver cold = build(16);
+        const int fromRest = cold.solve(settings).iterations;
+        INFO("iterations from the coarse solution " << started << ", from rest " << fromRest);
+        CHECK(started <= 3);
+        CHECK(fromRest > 3 * started);
+    }
+    SECTION("conduction: a linear temperature profile is reproduced between the coarse centres")
+    {
+        // Still air between walls at 20 and 30 degC, 1 m apart: T = 20 + 10 x degC (the coarse
+        // solution is linear to its tolerance, 1e-9 relative); beyond the outermost coarse centres
+        // the fine cells take the end values (no extrapolation).
+        const auto build = [&](int n) {
+            FieldSolver s(FieldGrid::uniform(1.0, 0.2, 0.2, n, 2, 2), air);
+            s.setBoundary(Side::XMin, BoundaryCondition{BoundaryKind::Wall, {}, 20.0});
+            s.setBoundary(Side::XMax, BoundaryCondition{BoundaryKind::Wall, {}, 30.0});
+            return s;
+        };
+        FieldSolver coarse = build(10);
+        REQUIRE(coarse.solve(settings).converged);
+        FieldSolver fine = build(40);
+        fine.startFrom(coarse);
+        const FieldGrid& g = fine.grid();
+        for (int i = 0; i < g.cells(0); ++i) {
+            const double x = g.centre(0, i);
+            const double expected = x < 0.05   ? coarse.temperature(0, 0, 0)
+                                    : x > 0.95 ? coarse.temperature(9, 0, 0)
+                                               : 20.0 + 10.0 * x;
+            INFO("x = " << x << " m");
+            CHECK(fine.temperature(i, 1, 1) == Approx(expected).margin(1e-6));
+        }
+    }
+    SECTION("a solid's faces carry no flow, and another domain is refused")
+    {
+        FieldSolver coarse(FieldGrid::uniform(1.0, 0.2, 0.2, 8, 1, 1), air);
+        coarse.setBoundary(Side::XMin, BoundaryCondition{BoundaryKind::Inlet, {0.3, 0, 0}, 20.0});
+        coarse.setBoundary(Side::XMax, BoundaryCondition{BoundaryKind::Outlet, {}, {}});
+        for (Side side : {Side::YMin, Side::YMax})
+            coarse.setBoundary(side, BoundaryCondition{BoundaryKind::Symmetry, {}, {}});
+        REQUIRE(coarse.solve(settings).converged);
+        FieldSolver fine(FieldGrid::uniform(1.0, 0.2, 0.2, 16, 4, 4), air);
+        fine.addSolid({0.5, 0.0, 0.0}, {0.625, 0.2, 0.2}); // cells 8 and 9 along x, all across
+        fine.startFrom(coarse);
+        for (int j = 0; j < 4; ++j)
+            for (int k = 0; k < 4; ++k) {
+                CHECK(fine.faceVelocity(0, 8, j, k) == 0.0);
+                CHECK(fine.faceVelocity(0, 10, j, k) == 0.0);
+                CHECK(fine.faceVelocity(0, 7, j, k) != 0.0);
+            }
+        FieldSolver other(FieldGrid::uniform(2.0, 0.2, 0.2, 16, 4, 4), air);
+        CHECK_THROWS_AS(other.startFrom(coarse), std::invalid_argument);
+    }
+}

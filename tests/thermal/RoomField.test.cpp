@@ -115,6 +115,37 @@ TEST_CASE("room field: rack inlet temperatures converge with the grid (validatio
     CHECK(std::abs(meanC - meanF) < 0.25);
 }
 
+TEST_CASE("room field: grid sequencing reaches the answer of a cold start (validation)", "[thermal][room][grid]")
+{
+    // The same row pair on 0.2 m cells under a 3.6 m ceiling (0.4 m cells leave two over the
+    // racks), solved from rest and from its solve on 0.4 m cells (the sequencing threshold lowered
+    // to this room's size). Both stop within the coupling's fixed-point
+    // tolerance (0.05 K) of the same answer: every rack's mean intake within 0.1 K, the hottest air
+    // in front of any rack within 0.2 K (one cell), the room's return within 0.05 K.
+    const core::Design d = load(rowPair(3, "  grid: 0.2 m\n  ceiling: 3.6 m", "supply_flow: 90 %"));
+    const thermal::ThermalResult cold =
+        thermal::computeThermalField(d, {}, nullptr, thermal::PressureSolver::MultigridCG, std::size_t(1) << 40);
+    const std::size_t cells = cold.field->rooms.at(0).geometry.cellCount();
+    const thermal::ThermalResult seq =
+        thermal::computeThermalField(d, {}, nullptr, thermal::PressureSolver::MultigridCG, cells - 1);
+    REQUIRE(cold.field->rooms.at(0).sequence.empty());
+    const auto& steps = seq.field->rooms.at(0).sequence;
+    REQUIRE(steps.size() == 1);
+    CHECK(steps[0].cells < cells / 4); // the grid twice as coarse: about an eighth of the cells
+    CHECK(steps[0].iterations > 0);
+    double worst = 0, hottest = 0;
+    for (std::size_t i = 0; i < cold.racks.size(); ++i) {
+        worst = std::max(worst, std::abs(cold.racks[i].fieldIntakeK - seq.racks[i].fieldIntakeK));
+        hottest = std::max(hottest, std::abs(cold.racks[i].fieldIntakeMaxK - seq.racks[i].fieldIntakeMaxK));
+    }
+    INFO("cells " << cells << " (started from " << steps[0].cells << "), largest rack difference " << worst
+                  << " K, hottest cell " << hottest << " K; iterations " << cold.field->rooms[0].iterations << " / "
+                  << seq.field->rooms[0].iterations);
+    CHECK(worst < 0.1);
+    CHECK(hottest < 0.2);
+    CHECK(std::abs(cold.field->rooms[0].returnC - seq.field->rooms[0].returnC) < 0.05);
+}
+
 TEST_CASE("room field: a built room closes its mass and energy balance to 1e-6", "[thermal][room][balance]")
 {
     // Two racks' worth of heat in the room the design builds, solved tight: the heat the racks
