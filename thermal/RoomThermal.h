@@ -57,7 +57,7 @@ struct FieldThermal {
 FieldSettings roomFieldSettings(double pseudoTimeStepS);
 
 /// Rooms of more cells than this start from the same room solved on coarser grids (grid sequencing).
-inline constexpr std::size_t kSequenceCells = 60000;
+inline constexpr std::size_t kSequenceCells = 20000;
 
 /// Solve the design's rooms and couple them with the rack network. Throws core::InputError for
 /// rooms that cannot be built, FieldConvergenceError when a room does not converge, core::Cancelled
