@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "analysis/CheckFormats.h"
+#include "analysis/FieldOutput.h"
 #include "analysis/Pipeline.h"
 #include "analysis/ReportWriter.h"
 #include "cli/TextOutput.h"
@@ -146,4 +147,32 @@ TEST_CASE("rdt check --thermal field: a room that cannot be built exits 2 at its
         std::string(RDT_BIN_DIR) + "/rdt check " + (dir / "low.yaml").string() + " > /dev/null 2>&1";
     CHECK(WEXITSTATUS(std::system(plain.c_str())) != 2);
     fs::remove_all(dir);
+}
+
+TEST_CASE("field model: JSON names the coarser grids a room started from", "[report][field][grid]")
+{
+    // The fixture under a 3.6 m ceiling on 0.2 m cells, the sequencing threshold lowered to start it
+    // from 0.4 m: JSON's rooms[].started_from lists that grid's cells, iterations and time, as
+    // the solve recorded them; a room solved from rest lists none.
+    std::string text = fixture();
+    text.replace(text.find("ceiling: 3.0 m"), 14, "ceiling: 3.6 m");
+    text.replace(text.find("grid: 0.3 m"), 11, "grid: 0.2 m");
+    const core::Design d = core::loadDesignText(text, "seq.yaml", std::string(RDT_SOURCE_DIR) + "/data/catalog");
+    const thermal::ThermalResult t =
+        thermal::computeThermalField(d, {}, nullptr, thermal::PressureSolver::MultigridCG, 1000);
+    const thermal::RoomField& room = t.field->rooms.at(0);
+    REQUIRE(room.sequence.size() >= 1);
+    const nlohmann::json j = analysis::fieldJson(t);
+    const auto& from = j["rooms"][0]["started_from"];
+    REQUIRE(from.size() == room.sequence.size());
+    for (std::size_t s = 0; s < room.sequence.size(); ++s) {
+        CHECK(from[s]["cells"] == room.sequence[s].cells);
+        CHECK(from[s]["iterations"] == room.sequence[s].iterations);
+        CHECK(from[s]["seconds"].get<double>() == room.sequence[s].seconds);
+        CHECK(room.sequence[s].cells < room.geometry.cellCount());
+    }
+    CHECK(from.back()["seconds"].get<double>() <= j["rooms"][0]["seconds"].get<double>());
+    const thermal::ThermalResult cold = thermal::computeThermalField(d);
+    CHECK(cold.field->rooms.at(0).sequence.empty());
+    CHECK(analysis::fieldJson(cold)["rooms"][0]["started_from"].empty());
 }
