@@ -149,7 +149,7 @@ TEST_CASE("rdt check --thermal field: a room that cannot be built exits 2 at its
     fs::remove_all(dir);
 }
 
-TEST_CASE("field model: JSON names the coarser grids a room started from", "[report][field][grid]")
+TEST_CASE("field model: JSON and HDF5 name the coarser grids a room started from", "[report][field][grid]")
 {
     // The fixture under a 3.6 m ceiling on 0.2 m cells, the sequencing threshold lowered to start it
     // from 0.4 m: JSON's rooms[].started_from lists that grid's cells, iterations and time, as
@@ -172,6 +172,35 @@ TEST_CASE("field model: JSON names the coarser grids a room started from", "[rep
         CHECK(room.sequence[s].cells < room.geometry.cellCount());
     }
     CHECK(from.back()["seconds"].get<double>() <= j["rooms"][0]["seconds"].get<double>());
+    // HDF5: the rooms table's coarse_cells and coarse_iterations, read back as written.
+    const fs::path h5 = fs::temp_directory_path() / ("rdt-field-seq-" + std::to_string(::getpid()) + ".h5");
+    const hid_t file = H5Fcreate(h5.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    REQUIRE(file >= 0);
+    const hid_t group = H5Gcreate2(file, "thermal", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    analysis::writeFieldGroup(group, t);
+    H5Gclose(group);
+    H5Fclose(file);
+    long long cells = 0, iterations = 0;
+    for (const auto& step : room.sequence) {
+        cells += static_cast<long long>(step.cells);
+        iterations += step.iterations;
+    }
+    const hid_t in = H5Fopen(h5.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    REQUIRE(in >= 0);
+    const hid_t ds = H5Dopen2(in, "/thermal/field/rooms", H5P_DEFAULT);
+    REQUIRE(ds >= 0);
+    for (const auto& [member, expected] : {std::pair<const char*, long long>{"coarse_cells", cells},
+                                           std::pair<const char*, long long>{"coarse_iterations", iterations}}) {
+        const hid_t mem = H5Tcreate(H5T_COMPOUND, sizeof(long long));
+        H5Tinsert(mem, member, 0, H5T_NATIVE_LLONG);
+        long long value = -1;
+        CHECK(H5Dread(ds, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, &value) >= 0);
+        CHECK(value == expected);
+        H5Tclose(mem);
+    }
+    H5Dclose(ds);
+    H5Fclose(in);
+    fs::remove(h5);
     const thermal::ThermalResult cold = thermal::computeThermalField(d);
     CHECK(cold.field->rooms.at(0).sequence.empty());
     CHECK(analysis::fieldJson(cold)["rooms"][0]["started_from"].empty());
