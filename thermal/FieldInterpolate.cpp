@@ -37,12 +37,11 @@ Bracket bracket(const std::vector<double>& xs, double x)
 /// A field on a lattice of points (x, y, z arrays; value index i + nx·(j + ny·k)).
 struct Lattice {
     std::array<std::vector<double>, 3> x;
-    const std::vector<double>* values = nullptr;
 
-    /// Trilinear value at p over the lattice points `valid(index)` accepts (their weights
-    /// renormalised); false when none of the eight around p is valid.
+    /// Trilinear value of `values` at p over the lattice points `valid(index)` accepts (their
+    /// weights renormalised); false when none of the eight around p is valid.
     template <class Valid>
-    bool sample(const std::array<double, 3>& p, Valid&& valid, double& out) const
+    bool sample(const std::vector<double>& values, const std::array<double, 3>& p, Valid&& valid, double& out) const
     {
         const Bracket bx = bracket(x[0], p[0]), by = bracket(x[1], p[1]), bz = bracket(x[2], p[2]);
         const std::size_t nx = x[0].size(), ny = x[1].size();
@@ -53,7 +52,7 @@ struct Lattice {
             const std::size_t at = i + nx * (j + ny * k);
             if (w <= 0 || !valid(at))
                 continue;
-            sum += w * (*values)[at];
+            sum += w * values[at];
             weight += w;
         }
         if (!(weight > 0))
@@ -102,15 +101,10 @@ void FieldSolver::startFrom(const FieldSolver& coarse)
             for (int i = 0; i < nc[0]; ++i) {
                 const std::size_t c = m_grid.cell(i, j, k);
                 const std::array<double, 3> p{m_grid.centre(0, i), m_grid.centre(1, j), m_grid.centre(2, k)};
-                Lattice l = cells;
-                l.values = &coarse.m_t;
-                l.sample(p, air, m_t[c]);
-                l.values = &coarse.m_p;
-                l.sample(p, air, m_p[c]);
-                if (nut) {
-                    l.values = &coarse.m_nut;
-                    l.sample(p, air, m_nut[c]);
-                }
+                cells.sample(coarse.m_t, p, air, m_t[c]);
+                cells.sample(coarse.m_p, p, air, m_p[c]);
+                if (nut)
+                    cells.sample(coarse.m_nut, p, air, m_nut[c]);
             }
     // Face velocities from the coarse faces of the same component; none through a solid's faces
     // (a black box sets its own at the next iteration, the boundaries theirs).
@@ -119,7 +113,6 @@ void FieldSolver::startFrom(const FieldSolver& coarse)
         Lattice l;
         for (int a = 0; a < 3; ++a)
             l.x[static_cast<std::size_t>(a)] = a == d ? faces(cg, a) : centres(cg, a);
-        l.values = &coarse.m_u[D];
         Index3 dims = nc;
         dims[D] += 1;
         const auto all = [](std::size_t) { return true; };
@@ -139,7 +132,7 @@ void FieldSolver::startFrom(const FieldSolver& coarse)
                     below[D] -= 1;
                     const bool solid = (n > 0 && m_solid[m_grid.cell(below[0], below[1], below[2])]) ||
                                        (n < nc[D] && m_solid[m_grid.cell(at[0], at[1], at[2])]);
-                    if (solid || !l.sample(p, all, u))
+                    if (solid || !l.sample(coarse.m_u[D], p, all, u))
                         u = 0;
                 }
     }
