@@ -18,7 +18,8 @@ json residualJson(const thermal::ResidualRecord& r)
 {
     return {{"continuity", jsonNumber(r.continuity)},
             {"momentum", {jsonNumber(r.momentum[0]), jsonNumber(r.momentum[1]), jsonNumber(r.momentum[2])}},
-            {"energy", jsonNumber(r.energy)}};
+            {"energy", jsonNumber(r.energy)},
+            {"turbulence", jsonNumber(r.turbulence)}};
 }
 double balance(const thermal::RoomField& r)
 {
@@ -31,7 +32,7 @@ json fieldJson(const thermal::ThermalResult& t)
     if (t.model != core::ThermalModel::Field || !t.field)
         return nullptr;
     json rooms = json::array();
-    const thermal::FieldSettings s = thermal::roomFieldSettings(0);
+    const thermal::FieldSettings s = thermal::roomFieldSettings(0, t.field->turbulence);
     for (const thermal::RoomField& r : t.field->rooms) {
         const thermal::FieldGrid& g = r.solver->grid();
         json sequence = json::array();
@@ -71,7 +72,7 @@ json fieldJson(const thermal::ThermalResult& t)
                                {"inlet_mean_C", jsonNumber(c.fieldInletK - kC)},
                                {"inlet_max_C", jsonNumber(c.fieldInletMaxK - kC)},
                                {"rack_intake_C", jsonNumber(rk.fieldIntakeK - kC)}});
-    return {{"model", "field"},         {"turbulence", "zero-equation (Chen & Xu 1998)"},
+    return {{"model", "field"},         {"turbulence", thermal::turbulenceDescription(t.field->turbulence)},
             {"tolerance", s.tolerance}, {"intake_tolerance_K", s.intakeTolerance},
             {"rooms", rooms},           {"chassis", chassis}};
 }
@@ -81,7 +82,9 @@ void writeFieldGroup(hid_t thermalGroup, const thermal::ThermalResult& t)
     if (t.model != core::ThermalModel::Field || !t.field)
         return;
     H5Handle fg = createGroup(thermalGroup, "field");
-    writeStringAttribute(fg.get(), "model", "steady RANS, Boussinesq, zero-equation turbulence (Chen & Xu 1998)");
+    writeStringAttribute(fg.get(), "model",
+                         "steady RANS, Boussinesq, " + thermal::turbulenceDescription(t.field->turbulence) +
+                             " turbulence");
     H5Table rooms;
     const auto id = rooms.textColumn("id"), cells = rooms.intColumn("cells", "1"),
                its = rooms.intColumn("iterations", "1"), cpl = rooms.intColumn("couplings", "1"),

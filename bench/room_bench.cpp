@@ -5,7 +5,9 @@
 //   (2) one 192-rack pod of the 24,576-GPU example (data/designs/meta-24k-roce.yaml at its
 //       room.grid default, 0.3 m; the other seven pods share the solution) — target 120 s;
 //   (3) the row pair at its shipped 0.3 m grid with the multigrid-CG pressure solver against
-//       Eigen's plain conjugate gradients (the baseline) in the same run.
+//       Eigen's plain conjugate gradients (the baseline) in the same run;
+//   (4) the same row pair with the k-epsilon closure (room.turbulence: k-epsilon) against the
+//       zero-equation default of (3), in the same run.
 // Each line: cells, field iterations, network couplings, wall time, peak memory, ratio to target.
 //   bench_room [row-pair grid in m, e.g. 0.12]
 #include <sys/resource.h>
@@ -103,6 +105,10 @@ int main(int argc, char** argv)
         print("row pair 0.3 m, Eigen CG (baseline)", cg, 0);
         std::printf("pressure solver: multigrid CG %.2fx faster than Eigen CG on the whole coupled solve\n",
                     cg.seconds / mg.seconds);
+        coarse.room.turbulence = core::RoomTurbulence::KEpsilon;
+        const Figures ke = solve(coarse, thermal::PressureSolver::MultigridCG);
+        print("row pair 0.3 m, k-epsilon", ke, 0);
+        std::printf("turbulence: k-epsilon takes %.2fx the zero-equation model's time\n", ke.seconds / mg.seconds);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_room: %s\n", e.what());
         return 1;

@@ -215,15 +215,17 @@ int runField(const FieldArgs& args)
                     where = result.design.racks[static_cast<std::size_t>(ri)].id;
                 }
             std::printf(
-                "room %s: %.1f x %.1f x %.1f m, %d x %d x %d cells, %zu racks, supply %.3g m3/s at %.1f degC, "
+                "room %s: %.1f x %.1f x %.1f m, %d x %d x %d cells, %s turbulence, %zu racks, supply %.3g m3/s at %.1f "
+                "degC, "
                 "return %.1f degC\n  %d iterations in %d coupling passes, %.1f s; residuals continuity %.1e, "
                 "energy %.1e (converged on %s); heat %.1f kW released, %.1f kW carried out\n  hottest air at a rack "
                 "front %.1f "
                 "degC (%s)%s%s\n",
                 r.geometry.id.c_str(), r.geometry.size[0], r.geometry.size[1], r.geometry.size[2], g.cells(0),
-                g.cells(1), g.cells(2), r.geometry.racks.size(), r.geometry.supplyM3s, r.geometry.supplyC, r.returnC,
-                r.iterations, r.couplings, r.seconds, r.residuals.continuity, r.residuals.energy, r.criterion.c_str(),
-                r.heatW / 1e3, r.heatOutW / 1e3, hottest - 273.15, where.c_str(), sequenceNote(r).c_str(),
+                g.cells(1), g.cells(2), std::string(core::roomTurbulenceName(field.turbulence)).c_str(),
+                r.geometry.racks.size(), r.geometry.supplyM3s, r.geometry.supplyC, r.returnC, r.iterations, r.couplings,
+                r.seconds, r.residuals.continuity, r.residuals.energy, r.criterion.c_str(), r.heatW / 1e3,
+                r.heatOutW / 1e3, hottest - 273.15, where.c_str(), sequenceNote(r).c_str(),
                 r.sameAs.empty()
                     ? ""
                     : ("\n  same layout, same solution: " + std::to_string(r.sameAs.size()) + " more room(s)").c_str());

@@ -224,6 +224,10 @@ std::string_view containmentName(Containment c)
 {
     return c == Containment::None ? "none" : c == Containment::ColdAisle ? "cold-aisle" : "hot-aisle";
 }
+std::string_view roomTurbulenceName(RoomTurbulence t)
+{
+    return t == RoomTurbulence::ZeroEquation ? "zero-equation" : "k-epsilon";
+}
 std::string_view thermalModelName(ThermalModel m)
 {
     return m == ThermalModel::Network ? "network" : "field";

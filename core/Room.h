@@ -18,6 +18,10 @@ namespace rdt::core {
 enum class AirSupply { RaisedFloor, Overhead };
 enum class AirReturn { Ceiling, Walls };
 enum class Containment { None, ColdAisle, HotAisle };
+/// The room field solver's turbulence closure (`room.turbulence`): the zero-equation model of
+/// Chen & Xu (1998, the fast default) or the standard k–ε model with wall functions (as the
+/// exported OpenFOAM case).
+enum class RoomTurbulence { ZeroEquation, KEpsilon };
 /// Which thermal model the rules and reports use (`thermal: {model: …}`, `--thermal`).
 enum class ThermalModel { Network, Field };
 
@@ -41,7 +45,8 @@ struct Room {
     double leakage = 0.05;          ///< open fraction of the containment's panels and doors
     std::vector<CoolingUnit> units; ///< empty: one unit with the site's supply air and flow ratio
     double cellM = 0.3;             ///< grid spacing of the field solver
-    long long maxCells = 4000000;   ///< larger grids are refused (memory: about 0.5 kB a cell)
+    RoomTurbulence turbulence = RoomTurbulence::ZeroEquation;
+    long long maxCells = 4000000; ///< larger grids are refused (memory: about 0.5 kB a cell)
     SourceLoc loc;
 };
 
@@ -49,6 +54,8 @@ struct Room {
 std::string_view airReturnName(AirReturn r);
 std::string_view airSupplyName(AirSupply s);
 std::string_view containmentName(Containment c);
+/// `zero-equation`, `k-epsilon`.
+std::string_view roomTurbulenceName(RoomTurbulence t);
 std::string_view thermalModelName(ThermalModel m);
 std::optional<ThermalModel> parseThermalModel(std::string_view s);
 

@@ -34,6 +34,12 @@ public:
     double length(int axis) const { return face(axis, cells(axis)) - face(axis, 0); }
     bool is2d() const { return cells(2) == 1; }
 
+    /// Cell indices (i, j, k) of a linear cell index.
+    std::array<int, 3> index(std::size_t c) const
+    {
+        const auto nx = static_cast<std::size_t>(cells(0)), ny = static_cast<std::size_t>(cells(1));
+        return {static_cast<int>(c % nx), static_cast<int>((c / nx) % ny), static_cast<int>(c / (nx * ny))};
+    }
     /// Linear cell index.
     std::size_t cell(int i, int j, int k) const
     {

@@ -95,6 +95,11 @@ void FieldSolver::startFrom(const FieldSolver& coarse)
     const bool nut = !coarse.m_nut.empty();
     if (nut)
         m_nut.assign(m_grid.cellCount(), 0.0);
+    const bool kEps = !coarse.m_k.empty();
+    if (kEps) {
+        m_k.assign(m_grid.cellCount(), 0.0);
+        m_eps.assign(m_grid.cellCount(), 0.0);
+    }
 #pragma omp parallel for schedule(static) if (m_grid.cellCount() > kParallelCells)
     for (int k = 0; k < nc[2]; ++k)
         for (int j = 0; j < nc[1]; ++j)
@@ -105,6 +110,10 @@ void FieldSolver::startFrom(const FieldSolver& coarse)
                 cells.sample(coarse.m_p, p, air, m_p[c]);
                 if (nut)
                     cells.sample(coarse.m_nut, p, air, m_nut[c]);
+                if (kEps) {
+                    cells.sample(coarse.m_k, p, air, m_k[c]);
+                    cells.sample(coarse.m_eps, p, air, m_eps[c]);
+                }
             }
     // Face velocities from the coarse faces of the same component; none through a solid's faces
     // (a black box sets its own at the next iteration, the boundaries theirs).

@@ -267,7 +267,7 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
                             const std::size_t nbM = side < 0 ? cm - cs[E] : cm + cs[E];
                             if (m_solid[nbP] || m_solid[nbM]) {
                                 // A solid's surface on this side: no slip.
-                                const double mu = 0.5 * (m_mu[cm] + m_mu[cp]);
+                                const double mu = 0.5 * (wallViscosity(e, cm) + wallViscosity(e, cp));
                                 r.known(mu * area / (0.5 * we), outflow, 0.0);
                                 continue;
                             }
@@ -288,7 +288,7 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
                             return c.kind == BoundaryKind::Wall || c.kind == BoundaryKind::Inlet;
                         };
                         if (fixedKind(bm) || fixedKind(bp)) {
-                            const double mu = 0.5 * (m_mu[cm] + m_mu[cp]);
+                            const double mu = 0.5 * (wallViscosity(e, cm) + wallViscosity(e, cp));
                             const double value = 0.5 * (bm.velocity[D] + bp.velocity[D]);
                             r.known(mu * area / (0.5 * we), outflow, value);
                         } else if (bm.kind == BoundaryKind::Outlet || bp.kind == BoundaryKind::Outlet) {
@@ -342,6 +342,8 @@ void FieldSolver::updateTransport()
         m_gamma[c] = (m_fluid.conductivity + m_fluid.density * m_fluid.specificHeat * nut / m_fluid.turbulentPrandtl) /
                      m_fluid.specificHeat;
     }
+    if (!m_k.empty())
+        updateWallViscosity();
 }
 
 void FieldSolver::updateEddyViscosity()
@@ -407,8 +409,16 @@ FieldResult FieldSolver::solve(const FieldSettings& s, const std::function<bool(
                 w = 0.5 * std::min({m_grid.length(0), m_grid.length(1), m_grid.length(2)});
         if (m_nut.size() != n) // a continued solve goes on from its eddy viscosity
             m_nut.assign(n, 0.0);
-    } else {
+    } else if (s.turbulence != TurbulenceModel::KEpsilon) {
         m_nut.clear();
+    }
+    if (s.turbulence == TurbulenceModel::KEpsilon) {
+        prepareKEpsilon();
+    } else {
+        m_k.clear();
+        m_eps.clear();
+        for (auto& w : m_muWall)
+            w.clear();
     }
 
     // Mass must leave where it enters: an inlet needs an outlet somewhere.
@@ -429,7 +439,7 @@ FieldResult FieldSolver::solve(const FieldSettings& s, const std::function<bool(
     applyVelocityBoundaries();
     std::vector<std::vector<double>> intakeHistory; // per iteration, each box's intake mean
     for (int it = 1; it <= s.maxIterations; ++it) {
-        if (!m_nut.empty())
+        if (s.turbulence == TurbulenceModel::ZeroEquation)
             updateEddyViscosity();
         updateTransport();
         updateBlackBoxes(); // exhaust temperatures from the latest intakes
@@ -442,9 +452,12 @@ FieldResult FieldSolver::solve(const FieldSettings& s, const std::function<bool(
         m_continuityPeak = std::max(m_continuityPeak, imbalance);
         rec.continuity = m_continuityPeak > 0 ? imbalance / m_continuityPeak : 0.0;
         rec.energy = s.solveEnergy ? energy(s) : 0.0;
+        if (s.turbulence == TurbulenceModel::KEpsilon)
+            rec.turbulence = kEpsilon(s);
         result.history.push_back(rec);
         result.iterations = it;
-        const double worst = std::max({rec.continuity, rec.momentum[0], rec.momentum[1], rec.momentum[2], rec.energy});
+        const double worst =
+            std::max({rec.continuity, rec.momentum[0], rec.momentum[1], rec.momentum[2], rec.energy, rec.turbulence});
         if (!std::isfinite(worst))
             throw FieldConvergenceError("field solver diverged at iteration " + std::to_string(it) +
                                             " (a residual is not finite); lower the relaxation factors",

@@ -8,11 +8,14 @@
 /// correction is solved by multigrid-preconditioned conjugate gradients (PoissonMultigrid), the
 /// momentum and energy equations by red-black Gauss–Seidel sweeps (each colour in parallel).
 ///
-/// Turbulence: laminar, or the zero-equation model of Chen & Xu (1998, "A zero-equation turbulence
+/// Turbulence: laminar; the zero-equation model of Chen & Xu (1998, "A zero-equation turbulence
 /// model for indoor airflow simulation", Energy and Buildings 28, 137–144): ν_t = 0.03874·|V|·l,
 /// l the distance to the nearest wall — the indoor-airflow closure CFD tools for data halls offer
-/// as their fast option, validated by its authors on displacement ventilation and natural
-/// convection rooms.
+/// as their fast option; or the standard k–ε model (Launder & Spalding 1974, "The numerical
+/// computation of turbulent flows", Comput. Methods Appl. Mech. Eng. 3, 269–289: C_μ 0.09, C_1 1.44,
+/// C_2 1.92, σ_k 1.0, σ_ε 1.3) with log-law wall functions (κ 0.41, E 9.8), in the form OpenFOAM's
+/// kEpsilon, nutkWallFunction, epsilonWallFunction and kqRWallFunction take — the reference CFD
+/// code the room case is exported to.
 ///
 /// Non-convergence is a FieldConvergenceError carrying the residual history, never a result.
 
@@ -58,7 +61,18 @@ struct BoundaryCondition {
     std::optional<double> temperature; ///< °C: a wall's (absent: adiabatic) or an inlet's air
 };
 
-enum class TurbulenceModel { Laminar, ZeroEquation };
+enum class TurbulenceModel { Laminar, ZeroEquation, KEpsilon };
+
+/// Turbulence of air entering the field (k in m²/s², ε in m²/s³).
+struct InletTurbulence {
+    double k = 0;
+    double epsilon = 0;
+};
+/// The k–ε model's inflow through an opening at `speed` (m/s): 5 % turbulence intensity and a
+/// mixing length of 0.07 × 0.6 m (a 600 mm floor tile), k = 1.5 (0.05 u)², ε = C_μ^¾ k^1.5 / l.
+/// Used for tiles, inlets and black boxes' exhausts, and by the OpenFOAM export, so both codes
+/// see the same inflow. k never below 1e-8 m²/s² (still air).
+InletTurbulence inletTurbulence(double speed);
 
 /// How the pressure-correction equation is solved: conjugate gradients preconditioned by a
 /// geometric multigrid V-cycle (the default), or Eigen's conjugate gradients with a diagonal or an
@@ -108,6 +122,7 @@ struct ResidualRecord {
     double continuity = 0;
     std::array<double, 3> momentum{};
     double energy = 0;
+    double turbulence = 0; ///< k–ε: the larger of the k and ε equations' scaled residuals (else 0)
 };
 
 /// Continuity: Σ|mass imbalance| over cells / its largest value so far; momentum:
@@ -210,6 +225,10 @@ public:
     double pressure(int i, int j, int k) const { return m_p[m_grid.cell(i, j, k)]; }
     /// Eddy viscosity ν_t (m²/s) of the cell (0 when laminar).
     double eddyViscosity(int i, int j, int k) const { return m_nut.empty() ? 0.0 : m_nut[m_grid.cell(i, j, k)]; }
+    /// Turbulent kinetic energy k (m²/s²) and its dissipation ε (m²/s³) of the cell (0 unless the
+    /// last solve used k–ε).
+    double turbulentEnergy(int i, int j, int k) const { return m_k.empty() ? 0.0 : m_k[m_grid.cell(i, j, k)]; }
+    double dissipation(int i, int j, int k) const { return m_eps.empty() ? 0.0 : m_eps[m_grid.cell(i, j, k)]; }
     /// Heat (W) conducted into the fluid through a whole side's walls (positive into the fluid).
     double wallHeat(Side side) const;
     /// Heat (W) leaving through a side's open faces (outward positive): the enthalpy flow
@@ -277,6 +296,21 @@ private:
     double limitedFace(const std::array<int, 3>& up, const std::array<int, 3>& down, int axis, double frac) const;
     void updateEddyViscosity();
     void updateTransport();
+    /// k–ε: find the wall faces (domain walls, solids' closed faces) for the wall functions and
+    /// start k and ε from still air's inflow values unless a solve or a coarse grid left them.
+    void prepareKEpsilon();
+    /// k–ε: wall-function viscosities, production, then one relaxed step of the ε and k equations
+    /// and ν_t = C_μ k²/ε; returns the larger scaled residual.
+    double kEpsilon(const FieldSettings& s);
+    /// k–ε: m_muWall from the current k (after updateTransport).
+    void updateWallViscosity();
+    /// Velocity gradient ∂u_a/∂x_b (1/s) at a cell centre, [a][b].
+    std::array<std::array<double, 3>, 3> velocityGradient(const std::array<int, 3>& at) const;
+    /// μ + ρν_t at a wall of cell c normal to `axis` (the wall function's, for k–ε), Pa·s.
+    double wallViscosity(int axis, std::size_t c) const
+    {
+        return m_muWall[static_cast<std::size_t>(axis)].empty() ? m_mu[c] : m_muWall[static_cast<std::size_t>(axis)][c];
+    }
     double diffusivity(std::size_t cell) const; ///< (k + k_t) / c_p, kg/(m·s)
 
     FieldGrid m_grid;
@@ -285,6 +319,14 @@ private:
     std::vector<double> m_p, m_t, m_heat, m_nut, m_wallDistance;
     std::array<std::vector<double>, 3> m_gradT; ///< per cell, this iteration: ∂T/∂x, ∂T/∂y, ∂T/∂z (K/m)
     std::vector<double> m_mu, m_gamma; ///< per cell, this iteration: μ + ρν_t (Pa·s), diffusivity() (kg/(m·s))
+    std::vector<double> m_k, m_eps;    ///< k–ε: per cell, m²/s² and m²/s³ (empty otherwise)
+    /// k–ε: per cell, the six faces' wall flags (bit 2·axis + high) for the wall functions.
+    std::vector<std::uint8_t> m_wallFaces;
+    std::vector<std::size_t> m_wallCells; ///< cells with at least one wall face
+    /// k–ε: per wall-normal axis and cell, μ + ρν_t,w of the log-law wall function where the cell
+    /// has a wall face normal to that axis, its own μ + ρν_t elsewhere (empty: m_mu everywhere).
+    std::array<std::vector<double>, 3> m_muWall;
+    Stencil m_kEq, m_epsEq;
     struct BoxFace {
         std::vector<std::size_t> cells; ///< the air cells in front of the face
         std::vector<std::size_t> faces; ///< the grid faces between them and the box
@@ -315,7 +357,7 @@ private:
     std::vector<BoundaryCondition> m_conditions;               ///< distinct conditions
     std::array<std::vector<std::uint16_t>, 6> m_sideCondition; ///< per boundary face: index into m_conditions
     std::array<std::vector<double>, 3> m_d;                    ///< SIMPLEC face coefficients A/(a_P − Σa_nb)
-    std::shared_ptr<PoissonMultigrid> m_mg; ///< the pressure correction's, kept between iterations
+    std::shared_ptr<PoissonMultigrid> m_mg;                    ///< the pressure correction's, kept between iterations
     std::array<Stencil, 3> m_momentumEq;
     Stencil m_energyEq;
 };

@@ -20,16 +20,6 @@ double speed(const std::array<double, 3>& v)
     return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
 }
 
-/// Turbulence of air entering at `u` through an opening of size `l`: 5 % intensity, mixing length 0.07 l.
-double kIn(double u)
-{
-    return std::max(1.5 * (0.05 * u) * (0.05 * u), 1e-8);
-}
-double epsIn(double u, double l)
-{
-    return std::pow(0.09, 0.75) * std::pow(kIn(u), 1.5) / (0.07 * l);
-}
-
 /// One field file: `internal` value, and per patch the text inside its braces.
 std::string field(const std::string& cls, const std::string& name, const std::string& dims, const std::string& internal,
                   const std::vector<FoamPatch>& patches, const std::function<std::string(const FoamPatch&)>& bc)
@@ -56,7 +46,6 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
         hot += 1;
     }
     tReturn = hot > 0 ? tReturn / hot + kZeroC : tSupply;
-    const double tile = 0.6; // openings' size for the inlet turbulence length (a 600 mm tile)
     using K = FoamPatch::Kind;
     const auto fixedU = [](const FoamPatch& p) {
         return "        type            fixedValue;\n        value           uniform " + vec(p.velocity) + ";\n";
@@ -89,8 +78,9 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
                                          }));
     const auto turbulence = [&](bool isK) {
         return [&, isK](const FoamPatch& p) {
-            const double u = speed(p.velocity);
-            const double v = isK ? kIn(u) : epsIn(u, tile);
+            // The inflow turbulence rdt's own k–ε solve uses (5 % intensity, 42 mm mixing length).
+            const InletTurbulence t = inletTurbulence(speed(p.velocity));
+            const double v = isK ? t.k : t.epsilon;
             switch (p.kind) {
             case K::Wall:
                 return std::string(isK ? "        type            kqRWallFunction;\n"
@@ -106,7 +96,8 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
             }
         };
     };
-    const double k0 = kIn(0.2), e0 = epsIn(0.2, tile);
+    const InletTurbulence still = inletTurbulence(0.2); // the room's air at the start, as rdt's
+    const double k0 = still.k, e0 = still.epsilon;
     writeFoamFile(dir / "0" / "k",
                   field("volScalarField", "k", "[0 2 -2 0 0 0 0]", foamNumber(k0), patches, turbulence(true)));
     writeFoamFile(dir / "0" / "epsilon",

@@ -55,7 +55,8 @@ public:
             return true;
         if (m_p->isCancelled())
             throw core::Cancelled{};
-        const double worst = std::max({r.continuity, r.momentum[0], r.momentum[1], r.momentum[2], r.energy});
+        const double worst =
+            std::max({r.continuity, r.momentum[0], r.momentum[1], r.momentum[2], r.energy, r.turbulence});
         m_log.push_back(std::log10(std::max(worst, 1e-300)));
         if (r.iteration % 10 != 0)
             return true;
@@ -103,10 +104,11 @@ RackThermal renamed(RackThermal r, const core::Design& d, int ri)
 
 } // namespace
 
-FieldSettings roomFieldSettings(double dt)
+FieldSettings roomFieldSettings(double dt, core::RoomTurbulence turbulence)
 {
     FieldSettings s;
-    s.turbulence = TurbulenceModel::ZeroEquation;
+    s.turbulence =
+        turbulence == core::RoomTurbulence::KEpsilon ? TurbulenceModel::KEpsilon : TurbulenceModel::ZeroEquation;
     s.centralBlend = 0.0; // first-order upwind momentum: the central correction cycles in buoyant rooms
     s.pseudoTimeStep = dt;
     s.energyTimeStepFactor = 10.0;
@@ -119,6 +121,13 @@ FieldSettings roomFieldSettings(double dt)
     s.maxIterations = 5000;
     s.pressureTolerance = 0.01; // as SIMPLE codes' relTol: the outer iterations converge continuity
     return s;
+}
+
+std::string turbulenceDescription(core::RoomTurbulence turbulence)
+{
+    return turbulence == core::RoomTurbulence::KEpsilon
+               ? "k-epsilon (Launder & Spalding 1974) with log-law wall functions"
+               : "zero-equation (Chen & Xu 1998)";
 }
 
 ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams& prm, core::Progress* progress,
@@ -140,6 +149,7 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
     }
     std::vector<RoomGeometry> rooms = roomGeometries(d, flow, heat, base.density);
     auto field = std::make_shared<FieldThermal>();
+    field->turbulence = d.room.turbulence;
     field->roomOfRack.assign(n, -1);
     field->boxOfRack.assign(n, -1);
     std::map<std::string, int> solvedBySignature;
@@ -183,7 +193,7 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
         if (from)
             solver->startFrom(*from);
         out.pseudoTimeStepS = dt;
-        FieldSettings settings = roomFieldSettings(dt);
+        FieldSettings settings = roomFieldSettings(dt, d.room.turbulence);
         if (start) { // a coarse grid that only starts a finer one: its answer is not used
             settings.tolerance = kStartTolerance;
             settings.intakeTolerance = kStartIntakeK;

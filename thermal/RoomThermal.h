@@ -49,12 +49,17 @@ struct RoomField {
 
 struct FieldThermal {
     std::vector<RoomField> rooms;
+    core::RoomTurbulence turbulence = core::RoomTurbulence::ZeroEquation; ///< the closure every room used
     /// Room index (into `rooms`, the one solved) per design room id, and which box each rack is.
     std::vector<int> roomOfRack, boxOfRack;
 };
 
 /// Solver settings the room model uses (documented in docs/thermal.md).
-FieldSettings roomFieldSettings(double pseudoTimeStepS);
+/// `turbulence` chooses the closure (`room.turbulence`; default the zero-equation model).
+FieldSettings roomFieldSettings(double pseudoTimeStepS,
+                                core::RoomTurbulence turbulence = core::RoomTurbulence::ZeroEquation);
+/// The closure's name with its reference, as JSON, HDF5 and `rdt field` print it.
+std::string turbulenceDescription(core::RoomTurbulence turbulence);
 
 /// Rooms of more cells than this start from the same room solved on coarser grids (grid sequencing).
 inline constexpr std::size_t kSequenceCells = 20000;

@@ -176,6 +176,54 @@ TEST_CASE("room field: a built room closes its mass and energy balance to 1e-6",
     CHECK(rooms[0].supplyM3s == Approx(1.1 * 4.0 / 1.184));
 }
 
+TEST_CASE("room field with k-epsilon: containment, row ends and the heat balance (validation)",
+          "[thermal][room][kepsilon]")
+{
+    // The same physics under the standard k–ε closure (room.turbulence: k-epsilon): a contained
+    // cold aisle feeds supply air (0.1 K per rack, 0.3 K the hottest cell), an uncontained row's
+    // ends run hotter than its middle (by more than 0.2 K), the heat released leaves through the
+    // returns (to the energy residual's 1e-3), and the eddy viscosity is the model's, C_μ k²/ε.
+    const core::Design contained =
+        load(rowPair(4, "  containment: cold-aisle\n  leakage: 5 %\n  grid: 0.3 m\n  turbulence: k-epsilon"));
+    REQUIRE(contained.room.turbulence == core::RoomTurbulence::KEpsilon);
+    const thermal::ThermalResult t = thermal::computeThermalField(contained);
+    REQUIRE(t.field);
+    CHECK(t.field->turbulence == core::RoomTurbulence::KEpsilon);
+    for (const thermal::RackThermal& r : t.racks) {
+        INFO(r.id << " intake " << r.fieldIntakeK - kC << " degC, max " << r.fieldIntakeMaxK - kC);
+        CHECK(std::abs(r.fieldIntakeK - kC - 25.0) < 0.1);
+        CHECK(r.fieldIntakeMaxK - kC < 25.3);
+    }
+    const thermal::RoomField& room = t.field->rooms.front();
+    CHECK(std::abs(room.heatOutW - room.heatW) < 1e-3 * room.heatW);
+    const thermal::FieldSolver& f = *room.solver;
+    double nutMax = 0;
+    for (int k = 0; k < f.grid().cells(2); ++k)
+        for (int j = 0; j < f.grid().cells(1); ++j)
+            for (int i = 0; i < f.grid().cells(0); ++i) {
+                if (f.solid(i, j, k))
+                    continue;
+                const double kk = f.turbulentEnergy(i, j, k), eps = f.dissipation(i, j, k);
+                REQUIRE(kk > 0);
+                REQUIRE(eps > 0);
+                CHECK(f.eddyViscosity(i, j, k) == Approx(0.09 * kk * kk / eps).epsilon(1e-9));
+                nutMax = std::max(nutMax, f.eddyViscosity(i, j, k));
+            }
+    // Room air: ν_t of order 1e-3 to 1e-1 m²/s (OpenFOAM's k–ε on the row-pair example: largest 0.029).
+    CHECK(nutMax > 1e-3);
+    CHECK(nutMax < 0.1);
+
+    const core::Design open =
+        load(rowPair(8, "  containment: none\n  grid: 0.3 m\n  turbulence: k-epsilon", "supply_flow: 90 %"));
+    const auto in = intakes(thermal::computeThermalField(open));
+    REQUIRE(in.size() == 16);
+    for (int row = 0; row < 2; ++row) {
+        const auto* r = in.data() + 8 * row;
+        INFO("row " << row << ": end racks " << r[0] << " / " << r[7] << " degC, middle " << r[3] << " / " << r[4]);
+        CHECK(std::max(r[0], r[7]) > std::max(r[3], r[4]) + 0.2);
+    }
+}
+
 TEST_CASE("room field: rooms that cannot be built are located errors", "[thermal][room][errors]")
 {
     auto fails = [](const std::string& text, const std::string& what, int line) {
@@ -204,4 +252,5 @@ TEST_CASE("room field: rooms that cannot be built are located errors", "[thermal
     loadFails(rowPair(2, "  containment: cold-aisel"), "did you mean \"cold-aisle\"");
     loadFails(rowPair(2, "  ceiling: -3 m"), "room.ceiling");
     loadFails(rowPair(2, "  grid: 0.3"), "unit");
+    loadFails(rowPair(2, "  turbulence: k-epsilom"), "did you mean \"k-epsilon\"");
 }
