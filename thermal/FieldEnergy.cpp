@@ -39,26 +39,6 @@ double FieldSolver::temperatureGradient(const std::array<int, 3>& at, int axis) 
     return (thi - tlo) / (xhi - xlo);
 }
 
-// Face value of T between the upwind cell `up` and the downwind cell `down` (neighbours along
-// `axis`; `frac` the face's distance from the upwind centre over the centres' distance) with van
-// Leer's limiter (van Leer 1974; the gradient-based ratio of Darwish & Moukalled 2003): second
-// order where T is smooth, upwind at extrema, so no new maxima or minima — the air is never
-// colder than the coldest supply or hotter than the heat can make it.
-double FieldSolver::limitedFace(const std::array<int, 3>& up, const std::array<int, 3>& down, int axis,
-                                double frac) const
-{
-    const auto D = static_cast<std::size_t>(axis);
-    const double tu = m_t[m_grid.cell(up[0], up[1], up[2])];
-    const double td = m_t[m_grid.cell(down[0], down[1], down[2])];
-    const double jump = td - tu;
-    if (std::abs(jump) < 1e-12)
-        return tu;
-    const double dx = m_grid.centre(axis, down[D]) - m_grid.centre(axis, up[D]);
-    const double r = 2.0 * m_gradT[D][m_grid.cell(up[0], up[1], up[2])] * dx / jump - 1.0;
-    const double psi = (r + std::abs(r)) / (1.0 + std::abs(r));
-    return tu + psi * frac * jump;
-}
-
 double FieldSolver::energy(const FieldSettings& s)
 {
     const Index3 nc{m_grid.cells(0), m_grid.cells(1), m_grid.cells(2)};
@@ -71,14 +51,44 @@ double FieldSolver::energy(const FieldSettings& s)
     // Each cell's temperature gradients, once (every face's limiter reads its upwind cell's).
     for (auto& g : m_gradT)
         g.resize(m_t.size());
+    // Cell strides along each axis.
+    const std::array<std::size_t, 3> cs{1, static_cast<std::size_t>(nc[0]),
+                                        static_cast<std::size_t>(nc[0]) * static_cast<std::size_t>(nc[1])};
 #pragma omp parallel for schedule(static) if (m_grid.cellCount() > kParallelCells)
     for (int slab = 0; slab < nc[2]; ++slab)
         for (int j = 0; j < nc[1]; ++j)
             for (int i = 0; i < nc[0]; ++i) {
+                const Index3 at{i, j, slab};
                 const std::size_t c = m_grid.cell(i, j, slab);
-                for (int d = 0; d < 3; ++d)
-                    m_gradT[static_cast<std::size_t>(d)][c] = temperatureGradient({i, j, slab}, d);
+                const double tp = m_t[c];
+                for (int d = 0; d < 3; ++d) {
+                    const auto D = static_cast<std::size_t>(d);
+                    const int a = at[D];
+                    if (a == 0 || a + 1 == nc[D]) { // a domain edge: its mirror cell
+                        m_gradT[D][c] = temperatureGradient(at, d);
+                        continue;
+                    }
+                    const std::size_t lo = c - cs[D], hi = c + cs[D];
+                    const double tlo = m_solid[lo] ? tp : m_t[lo]; // a black box's surface is adiabatic
+                    const double thi = m_solid[hi] ? tp : m_t[hi];
+                    m_gradT[D][c] = (thi - tlo) / (m_grid.centre(d, a + 1) - m_grid.centre(d, a - 1));
+                }
             }
+    // Face value of T between the upwind cell `cu` and the downwind cell `cd` (neighbours along
+    // axis d; dx the centres' signed distance from cu to cd, `frac` the face's distance from the
+    // upwind centre over the centres' distance) with van Leer's limiter (van Leer 1974; the
+    // gradient-based ratio of Darwish & Moukalled 2003): second order where T is smooth, upwind at
+    // extrema, so no new maxima or minima — the air is never colder than the coldest supply or
+    // hotter than the heat can make it.
+    const auto limited = [this](std::size_t cu, std::size_t cd, std::size_t d, double dx, double frac) {
+        const double tu = m_t[cu];
+        const double jump = m_t[cd] - tu;
+        if (std::abs(jump) < 1e-12)
+            return tu;
+        const double r = 2.0 * m_gradT[d][cu] * dx / jump - 1.0;
+        const double psi = (r + std::abs(r)) / (1.0 + std::abs(r));
+        return tu + psi * frac * jump;
+    };
 #pragma omp parallel for schedule(static) if (m_grid.cellCount() > kParallelCells)
     for (int slab = 0; slab < nc[2]; ++slab) {
         Index3 at{};
@@ -103,16 +113,15 @@ double FieldSolver::energy(const FieldSettings& s)
                         const double outflow = side * rho * area * m_u[D][faceIndex(d, f)];
                         const int nbCell = at[D] + side;
                         if (nbCell >= 0 && nbCell < nc[D]) {
-                            Index3 nbI = at;
-                            nbI[D] = nbCell;
-                            const std::size_t nb = m_grid.cell(nbI[0], nbI[1], nbI[2]);
+                            const std::size_t nb = side < 0 ? c - cs[D] : c + cs[D];
                             if (m_solid[nb])
                                 continue; // a black box's surface: adiabatic, no flow
-                            const double dist = std::abs(m_grid.centre(d, nbCell) - m_grid.centre(d, at[D]));
-                            const double frac = std::abs(m_grid.face(d, f[D]) - m_grid.centre(d, at[D])) / dist;
+                            const double xp = m_grid.centre(d, at[D]), xn = m_grid.centre(d, nbCell);
+                            const double dist = std::abs(xn - xp);
+                            const double frac = std::abs(m_grid.face(d, f[D]) - xp) / dist;
                             const double gamma = 0.5 * (m_gamma[c] + m_gamma[nb]);
                             const double face =
-                                outflow > 0 ? limitedFace(at, nbI, d, frac) : limitedFace(nbI, at, d, 1.0 - frac);
+                                outflow > 0 ? limited(c, nb, D, xn - xp, frac) : limited(nb, c, D, xp - xn, 1.0 - frac);
                             r.neighbour(2 * d + (side > 0 ? 1 : 0), m_t[c], m_t[nb], gamma * area / dist, outflow, face,
                                         s.centralBlend);
                             continue;

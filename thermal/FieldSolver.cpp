@@ -47,15 +47,6 @@ FieldSolver::FieldSolver(FieldGrid grid, FluidProperties fluid) : m_grid(std::mo
     }
 }
 
-std::size_t FieldSolver::faceIndex(int axis, const Index3& at) const
-{
-    const int n0 = m_grid.cells(0) + (axis == 0 ? 1 : 0);
-    const int n1 = m_grid.cells(1) + (axis == 1 ? 1 : 0);
-    return static_cast<std::size_t>(at[0]) +
-           static_cast<std::size_t>(n0) *
-               (static_cast<std::size_t>(at[1]) + static_cast<std::size_t>(n1) * static_cast<std::size_t>(at[2]));
-}
-
 double FieldSolver::faceVelocity(int axis, int i, int j, int k) const
 {
     return m_u[static_cast<std::size_t>(axis)][faceIndex(axis, {i, j, k})];

@@ -21,6 +21,7 @@
 
 #include "thermal/FieldGrid.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -247,8 +248,22 @@ private:
         double aP = 0, b = 0;
         double correction = 0; ///< deferred correction (to be added to b)
         std::array<double, 6> a{};
-        void neighbour(int dir, double phiP, double phiNb, double diffusion, double outflow, double face, double blend);
-        void known(double diffusion, double outflow, double value);
+        /// A neighbour with deferred correction: upwind in the matrix, the difference to the
+        /// higher-order face value `face` lagged in the source (conservative: both cells of a face
+        /// use the same face value).
+        void neighbour(int dir, double phiP, double phiNb, double diffusion, double outflow, double face, double blend)
+        {
+            aP += diffusion + std::max(outflow, 0.0);
+            a[static_cast<std::size_t>(dir)] += diffusion + std::max(-outflow, 0.0);
+            const double upwind = outflow > 0 ? phiP : phiNb;
+            correction -= blend * outflow * (face - upwind);
+        }
+        /// A face with a known value (wall, inlet, a fixed boundary face).
+        void known(double diffusion, double outflow, double value)
+        {
+            aP += diffusion + std::max(outflow, 0.0);
+            b += (diffusion + std::max(-outflow, 0.0)) * value;
+        }
     };
     /// One equation's coefficients over its unknowns' index space (cells, or the faces of one
     /// axis), the neighbours implied by the 7-point stencil; a_P = 0 marks an unknown that is not
@@ -286,14 +301,20 @@ private:
     };
     template <class Fn>
     void forEachBoundaryFace(Side side, Fn&& fn) const;
-    std::size_t faceIndex(int axis, const std::array<int, 3>& at) const;
+    std::size_t faceIndex(int axis, const std::array<int, 3>& at) const
+    {
+        const int n0 = m_grid.cells(0) + (axis == 0 ? 1 : 0);
+        const int n1 = m_grid.cells(1) + (axis == 1 ? 1 : 0);
+        return static_cast<std::size_t>(at[0]) +
+               static_cast<std::size_t>(n0) *
+                   (static_cast<std::size_t>(at[1]) + static_cast<std::size_t>(n1) * static_cast<std::size_t>(at[2]));
+    }
     const BoundaryCondition& boundaryAt(Side side, const std::array<int, 3>& cell) const;
     void applyVelocityBoundaries();
     double momentum(int axis, const FieldSettings& s);
     double pressureCorrection(const FieldSettings& s);
     double energy(const FieldSettings& s);
     double temperatureGradient(const std::array<int, 3>& at, int axis) const;
-    double limitedFace(const std::array<int, 3>& up, const std::array<int, 3>& down, int axis, double frac) const;
     void updateEddyViscosity();
     void updateTransport();
     /// k–ε: find the wall faces (domain walls, solids' closed faces) for the wall functions and

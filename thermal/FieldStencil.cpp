@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <omp.h>
+
 namespace rdt::thermal {
 
 void FieldSolver::Stencil::resize(const std::array<int, 3>& dims)
@@ -46,59 +48,129 @@ inline double neighbourSum(const S& st, const std::vector<double>& phi, std::siz
 
 } // namespace
 
+namespace {
+
+/// One row (j, k) of a stencil: its coefficient and neighbour pointers, where a neighbour outside
+/// the index space reads a zero coefficient (and, harmlessly, the row itself) — the interior of a
+/// row then needs no tests, with the sums' terms in neighbourSum's order (bitwise its answers).
+struct RowView {
+    const double *aP, *b, *am, *ap, *cjm, *cjp, *ckm, *ckp;
+    const double *pjm, *pjp, *pkm, *pkp;
+};
+
+template <class S, class Phi>
+RowView rowView(const S& st, Phi* phi, const std::vector<double>& zeros, int j, int k)
+{
+    const std::size_t row = st.index(0, j, k);
+    const auto s1 = static_cast<std::size_t>(st.n[0]);
+    const std::size_t s2 = s1 * static_cast<std::size_t>(st.n[1]);
+    const bool jm = j > 0, jp = j + 1 < st.n[1], km = k > 0, kp = k + 1 < st.n[2];
+    const double* self = phi + row;
+    return {st.aP.data() + row,
+            st.b.data() + row,
+            st.a[0].data() + row,
+            st.a[1].data() + row,
+            jm ? st.a[2].data() + row : zeros.data(),
+            jp ? st.a[3].data() + row : zeros.data(),
+            km ? st.a[4].data() + row : zeros.data(),
+            kp ? st.a[5].data() + row : zeros.data(),
+            jm ? self - s1 : self,
+            jp ? self + s1 : self,
+            km ? self - s2 : self,
+            kp ? self + s2 : self};
+}
+
+/// Σ a_nb φ_nb + b at i of a row, i an interior index (0 < i < n0 − 1).
+inline double interiorSum(const RowView& r, const double* phi, int i)
+{
+    double sum = r.b[i];
+    sum += r.am[i] * phi[i - 1];
+    sum += r.ap[i] * phi[i + 1];
+    sum += r.cjm[i] * r.pjm[i];
+    sum += r.cjp[i] * r.pjp[i];
+    sum += r.ckm[i] * r.pkm[i];
+    sum += r.ckp[i] * r.pkp[i];
+    return sum;
+}
+
+} // namespace
+
 std::array<double, 2> FieldSolver::Stencil::residual(const std::vector<double>& phi) const
 {
     double res = 0, scale = 0;
+    const std::vector<double> zeros(static_cast<std::size_t>(n[0]), 0.0);
 #pragma omp parallel for schedule(static) reduction(+ : res, scale) if (aP.size() > kParallelCells)
     for (int k = 0; k < n[2]; ++k)
         for (int j = 0; j < n[1]; ++j) {
-            std::size_t p = index(0, j, k);
-            for (int i = 0; i < n[0]; ++i, ++p) {
-                if (aP[p] == 0)
+            const std::size_t row = index(0, j, k);
+            const RowView r = rowView(*this, phi.data(), zeros, j, k);
+            const double* x = phi.data() + row;
+            for (int i = 0; i < n[0]; ++i) {
+                if (r.aP[i] == 0)
                     continue;
-                res += std::abs(aP[p] * phi[p] - neighbourSum(*this, phi, p, i, j, k));
-                scale += aP[p];
+                const double sum = i > 0 && i + 1 < n[0]
+                                       ? interiorSum(r, x, i)
+                                       : neighbourSum(*this, phi, row + static_cast<std::size_t>(i), i, j, k);
+                res += std::abs(r.aP[i] * x[i] - sum);
+                scale += r.aP[i];
             }
         }
     return {res, scale};
 }
 
 // Red-black Gauss–Seidel: red unknowns, then black; per sweep twice, as the symmetric (forward
-// and backward) sweep relaxed each unknown twice. Deterministic: no unknown is written while
-// another reads it.
+// and backward) sweep relaxed each unknown twice. Each pass runs as a pipeline over the slabs —
+// red on slab k, then black on slab k − 1, whose red neighbours are all new by then — so that a
+// slab is read once per pass while it is still in cache, not once per colour. Each thread takes
+// a contiguous range of slabs; the black slabs at a range's ends wait at a barrier for the
+// neighbouring range's red. Every unknown sees the same neighbour values as in the plain
+// colour-by-colour order (red the old black, black the new red): the answers are those of that
+// order, bit for bit, on any number of threads.
 void FieldSolver::Stencil::sweep(std::vector<double>& phi, int sweeps) const
 {
     const bool parallel = aP.size() > kParallelCells;
-    for (int pass = 0; pass < 2 * sweeps; ++pass)
-        for (int colour = 0; colour < 2; ++colour) {
-#pragma omp parallel for schedule(static) if (parallel)
-            for (int k = 0; k < n[2]; ++k)
-                for (int j = 0; j < n[1]; ++j)
-                    for (int i = (j + k + colour) & 1; i < n[0]; i += 2) {
-                        const std::size_t p = index(i, j, k);
-                        if (aP[p] != 0)
-                            phi[p] = neighbourSum(*this, phi, p, i, j, k) / aP[p];
-                    }
+    const std::vector<double> zeros(static_cast<std::size_t>(n[0]), 0.0);
+    const int last = n[0] - 1;
+    const auto relaxSlab = [&](int k, int colour) {
+        for (int j = 0; j < n[1]; ++j) {
+            const std::size_t row = index(0, j, k);
+            const RowView r = rowView(*this, phi.data(), zeros, j, k);
+            double* x = phi.data() + row;
+            int i = (j + k + colour) & 1;
+            if (i == 0) {
+                if (r.aP[0] != 0)
+                    x[0] = neighbourSum(*this, phi, row, 0, j, k) / r.aP[0];
+                i = 2;
+            }
+            for (; i < last; i += 2)
+                if (r.aP[i] != 0)
+                    x[i] = interiorSum(r, x, i) / r.aP[i];
+            if (i == last && last > 0 && r.aP[last] != 0)
+                x[last] = neighbourSum(*this, phi, row + static_cast<std::size_t>(last), last, j, k) / r.aP[last];
         }
-}
-
-// A row's neighbour with deferred correction: upwind in the matrix, the difference to the
-// higher-order face value `face` lagged in the source (conservative: both cells of a face use the
-// same face value).
-void FieldSolver::Row::neighbour(int dir, double phiP, double phiNb, double diffusion, double outflow, double face,
-                                 double blend)
-{
-    aP += diffusion + std::max(outflow, 0.0);
-    a[static_cast<std::size_t>(dir)] += diffusion + std::max(-outflow, 0.0);
-    const double upwind = outflow > 0 ? phiP : phiNb;
-    correction -= blend * outflow * (face - upwind);
-}
-
-// A face with a known value (wall, inlet, a fixed boundary face).
-void FieldSolver::Row::known(double diffusion, double outflow, double value)
-{
-    aP += diffusion + std::max(outflow, 0.0);
-    b += (diffusion + std::max(-outflow, 0.0)) * value;
+    };
+    for (int pass = 0; pass < 2 * sweeps; ++pass) {
+#pragma omp parallel if (parallel)
+        {
+            const int threads = omp_get_num_threads(), t = omp_get_thread_num();
+            const int k0 = static_cast<int>(static_cast<long>(n[2]) * t / threads);
+            const int k1 = static_cast<int>(static_cast<long>(n[2]) * (t + 1) / threads);
+            // A range's first and last black slabs border another thread's red ones.
+            const auto deferred = [&](int k) { return (k == k0 && t > 0) || (k == k1 - 1 && t + 1 < threads); };
+            for (int k = k0; k < k1; ++k) {
+                relaxSlab(k, 0);
+                if (k > k0 && !deferred(k - 1))
+                    relaxSlab(k - 1, 1);
+            }
+            if (k1 > k0 && !deferred(k1 - 1))
+                relaxSlab(k1 - 1, 1);
+#pragma omp barrier
+            if (k1 > k0 && deferred(k0))
+                relaxSlab(k0, 1);
+            if (k1 - 1 > k0 && deferred(k1 - 1))
+                relaxSlab(k1 - 1, 1);
+        }
+    }
 }
 
 } // namespace rdt::thermal
