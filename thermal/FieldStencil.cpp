@@ -2,11 +2,10 @@
 // Gauss-Seidel sweeps, and the assembly helpers (upwind neighbours with deferred correction).
 #include "thermal/FieldSolver.h"
 #include "thermal/FieldSolverDetail.h"
+#include "thermal/RedBlackPipeline.h"
 
 #include <algorithm>
 #include <cmath>
-
-#include <omp.h>
 
 namespace rdt::thermal {
 
@@ -119,13 +118,8 @@ std::array<double, 2> FieldSolver::Stencil::residual(const std::vector<double>& 
 }
 
 // Red-black Gauss–Seidel: red unknowns, then black; per sweep twice, as the symmetric (forward
-// and backward) sweep relaxed each unknown twice. Each pass runs as a pipeline over the slabs —
-// red on slab k, then black on slab k − 1, whose red neighbours are all new by then — so that a
-// slab is read once per pass while it is still in cache, not once per colour. Each thread takes
-// a contiguous range of slabs; the black slabs at a range's ends wait at a barrier for the
-// neighbouring range's red. Every unknown sees the same neighbour values as in the plain
-// colour-by-colour order (red the old black, black the new red): the answers are those of that
-// order, bit for bit, on any number of threads.
+// and backward) sweep relaxed each unknown twice; each pass pipelined over the slabs
+// (RedBlackPipeline.h). Deterministic: no unknown is written while another reads it.
 void FieldSolver::Stencil::sweep(std::vector<double>& phi, int sweeps) const
 {
     const bool parallel = aP.size() > kParallelCells;
@@ -149,28 +143,8 @@ void FieldSolver::Stencil::sweep(std::vector<double>& phi, int sweeps) const
                 x[last] = neighbourSum(*this, phi, row + static_cast<std::size_t>(last), last, j, k) / r.aP[last];
         }
     };
-    for (int pass = 0; pass < 2 * sweeps; ++pass) {
-#pragma omp parallel if (parallel)
-        {
-            const int threads = omp_get_num_threads(), t = omp_get_thread_num();
-            const int k0 = static_cast<int>(static_cast<long>(n[2]) * t / threads);
-            const int k1 = static_cast<int>(static_cast<long>(n[2]) * (t + 1) / threads);
-            // A range's first and last black slabs border another thread's red ones.
-            const auto deferred = [&](int k) { return (k == k0 && t > 0) || (k == k1 - 1 && t + 1 < threads); };
-            for (int k = k0; k < k1; ++k) {
-                relaxSlab(k, 0);
-                if (k > k0 && !deferred(k - 1))
-                    relaxSlab(k - 1, 1);
-            }
-            if (k1 > k0 && !deferred(k1 - 1))
-                relaxSlab(k1 - 1, 1);
-#pragma omp barrier
-            if (k1 > k0 && deferred(k0))
-                relaxSlab(k0, 1);
-            if (k1 - 1 > k0 && deferred(k1 - 1))
-                relaxSlab(k1 - 1, 1);
-        }
-    }
+    for (int pass = 0; pass < 2 * sweeps; ++pass)
+        detail::redBlackPass(n[2], parallel, 0, relaxSlab);
 }
 
 } // namespace rdt::thermal

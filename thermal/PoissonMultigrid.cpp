@@ -1,5 +1,7 @@
 #include "thermal/PoissonMultigrid.h"
 
+#include "thermal/RedBlackPipeline.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -222,34 +224,43 @@ void PoissonMultigrid::smooth(std::size_t level, std::vector<double>& x, const s
     const auto sx = static_cast<std::size_t>(n[0]);
     const std::size_t sxy = sx * static_cast<std::size_t>(n[1]);
     const bool parallel = static_cast<long>(x.size()) > kParallelMin;
-    auto colour = [&](int c) {
-#pragma omp parallel for schedule(static) if (parallel)
-        for (int k = 0; k < n[2]; ++k)
-            for (int j = 0; j < n[1]; ++j)
-                for (int i = (j + k + c) % 2; i < n[0]; i += 2) {
-                    const std::size_t p = cellIndex(n, i, j, k);
-                    if (l.diag[p] <= 0)
-                        continue;
-                    double s = b[p];
-                    if (i > 0)
-                        s += l.c[0][faceIndex(n, 0, i, j, k)] * x[p - 1];
-                    if (i + 1 < n[0])
-                        s += l.c[0][faceIndex(n, 0, i + 1, j, k)] * x[p + 1];
-                    if (j > 0)
-                        s += l.c[1][faceIndex(n, 1, i, j, k)] * x[p - sx];
-                    if (j + 1 < n[1])
-                        s += l.c[1][faceIndex(n, 1, i, j + 1, k)] * x[p + sx];
-                    if (k > 0)
-                        s += l.c[2][faceIndex(n, 2, i, j, k)] * x[p - sxy];
-                    if (k + 1 < n[2])
-                        s += l.c[2][faceIndex(n, 2, i, j, k + 1)] * x[p + sxy];
-                    x[p] = s / l.diag[p];
-                }
+    // Per row: the face coefficients' rows, a zero row standing in for a missing neighbour (and
+    // the row itself for its values) so that the sums run without tests, in the same order.
+    const std::vector<double> zeros(sx, 0.0);
+    const auto relaxSlab = [&](int k, int c) {
+        for (int j = 0; j < n[1]; ++j) {
+            const std::size_t row = cellIndex(n, 0, j, k);
+            const bool jm = j > 0, jp = j + 1 < n[1], km = k > 0, kp = k + 1 < n[2];
+            const double* cx = l.c[0].data() + faceIndex(n, 0, 0, j, k);
+            const double* cyLo = jm ? l.c[1].data() + faceIndex(n, 1, 0, j, k) : zeros.data();
+            const double* cyHi = jp ? l.c[1].data() + faceIndex(n, 1, 0, j + 1, k) : zeros.data();
+            const double* czLo = km ? l.c[2].data() + faceIndex(n, 2, 0, j, k) : zeros.data();
+            const double* czHi = kp ? l.c[2].data() + faceIndex(n, 2, 0, j, k + 1) : zeros.data();
+            double* xr = x.data() + row;
+            const double* xjm = jm ? xr - sx : xr;
+            const double* xjp = jp ? xr + sx : xr;
+            const double* xkm = km ? xr - sxy : xr;
+            const double* xkp = kp ? xr + sxy : xr;
+            const double* br = b.data() + row;
+            const double* dg = l.diag.data() + row;
+            for (int i = (j + k + c) % 2; i < n[0]; i += 2) {
+                if (dg[i] <= 0)
+                    continue;
+                double s = br[i];
+                if (i > 0)
+                    s += cx[i] * xr[i - 1];
+                if (i + 1 < n[0])
+                    s += cx[i + 1] * xr[i + 1];
+                s += cyLo[i] * xjm[i];
+                s += cyHi[i] * xjp[i];
+                s += czLo[i] * xkm[i];
+                s += czHi[i] * xkp[i];
+                xr[i] = s / dg[i];
+            }
+        }
     };
-    for (int s = 0; s < sweeps; ++s) {
-        colour(redFirst ? 0 : 1);
-        colour(redFirst ? 1 : 0);
-    }
+    for (int s = 0; s < sweeps; ++s)
+        detail::redBlackPass(n[2], parallel, redFirst ? 0 : 1, relaxSlab);
 }
 
 void PoissonMultigrid::vcycle(std::size_t level) const
