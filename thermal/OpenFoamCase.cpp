@@ -195,7 +195,7 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
         "#!/bin/sh\n# " + o.title +
             "\n# Runs this case with Debian 12's OpenFOAM (apt-get install openfoam, v1912), then prints each\n"
             "# rack's mean intake temperature from OpenFOAM next to rdt's.\n"
-            "cd \"${0%/*}\" || exit 1\nexport WM_PROJECT_DIR=\"${WM_PROJECT_DIR:-/usr/share/openfoam}\"\n"
+            "cd \"$(dirname \"$0\")\" || exit 1\nexport WM_PROJECT_DIR=\"${WM_PROJECT_DIR:-/usr/share/openfoam}\"\n"
             "checkMesh > log.checkMesh 2>&1 || { echo \"checkMesh failed: see log.checkMesh\"; exit 1; }\n"
             "buoyantBoussinesqSimpleFoam > log.buoyantBoussinesqSimpleFoam 2>&1 || "
             "{ echo \"solver failed: see log.buoyantBoussinesqSimpleFoam\"; exit 1; }\n"
