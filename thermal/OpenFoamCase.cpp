@@ -159,12 +159,14 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
                       ";\npurgeWrite      1;\nwriteFormat     ascii;\nwritePrecision  8;\nwriteCompression off;\n"
                       "timeFormat      general;\ntimePrecision   6;\nrunTimeModifiable false;\n\nfunctions\n{\n" +
                       functions.str() + "}\n");
+    // The schemes of rdt's room solves: upwind momentum, k and ε; temperature by van Leer's
+    // limiter (bounded), as FieldEnergy.cpp.
     writeFoamFile(
         dir / "system" / "fvSchemes",
         foamHeader("dictionary", "fvSchemes", "system") +
             "ddtSchemes\n{\n    default         steadyState;\n}\n\ngradSchemes\n{\n    default         Gauss "
             "linear;\n}\n\ndivSchemes\n{\n    default         none;\n    div(phi,U)      bounded Gauss upwind;\n"
-            "    div(phi,T)      bounded Gauss upwind;\n    div(phi,k)      bounded Gauss upwind;\n"
+            "    div(phi,T)      bounded Gauss vanLeer;\n    div(phi,k)      bounded Gauss upwind;\n"
             "    div(phi,epsilon) bounded Gauss upwind;\n    div((nuEff*dev2(T(grad(U))))) Gauss linear;\n}\n\n"
             "laplacianSchemes\n{\n    default         Gauss linear corrected;\n}\n\ninterpolationSchemes\n{\n"
             "    default         linear;\n}\n\nsnGradSchemes\n{\n    default         corrected;\n}\n");
