@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -201,6 +202,129 @@ TEST_CASE("laminar channel: the developed profile is Poiseuille's", "[thermal][f
     CHECK(dpdx == Approx(-12.0 * fluid.viscosity * inflow / (h * h)).epsilon(0.01));
     // Mass leaves as it enters.
     CHECK(s.massOutflow(Side::XMax) == Approx(-s.massOutflow(Side::XMin)).epsilon(1e-12));
+}
+
+namespace {
+
+/// Berman's (1953, J. Appl. Phys. 24, 1232–1235) similarity solution of laminar flow between
+/// plates with uniform suction V through both: ψ = (h U₀ − V x) f(η), η = y / h, so
+/// u = (U₀ − V x / h) f'(η) and v = V f(η), where f'''' + R (f' f'' − f f''') = 0, R = V h / ν,
+/// f(0) = f''(0) = 0, f(1) = 1, f'(1) = 0. Solved by shooting on f'(0) and f'''(0) (RK4, Newton).
+struct Berman {
+    double a = 1.5, b = -3.0; // f'(0), f'''(0): Poiseuille's at R = 0
+    double reynolds;
+    explicit Berman(double r) : reynolds(r)
+    {
+        for (int it = 0; it < 30; ++it) {
+            const auto e = end(a, b);
+            const double r0 = e[0] - 1.0, r1 = e[1];
+            if (std::abs(r0) + std::abs(r1) < 1e-12)
+                break;
+            const double d = 1e-7;
+            const auto ea = end(a + d, b), eb = end(a, b + d);
+            const double j00 = (ea[0] - e[0]) / d, j01 = (eb[0] - e[0]) / d;
+            const double j10 = (ea[1] - e[1]) / d, j11 = (eb[1] - e[1]) / d;
+            const double det = j00 * j11 - j01 * j10;
+            a -= (j11 * r0 - j01 * r1) / det;
+            b -= (-j10 * r0 + j00 * r1) / det;
+        }
+    }
+    std::array<double, 4> rhs(const std::array<double, 4>& f) const
+    {
+        return {f[1], f[2], f[3], -reynolds * (f[1] * f[2] - f[0] * f[3])};
+    }
+    /// (f, f', f'', f''') at eta (0 ≤ eta ≤ 1) from the centre-line values f'(0) = fa, f'''(0) = fb.
+    std::array<double, 4> at(double eta, double fa, double fb) const
+    {
+        std::array<double, 4> f{0.0, fa, 0.0, fb};
+        const int steps = 2000;
+        const double dh = eta / steps;
+        for (int n = 0; n < steps; ++n) {
+            std::array<double, 4> t{};
+            const auto k1 = rhs(f);
+            for (std::size_t q = 0; q < 4; ++q)
+                t[q] = f[q] + 0.5 * dh * k1[q];
+            const auto k2 = rhs(t);
+            for (std::size_t q = 0; q < 4; ++q)
+                t[q] = f[q] + 0.5 * dh * k2[q];
+            const auto k3 = rhs(t);
+            for (std::size_t q = 0; q < 4; ++q)
+                t[q] = f[q] + dh * k3[q];
+            const auto k4 = rhs(t);
+            for (std::size_t q = 0; q < 4; ++q)
+                f[q] += dh / 6.0 * (k1[q] + 2 * k2[q] + 2 * k3[q] + k4[q]);
+        }
+        return f;
+    }
+    std::array<double, 2> end(double fa, double fb) const
+    {
+        const auto f = at(1.0, fa, fb);
+        return {f[0], f[1]};
+    }
+    /// f and f' at eta in [−1, 1] (f odd, f' even).
+    std::array<double, 2> operator()(double eta) const
+    {
+        const auto f = at(std::abs(eta), a, b);
+        return {eta < 0 ? -f[0] : f[0], f[1]};
+    }
+};
+
+} // namespace
+
+TEST_CASE("a channel drawn through its walls by black boxes follows Berman's suction flow", "[thermal][field]")
+{
+    // The racks' intakes as the solver sees them: fixed face velocities on a solid's surface. Two
+    // black boxes are the walls of a channel 2h = 0.2 m wide and 0.5 m long and draw V = 0.01 m/s
+    // through them (R = V h / ν = 2), releasing it into plenums behind them that open, past the
+    // boxes, into the last 0.1 m before the outlet (one connected room). The inflow carries
+    // Berman's profile at x = 0 (U₀ = 0.1 m/s); downstream the profile must stay his, scaled by
+    // the flow left: u = (U₀ − V x / h) f'(η), v = V f(η).
+    const double h = 0.1, length = 0.6, walls = 0.5, u0 = 0.1, suction = 0.01, nu = 5e-4, depth = 0.1;
+    const double plenum = 0.04, wall = 0.02, yc = plenum + wall + h;
+    FluidProperties fluid;
+    fluid.density = 1.0;
+    fluid.viscosity = nu;
+    fluid.gravity = {0, 0, 0};
+    FieldSolver s(FieldGrid::uniform(length, 2 * (plenum + wall + h), depth, 60, 32, 1), fluid);
+    const Berman berman(suction * h / nu);
+    CHECK(Berman(0.0).a == Approx(1.5).epsilon(1e-9)); // no suction: Poiseuille, f' = 3 (1 − η²) / 2
+    INFO("Berman R = " << berman.reynolds << ": f'(0) = " << berman.a << ", f'''(0) = " << berman.b);
+    // Inflow into the channel only, the profile cell row by cell row; the plenums' ends are walls.
+    for (int j = 0; j < 32; ++j) {
+        const double y = s.grid().centre(1, j);
+        if (std::abs(y - yc) >= h)
+            continue;
+        const auto f = berman((y - yc) / h);
+        s.setBoundaryPatch(Side::XMin, {s.grid().face(1, j), -1.0}, {s.grid().face(1, j + 1), 1.0},
+                           BoundaryCondition{BoundaryKind::Inlet, {u0 * f[1], suction * f[0], 0}, {}});
+    }
+    s.setBoundary(Side::XMax, BoundaryCondition{BoundaryKind::Outlet, {}, {}});
+    const double drawn = fluid.density * suction * walls * depth; // kg/s through each wall
+    s.addBlackBox(FieldBlackBox{{-1.0, plenum, -1.0}, {walls, plenum + wall, 2.0}, Side::YMax, drawn, 0.0, {}});
+    s.addBlackBox(FieldBlackBox{{-1.0, yc + h, -1.0}, {walls, yc + h + wall, 2.0}, Side::YMin, drawn, 0.0, {}});
+    FieldSettings settings;
+    settings.solveEnergy = false;
+    const FieldResult r = s.solve(settings);
+    REQUIRE(r.converged);
+    // Along the channel, away from its inflow and its open end.
+    for (const int i : {10, 20, 30}) {
+        const double x = s.grid().centre(0, i);
+        const double scale = u0 - suction * x / h;
+        double worstU = 0, worstV = 0;
+        for (int j = 0; j < 32; ++j) {
+            const double y = s.grid().centre(1, j);
+            if (std::abs(y - yc) >= h)
+                continue;
+            const auto f = berman((y - yc) / h);
+            const auto v = s.velocity(i, j, 0);
+            worstU = std::max(worstU, std::abs(v[0] - scale * f[1]));
+            worstV = std::max(worstV, std::abs(v[1] - suction * f[0]));
+        }
+        INFO("x " << x << " m, " << r.iterations << " iterations: max |u - Berman| " << worstU / (scale * berman.a)
+                  << " of the centre-line u, max |v - Berman| " << worstV / suction << " of V");
+        CHECK(worstU < 0.01 * scale * berman.a);
+        CHECK(worstV < 0.02 * suction);
+    }
 }
 
 TEST_CASE("ventilated room with a heat source: heat released leaves as enthalpy (1e-6 relative)",
