@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace rdt::thermal {
 
@@ -223,6 +225,112 @@ void FieldSolver::updateBlackBoxes()
             m_release[b.exhaust.cells[n]] += m;
             m_releaseEnthalpy[b.exhaust.cells[n]] += m * b.state.exhaust;
         }
+    }
+}
+
+// The pressure correction balances mass per connected body of air. The outlets carry exactly the
+// inflow in all (applyVelocityBoundaries), so one body may hold outlets; a body sealed off by
+// solids, joined to the rest only through black boxes (which carry fixed flows), must have its
+// fixed flows balance by themselves — otherwise no velocity field conserves mass and the
+// iterations would run away. Located errors instead.
+void FieldSolver::checkAirRegions() const
+{
+    const std::size_t n = m_grid.cellCount();
+    const std::array<std::size_t, 3> stride{1, static_cast<std::size_t>(m_grid.cells(0)),
+                                            static_cast<std::size_t>(m_grid.cells(0)) *
+                                                static_cast<std::size_t>(m_grid.cells(1))};
+    std::vector<int> region(n, -1);
+    std::vector<std::size_t> seeds, stack;
+    for (std::size_t seed = 0; seed < n; ++seed) {
+        if (m_solid[seed] || region[seed] >= 0)
+            continue;
+        const int id = static_cast<int>(seeds.size());
+        seeds.push_back(seed);
+        region[seed] = id;
+        stack.push_back(seed);
+        while (!stack.empty()) {
+            const std::size_t c = stack.back();
+            stack.pop_back();
+            const Index3 at = m_grid.index(c);
+            for (int d = 0; d < 3; ++d)
+                for (int side : {-1, 1}) {
+                    const int next = at[static_cast<std::size_t>(d)] + side;
+                    if (next < 0 || next >= m_grid.cells(d))
+                        continue;
+                    const std::size_t nb =
+                        side < 0 ? c - stride[static_cast<std::size_t>(d)] : c + stride[static_cast<std::size_t>(d)];
+                    if (!m_solid[nb] && region[nb] < 0) {
+                        region[nb] = id;
+                        stack.push_back(nb);
+                    }
+                }
+        }
+    }
+    if (seeds.size() < 2)
+        return;
+    // Per body: its outlets, and the fixed flows (m³/s) into it — inlets, and the boxes' draw and
+    // release.
+    std::vector<char> outlet(seeds.size(), 0);
+    std::vector<double> net(seeds.size(), 0.0), moved(seeds.size(), 0.0);
+    for (int sd = 0; sd < 6; ++sd) {
+        const Side side = static_cast<Side>(sd);
+        const double sign = isHigh(side) ? 1.0 : -1.0;
+        forEachBoundaryFace(side, [&](const Index3& cell, std::size_t, double area, const BoundaryCondition& bc) {
+            const std::size_t c = m_grid.cell(cell[0], cell[1], cell[2]);
+            if (m_solid[c])
+                return;
+            const auto r = static_cast<std::size_t>(region[c]);
+            if (bc.kind == BoundaryKind::Outlet)
+                outlet[r] = 1;
+            else if (bc.kind == BoundaryKind::Inlet) {
+                const double q = -sign * bc.velocity[static_cast<std::size_t>(axisOf(side))] * area;
+                net[r] += q;
+                moved[r] += std::abs(q);
+            }
+        });
+    }
+    for (const Box& b : m_boxes) {
+        const double q = b.spec.massFlow / m_fluid.density;
+        for (std::size_t k = 0; k < b.intake.cells.size(); ++k) {
+            const auto r = static_cast<std::size_t>(region[b.intake.cells[k]]);
+            net[r] -= q * b.intake.weights[k];
+            moved[r] += q * b.intake.weights[k];
+        }
+        for (std::size_t k = 0; k < b.exhaust.cells.size(); ++k) {
+            const auto r = static_cast<std::size_t>(region[b.exhaust.cells[k]]);
+            net[r] += q * b.exhaust.weights[k];
+            moved[r] += q * b.exhaust.weights[k];
+        }
+    }
+    const auto where = [&](std::size_t r) {
+        const Index3 at = m_grid.index(seeds[r]);
+        char text[96];
+        std::snprintf(text, sizeof text, "(%.2f, %.2f, %.2f) m", m_grid.centre(0, at[0]), m_grid.centre(1, at[1]),
+                      m_grid.centre(2, at[2]));
+        return std::string(text);
+    };
+    std::vector<std::size_t> withOutlet;
+    for (std::size_t r = 0; r < seeds.size(); ++r)
+        if (outlet[r])
+            withOutlet.push_back(r);
+    if (withOutlet.size() > 1)
+        throw std::invalid_argument(
+            "field solver: the air falls into separate regions that each have an outlet (the cells at " +
+            where(withOutlet[0]) + " and " + where(withOutlet[1]) +
+            "), joined only through black boxes or not at all, so their outflows cannot be shared out; open a "
+            "path between them or solve them apart");
+    for (std::size_t r = 0; r < seeds.size(); ++r) {
+        if (outlet[r] || !(std::abs(net[r]) > 1e-9 * std::max(moved[r], 1e-12)))
+            continue;
+        char flow[96];
+        std::snprintf(flow, sizeof flow,
+                      net[r] > 0 ? "put %.3g m3/s more into it than they take out"
+                                 : "take %.3g m3/s more out of it than they put in",
+                      std::abs(net[r]));
+        throw std::invalid_argument("field solver: the air around the cell at " + where(r) +
+                                    " is sealed off from every outlet (enclosed by solids, joined to the rest "
+                                    "only through black boxes) and its inlets and boxes " +
+                                    flow + "; open a path to an outlet");
     }
 }
 

@@ -426,6 +426,7 @@ FieldResult FieldSolver::solve(const FieldSettings& s, const std::function<bool(
             throw std::invalid_argument(
                 "field solver: air enters through an inlet but there is no outlet for it to leave by");
     }
+    checkAirRegions();
     FieldResult result;
     applyVelocityBoundaries();
     std::vector<std::vector<double>> intakeHistory; // per iteration, each box's intake mean

@@ -366,6 +366,9 @@ private:
     /// carries (kg/s · °C) — for the energy equation; continuity sees the boxes' face velocities.
     std::vector<double> m_sink, m_release, m_releaseEnthalpy;
     void updateBlackBoxes();
+    /// Throws when the air falls into regions joined only through black boxes whose mass cannot
+    /// balance: two regions with outlets, or one with flow in or out and no outlet.
+    void checkAirRegions() const;
     /// Cell index range [lo, hi] whose centres lie inside (min, max); throws when empty.
     std::array<std::array<int, 3>, 2> cellsInside(const std::array<double, 3>& min,
                                                   const std::array<double, 3>& max) const;
