@@ -132,6 +132,7 @@ std::array<std::array<int, 3>, 2> FieldSolver::cellsInside(const std::array<doub
 
 void FieldSolver::makeSolid(const std::array<std::array<int, 3>, 2>& range)
 {
+    m_region.clear(); // the bodies of air change
     for (int k = range[0][2]; k <= range[1][2]; ++k)
         for (int j = range[0][1]; j <= range[1][1]; ++j)
             for (int i = range[0][0]; i <= range[1][0]; ++i) {
@@ -239,33 +240,39 @@ void FieldSolver::checkAirRegions() const
     const std::array<std::size_t, 3> stride{1, static_cast<std::size_t>(m_grid.cells(0)),
                                             static_cast<std::size_t>(m_grid.cells(0)) *
                                                 static_cast<std::size_t>(m_grid.cells(1))};
-    std::vector<int> region(n, -1);
-    std::vector<std::size_t> seeds, stack;
-    for (std::size_t seed = 0; seed < n; ++seed) {
-        if (m_solid[seed] || region[seed] >= 0)
-            continue;
-        const int id = static_cast<int>(seeds.size());
-        seeds.push_back(seed);
-        region[seed] = id;
-        stack.push_back(seed);
-        while (!stack.empty()) {
-            const std::size_t c = stack.back();
-            stack.pop_back();
-            const Index3 at = m_grid.index(c);
-            for (int d = 0; d < 3; ++d)
-                for (int side : {-1, 1}) {
-                    const int next = at[static_cast<std::size_t>(d)] + side;
-                    if (next < 0 || next >= m_grid.cells(d))
-                        continue;
-                    const std::size_t nb =
-                        side < 0 ? c - stride[static_cast<std::size_t>(d)] : c + stride[static_cast<std::size_t>(d)];
-                    if (!m_solid[nb] && region[nb] < 0) {
-                        region[nb] = id;
-                        stack.push_back(nb);
+    // The bodies of air, labelled once per geometry (makeSolid clears them).
+    if (m_region.size() != n) {
+        m_region.assign(n, -1);
+        m_regionSeeds.clear();
+        std::vector<std::size_t> stack;
+        for (std::size_t seed = 0; seed < n; ++seed) {
+            if (m_solid[seed] || m_region[seed] >= 0)
+                continue;
+            const int id = static_cast<int>(m_regionSeeds.size());
+            m_regionSeeds.push_back(seed);
+            m_region[seed] = id;
+            stack.push_back(seed);
+            while (!stack.empty()) {
+                const std::size_t c = stack.back();
+                stack.pop_back();
+                const Index3 at = m_grid.index(c);
+                for (int d = 0; d < 3; ++d)
+                    for (int side : {-1, 1}) {
+                        const int next = at[static_cast<std::size_t>(d)] + side;
+                        if (next < 0 || next >= m_grid.cells(d))
+                            continue;
+                        const std::size_t nb = side < 0 ? c - stride[static_cast<std::size_t>(d)]
+                                                        : c + stride[static_cast<std::size_t>(d)];
+                        if (!m_solid[nb] && m_region[nb] < 0) {
+                            m_region[nb] = id;
+                            stack.push_back(nb);
+                        }
                     }
-                }
+            }
         }
     }
+    const std::vector<int>& region = m_region;
+    const std::vector<std::size_t>& seeds = m_regionSeeds;
     if (seeds.size() < 2)
         return;
     // Per body: its outlets, and the fixed flows (m³/s) into it — inlets, and the boxes' draw and

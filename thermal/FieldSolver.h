@@ -338,7 +338,9 @@ private:
     FluidProperties m_fluid;
     std::array<std::vector<double>, 3> m_u; ///< face velocities per component
     std::vector<double> m_p, m_t, m_heat, m_nut, m_wallDistance;
-    std::array<std::vector<double>, 3> m_gradT; ///< per cell, this iteration: ∂T/∂x, ∂T/∂y, ∂T/∂z (K/m)
+    mutable std::vector<int> m_region;              ///< per cell: its body of air (checkAirRegions), −1 solid
+    mutable std::vector<std::size_t> m_regionSeeds; ///< per body of air: its first cell
+    std::array<std::vector<double>, 3> m_gradT;     ///< per cell, this iteration: ∂T/∂x, ∂T/∂y, ∂T/∂z (K/m)
     std::vector<double> m_mu, m_gamma; ///< per cell, this iteration: μ + ρν_t (Pa·s), diffusivity() (kg/(m·s))
     std::vector<double> m_k, m_eps;    ///< k–ε: per cell, m²/s² and m²/s³ (empty otherwise)
     /// k–ε: per cell, the six faces' wall flags (bit 2·axis + high) for the wall functions.
