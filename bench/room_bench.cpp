@@ -1,6 +1,6 @@
 // Benchmark: the room field model on whole designs, with the targets beside the figures:
 //   (1) with a grid argument only: the row pair (data/designs/row-pair.yaml, 32 racks) on that
-//       grid (0.12 m gives 211,420 cells) — target 10 s on 2 cores (8.5 s on 2026-12-03, docs/thermal.md);
+//       grid (0.12 m gives 211,420 cells) — target 10 s on 2 cores (8.5-8.7 s on 2026-12-03, docs/thermal.md);
 //       the line gives the iterations, couplings and time it took;
 //   (2) one 192-rack pod of the 24,576-GPU example (data/designs/meta-24k-roce.yaml at its
 //       room.grid default, 0.3 m; the other seven pods share the solution) — target 120 s;
