@@ -1,5 +1,5 @@
 // The field solver's equations as structured 7-point stencils: storage, residuals, red-black
-// Gauss-Seidel sweeps, and the assembly helpers (upwind neighbours with deferred correction).
+// Gauss-Seidel sweeps (the assembly helpers, Row, are inline in FieldSolver.h).
 #include "thermal/FieldSolver.h"
 #include "thermal/FieldSolverDetail.h"
 #include "thermal/RedBlackPipeline.h"
@@ -44,10 +44,6 @@ inline double neighbourSum(const S& st, const std::vector<double>& phi, std::siz
         sum += st.a[5][p] * phi[p + s2];
     return sum;
 }
-
-} // namespace
-
-namespace {
 
 /// One row (j, k) of a stencil: its coefficient and neighbour pointers, where a neighbour outside
 /// the index space reads a zero coefficient (and, harmlessly, the row itself) — the interior of a
