@@ -123,7 +123,7 @@ double FieldSolver::energy(const FieldSettings& s)
                             const double face =
                                 outflow > 0 ? limited(c, nb, D, xn - xp, frac) : limited(nb, c, D, xp - xn, 1.0 - frac);
                             r.neighbour(2 * d + (side > 0 ? 1 : 0), m_t[c], m_t[nb], gamma * area / dist, outflow, face,
-                                        s.centralBlend);
+                                        s.temperatureBlend);
                             continue;
                         }
                         const BoundaryCondition& bc = boundaryAt(sideOf(d, side > 0), at);

@@ -16,6 +16,28 @@ constexpr double kChenXu = 0.03874; // Chen & Xu (1998), ν_t = 0.03874 |V| l
 
 } // namespace
 
+bool detail::intakesSettled(const std::vector<std::vector<double>>& history, int window, double tolerance)
+{
+    const auto w = static_cast<std::size_t>(std::max(2, window));
+    const std::size_t n = history.size();
+    if (n <= w)
+        return false;
+    const auto& now = history[n - 1];
+    const auto& mid = history[n - 1 - w / 2];
+    const auto& then = history[n - 1 - 2 * (w / 2)];
+    for (std::size_t b = 0; b < now.size(); ++b) {
+        if (std::abs(now[b] - history[n - 1 - w][b]) >= tolerance)
+            return false;
+        const double d2 = now[b] - mid[b], d1 = mid[b] - then[b];
+        if (d1 * d2 <= 0)
+            continue; // a swing (or no change at all): within the tolerance above
+        const double q = std::min(d2 / d1, 0.98);
+        if (std::abs(d2) * q / (1.0 - q) >= tolerance)
+            return false;
+    }
+    return true;
+}
+
 using namespace detail;
 
 FieldSolver::FieldSolver(FieldGrid grid, FluidProperties fluid) : m_grid(std::move(grid)), m_fluid(fluid)
@@ -456,19 +478,15 @@ FieldResult FieldSolver::solve(const FieldSettings& s, const std::function<bool(
                                         std::move(result.history));
         if (progress && !progress(rec))
             throw std::runtime_error("field solve cancelled at iteration " + std::to_string(it));
-        // Inlet temperatures settled: no box's intake moved by intakeTolerance over the window.
+        // Inlet temperatures settled (intakesSettled): every box's intake moved by less than
+        // intakeTolerance over the window, and the change still to come, extrapolated from its
+        // two halves, is below it too.
         bool settled = true;
         if (s.intakeTolerance > 0 && !m_boxes.empty()) {
             intakeHistory.emplace_back();
             for (const Box& b : m_boxes)
                 intakeHistory.back().push_back(b.state.intakeMean);
-            const auto window = static_cast<std::size_t>(std::max(1, s.intakeWindow));
-            settled = intakeHistory.size() > window;
-            if (settled) {
-                const auto& then = intakeHistory[intakeHistory.size() - 1 - window];
-                for (std::size_t b = 0; b < m_boxes.size() && settled; ++b)
-                    settled = std::abs(m_boxes[b].state.intakeMean - then[b]) < s.intakeTolerance;
-            }
+            settled = intakesSettled(intakeHistory, s.intakeWindow, s.intakeTolerance);
         }
         if (it > 1 && worst < s.tolerance && settled) {
             result.converged = true;

@@ -95,8 +95,11 @@ struct FieldSettings {
     PressureSolver pressureSolver = PressureSolver::MultigridCG;
     int momentumSweeps = 2; ///< Gauss–Seidel sweeps per outer iteration (each: two red-black passes)
     int energySweeps = 4;
-    /// Deferred-correction weight: 1 central (second order), 0 upwind (first order, robust).
+    /// Momentum's deferred-correction weight: 1 central (second order), 0 upwind (first order, robust).
     double centralBlend = 1.0;
+    /// Energy's deferred-correction weight: 1 van Leer's limited scheme (second order where T is
+    /// smooth, bounded), 0 upwind.
+    double temperatureBlend = 1.0;
     /// False-transient step (s) added to the momentum and energy equations as inertia ρV/Δt
     /// toward the last iterate; 0: none. Buoyant rooms, where relaxation relative to a_P does
     /// little in slow air, converge with it.

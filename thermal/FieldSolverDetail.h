@@ -1,11 +1,13 @@
 #pragma once
 /// \file FieldSolverDetail.h
 /// Shared by the field solver's source files (FieldSolver.cpp, FieldPressure.cpp, FieldEnergy.cpp,
-/// FieldBlackBoxes.cpp): index helpers and the boundary-face walk. Not part of the public interface.
+/// FieldBlackBoxes.cpp): index helpers, the boundary-face walk and the test of settled intakes.
+/// Not part of the public interface.
 
 #include "thermal/FieldSolver.h"
 
 #include <array>
+#include <vector>
 
 namespace rdt::thermal::detail {
 
@@ -36,6 +38,16 @@ inline double faceArea(const FieldGrid& g, int axis, const Index3& at)
     const int a = (axis + 1) % 3, b = (axis + 2) % 3;
     return g.width(a, at[static_cast<std::size_t>(a)]) * g.width(b, at[static_cast<std::size_t>(b)]);
 }
+
+/// Whether the boxes' intake means (`history`, one row per iteration) have settled: over the
+/// last `window` iterations each moved by less than `tolerance` (K), and, where it still drifts
+/// one way, the change still to come is below it as well. That change is extrapolated from the
+/// window's two halves as a geometric series, Δ₂ q / (1 − q) with q = Δ₂ / Δ₁: a slow mode that
+/// moves an intake 0.002 K per 25 iterations, shrinking by only 2 % per 25, has 0.1 K still to
+/// go, which a test of the last window alone (0.004 K over 50) would call settled. q is taken as
+/// at most 0.98 (a drift that does not shrink must be below tolerance / 49 per half window); an
+/// intake that swings back and forth (Δ₁, Δ₂ of opposite signs) within the tolerance has settled.
+bool intakesSettled(const std::vector<std::vector<double>>& history, int window, double tolerance);
 
 } // namespace rdt::thermal::detail
 

@@ -1,6 +1,6 @@
 // The field solver's black boxes (racks) and solids: a rack's intake faces against Berman's
 // suction-channel solution, a box's heat and flow balance, impossible placements, and air that
-// solids part. Tolerances are stated per case.
+// solids part, and when the racks' intakes count as settled. Tolerances are stated per case.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 
 #include "thermal/FieldGrid.h"
 #include "thermal/FieldSolver.h"
+#include "thermal/FieldSolverDetail.h"
 
 using namespace rdt::thermal;
 
@@ -251,4 +252,43 @@ TEST_CASE("air that black boxes join but solids part is a located error, not a r
         }
         SUCCEED("a closed room and a dead pocket are accepted");
     }
+}
+
+TEST_CASE("field solver: a slow drift of the intakes is not settled, a small swing is", "[thermal][field]")
+{
+    // One box's intake over 120 iterations, the settling test's window 50 and tolerance 0.01 K.
+    const auto history = [](auto intake) {
+        std::vector<std::vector<double>> h;
+        for (int it = 0; it < 120; ++it)
+            h.push_back({intake(it)});
+        return h;
+    };
+    // A slow mode: 0.1 K still to go, decaying by 0.08 % an iteration (2 % per 25). It moves only
+    // 0.004 K over the last 50, which a test of that window alone accepts; its change still to
+    // come (0.1 × e^(−0.0008 × 119) = 0.091 K) is nine times the tolerance.
+    const auto slow = history([](int it) { return 30.0 - 0.1 * std::exp(-0.0008 * it); });
+    CHECK(std::abs(slow.back()[0] - slow[slow.size() - 51][0]) < 0.01);
+    CHECK_FALSE(detail::intakesSettled(slow, 50, 0.01));
+    // A fast one: the same 0.1 K decaying by 10 % an iteration is gone to 4e-7 K.
+    CHECK(detail::intakesSettled(history([](int it) { return 30.0 - 0.1 * std::pow(0.9, it); }), 50, 0.01));
+    // A swing of ±0.003 K about a steady value (a plume a steady solver cannot settle), period 63
+    // iterations: where the window's halves both run one way it looks like a drift, so it is
+    // settled at some iterations of each period, not all — the solver checks every iteration.
+    // A steady drift that does not shrink, 1e-4 K an iteration, is settled at none, though it
+    // moves only 0.005 K over the window.
+    const auto settledAt = [&](auto intake) {
+        const auto h = history(intake);
+        int count = 0;
+        for (std::size_t n = 57; n <= h.size(); ++n) // the last 64 iterations: a period
+            count += detail::intakesSettled({h.begin(), h.begin() + static_cast<std::ptrdiff_t>(n)}, 50, 0.01) ? 1 : 0;
+        return count;
+    };
+    const int swing = settledAt([](int it) { return 30.0 + 0.003 * std::sin(0.1 * it); });
+    INFO("a period of the swing: settled at " << swing << " of 64 iterations");
+    CHECK(swing >= 16);
+    CHECK(settledAt([](int it) { return 30.0 + 1e-4 * it; }) == 0);
+    CHECK(settledAt([](int it) { return 30.0 - 0.1 * std::exp(-0.0008 * it); }) == 0);
+    // Too short a history to tell.
+    CHECK_FALSE(detail::intakesSettled(std::vector<std::vector<double>>(50, {30.0}), 50, 0.01));
+    CHECK(detail::intakesSettled(std::vector<std::vector<double>>(51, {30.0}), 50, 0.01));
 }
