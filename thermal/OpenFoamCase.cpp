@@ -57,6 +57,17 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
             case K::Return:
                 return std::string(
                     "        type            pressureInletOutletVelocity;\n        value           uniform (0 0 0);\n");
+            case K::Intake:
+                // The rack draws its flow through the face; the air's tangential velocity is
+                // zero-gradient there, so the momentum along the face leaves with the air, as in
+                // rdt's upwind convection into a black box. A fixedValue face would keep the
+                // tangential velocity at zero in the convective flux too: the air drawn in would
+                // take none of its momentum along the rack fronts with it, and the cold aisle's
+                // flow toward the row's middle would run on (6 K at the row pair's ends).
+                return "        type            fixedNormalInletOutletVelocity;\n        fixTangentialInflow "
+                       "false;\n        normalVelocity\n        {\n            type            fixedValue;\n"
+                       "            value           uniform " +
+                       vec(p.velocity) + ";\n        }\n        value           uniform " + vec(p.velocity) + ";\n";
             default: return fixedU(p);
             }
         }));
