@@ -58,6 +58,8 @@ std::string fieldToVtr(const FieldSolver& s)
         for (double v : s.velocity(i, j, k))
             appendNumber(o, v);
     });
+    appendCellArray(out, s, "Float64", "eddy viscosity (m2/s)", 1,
+                    [&](std::string& o, int i, int j, int k) { appendNumber(o, s.eddyViscosity(i, j, k)); });
     appendCellArray(out, s, "UInt8", "solid", 1,
                     [&](std::string& o, int i, int j, int k) { o += s.solid(i, j, k) ? "1 " : "0 "; });
     out += "      </CellData>\n";

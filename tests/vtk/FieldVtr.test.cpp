@@ -1,6 +1,8 @@
 // The room field's .vtr export read back by VTK's own XML reader (what ParaView uses).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <vtkCellData.h>
 #include <vtkDataArray.h>
 #include <vtkNew.h>
@@ -54,17 +56,23 @@ TEST_CASE("a solved field written as .vtr reads back in VTK with its values", "[
     REQUIRE(v != nullptr);
     REQUIRE(solid != nullptr);
     REQUIRE(g->GetCellData()->GetArray("pressure (Pa)") != nullptr);
+    vtkDataArray* nut = g->GetCellData()->GetArray("eddy viscosity (m2/s)");
+    REQUIRE(nut != nullptr);
     CHECK(v->GetNumberOfComponents() == 3);
     // VTK's cell order is x fastest, then y, then z — the solver's.
     int solids = 0;
+    double eddy = 0;
     for (int k = 0; k < 12; ++k)
         for (int i = 0; i < 20; ++i) {
             const vtkIdType c = i + 20 * k;
             CHECK(t->GetTuple1(c) == Approx(s.temperature(i, 0, k)).epsilon(1e-8));
             CHECK(v->GetComponent(c, 2) == Approx(s.velocity(i, 0, k)[2]).margin(1e-9));
             CHECK((solid->GetTuple1(c) == 1.0) == s.solid(i, 0, k));
+            CHECK(nut->GetTuple1(c) == Approx(s.eddyViscosity(i, 0, k)).epsilon(1e-8));
+            eddy = std::max(eddy, nut->GetTuple1(c));
             solids += s.solid(i, 0, k) ? 1 : 0;
         }
     CHECK(solids > 0);
+    CHECK(eddy > 0); // the zero-equation model's eddy viscosity, not an empty array
     std::filesystem::remove(path);
 }
