@@ -18,15 +18,15 @@ constexpr double kChenXu = 0.03874; // Chen & Xu (1998), ν_t = 0.03874 |V| l
 
 bool detail::intakesSettled(const std::vector<std::vector<double>>& history, int window, double tolerance)
 {
-    const auto w = static_cast<std::size_t>(std::max(2, window));
+    const auto half = static_cast<std::size_t>(std::max(1, window / 2)); // the window: two halves
     const std::size_t n = history.size();
-    if (n <= w)
+    if (n <= 2 * half)
         return false;
     const auto& now = history[n - 1];
-    const auto& mid = history[n - 1 - w / 2];
-    const auto& then = history[n - 1 - 2 * (w / 2)];
+    const auto& mid = history[n - 1 - half];
+    const auto& then = history[n - 1 - 2 * half];
     for (std::size_t b = 0; b < now.size(); ++b) {
-        if (std::abs(now[b] - history[n - 1 - w][b]) >= tolerance)
+        if (std::abs(now[b] - then[b]) >= tolerance)
             return false;
         const double d2 = now[b] - mid[b], d1 = mid[b] - then[b];
         if (d1 * d2 <= 0)
