@@ -10,6 +10,10 @@
 
 namespace rdt::cli {
 
+/// The line drawn for `fraction` done with `message`, cut to `columns` characters (the bar, the
+/// percentage, then as much of the message as fits, so the message puts what matters first).
+std::string progressLine(double fraction, std::string_view message, int columns);
+
 class TerminalProgress : public core::Progress {
 public:
     TerminalProgress();

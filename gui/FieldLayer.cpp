@@ -141,8 +141,9 @@ FieldLayer::FieldLayer(vtkRenderer* renderer)
 
 FieldLayer::~FieldLayer() = default;
 
-void FieldLayer::setResult(std::shared_ptr<const thermal::ThermalResult> result)
+void FieldLayer::setResult(std::shared_ptr<const thermal::ThermalResult> result, double isoC)
 {
+    m_iso = isoC;
     m_result = result && result->field && !result->field->rooms.empty() ? std::move(result) : nullptr;
     if (m_result) {
         double lo = 1e300, hi = -1e300;
@@ -187,6 +188,11 @@ void FieldLayer::setVisible(bool slice, bool streamlines, bool iso)
 long FieldLayer::streamlinePoints() const
 {
     return m_lines->GetNumberOfPoints();
+}
+
+long FieldLayer::isoSurfacePoints() const
+{
+    return m_surface->GetNumberOfPoints();
 }
 
 long FieldLayer::sliceCells() const

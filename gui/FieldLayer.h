@@ -3,7 +3,8 @@
 /// The room field in the 3D view (`--thermal field` / `thermal: {model: field}`): air temperature
 /// on a movable slice plane (horizontal, or vertical along a row or across the rows), streamlines
 /// from every rack's exhaust coloured by temperature, and the iso-surface of the recommended inlet
-/// limit (27 °C), with a scalar bar. Cells inside racks and panels are left out of the slice.
+/// limit (27 °C for ASHRAE A1–A4, 22 °C for H1), with a scalar bar. Cells inside racks and panels are left out of the
+/// slice.
 
 #include <vtkSmartPointer.h>
 
@@ -26,8 +27,9 @@ class FieldLayer {
 public:
     explicit FieldLayer(vtkRenderer* renderer);
     ~FieldLayer();
-    /// Show the field of `result` (none: hide everything).
-    void setResult(std::shared_ptr<const thermal::ThermalResult> result);
+    /// Show the field of `result` (none: hide everything), its iso-surface at `isoC` (°C: the
+    /// design's recommended inlet limit, 27 °C for ASHRAE A1–A4, 22 °C for H1).
+    void setResult(std::shared_ptr<const thermal::ThermalResult> result, double isoC = 27.0);
     bool hasField() const { return m_result != nullptr; }
     /// Slice normal to `axis` (0 x: across the rows, 1 y: along a row, 2 z: horizontal) at
     /// `fraction` (0…1) of the room's extent.
@@ -39,6 +41,7 @@ public:
     std::array<double, 2> range() const { return m_range; }
     long streamlinePoints() const;
     long sliceCells() const;
+    long isoSurfacePoints() const;
     double isoValueC() const { return m_iso; }
 
 private:

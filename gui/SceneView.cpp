@@ -32,6 +32,7 @@
 
 #include "gui/Studio.h"
 #include "gui/VtkWidget.h"
+#include "thermal/ThermalChecks.h"
 
 namespace rdt::gui {
 
@@ -295,7 +296,11 @@ QPoint SceneView::partOnScreen(int rack, int slot) const
 
 void SceneView::syncField()
 {
-    m_field->setResult(m_studio.thermal());
+    // The iso-surface at the design's recommended inlet limit (ASHRAE class).
+    const thermal::InletRange rec = thermal::ashraeRecommended(m_studio.design().site.ashraeClass);
+    const double isoC = rec.maxK > 0 ? rec.maxK - 273.15 : 27.0;
+    m_field->setResult(m_studio.thermal(), isoC);
+    m_isoBox->setText(tr("Iso-surface %1 degC").arg(isoC, 0, 'f', 0));
     m_fieldBar->setVisible(m_field->hasField());
     m_vtk->update();
 }

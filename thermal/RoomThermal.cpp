@@ -72,8 +72,8 @@ public:
         }
         char msg[200];
         if (std::isfinite(left))
-            std::snprintf(msg, sizeof msg, "room field %s: iteration %d, residual %.1e, about %.0f s left",
-                          m_room.c_str(), r.iteration, worst, left);
+            std::snprintf(msg, sizeof msg, "room field %s: about %.0f s left, iteration %d, residual %.1e",
+                          m_room.c_str(), left, r.iteration, worst);
         else
             std::snprintf(msg, sizeof msg, "room field %s: iteration %d, residual %.1e", m_room.c_str(), r.iteration,
                           worst);
@@ -387,7 +387,8 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
 
     // Rows and their metrics from the field's inlets.
     const InletRange all = ashraeAllowable(d.site.ashraeClass);
-    const double recMax = d.site.ashraeClass == "H1" ? 295.15 : 300.15, recMin = 291.15;
+    const InletRange rec = ashraeRecommended(d.site.ashraeClass);
+    const double recMax = rec.maxK, recMin = rec.minK;
     for (std::size_t ri = 0; ri < d.rows.size(); ++ri) {
         const core::Group& row = d.rows[ri];
         RowThermal& out = res.rows[ri];

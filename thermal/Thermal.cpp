@@ -174,7 +174,8 @@ RowThermal solveRow(const core::Design& d, const core::Group& row, const std::ve
         racks[static_cast<std::size_t>(ri)] = std::move(r);
     }
     const InletRange all = ashraeAllowable(d.site.ashraeClass);
-    const double recMax = d.site.ashraeClass == "H1" ? 295.15 : 300.15, recMin = 291.15;
+    const InletRange rec = ashraeRecommended(d.site.ashraeClass);
+    const double recMax = rec.maxK, recMin = rec.minK;
     out.rciHi = rciHi(intakes, recMax, all.maxK);
     out.rciLo = rciLo(intakes, recMin, all.minK);
     const double dtEquip = flowSum > 0 ? flowDt / flowSum : 0.0;

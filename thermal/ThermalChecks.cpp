@@ -71,6 +71,16 @@ InletRange ashraeAllowable(const std::string& c)
     return {};
 }
 
+InletRange ashraeRecommended(const std::string& c)
+{
+    // ASHRAE TC 9.9 2021 reference card [T1]: recommended 18–27 °C for A1–A4; H1 18–22 °C [T2].
+    if (c == "A1" || c == "A2" || c == "A3" || c == "A4")
+        return {18 + kC, 27 + kC};
+    if (c == "H1")
+        return {18 + kC, 22 + kC};
+    return {};
+}
+
 double deratedMaxInletK(const std::string& ashraeClass, double altitudeM)
 {
     const double derate = altitudeM > 900.0 ? (altitudeM - 900.0) / 300.0 : 0.0;

@@ -5,7 +5,10 @@
 #include <catch2/catch.hpp>
 
 #include <QApplication>
+#include <QCheckBox>
+#include <QElapsedTimer>
 #include <QImage>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 #include <fstream>
@@ -46,6 +49,10 @@ TEST_CASE("studio: the room field as a slice, streamlines and a scalar bar", "[g
     CHECK(field->sliceCells() == air);
     CHECK(air < static_cast<long>(g.cells(0)) * g.cells(1)); // the racks cut holes in it
     CHECK(field->streamlinePoints() > 100);
+    // The iso-surface at the design's recommended inlet limit (ASHRAE A2: 27 degC): the exhaust
+    // plumes pass it, so it is not empty.
+    CHECK(field->isoValueC() == Approx(27.0));
+    CHECK(field->isoSurfacePoints() > 100);
     // The scale spans the supply air to the hottest air in the room.
     CHECK(field->range()[0] <= 25.0);
     CHECK(field->range()[1] > 35.0);
@@ -90,12 +97,51 @@ TEST_CASE("studio: a room field solve can be cancelled", "[gui][field]")
     int cancelled = 0, finished = 0;
     QObject::connect(&window.studio(), &gui::Studio::checksCancelled, [&] { ++cancelled; });
     QObject::connect(&window.studio(), &gui::Studio::checksFinished, [&] { ++finished; });
+    QStringList messages;
+    QObject::connect(&window.studio(), &gui::Studio::checksMessage, [&](const QString& m) { messages << m; });
     REQUIRE(window.openFile(path));
     REQUIRE(window.studio().checksRunning()); // the solve runs in the background
+    // Cancel mid-solve: once the room's iterations are reported (the window stays responsive).
+    QElapsedTimer waited;
+    waited.start();
+    while (messages.filter(QRegularExpression("^room field h/p.*: (about .* left, )?iteration \\d+")).isEmpty() &&
+           waited.elapsed() < 20000)
+        QApplication::processEvents(QEventLoop::AllEvents, 10);
+    INFO("messages: " << messages.join(" | ").toStdString());
+    REQUIRE(window.studio().checksRunning());
+    REQUIRE_FALSE(messages.filter("iteration").isEmpty());
     window.studio().cancelChecks();
     window.waitForChecks(20000);
     CHECK_FALSE(window.studio().checksRunning());
     CHECK(cancelled == 1);
     CHECK(finished == 0);
     CHECK_FALSE(window.scene()->field()->hasField());
+}
+
+TEST_CASE("studio: the iso-surface follows the design's ASHRAE class", "[gui][field]")
+{
+    // The same room under class H1 (recommended inlets up to 22 degC): the iso-surface and its
+    // check box move to 22 degC.
+    QTemporaryDir dir;
+    qputenv("RDT_STUDIO_RECOVERY_DIR", (dir.path() + "/recovery").toUtf8());
+    std::ifstream in(RDT_SOURCE_DIR "/tests/fixtures/room/row-pair-6.yaml");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string from = "site: {supply_air: 25 degC,", to = "site: {ashrae_class: H1, supply_air: 20 degC,";
+    REQUIRE(text.find(from) != std::string::npos);
+    text.replace(text.find(from), from.size(), to);
+    const QString path = dir.path() + "/h1.yaml";
+    std::ofstream(path.toStdString()) << text;
+    gui::MainWindow window(RDT_SOURCE_DIR "/data/catalog", false);
+    window.show();
+    REQUIRE(window.openFile(path));
+    window.waitForChecks();
+    gui::FieldLayer* field = window.scene()->field();
+    REQUIRE(field->hasField());
+    CHECK(field->isoValueC() == Approx(22.0));
+    CHECK(field->isoSurfacePoints() > 100);
+    const auto boxes = window.scene()->findChildren<QCheckBox*>();
+    bool labelled = false;
+    for (const QCheckBox* b : boxes)
+        labelled = labelled || b->text() == "Iso-surface 22 degC";
+    CHECK(labelled);
 }

@@ -81,7 +81,23 @@ TEST_CASE("room field: an uncontained row's end racks run hotter than its middle
     // 8 racks a row, tiles short of the draw (90 %): hot air wraps round the row ends and over the
     // tops; the end racks' intakes are the warmest of their row (by more than 0.2 K).
     const core::Design d = load(rowPair(8, "  containment: none\n  grid: 0.3 m", "supply_flow: 90 %"));
-    const thermal::ThermalResult t = thermal::computeThermalField(d);
+    // Progress as the command line and the studio see it: the iteration, the residual and, once
+    // the residuals fall steadily, the time left first (so a narrow terminal keeps it).
+    struct Recorder : core::Progress {
+        std::vector<std::pair<double, std::string>> seen;
+        void update(double f, std::string_view m) override { seen.emplace_back(f, std::string(m)); }
+    } progress;
+    const thermal::ThermalResult t = thermal::computeThermalField(d, {}, &progress);
+    REQUIRE(progress.seen.size() > 3);
+    bool timeLeft = false;
+    for (const auto& [f, m] : progress.seen) {
+        CHECK(f >= 0.0);
+        CHECK(f <= 1.0);
+        if (m.rfind("room field h/p: about ", 0) == 0 && m.find(" s left, iteration ") != std::string::npos)
+            timeLeft = true;
+    }
+    CHECK(timeLeft);
+    CHECK(progress.seen.back().first >= 0.95);
     const auto in = intakes(t);
     REQUIRE(in.size() == 16);
     for (int row = 0; row < 2; ++row) {
