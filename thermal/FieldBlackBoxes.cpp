@@ -93,6 +93,7 @@ int FieldSolver::addBlackBox(const FieldBlackBox& spec)
             box.intake.weights.push_back(area);
             box.exhaust.cells.push_back(rc);
             box.exhaust.weights.push_back(area);
+            box.faceArea.push_back(area);
             intakeArea += area;
         }
     if (!(intakeArea > 0))
@@ -101,9 +102,11 @@ int FieldSolver::addBlackBox(const FieldBlackBox& spec)
         w /= intakeArea;
     for (double& w : box.exhaust.weights)
         w /= intakeArea;
-    makeSolid(range);
     box.axis = d;
     box.area = intakeArea;
+    buildZones(box);
+    applyShares(box, spec.bandFlow, spec.bandHeat); // validates them before the box takes its cells
+    makeSolid(range);
     m_boxes.push_back(std::move(box));
     updateBlackBoxes();
     return static_cast<int>(m_boxes.size()) - 1;
@@ -164,6 +167,136 @@ void FieldSolver::setBlackBoxFlow(int box, double massFlow, double heat)
     updateBlackBoxes();
 }
 
+void FieldSolver::buildZones(Box& box) const
+{
+    const std::size_t faces = box.faceArea.size();
+    box.faceZone.assign(faces, 0);
+    box.zoneArea.assign(1, box.area);
+    box.bandZones.clear();
+    const bool shared = !box.spec.bandFlow.empty() || !box.spec.bandHeat.empty();
+    if (!shared || box.axis == 2 || box.spec.bands.empty())
+        return; // one zone: the flow by area, one exhaust temperature
+    // A zone per layer of cells the face is open at.
+    std::vector<int> layerOfZone;
+    box.zoneArea.clear();
+    for (std::size_t n = 0; n < faces; ++n) {
+        const int k = m_grid.index(box.intake.cells[n])[2];
+        auto it = std::find(layerOfZone.begin(), layerOfZone.end(), k);
+        if (it == layerOfZone.end()) {
+            layerOfZone.push_back(k);
+            box.zoneArea.push_back(0.0);
+            it = layerOfZone.end() - 1;
+        }
+        const auto z = static_cast<int>(it - layerOfZone.begin());
+        box.faceZone[n] = z;
+        box.zoneArea[static_cast<std::size_t>(z)] += box.faceArea[n];
+    }
+    // Each band over the open layers it overlaps, by height; one thinner than a cell that overlaps
+    // none of them (openLayers opened the row nearest its middle for it) to the nearest.
+    for (const auto& band : box.spec.bands) {
+        std::vector<std::pair<int, double>> split;
+        double total = 0;
+        for (std::size_t z = 0; z < layerOfZone.size(); ++z) {
+            const int k = layerOfZone[z];
+            const double overlap = std::min(band[1], m_grid.face(2, k + 1)) - std::max(band[0], m_grid.face(2, k));
+            if (overlap > 0) {
+                split.emplace_back(static_cast<int>(z), overlap);
+                total += overlap;
+            }
+        }
+        if (!(total > 0)) {
+            const double mid = 0.5 * (band[0] + band[1]);
+            std::size_t best = 0;
+            for (std::size_t z = 1; z < layerOfZone.size(); ++z)
+                if (std::abs(m_grid.centre(2, layerOfZone[z]) - mid) <
+                    std::abs(m_grid.centre(2, layerOfZone[best]) - mid))
+                    best = z;
+            split = {{static_cast<int>(best), 1.0}};
+            total = 1.0;
+        }
+        for (auto& [z, f] : split)
+            f /= total;
+        box.bandZones.push_back(std::move(split));
+    }
+}
+
+void FieldSolver::applyShares(Box& box, const std::vector<double>& bandFlow, const std::vector<double>& bandHeat) const
+{
+    const std::size_t zones = box.zoneArea.size();
+    box.zoneFlow.assign(zones, 0.0);
+    box.zoneHeat.assign(zones, 0.0);
+    if (bandFlow.empty() && bandHeat.empty()) {
+        for (std::size_t z = 0; z < zones; ++z)
+            box.zoneFlow[z] = box.zoneHeat[z] = box.zoneArea[z] / box.area;
+    } else {
+        const std::size_t bands = box.spec.bands.size();
+        if (bandFlow.size() != bands || bandHeat.size() != bands)
+            throw std::invalid_argument("field solver: a black box's flow and heat shares need one value per band (" +
+                                        std::to_string(bands) + " bands)");
+        double flowSum = 0, heatSum = 0;
+        for (std::size_t b = 0; b < bands; ++b) {
+            if (!(bandFlow[b] >= 0) || !std::isfinite(bandFlow[b]) || !(bandHeat[b] >= 0) ||
+                !std::isfinite(bandHeat[b]))
+                throw std::invalid_argument("field solver: a black box's flow and heat shares must be finite and "
+                                            "non-negative");
+            if (bandHeat[b] > 0 && bandFlow[b] == 0)
+                throw std::invalid_argument("field solver: band " + std::to_string(b + 1) +
+                                            " of a black box releases heat but draws no air");
+            flowSum += bandFlow[b];
+            heatSum += bandHeat[b];
+        }
+        if (!(flowSum > 0))
+            throw std::invalid_argument("field solver: a black box's flow shares are all zero");
+        for (std::size_t b = 0; b < bands; ++b) {
+            // One zone (a vertical box) takes every band's share.
+            const std::vector<std::pair<int, double>> whole{{0, 1.0}};
+            const auto& split = box.bandZones.empty() ? whole : box.bandZones[b];
+            for (const auto& [z, f] : split) {
+                box.zoneFlow[static_cast<std::size_t>(z)] += f * bandFlow[b] / flowSum;
+                box.zoneHeat[static_cast<std::size_t>(z)] +=
+                    f * (heatSum > 0 ? bandHeat[b] / heatSum : bandFlow[b] / flowSum);
+            }
+        }
+    }
+    box.flowShare.resize(box.faceArea.size());
+    for (std::size_t n = 0; n < box.faceArea.size(); ++n) {
+        const auto z = static_cast<std::size_t>(box.faceZone[n]);
+        box.flowShare[n] = box.zoneFlow[z] * box.faceArea[n] / box.zoneArea[z];
+    }
+    box.zoneIntake.assign(zones, 0.0);
+    box.zoneExhaust.assign(zones, 0.0);
+    box.spec.bandFlow = bandFlow;
+    box.spec.bandHeat = bandHeat;
+}
+
+void FieldSolver::setBlackBoxShares(int box, const std::vector<double>& bandFlow, const std::vector<double>& bandHeat)
+{
+    if (box < 0 || box >= blackBoxCount())
+        throw std::out_of_range("field solver: no such black box");
+    Box& b = m_boxes[static_cast<std::size_t>(box)];
+    if (b.bandZones.empty() && b.zoneArea.size() == 1 && !(bandFlow.empty() && bandHeat.empty()) && b.axis != 2 &&
+        !b.spec.bands.empty()) { // a box built without shares: its zones now
+        b.spec.bandFlow = bandFlow;
+        b.spec.bandHeat = bandHeat;
+        buildZones(b);
+    }
+    applyShares(b, bandFlow, bandHeat);
+    updateBlackBoxes();
+}
+
+std::vector<BlackBoxFace> FieldSolver::blackBoxFaces(int box) const
+{
+    const Box& b = m_boxes.at(static_cast<std::size_t>(box));
+    std::vector<BlackBoxFace> out(b.faceArea.size());
+    for (std::size_t n = 0; n < out.size(); ++n) {
+        out[n].intakeCell = m_grid.index(b.intake.cells[n]);
+        out[n].exhaustCell = m_grid.index(b.exhaust.cells[n]);
+        out[n].speed = b.spec.massFlow * b.flowShare[n] / (m_fluid.density * b.faceArea[n]);
+        out[n].exhaustC = b.zoneExhaust[static_cast<std::size_t>(b.faceZone[n])];
+    }
+    return out;
+}
+
 BlackBoxState FieldSolver::blackBoxState(int box) const
 {
     if (box < 0 || box >= blackBoxCount())
@@ -201,30 +334,37 @@ void FieldSolver::updateBlackBoxes()
     std::fill(m_sink.begin(), m_sink.end(), 0.0);
     std::fill(m_release.begin(), m_release.end(), 0.0);
     std::fill(m_releaseEnthalpy.begin(), m_releaseEnthalpy.end(), 0.0);
+    const double cp = m_fluid.specificHeat;
     for (Box& b : m_boxes) {
+        // Mass-weighted over the whole face; per zone (a layer's chassis) by area.
         double mean = 0, hottest = -std::numeric_limits<double>::infinity();
+        std::fill(b.zoneIntake.begin(), b.zoneIntake.end(), 0.0);
         for (std::size_t n = 0; n < b.intake.cells.size(); ++n) {
             const double t = m_t[b.intake.cells[n]];
-            mean += b.intake.weights[n] * t;
+            mean += b.flowShare[n] * t;
             hottest = std::max(hottest, t);
+            b.zoneIntake[static_cast<std::size_t>(b.faceZone[n])] += b.faceArea[n] * t;
+        }
+        for (std::size_t z = 0; z < b.zoneIntake.size(); ++z) {
+            b.zoneIntake[z] /= b.zoneArea[z];
+            // Each zone's air leaves heated by its own share: T_in,z + Q_z / (ṁ_z c_p).
+            const double m = b.spec.massFlow * b.zoneFlow[z];
+            b.zoneExhaust[z] = m > 0 ? b.zoneIntake[z] + b.spec.heat * b.zoneHeat[z] / (m * cp) : b.zoneIntake[z];
         }
         b.state.intakeMean = mean;
         b.state.intakeMax = hottest;
-        b.state.exhaust = b.spec.massFlow > 0 ? mean + b.spec.heat / (b.spec.massFlow * m_fluid.specificHeat) : mean;
+        b.state.exhaust = b.spec.massFlow > 0 ? mean + b.spec.heat / (b.spec.massFlow * cp) : mean;
         // The box's faces carry its flow (along +axis when it draws from its low side).
         const double sign = isHigh(b.spec.intake) ? -1.0 : 1.0;
         auto& u = m_u[static_cast<std::size_t>(b.axis)];
-        const double velocity = sign * b.spec.massFlow / (m_fluid.density * b.area);
         for (std::size_t n = 0; n < b.intake.faces.size(); ++n) {
+            const double m = b.spec.massFlow * b.flowShare[n];
+            const double velocity = sign * m / (m_fluid.density * b.faceArea[n]);
             u[b.intake.faces[n]] = velocity;
             u[b.exhaust.faces[n]] = velocity;
-        }
-        for (std::size_t n = 0; n < b.intake.cells.size(); ++n)
-            m_sink[b.intake.cells[n]] += b.spec.massFlow * b.intake.weights[n];
-        for (std::size_t n = 0; n < b.exhaust.cells.size(); ++n) {
-            const double m = b.spec.massFlow * b.exhaust.weights[n];
+            m_sink[b.intake.cells[n]] += m;
             m_release[b.exhaust.cells[n]] += m;
-            m_releaseEnthalpy[b.exhaust.cells[n]] += m * b.state.exhaust;
+            m_releaseEnthalpy[b.exhaust.cells[n]] += m * b.zoneExhaust[static_cast<std::size_t>(b.faceZone[n])];
         }
     }
 }
@@ -300,13 +440,13 @@ void FieldSolver::checkAirRegions() const
         const double q = b.spec.massFlow / m_fluid.density;
         for (std::size_t k = 0; k < b.intake.cells.size(); ++k) {
             const auto r = static_cast<std::size_t>(region[b.intake.cells[k]]);
-            net[r] -= q * b.intake.weights[k];
-            moved[r] += q * b.intake.weights[k];
+            net[r] -= q * b.flowShare[k];
+            moved[r] += q * b.flowShare[k];
         }
         for (std::size_t k = 0; k < b.exhaust.cells.size(); ++k) {
             const auto r = static_cast<std::size_t>(region[b.exhaust.cells[k]]);
-            net[r] += q * b.exhaust.weights[k];
-            moved[r] += q * b.exhaust.weights[k];
+            net[r] += q * b.flowShare[k];
+            moved[r] += q * b.flowShare[k];
         }
     }
     const auto where = [&](std::size_t r) {

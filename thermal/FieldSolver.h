@@ -142,9 +142,12 @@ struct FieldResult {
 };
 
 /// A black box inside the room — a rack as the flow network sees it: its cells are solid; it
-/// draws `massFlow` through its intake face (spread over the face by area) and releases the same
-/// flow through the opposite face, heated by `heat`: T_exhaust = T_intake + heat / (ṁ c_p), with
-/// T_intake the mass-weighted mean of the air it draws.
+/// draws `massFlow` through its intake face and releases the same flow through the opposite face,
+/// heated by `heat`: T_exhaust = T_intake + heat / (ṁ c_p), with T_intake the mass-weighted mean
+/// of the air it draws. With per-band shares (`bandFlow`, `bandHeat`: each chassis' fans and
+/// power against its rack's) every layer of cells draws its bands' flow and releases it heated by
+/// its bands' heat over its own intake; without them the flow is spread by area and leaves at one
+/// exhaust temperature.
 struct FieldBlackBox {
     std::array<double, 3> min{}, max{}; ///< m; cells whose centres lie inside are solid
     Side intake = Side::XMin;           ///< the box's face that draws air (exhaust: the opposite one)
@@ -154,6 +157,16 @@ struct FieldBlackBox {
     /// its air — a rack's occupied OU; blanked ones are closed. Empty: the whole face. A band
     /// thinner than a cell opens the row of cells nearest its middle.
     std::vector<std::array<double, 2>> bands;
+    /// Per band: its share of `massFlow` and of `heat` (≥ 0; normalised to sum 1). Empty: by area,
+    /// one exhaust temperature. A band that releases heat needs a share of the flow.
+    std::vector<double> bandFlow, bandHeat;
+};
+
+/// One face cell of a black box: where it draws and releases, and how (the OpenFOAM export).
+struct BlackBoxFace {
+    std::array<int, 3> intakeCell{}, exhaustCell{}; ///< the air cells in front of and behind the box
+    double speed = 0;                               ///< m/s through the face (≥ 0)
+    double exhaustC = 0;                            ///< °C of the air released there
 };
 
 /// Per layer k of `grid`, whether the box's bands open it (all layers when it has none).
@@ -198,6 +211,11 @@ public:
     void addSolid(std::array<double, 3> min, std::array<double, 3> max);
     /// Change a black box's flow and heat (the coupled iteration with the rack network).
     void setBlackBoxFlow(int box, double massFlow, double heat);
+    /// Change a black box's per-band shares of its flow and heat (FieldBlackBox::bandFlow,
+    /// bandHeat; one per band, or both empty for the spread by area). Throws std::invalid_argument.
+    void setBlackBoxShares(int box, const std::vector<double>& bandFlow, const std::vector<double>& bandHeat);
+    /// The box's face cells, their speeds and exhaust temperatures now.
+    std::vector<BlackBoxFace> blackBoxFaces(int box) const;
     BlackBoxState blackBoxState(int box) const;
     /// Mean (area-weighted) and hottest air in front of a box's intake between heights zLo and
     /// zHi (m) — a chassis' share of its rack's front; the nearest row of cells when none lies
@@ -363,8 +381,18 @@ private:
         BoxFace intake, exhaust;
         BlackBoxState state;
         int axis = 0;
-        double area = 0; ///< m², of the intake face
+        double area = 0;               ///< m², of the intake face
+        std::vector<double> faceArea;  ///< m², per face (intake and exhaust alike)
+        std::vector<double> flowShare; ///< per face: its share of the box's flow, sum 1
+        std::vector<int> faceZone;     ///< per face: its zone (a layer of cells; one zone without shares)
+        /// Per zone: area (m²), shares of flow and heat, intake mean and exhaust (°C); per band:
+        /// (zone, fraction of the band) pairs — how its flow and heat split over the layers.
+        std::vector<double> zoneArea, zoneFlow, zoneHeat, zoneIntake, zoneExhaust;
+        std::vector<std::vector<std::pair<int, double>>> bandZones;
     };
+    /// The box's zones from its faces' layers and its bands (addBlackBox), and its shares.
+    void buildZones(Box& box) const;
+    void applyShares(Box& box, const std::vector<double>& bandFlow, const std::vector<double>& bandHeat) const;
     std::vector<Box> m_boxes;
     std::vector<char> m_solid;
     /// Per cell, from the black boxes: mass drawn (kg/s), mass released (kg/s) and the enthalpy it

@@ -205,9 +205,9 @@ double FieldSolver::kEpsilon(const FieldSettings& s)
     // What the black boxes release carries the inflow turbulence of their exhaust's speed.
     std::vector<double> releaseK(n, 0.0), releaseEps(n, 0.0);
     for (const Box& b : m_boxes) {
-        const InletTurbulence t = inletTurbulence(b.spec.massFlow / (rho * b.area));
         for (std::size_t e = 0; e < b.exhaust.cells.size(); ++e) {
-            const double m = b.spec.massFlow * b.exhaust.weights[e];
+            const double m = b.spec.massFlow * b.flowShare[e];
+            const InletTurbulence t = inletTurbulence(m / (rho * b.faceArea[e]));
             releaseK[b.exhaust.cells[e]] += m * t.k;
             releaseEps[b.exhaust.cells[e]] += m * t.epsilon;
         }

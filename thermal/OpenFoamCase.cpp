@@ -20,6 +20,28 @@ double speed(const std::array<double, 3>& v)
     return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
 }
 
+/// A patch's velocity: uniform, or per face (rack faces).
+std::string velocities(const FoamPatch& p)
+{
+    if (p.faceVelocity.empty())
+        return "uniform " + vec(p.velocity);
+    std::string s = "nonuniform List<vector> " + std::to_string(p.faceVelocity.size()) + "\n(\n";
+    for (const auto& v : p.faceVelocity)
+        s += vec(v) + "\n";
+    return s + ")\n";
+}
+
+/// Per-face scalars as a nonuniform list, or `uniform` when there are none.
+std::string scalars(const std::vector<double>& values, double uniform)
+{
+    if (values.empty())
+        return "uniform " + foamNumber(uniform);
+    std::string s = "nonuniform List<scalar> " + std::to_string(values.size()) + "\n(\n";
+    for (double v : values)
+        s += foamNumber(v) + "\n";
+    return s + ")\n";
+}
+
 /// One field file: `internal` value, and per patch the text inside its braces.
 std::string field(const std::string& cls, const std::string& name, const std::string& dims, const std::string& internal,
                   const std::vector<FoamPatch>& patches, const std::function<std::string(const FoamPatch&)>& bc)
@@ -48,7 +70,7 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
     tReturn = hot > 0 ? tReturn / hot + kZeroC : tSupply;
     using K = FoamPatch::Kind;
     const auto fixedU = [](const FoamPatch& p) {
-        return "        type            fixedValue;\n        value           uniform " + vec(p.velocity) + ";\n";
+        return "        type            fixedValue;\n        value           " + velocities(p) + ";\n";
     };
     writeFoamFile(
         dir / "0" / "U", field("volVectorField", "U", "[0 1 -1 0 0 0 0]", "(0 0 0)", patches, [&](const FoamPatch& p) {
@@ -66,40 +88,48 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
                 // flow toward the row's middle would run on (6 K at the row pair's ends).
                 return "        type            fixedNormalInletOutletVelocity;\n        fixTangentialInflow "
                        "false;\n        normalVelocity\n        {\n            type            fixedValue;\n"
-                       "            value           uniform " +
-                       vec(p.velocity) + ";\n        }\n        value           uniform " + vec(p.velocity) + ";\n";
+                       "            value           " +
+                       velocities(p) + ";\n        }\n        value           " + velocities(p) + ";\n";
             default: return fixedU(p);
             }
         }));
-    writeFoamFile(dir / "0" / "T", field("volScalarField", "T", "[0 0 0 1 0 0 0]", foamNumber(tSupply), patches,
-                                         [&](const FoamPatch& p) {
-                                             switch (p.kind) {
-                                             case K::Supply:
-                                             case K::Exhaust:
-                                                 return "        type            fixedValue;\n        value           "
-                                                        "uniform " +
-                                                        foamNumber(p.temperatureK) + ";\n";
-                                             case K::Return:
-                                                 return "        type            inletOutlet;\n        inletValue      "
-                                                        "uniform " +
-                                                        foamNumber(tReturn) + ";\n        value           uniform " +
-                                                        foamNumber(tReturn) + ";\n";
-                                             default: return std::string("        type            zeroGradient;\n");
-                                             }
-                                         }));
+    writeFoamFile(
+        dir / "0" / "T",
+        field("volScalarField", "T", "[0 0 0 1 0 0 0]", foamNumber(tSupply), patches, [&](const FoamPatch& p) {
+            switch (p.kind) {
+            case K::Supply:
+                return "        type            fixedValue;\n        value           "
+                       "uniform " +
+                       foamNumber(p.temperatureK) + ";\n";
+            case K::Exhaust: // each face its chassis' exhaust
+                return "        type            fixedValue;\n        value           " +
+                       scalars(p.faceTemperatureK, p.temperatureK) + ";\n";
+            case K::Return:
+                return "        type            inletOutlet;\n        inletValue      "
+                       "uniform " +
+                       foamNumber(tReturn) + ";\n        value           uniform " + foamNumber(tReturn) + ";\n";
+            default: return std::string("        type            zeroGradient;\n");
+            }
+        }));
     const auto turbulence = [&](bool isK) {
         return [&, isK](const FoamPatch& p) {
             // The inflow turbulence rdt's own k–ε solve uses (5 % intensity, 42 mm mixing length).
             const InletTurbulence t = inletTurbulence(speed(p.velocity));
             const double v = isK ? t.k : t.epsilon;
+            std::vector<double> perFace; // a rack's exhaust: each face's from its own speed
+            for (const auto& u : p.faceVelocity) {
+                const InletTurbulence f = inletTurbulence(speed(u));
+                perFace.push_back(isK ? f.k : f.epsilon);
+            }
             switch (p.kind) {
             case K::Wall:
                 return std::string(isK ? "        type            kqRWallFunction;\n"
                                        : "        type            epsilonWallFunction;\n") +
                        "        value           uniform " + foamNumber(v) + ";\n";
             case K::Supply:
-            case K::Exhaust:
                 return "        type            fixedValue;\n        value           uniform " + foamNumber(v) + ";\n";
+            case K::Exhaust:
+                return "        type            fixedValue;\n        value           " + scalars(perFace, v) + ";\n";
             case K::Return:
                 return "        type            inletOutlet;\n        inletValue      uniform " + foamNumber(v) +
                        ";\n        value           uniform " + foamNumber(v) + ";\n";

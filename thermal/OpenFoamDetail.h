@@ -19,6 +19,10 @@ struct FoamPatch {
     enum Kind { Wall, Supply, Return, Intake, Exhaust } kind = Wall;
     std::array<double, 3> velocity{}; ///< m/s (supplies, rack faces)
     double temperatureK = 0;          ///< supplies and exhausts
+    /// Rack faces: per face of the patch, in its order, the velocity and (exhausts) temperature;
+    /// empty: the uniform values above.
+    std::vector<std::array<double, 3>> faceVelocity;
+    std::vector<double> faceTemperatureK;
     std::size_t faces = 0;
 };
 

@@ -65,7 +65,6 @@ std::size_t exportOpenFoam(const RoomGeometry& room, const FieldSolver& s, const
     const fs::path dir(dirName);
     const FieldGrid& g = s.grid();
     const std::array<int, 3> n{g.cells(0), g.cells(1), g.cells(2)};
-    const double rho = s.fluid().density;
     // Air cells, numbered in grid order (so owner < neighbour along every axis).
     std::vector<long> air(g.cellCount(), -1);
     long nAir = 0;
@@ -210,27 +209,38 @@ std::size_t exportOpenFoam(const RoomGeometry& room, const FieldSolver& s, const
             }
     // Internal faces in upper-triangular order: by owner, then neighbour (+x, +y, +z already is).
 
-    // Rack faces: the velocity that carries each rack's flow over the faces actually written.
+    // Rack faces: each face cell's velocity (its chassis' share of the rack's flow over its layer)
+    // and, at the rear, the temperature it releases — rdt's own per-face values.
     for (std::size_t b = 0; b < room.boxes.size(); ++b) {
         const FieldBlackBox& box = room.boxes[b];
         const auto axis = static_cast<std::size_t>(static_cast<int>(box.intake) / 2);
         const double sign = static_cast<int>(box.intake) % 2 == 1 ? -1.0 : 1.0; // flow direction through the box
+        std::map<std::size_t, const BlackBoxFace*> atIntake, atExhaust;         // by air cell
+        const std::vector<BlackBoxFace> faces = s.blackBoxFaces(static_cast<int>(b));
+        for (const BlackBoxFace& f : faces) {
+            atIntake[static_cast<std::size_t>(air[g.cell(f.intakeCell[0], f.intakeCell[1], f.intakeCell[2])])] = &f;
+            atExhaust[static_cast<std::size_t>(air[g.cell(f.exhaustCell[0], f.exhaustCell[1], f.exhaustCell[2])])] = &f;
+        }
         for (int which = 0; which < 2; ++which) {
             Patch& p = patches[firstRack + 2 * b + static_cast<std::size_t>(which)];
-            const double faceArea = [&] {
-                double a = 0;
+            const auto& at = which == 0 ? atIntake : atExhaust;
+            double flow = 0, area = 0;
+            for (const Face& f : p.list) {
+                const auto it = at.find(f.owner);
+                if (it == at.end())
+                    throw std::logic_error("OpenFOAM export: rack " + std::to_string(b + 1) +
+                                           "'s face cells differ from the solver's");
+                std::array<double, 3> v{};
+                v[axis] = sign * it->second->speed;
+                p.faceVelocity.push_back(v);
+                p.faceTemperatureK.push_back(it->second->exhaustC + kZeroC);
                 const auto e1 = (axis + 1) % 3, e2 = (axis + 2) % 3;
-                for (int u = 0; u < n[e1]; ++u)
-                    for (int v = 0; v < n[e2]; ++v) {
-                        const double cu = g.centre(static_cast<int>(e1), u), cv = g.centre(static_cast<int>(e2), v);
-                        const int layer = e1 == 2 ? u : v;
-                        if (cu > box.min[e1] && cu < box.max[e1] && cv > box.min[e2] && cv < box.max[e2] &&
-                            layers[b][static_cast<std::size_t>(layer)])
-                            a += g.width(static_cast<int>(e1), u) * g.width(static_cast<int>(e2), v);
-                    }
-                return a;
-            }();
-            p.velocity[axis] = faceArea > 0 ? sign * box.massFlow / (rho * faceArea) : 0.0;
+                const std::array<int, 3> c = which == 0 ? it->second->intakeCell : it->second->exhaustCell;
+                const double a = g.width(static_cast<int>(e1), c[e1]) * g.width(static_cast<int>(e2), c[e2]);
+                flow += it->second->speed * a;
+                area += a;
+            }
+            p.velocity[axis] = area > 0 ? sign * flow / area : 0.0; // the mean, for the case's notes
         }
     }
 

@@ -184,16 +184,23 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
     std::vector<ChassisModel> cs;
     double otherHeat = 0;
     int usedOu = 0;
-    for (const core::Slot& s : rack.slots) {
+    out.slotHeatW.assign(rack.slots.size(), 0.0);
+    out.slotFlowM3s.assign(rack.slots.size(), 0.0);
+    for (std::size_t i = 0; i < rack.slots.size(); ++i) {
+        const core::Slot& s = rack.slots[i];
         usedOu += s.part->ouHeight;
-        if (s.part->kind == core::PartKind::Chassis)
+        if (s.part->kind == core::PartKind::Chassis) {
             cs.push_back(modelOf(d, s, air));
-        else
-            otherHeat += models::partDrawW(*s.part, *d.catalog, {1.0, 0.0, false});
+        } else {
+            out.slotHeatW[i] = models::partDrawW(*s.part, *d.catalog, {1.0, 0.0, false});
+            otherHeat += out.slotHeatW[i];
+        }
     }
     const int openOu = std::max(0, static_cast<int>(rack.rackType->value("usable_ou", 44)) - usedOu);
     const double rhoCp = air.density * air.cp;
     const double otherFlow = otherHeat / (rhoCp * prm.otherDeltaTK);
+    for (std::size_t i = 0; i < rack.slots.size(); ++i)
+        out.slotFlowM3s[i] = out.slotHeatW[i] / (rhoCp * prm.otherDeltaTK);
 
     std::vector<double> speed(cs.size(), 1.0);
     RackNetwork network(cs, speed, openOu, air, prm);
@@ -370,6 +377,8 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
         const double limitK = std::isnan(m.maxOperatingK) ? m.slowdownK : m.maxOperatingK;
         t.throttled = m.gpus > 0 && !std::isnan(limitK) && t.gpuJunctionK > limitK;
         out.heatW += m.heatW;
+        out.slotHeatW[static_cast<std::size_t>(t.slot)] = m.heatW;
+        out.slotFlowM3s[static_cast<std::size_t>(t.slot)] = flows[c];
         out.chassis.push_back(t);
     }
     return out;

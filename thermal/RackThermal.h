@@ -72,6 +72,10 @@ struct RackThermal {
     /// The rack network's solution (branch flows, node pressures), a warm start for the next solve.
     std::vector<double> branchFlowsM3s, nodePressuresPa;
     std::vector<ChassisThermal> chassis;
+    /// Per slot of the rack: the air through it (m³/s: a chassis' fans; a part without a fan
+    /// model its heat at RackAirflowParams::otherDeltaTK) and its heat (W) — the room field gives
+    /// each its share of the rack's front and rear.
+    std::vector<double> slotFlowM3s, slotHeatW;
 };
 
 /// Solve one rack for the given boundary air. Throws NetworkError for a chassis that dissipates

@@ -188,17 +188,14 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& d, const std::vecto
             box.min = {f.min[0] - ox, f.min[1] - oy, 0.0};
             box.max = {f.max[0] - ox, f.max[1] - oy, f.max[2]};
             box.intake = f.facing > 0 ? Side::YMax : Side::YMin;
-            // The rack draws through its occupied OU (blanking panels close the rest).
+            // The rack draws through its occupied OU (blanking panels close the rest): one band per
+            // slot, in the rack's slot order, so that each chassis draws and releases its own share
+            // (RoomThermal sets the shares from the rack network).
             const core::LayoutSpacing spacing;
             for (const core::Slot& slot : d.racks[static_cast<std::size_t>(ri)].slots) {
                 const double z0 = core::ouBottomZ(slot.ou, spacing);
-                const double z1 = z0 + slot.part->ouHeight * spacing.ouPitch;
-                if (!box.bands.empty() && std::abs(box.bands.back()[1] - z0) < 1e-9)
-                    box.bands.back()[1] = z1;
-                else
-                    box.bands.push_back({z0, z1});
+                box.bands.push_back({z0, z0 + slot.part->ouHeight * spacing.ouPitch});
             }
-            std::sort(box.bands.begin(), box.bands.end());
             box.massFlow = flow.at(static_cast<std::size_t>(ri));
             box.heat = heat.at(static_cast<std::size_t>(ri));
             rackFlow += box.massFlow;

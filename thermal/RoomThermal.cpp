@@ -177,15 +177,27 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
         // rack's exhaust rise over the ceiling height, and at most kCrossings cell crossings of the
         // fastest air entering (supply jets, rack exhausts) — docs/thermal.md.
         double rise = 1.0, fastest = 0.1, cellMin = 1e300;
-        for (const FieldBlackBox& b : g.boxes)
-            if (b.massFlow > 0) {
-                rise = std::max(rise, b.heat / (b.massFlow * air.specificHeat));
-                double area = 0;
-                for (const auto& band : b.bands)
-                    area += (band[1] - band[0]) * (b.max[0] - b.min[0]);
+        for (std::size_t k = 0; k < g.boxes.size(); ++k) {
+            const FieldBlackBox& b = g.boxes[k];
+            if (!(b.massFlow > 0))
+                continue;
+            rise = std::max(rise, b.heat / (b.massFlow * air.specificHeat));
+            // The fastest band: each slot's share of the rack's flow over its own height.
+            const RackThermal& rt = res.racks[static_cast<std::size_t>(g.racks[k])];
+            double total = 0, height = 0;
+            for (double q : rt.slotFlowM3s)
+                total += q;
+            for (const auto& band : b.bands)
+                height += band[1] - band[0];
+            for (std::size_t s = 0; s < b.bands.size(); ++s) {
+                const double area = (b.bands[s][1] - b.bands[s][0]) * (b.max[0] - b.min[0]);
+                const double share = rt.slotFlowM3s.size() == b.bands.size() && total > 0
+                                         ? rt.slotFlowM3s[s] / total
+                                         : (b.bands[s][1] - b.bands[s][0]) / height;
                 if (area > 0)
-                    fastest = std::max(fastest, b.massFlow / (air.density * area));
+                    fastest = std::max(fastest, share * b.massFlow / (air.density * area));
             }
+        }
         for (const RoomPatch& p : g.patches)
             fastest = std::max(fastest, p.speed);
         for (int a = 0; a < 3; ++a)
@@ -205,6 +217,13 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
         }
         settings.pressureSolver = pressure;
         std::vector<double> lastIntake(g.racks.size(), NAN);
+        // Each chassis' share of its rack's flow and heat, as the network gives them (one band per
+        // slot, RoomGeometry): the chassis draws its own fans' air at its height and releases it
+        // heated by its own power.
+        const auto setShares = [&](std::size_t k, const RackThermal& rt) {
+            if (rt.slotFlowM3s.size() == g.boxes[k].bands.size() && rt.slotHeatW.size() == g.boxes[k].bands.size())
+                solver->setBlackBoxShares(static_cast<int>(k), rt.slotFlowM3s, rt.slotHeatW);
+        };
         const core::LayoutSpacing spacing;
         // The network, rack by rack, under the air the field brings it; returns the largest
         // intake change since the last call (K) and the largest relative flow change.
@@ -253,6 +272,7 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
             for (std::size_t k = 0; k < g.racks.size(); ++k) {
                 const auto ri = static_cast<std::size_t>(g.racks[k]);
                 solver->setBlackBoxFlow(static_cast<int>(k), flow[ri], heat[ri]);
+                setShares(k, res.racks[ri]);
             }
             ++out.couplings;
             out.couplingChangeK = change;
@@ -261,6 +281,7 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
         for (std::size_t k = 0; k < g.racks.size(); ++k) {
             const auto ri = static_cast<std::size_t>(g.racks[k]);
             solver->setBlackBoxFlow(static_cast<int>(k), flow[ri], heat[ri]);
+            setShares(k, res.racks[ri]);
         }
         // The coupling runs inside the field iterations (the network every kNetworkEvery of them), and once
         // more at the end: the fixed point holds when that pass moves no intake by 0.05 K and no

@@ -109,8 +109,8 @@ TEST_CASE("a channel drawn through its walls by black boxes follows Berman's suc
     }
     s.setBoundary(Side::XMax, BoundaryCondition{BoundaryKind::Outlet, {}, {}});
     const double drawn = fluid.density * suction * walls * depth; // kg/s through each wall
-    s.addBlackBox(FieldBlackBox{{-1.0, plenum, -1.0}, {walls, plenum + wall, 2.0}, Side::YMax, drawn, 0.0, {}});
-    s.addBlackBox(FieldBlackBox{{-1.0, yc + h, -1.0}, {walls, yc + h + wall, 2.0}, Side::YMin, drawn, 0.0, {}});
+    s.addBlackBox(FieldBlackBox{{-1.0, plenum, -1.0}, {walls, plenum + wall, 2.0}, Side::YMax, drawn, 0.0, {}, {}, {}});
+    s.addBlackBox(FieldBlackBox{{-1.0, yc + h, -1.0}, {walls, yc + h + wall, 2.0}, Side::YMin, drawn, 0.0, {}, {}, {}});
     FieldSettings settings;
     settings.solveEnergy = false;
     const FieldResult r = s.solve(settings);
@@ -150,7 +150,7 @@ TEST_CASE("a black box (a rack) draws its flow, releases it heated, and the heat
     s.setBoundaryPatch(Side::ZMax, {3.4, -1}, {4.0, 2}, BoundaryCondition{BoundaryKind::Outlet, {}, {}});
     s.setBoundary(Side::YMin, BoundaryCondition{BoundaryKind::Symmetry, {}, {}});
     s.setBoundary(Side::YMax, BoundaryCondition{BoundaryKind::Symmetry, {}, {}});
-    const int box = s.addBlackBox(FieldBlackBox{{1.5, -1, 0.0}, {2.5, 2, 2.0}, Side::XMin, 0.3, 3000.0, {}});
+    const int box = s.addBlackBox(FieldBlackBox{{1.5, -1, 0.0}, {2.5, 2, 2.0}, Side::XMin, 0.3, 3000.0, {}, {}, {}});
     CHECK(s.solid(20, 0, 5));
     CHECK_FALSE(s.solid(14, 0, 5));
     FieldSettings settings;
@@ -182,26 +182,93 @@ TEST_CASE("a black box (a rack) draws its flow, releases it heated, and the heat
           Approx(2500.0 / (0.25 * air.specificHeat)).epsilon(1e-12));
 }
 
+TEST_CASE("a rack black box gives each chassis its own flow and heat (per-band shares)", "[thermal][field][validation]")
+{
+    // The room above, its rack split into three bands as a rack's slots: a 0.4 m band that draws
+    // 10 % of the flow and none of the heat (a power shelf), a 0.6 m one with 60 % of the flow and
+    // 75 % of the heat and a 0.6 m one with 30 % and 25 % (two chassis of different draw), 0.4 m
+    // blanked between them. Each layer of cells draws its band's share over its own face and
+    // releases it heated by its own share: T_ex,z − T_in,z = Q_z / (ṁ_z c_p) to 1e-12; mixed, the
+    // rack's exhaust is the unshared one; the global balance still closes to 1e-6.
+    FluidProperties air;
+    air.referenceTemperature = 20.0;
+    air.gravity = {0, 0, 0};
+    FieldSolver s(FieldGrid::uniform(4.0, 1.0, 3.0, 40, 1, 30), air); // 0.1 m layers
+    s.setBoundaryPatch(Side::ZMin, {0.0, -1}, {0.6, 2}, BoundaryCondition{BoundaryKind::Inlet, {0, 0, 0.5}, 20.0});
+    s.setBoundaryPatch(Side::ZMax, {3.4, -1}, {4.0, 2}, BoundaryCondition{BoundaryKind::Outlet, {}, {}});
+    s.setBoundary(Side::YMin, BoundaryCondition{BoundaryKind::Symmetry, {}, {}});
+    s.setBoundary(Side::YMax, BoundaryCondition{BoundaryKind::Symmetry, {}, {}});
+    const double m = 0.3, q = 3000.0;
+    FieldBlackBox spec{{1.5, -1, 0.0},  {2.5, 2, 2.0},    Side::XMin, m, q, {{0.0, 0.4}, {0.8, 1.4}, {1.4, 2.0}},
+                       {0.1, 0.6, 0.3}, {0.0, 0.75, 0.25}};
+    const int box = s.addBlackBox(spec);
+    FieldSettings settings;
+    settings.turbulence = TurbulenceModel::ZeroEquation;
+    settings.tolerance = 1e-7;
+    REQUIRE(s.solve(settings).converged);
+    const std::vector<BlackBoxFace> faces = s.blackBoxFaces(box);
+    REQUIRE(faces.size() == 16); // layers 0–3, 8–19 open; 4–7 blanked
+    const double rho = air.density, cp = air.specificHeat, faceArea = 0.1 * 1.0;
+    const double share[3] = {0.1, 0.6, 0.3}, heat[3] = {0.0, 0.75, 0.25};
+    const int layers[3][2] = {{0, 4}, {8, 14}, {14, 20}};
+    double flowSum = 0;
+    for (const BlackBoxFace& f : faces) {
+        const int k = f.intakeCell[2];
+        int band = -1;
+        for (int b = 0; b < 3; ++b)
+            if (k >= layers[b][0] && k < layers[b][1])
+                band = b;
+        REQUIRE(band >= 0);
+        const double cells = layers[band][1] - layers[band][0];
+        const double mz = m * share[band] / cells; // kg/s through this layer's face
+        CHECK(f.speed == Approx(mz / (rho * faceArea)).epsilon(1e-12));
+        const double tin = s.temperature(f.intakeCell[0], f.intakeCell[1], f.intakeCell[2]);
+        CHECK(f.exhaustC - tin == Approx(q * heat[band] / cells / (mz * cp)).margin(1e-9));
+        flowSum += rho * f.speed * faceArea;
+    }
+    CHECK(flowSum == Approx(m).epsilon(1e-12));
+    double out = 0;
+    for (Side side : {Side::XMin, Side::XMax, Side::YMin, Side::YMax, Side::ZMin, Side::ZMax})
+        out += s.enthalpyOutflow(side) - s.wallHeat(side);
+    CHECK(std::abs(out - q) < 1e-6 * q);
+    const BlackBoxState b = s.blackBoxState(box);
+    CHECK(b.exhaust - b.intakeMean == Approx(q / (m * cp)).epsilon(1e-12));
+    // The shares change with the network's answer; bad ones are refused, naming the band.
+    s.setBlackBoxShares(box, {1, 1, 1}, {1, 1, 1});
+    CHECK(s.blackBoxFaces(box)[0].speed == Approx(m / 3 / 4 / (rho * faceArea)).epsilon(1e-12));
+    CHECK_THROWS_WITH(s.setBlackBoxShares(box, {0.5, 0.5}, {0.5, 0.5}),
+                      Catch::Contains("one value per band (3 bands)"));
+    CHECK_THROWS_WITH(s.setBlackBoxShares(box, {0.0, 0.5, 0.5}, {0.2, 0.4, 0.4}),
+                      Catch::Contains("band 1 of a black box releases heat but draws no air"));
+    CHECK_THROWS_WITH(s.setBlackBoxShares(box, {NAN, 0.5, 0.5}, {0.2, 0.4, 0.4}), Catch::Contains("finite"));
+    // Without shares: by area, one exhaust temperature.
+    s.setBlackBoxShares(box, {}, {});
+    const std::vector<BlackBoxFace> even = s.blackBoxFaces(box);
+    for (const BlackBoxFace& f : even)
+        CHECK(f.speed == Approx(m / (rho * 16 * faceArea)).epsilon(1e-12));
+}
+
 TEST_CASE("black boxes refuse impossible placements", "[thermal][field]")
 {
     FieldSolver s(FieldGrid::uniform(4, 4, 3, 20, 20, 15));
-    s.addBlackBox(FieldBlackBox{{1.0, 1.0, 0.0}, {1.6, 2.2, 2.0}, Side::YMin, 0.2, 1000, {}});
+    s.addBlackBox(FieldBlackBox{{1.0, 1.0, 0.0}, {1.6, 2.2, 2.0}, Side::YMin, 0.2, 1000, {}, {}, {}});
     // Overlapping the first.
-    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{1.4, 1.0, 0.0}, {2.0, 2.2, 2.0}, Side::YMin, 0.2, 1000, {}}),
+    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{1.4, 1.0, 0.0}, {2.0, 2.2, 2.0}, Side::YMin, 0.2, 1000, {}, {}, {}}),
                       Catch::Contains("overlap"));
     // Covering no cell (thinner than a cell, between centres).
-    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{3.01, 1.0, 0.0}, {3.09, 2.2, 2.0}, Side::YMin, 0.2, 1000, {}}),
-                      Catch::Contains("covers no cell"));
+    CHECK_THROWS_WITH(
+        s.addBlackBox(FieldBlackBox{{3.01, 1.0, 0.0}, {3.09, 2.2, 2.0}, Side::YMin, 0.2, 1000, {}, {}, {}}),
+        Catch::Contains("covers no cell"));
     // Drawing from the domain's edge.
-    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{2.4, 0.0, 0.0}, {3.0, 1.2, 2.0}, Side::YMin, 0.2, 1000, {}}),
+    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{2.4, 0.0, 0.0}, {3.0, 1.2, 2.0}, Side::YMin, 0.2, 1000, {}, {}, {}}),
                       Catch::Contains("domain's edge"));
     // Exhausting into the first box.
-    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{1.0, 2.2, 0.0}, {1.6, 3.4, 2.0}, Side::YMax, 0.2, 1000, {}}),
+    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{1.0, 2.2, 0.0}, {1.6, 3.4, 2.0}, Side::YMax, 0.2, 1000, {}, {}, {}}),
                       Catch::Contains("blocked"));
     // Heat without air to carry it, negative or not finite flows.
-    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{3.0, 2.4, 0.0}, {3.6, 3.0, 2.0}, Side::YMin, 0.0, 1000, {}}),
+    CHECK_THROWS_WITH(s.addBlackBox(FieldBlackBox{{3.0, 2.4, 0.0}, {3.6, 3.0, 2.0}, Side::YMin, 0.0, 1000, {}, {}, {}}),
                       Catch::Contains("needs an air flow"));
-    CHECK_THROWS_AS(s.addBlackBox(FieldBlackBox{{3.0, 2.4, 0.0}, {3.6, 3.0, 2.0}, Side::YMin, -1.0, 0, {}}),
+    CHECK_THROWS_AS(s.addBlackBox(FieldBlackBox{{3.0, 2.4, 0.0}, {3.6, 3.0, 2.0}, Side::YMin, -1.0, 0, {}, {}, {}}),
                     std::invalid_argument);
     CHECK_THROWS_AS(s.setBlackBoxFlow(0, std::nan(""), 0), std::invalid_argument);
     CHECK_THROWS_AS(s.setBlackBoxFlow(7, 0.1, 0), std::out_of_range);
@@ -218,8 +285,8 @@ TEST_CASE("air that black boxes join but solids part is a located error, not a r
         FieldSolver s(FieldGrid::uniform(0.6, 0.32, 0.1, 60, 32, 1), air);
         s.setBoundaryPatch(Side::XMin, {0.06, -1}, {0.26, 1}, BoundaryCondition{BoundaryKind::Inlet, {0.1, 0, 0}, {}});
         s.setBoundary(Side::XMax, BoundaryCondition{BoundaryKind::Outlet, {}, {}});
-        s.addBlackBox(FieldBlackBox{{-1, 0.04, -1}, {2, 0.06, 2}, Side::YMax, 0.0007, 0.0, {}});
-        s.addBlackBox(FieldBlackBox{{-1, 0.26, -1}, {2, 0.28, 2}, Side::YMin, 0.0007, 0.0, {}});
+        s.addBlackBox(FieldBlackBox{{-1, 0.04, -1}, {2, 0.06, 2}, Side::YMax, 0.0007, 0.0, {}, {}, {}});
+        s.addBlackBox(FieldBlackBox{{-1, 0.26, -1}, {2, 0.28, 2}, Side::YMin, 0.0007, 0.0, {}, {}, {}});
         CHECK_THROWS_WITH(s.solve(FieldSettings{}), Catch::Contains("separate regions that each have an outlet") &&
                                                         Catch::Contains("(0.01, 0.01, 0.05) m"));
     }
@@ -231,7 +298,7 @@ TEST_CASE("air that black boxes join but solids part is a located error, not a r
         s.setBoundaryPatch(Side::XMax, {0, -1}, {1.0, 2}, BoundaryCondition{BoundaryKind::Outlet, {}, {}});
         s.addSolid({-1, 1.4, -1}, {1.0, 1.5, 2});  // the closet's front wall, left of the box
         s.addSolid({1.6, 1.4, -1}, {4.0, 1.5, 2}); // and right of it
-        s.addBlackBox(FieldBlackBox{{1.0, 1.0, -1}, {1.6, 1.5, 2}, Side::YMin, 0.2, 500.0, {}});
+        s.addBlackBox(FieldBlackBox{{1.0, 1.0, -1}, {1.6, 1.5, 2}, Side::YMin, 0.2, 500.0, {}, {}, {}});
         CHECK_THROWS_WITH(s.solve(FieldSettings{}), Catch::Contains("sealed off from every outlet") &&
                                                         Catch::Contains("put 0.169 m3/s more into it"));
     }
@@ -241,7 +308,7 @@ TEST_CASE("air that black boxes join but solids part is a located error, not a r
         s.addSolid({-1, 1.4, -1}, {1.0, 1.5, 2}); // a dead pocket behind a partition: no flow, no error
         s.addSolid({1.6, 1.4, -1}, {4.0, 1.5, 2});
         s.addSolid({0.95, 1.4, -1}, {1.65, 1.5, 2});
-        s.addBlackBox(FieldBlackBox{{1.0, 0.4, -1}, {1.6, 0.8, 2}, Side::YMin, 0.2, 0.0, {}});
+        s.addBlackBox(FieldBlackBox{{1.0, 0.4, -1}, {1.6, 0.8, 2}, Side::YMin, 0.2, 0.0, {}, {}, {}});
         FieldSettings settings;
         settings.solveEnergy = false;
         settings.maxIterations = 5;

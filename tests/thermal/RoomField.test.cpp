@@ -107,6 +107,35 @@ TEST_CASE("room field: an uncontained row's end racks run hotter than its middle
         INFO("row " << row << ": end racks " << r[0] << " / " << r[7] << " degC, middle " << r[3] << " / " << r[4]);
         CHECK(ends > middle + 0.2);
     }
+    // Each chassis draws its own fans' air at its height and releases it heated by its own power:
+    // the Grand Tetons' layers carry more air per area than the power shelves' (which the network
+    // gives no heat here, so no air); all the faces together carry the rack's flow and, mixed, leave
+    // at the rack's exhaust temperature (1e-9).
+    const thermal::RoomField& room = t.field->rooms.at(0);
+    for (int k = 0; k < room.solver->blackBoxCount(); ++k) {
+        const thermal::FieldBlackBox& box = room.geometry.boxes[static_cast<std::size_t>(k)];
+        const thermal::FieldGrid& g = room.solver->grid();
+        const auto& slots = d.racks[static_cast<std::size_t>(room.geometry.racks[static_cast<std::size_t>(k)])].slots;
+        double flow = 0, gtSpeed = 0, psuSpeed = 0, enthalpy = 0;
+        int gt = 0, psu = 0;
+        for (const thermal::BlackBoxFace& f : room.solver->blackBoxFaces(k)) {
+            const double a = g.width(0, f.intakeCell[0]) * g.width(2, f.intakeCell[2]);
+            flow += room.solver->fluid().density * f.speed * a;
+            const double z = g.centre(2, f.intakeCell[2]);
+            enthalpy += room.solver->fluid().density * f.speed * a * f.exhaustC;
+            for (std::size_t sl = 0; sl < slots.size(); ++sl)
+                if (z > box.bands[sl][0] && z < box.bands[sl][1]) {
+                    const bool chassis = slots[sl].part->kind == core::PartKind::Chassis;
+                    (chassis ? gtSpeed : psuSpeed) += f.speed;
+                    ++(chassis ? gt : psu);
+                }
+        }
+        CHECK(flow == Approx(box.massFlow).epsilon(1e-9));
+        REQUIRE(gt > 0);
+        REQUIRE(psu > 0);
+        CHECK(gtSpeed / gt > 2.0 * psuSpeed / psu);
+        CHECK(enthalpy / flow == Approx(room.solver->blackBoxState(k).exhaust).epsilon(1e-9));
+    }
     // Rows report their metrics from the field: RCI_HI below 100 % when inlets pass 27 °C.
     for (const thermal::RowThermal& row : t.rows) {
         CHECK(row.coldAisleK - kC > 25.0);

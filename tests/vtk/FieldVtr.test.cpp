@@ -29,7 +29,7 @@ TEST_CASE("a solved field written as .vtr reads back in VTK with its values", "[
     s.setBoundaryPatch(Side::ZMax, {3.2, -1}, {4.0, 2}, BoundaryCondition{BoundaryKind::Outlet, {}, {}});
     s.setBoundary(Side::YMin, BoundaryCondition{BoundaryKind::Symmetry, {}, {}});
     s.setBoundary(Side::YMax, BoundaryCondition{BoundaryKind::Symmetry, {}, {}});
-    s.addBlackBox(FieldBlackBox{{1.5, -1, 0.0}, {2.5, 2, 2.0}, Side::XMin, 0.3, 2000.0, {}});
+    s.addBlackBox(FieldBlackBox{{1.5, -1, 0.0}, {2.5, 2, 2.0}, Side::XMin, 0.3, 2000.0, {}, {}, {}});
     FieldSettings settings;
     settings.turbulence = TurbulenceModel::ZeroEquation;
     REQUIRE(s.solve(settings).converged);
