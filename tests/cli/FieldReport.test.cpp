@@ -8,13 +8,16 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "analysis/CheckFormats.h"
 #include "analysis/FieldOutput.h"
 #include "analysis/Pipeline.h"
 #include "analysis/ReportWriter.h"
 #include "cli/TextOutput.h"
+#include "support/RunRdt.h"
 #include "thermal/RoomThermal.h"
+#include <nlohmann/json.hpp>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -203,4 +206,51 @@ TEST_CASE("field model: JSON and HDF5 name the coarser grids a room started from
     const thermal::ThermalResult cold = thermal::computeThermalField(d);
     CHECK(cold.field->rooms.at(0).sequence.empty());
     CHECK(analysis::fieldJson(cold)["rooms"][0]["started_from"].empty());
+}
+
+TEST_CASE("rdt check on the 24k example with --thermal field: field inlets and RCI, the same in text and JSON",
+          "[cli][field]")
+{
+    // The issue's "done when": one 192-rack pod solved in 3D (the other seven share its layout),
+    // every rack's and chassis' inlet from the field, the rows' RCI from those inlets; the text
+    // and the JSON name the same rows below the RCI limit.
+    const test::Run json = test::runRdt("check data/designs/meta-24k-roce.yaml --thermal field --json", false);
+    REQUIRE(json.code == 0);
+    const nlohmann::json j = nlohmann::json::parse(json.out);
+    const auto& t = j.at("thermal");
+    CHECK(t.at("model") == "field");
+    const auto& f = t.at("field");
+    REQUIRE(f.at("rooms").size() == 1);
+    const auto& room = f.at("rooms")[0];
+    CHECK(room.at("same_as").size() == 7);
+    CHECK(room.at("cells").get<int>() > 60000);
+    CHECK(room.at("residuals").at("continuity").get<double>() < 1e-2);
+    CHECK(std::abs(room.at("heat_W").get<double>() - room.at("heat_out_W").get<double>()) <
+          1e-3 * room.at("heat_W").get<double>());
+    REQUIRE(f.at("chassis").size() == 3072); // 8 pods x 192 racks x 2 Grand Tetons
+    double warmest = 0;
+    for (const auto& c : f.at("chassis")) {
+        // No air colder than the supply: van Leer's scheme is bounded, its deferred correction
+        // to the intakes' convergence (0.01 K) — here within 1e-5 K.
+        CHECK(c.at("inlet_mean_C").get<double>() >= 25.0 - 1e-3);
+        CHECK(c.at("inlet_max_C").get<double>() >= c.at("inlet_mean_C").get<double>() - 1e-9);
+        warmest = std::max(warmest, c.at("inlet_mean_C").get<double>());
+    }
+    CHECK(warmest > 26.0); // the row ends draw some exhaust
+    std::set<std::string> below;
+    for (const auto& row : t.at("rows"))
+        if (row.at("rci_hi").get<double>() < 96.0)
+            below.insert(row.at("id").get<std::string>());
+    std::set<std::string> flagged;
+    for (const auto& v : j.at("violations"))
+        if (v.at("rule") == "thermal.row.rci")
+            flagged.insert(v.at("subject").get<std::string>());
+    CHECK(!below.empty());
+    CHECK(flagged == below);
+    const test::Run text = test::runRdt("check data/designs/meta-24k-roce.yaml --thermal field", false);
+    CHECK(text.out.find("room field: 1 room solved (" + std::to_string(room.at("cells").get<int>()) + " cells") !=
+          std::string::npos);
+    CHECK(text.out.find("inlets and RCI from the field") != std::string::npos);
+    CHECK(text.out.find("thermal.row.rci — Row intake temperatures: RCI_HI at least 96 % (" +
+                        std::to_string(flagged.size()) + " subjects)") != std::string::npos);
 }
