@@ -190,6 +190,18 @@ long FieldLayer::streamlinePoints() const
     return m_lines->GetNumberOfPoints();
 }
 
+bool FieldLayer::roomBounds(std::array<double, 6>& b) const
+{
+    if (!m_result)
+        return false;
+    const thermal::RoomGeometry& g = m_result->field->rooms.front().geometry;
+    for (std::size_t d = 0; d < 3; ++d) {
+        b[2 * d] = g.origin[d];
+        b[2 * d + 1] = g.origin[d] + g.size[d];
+    }
+    return true;
+}
+
 long FieldLayer::isoSurfacePoints() const
 {
     return m_surface->GetNumberOfPoints();

@@ -43,6 +43,8 @@ public:
     long sliceCells() const;
     long isoSurfacePoints() const;
     double isoValueC() const { return m_iso; }
+    /// The shown room's extent in layout coordinates, {x0, x1, y0, y1, z0, z1} (m); false without a field.
+    bool roomBounds(std::array<double, 6>& bounds) const;
 
 private:
     void rebuildSlice();

@@ -507,6 +507,29 @@ void SceneView::setCamera(Preset p)
     m_vtk->update();
 }
 
+bool SceneView::frameField(bool onlyInLargerLayout)
+{
+    std::array<double, 6> b{};
+    if (!m_field->roomBounds(b))
+        return false;
+    const auto& lo = m_geometry.boundsMin;
+    const auto& hi = m_geometry.boundsMax;
+    if (onlyInLargerLayout && (hi[0] - lo[0]) * (hi[1] - lo[1]) <= 2.0 * (b[1] - b[0]) * (b[3] - b[2]))
+        return false;
+    vtkRenderer* ren = m_vtk->renderer();
+    vtkCamera* cam = ren->GetActiveCamera();
+    double dir[3];
+    cam->GetDirectionOfProjection(dir);
+    const double c[3] = {(b[0] + b[1]) / 2, (b[2] + b[3]) / 2, (b[4] + b[5]) / 2};
+    cam->SetFocalPoint(c);
+    cam->SetPosition(c[0] - dir[0], c[1] - dir[1], c[2] - dir[2]);
+    ren->ResetCamera(b.data());
+    cam->Zoom(1.15); // the room fills the view; the rest of the hall around it
+    ren->ResetCameraClippingRange();
+    m_vtk->update();
+    return true;
+}
+
 void SceneView::frame(const QString& id)
 {
     const editor::SubjectRef ref = m_studio.subjects().resolve(id.toStdString());

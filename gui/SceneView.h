@@ -41,6 +41,10 @@ public:
     void setCamera(Preset p);
     /// Point the camera at the subject (rack or part) at a distance that shows it whole.
     void frame(const QString& id);
+    /// Point the camera, along its current direction, at the room whose field is shown (the first
+    /// solved: a pod) — with `onlyInLargerLayout`, only when the layout is more than twice the
+    /// room's floor area (a hall of pods); false when it did not.
+    bool frameField(bool onlyInLargerLayout = false);
     /// Actors in the renderer (tests: merged geometry keeps this small whatever the design size).
     int actorCount() const;
     /// Boxes drawn for parts.

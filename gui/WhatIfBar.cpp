@@ -46,7 +46,7 @@ std::optional<double> parse(QLineEdit* e, core::Dimension dim, core::Range range
 WhatIfBar::WhatIfBar(Studio& studio, QWidget* parent)
     : QToolBar(tr("What-if"), parent), m_studio(studio), m_inlet(quantityEdit(tr("as designed"), 100)),
       m_altitude(quantityEdit(tr("as designed"), 100)), m_rotors(new QSpinBox), m_feed(new QComboBox),
-      m_cap(quantityEdit(tr("as designed"), 100))
+      m_cap(quantityEdit(tr("as designed"), 100)), m_thermal(new QComboBox)
 {
     setObjectName("what-if");
     auto* title = new QLabel(tr("<b>What if</b> "));
@@ -65,6 +65,11 @@ WhatIfBar::WhatIfBar(Studio& studio, QWidget* parent)
     addWidget(m_feed);
     addWidget(new QLabel(tr("  GPU cap ")));
     addWidget(m_cap);
+    addWidget(new QLabel(tr("  thermal ")));
+    m_thermal->addItems({tr("as designed"), "network", "field"});
+    m_thermal->setToolTip(tr("Thermal model: the rack network (fast; rows as well-mixed rooms) or the room "
+                             "field (each pod's air solved in 3D, racks as the network's black boxes)"));
+    addWidget(m_thermal);
     auto* reset = new QToolButton;
     reset->setText(tr("Reset"));
     reset->setToolTip(tr("Back to the design as written"));
@@ -73,6 +78,7 @@ WhatIfBar::WhatIfBar(Studio& studio, QWidget* parent)
         connect(e, &QLineEdit::editingFinished, this, &WhatIfBar::apply);
     connect(m_rotors, &QSpinBox::valueChanged, this, &WhatIfBar::apply);
     connect(m_feed, &QComboBox::currentIndexChanged, this, &WhatIfBar::apply);
+    connect(m_thermal, &QComboBox::currentIndexChanged, this, &WhatIfBar::apply);
     connect(reset, &QToolButton::clicked, this, &WhatIfBar::reset);
 }
 
@@ -97,6 +103,12 @@ bool WhatIfBar::set(const QString& what, const QString& value)
             return false;
         const QSignalBlocker block(m_feed);
         m_feed->setCurrentIndex(i);
+    } else if (what == "thermal") {
+        const int i = m_thermal->findText(value);
+        if (i < 1)
+            return false;
+        const QSignalBlocker block(m_thermal);
+        m_thermal->setCurrentIndex(i);
     } else
         return false;
     apply();
@@ -106,12 +118,13 @@ bool WhatIfBar::set(const QString& what, const QString& value)
 void WhatIfBar::reset()
 {
     {
-        const QSignalBlocker a(m_rotors), b(m_feed);
+        const QSignalBlocker a(m_rotors), b(m_feed), c(m_thermal);
         m_inlet->clear();
         m_altitude->clear();
         m_cap->clear();
         m_rotors->setValue(0);
         m_feed->setCurrentIndex(0);
+        m_thermal->setCurrentIndex(0);
     }
     apply();
 }
@@ -129,10 +142,12 @@ void WhatIfBar::apply()
     w.gpuCapW = *cap;
     w.failedRotors = m_rotors->value();
     w.lostFeed = m_feed->currentIndex() == 0 ? std::string() : m_feed->currentText().toStdString();
+    if (m_thermal->currentIndex() > 0)
+        w.thermalModel = m_thermal->currentIndex() == 2 ? core::ThermalModel::Field : core::ThermalModel::Network;
     const analysis::RunOptions& now = m_studio.whatIf();
     const auto same = [](double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; };
     if (same(now.inletK, w.inletK) && same(now.altitudeM, w.altitudeM) && same(now.gpuCapW, w.gpuCapW) &&
-        now.failedRotors == w.failedRotors && now.lostFeed == w.lostFeed)
+        now.failedRotors == w.failedRotors && now.lostFeed == w.lostFeed && now.thermalModel == w.thermalModel)
         return;
     m_studio.setWhatIf(w);
 }

@@ -33,6 +33,7 @@ private:
     QSpinBox* m_rotors;
     QComboBox* m_feed;
     QLineEdit* m_cap;
+    QComboBox* m_thermal; ///< as designed, network, field (the room's air in 3D)
 };
 
 } // namespace rdt::gui

@@ -67,7 +67,7 @@ int main(int argc, char** argv)
     QCommandLineOption view("view", "3D camera: front, top or iso.", "VIEW");
     QCommandLineOption scenario("scenario",
                                 "What-if (repeatable): inlet=35degC, altitude=1800m, fan-fail=N, feed-loss=A|B, "
-                                "gpu-cap=600W.",
+                                "gpu-cap=600W, thermal=network|field (the room field solve).",
                                 "KEY=VALUE");
     parser.addOption(shot);
     parser.addOption(size);
@@ -148,7 +148,7 @@ int main(int argc, char** argv)
         if (!window.whatIf()->set(key, value)) {
             std::fprintf(stderr,
                          "rdt-studio: bad --scenario \"%s\" (inlet=35degC, altitude=1800m, fan-fail=N, "
-                         "feed-loss=A|B, gpu-cap=600W)\n",
+                         "feed-loss=A|B, gpu-cap=600W, thermal=network|field)\n",
                          w.toUtf8().constData());
             return 2;
         }
@@ -209,6 +209,8 @@ int main(int argc, char** argv)
             }
             window.scene()->setFieldView(views.contains("slice"), views.contains("streamlines"), views.contains("iso"),
                                          axis, fraction);
+            // A hall of many pods: the camera on the room whose field is shown.
+            window.scene()->frameField(true);
         }
         if (parser.isSet(colourBy) && window.scene()->colouringName() != parser.value(colourBy)) {
             std::fprintf(stderr, "rdt-studio: no colouring \"%s\"; known: %s\n",

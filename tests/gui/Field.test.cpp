@@ -18,6 +18,7 @@
 #include "gui/SceneView.h"
 #include "gui/Studio.h"
 #include "gui/VtkWidget.h"
+#include "gui/WhatIfBar.h"
 #include "thermal/RoomThermal.h"
 
 using namespace rdt;
@@ -144,4 +145,33 @@ TEST_CASE("studio: the iso-surface follows the design's ASHRAE class", "[gui][fi
     for (const QCheckBox* b : boxes)
         labelled = labelled || b->text() == "Iso-surface 22 degC";
     CHECK(labelled);
+}
+
+TEST_CASE("studio: the what-if bar switches the thermal model to the room field and back", "[gui][field]")
+{
+    // A design that asks for the network model: the what-if "thermal field" solves its room in
+    // 3D and shows it; "network" drops the field again; the design itself is not changed.
+    QTemporaryDir dir;
+    qputenv("RDT_STUDIO_RECOVERY_DIR", (dir.path() + "/recovery").toUtf8());
+    std::ifstream in(RDT_SOURCE_DIR "/tests/fixtures/room/row-pair-6.yaml");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string line = "thermal: {model: field}\n";
+    REQUIRE(text.find(line) != std::string::npos);
+    text.erase(text.find(line), line.size());
+    const QString path = dir.path() + "/network.yaml";
+    std::ofstream(path.toStdString()) << text;
+    gui::MainWindow window(RDT_SOURCE_DIR "/data/catalog", false);
+    window.show();
+    REQUIRE(window.openFile(path));
+    window.waitForChecks();
+    CHECK_FALSE(window.scene()->field()->hasField());
+    REQUIRE(window.whatIf()->set("thermal", "field"));
+    window.waitForChecks();
+    REQUIRE(window.scene()->field()->hasField());
+    CHECK(window.studio().thermal()->model == core::ThermalModel::Field);
+    CHECK(window.studio().design().thermalModel == core::ThermalModel::Network);
+    REQUIRE(window.whatIf()->set("thermal", "network"));
+    window.waitForChecks();
+    CHECK_FALSE(window.scene()->field()->hasField());
+    CHECK_FALSE(window.whatIf()->set("thermal", "cfd"));
 }
