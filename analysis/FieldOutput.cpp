@@ -118,6 +118,19 @@ void writeFieldGroup(hid_t thermalGroup, const thermal::ThermalResult& t)
         rooms.set(coarseIts, ci);
     }
     rooms.write(fg.get(), "rooms");
+    // Per chassis, the air the field brings it (JSON thermal.field.chassis).
+    H5Table chassis;
+    const auto cid = chassis.textColumn("id"), cMean = chassis.realColumn("inlet_mean", "degC"),
+               cMax = chassis.realColumn("inlet_max", "degC"), cRack = chassis.realColumn("rack_intake", "degC");
+    for (const thermal::RackThermal& rk : t.racks)
+        for (const thermal::ChassisThermal& c : rk.chassis) {
+            chassis.addRow();
+            chassis.set(cid, c.id);
+            chassis.set(cMean, c.fieldInletK - kC);
+            chassis.set(cMax, c.fieldInletMaxK - kC);
+            chassis.set(cRack, rk.fieldIntakeK - kC);
+        }
+    chassis.write(fg.get(), "chassis");
     for (std::size_t n = 0; n < t.field->rooms.size(); ++n) {
         const thermal::RoomField& r = t.field->rooms[n];
         const thermal::FieldSolver& s = *r.solver;
@@ -154,6 +167,24 @@ void writeFieldGroup(hid_t thermalGroup, const thermal::ThermalResult& t)
         writeArray(rg.get(), "pressure", pres, dims, "Pa");
         writeArray(rg.get(), "solid", solid, dims, "1");
         writeArray(rg.get(), "velocity", vel, {dims[0], dims[1], dims[2], 3}, "m/s");
+        // Every iteration's residuals over the coupling passes (the fine grid's): how it converged.
+        H5Table history;
+        const auto hIt = history.intColumn("iteration", "1"), hCont = history.realColumn("continuity", "1"),
+                   hU = history.realColumn("momentum_x", "1"), hV = history.realColumn("momentum_y", "1"),
+                   hW = history.realColumn("momentum_z", "1"), hE = history.realColumn("energy", "1"),
+                   hT = history.realColumn("turbulence", "1");
+        long long step = 0;
+        for (const thermal::ResidualRecord& rec : r.history) {
+            history.addRow();
+            history.set(hIt, ++step);
+            history.set(hCont, rec.continuity);
+            history.set(hU, rec.momentum[0]);
+            history.set(hV, rec.momentum[1]);
+            history.set(hW, rec.momentum[2]);
+            history.set(hE, rec.energy);
+            history.set(hT, rec.turbulence);
+        }
+        history.write(rg.get(), "residuals");
     }
 }
 

@@ -15,6 +15,7 @@
 #include "analysis/Pipeline.h"
 #include "analysis/ReportWriter.h"
 #include "cli/TextOutput.h"
+#include "support/Hdf5Read.h"
 #include "support/RunRdt.h"
 #include "thermal/RoomThermal.h"
 #include <nlohmann/json.hpp>
@@ -101,6 +102,29 @@ TEST_CASE("field model: the HDF5 report holds the field, text, JSON and HDF5 agr
     CHECK(xf.size() == static_cast<std::size_t>(g.cells(0) + 1));
     (void)readArray(f, "/thermal/field/h.p/pressure", dims, unit);
     CHECK(unit == "Pa");
+    // Per chassis, the field's inlets as JSON gives them; the room's residual history, every
+    // iteration of every coupling pass, ending where the solve stopped.
+    const test::TableInfo ct = test::tableInfo(f, "/thermal/field/chassis");
+    CHECK(ct.members == std::vector<std::string>{"id", "inlet_mean", "inlet_max", "rack_intake"});
+    CHECK(ct.units == std::vector<std::string>{"", "degC", "degC", "degC"});
+    const auto inletMean = test::realColumn(f, "/thermal/field/chassis", "inlet_mean");
+    const auto inletMax = test::realColumn(f, "/thermal/field/chassis", "inlet_max");
+    std::vector<double> solverMean;
+    for (const thermal::RackThermal& rk : r.thermal->racks)
+        for (const thermal::ChassisThermal& c : rk.chassis)
+            solverMean.push_back(c.fieldInletK - 273.15);
+    REQUIRE(inletMean.size() == solverMean.size());
+    for (std::size_t c = 0; c < inletMean.size(); ++c) {
+        CHECK(inletMean[c] == solverMean[c]);
+        CHECK(inletMax[c] >= inletMean[c]);
+    }
+    const test::TableInfo ht = test::tableInfo(f, "/thermal/field/h.p/residuals");
+    CHECK(ht.rows == room.history.size());
+    CHECK(ht.rows == static_cast<hsize_t>(room.iterations));
+    const auto continuity = test::realColumn(f, "/thermal/field/h.p/residuals", "continuity");
+    REQUIRE(!continuity.empty());
+    CHECK(continuity.back() == room.residuals.continuity);
+    CHECK(continuity.front() > continuity.back());
 
     // The same inlets and row verdicts in JSON, text and HDF5.
     const nlohmann::json j = analysis::checkJson(r);
