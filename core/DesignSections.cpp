@@ -41,7 +41,7 @@ Room readRoom(const Cursor& c)
 {
     c.requireMap();
     c.allowKeys({"ceiling", "cold_aisle", "hot_aisle", "clearance", "supply", "containment", "leakage", "cooling_units",
-                 "grid", "max_cells", "turbulence"});
+                 "grid", "refine", "max_cells", "turbulence"});
     Room r;
     r.declared = true;
     r.loc = c.loc();
@@ -65,6 +65,8 @@ Room readRoom(const Cursor& c)
         r.leakage = x->quantity(Dimension::Ratio, Range{0.0, 1.0});
     if (auto x = c.find("grid"))
         r.cellM = x->quantity(Dimension::Length, Range{0.02, 2.0});
+    if (auto x = c.find("refine"))
+        r.refine = x->number(1.0, 8.0);
     if (auto x = c.find("turbulence"))
         r.turbulence = readChoice<RoomTurbulence>(
             *x, {{"zero-equation", RoomTurbulence::ZeroEquation}, {"k-epsilon", RoomTurbulence::KEpsilon}},

@@ -45,6 +45,9 @@ struct Room {
     double leakage = 0.05;          ///< open fraction of the containment's panels and doors
     std::vector<CoolingUnit> units; ///< empty: one unit with the site's supply air and flow ratio
     double cellM = 0.3;             ///< grid spacing of the field solver
+    /// Local refinement: the cells at every rack face, aisle edge, tile edge, wall, floor and
+    /// ceiling are `cellM / refine`, growing by at most 1.25 a cell to `cellM` (1: uniform).
+    double refine = 1.0;
     RoomTurbulence turbulence = RoomTurbulence::ZeroEquation;
     long long maxCells = 4000000; ///< larger grids are refused (memory: about 0.5 kB a cell)
     SourceLoc loc;

@@ -17,9 +17,33 @@ std::string fmt(double v, const char* unit)
     return b;
 }
 
+/// Widths over an interval of `length` from both ends: `first` at each end, growing by at most
+/// `kGrowth` a cell, never wider than `cell`; scaled so they fill the interval exactly (the
+/// scale is at most 1, so no cell is wider than `cell` and the ends stay at most `first`).
+constexpr double kGrowth = 1.25;
+std::vector<double> gradedWidths(double length, double cell, double first)
+{
+    std::vector<double> lo, hi; // from the low end and from the high end
+    double sum = 0, w = first;
+    while (sum < length - 1e-12) {
+        auto& side = lo.size() <= hi.size() ? lo : hi;
+        side.push_back(w);
+        sum += w;
+        if (&side == &hi)
+            w = std::min(cell, w * kGrowth);
+    }
+    std::vector<double> out(lo.begin(), lo.end());
+    out.insert(out.end(), hi.rbegin(), hi.rend());
+    for (double& x : out)
+        x *= length / sum;
+    return out;
+}
+
 /// Faces over [0, length] through every breakpoint (merged when closer than 0.3 cells), each
-/// interval split into equal cells no wider than `cell`.
-std::vector<double> axisFaces(std::vector<double> points, double length, double cell)
+/// interval split into equal cells no wider than `cell` — or, with `refine` > 1, into cells of
+/// `cell / refine` at both its ends growing by at most 1.25 a cell toward `cell` in its middle
+/// (the breakpoints are the racks' faces, the aisles' and tiles' edges, the walls).
+std::vector<double> axisFaces(std::vector<double> points, double length, double cell, double refine = 1.0)
 {
     points.push_back(0.0);
     points.push_back(length);
@@ -36,6 +60,14 @@ std::vector<double> axisFaces(std::vector<double> points, double length, double 
     std::vector<double> faces{breaks.front()};
     for (std::size_t i = 1; i < breaks.size(); ++i) {
         const double a = breaks[i - 1], b = breaks[i];
+        if (refine > 1.0) {
+            double x = a;
+            const std::vector<double> widths = gradedWidths(b - a, cell, cell / refine);
+            for (std::size_t k = 0; k + 1 < widths.size(); ++k)
+                faces.push_back(x += widths[k]);
+            faces.push_back(b);
+            continue;
+        }
         const int n = std::max(1, static_cast<int>(std::ceil((b - a) / cell - 1e-9)));
         for (int k = 1; k <= n; ++k)
             faces.push_back(k == n ? b : a + (b - a) * k / n);
@@ -225,7 +257,7 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& d, const std::vecto
             }
         for (int a = 0; a < 3; ++a)
             g.faces[static_cast<std::size_t>(a)] =
-                axisFaces(points[static_cast<std::size_t>(a)], g.size[static_cast<std::size_t>(a)], cell);
+                axisFaces(points[static_cast<std::size_t>(a)], g.size[static_cast<std::size_t>(a)], cell, room.refine);
         const std::size_t cells = g.cellCount();
         if (static_cast<long long>(cells) > room.maxCells)
             throw core::InputError(where, "the field grid of " + g.id + " would have " + std::to_string(cells) +

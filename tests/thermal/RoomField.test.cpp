@@ -205,6 +205,42 @@ TEST_CASE("room field: the row-pair example's inlets converge over two refinemen
     }
 }
 
+TEST_CASE("room field: room.refine grades the cells toward the racks and walls", "[thermal][room][grid]")
+{
+    // refine: 2 on 0.3 m cells: a face on every rack face and aisle edge as before; the cells
+    // either side of each are at most 0.15 m and none is wider than 0.3 m: more cells than the
+    // uniform grid. The refined room solves,
+    // and its contained cold aisle still feeds every rack supply air (0.1 K).
+    const std::string room = "  containment: cold-aisle\n  leakage: 5 %\n  grid: 0.3 m";
+    const core::Design uniform = load(rowPair(4, room));
+    const core::Design refined = load(rowPair(4, room + "\n  refine: 2"));
+    const std::vector<double> flow(8, 1.0), heat(8, 16000.0);
+    const auto gu = thermal::roomGeometries(uniform, flow, heat, 1.184).at(0);
+    const auto gr = thermal::roomGeometries(refined, flow, heat, 1.184).at(0);
+    CHECK(gr.cellCount() > gu.cellCount());
+    for (int a = 0; a < 3; ++a) {
+        const auto& fr = gr.faces[static_cast<std::size_t>(a)];
+        for (std::size_t i = 0; i + 1 < fr.size(); ++i)
+            CHECK(fr[i + 1] - fr[i] <= 0.3 + 1e-9);
+        // Every rack face is a face of the refined grid, with cells of at most 0.15 m beside it.
+        for (const auto& b : gu.boxes)
+            for (double x : {b.min[static_cast<std::size_t>(a)], b.max[static_cast<std::size_t>(a)]}) {
+                const auto it = std::find_if(fr.begin(), fr.end(), [&](double f) { return std::abs(f - x) < 1e-9; });
+                if (a == 2 && x == 0.0)
+                    continue; // the floor
+                REQUIRE(it != fr.end());
+                const std::size_t i = static_cast<std::size_t>(it - fr.begin());
+                if (i > 0)
+                    CHECK(fr[i] - fr[i - 1] <= 0.15 + 1e-9);
+                if (i + 1 < fr.size())
+                    CHECK(fr[i + 1] - fr[i] <= 0.15 + 1e-9);
+            }
+    }
+    const thermal::ThermalResult t = thermal::computeThermalField(refined);
+    for (const thermal::RackThermal& r : t.racks)
+        CHECK(std::abs(r.fieldIntakeK - kC - 25.0) < 0.1);
+}
+
 TEST_CASE("room field: grid sequencing reaches the answer of a cold start (validation)", "[thermal][room][grid]")
 {
     // The same row pair on 0.2 m cells under a 3.6 m ceiling (0.4 m cells leave two over the
