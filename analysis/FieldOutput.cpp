@@ -63,7 +63,8 @@ json fieldJson(const thermal::ThermalResult& t)
                          {"heat_W", jsonNumber(r.heatW)},
                          {"heat_out_W", jsonNumber(r.heatOutW)},
                          {"energy_balance", jsonNumber(balance(r))},
-                         {"started_from", sequence}});
+                         {"started_from", sequence},
+                         {"containment_open", jsonNumber(r.geometry.containmentOpen)}});
     }
     json chassis = json::array();
     for (const thermal::RackThermal& rk : t.racks)
@@ -93,7 +94,8 @@ void writeFieldGroup(hid_t thermalGroup, const thermal::ThermalResult& t)
                out = rooms.realColumn("heat_out", "W"), sup = rooms.realColumn("supply", "degC"),
                ret = rooms.realColumn("return", "degC"), flow = rooms.realColumn("supply_flow", "m3/s"),
                coarseCells = rooms.intColumn("coarse_cells", "1"),
-               coarseIts = rooms.intColumn("coarse_iterations", "1");
+               coarseIts = rooms.intColumn("coarse_iterations", "1"),
+               contOpen = rooms.realColumn("containment_open", "1");
     for (const thermal::RoomField& r : t.field->rooms) {
         rooms.addRow();
         rooms.set(id, r.geometry.id);
@@ -116,6 +118,7 @@ void writeFieldGroup(hid_t thermalGroup, const thermal::ThermalResult& t)
         }
         rooms.set(coarseCells, cc);
         rooms.set(coarseIts, ci);
+        rooms.set(contOpen, r.geometry.containmentOpen);
     }
     rooms.write(fg.get(), "rooms");
     // Per chassis, the air the field brings it (JSON thermal.field.chassis).

@@ -84,6 +84,14 @@ analysis::RunOptions runOptions(const std::string& design, const std::string& pr
     return o;
 }
 
+/// A fraction as "12.5 %".
+std::string percent(double fraction)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f %%", 100.0 * fraction);
+    return b;
+}
+
 /// "; started from …": the coarser grids a room's solve began on (grid sequencing), or nothing.
 std::string sequenceNote(const thermal::RoomField& r)
 {
@@ -220,12 +228,18 @@ int runField(const FieldArgs& args)
                 "return %.1f degC\n  %d iterations in %d coupling passes, %.1f s; residuals continuity %.1e, "
                 "energy %.1e (converged on %s); heat %.1f kW released, %.1f kW carried out\n  hottest air at a rack "
                 "front %.1f "
-                "degC (%s)%s%s\n",
+                "degC (%s)%s%s%s\n",
                 r.geometry.id.c_str(), r.geometry.size[0], r.geometry.size[1], r.geometry.size[2], g.cells(0),
                 g.cells(1), g.cells(2), std::string(core::roomTurbulenceName(field.turbulence)).c_str(),
                 r.geometry.racks.size(), r.geometry.supplyM3s, r.geometry.supplyC, r.returnC, r.iterations, r.couplings,
                 r.seconds, r.residuals.continuity, r.residuals.energy, r.criterion.c_str(), r.heatW / 1e3,
                 r.heatOutW / 1e3, hottest - 273.15, where.c_str(), sequenceNote(r).c_str(),
+                std::isnan(r.geometry.containmentOpen)
+                    ? ""
+                    : ("\n  containment: " + std::string(core::containmentName(result.design.room.containment)) + ", " +
+                       percent(r.geometry.containmentOpen) + " of its roof or chimney panels open (asked " +
+                       percent(result.design.room.leakage) + "; whole cells of the grid, the doors closed)")
+                          .c_str(),
                 r.sameAs.empty()
                     ? ""
                     : ("\n  same layout, same solution: " + std::to_string(r.sameAs.size()) + " more room(s)").c_str());

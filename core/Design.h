@@ -92,6 +92,9 @@ struct Rack {
     int positionInRow = 0;             ///< 0-based position along the row
     std::string bodyPath;              ///< document path of the text that defines it (inline or template)
     std::vector<RackFeed> feeds;       ///< declared AC feeds (optional; `feeds:` in the rack body)
+    /// `blanking: missing`: the OU no part fills are open (no blanking panels), so exhaust flows
+    /// back to the front through them; `installed` (the default): blanked, leaking a little.
+    bool blankingMissing = false;
 };
 
 /// A named group of racks at one level of the layout.

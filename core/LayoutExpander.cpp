@@ -177,7 +177,7 @@ const Rack& LayoutExpander::rackPrototype(const Cursor& body)
     const std::string key = body.path();
     if (const auto it = m_prototypes.find(key); it != m_prototypes.end())
         return it->second;
-    body.allowKeys({"id", "rack_type", "slots", "feeds"});
+    body.allowKeys({"id", "rack_type", "slots", "feeds", "blanking"});
     Rack proto;
     proto.loc = body.loc();
     proto.bodyPath = key;
@@ -197,6 +197,14 @@ const Rack& LayoutExpander::rackPrototype(const Cursor& body)
     }
     if (auto feeds = body.find("feeds"))
         parseFeeds(*feeds, proto);
+    if (auto b = body.find("blanking")) {
+        const std::string v = b->str();
+        if (v != "installed" && v != "missing")
+            b->fail("blanking is installed (the default: empty OU closed by blanking panels) or missing (empty OU "
+                    "open), not \"" +
+                    v + "\"");
+        proto.blankingMissing = v == "missing";
+    }
     return m_prototypes.emplace(key, std::move(proto)).first->second;
 }
 

@@ -95,8 +95,10 @@ struct NetworkResult {
 /// control changes between solves (the vector must outlive the network and keep its size).
 class RackNetwork {
 public:
+    /// `openOuK`: one open OU's impedance without its blanking panel (Pa per (m³/s)² at 1.2 kg/m³),
+    /// 0 when the panels are installed (RackAirflowParams::leakPerOpenOuK).
     RackNetwork(const std::vector<ChassisModel>& cs, const std::vector<double>& speed, int openOu, const AirState& air,
-                const RackAirflowParams& prm)
+                const RackAirflowParams& prm, double openOuK = 0)
     {
         NetworkResult& r = m_result;
         const int cold = m_net.addNode("cold aisle", 0.0), hot = m_net.addNode("hot aisle", 0.0);
@@ -106,7 +108,8 @@ public:
         r.rearDoor = m_net.addImpedance("rear door", rear, hot, prm.rearDoorK * rho);
         r.recirc = m_net.addImpedance("recirculation", hot, front, prm.recirculationK * rho);
         if (openOu > 0)
-            r.leak = m_net.addImpedance("open OU leakage", rear, front, prm.leakPerOpenOuK * rho / (openOu * openOu));
+            r.leak = m_net.addImpedance(openOuK > 0 ? "open OU (no blanking panels)" : "open OU leakage", rear, front,
+                                        (openOuK > 0 ? openOuK : prm.leakPerOpenOuK) * rho / (openOu * openOu));
         r.fanBranches.resize(cs.size());
         for (std::size_t c = 0; c < cs.size(); ++c) {
             const ChassisModel& m = cs[c];
@@ -203,7 +206,19 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
         out.slotFlowM3s[i] = out.slotHeatW[i] / (rhoCp * prm.otherDeltaTK);
 
     std::vector<double> speed(cs.size(), 1.0);
-    RackNetwork network(cs, speed, openOu, air, prm);
+    // Missing blanking panels: each empty OU a sharp-edged opening of the bay's width × 48 mm,
+    // K = ρ/(2 Cd² A²) at 1.2 kg/m³; without the bay width in the catalog it cannot be sized.
+    double openOuK = 0;
+    if (rack.blankingMissing && openOu > 0) {
+        const std::optional<double> bay = rack.rackType->find("bay_width");
+        if (!bay || !(*bay > 0))
+            throw core::InputError(rack.loc, "rack " + rack.id +
+                                                 ": blanking: missing needs the rack type's bay_width (" +
+                                                 rack.rackType->slug + " has none) to size its open OU");
+        const double area = *bay * 0.048;
+        openOuK = 1.2 / (2.0 * prm.missingPanelCd * prm.missingPanelCd * area * area);
+    }
+    RackNetwork network(cs, speed, openOu, air, prm, openOuK);
     // A previous solution of this rack (its row's last iteration): start from its speeds and flows.
     const bool hinted = hint && hint->chassis.size() == cs.size();
     if (hinted) {

@@ -20,7 +20,10 @@ struct RackAirflowParams {
     double rearDoorK = 1.5;        ///< perforated rear door
     double recirculationK = 4000;  ///< gaps around the rack, hot aisle to front: 10 Pa → 0.05 m³/s
     double leakPerOpenOuK = 1.7e6; ///< one open (blanked, leaky) OU: ρ/(2·Cd²·A²), A = 1e-3 m², Cd = 0.6
-    double otherDeltaTK = 15.0;    ///< air temperature rise assumed for parts without a fan model
+    /// Discharge coefficient of an OU without its blanking panel (`blanking: missing`): a sharp-edged
+    /// opening of the rack type's bay width × one 48 mm OpenU.
+    double missingPanelCd = 0.6;
+    double otherDeltaTK = 15.0; ///< air temperature rise assumed for parts without a fan model
 };
 
 /// Boundary conditions of a rack.

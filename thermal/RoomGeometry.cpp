@@ -107,9 +107,10 @@ std::vector<Strip> merged(std::vector<Strip> s)
     return s;
 }
 
-/// Panels along x from x0 to x1 (one cell each), the fraction `leakage` of them (at least one) open.
+/// Panels along x from x0 to x1 (one cell each), the fraction `leakage` of them (at least one) open;
+/// adds their length and the open part of it to `area` ({open, all}, m).
 void panels(RoomGeometry& g, const std::vector<double>& xf, double x0, double x1, std::array<double, 2> y,
-            std::array<double, 2> z, double leakage)
+            std::array<double, 2> z, double leakage, std::array<double, 2>& area)
 {
     std::vector<std::size_t> cells;
     for (std::size_t i = 0; i + 1 < xf.size(); ++i) {
@@ -122,9 +123,12 @@ void panels(RoomGeometry& g, const std::vector<double>& xf, double x0, double x1
         std::max<std::size_t>(1, static_cast<std::size_t>(std::lround(leakage * static_cast<double>(cells.size()))));
     for (std::size_t n = 0; n < cells.size(); ++n) {
         const bool isOpen = (n * open) / cells.size() != ((n + 1) * open) / cells.size();
-        if (isOpen)
-            continue;
         const std::size_t i = cells[n];
+        area[1] += xf[i + 1] - xf[i];
+        if (isOpen) {
+            area[0] += xf[i + 1] - xf[i];
+            continue;
+        }
         g.solids.push_back(RoomSolid{{xf[i], y[0], z[0]}, {xf[i + 1], y[1], z[1]}});
     }
 }
@@ -319,21 +323,26 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& d, const std::vecto
 
         // Containment: panels one cell thick, the fraction `leakage` of them (at least one) open.
         const auto& xf = g.faces[0];
+        std::array<double, 2> panelArea{0, 0}; // {open, all}: lengths along the rows (m)
         if (room.containment == core::Containment::ColdAisle)
             for (const Strip& s : cold) {
-                panels(g, xf, s.x0, s.x1, {s.y0, s.y1}, {g.rackTopM, g.rackTopM + cell}, room.leakage); // roof
+                panels(g, xf, s.x0, s.x1, {s.y0, s.y1}, {g.rackTopM, g.rackTopM + cell}, room.leakage,
+                       panelArea);                                                                      // roof
                 g.solids.push_back(RoomSolid{{s.x0 - cell, s.y0, 0}, {s.x0, s.y1, g.rackTopM + cell}}); // doors
                 g.solids.push_back(RoomSolid{{s.x1, s.y0, 0}, {s.x1 + cell, s.y1, g.rackTopM + cell}});
             }
         if (room.containment == core::Containment::HotAisle)
             for (const Strip& s : hot) { // a chimney from the racks' tops to the ceiling return
                 if (s.y0 > cell)
-                    panels(g, xf, s.x0, s.x1, {s.y0 - cell, s.y0}, {g.rackTopM, g.size[2]}, room.leakage);
+                    panels(g, xf, s.x0, s.x1, {s.y0 - cell, s.y0}, {g.rackTopM, g.size[2]}, room.leakage, panelArea);
                 if (s.y1 < g.size[1] - cell)
-                    panels(g, xf, s.x0, s.x1, {s.y1, s.y1 + cell}, {g.rackTopM, g.size[2]}, room.leakage);
+                    panels(g, xf, s.x0, s.x1, {s.y1, s.y1 + cell}, {g.rackTopM, g.size[2]}, room.leakage, panelArea);
                 g.solids.push_back(RoomSolid{{s.x0 - cell, s.y0, 0}, {s.x0, s.y1, g.size[2]}});
                 g.solids.push_back(RoomSolid{{s.x1, s.y0, 0}, {s.x1 + cell, s.y1, g.size[2]}});
             }
+
+        if (panelArea[1] > 0)
+            g.containmentOpen = panelArea[0] / panelArea[1];
 
         // Rooms of one layout and rack templates share a solution.
         char pos[96];

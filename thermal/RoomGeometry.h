@@ -8,6 +8,7 @@
 /// one black box per rack. Coordinates are local to the room (m), z up from the floor.
 
 #include <array>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,8 +44,12 @@ struct RoomGeometry {
     std::vector<FieldBlackBox> boxes; ///< one per rack (flow and heat as last set)
     std::vector<double> rackHeightM;  ///< frame height per rack (chassis bands use it)
     double supplyM3s = 0, demandM3s = 0;
-    double supplyC = 0;    ///< supply air, °C
-    double rackTopM = 0;   ///< tallest frame
+    double supplyC = 0;  ///< supply air, °C
+    double rackTopM = 0; ///< tallest frame
+    /// Containment as built: the open fraction of its roof or chimney panels by area (whole cells
+    /// of the grid, at least one open, so it can differ from `room.leakage`; the end doors are
+    /// closed). NaN without containment.
+    double containmentOpen = NAN;
     std::string signature; ///< equal for rooms of the same layout and templates
     std::size_t cellCount() const { return (faces[0].size() - 1) * (faces[1].size() - 1) * (faces[2].size() - 1); }
 };

@@ -232,7 +232,7 @@ TEST_CASE("field model: JSON and HDF5 name the coarser grids a room started from
     CHECK(analysis::fieldJson(cold)["rooms"][0]["started_from"].empty());
 }
 
-TEST_CASE("rdt check on the 24k example with --thermal field: field inlets and RCI, the same in text and JSON",
+TEST_CASE("rdt check on the 24k example with --thermal field: field inlets and RCI in text and JSON (validation)",
           "[cli][field]")
 {
     // The issue's "done when": one 192-rack pod solved in 3D (the other seven share its layout),

@@ -129,3 +129,41 @@ layout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, rack_type: orv3-600a, sl
     CHECK_THROWS_WITH(thermal::computeThermal(d), Catch::Matchers::Contains("has no air path"));
     CHECK_THROWS_AS(thermal::computeThermal(d), core::InputError);
 }
+
+TEST_CASE("missing blanking panels let exhaust back to the front through the empty OU", "[thermal][blanking]")
+{
+    // The single-rack example (44 OU, 24 filled) with its 20 empty OU open (`blanking: missing`):
+    // each a 537 mm × 48 mm sharp-edged opening (Cd 0.6) instead of a blanked panel's 1e-3 m²
+    // leak. The rear-to-front flow grows by more than 10×, the chassis draw warmer air than the
+    // front door brings, and fan control answers with more speed; the front door draws less.
+    // The energy balance still holds (m·cp·ΔT = P per chassis).
+    const core::Design blanked = design("single-rack.yaml");
+    core::Design open = blanked;
+    open.racks.front().blankingMissing = true;
+    const thermal::ThermalResult a = thermal::computeThermal(blanked), b = thermal::computeThermal(open);
+    const thermal::RackThermal &ra = a.racks.front(), &rb = b.racks.front();
+    INFO("leak " << ra.leakM3s << " -> " << rb.leakM3s << " m3/s, front " << ra.frontK - 273.15 << " -> "
+                 << rb.frontK - 273.15 << " degC, door " << ra.doorFlowM3s << " -> " << rb.doorFlowM3s);
+    CHECK(rb.leakM3s > 10.0 * ra.leakM3s);
+    CHECK(rb.frontK > ra.frontK + 0.5);
+    CHECK(rb.doorFlowM3s < ra.doorFlowM3s);
+    for (std::size_t c = 0; c < rb.chassis.size(); ++c) {
+        CHECK(rb.chassis[c].inletK > ra.chassis[c].inletK);
+        CHECK(rb.chassis[c].fanSpeed >= ra.chassis[c].fanSpeed);
+        const double rho = b.densityKgM3, cp = 1006.0;
+        CHECK(rho * rb.chassis[c].airflowM3s * cp * (rb.chassis[c].exhaustK - rb.chassis[c].inletK) ==
+              Approx(rb.chassis[c].heatW).epsilon(0.01));
+    }
+    // The key as a design writes it, and a typo refused at its line.
+    const std::string text = R"(
+layout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, rack_type: orv3-hpr, blanking: missing, slots: [
+  {ou: 1, part: orv3-hpr-power-shelf-6x5p5kw}, {ou: 6, part: meta-grand-teton-h100, id: gt}]}]}]}]}
+)";
+    const core::Design d =
+        core::loadDesignText(text, RDT_SOURCE_DIR "/tests/fixtures/x.yaml", test::kDataDir + "/catalog");
+    CHECK(d.racks.front().blankingMissing);
+    std::string bad = text;
+    bad.replace(bad.find("missing"), 7, "absent");
+    CHECK_THROWS_WITH(core::loadDesignText(bad, RDT_SOURCE_DIR "/tests/fixtures/x.yaml", test::kDataDir + "/catalog"),
+                      Catch::Matchers::Contains("x.yaml:2") && Catch::Matchers::Contains("blanking is installed"));
+}
