@@ -40,8 +40,8 @@ Site readSite(const Cursor& c)
 Room readRoom(const Cursor& c)
 {
     c.requireMap();
-    c.allowKeys({"ceiling", "cold_aisle", "hot_aisle", "clearance", "supply", "containment", "leakage", "cooling_units",
-                 "grid", "refine", "max_cells", "turbulence"});
+    c.allowKeys({"ceiling", "cold_aisle", "hot_aisle", "clearance", "length", "width", "supply", "containment",
+                 "leakage", "cooling_units", "grid", "refine", "max_cells", "turbulence"});
     Room r;
     r.declared = true;
     r.loc = c.loc();
@@ -53,6 +53,15 @@ Room readRoom(const Cursor& c)
         r.hotAisleM = x->quantity(Dimension::Length, Range{0.3, 10.0});
     if (auto x = c.find("clearance"))
         r.clearanceM = x->quantity(Dimension::Length, Range{0.3, 50.0});
+    for (const char* key : {"length", "width"})
+        if (auto x = c.find(key)) {
+            if (c.has("clearance"))
+                x->fail(std::string("give the room's size (length, width) or its clearance round the racks, not "
+                                    "both: ") +
+                        key + " sets where the walls stand");
+            (key[0] == 'l' ? r.lengthM : r.widthM) = x->quantity(Dimension::Length, Range{1.0, 1000.0});
+            (key[0] == 'l' ? r.lengthLoc : r.widthLoc) = x->loc();
+        }
     if (auto x = c.find("supply"))
         r.supply = readChoice<AirSupply>(
             *x, {{"raised-floor", AirSupply::RaisedFloor}, {"overhead", AirSupply::Overhead}}, "air supply");

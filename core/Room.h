@@ -39,7 +39,11 @@ struct Room {
     double ceilingM = 3.6;   ///< floor to ceiling (returns and diffusers sit in it)
     double coldAisleM = 1.2; ///< between facing fronts (two 600 mm tiles)
     double hotAisleM = 1.2;  ///< between facing rears
-    double clearanceM = 1.8; ///< racks to the walls, all round
+    double clearanceM = 1.8; ///< racks to the walls, all round (unless the room's size is given)
+    /// The room's floor, along the rows (x) and across them (y), m; unset: the racks' extent plus
+    /// `clearanceM` all round. Given, the racks stand in its middle and must fit inside it.
+    std::optional<double> lengthM, widthM;
+    SourceLoc lengthLoc, widthLoc;
     AirSupply supply = AirSupply::RaisedFloor;
     Containment containment = Containment::None;
     double leakage = 0.05;          ///< open fraction of the containment's panels and doors

@@ -198,6 +198,31 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& d, const std::vecto
         const double c = room.clearanceM;
         g.origin = {lo[0] - c, lo[1] - c, 0.0};
         g.size = {hi[0] - lo[0] + 2 * c, hi[1] - lo[1] + 2 * c, room.ceilingM};
+        // A room of a given size: the racks in its middle, at least two grid cells from each wall
+        // (the air round the row ends and behind the last rows needs room to move).
+        for (int a = 0; a < 2; ++a) {
+            const std::optional<double>& given = a == 0 ? room.lengthM : room.widthM;
+            if (!given)
+                continue;
+            const auto A = static_cast<std::size_t>(a);
+            const double span = hi[A] - lo[A];
+            if (span + 4 * cell > *given) {
+                // Name the rack farthest out along this axis.
+                int far = racks.front();
+                for (int ri : racks)
+                    if (layout.frames[static_cast<std::size_t>(ri)].max[A] >
+                        layout.frames[static_cast<std::size_t>(far)].max[A])
+                        far = ri;
+                throw core::InputError(
+                    a == 0 ? room.lengthLoc : room.widthLoc,
+                    "rack " + d.racks[static_cast<std::size_t>(far)].id + " stands outside the room: the racks of " +
+                        g.id + " span " + fmt(span, "m") + (a == 0 ? " along the rows" : " across them") +
+                        ", the room is " + fmt(*given, "m") + (a == 0 ? " long" : " wide") +
+                        " and needs two grid cells (" + fmt(2 * cell, "m") + ") of air at each wall");
+            }
+            g.origin[A] = 0.5 * (lo[A] + hi[A]) - 0.5 * *given;
+            g.size[A] = *given;
+        }
         const double ox = g.origin[0], oy = g.origin[1];
 
         // Racks: overlap check, black boxes, breakpoints, the aisles in front and behind.

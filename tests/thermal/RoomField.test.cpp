@@ -379,6 +379,12 @@ TEST_CASE("room field: rooms that cannot be built are located errors", "[thermal
     fails(rowPair(2, "  containment: cold-aisle\n  supply: overhead"), "overhead supply with cold-aisle containment",
           5);
     fails(rowPair(2, "  grid: 0.05 m\n  max_cells: 10000"), "more than room.max_cells = 10000", 5);
+    // A room of a given size too small for its racks (two rows of two: 1.2 m along the rows, and
+    // two grid cells of air at each wall): located at the key, naming the rack outside.
+    const std::string small = rowPair(2, "  length: 1.5 m\n  width: 12 m\n  ceiling: 3.0 m");
+    fails(std::string(small).replace(small.find("\n  clearance: 1.2 m"), 19, ""), "stands outside the room", 5);
+    fails(std::string(small).replace(small.find("\n  clearance: 1.2 m"), 19, ""),
+          "the room is 1.5 m long and needs two grid cells (0.6 m) of air at each wall", 5);
     // Bad values are refused when the design loads (file, line and field).
     const auto loadFails = [](const std::string& text, const std::string& what) {
         CHECK_THROWS_WITH(load(text), Catch::Matchers::Contains(what));
@@ -388,4 +394,27 @@ TEST_CASE("room field: rooms that cannot be built are located errors", "[thermal
     loadFails(rowPair(2, "  ceiling: -3 m"), "room.ceiling");
     loadFails(rowPair(2, "  grid: 0.3"), "unit");
     loadFails(rowPair(2, "  turbulence: k-epsilom"), "did you mean \"k-epsilon\"");
+    loadFails(rowPair(2, "  length: 20 m"), "not both"); // rowPair gives a clearance
+}
+
+TEST_CASE("room field: a room of a given size holds its racks in its middle", "[thermal][room]")
+{
+    // Two rows of three racks (1.8 m along the rows) in a room 8 m long and 10 m wide: the solved
+    // room has that floor, the racks centred in it, and still converges and balances its heat.
+    std::string text = rowPair(3, "  length: 8 m\n  width: 10 m\n  ceiling: 3.0 m", "supply_flow: 90 %");
+    text.replace(text.find("\n  clearance: 1.2 m"), 19, "");
+    const core::Design d = load(text);
+    REQUIRE(d.room.lengthM);
+    const thermal::ThermalResult t = thermal::computeThermalField(d);
+    const thermal::RoomGeometry& g = t.field->rooms.at(0).geometry;
+    CHECK(g.size[0] == Approx(8.0));
+    CHECK(g.size[1] == Approx(10.0));
+    double lo = 1e9, hi = -1e9;
+    for (const auto& b : g.boxes) {
+        lo = std::min(lo, b.min[0]);
+        hi = std::max(hi, b.max[0]);
+    }
+    CHECK(lo == Approx(8.0 - hi).margin(1e-9)); // centred along the rows
+    const thermal::RoomField& r = t.field->rooms[0];
+    CHECK(std::abs(r.heatOutW - r.heatW) < 1e-2 * r.heatW);
 }
