@@ -23,7 +23,7 @@ json residualJson(const thermal::ResidualRecord& r)
 }
 double balance(const thermal::RoomField& r)
 {
-    return r.heatW > 0 ? (r.heatOutW - r.heatW) / r.heatW : 0.0;
+    return r.heatW > 0 ? (r.heatOutW - (r.heatW - r.coolerW)) / r.heatW : 0.0;
 }
 } // namespace
 
@@ -62,6 +62,9 @@ json fieldJson(const thermal::ThermalResult& t)
                          {"mass_out_kg_s", jsonNumber(r.massOutKgS)},
                          {"heat_W", jsonNumber(r.heatW)},
                          {"heat_out_W", jsonNumber(r.heatOutW)},
+                         {"in_row_units", r.geometry.coolers},
+                         {"in_row_flow_m3s", jsonNumber(r.geometry.inRowM3s)},
+                         {"in_row_removed_W", jsonNumber(r.coolerW)},
                          {"energy_balance", jsonNumber(balance(r))},
                          {"started_from", sequence},
                          {"containment_open", jsonNumber(r.geometry.containmentOpen)}});
@@ -91,9 +94,9 @@ void writeFieldGroup(hid_t thermalGroup, const thermal::ThermalResult& t)
                its = rooms.intColumn("iterations", "1"), cpl = rooms.intColumn("couplings", "1"),
                cont = rooms.realColumn("continuity_residual", "1"), en = rooms.realColumn("energy_residual", "1"),
                sec = rooms.realColumn("seconds", "s"), heat = rooms.realColumn("heat", "W"),
-               out = rooms.realColumn("heat_out", "W"), sup = rooms.realColumn("supply", "degC"),
-               ret = rooms.realColumn("return", "degC"), flow = rooms.realColumn("supply_flow", "m3/s"),
-               coarseCells = rooms.intColumn("coarse_cells", "1"),
+               out = rooms.realColumn("heat_out", "W"), removed = rooms.realColumn("in_row_removed", "W"),
+               sup = rooms.realColumn("supply", "degC"), ret = rooms.realColumn("return", "degC"),
+               flow = rooms.realColumn("supply_flow", "m3/s"), coarseCells = rooms.intColumn("coarse_cells", "1"),
                coarseIts = rooms.intColumn("coarse_iterations", "1"),
                contOpen = rooms.realColumn("containment_open", "1");
     for (const thermal::RoomField& r : t.field->rooms) {
@@ -107,6 +110,7 @@ void writeFieldGroup(hid_t thermalGroup, const thermal::ThermalResult& t)
         rooms.set(sec, r.seconds);
         rooms.set(heat, r.heatW);
         rooms.set(out, r.heatOutW);
+        rooms.set(removed, r.coolerW);
         rooms.set(sup, r.geometry.supplyC);
         rooms.set(ret, r.returnC);
         rooms.set(flow, r.geometry.supplyM3s);

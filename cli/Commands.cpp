@@ -226,13 +226,18 @@ int runField(const FieldArgs& args)
                 "room %s: %.1f x %.1f x %.1f m, %d x %d x %d cells, %s turbulence, %zu racks, supply %.3g m3/s at %.1f "
                 "degC, "
                 "return %.1f degC\n  %d iterations in %d coupling passes, %.1f s; residuals continuity %.1e, "
-                "energy %.1e (converged on %s); heat %.1f kW released, %.1f kW carried out\n  hottest air at a rack "
+                "energy %.1e (converged on %s); heat %.1f kW released, %s%.1f kW carried out\n  hottest air at a rack "
                 "front %.1f "
                 "degC (%s)%s%s%s\n",
                 r.geometry.id.c_str(), r.geometry.size[0], r.geometry.size[1], r.geometry.size[2], g.cells(0),
                 g.cells(1), g.cells(2), std::string(core::roomTurbulenceName(field.turbulence)).c_str(),
                 r.geometry.racks.size(), r.geometry.supplyM3s, r.geometry.supplyC, r.returnC, r.iterations, r.couplings,
                 r.seconds, r.residuals.continuity, r.residuals.energy, r.criterion.c_str(), r.heatW / 1e3,
+                r.geometry.coolers.empty()
+                    ? ""
+                    : (std::to_string(static_cast<long long>(std::lround(r.coolerW / 1e3))) + " kW removed by " +
+                       std::to_string(r.geometry.coolers.size()) + " in-row unit(s), ")
+                          .c_str(),
                 r.heatOutW / 1e3, hottest - 273.15, where.c_str(), sequenceNote(r).c_str(),
                 std::isnan(r.geometry.containmentOpen)
                     ? ""

@@ -88,10 +88,35 @@ Room readRoom(const Cursor& c)
             units->fail("cooling_units is empty: list at least one unit, or leave the key out for the default unit");
         for (const Cursor& u : units->elements()) {
             u.requireMap();
-            u.allowKeys({"name", "flow", "supply_air", "return"});
+            u.allowKeys({"name", "kind", "row", "at", "width", "flow", "supply_air", "return"});
             CoolingUnit cu;
             cu.loc = u.loc();
             cu.name = u.has("name") ? u["name"].str() : "unit" + std::to_string(r.units.size() + 1);
+            if (auto k = u.find("kind"))
+                cu.kind = readChoice<CoolingUnit::Kind>(
+                    *k, {{"crah", CoolingUnit::Kind::Crah}, {"in-row", CoolingUnit::Kind::InRow}}, "cooling unit kind");
+            const bool inRow = cu.kind == CoolingUnit::Kind::InRow;
+            for (const char* key : {"row", "at", "width"})
+                if (!inRow && u.has(key))
+                    u[key].fail(std::string(key) + " places an in-row unit (kind: in-row); a CRAH supplies the tiles");
+            if (inRow) {
+                if (!u.has("row"))
+                    u.fail("an in-row unit needs its row (the row's full id, e.g. hall1/pod1/row01)");
+                if (!u.has("flow"))
+                    u.fail("an in-row unit needs its flow (it supplies the cold aisle itself, not through the tiles)");
+                if (u.has("return"))
+                    u["return"].fail("an in-row unit draws the hot aisle's air at its rear; it has no return");
+                cu.row = u["row"].str();
+                if (auto a = u.find("at")) {
+                    const std::string at = a->str();
+                    if (at != "start" && at != "end")
+                        a->fail("at is start (before the row's first rack) or end (after its last), not \"" + at +
+                                "\"");
+                    cu.atStart = at == "start";
+                }
+                if (auto w = u.find("width"))
+                    cu.widthM = w->quantity(Dimension::Length, Range{0.1, 2.0});
+            }
             if (auto f = u.find("flow")) {
                 cu.flowM3s = f->quantity(Dimension::VolumeFlow, Range{0.0, 1e4});
                 if (!(*cu.flowM3s > 0))

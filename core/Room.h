@@ -25,9 +25,17 @@ enum class RoomTurbulence { ZeroEquation, KEpsilon };
 /// Which thermal model the rules and reports use (`thermal: {model: …}`, `--thermal`).
 enum class ThermalModel { Network, Field };
 
-/// A cooling unit (CRAH or in-row): the air it supplies and where it takes it back.
+/// A cooling unit (CRAH or in-row): the air it supplies and where it takes it back. A CRAH
+/// supplies the tiles or diffusers and takes the room's air back through the returns; an in-row
+/// unit stands at one end of a row, facing as its racks do: it draws the hot aisle's air at its
+/// rear and blows its flow into the cold aisle at its supply temperature.
 struct CoolingUnit {
+    enum class Kind { Crah, InRow };
     std::string name;
+    Kind kind = Kind::Crah;
+    std::string row;               ///< in-row: the row's full id (`hall1/pod1/row01`)
+    bool atStart = false;          ///< in-row: before the row's first rack (default: after its last)
+    double widthM = 0.3;           ///< in-row: its width along the row
     std::optional<double> flowM3s; ///< unset: its share of `site.supply_flow` × the racks' demand
     std::optional<double> supplyK; ///< unset: `site.supply_air`
     AirReturn airReturn = AirReturn::Ceiling;

@@ -52,6 +52,8 @@ int FieldSolver::addBlackBox(const FieldBlackBox& spec)
         throw std::invalid_argument("field solver: a black box's flow and heat must be finite and non-negative");
     if (spec.heat > 0 && spec.massFlow == 0)
         throw std::invalid_argument("field solver: a black box that releases heat needs an air flow to carry it");
+    if (std::isfinite(spec.fixedExhaustC) && spec.heat != 0)
+        throw std::invalid_argument("field solver: a cooler (fixed exhaust temperature) takes no heat of its own");
     const auto range = cellsInside(spec.min, spec.max);
     const std::array<int, 3> lo = range[0], hi = range[1];
     const int d = axisOf(spec.intake);
@@ -345,15 +347,20 @@ void FieldSolver::updateBlackBoxes()
             hottest = std::max(hottest, t);
             b.zoneIntake[static_cast<std::size_t>(b.faceZone[n])] += b.faceArea[n] * t;
         }
+        const bool cooler = std::isfinite(b.spec.fixedExhaustC);
         for (std::size_t z = 0; z < b.zoneIntake.size(); ++z) {
             b.zoneIntake[z] /= b.zoneArea[z];
             // Each zone's air leaves heated by its own share: T_in,z + Q_z / (ṁ_z c_p).
             const double m = b.spec.massFlow * b.zoneFlow[z];
-            b.zoneExhaust[z] = m > 0 ? b.zoneIntake[z] + b.spec.heat * b.zoneHeat[z] / (m * cp) : b.zoneIntake[z];
+            b.zoneExhaust[z] = cooler  ? b.spec.fixedExhaustC
+                               : m > 0 ? b.zoneIntake[z] + b.spec.heat * b.zoneHeat[z] / (m * cp)
+                                       : b.zoneIntake[z];
         }
         b.state.intakeMean = mean;
         b.state.intakeMax = hottest;
-        b.state.exhaust = b.spec.massFlow > 0 ? mean + b.spec.heat / (b.spec.massFlow * cp) : mean;
+        b.state.exhaust = cooler                ? b.spec.fixedExhaustC
+                          : b.spec.massFlow > 0 ? mean + b.spec.heat / (b.spec.massFlow * cp)
+                                                : mean;
         // The box's faces carry its flow (along +axis when it draws from its low side).
         const double sign = isHigh(b.spec.intake) ? -1.0 : 1.0;
         auto& u = m_u[static_cast<std::size_t>(b.axis)];

@@ -171,7 +171,7 @@ double FieldSolver::energy(const FieldSettings& s)
     // Σ imbalance is exactly the global energy balance's defect, and a tolerance of 1e-6 closes
     // the balance to 1e-6. With no heat at all it falls back to Σ a_P times the temperature range.
     const auto [res, scale] = eq.residual(m_t);
-    double carried = heatReleased();
+    double carried = heatReleased() + 2.0 * heatRemoved(); // racks' heat plus the coolers': both carried
     for (int sd = 0; sd < 6; ++sd)
         carried += std::abs(wallHeat(static_cast<Side>(sd)));
     eq.sweep(m_t, s.energySweeps);
@@ -239,6 +239,15 @@ double FieldSolver::heatReleased() const
         q += x;
     for (const Box& b : m_boxes)
         q += b.spec.heat;
+    return q - heatRemoved();
+}
+
+double FieldSolver::heatRemoved() const
+{
+    double q = 0;
+    for (const Box& b : m_boxes)
+        if (std::isfinite(b.spec.fixedExhaustC))
+            q += b.spec.massFlow * m_fluid.specificHeat * (b.state.intakeMean - b.spec.fixedExhaustC);
     return q;
 }
 

@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -160,6 +161,9 @@ struct FieldBlackBox {
     /// Per band: its share of `massFlow` and of `heat` (≥ 0; normalised to sum 1). Empty: by area,
     /// one exhaust temperature. A band that releases heat needs a share of the flow.
     std::vector<double> bandFlow, bandHeat;
+    /// A cooler (an in-row unit): it releases its flow at this temperature (°C) whatever it draws,
+    /// removing ṁ c_p (T_intake − T_fixed); `heat` must be 0. NaN: a rack, heated by `heat`.
+    double fixedExhaustC = NAN;
 };
 
 /// One face cell of a black box: where it draws and releases, and how (the OpenFOAM export).
@@ -259,8 +263,10 @@ public:
     double enthalpyOutflow(Side side) const;
     /// Mass flow (kg/s) leaving through a side's open faces (outward positive).
     double massOutflow(Side side) const;
-    /// Total heat released in cells and black boxes (W).
+    /// Total heat released in cells and black boxes (W), less what coolers remove.
     double heatReleased() const;
+    /// Heat (W, ≥ 0 when they cool) the coolers (boxes with a fixed exhaust temperature) remove.
+    double heatRemoved() const;
 
 private:
     /// One discretised equation while it is assembled: a_P φ_P = Σ a_nb φ_nb + b, its neighbours

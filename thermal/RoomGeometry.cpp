@@ -147,18 +147,40 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& d, const std::vecto
         const core::Rack& r = d.racks[ri];
         groups[{r.hall, r.pod}].push_back(static_cast<int>(ri));
     }
+    using Kind = core::CoolingUnit::Kind;
     double supplyK = d.site.supplyAirK;
-    if (!room.units.empty()) { // the plenum mixes the units' air: flow-weighted where flows are given
+    int crahs = 0;
+    for (const core::CoolingUnit& u : room.units)
+        crahs += u.kind == Kind::Crah ? 1 : 0;
+    if (crahs > 0) { // the plenum mixes the CRAHs' air: flow-weighted where flows are given
         double w = 0, t = 0;
         for (const core::CoolingUnit& u : room.units) {
+            if (u.kind != Kind::Crah)
+                continue;
             const double f = u.flowM3s.value_or(1.0);
             w += f;
             t += f * u.supplyK.value_or(d.site.supplyAirK);
         }
         supplyK = t / w;
     }
-    bool ceilingReturn = room.units.empty(), wallReturn = false;
+    // In-row units: the row each stands at the end of.
+    std::vector<int> unitRow(room.units.size(), -1);
+    for (std::size_t u = 0; u < room.units.size(); ++u) {
+        if (room.units[u].kind != Kind::InRow)
+            continue;
+        for (std::size_t r = 0; r < d.rows.size(); ++r)
+            if (d.rows[r].id == room.units[u].row && !d.rows[r].racks.empty())
+                unitRow[u] = static_cast<int>(r);
+        if (unitRow[u] < 0)
+            throw core::InputError(room.units[u].loc,
+                                   "in-row unit \"" + room.units[u].name + "\": no row \"" + room.units[u].row +
+                                       "\" with racks in the layout (give the row's full id, e.g. " +
+                                       (d.rows.empty() ? std::string("hall1/pod1/row01") : d.rows.front().id) + ")");
+    }
+    bool ceilingReturn = crahs == 0, wallReturn = false;
     for (const core::CoolingUnit& u : room.units) {
+        if (u.kind != Kind::Crah)
+            continue;
         ceilingReturn = ceilingReturn || u.airReturn == core::AirReturn::Ceiling;
         wallReturn = wallReturn || u.airReturn == core::AirReturn::Walls;
         if (room.containment == core::Containment::HotAisle && u.airReturn == core::AirReturn::Walls)
@@ -186,6 +208,37 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& d, const std::vecto
                     std::min(lo[static_cast<std::size_t>(a)], f.min[static_cast<std::size_t>(a)]);
                 hi[static_cast<std::size_t>(a)] =
                     std::max(hi[static_cast<std::size_t>(a)], f.max[static_cast<std::size_t>(a)]);
+            }
+        }
+        // The in-row units of this room's rows: frames beyond the row's first or last rack, as deep,
+        // as tall and facing as it does.
+        struct UnitFrame {
+            std::size_t unit;
+            core::Box frame;
+            int facing;
+        };
+        std::vector<UnitFrame> units;
+        for (std::size_t u = 0; u < room.units.size(); ++u) {
+            if (unitRow[u] < 0)
+                continue;
+            const core::Group& row = d.rows[static_cast<std::size_t>(unitRow[u])];
+            const core::Rack& r0 = d.racks[static_cast<std::size_t>(row.racks.front())];
+            if (r0.hall != first.hall || r0.pod != first.pod)
+                continue;
+            const core::Box& a = layout.frames[static_cast<std::size_t>(row.racks.front())];
+            const core::Box& b = layout.frames[static_cast<std::size_t>(row.racks.back())];
+            const double dir = b.min[0] >= a.min[0] ? 1.0 : -1.0; // the row's direction along x
+            const core::Box& end = room.units[u].atStart ? a : b;
+            const double s = room.units[u].atStart ? -dir : dir, w = room.units[u].widthM;
+            UnitFrame uf{u, end, end.facing};
+            uf.frame.min[0] = s > 0 ? end.max[0] : end.min[0] - w;
+            uf.frame.max[0] = s > 0 ? end.max[0] + w : end.min[0];
+            units.push_back(uf);
+            for (int ax = 0; ax < 2; ++ax) {
+                lo[static_cast<std::size_t>(ax)] =
+                    std::min(lo[static_cast<std::size_t>(ax)], uf.frame.min[static_cast<std::size_t>(ax)]);
+                hi[static_cast<std::size_t>(ax)] =
+                    std::max(hi[static_cast<std::size_t>(ax)], uf.frame.max[static_cast<std::size_t>(ax)]);
             }
         }
         g.rackTopM = hi[2];
@@ -275,6 +328,31 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& d, const std::vecto
                 Strip{box.min[0], box.max[0], std::min(front, front + s * ca), std::max(front, front + s * ca)});
             hot.push_back(Strip{box.min[0], box.max[0], std::min(back, back - s * ha), std::max(back, back - s * ha)});
         }
+        // The in-row units: coolers drawing at the hot-aisle side, blowing into the cold aisle.
+        for (const UnitFrame& uf : units) {
+            const core::CoolingUnit& u = room.units[uf.unit];
+            const core::Box& f = uf.frame;
+            FieldBlackBox box;
+            box.min = {f.min[0] - ox, f.min[1] - oy, 0.0};
+            box.max = {f.max[0] - ox, f.max[1] - oy, f.max[2]};
+            box.intake = uf.facing > 0 ? Side::YMin : Side::YMax; // its rear, on the hot aisle
+            box.massFlow = u.flowM3s.value_or(0.0) * density;
+            box.fixedExhaustC = u.supplyK.value_or(d.site.supplyAirK) - 273.15;
+            g.boxes.push_back(box);
+            g.coolers.push_back(u.name);
+            g.inRowM3s += u.flowM3s.value_or(0.0);
+            for (int a = 0; a < 2; ++a) {
+                points[static_cast<std::size_t>(a)].push_back(box.min[static_cast<std::size_t>(a)]);
+                points[static_cast<std::size_t>(a)].push_back(box.max[static_cast<std::size_t>(a)]);
+            }
+            const double front = uf.facing > 0 ? box.max[1] : box.min[1];
+            const double back = uf.facing > 0 ? box.min[1] : box.max[1];
+            const double s = uf.facing > 0 ? 1.0 : -1.0;
+            cold.push_back(Strip{box.min[0], box.max[0], std::min(front, front + s * room.coldAisleM),
+                                 std::max(front, front + s * room.coldAisleM)});
+            hot.push_back(Strip{box.min[0], box.max[0], std::min(back, back - s * room.hotAisleM),
+                                std::max(back, back - s * room.hotAisleM)});
+        }
         cold = merged(cold);
         hot = merged(hot);
         for (auto* strips : {&cold, &hot})
@@ -299,11 +377,13 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& d, const std::vecto
         double given = 0;
         int shares = room.units.empty() ? 1 : 0;
         for (const core::CoolingUnit& u : room.units) {
+            if (u.kind != Kind::Crah)
+                continue; // in-row units blow their own flow (their boxes)
             given += u.flowM3s.value_or(0.0);
             shares += u.flowM3s ? 0 : 1;
         }
         g.supplyM3s = given + (shares > 0 ? d.site.supplyFlowRatio * g.demandM3s : 0.0);
-        if (!(g.supplyM3s > 0))
+        if (!(g.supplyM3s + g.inRowM3s > 0))
             throw core::InputError(where, "no cooling air reaches " + g.id +
                                               ": its racks draw no air and no unit "
                                               "states a flow");
@@ -313,7 +393,7 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& d, const std::vecto
             tileArea += (s.x1 - s.x0) * (s.y1 - s.y0);
         const double speed = g.supplyM3s / tileArea;
         int n = 0;
-        for (const Strip& s : cold) {
+        for (const Strip& s : g.supplyM3s > 0 ? cold : std::vector<Strip>{}) {
             RoomPatch p;
             p.name = "supply_" + std::to_string(++n);
             p.side = room.supply == core::AirSupply::RaisedFloor ? Side::ZMin : Side::ZMax;
@@ -376,6 +456,11 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& d, const std::vecto
             std::snprintf(pos, sizeof pos, "|%.6f,%.6f,%.6f,%.6f|", g.boxes[k].min[0], g.boxes[k].min[1],
                           g.boxes[k].massFlow, g.boxes[k].heat);
             g.signature += (r.bodyPath.empty() ? r.id : r.bodyPath) + pos;
+        }
+        for (std::size_t k = racks.size(); k < g.boxes.size(); ++k) { // in-row units
+            std::snprintf(pos, sizeof pos, "|unit %.6f,%.6f,%.6f,%.6f|", g.boxes[k].min[0], g.boxes[k].min[1],
+                          g.boxes[k].massFlow, g.boxes[k].fixedExhaustC);
+            g.signature += pos;
         }
         rooms.push_back(std::move(g));
     }

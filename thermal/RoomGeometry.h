@@ -41,7 +41,9 @@ struct RoomGeometry {
     std::array<std::vector<double>, 3> faces; ///< grid faces (m, local)
     std::vector<RoomPatch> patches;
     std::vector<RoomSolid> solids;    ///< containment panels and doors
-    std::vector<FieldBlackBox> boxes; ///< one per rack (flow and heat as last set)
+    std::vector<FieldBlackBox> boxes; ///< one per rack (flow and heat as last set), then the in-row units
+    std::vector<std::string> coolers; ///< the in-row units' names, boxes[racks.size() + i]
+    double inRowM3s = 0;              ///< the in-row units' flow (the tiles carry supplyM3s)
     std::vector<double> rackHeightM;  ///< frame height per rack (chassis bands use it)
     double supplyM3s = 0, demandM3s = 0;
     double supplyC = 0;  ///< supply air, °C

@@ -181,6 +181,10 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
             const FieldBlackBox& b = g.boxes[k];
             if (!(b.massFlow > 0))
                 continue;
+            if (k >= g.racks.size()) { // an in-row unit: its flow over its whole face
+                fastest = std::max(fastest, b.massFlow / (air.density * (b.max[0] - b.min[0]) * b.max[2]));
+                continue;
+            }
             rise = std::max(rise, b.heat / (b.massFlow * air.specificHeat));
             // The fastest band: each slot's share of the rack's flow over its own height.
             const RackThermal& rt = res.racks[static_cast<std::size_t>(g.racks[k])];
@@ -396,7 +400,8 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
             const double m = solver->massOutflow(static_cast<Side>(sd));
             (m > 0 ? out.massOutKgS : out.massInKgS) += std::abs(m);
         }
-        out.heatW = solver->heatReleased();
+        out.coolerW = solver->heatRemoved();
+        out.heatW = solver->heatReleased() + out.coolerW;
         out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         out.geometry = g;
         out.solver = std::move(solver);

@@ -33,6 +33,7 @@ struct RoomField {
     std::string criterion;                ///< what ended the last solve: "residuals", or a plateau with steady intakes
     std::vector<ResidualRecord> history;  ///< every iteration of every pass
     double heatW = 0;                     ///< released by the racks
+    double coolerW = 0;                   ///< removed by the in-row units
     double heatOutW = 0;                  ///< carried out through the returns
     double returnC = 0;                   ///< mass-weighted air leaving (°C)
     double massInKgS = 0, massOutKgS = 0; ///< entering through the supplies, leaving by the returns

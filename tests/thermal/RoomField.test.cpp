@@ -397,6 +397,48 @@ TEST_CASE("room field: rooms that cannot be built are located errors", "[thermal
     loadFails(rowPair(2, "  length: 20 m"), "not both"); // rowPair gives a clearance
 }
 
+TEST_CASE("room field: in-row units at the row ends cool the air the end racks draw", "[thermal][room]")
+{
+    // Two rows of four racks, the tiles at 60 % of the racks' draw. Without in-row units the row
+    // ends draw the exhaust that wraps round them; with a 1 m3/s unit at each end of each row
+    // (22 degC, drawing the hot aisle at its rear), the end racks draw cooler air than any rack
+    // did without them. The units release exactly their supply air; the heat they remove plus
+    // the heat the returns carry is the racks' heat (to 1e-3 of it, the energy residual's bound).
+    const std::string units =
+        "  cooling_units:\n    - {name: crah, supply_air: 25 degC}\n"
+        "    - {name: a0, kind: in-row, row: h/p/a, at: start, flow: 1 m3/s, supply_air: 22 degC}\n"
+        "    - {name: a1, kind: in-row, row: h/p/a, flow: 1 m3/s, supply_air: 22 degC}\n"
+        "    - {name: b0, kind: in-row, row: h/p/b, at: start, flow: 1 m3/s, supply_air: 22 degC}\n"
+        "    - {name: b1, kind: in-row, row: h/p/b, flow: 1 m3/s, supply_air: 22 degC}";
+    const auto without = intakes(thermal::computeThermalField(load(rowPair(4, "  grid: 0.3 m", "supply_flow: 60 %"))));
+    const thermal::ThermalResult t =
+        thermal::computeThermalField(load(rowPair(4, "  grid: 0.3 m\n" + units, "supply_flow: 60 %")));
+    const auto with = intakes(t);
+    const thermal::RoomField& r = t.field->rooms.at(0);
+    REQUIRE(r.geometry.coolers == std::vector<std::string>{"a0", "a1", "b0", "b1"});
+    CHECK(r.geometry.inRowM3s == Approx(4.0));
+    for (std::size_t k = r.geometry.racks.size(); k < r.geometry.boxes.size(); ++k) {
+        const thermal::BlackBoxState st = r.solver->blackBoxState(static_cast<int>(k));
+        CHECK(st.exhaust == Approx(22.0).margin(1e-12));
+        CHECK(st.intakeMean > 25.0); // the hot aisle's air
+    }
+    const double warmestWithout = *std::max_element(without.begin(), without.end());
+    INFO("end racks " << with[0] << " / " << with[3] << " degC with units; warmest without " << warmestWithout);
+    CHECK(warmestWithout > 27.0);
+    for (int i : {0, 3, 4, 7})
+        CHECK(with[static_cast<std::size_t>(i)] < warmestWithout - 2.0);
+    CHECK(r.coolerW > 0);
+    CHECK(std::abs(r.heatOutW + r.coolerW - r.heatW) < 1e-3 * r.heatW);
+    // Placed wrongly, refused at the unit's line.
+    CHECK_THROWS_WITH(thermal::computeThermalField(load(
+                          rowPair(4, "  cooling_units:\n    - {name: x, kind: in-row, row: h/p/c, flow: 1 m3/s}"))),
+                      Catch::Matchers::Contains("no row \"h/p/c\""));
+    CHECK_THROWS_WITH(load(rowPair(4, "  cooling_units:\n    - {name: x, kind: in-row, row: h/p/a}")),
+                      Catch::Matchers::Contains("an in-row unit needs its flow"));
+    CHECK_THROWS_WITH(load(rowPair(4, "  cooling_units:\n    - {name: x, row: h/p/a}")),
+                      Catch::Matchers::Contains("places an in-row unit"));
+}
+
 TEST_CASE("room field: a room of a given size holds its racks in its middle", "[thermal][room]")
 {
     // Two rows of three racks (1.8 m along the rows) in a room 8 m long and 10 m wide: the solved
