@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <numeric>
 
 #include "core/Error.h"
@@ -459,4 +460,33 @@ TEST_CASE("room field: a room of a given size holds its racks in its middle", "[
     CHECK(lo == Approx(8.0 - hi).margin(1e-9)); // centred along the rows
     const thermal::RoomField& r = t.field->rooms[0];
     CHECK(std::abs(r.heatOutW - r.heatW) < 1e-2 * r.heatW);
+}
+
+TEST_CASE("room field: every example design solves with its room: defaults (validation)", "[thermal][room]")
+{
+    // The issue's "a room: section with defaults that make every existing example solvable": each
+    // design in data/designs, with or without a room: section, solved in 3D — every room
+    // converged, its heat balance within 1 %, every rack's field intake finite and no colder than
+    // the supply air less 0.01 K (the intakes' convergence).
+    int designs = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(test::kDataDir + "/designs")) {
+        if (entry.path().extension() != ".yaml")
+            continue;
+        core::Design d = core::loadDesign(entry.path().string(), test::kDataDir + "/catalog");
+        d.thermalModel = core::ThermalModel::Field;
+        INFO(entry.path().filename().string());
+        const thermal::ThermalResult t = thermal::computeThermalField(d);
+        REQUIRE(t.field);
+        CHECK(!t.field->rooms.empty());
+        for (const thermal::RoomField& r : t.field->rooms) {
+            CHECK(!r.criterion.empty());
+            CHECK(std::abs(r.heatOutW + r.coolerW - r.heatW) < 1e-2 * std::max(r.heatW, 1.0));
+        }
+        for (const thermal::RackThermal& r : t.racks) {
+            CHECK(std::isfinite(r.fieldIntakeK));
+            CHECK(r.fieldIntakeK > d.site.supplyAirK - 0.01);
+        }
+        ++designs;
+    }
+    CHECK(designs >= 10);
 }
