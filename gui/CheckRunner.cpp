@@ -94,8 +94,10 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
                                                          results->throughput.get(), results->signal.get());
             } catch (const core::Cancelled&) {
                 throw;
-            } catch (const std::exception&) {
-                // A design the solvers reject: its rule violations already say why.
+            } catch (const std::exception& e) {
+                // A design the solvers reject: its rule violations say why, or (an input the
+                // results need, e.g. a workload file) this message does.
+                results->error = e.what();
             }
             QMetaObject::invokeMethod(
                 this,

@@ -25,6 +25,8 @@ struct SolverResults {
     std::shared_ptr<const signal::SignalResult> signal;
     std::shared_ptr<const analysis::EnergyResult> energy; ///< with `facility:`
     std::vector<core::PartField> fields;
+    /// Why the results above are missing (a solver or an input it needs refused the design), or empty.
+    std::string error;
 };
 
 class CheckRunner : public QObject {

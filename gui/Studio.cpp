@@ -36,6 +36,8 @@ Studio::Studio(QString catalogDir, QObject* parent)
                 m_violations = v;
                 m_results = std::move(r);
                 rebuildFields();
+                if (m_results && !m_results->error.empty())
+                    Q_EMIT refused("results incomplete: " + QString::fromStdString(m_results->error));
                 Q_EMIT checksFinished();
                 if (m_series)
                     Q_EMIT fieldsChanged(); // the residuals against the new results

@@ -47,6 +47,8 @@ public:
     /// Per-part fields of the last finished check (empty before the first), and the measured − model
     /// residuals of the telemetry file when one is open.
     const std::vector<core::PartField>* fields() const { return m_results ? &m_fields : nullptr; }
+    /// Why the last check's results (throughput, fields) are missing, or empty.
+    std::string resultsError() const { return m_results ? m_results->error : std::string(); }
     /// Follow a telemetry snapshot or series (`rdt hil snapshot|watch -o`): its residuals against
     /// the last check become colourings, and a growing series is re-read as it grows (a live view
     /// fed by `rdt hil watch`). False with `error` set when the file cannot be read.

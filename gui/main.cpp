@@ -216,6 +216,8 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "rdt-studio: no colouring \"%s\"; known: %s\n",
                          parser.value(colourBy).toUtf8().constData(),
                          window.scene()->colouringNames().join(", ").toUtf8().constData());
+            if (const std::string why = window.studio().resultsError(); !why.empty())
+                std::fprintf(stderr, "rdt-studio: the results are incomplete: %s\n", why.c_str());
             return 2;
         }
         const QString out = parser.value(shot);

@@ -175,3 +175,26 @@ TEST_CASE("studio: the what-if bar switches the thermal model to the room field 
     CHECK_FALSE(window.scene()->field()->hasField());
     CHECK_FALSE(window.whatIf()->set("thermal", "cfd"));
 }
+
+TEST_CASE("studio: results a check cannot give are reported rather than silently missing", "[gui][field]")
+{
+    // The single-rack example with a workload file that does not exist: the rules still run, but
+    // throughput and the per-part colourings cannot be computed — the studio says why (status
+    // bar via refused(), and resultsError()) instead of leaving them out without a word.
+    QTemporaryDir dir;
+    qputenv("RDT_STUDIO_RECOVERY_DIR", (dir.path() + "/recovery").toUtf8());
+    std::ifstream in(RDT_SOURCE_DIR "/data/designs/single-rack.yaml");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    text += "\nworkload: no-such-workload.yaml\n";
+    const QString path = dir.path() + "/bad-workload.yaml";
+    std::ofstream(path.toStdString()) << text;
+    gui::MainWindow window(RDT_SOURCE_DIR "/data/catalog", false);
+    window.show();
+    QStringList refusals;
+    QObject::connect(&window.studio(), &gui::Studio::refused, [&](const QString& m) { refusals << m; });
+    REQUIRE(window.openFile(path));
+    window.waitForChecks();
+    INFO("refusals: " << refusals.join(" | ").toStdString());
+    CHECK(window.studio().resultsError().find("no-such-workload.yaml") != std::string::npos);
+    CHECK_FALSE(refusals.filter("results incomplete").isEmpty());
+}
