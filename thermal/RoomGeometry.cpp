@@ -282,6 +282,21 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& d, const std::vecto
         std::array<std::vector<double>, 3> points;
         points[2] = {g.rackTopM, g.rackTopM + cell};
         std::vector<Strip> cold, hot;
+        // A box facing +y (facing > 0) or −y: its faces are breakpoints, the aisles in front of and
+        // behind it strips (tiles, containment, returns).
+        const auto place = [&](const FieldBlackBox& box, int facing) {
+            for (int a = 0; a < 2; ++a) {
+                points[static_cast<std::size_t>(a)].push_back(box.min[static_cast<std::size_t>(a)]);
+                points[static_cast<std::size_t>(a)].push_back(box.max[static_cast<std::size_t>(a)]);
+            }
+            const double front = facing > 0 ? box.max[1] : box.min[1];
+            const double back = facing > 0 ? box.min[1] : box.max[1];
+            const double s = facing > 0 ? 1.0 : -1.0;
+            const double ca = room.coldAisleM, ha = room.hotAisleM;
+            cold.push_back(
+                Strip{box.min[0], box.max[0], std::min(front, front + s * ca), std::max(front, front + s * ca)});
+            hot.push_back(Strip{box.min[0], box.max[0], std::min(back, back - s * ha), std::max(back, back - s * ha)});
+        };
         double rackFlow = 0;
         for (std::size_t n = 0; n < racks.size(); ++n) {
             const int ri = racks[n];
@@ -315,18 +330,8 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& d, const std::vecto
             rackFlow += box.massFlow;
             g.boxes.push_back(box);
             g.rackHeightM.push_back(f.max[2]);
-            for (int a = 0; a < 2; ++a) {
-                points[static_cast<std::size_t>(a)].push_back(box.min[static_cast<std::size_t>(a)]);
-                points[static_cast<std::size_t>(a)].push_back(box.max[static_cast<std::size_t>(a)]);
-            }
             points[2].push_back(f.max[2]);
-            const double front = f.facing > 0 ? box.max[1] : box.min[1];
-            const double back = f.facing > 0 ? box.min[1] : box.max[1];
-            const double s = f.facing > 0 ? 1.0 : -1.0;
-            const double ca = room.coldAisleM, ha = room.hotAisleM;
-            cold.push_back(
-                Strip{box.min[0], box.max[0], std::min(front, front + s * ca), std::max(front, front + s * ca)});
-            hot.push_back(Strip{box.min[0], box.max[0], std::min(back, back - s * ha), std::max(back, back - s * ha)});
+            place(box, f.facing);
         }
         // The in-row units: coolers drawing at the hot-aisle side, blowing into the cold aisle.
         for (const UnitFrame& uf : units) {
@@ -341,17 +346,7 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& d, const std::vecto
             g.boxes.push_back(box);
             g.coolers.push_back(u.name);
             g.inRowM3s += u.flowM3s.value_or(0.0);
-            for (int a = 0; a < 2; ++a) {
-                points[static_cast<std::size_t>(a)].push_back(box.min[static_cast<std::size_t>(a)]);
-                points[static_cast<std::size_t>(a)].push_back(box.max[static_cast<std::size_t>(a)]);
-            }
-            const double front = uf.facing > 0 ? box.max[1] : box.min[1];
-            const double back = uf.facing > 0 ? box.min[1] : box.max[1];
-            const double s = uf.facing > 0 ? 1.0 : -1.0;
-            cold.push_back(Strip{box.min[0], box.max[0], std::min(front, front + s * room.coldAisleM),
-                                 std::max(front, front + s * room.coldAisleM)});
-            hot.push_back(Strip{box.min[0], box.max[0], std::min(back, back - s * room.hotAisleM),
-                                std::max(back, back - s * room.hotAisleM)});
+            place(box, uf.facing);
         }
         cold = merged(cold);
         hot = merged(hot);

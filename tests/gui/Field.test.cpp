@@ -23,6 +23,25 @@
 
 using namespace rdt;
 
+namespace {
+
+/// `source` (a path under the repository) with `from` replaced by `to`, written as `dir`/`name`;
+/// the path. `from` must occur in it.
+QString editedCopy(const QTemporaryDir& dir, const char* source, const std::string& from, const std::string& to,
+                   const QString& name)
+{
+    std::ifstream in(source);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, from.size(), to);
+    const QString path = dir.path() + "/" + name;
+    std::ofstream(path.toStdString()) << text;
+    return path;
+}
+
+} // namespace
+
 TEST_CASE("studio: the room field as a slice, streamlines and a scalar bar", "[gui][field]")
 {
     QTemporaryDir dir;
@@ -125,13 +144,9 @@ TEST_CASE("studio: the iso-surface follows the design's ASHRAE class", "[gui][fi
     // check box move to 22 degC.
     QTemporaryDir dir;
     qputenv("RDT_STUDIO_RECOVERY_DIR", (dir.path() + "/recovery").toUtf8());
-    std::ifstream in(RDT_SOURCE_DIR "/tests/fixtures/room/row-pair-6.yaml");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const std::string from = "site: {supply_air: 25 degC,", to = "site: {ashrae_class: H1, supply_air: 20 degC,";
-    REQUIRE(text.find(from) != std::string::npos);
-    text.replace(text.find(from), from.size(), to);
-    const QString path = dir.path() + "/h1.yaml";
-    std::ofstream(path.toStdString()) << text;
+    const QString path =
+        editedCopy(dir, RDT_SOURCE_DIR "/tests/fixtures/room/row-pair-6.yaml", "site: {supply_air: 25 degC,",
+                   "site: {ashrae_class: H1, supply_air: 20 degC,", "h1.yaml");
     gui::MainWindow window(RDT_SOURCE_DIR "/data/catalog", false);
     window.show();
     REQUIRE(window.openFile(path));
@@ -153,13 +168,8 @@ TEST_CASE("studio: the what-if bar switches the thermal model to the room field 
     // 3D and shows it; "network" drops the field again; the design itself is not changed.
     QTemporaryDir dir;
     qputenv("RDT_STUDIO_RECOVERY_DIR", (dir.path() + "/recovery").toUtf8());
-    std::ifstream in(RDT_SOURCE_DIR "/tests/fixtures/room/row-pair-6.yaml");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const std::string line = "thermal: {model: field}\n";
-    REQUIRE(text.find(line) != std::string::npos);
-    text.erase(text.find(line), line.size());
-    const QString path = dir.path() + "/network.yaml";
-    std::ofstream(path.toStdString()) << text;
+    const QString path = editedCopy(dir, RDT_SOURCE_DIR "/tests/fixtures/room/row-pair-6.yaml",
+                                    "thermal: {model: field}\n", "", "network.yaml");
     gui::MainWindow window(RDT_SOURCE_DIR "/data/catalog", false);
     window.show();
     REQUIRE(window.openFile(path));
@@ -183,11 +193,8 @@ TEST_CASE("studio: results a check cannot give are reported rather than silently
     // bar via refused(), and resultsError()) instead of leaving them out without a word.
     QTemporaryDir dir;
     qputenv("RDT_STUDIO_RECOVERY_DIR", (dir.path() + "/recovery").toUtf8());
-    std::ifstream in(RDT_SOURCE_DIR "/data/designs/single-rack.yaml");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    text += "\nworkload: no-such-workload.yaml\n";
-    const QString path = dir.path() + "/bad-workload.yaml";
-    std::ofstream(path.toStdString()) << text;
+    const QString path = editedCopy(dir, RDT_SOURCE_DIR "/data/designs/single-rack.yaml", "name: single-rack\n",
+                                    "name: single-rack\nworkload: no-such-workload.yaml\n", "bad-workload.yaml");
     gui::MainWindow window(RDT_SOURCE_DIR "/data/catalog", false);
     window.show();
     QStringList refusals;
