@@ -23,6 +23,7 @@ json thermalJson(const thermal::ThermalResult& t)
     for (const thermal::RackThermal& r : t.racks) {
         racks.push_back({{"id", r.id},
                          {"heat_W", jsonNumber(r.heatW)},
+                         {"shelf_loss_W", jsonNumber(r.shelfLossW)},
                          {"intake_m3s", jsonNumber(r.doorFlowM3s)},
                          {"recirculation_m3s", jsonNumber(r.recirculationM3s)},
                          {"leak_m3s", jsonNumber(r.leakM3s)},
@@ -87,9 +88,10 @@ void writeThermalGroup(hid_t file, const thermal::ThermalResult& t, const core::
                gMargin = gpus.realColumn("margin", "K"), gThr = gpus.intColumn("throttled", "1");
     H5Table racks;
     const auto rId = racks.textColumn("id"), rHeat = racks.realColumn("heat", "W"),
-               rDoor = racks.realColumn("intake", "m3/s"), rRec = racks.realColumn("recirculation", "m3/s"),
-               rLeak = racks.realColumn("leak", "m3/s"), rFront = racks.realColumn("front", "degC"),
-               rRear = racks.realColumn("rear", "degC"), rHot = racks.realColumn("hottest_gpu", "degC");
+               rShelf = racks.realColumn("shelf_loss", "W"), rDoor = racks.realColumn("intake", "m3/s"),
+               rRec = racks.realColumn("recirculation", "m3/s"), rLeak = racks.realColumn("leak", "m3/s"),
+               rFront = racks.realColumn("front", "degC"), rRear = racks.realColumn("rear", "degC"),
+               rHot = racks.realColumn("hottest_gpu", "degC");
     for (const auto& r : t.racks) {
         double hottest = NAN;
         for (const auto& ch : r.chassis) {
@@ -127,6 +129,7 @@ void writeThermalGroup(hid_t file, const thermal::ThermalResult& t, const core::
         racks.addRow();
         racks.set(rId, r.id);
         racks.set(rHeat, r.heatW);
+        racks.set(rShelf, r.shelfLossW);
         racks.set(rDoor, r.doorFlowM3s);
         racks.set(rRec, r.recirculationM3s);
         racks.set(rLeak, r.leakM3s);

@@ -146,6 +146,36 @@ double partDrawW(const core::Part& p, const core::Catalog& catalog, const Chassi
     }
 }
 
+double shelfRatingW(const core::Part& p)
+{
+    return p.value("modules", 0) * p.value("module_rating", 0);
+}
+
+EfficiencyCurve shelfEfficiency(const core::Part& p)
+{
+    if (const core::Curve* c = p.curve("efficiency_curve"))
+        return EfficiencyCurve(c->points);
+    if (const auto full = p.find("efficiency_full_load"))
+        return EfficiencyCurve::constant(*full);
+    return {};
+}
+
+std::vector<double> shelfLossesW(const std::vector<const core::Part*>& shelves, double loadW)
+{
+    double total = 0;
+    for (const core::Part* s : shelves)
+        total += shelfRatingW(*s);
+    std::vector<double> loss(shelves.size(), 0.0);
+    if (!(total > 0) || !(loadW > 0))
+        return loss;
+    const double fraction = loadW / total;
+    for (std::size_t i = 0; i < shelves.size(); ++i) {
+        const double out = fraction * shelfRatingW(*shelves[i]);
+        loss[i] = out / shelfEfficiency(*shelves[i]).at(fraction) - out;
+    }
+    return loss;
+}
+
 double largestWithin(double lo, double hi, double limit, double tolerance, const std::function<double(double)>& f)
 {
     if (f(lo) > limit)

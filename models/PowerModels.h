@@ -83,6 +83,18 @@ private:
 /// switches and devices at typical (or idle + u·(max−idle)); shelves draw nothing.
 double partDrawW(const core::Part& part, const core::Catalog& catalog, const ChassisOperating& op);
 
+/// A power shelf's rated output (W): modules × module_rating.
+double shelfRatingW(const core::Part& shelf);
+
+/// A power shelf's efficiency against its load fraction: its `efficiency_curve`, else flat at
+/// `efficiency_full_load`; empty (lossless, EfficiencyCurve::at gives 1) when the catalog has neither.
+EfficiencyCurve shelfEfficiency(const core::Part& shelf);
+
+/// Shelves sharing a busbar load in proportion to their ratings (as the power budget shares it):
+/// each shelf's conversion loss, output / efficiency − output at the shared load fraction (W).
+/// Every watt of it is heat released at the shelf.
+std::vector<double> shelfLossesW(const std::vector<const core::Part*>& shelves, double loadW);
+
 /// Nameplate draw of a part from the busbar or its own AC supply (W): the catalog's `power.max`;
 /// for a GPU chassis with its GPUs capped below TDP, `power.max` less the cap's saving through
 /// the 48 → 12 V conversion at full load. NaN when the part has no `power.max`.

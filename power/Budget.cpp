@@ -82,7 +82,7 @@ PartPower partPower(const core::Design& d, const core::Slot& s, double capW, dou
 
 double shelfRating(const core::Part& p)
 {
-    return p.value("modules", 0) * p.value("module_rating", 0);
+    return models::shelfRatingW(p);
 }
 
 double midHeight(const core::Slot& s)
@@ -101,11 +101,7 @@ void shareLoad(std::vector<ShelfPower>& shelves, const std::vector<const core::S
         const core::Part& p = *slots[i]->part;
         sh.loadFraction = total > 0 ? loadW / total : 0.0;
         sh.outputW = sh.loadFraction * sh.ratingW;
-        const core::Curve* c = p.curve("efficiency_curve");
-        const models::EfficiencyCurve curve =
-            c ? models::EfficiencyCurve(c->points)
-              : models::EfficiencyCurve::constant(p.value("efficiency_full_load", 1.0));
-        sh.efficiency = curve.at(sh.loadFraction);
+        sh.efficiency = models::shelfEfficiency(p).at(sh.loadFraction);
         sh.inputW = sh.outputW / sh.efficiency;
         const double vln = p.value("input_voltage_ln", NAN);
         const double phases = p.value("input_phases", 3);
@@ -291,6 +287,10 @@ void missingFigures(const core::Design& d, const core::Rack& r, const std::vecto
             noteOnce(out, s->part->slug + " has no pulse_rating (orv3.psu.pulse)");
         if (!s->part->find("whip_breaker"))
             noteOnce(out, s->part->slug + " has no whip_breaker (orv3.ac.whip)");
+        if (!s->part->curve("efficiency_curve") && !s->part->find("efficiency_full_load"))
+            noteOnce(out, s->part->slug +
+                              " has no efficiency_curve or efficiency_full_load (taken as lossless: AC input and its "
+                              "heat understated)");
         if (!s->part->find("input_voltage_ln"))
             noteOnce(out, s->part->slug + " has no input_voltage_ln (AC phase and whip currents: orv3.ac.whip)");
     }

@@ -468,6 +468,19 @@ FieldResult FieldSolver::solve(const FieldSettings& s, const std::function<bool(
         rec.energy = s.solveEnergy ? energy(s) : 0.0;
         if (s.turbulence == TurbulenceModel::KEpsilon)
             rec.turbulence = kEpsilon(s);
+        if (s.intakeTolerance > 0 && !m_boxes.empty()) {
+            intakeHistory.emplace_back();
+            for (const Box& b : m_boxes)
+                intakeHistory.back().push_back(b.state.intakeMean);
+            const auto window = static_cast<std::size_t>(std::max(1, s.intakeWindow));
+            if (intakeHistory.size() > window) {
+                const auto& now = intakeHistory.back();
+                const auto& then = intakeHistory[intakeHistory.size() - 1 - window];
+                rec.intakeDriftK = 0;
+                for (std::size_t b = 0; b < now.size(); ++b)
+                    rec.intakeDriftK = std::max(rec.intakeDriftK, std::abs(now[b] - then[b]));
+            }
+        }
         result.history.push_back(rec);
         result.iterations = it;
         const double worst =
@@ -482,12 +495,8 @@ FieldResult FieldSolver::solve(const FieldSettings& s, const std::function<bool(
         // intakeTolerance over the window, and the change still to come, extrapolated from its
         // two halves, is below it too.
         bool settled = true;
-        if (s.intakeTolerance > 0 && !m_boxes.empty()) {
-            intakeHistory.emplace_back();
-            for (const Box& b : m_boxes)
-                intakeHistory.back().push_back(b.state.intakeMean);
+        if (s.intakeTolerance > 0 && !m_boxes.empty())
             settled = intakesSettled(intakeHistory, s.intakeWindow, s.intakeTolerance);
-        }
         if (it > 1 && worst < s.tolerance && settled) {
             result.converged = true;
             result.criterion = "residuals";

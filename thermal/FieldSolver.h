@@ -128,6 +128,9 @@ struct ResidualRecord {
     std::array<double, 3> momentum{};
     double energy = 0;
     double turbulence = 0; ///< k–ε: the larger of the k and ε equations' scaled residuals (else 0)
+    /// The largest change of a black box's intake mean over the last intakeWindow iterations (K);
+    /// NaN without boxes or before a window has passed. Convergence needs it below intakeTolerance.
+    double intakeDriftK = NAN;
 };
 
 /// Continuity: Σ|mass imbalance| over cells / its largest value so far; momentum:

@@ -185,8 +185,12 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
     out.id = rack.id;
     out.rack = static_cast<int>(rackIndex);
     std::vector<ChassisModel> cs;
-    double otherHeat = 0;
+    double otherHeat = 0, otherBusW = 0;
     int usedOu = 0;
+    // The power shelves feeding the busbar (a what-if lost feed's deliver nothing) and their slots:
+    // their conversion loss is heat in the rack's air too.
+    std::vector<const core::Part*> shelves;
+    std::vector<std::size_t> shelfSlots;
     out.slotHeatW.assign(rack.slots.size(), 0.0);
     out.slotFlowM3s.assign(rack.slots.size(), 0.0);
     for (std::size_t i = 0; i < rack.slots.size(); ++i) {
@@ -197,6 +201,13 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
         } else {
             out.slotHeatW[i] = models::partDrawW(*s.part, *d.catalog, {1.0, 0.0, false});
             otherHeat += out.slotHeatW[i];
+            if (s.part->busbarTap)
+                otherBusW += out.slotHeatW[i];
+        }
+        if (s.part->kind == core::PartKind::PowerShelf &&
+            (d.scenario.lostFeed.empty() || s.overrides.feed != d.scenario.lostFeed)) {
+            shelves.push_back(s.part);
+            shelfSlots.push_back(i);
         }
     }
     const int openOu = std::max(0, static_cast<int>(rack.rackType->value("usable_ou", 44)) - usedOu);
@@ -229,9 +240,21 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
         network.seed({hint->branchFlowsM3s, hint->nodePressuresPa, 0, 0});
     }
     // Temperatures from one network solution.
+    // The shelves' losses carrying the busbar's load at the chassis' present draws (W each).
+    auto shelfLosses = [&] {
+        double busW = otherBusW;
+        for (const ChassisModel& m : cs)
+            if (m.slot->part->busbarTap)
+                busW += m.heatW;
+        return models::shelfLossesW(shelves, busW);
+    };
     auto temperatures = [&](const NetworkResult& n, std::vector<double>& flows, double& front, double& rear) {
         flows.assign(cs.size(), 0.0);
         double heat = otherHeat, flow = otherFlow;
+        for (double w : shelfLosses()) {
+            heat += w;
+            flow += w / (rhoCp * prm.otherDeltaTK);
+        }
         for (std::size_t c = 0; c < cs.size(); ++c) {
             for (int b : n.fanBranches[c])
                 flows[c] += n.sol.flow[static_cast<std::size_t>(b)];
@@ -369,6 +392,13 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
     out.branchFlowsM3s = net.sol.flow;
     out.nodePressuresPa = net.sol.pressure;
     out.heatW = otherHeat;
+    const std::vector<double> losses = shelfLosses();
+    for (std::size_t k = 0; k < losses.size(); ++k) {
+        out.slotHeatW[shelfSlots[k]] += losses[k];
+        out.slotFlowM3s[shelfSlots[k]] += losses[k] / (rhoCp * prm.otherDeltaTK);
+        out.shelfLossW += losses[k];
+    }
+    out.heatW += out.shelfLossW;
     for (std::size_t c = 0; c < cs.size(); ++c) {
         const ChassisModel& m = cs[c];
         ChassisThermal t;

@@ -63,7 +63,8 @@ struct ChassisThermal {
 struct RackThermal {
     std::string id;
     int rack = -1;
-    double heatW = 0;            ///< all parts
+    double heatW = 0;            ///< all parts, the power shelves' conversion loss included
+    double shelfLossW = 0;       ///< the power shelves' conversion loss (AC in − busbar out), part of heatW
     double doorFlowM3s = 0;      ///< drawn from the cold aisle
     double exhaustFlowM3s = 0;   ///< through the rear door
     double recirculationM3s = 0; ///< hot aisle back to the front

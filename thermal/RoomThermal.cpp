@@ -41,11 +41,13 @@ std::array<double, 2> returnAir(const FieldSolver& s)
 }
 
 /// Progress of one room's solve: iteration, worst residual and an estimate of the time left from
-/// the residuals' recent decay toward the tolerance.
+/// the recent decay of what still stops it — the residuals over their tolerance and the racks'
+/// intake drift over its tolerance, the larger of the two ratios — toward 1.
 class RoomProgress {
 public:
-    RoomProgress(core::Progress* p, std::string room, double from, double span, double tolerance)
-        : m_p(p), m_room(std::move(room)), m_from(from), m_span(span), m_tol(tolerance),
+    RoomProgress(core::Progress* p, std::string room, double from, double span, double tolerance,
+                 double intakeTolerance)
+        : m_p(p), m_room(std::move(room)), m_from(from), m_span(span), m_tol(tolerance), m_intakeTol(intakeTolerance),
           m_start(std::chrono::steady_clock::now())
     {
     }
@@ -57,34 +59,57 @@ public:
             throw core::Cancelled{};
         const double worst =
             std::max({r.continuity, r.momentum[0], r.momentum[1], r.momentum[2], r.energy, r.turbulence});
-        m_log.push_back(std::log10(std::max(worst, 1e-300)));
+        double ratio = worst / m_tol;
+        if (m_intakeTol > 0 && std::isfinite(r.intakeDriftK))
+            ratio = std::max(ratio, r.intakeDriftK / m_intakeTol);
+        m_log.push_back(std::log10(std::max(ratio, 1e-300)));
         if (r.iteration % 10 != 0)
             return true;
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
         double left = NAN, fraction = 0;
         if (m_log.size() > 100) {
-            const double rate = (m_log.back() - m_log[m_log.size() - 101]) / 100.0; // decades per iteration
-            if (rate < 0 && m_log.back() > std::log10(m_tol)) {
-                const double its = (std::log10(m_tol) - m_log.back()) / rate;
+            // Decades per iteration: the least-squares slope over the last 100 (the residuals
+            // swing from one iteration to the next; two end points alone make a jumpy estimate).
+            double sx = 0, sy = 0, sxx = 0, sxy = 0;
+            const std::size_t first = m_log.size() - 100;
+            for (std::size_t i = first; i < m_log.size(); ++i) {
+                const double x = static_cast<double>(i - first), y = m_log[i];
+                sx += x;
+                sy += y;
+                sxx += x * x;
+                sxy += x * y;
+            }
+            const double rate = (100.0 * sxy - sx * sy) / (100.0 * sxx - sx * sx);
+            if (rate < 0 && m_log.back() > 0) {
+                const double its = -m_log.back() / rate;
                 left = its * elapsed / static_cast<double>(m_log.size());
                 fraction = static_cast<double>(m_log.size()) / (static_cast<double>(m_log.size()) + its);
             }
         }
-        char msg[200];
+        char msg[240];
+        int n = 0;
         if (std::isfinite(left))
-            std::snprintf(msg, sizeof msg, "room field %s: about %.0f s left, iteration %d, residual %.1e",
-                          m_room.c_str(), left, r.iteration, worst);
+            n = std::snprintf(msg, sizeof msg, "room field %s: about %.0f s left, iteration %d, residual %.1e",
+                              m_room.c_str(), left, r.iteration, worst);
         else
-            std::snprintf(msg, sizeof msg, "room field %s: iteration %d, residual %.1e", m_room.c_str(), r.iteration,
-                          worst);
-        m_p->update(m_from + m_span * std::clamp(fraction, 0.0, 1.0), msg);
+            n = std::snprintf(msg, sizeof msg, "room field %s: iteration %d, residual %.1e", m_room.c_str(),
+                              r.iteration, worst);
+        // Residuals down but the racks' intakes still moving: say what the solve waits for.
+        if (n > 0 && static_cast<std::size_t>(n) < sizeof msg && worst < m_tol && std::isfinite(r.intakeDriftK) &&
+            r.intakeDriftK >= m_intakeTol)
+            std::snprintf(msg + n, sizeof msg - static_cast<std::size_t>(n), ", intakes still moving %.2f K",
+                          r.intakeDriftK);
+        // The bar never runs backwards when an estimate grows.
+        m_fraction = std::max(m_fraction, std::clamp(fraction, 0.0, 1.0));
+        m_p->update(m_from + m_span * m_fraction, msg);
         return true;
     }
 
 private:
     core::Progress* m_p;
     std::string m_room;
-    double m_from, m_span, m_tol;
+    double m_from, m_span, m_tol, m_intakeTol;
+    double m_fraction = 0;
     std::chrono::steady_clock::time_point m_start;
     std::vector<double> m_log;
 };
@@ -292,7 +317,7 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
         // flow by 0.5 %; otherwise the field goes on from where it stands.
         bool fixedPoint = false;
         for (int pass = 1; pass <= kMaxCouplings && !fixedPoint; ++pass) {
-            RoomProgress cb(progress, label, passFrom, span, settings.tolerance);
+            RoomProgress cb(progress, label, passFrom, span, settings.tolerance, settings.intakeTolerance);
             const FieldResult r = solver->solve(settings, [&](const ResidualRecord& rec) {
                 if (rec.iteration % kNetworkEvery == 0)
                     network();

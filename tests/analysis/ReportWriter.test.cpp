@@ -393,6 +393,15 @@ TEST_CASE("the report is data: every number numeric with units, degC throughout,
         CHECK(tableInfo(f, "/power/parts").rows == parts);
         CHECK(tableInfo(f, "/power/shelves").rows == shelves);
         CHECK(tableInfo(f, "/thermal/racks").rows == r.design.racks.size());
+        // Each rack's heat with the power shelves' conversion loss in it, read back as written.
+        const auto heat = realColumn(f, "/thermal/racks", "heat");
+        const auto shelfLoss = realColumn(f, "/thermal/racks", "shelf_loss");
+        REQUIRE(shelfLoss.size() == r.thermal->racks.size());
+        for (std::size_t i = 0; i < shelfLoss.size(); ++i) {
+            CHECK(shelfLoss[i] == r.thermal->racks[i].shelfLossW);
+            CHECK(heat[i] == r.thermal->racks[i].heatW);
+        }
+        CHECK(shelfLoss.at(0) > 0.0);
         const auto fan = realColumn(f, "/power/parts", "fan_speed");
         const auto budget = realColumn(f, "/power/parts", "budget");
         for (std::size_t i = 0; i < parts && i < 2; ++i)

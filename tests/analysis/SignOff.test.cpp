@@ -8,6 +8,8 @@
 
 #include "analysis/CheckFormats.h"
 #include "analysis/Pipeline.h"
+#include "analysis/ThermalOutput.h"
+#include "models/AirProperties.h"
 
 using namespace rdt;
 namespace fs = std::filesystem;
@@ -211,6 +213,47 @@ TEST_CASE("fan power at the solved fan speed feeds the budget, fan failures and 
     for (const power::PartPower& p : failed.power->racks.at(0).parts)
         if (p.part == "meta-grand-teton-h100")
             CHECK(p.fanSpeed == Approx(1.0));
+}
+
+TEST_CASE("the power shelves' conversion loss is heat in the rack's air: the budget's loss at the same draws",
+          "[signoff][power][thermal]")
+{
+    const std::string design = kRoot + "data/designs/single-rack.yaml";
+    for (const std::string lost : {"", "A"}) {
+        INFO("lost feed '" << lost << "'");
+        analysis::RunOptions o;
+        o.designPath = design;
+        o.powerBasis = core::PowerBasis::Modelled;
+        o.lostFeed = lost;
+        core::Progress progress;
+        const analysis::RunResult r = analysis::run(o, progress);
+        const power::RackPower& p = r.power->racks.at(0);
+        const thermal::RackThermal& t = r.thermal->racks.at(0);
+        // Two HPR shelves of 6 × 5.5 kW (psu-a on feed A, psu-b on B) share the busbar load in
+        // proportion to rating; a lost feed's shelf carries none. By hand from the catalog curve
+        // (20 % → 95 %, 30 % → 96.5 %, 50 % → 97.5 %): about 15.8 kW is 23.9 % of 66 kW → 95.6 %,
+        // or 47.8 % of 33 kW → 97.4 %; the loss is load × (1/η − 1).
+        const double rating = lost.empty() ? 66000.0 : 33000.0;
+        const double lf = p.modelledLoadW / rating;
+        const double eff = lost.empty() ? 0.95 + (lf - 0.20) / 0.10 * 0.015 : 0.965 + (lf - 0.30) / 0.20 * 0.010;
+        REQUIRE(lf > (lost.empty() ? 0.2 : 0.3));
+        REQUIRE(lf < (lost.empty() ? 0.3 : 0.5));
+        CHECK(t.shelfLossW == Approx(p.modelledLoadW * (1.0 / eff - 1.0)).epsilon(1e-9));
+        CHECK(t.shelfLossW > 0.02 * p.modelledLoadW);
+        // One model: the heat in the air is every part's modelled draw plus the loss the budget
+        // puts between the AC input and the busbar (rounding only).
+        CHECK(t.shelfLossW == Approx(p.psuLossW).epsilon(1e-12));
+        CHECK(t.heatW == Approx(p.modelledLoadW + p.acDirectW + p.psuLossW).epsilon(1e-12));
+        CHECK(analysis::thermalJson(*r.thermal).at("racks").at(0).at("shelf_loss_W").get<double>() == t.shelfLossW);
+        // Each shelf releases its own share at its own OU, with the air of a part without a fan model.
+        const double a = lost.empty() ? 0.5 * t.shelfLossW : 0.0, b = lost.empty() ? 0.5 * t.shelfLossW : t.shelfLossW;
+        CHECK(t.slotHeatW.at(0) == Approx(a).margin(1e-9));
+        CHECK(t.slotHeatW.at(1) == Approx(b).margin(1e-9));
+        const double cp = models::airSpecificHeat(300.15); // at the 27 degC supply
+        CHECK(t.slotFlowM3s.at(1) == Approx(b / (r.thermal->densityKgM3 * cp * 15.0)).epsilon(1e-9));
+        // The battery shelves' float charge is not in the catalog: they release nothing.
+        CHECK(t.slotHeatW.at(2) == 0.0);
+    }
 }
 
 TEST_CASE("a GPU above its maximum operating temperature throttles and says so", "[signoff][thermal]")
