@@ -405,3 +405,23 @@ layout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, rack_type: orv3-hpr, slo
         }
     CHECK(checked);
 }
+
+TEST_CASE("a power shelf without efficiency figures is taken as lossless and said so", "[signoff][power][thermal]")
+{
+    const std::string text = R"(
+rdt: 1
+catalog: [b200-parts]
+layout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, rack_type: orv3-hpr, slots: [
+  {ou: 1, part: test-shelf-no-efficiency, feed: A}, {ou: 2, part: test-shelf-no-efficiency, feed: B},
+  {ou: 3, part: orv3-hpr-bbu-shelf-6x5p5kw}, {ou: 6, part: meta-grand-teton-h100, id: gt0}]}]}]}]}
+)";
+    const core::Design d = core::loadDesignText(text, kFixtures + "shelf-no-efficiency.yaml", kRoot + "data/catalog");
+    const power::PowerResult p = power::computePower(d);
+    const power::RackPower& rack = p.racks.at(0);
+    bool said = false;
+    for (const std::string& n : rack.notes)
+        said = said || n.rfind("test-shelf-no-efficiency has no efficiency_curve or efficiency_full_load", 0) == 0;
+    CHECK(said);
+    CHECK(rack.psuLossW == 0.0);
+    CHECK(thermal::computeThermal(d).racks.at(0).shelfLossW == 0.0);
+}
