@@ -218,6 +218,8 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& d, const std::vecto
             int facing;
         };
         std::vector<UnitFrame> units;
+        // Units at the same end of a row stand side by side, each outboard of the one before.
+        std::map<std::pair<int, bool>, double> outboard;
         for (std::size_t u = 0; u < room.units.size(); ++u) {
             if (unitRow[u] < 0)
                 continue;
@@ -231,8 +233,25 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& d, const std::vecto
             const core::Box& end = room.units[u].atStart ? a : b;
             const double s = room.units[u].atStart ? -dir : dir, w = room.units[u].widthM;
             UnitFrame uf{u, end, end.facing};
-            uf.frame.min[0] = s > 0 ? end.max[0] : end.min[0] - w;
-            uf.frame.max[0] = s > 0 ? end.max[0] + w : end.min[0];
+            double& off = outboard[{unitRow[u], room.units[u].atStart}];
+            uf.frame.min[0] = s > 0 ? end.max[0] + off : end.min[0] - off - w;
+            uf.frame.max[0] = s > 0 ? end.max[0] + off + w : end.min[0] - off;
+            off += w;
+            // Nothing else may stand there: another row's rack or unit in line with this row.
+            const auto clash = [&](const core::Box& o) {
+                return uf.frame.min[0] < o.max[0] - 1e-9 && o.min[0] < uf.frame.max[0] - 1e-9 &&
+                       uf.frame.min[1] < o.max[1] - 1e-9 && o.min[1] < uf.frame.max[1] - 1e-9;
+            };
+            for (int ri : racks)
+                if (clash(layout.frames[static_cast<std::size_t>(ri)]))
+                    throw core::InputError(room.units[u].loc,
+                                           "in-row unit \"" + room.units[u].name + "\" would stand on rack " +
+                                               d.racks[static_cast<std::size_t>(ri)].id + " at the end of " + row.id);
+            for (const UnitFrame& o : units)
+                if (clash(o.frame))
+                    throw core::InputError(room.units[u].loc, "in-row unit \"" + room.units[u].name +
+                                                                  "\" would stand on in-row unit \"" +
+                                                                  room.units[o.unit].name + "\"");
             units.push_back(uf);
             for (int ax = 0; ax < 2; ++ax) {
                 lo[static_cast<std::size_t>(ax)] =

@@ -23,6 +23,11 @@ constexpr double kStartIntakeK = 0.2;
 /// The rack network runs every this many field iterations (and at the end of each solve): often
 /// enough that the racks' flows follow the field within one solve, rarely enough to cost little.
 constexpr int kNetworkEvery = 25;
+/// Each coupling moves the racks' flows and heat this fraction of the way to the network's answer.
+/// 0.8 takes fewer iterations on every example room (row pair at 0.12 m 108 instead of 174, the
+/// 24k pod 137 instead of 181), but stops them earlier than the field's hottest cells settle: a
+/// sequenced solve then ends 0.36 K from its cold start's hottest intake cell (0.2 K allowed).
+constexpr double kCouplingRelaxation = 0.5;
 /// The pseudo time step is at most this many cell crossings of the fastest air entering.
 constexpr double kCrossings = 16.0;
 
@@ -293,9 +298,10 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
                     change = std::max(change, std::abs(st.intakeMean + kZeroC - res.racks[ri].frontK));
                 lastIntake[k] = st.intakeMean;
                 // Under-relaxed: fan control answers a warmer intake with more flow, which the
-                // field answers with a cooler one; half steps damp that see-saw.
-                flow[ri] += 0.5 * (newFlow - flow[ri]);
-                heat[ri] += 0.5 * (std::max(0.0, rt.heatW) - heat[ri]);
+                // field answers with a cooler one; kCouplingRelaxation of each step damps that
+                // see-saw (the field's own lag between updates damps it further).
+                flow[ri] += kCouplingRelaxation * (newFlow - flow[ri]);
+                heat[ri] += kCouplingRelaxation * (std::max(0.0, rt.heatW) - heat[ri]);
                 res.racks[ri] = std::move(rt);
             }
             for (std::size_t k = 0; k < g.racks.size(); ++k) {

@@ -437,6 +437,21 @@ TEST_CASE("room field: in-row units at the row ends cool the air the end racks d
         CHECK(with[static_cast<std::size_t>(i)] < warmestWithout - 2.0);
     CHECK(r.coolerW > 0);
     CHECK(std::abs(r.heatOutW + r.coolerW - r.heatW) < 1e-3 * r.heatW);
+    // Two units at the same end of a row stand side by side, the second outboard of the first
+    // (until 2026-12-03 they were placed on top of each other: an internal error, not a room).
+    const std::string two = "  cooling_units:\n    - {name: crah, supply_air: 25 degC}\n"
+                            "    - {name: a1, kind: in-row, row: h/p/a, flow: 1 m3/s}\n"
+                            "    - {name: a2, kind: in-row, row: h/p/a, width: 0.6 m, flow: 1 m3/s}";
+    const auto pair = thermal::roomGeometries(load(rowPair(4, "  grid: 0.3 m\n" + two)), std::vector<double>(8, 1.0),
+                                              std::vector<double>(8, 16000.0), 1.184)
+                          .at(0);
+    REQUIRE(pair.coolers == std::vector<std::string>{"a1", "a2"});
+    const thermal::FieldBlackBox& u1 = pair.boxes.at(8);
+    const thermal::FieldBlackBox& u2 = pair.boxes.at(9);
+    const bool outward = u2.min[0] >= u1.max[0] - 1e-9;
+    CHECK((outward ? u2.min[0] - u1.max[0] : u1.min[0] - u2.max[0]) == Approx(0.0).margin(1e-9));
+    CHECK(u2.max[0] - u2.min[0] == Approx(0.6));
+    CHECK(u1.max[0] - u1.min[0] == Approx(0.3));
     // Placed wrongly, refused at the unit's line.
     CHECK_THROWS_WITH(thermal::computeThermalField(load(
                           rowPair(4, "  cooling_units:\n    - {name: x, kind: in-row, row: h/p/c, flow: 1 m3/s}"))),
