@@ -199,10 +199,16 @@ std::string fieldSummaryText(const thermal::ThermalResult& t)
 {
     if (t.model != core::ThermalModel::Field || !t.field)
         return {};
-    std::size_t cells = 0, shared = 0;
+    std::size_t cells = 0, shared = 0, plateau = 0;
+    std::string plateauWhy;
     int its = 0;
     double seconds = 0, worst = 0;
     for (const thermal::RoomField& r : t.field->rooms) {
+        if (r.criterion != "residuals") {
+            ++plateau;
+            if (plateauWhy.empty())
+                plateauWhy = r.criterion;
+        }
         cells += r.geometry.cellCount();
         its += r.iterations;
         seconds += r.seconds;
@@ -216,7 +222,13 @@ std::string fieldSummaryText(const thermal::ThermalResult& t)
                   t.field->rooms.size(), t.field->rooms.size() == 1 ? "" : "s", cells, its, seconds,
                   shared > 0 ? (", " + std::to_string(shared) + " more of the same layout share them").c_str() : "",
                   worst);
-    return b;
+    std::string text = b;
+    // A room that ended on the residual plateau converged on its intakes, not on its residuals:
+    // say so where the verdicts are read, not only in JSON's converged_on.
+    if (plateau > 0)
+        text += "; " + std::to_string(plateau) + " room" + (plateau == 1 ? "" : "s") +
+                " ended on a residual plateau (" + plateauWhy + ")";
+    return text;
 }
 
 } // namespace rdt::analysis

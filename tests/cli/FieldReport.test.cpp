@@ -278,3 +278,26 @@ TEST_CASE("rdt check on the 24k example with --thermal field: field inlets and R
     CHECK(text.out.find("thermal.row.rci — Row intake temperatures: RCI_HI at least 96 % (" +
                         std::to_string(flagged.size()) + " subjects)") != std::string::npos);
 }
+
+TEST_CASE("the check's field line says when a room ended on a residual plateau", "[cli][field]")
+{
+    // Two rooms as the pipeline leaves them: one converged on its residuals, one on the plateau
+    // criterion (intakes steady, residuals above the tolerance). The summary counts and names it.
+    thermal::ThermalResult t;
+    t.model = core::ThermalModel::Field;
+    auto field = std::make_shared<thermal::FieldThermal>();
+    for (const char* why : {"residuals", "intakes steady within 0.05 K over 300 iterations, residuals at 2.1e-03"}) {
+        thermal::RoomField r;
+        r.geometry.faces = {std::vector<double>{0.0, 1.0, 2.0}, {0.0, 1.0}, {0.0, 1.0}};
+        r.iterations = 100;
+        r.criterion = why;
+        field->rooms.push_back(std::move(r));
+    }
+    t.field = field;
+    const std::string text = analysis::fieldSummaryText(t);
+    CHECK(text.rfind("room field: 2 rooms solved (4 cells, 200 iterations", 0) == 0);
+    CHECK_THAT(text, Catch::Matchers::EndsWith("; 1 room ended on a residual plateau (intakes steady within 0.05 K "
+                                               "over 300 iterations, residuals at 2.1e-03)"));
+    field->rooms.pop_back();
+    CHECK(analysis::fieldSummaryText(t).find("plateau") == std::string::npos);
+}
