@@ -160,18 +160,24 @@ EfficiencyCurve shelfEfficiency(const core::Part& p)
     return {};
 }
 
-std::vector<double> shelfLossesW(const std::vector<const core::Part*>& shelves, double loadW)
+ShelfLosses::ShelfLosses(const std::vector<const core::Part*>& shelves)
 {
-    double total = 0;
-    for (const core::Part* s : shelves)
-        total += shelfRatingW(*s);
-    std::vector<double> loss(shelves.size(), 0.0);
-    if (!(total > 0) || !(loadW > 0))
+    for (const core::Part* s : shelves) {
+        m_ratingW.push_back(shelfRatingW(*s));
+        m_efficiency.push_back(shelfEfficiency(*s));
+        m_totalW += m_ratingW.back();
+    }
+}
+
+std::vector<double> ShelfLosses::at(double loadW) const
+{
+    std::vector<double> loss(m_ratingW.size(), 0.0);
+    if (!(m_totalW > 0) || !(loadW > 0))
         return loss;
-    const double fraction = loadW / total;
-    for (std::size_t i = 0; i < shelves.size(); ++i) {
-        const double out = fraction * shelfRatingW(*shelves[i]);
-        loss[i] = out / shelfEfficiency(*shelves[i]).at(fraction) - out;
+    const double fraction = loadW / m_totalW;
+    for (std::size_t i = 0; i < loss.size(); ++i) {
+        const double out = fraction * m_ratingW[i];
+        loss[i] = out / m_efficiency[i].at(fraction) - out;
     }
     return loss;
 }

@@ -90,10 +90,21 @@ double shelfRatingW(const core::Part& shelf);
 /// `efficiency_full_load`; empty (lossless, EfficiencyCurve::at gives 1) when the catalog has neither.
 EfficiencyCurve shelfEfficiency(const core::Part& shelf);
 
-/// Shelves sharing a busbar load in proportion to their ratings (as the power budget shares it):
-/// each shelf's conversion loss, output / efficiency − output at the shared load fraction (W).
-/// Every watt of it is heat released at the shelf.
-std::vector<double> shelfLossesW(const std::vector<const core::Part*>& shelves, double loadW);
+/// Shelves sharing a busbar load in proportion to their ratings (as the power budget shares it),
+/// their ratings and efficiency curves read from the catalog once (the rack network asks for
+/// every fan speed it tries).
+class ShelfLosses {
+public:
+    explicit ShelfLosses(const std::vector<const core::Part*>& shelves);
+    /// Each shelf's conversion loss at `loadW` shared: output / efficiency − output at the shared
+    /// load fraction (W). Every watt of it is heat released at the shelf.
+    std::vector<double> at(double loadW) const;
+
+private:
+    std::vector<double> m_ratingW;
+    std::vector<EfficiencyCurve> m_efficiency;
+    double m_totalW = 0;
+};
 
 /// Nameplate draw of a part from the busbar or its own AC supply (W): the catalog's `power.max`;
 /// for a GPU chassis with its GPUs capped below TDP, `power.max` less the cap's saving through

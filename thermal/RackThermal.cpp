@@ -241,12 +241,13 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
     }
     // Temperatures from one network solution.
     // The shelves' losses carrying the busbar's load at the chassis' present draws (W each).
+    const models::ShelfLosses shelfLoss(shelves);
     auto shelfLosses = [&] {
         double busW = otherBusW;
         for (const ChassisModel& m : cs)
             if (m.slot->part->busbarTap)
                 busW += m.heatW;
-        return models::shelfLossesW(shelves, busW);
+        return shelfLoss.at(busW);
     };
     auto temperatures = [&](const NetworkResult& n, std::vector<double>& flows, double& front, double& rear) {
         flows.assign(cs.size(), 0.0);
