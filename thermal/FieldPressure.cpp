@@ -18,10 +18,13 @@ double FieldSolver::pressureCorrection(const FieldSettings& s)
     const Index3 nc{m_grid.cells(0), m_grid.cells(1), m_grid.cells(2)};
     const double rho = m_fluid.density;
     // Face coefficients ρ A d_f of the correction equation Σ_f c_f (p'_P − p'_nb) = −imbalance_P.
-    std::array<std::vector<double>, 3> coeff;
+    // Every interior face and every cell is written below; boundary faces stay zero.
+    std::array<std::vector<double>, 3>& coeff = m_pcCoeff;
     for (int d = 0; d < 3; ++d)
-        coeff[static_cast<std::size_t>(d)].assign(m_u[static_cast<std::size_t>(d)].size(), 0.0);
-    std::vector<double> rhs(n, 0.0);
+        if (coeff[static_cast<std::size_t>(d)].size() != m_u[static_cast<std::size_t>(d)].size())
+            coeff[static_cast<std::size_t>(d)].assign(m_u[static_cast<std::size_t>(d)].size(), 0.0);
+    std::vector<double>& rhs = m_pcRhs;
+    rhs.resize(n);
     double imbalanceSum = 0;
     // Each cell writes its own right-hand side and its high faces' coefficients: slabs in parallel.
 #pragma omp parallel for schedule(static) reduction(+ : imbalanceSum) if (n > kParallelCells)
@@ -45,20 +48,28 @@ double FieldSolver::pressureCorrection(const FieldSettings& s)
                             coeff[D][fi] = rho * area * m_d[D][fi];
                     }
                 }
-                if (m_solid[c])
+                if (m_solid[c]) {
+                    rhs[c] = 0;
                     continue; // inside a black box, which carries its flow from intake to exhaust
+                }
                 imbalanceSum += std::abs(imbalance);
                 rhs[c] = -imbalance;
             }
     }
     Index3 at{};
-    std::vector<double> pc(n, 0.0);
+    std::vector<double>& pc = m_pcValue;
+    pc.resize(n);
+    const auto cells = static_cast<std::ptrdiff_t>(n);
+#pragma omp parallel for schedule(static) if (n > kParallelCells)
+    for (std::ptrdiff_t c = 0; c < cells; ++c)
+        pc[static_cast<std::size_t>(c)] = 0;
     if (s.pressureSolver == PressureSolver::MultigridCG) {
-        // The hierarchy is kept between iterations; only its coefficients change.
+        // The hierarchy is kept between iterations; only its coefficients change (swapped with
+        // coeff, whose storage the next iteration reuses).
         if (!m_mg)
-            m_mg = std::make_shared<PoissonMultigrid>(nc, std::move(coeff));
+            m_mg = std::make_shared<PoissonMultigrid>(nc, coeff);
         else
-            m_mg->setCoefficients(std::move(coeff));
+            m_mg->swapCoefficients(coeff);
         m_mg->solve(rhs, pc, s.pressureTolerance, 500);
     } else {
         // Eigen's conjugate gradients on the assembled matrix, the first air cell pinned (p' = 0; its
@@ -117,8 +128,9 @@ double FieldSolver::pressureCorrection(const FieldSettings& s)
         for (std::size_t c = 0; c < n; ++c)
             pc[c] = x[static_cast<Eigen::Index>(c)];
     }
-    for (std::size_t c = 0; c < n; ++c)
-        m_p[c] += s.pressureRelaxation * pc[c];
+#pragma omp parallel for schedule(static) if (n > kParallelCells)
+    for (std::ptrdiff_t c = 0; c < cells; ++c)
+        m_p[static_cast<std::size_t>(c)] += s.pressureRelaxation * pc[static_cast<std::size_t>(c)];
     for (int d = 0; d < 3; ++d) {
         const auto D = static_cast<std::size_t>(d);
         if (nc[D] < 2)

@@ -424,6 +424,10 @@ private:
     std::array<std::vector<std::uint16_t>, 6> m_sideCondition; ///< per boundary face: index into m_conditions
     std::array<std::vector<double>, 3> m_d;                    ///< SIMPLEC face coefficients A/(a_P − Σa_nb)
     std::shared_ptr<PoissonMultigrid> m_mg;                    ///< the pressure correction's, kept between iterations
+    /// The pressure correction's work space, kept between iterations (a room's arrays are too
+    /// large to allocate and fault in at every iteration): face coefficients, right-hand side, p'.
+    std::array<std::vector<double>, 3> m_pcCoeff;
+    std::vector<double> m_pcRhs, m_pcValue;
     std::array<Stencil, 3> m_momentumEq;
     Stencil m_energyEq;
 };

@@ -43,6 +43,15 @@ std::size_t faceIndex(const Dims& n, int d, int i, int j, int k)
 /// pay for waking a team (they spent a third of a room solve in the OpenMP runtime).
 constexpr long kParallelMin = 32768;
 
+/// to = *from, or zeros when from is null (to keeps its size; from has it).
+void copy(const std::vector<double>* from, std::vector<double>& to)
+{
+    const auto n = static_cast<long>(to.size());
+#pragma omp parallel for schedule(static) if (n > kParallelMin)
+    for (long i = 0; i < n; ++i)
+        to[static_cast<std::size_t>(i)] = from ? (*from)[static_cast<std::size_t>(i)] : 0.0;
+}
+
 double dot(const std::vector<double>& a, const std::vector<double>& b)
 {
     double s = 0;
@@ -120,11 +129,16 @@ PoissonMultigrid::PoissonMultigrid(Dims dims, std::array<std::vector<double>, 3>
 
 void PoissonMultigrid::setCoefficients(std::array<std::vector<double>, 3> coeff)
 {
+    swapCoefficients(coeff);
+}
+
+void PoissonMultigrid::swapCoefficients(std::array<std::vector<double>, 3>& coeff)
+{
     const Dims dims = m_levels.front().n;
     for (int d = 0; d < 3; ++d)
         if (coeff[static_cast<std::size_t>(d)].size() != faceCount(dims, d))
             throw std::invalid_argument("multigrid: face coefficient count does not match the grid");
-    m_levels.front().c = std::move(coeff);
+    std::swap(m_levels.front().c, coeff);
     for (std::size_t lv = 0; lv < m_levels.size(); ++lv) {
         Level& l = m_levels[lv];
         const bool parallel = static_cast<long>(cellCount(l.n)) > kParallelMin;
@@ -183,8 +197,10 @@ void PoissonMultigrid::setCoefficients(std::array<std::vector<double>, 3> coeff)
     }
     const Level& f = m_levels.front();
     m_active.resize(f.diag.size());
-    for (std::size_t i = 0; i < f.diag.size(); ++i)
-        m_active[i] = f.diag[i] > 0 ? 1 : 0;
+    const auto count = static_cast<long>(f.diag.size());
+#pragma omp parallel for schedule(static) if (count > kParallelMin)
+    for (long i = 0; i < count; ++i)
+        m_active[static_cast<std::size_t>(i)] = f.diag[static_cast<std::size_t>(i)] > 0 ? 1 : 0;
 }
 
 void PoissonMultigrid::apply(std::size_t level, const std::vector<double>& x, std::vector<double>& y) const
@@ -267,7 +283,7 @@ void PoissonMultigrid::vcycle(std::size_t level) const
 {
     const Level& l = m_levels[level];
     const bool parallel = static_cast<long>(l.x.size()) > kParallelMin;
-    std::fill(l.x.begin(), l.x.end(), 0.0);
+    copy(nullptr, l.x);
     if (level + 1 == m_levels.size()) {
         smooth(level, l.x, l.b, true, kCoarsestSweeps);
         smooth(level, l.x, l.b, false, kCoarsestSweeps);
@@ -303,9 +319,9 @@ void PoissonMultigrid::vcycle(std::size_t level) const
 void PoissonMultigrid::precondition(const std::vector<double>& r, std::vector<double>& z) const
 {
     const Level& fine = m_levels.front();
-    std::copy(r.begin(), r.end(), fine.b.begin());
+    copy(&r, fine.b);
     vcycle(0);
-    z = fine.x;
+    copy(&fine.x, z);
     removeMean(z, m_active);
 }
 
@@ -322,8 +338,12 @@ PoissonMultigrid::Result PoissonMultigrid::solve(const std::vector<double>& b, s
     for (auto& w : m_work)
         w.resize(n);
     apply(0, x, q);
-    for (std::size_t i = 0; i < n; ++i)
-        r[i] = b[i] - q[i];
+    const auto count = static_cast<long>(n);
+#pragma omp parallel for schedule(static) if (count > kParallelMin)
+    for (long i = 0; i < count; ++i) {
+        const auto u = static_cast<std::size_t>(i);
+        r[u] = b[u] - q[u];
+    }
     removeMean(r, m_active);
     const double bnorm = std::sqrt(std::max(dot(b, b), 1e-300));
     double rnorm = std::sqrt(dot(r, r));
@@ -332,7 +352,7 @@ PoissonMultigrid::Result PoissonMultigrid::solve(const std::vector<double>& b, s
         return res;
     }
     precondition(r, z);
-    p = z;
+    copy(&z, p);
     double rz = dot(r, z);
     for (int it = 1; it <= maxIterations; ++it) {
         apply(0, p, q);
@@ -340,7 +360,6 @@ PoissonMultigrid::Result PoissonMultigrid::solve(const std::vector<double>& b, s
         if (!(pq > 0))
             break; // p in the null space: nothing left to reduce
         const double alpha = rz / pq;
-        const auto count = static_cast<long>(n);
 #pragma omp parallel for schedule(static) if (count > kParallelMin)
         for (long i = 0; i < count; ++i) {
             const auto u = static_cast<std::size_t>(i);

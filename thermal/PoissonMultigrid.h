@@ -30,6 +30,9 @@ public:
 
     /// New coefficients on the same grid (the hierarchy and its work space are kept).
     void setCoefficients(std::array<std::vector<double>, 3> coeff);
+    /// As setCoefficients, swapping: `coeff` gets the previous finest-level coefficients back, as
+    /// storage for the next ones (boundary faces zero).
+    void swapCoefficients(std::array<std::vector<double>, 3>& coeff);
 
     struct Result {
         int iterations = 0;
@@ -57,7 +60,7 @@ private:
     void precondition(const std::vector<double>& r, std::vector<double>& z) const;
 
     std::vector<Level> m_levels;
-    std::vector<char> m_active; ///< fine cells with a coefficient (not inside a solid)
+    std::vector<char> m_active;                        ///< fine cells with a coefficient (not inside a solid)
     mutable std::array<std::vector<double>, 4> m_work; ///< CG's r, z, p, q
 };
 
