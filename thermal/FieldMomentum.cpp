@@ -38,175 +38,6 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
         fs[static_cast<std::size_t>(e)] = {1, n0, n0 * n1};
     }
     const int e1 = (d + 1) % 3, e2 = (d + 2) % 3;
-    const auto E1 = static_cast<std::size_t>(e1), E2 = static_cast<std::size_t>(e2);
-    // The grid's cell widths, and the gaps between neighbouring centres (gap[i]: centre i to
-    // i + 1), per axis, computed as m_grid computes them: the interior faces' path reads these.
-    // halfOverGap: half the width of cell i over its gap to i − 1 ([2i]) and to i + 1 ([2i + 1]).
-    std::array<std::vector<double>, 3> width, gap, halfOverGap;
-    for (int a = 0; a < 3; ++a) {
-        const auto A = static_cast<std::size_t>(a);
-        width[A].resize(static_cast<std::size_t>(nc[A]));
-        gap[A].resize(static_cast<std::size_t>(nc[A]));
-        halfOverGap[A].assign(2 * static_cast<std::size_t>(nc[A]), 0.0);
-        for (int i = 0; i < nc[A]; ++i) {
-            width[A][static_cast<std::size_t>(i)] = m_grid.width(a, i);
-            if (i + 1 < nc[A])
-                gap[A][static_cast<std::size_t>(i)] = std::abs(m_grid.centre(a, i + 1) - m_grid.centre(a, i));
-        }
-        for (std::size_t i = 0; i < width[A].size(); ++i) {
-            if (i > 0)
-                halfOverGap[A][2 * i] = 0.5 * width[A][i] / gap[A][i - 1];
-            if (i + 1 < width[A].size())
-                halfOverGap[A][2 * i + 1] = 0.5 * width[A][i] / gap[A][i];
-        }
-    }
-    // The source terms and relaxation every face shares, then the equation stored.
-    const auto finish = [&](Row& r, std::size_t f, std::size_t cm, std::size_t cp, double wm, double wp, double dx,
-                            double ad) {
-        r.b += r.correction + (m_p[cm] - m_p[cp]) * ad;
-        if (g != 0.0) {
-            const double tf = (m_t[cm] * wp + m_t[cp] * wm) / (wm + wp);
-            r.b -= rho * m_fluid.expansion * (tf - m_fluid.referenceTemperature) * g * dx * ad;
-        }
-        if (s.pseudoTimeStep > 0) { // false transient: inertia ρV/Δt toward the last iterate
-            const double inertia = rho * dx * ad / s.pseudoTimeStep;
-            r.aP += inertia;
-            r.b += inertia * u[f];
-        }
-        double sumA = 0;
-        for (double x : r.a)
-            sumA += x;
-        const double aPr = r.aP / s.velocityRelaxation;
-        r.b += (aPr - r.aP) * u[f];
-        r.aP = aPr;
-        m_d[D][f] = ad / std::max(aPr - sumA, 1e-3 * aPr);
-        eq.set(f, r);
-    };
-    // Any face: next to the domain's boundary, its neighbours may be boundary faces, walls,
-    // inlets, outlets or symmetry planes.
-    const auto general = [&](const Index3& at, std::size_t f, std::size_t cm, std::size_t cp) {
-        Row r;
-        const double wm = m_grid.width(d, at[D] - 1), wp = m_grid.width(d, at[D]);
-        const double dx = 0.5 * (wm + wp);
-        const double ad =
-            m_grid.width(e1, at[static_cast<std::size_t>(e1)]) * m_grid.width(e2, at[static_cast<std::size_t>(e2)]);
-        // Along the component: control-volume faces at the two cell centres.
-        for (int side : {-1, 1}) {
-            const std::size_t nb = side < 0 ? f - fs[D][D] : f + fs[D][D];
-            const double outflow = side * rho * ad * 0.5 * (u[f] + u[nb]);
-            const double diff = m_mu[side < 0 ? cm : cp] * ad / (side < 0 ? wm : wp);
-            // The neighbour face is fixed on the boundary, or on a solid's face (then u = 0).
-            const int nbAt = at[D] + side;
-            const bool fixed =
-                nbAt == 0 || nbAt == nc[D] || m_solid[side < 0 ? cm - cs[D] : cp + cs[D]] != 0; // the cell beyond it
-            if (fixed)
-                r.known(diff, outflow, u[nb]);
-            else
-                r.neighbour(2 * d + (side > 0 ? 1 : 0), u[f], u[nb], diff, outflow, 0.5 * (u[f] + u[nb]),
-                            s.centralBlend);
-        }
-        // Across: control-volume faces on the cells' faces along e.
-        for (int e : {e1, e2}) {
-            const auto E = static_cast<std::size_t>(e);
-            const int e3 = 3 - d - e;
-            const double w3 = m_grid.width(e3, at[static_cast<std::size_t>(e3)]);
-            const double area = dx * w3;
-            const auto& ue = m_u[E];
-            // The e-faces of cell cp at its low side, and of cell cm.
-            const std::size_t fp0 = faceIndex(e, at), fm0 = fp0 - fs[E][D];
-            const double we = m_grid.width(e, at[E]);
-            for (int side : {-1, 1}) {
-                const std::size_t up = side < 0 ? 0 : fs[E][E];
-                const double outflow = side * rho * (ue[fm0 + up] * 0.5 * wm + ue[fp0 + up] * 0.5 * wp) * w3;
-                const int nbCell = at[E] + side;
-                if (nbCell >= 0 && nbCell < nc[E]) {
-                    const std::size_t nbP = side < 0 ? cp - cs[E] : cp + cs[E];
-                    const std::size_t nbM = side < 0 ? cm - cs[E] : cm + cs[E];
-                    if (m_solid[nbP] || m_solid[nbM]) {
-                        // A solid's surface on this side: no slip.
-                        const double mu = 0.5 * (wallViscosity(e, cm) + wallViscosity(e, cp));
-                        r.known(mu * area / (0.5 * we), outflow, 0.0);
-                        continue;
-                    }
-                    const double dist = std::abs(m_grid.centre(e, nbCell) - m_grid.centre(e, at[E]));
-                    const double frac = 0.5 * we / dist;
-                    const double mu = 0.25 * (m_mu[cm] + m_mu[cp] + m_mu[nbM] + m_mu[nbP]);
-                    const std::size_t nbFace = side < 0 ? f - fs[D][E] : f + fs[D][E];
-                    r.neighbour(2 * e + (side > 0 ? 1 : 0), u[f], u[nbFace], mu * area / dist, outflow,
-                                u[f] + frac * (u[nbFace] - u[f]), s.centralBlend);
-                    continue;
-                }
-                const Side wallSide = sideOf(e, side > 0);
-                Index3 cmI = at;
-                cmI[D] -= 1;
-                const BoundaryCondition& bm = boundaryAt(wallSide, cmI);
-                const BoundaryCondition& bp = boundaryAt(wallSide, at);
-                const auto fixedKind = [](const BoundaryCondition& c) {
-                    return c.kind == BoundaryKind::Wall || c.kind == BoundaryKind::Inlet;
-                };
-                if (fixedKind(bm) || fixedKind(bp)) {
-                    const double mu = 0.5 * (wallViscosity(e, cm) + wallViscosity(e, cp));
-                    const double value = 0.5 * (bm.velocity[D] + bp.velocity[D]);
-                    r.known(mu * area / (0.5 * we), outflow, value);
-                } else if (bm.kind == BoundaryKind::Outlet || bp.kind == BoundaryKind::Outlet) {
-                    r.aP += std::max(outflow, 0.0); // zero gradient: the face carries u_P out
-                }
-                // Symmetry: no shear, no flow.
-            }
-        }
-        finish(r, f, cm, cp, wm, wp, dx, ad);
-    };
-    // An interior face (along the component two or more faces from the boundary, across it one
-    // or more cells): the general path's arithmetic, term for term, without the boundary's
-    // cases and with the grid's widths and gaps read from the tables above.
-    const auto interior = [&](const Index3& at, std::size_t f, std::size_t cm, std::size_t cp) {
-        Row r;
-        const auto iD = static_cast<std::size_t>(at[D]);
-        const double wm = width[D][iD - 1], wp = width[D][iD];
-        const double dx = 0.5 * (wm + wp);
-        const double w1 = width[E1][static_cast<std::size_t>(at[E1])], w2 = width[E2][static_cast<std::size_t>(at[E2])];
-        const double ad = w1 * w2;
-        const double uf = u[f];
-        for (int side : {-1, 1}) {
-            const std::size_t nb = side < 0 ? f - fs[D][D] : f + fs[D][D];
-            const double unb = u[nb];
-            const double outflow = side * rho * ad * 0.5 * (uf + unb);
-            const double diff = m_mu[side < 0 ? cm : cp] * ad / (side < 0 ? wm : wp);
-            if (m_solid[side < 0 ? cm - cs[D] : cp + cs[D]] != 0)
-                r.known(diff, outflow, unb);
-            else
-                r.neighbour(2 * d + (side > 0 ? 1 : 0), uf, unb, diff, outflow, 0.5 * (uf + unb), s.centralBlend);
-        }
-        for (int which = 0; which < 2; ++which) {
-            const int e = which == 0 ? e1 : e2;
-            const auto E = static_cast<std::size_t>(e);
-            const double w3 = which == 0 ? w2 : w1; // the third axis' width
-            const double we = which == 0 ? w1 : w2;
-            const double area = dx * w3;
-            const auto& ue = m_u[E];
-            const std::size_t fp0 = faceIndex(e, at), fm0 = fp0 - fs[E][D];
-            const auto iE = static_cast<std::size_t>(at[E]);
-            for (int side : {-1, 1}) {
-                const std::size_t up = side < 0 ? 0 : fs[E][E];
-                const double outflow = side * rho * (ue[fm0 + up] * 0.5 * wm + ue[fp0 + up] * 0.5 * wp) * w3;
-                const std::size_t nbP = side < 0 ? cp - cs[E] : cp + cs[E];
-                const std::size_t nbM = side < 0 ? cm - cs[E] : cm + cs[E];
-                if (m_solid[nbP] || m_solid[nbM]) {
-                    const double mu = 0.5 * (wallViscosity(e, cm) + wallViscosity(e, cp));
-                    r.known(mu * area / (0.5 * we), outflow, 0.0);
-                    continue;
-                }
-                const double dist = side < 0 ? gap[E][iE - 1] : gap[E][iE];
-                const double fr = halfOverGap[E][2 * iE + (side < 0 ? 0 : 1)];
-                const double mu = 0.25 * (m_mu[cm] + m_mu[cp] + m_mu[nbM] + m_mu[nbP]);
-                const std::size_t nbFace = side < 0 ? f - fs[D][E] : f + fs[D][E];
-                const double unb = u[nbFace];
-                r.neighbour(2 * e + (side > 0 ? 1 : 0), uf, unb, mu * area / dist, outflow, uf + fr * (unb - uf),
-                            s.centralBlend);
-            }
-        }
-        finish(r, f, cm, cp, wm, wp, dx, ad);
-    };
     // Assembled in horizontal slabs, in parallel on large grids.
 #pragma omp parallel for schedule(static) if (m_grid.cellCount() > kParallelCells)
     for (int slab = 0; slab < dims[2]; ++slab) {
@@ -219,6 +50,7 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
                     eq.clear(f); // boundary faces are set by applyVelocityBoundaries
                     continue;
                 }
+                Row r;
                 const std::size_t cp = m_grid.cell(at[0], at[1], at[2]);
                 const std::size_t cm = cp - cs[D];
                 if (m_solid[cm] || m_solid[cp]) { // a black box's face: no flow, or the box's (fixed)
@@ -226,12 +58,92 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
                     eq.clear(f);
                     continue;
                 }
-                const bool inside = at[D] >= 2 && at[D] <= nc[D] - 2 && at[E1] >= 1 && at[E1] + 1 < nc[E1] &&
-                                    at[E2] >= 1 && at[E2] + 1 < nc[E2];
-                if (inside)
-                    interior(at, f, cm, cp);
-                else
-                    general(at, f, cm, cp);
+                const double wm = m_grid.width(d, at[D] - 1), wp = m_grid.width(d, at[D]);
+                const double dx = 0.5 * (wm + wp);
+                const double ad = m_grid.width(e1, at[static_cast<std::size_t>(e1)]) *
+                                  m_grid.width(e2, at[static_cast<std::size_t>(e2)]);
+                // Along the component: control-volume faces at the two cell centres.
+                for (int side : {-1, 1}) {
+                    const std::size_t nb = side < 0 ? f - fs[D][D] : f + fs[D][D];
+                    const double outflow = side * rho * ad * 0.5 * (u[f] + u[nb]);
+                    const double diff = m_mu[side < 0 ? cm : cp] * ad / (side < 0 ? wm : wp);
+                    // The neighbour face is fixed on the boundary, or on a solid's face (then u = 0).
+                    const int nbAt = at[D] + side;
+                    const bool fixed = nbAt == 0 || nbAt == nc[D] ||
+                                       m_solid[side < 0 ? cm - cs[D] : cp + cs[D]] != 0; // the cell beyond it
+                    if (fixed)
+                        r.known(diff, outflow, u[nb]);
+                    else
+                        r.neighbour(2 * d + (side > 0 ? 1 : 0), u[f], u[nb], diff, outflow, 0.5 * (u[f] + u[nb]),
+                                    s.centralBlend);
+                }
+                // Across: control-volume faces on the cells' faces along e.
+                for (int e : {e1, e2}) {
+                    const auto E = static_cast<std::size_t>(e);
+                    const int e3 = 3 - d - e;
+                    const double w3 = m_grid.width(e3, at[static_cast<std::size_t>(e3)]);
+                    const double area = dx * w3;
+                    const auto& ue = m_u[E];
+                    // The e-faces of cell cp at its low side, and of cell cm.
+                    const std::size_t fp0 = faceIndex(e, at), fm0 = fp0 - fs[E][D];
+                    const double we = m_grid.width(e, at[E]);
+                    for (int side : {-1, 1}) {
+                        const std::size_t up = side < 0 ? 0 : fs[E][E];
+                        const double outflow = side * rho * (ue[fm0 + up] * 0.5 * wm + ue[fp0 + up] * 0.5 * wp) * w3;
+                        const int nbCell = at[E] + side;
+                        if (nbCell >= 0 && nbCell < nc[E]) {
+                            const std::size_t nbP = side < 0 ? cp - cs[E] : cp + cs[E];
+                            const std::size_t nbM = side < 0 ? cm - cs[E] : cm + cs[E];
+                            if (m_solid[nbP] || m_solid[nbM]) {
+                                // A solid's surface on this side: no slip.
+                                const double mu = 0.5 * (wallViscosity(e, cm) + wallViscosity(e, cp));
+                                r.known(mu * area / (0.5 * we), outflow, 0.0);
+                                continue;
+                            }
+                            const double dist = std::abs(m_grid.centre(e, nbCell) - m_grid.centre(e, at[E]));
+                            const double frac = 0.5 * we / dist;
+                            const double mu = 0.25 * (m_mu[cm] + m_mu[cp] + m_mu[nbM] + m_mu[nbP]);
+                            const std::size_t nbFace = side < 0 ? f - fs[D][E] : f + fs[D][E];
+                            r.neighbour(2 * e + (side > 0 ? 1 : 0), u[f], u[nbFace], mu * area / dist, outflow,
+                                        u[f] + frac * (u[nbFace] - u[f]), s.centralBlend);
+                            continue;
+                        }
+                        const Side wallSide = sideOf(e, side > 0);
+                        Index3 cmI = at;
+                        cmI[D] -= 1;
+                        const BoundaryCondition& bm = boundaryAt(wallSide, cmI);
+                        const BoundaryCondition& bp = boundaryAt(wallSide, at);
+                        const auto fixedKind = [](const BoundaryCondition& c) {
+                            return c.kind == BoundaryKind::Wall || c.kind == BoundaryKind::Inlet;
+                        };
+                        if (fixedKind(bm) || fixedKind(bp)) {
+                            const double mu = 0.5 * (wallViscosity(e, cm) + wallViscosity(e, cp));
+                            const double value = 0.5 * (bm.velocity[D] + bp.velocity[D]);
+                            r.known(mu * area / (0.5 * we), outflow, value);
+                        } else if (bm.kind == BoundaryKind::Outlet || bp.kind == BoundaryKind::Outlet) {
+                            r.aP += std::max(outflow, 0.0); // zero gradient: the face carries u_P out
+                        }
+                        // Symmetry: no shear, no flow.
+                    }
+                }
+                r.b += r.correction + (m_p[cm] - m_p[cp]) * ad;
+                if (g != 0.0) {
+                    const double tf = (m_t[cm] * wp + m_t[cp] * wm) / (wm + wp);
+                    r.b -= rho * m_fluid.expansion * (tf - m_fluid.referenceTemperature) * g * dx * ad;
+                }
+                if (s.pseudoTimeStep > 0) { // false transient: inertia ρV/Δt toward the last iterate
+                    const double inertia = rho * dx * ad / s.pseudoTimeStep;
+                    r.aP += inertia;
+                    r.b += inertia * u[f];
+                }
+                double sumA = 0;
+                for (double x : r.a)
+                    sumA += x;
+                const double aPr = r.aP / s.velocityRelaxation;
+                r.b += (aPr - r.aP) * u[f];
+                r.aP = aPr;
+                m_d[D][f] = ad / std::max(aPr - sumA, 1e-3 * aPr);
+                eq.set(f, r);
             }
     }
     const auto [res, scale] = eq.residual(u);
