@@ -27,9 +27,10 @@ constexpr double kStartIntakeK = 0.2;
 /// room more); one update costs about 6 ms for 32 racks on 2 cores.
 constexpr int kNetworkEvery = 10;
 /// Each coupling moves the racks' flows and heat this fraction of the way to the network's answer.
-/// 0.8 takes fewer iterations on every example room (row pair at 0.12 m 108 instead of 174, the
-/// 24k pod 137 instead of 181), but stops them earlier than the field's hottest cells settle: a
-/// sequenced solve then ends 0.36 K from its cold start's hottest intake cell (0.2 K allowed).
+/// 0.8 took fewer iterations on every example room with the network every 25 (row pair at 0.12 m
+/// 108 instead of 174, the 24k pod 137 instead of 181), but stopped them earlier than the field's
+/// hottest cells settle: a sequenced solve then ended 0.36 K from its cold start's hottest intake
+/// cell (0.2 K allowed).
 constexpr double kCouplingRelaxation = 0.5;
 /// The pseudo time step is at most this many cell crossings of the fastest air entering.
 constexpr double kCrossings = 16.0;
