@@ -43,13 +43,21 @@ std::size_t faceIndex(const Dims& n, int d, int i, int j, int k)
 /// pay for waking a team (they spent a third of a room solve in the OpenMP runtime).
 constexpr long kParallelMin = 32768;
 
-/// to = *from, or zeros when from is null (to keeps its size; from has it).
-void copy(const std::vector<double>* from, std::vector<double>& to)
+/// to = from, element by element (both the same size), on all threads for large vectors.
+void copy(const std::vector<double>& from, std::vector<double>& to)
 {
     const auto n = static_cast<long>(to.size());
 #pragma omp parallel for schedule(static) if (n > kParallelMin)
     for (long i = 0; i < n; ++i)
-        to[static_cast<std::size_t>(i)] = from ? (*from)[static_cast<std::size_t>(i)] : 0.0;
+        to[static_cast<std::size_t>(i)] = from[static_cast<std::size_t>(i)];
+}
+
+void zero(std::vector<double>& v)
+{
+    const auto n = static_cast<long>(v.size());
+#pragma omp parallel for schedule(static) if (n > kParallelMin)
+    for (long i = 0; i < n; ++i)
+        v[static_cast<std::size_t>(i)] = 0.0;
 }
 
 double dot(const std::vector<double>& a, const std::vector<double>& b)
@@ -283,7 +291,7 @@ void PoissonMultigrid::vcycle(std::size_t level) const
 {
     const Level& l = m_levels[level];
     const bool parallel = static_cast<long>(l.x.size()) > kParallelMin;
-    copy(nullptr, l.x);
+    zero(l.x);
     if (level + 1 == m_levels.size()) {
         smooth(level, l.x, l.b, true, kCoarsestSweeps);
         smooth(level, l.x, l.b, false, kCoarsestSweeps);
@@ -319,9 +327,9 @@ void PoissonMultigrid::vcycle(std::size_t level) const
 void PoissonMultigrid::precondition(const std::vector<double>& r, std::vector<double>& z) const
 {
     const Level& fine = m_levels.front();
-    copy(&r, fine.b);
+    copy(r, fine.b);
     vcycle(0);
-    copy(&fine.x, z);
+    copy(fine.x, z);
     removeMean(z, m_active);
 }
 
@@ -352,7 +360,7 @@ PoissonMultigrid::Result PoissonMultigrid::solve(const std::vector<double>& b, s
         return res;
     }
     precondition(r, z);
-    copy(&z, p);
+    copy(z, p);
     double rz = dot(r, z);
     for (int it = 1; it <= maxIterations; ++it) {
         apply(0, p, q);
