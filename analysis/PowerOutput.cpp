@@ -45,6 +45,26 @@ json feedsJson(const power::RackPower& r)
     return out;
 }
 
+json capByRuleJson(const power::RackPower& r)
+{
+    json out = json::object();
+    for (const auto& [rule, a] : r.capByRule)
+        out[rule] = adviceJson(a);
+    return out;
+}
+
+json clipsJson(const power::RackPower& r)
+{
+    json out = json::array();
+    for (const power::ClipCurrent& c : r.clips)
+        out.push_back({{"id", c.id},
+                       {"power_W", jsonNumber(c.powerW)},
+                       {"current_A", jsonNumber(c.currentA)},
+                       {"rating_A", jsonNumber(r.clipRatingA)},
+                       {"fits", std::isnan(r.clipRatingA) || c.currentA <= r.clipRatingA}});
+    return out;
+}
+
 json partJson(const power::PartPower& p)
 {
     return {{"id", p.id},
@@ -79,7 +99,9 @@ json powerJson(const power::PowerResult& res)
                                {"efficiency", jsonNumber(s.efficiency)},
                                {"input_W", jsonNumber(s.inputW)},
                                {"phase_current_A", jsonNumber(s.phaseCurrentA)},
-                               {"whip_current_A", jsonNumber(s.whipCurrentA)}});
+                               {"whip_current_A", jsonNumber(s.whipCurrentA)},
+                               {"whip_current_worst_A", jsonNumber(s.whipCurrentWorstA)},
+                               {"whip_breaker_A", jsonNumber(s.whipBreakerA)}});
         json parts = json::array();
         for (const power::PartPower& p : r.parts)
             parts.push_back(partJson(p));
@@ -94,6 +116,10 @@ json powerJson(const power::PowerResult& res)
                          {"ac_direct_W", jsonNumber(r.acDirectW)},
                          {"busbar_current_A", jsonNumber(r.busbarCurrentA)},
                          {"busbar_rating_A", jsonNumber(r.busbarRatingA)},
+                         {"busbar_current_voltage_V", jsonNumber(r.busbarVminV)},
+                         {"clip_rating_A", jsonNumber(r.clipRatingA)},
+                         {"max_clip_current_A", jsonNumber(r.maxClipCurrentA)},
+                         {"clips", clipsJson(r)},
                          {"busbar_min_voltage_V", jsonNumber(r.lowestVoltageV)},
                          {"busbar_max_voltage_V", jsonNumber(r.highestVoltageV)},
                          {"capacity_n_W", jsonNumber(r.capacityNW)},
@@ -107,7 +133,9 @@ json powerJson(const power::PowerResult& res)
                           {{"n1", adviceJson(r.capN1)},
                            {"shelf_loss", adviceJson(r.capShelfLoss)},
                            {"feed_loss", adviceJson(r.capFeedLoss)},
-                           {"busbar", adviceJson(r.capBusbar)}}},
+                           {"busbar", adviceJson(r.capBusbar)},
+                           {"normal", adviceJson(r.capNormal)},
+                           {"by_rule", capByRuleJson(r)}}},
                          {"cap_can_fit", r.capCanFit},
                          {"notes", r.notes},
                          {"bbu_energy_J", jsonNumber(r.bbuEnergyJ)},
@@ -117,6 +145,7 @@ json powerJson(const power::PowerResult& res)
                          {"ac_phase_current_A", jsonNumber(r.acPhaseCurrentA)},
                          {"ac_phase_current_feed_loss_A", jsonNumber(r.acPhaseCurrentFeedLossA)},
                          {"whip_current_A", jsonNumber(r.whipCurrentA)},
+                         {"whip_current_normal_A", jsonNumber(r.whipCurrentNormalA)},
                          {"whip_limit_A", jsonNumber(r.whipLimitA)},
                          {"bbu_discharge_W", jsonNumber(r.bbuDischargeW)},
                          {"chassis_conversion_loss_W", jsonNumber(r.conversionLossW)},
@@ -172,6 +201,8 @@ void writeRacks(hid_t g, const power::PowerResult& res)
     c.add("busbar_current", "A", &power::RackPower::busbarCurrentA);
     c.add("busbar_rating", "A", &power::RackPower::busbarRatingA);
     c.add("busbar_min_voltage", "V", &power::RackPower::lowestVoltageV);
+    c.add("clip_rating", "A", &power::RackPower::clipRatingA);
+    c.add("max_clip_current", "A", &power::RackPower::maxClipCurrentA);
     c.add("capacity_n", "W", &power::RackPower::capacityNW);
     c.add("capacity_n1", "W", &power::RackPower::capacityN1W);
     c.add("capacity_shelf_loss", "W", &power::RackPower::capacityShelfLossW);
@@ -184,9 +215,11 @@ void writeRacks(hid_t g, const power::PowerResult& res)
     c.add("chassis_conversion_loss", "W", &power::RackPower::conversionLossW);
     c.add("ac_phase_current", "A", &power::RackPower::acPhaseCurrentA);
     c.add("whip_current", "A", &power::RackPower::whipCurrentA);
+    c.add("whip_current_normal", "A", &power::RackPower::whipCurrentNormalA);
     c.add("gpu_cap_to_fit", "W", &power::RackPower::gpuCapToFitW);
     const auto capN1 = t.realColumn("gpu_cap_for_n1", "W"), capShelf = t.realColumn("gpu_cap_for_shelf_loss", "W"),
-               capFeed = t.realColumn("gpu_cap_for_feed_loss", "W"), capBus = t.realColumn("gpu_cap_for_busbar", "W");
+               capFeed = t.realColumn("gpu_cap_for_feed_loss", "W"), capBus = t.realColumn("gpu_cap_for_busbar", "W"),
+               capNormal = t.realColumn("gpu_cap_normal_operation", "W");
     for (const power::RackPower& r : res.racks) {
         t.addRow();
         t.set(id, r.id);
@@ -202,6 +235,7 @@ void writeRacks(hid_t g, const power::PowerResult& res)
         t.set(capShelf, r.capShelfLoss.capW);
         t.set(capFeed, r.capFeedLoss.capW);
         t.set(capBus, r.capBusbar.capW);
+        t.set(capNormal, r.capNormal.capW);
     }
     t.write(g, "racks");
 }
@@ -237,6 +271,26 @@ void writeParts(hid_t g, const power::PowerResult& res)
     t.write(g, "parts");
 }
 
+/// Every busbar clip (shelf outputs, busbar-fed parts) at the bar's minimum steady voltage.
+void writeClips(hid_t g, const power::PowerResult& res)
+{
+    H5Table t;
+    const auto rack = t.textColumn("rack"), id = t.textColumn("id"), power = t.realColumn("power", "W"),
+               current = t.realColumn("current", "A"), rating = t.realColumn("rating", "A"),
+               fits = t.intColumn("fits", "1");
+    for (const power::RackPower& r : res.racks)
+        for (const power::ClipCurrent& c : r.clips) {
+            t.addRow();
+            t.set(rack, r.id);
+            t.set(id, c.id);
+            t.set(power, c.powerW);
+            t.set(current, c.currentA);
+            t.set(rating, r.clipRatingA);
+            t.set(fits, static_cast<long long>(std::isnan(r.clipRatingA) || c.currentA <= r.clipRatingA ? 1 : 0));
+        }
+    t.write(g, "clips");
+}
+
 void writeShelves(hid_t g, const power::PowerResult& res)
 {
     H5Table t;
@@ -250,6 +304,7 @@ void writeShelves(hid_t g, const power::PowerResult& res)
     c.add("input", "W", &power::ShelfPower::inputW);
     c.add("phase_current", "A", &power::ShelfPower::phaseCurrentA);
     c.add("whip_current", "A", &power::ShelfPower::whipCurrentA);
+    c.add("whip_current_worst", "A", &power::ShelfPower::whipCurrentWorstA);
     c.add("whip_breaker", "A", &power::ShelfPower::whipBreakerA);
     for (const power::RackPower& r : res.racks)
         for (const power::ShelfPower& sh : r.shelves) {
@@ -303,6 +358,7 @@ void writePowerGroup(hid_t file, const power::PowerResult& res)
     writeRacks(g.get(), res);
     writeParts(g.get(), res);
     writeShelves(g.get(), res);
+    writeClips(g.get(), res);
     writeRollups(g.get(), res);
     writeScalar(g.get(), "suggested_gpu_cap", res.suggestedGpuCapW, "W");
 }

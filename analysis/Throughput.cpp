@@ -289,7 +289,43 @@ models::Hierarchy hierarchyFor(const core::Design& d, const signal::SignalResult
 
 } // namespace
 
+namespace {
+
+/// The per-GPU cap a rack's supply holds under one advice: NaN when not needed, 0 when no cap
+/// down to the minimum clears it (the GPUs at their minimum cap).
+double capUnder(const power::CapAdvice& a)
+{
+    if (!a.needed)
+        return NAN;
+    return a.possible ? a.capW : 0.0;
+}
+
+/// The lower of two rack caps (NaN: no limit; 0, the minimum cap, is the lowest).
+double tighter(double a, double b)
+{
+    if (std::isnan(a))
+        return b;
+    return std::isnan(b) ? a : std::min(a, b);
+}
+
+} // namespace
+
+std::vector<double> normalRackCaps(const core::Design& d, const power::PowerResult& power)
+{
+    std::vector<double> caps(d.racks.size(), NAN);
+    for (std::size_t ri = 0; ri < d.racks.size() && ri < power.racks.size(); ++ri)
+        if (power.racks[ri].id == d.racks[ri].id)
+            caps[ri] = capUnder(power.racks[ri].capNormal);
+    return caps;
+}
+
 std::vector<std::vector<ChassisClock>> chassisClocks(const core::Design& d, const power::PowerResult& power,
+                                                     const thermal::ThermalResult& thermal)
+{
+    return chassisClocks(d, normalRackCaps(d, power), thermal);
+}
+
+std::vector<std::vector<ChassisClock>> chassisClocks(const core::Design& d, const std::vector<double>& rackCapsW,
                                                      const thermal::ThermalResult& thermal)
 {
     std::vector<std::vector<ChassisClock>> out(d.racks.size());
@@ -297,12 +333,7 @@ std::vector<std::vector<ChassisClock>> chassisClocks(const core::Design& d, cons
     for (std::size_t ri = 0; ri < d.racks.size(); ++ri) {
         const core::Rack& rack = d.racks[ri];
         out[ri].resize(rack.slots.size());
-        double rackFit = NAN;
-        if (ri < power.racks.size() && power.racks[ri].id == rack.id) {
-            const power::RackPower& rp = power.racks[ri];
-            // Not even the lowest cap fits: the GPUs can draw no more than that.
-            rackFit = !rp.fits && !rp.capCanFit ? 0.0 : rp.gpuCapToFitW;
-        }
+        const double rackFit = ri < rackCapsW.size() ? rackCapsW[ri] : NAN;
         const thermal::RackThermal* rt = ri < thermal.racks.size() ? &thermal.racks[ri] : nullptr;
         for (std::size_t si = 0; si < rack.slots.size(); ++si) {
             const core::Slot& s = rack.slots[si];
@@ -332,48 +363,43 @@ std::vector<std::vector<ChassisClock>> chassisClocks(const core::Design& d, cons
     return out;
 }
 
-ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResult& power,
-                                   const thermal::ThermalResult& thermal, const signal::SignalResult& sig,
-                                   const models::NcclParams& nccl, const Targets* targets,
-                                   const CheckpointSpec* workload)
-{
-    ThroughputResult out;
-    out.nccl = nccl;
-    out.mfu = targets ? targets->mfu : 0.4;
-    out.mfuSource = targets ? targets->file : "default";
-    const core::Catalog& cat = *d.catalog;
+namespace {
 
-    // GPU classes: per chassis instance, the clock its cap, rack budget and junction allow.
-    const std::vector<std::vector<ChassisClock>> clocks = chassisClocks(d, power, thermal);
-    std::map<std::string, std::size_t> index;
+/// GPU classes (chassis part, GPU part, cap) from every chassis' clock, each at its slowest
+/// GPU's pace, with the specs they were read from.
+struct ClassBuild {
+    std::vector<GpuClass> classes;
     std::map<std::string, models::GpuSpec> specs;
-    std::vector<double> ratioSums;
     const core::Part* firstChassis = nullptr;
-    const models::GpuSpec* firstGpu = nullptr;
+    std::string firstGpu; ///< slug of the first chassis' GPU
+};
+
+ClassBuild buildClasses(const core::Design& d, const std::vector<std::vector<ChassisClock>>& clocks, double mfu)
+{
+    ClassBuild b;
+    std::map<std::string, std::size_t> index;
+    std::vector<double> ratioSums;
     for (std::size_t ri = 0; ri < d.racks.size(); ++ri) {
         const core::Rack& rack = d.racks[ri];
-        if (ri < power.racks.size() && !power.racks[ri].fits && !power.racks[ri].capCanFit && out.notes.size() < 20)
-            out.notes.push_back("rack " + rack.id +
-                                " cannot be fed even at the GPUs' minimum power cap: clocks at that cap");
         for (std::size_t si = 0; si < rack.slots.size(); ++si) {
             const core::Slot& s = rack.slots[si];
             const int count = core::Design::gpuCount(*s.part);
             const ChassisClock& clk = clocks[ri][si];
             if (count <= 0 || std::isnan(clk.ratio))
                 continue;
-            const core::Part* gpuPart = cat.find(s.part->text("gpus.part"));
-            auto [it, fresh] = specs.try_emplace(gpuPart->slug, models::GpuSpec());
+            const core::Part* gpuPart = d.catalog->find(s.part->text("gpus.part"));
+            auto [it, fresh] = b.specs.try_emplace(gpuPart->slug, models::GpuSpec());
             if (fresh)
                 it->second = models::GpuSpec::fromPart(*gpuPart);
             const models::GpuSpec& gpu = it->second;
-            if (!firstChassis) {
-                firstChassis = s.part;
-                firstGpu = &gpu;
+            if (!b.firstChassis) {
+                b.firstChassis = s.part;
+                b.firstGpu = gpuPart->slug;
             }
             char capText[32];
             std::snprintf(capText, sizeof capText, "@%.0fW", clk.capW);
             const std::string id = s.part->slug + "/" + gpuPart->slug + capText;
-            auto [ci, added] = index.try_emplace(id, out.classes.size());
+            auto [ci, added] = index.try_emplace(id, b.classes.size());
             if (added) {
                 GpuClass g;
                 g.id = id;
@@ -383,10 +409,10 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
                 g.clockRatio = 2.0;
                 g.peakTflopsBf16 = gpu.peakFlops(models::DataType::Bf16) / 1e12;
                 g.dvfsEstimate = gpu.dvfsEstimate;
-                out.classes.push_back(g);
+                b.classes.push_back(g);
                 ratioSums.push_back(0.0);
             }
-            GpuClass& g = out.classes[ci->second];
+            GpuClass& g = b.classes[ci->second];
             g.gpus += count;
             ratioSums[ci->second] += clk.ratio * count;
             if (clk.ratio < g.clockRatio) {
@@ -397,19 +423,108 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
             }
         }
     }
-    double slowest = 1.0;
-    for (std::size_t i = 0; i < out.classes.size(); ++i) {
-        GpuClass& g = out.classes[i];
+    for (std::size_t i = 0; i < b.classes.size(); ++i) {
+        GpuClass& g = b.classes[i];
         g.meanClockRatio = ratioSums[i] / std::max(1, g.gpus);
-        const models::GpuSpec& gpu = specs.at(g.gpu);
-        g.sustainedTflopsBf16 = gpu.peakFlops(models::DataType::Bf16) * g.clockRatio * out.mfu / 1e12;
-        g.sustainedTflopsFp8 = gpu.peakFlops(models::DataType::Fp8) * g.clockRatio * out.mfu / 1e12;
+        const models::GpuSpec& gpu = b.specs.at(g.gpu);
+        g.sustainedTflopsBf16 = gpu.peakFlops(models::DataType::Bf16) * g.clockRatio * mfu / 1e12;
+        g.sustainedTflopsFp8 = gpu.peakFlops(models::DataType::Fp8) * g.clockRatio * mfu / 1e12;
         for (const models::DataType t : {models::DataType::Bf16, models::DataType::Fp16})
             if (g.dtype16.empty() && std::isfinite(gpu.peakFlops(t))) {
                 g.dtype16 = std::string(models::dataTypeName(t));
                 g.peakTflops16 = gpu.peakFlops(t) / 1e12;
-                g.sustainedTflops16 = g.peakTflops16 * g.clockRatio * out.mfu;
+                g.sustainedTflops16 = g.peakTflops16 * g.clockRatio * mfu;
             }
+    }
+    return b;
+}
+
+/// One failure in every rack at once, each rack at its own worst of that kind: the GPUs capped to
+/// what the surviving supply carries (and to normal operation's limits), their clocks and TFLOPS.
+std::vector<FailureCase> failureCases(const core::Design& d, const power::PowerResult& power,
+                                      const thermal::ThermalResult& thermal, double mfu)
+{
+    struct Kind {
+        const char* name;
+        const char* rule;
+        power::CapAdvice power::RackPower::*advice;
+        bool (*applies)(const power::RackPower&);
+    };
+    const Kind kinds[] = {
+        {"rectifier lost", "orv3.shelf.n1", &power::RackPower::capN1,
+         [](const power::RackPower& r) { return r.fed && !r.shelves.empty(); }},
+        {"shelf lost", "", &power::RackPower::capShelfLoss,
+         [](const power::RackPower& r) { return r.shelves.size() >= 2; }},
+        {"feed lost", "orv3.feed.loss", &power::RackPower::capFeedLoss,
+         [](const power::RackPower& r) { return !std::isnan(r.capacityFeedLossW); }},
+    };
+    const std::vector<double> normal = normalRackCaps(d, power);
+    std::vector<FailureCase> out;
+    for (const Kind& k : kinds) {
+        FailureCase c;
+        c.name = k.name;
+        c.rule = k.rule;
+        std::vector<double> caps = normal;
+        bool applies = false;
+        for (std::size_t ri = 0; ri < caps.size() && ri < power.racks.size(); ++ri) {
+            const power::RackPower& r = power.racks[ri];
+            applies = applies || k.applies(r);
+            const power::CapAdvice& a = r.*k.advice;
+            if (!a.needed)
+                continue;
+            const double cap = tighter(caps[ri], capUnder(a));
+            c.racksLimited += 1;
+            c.racksUnfeedable += a.possible ? 0 : 1;
+            if (a.possible)
+                c.lowestCapW = tighter(c.lowestCapW, cap);
+            caps[ri] = cap;
+        }
+        if (!applies)
+            continue;
+        const ClassBuild b = buildClasses(d, chassisClocks(d, caps, thermal), mfu);
+        for (const GpuClass& g : b.classes) {
+            c.clockRatio = std::isnan(c.clockRatio) ? g.clockRatio : std::min(c.clockRatio, g.clockRatio);
+            if (g.dtype16.empty())
+                continue;
+            c.sustainedTflops16PerGpu = std::isnan(c.sustainedTflops16PerGpu)
+                                            ? g.sustainedTflops16
+                                            : std::min(c.sustainedTflops16PerGpu, g.sustainedTflops16);
+            c.sustainedPflops16 = (std::isnan(c.sustainedPflops16) ? 0.0 : c.sustainedPflops16) +
+                                  g.sustainedTflops16 * g.gpus / 1e3;
+        }
+        out.push_back(c);
+    }
+    return out;
+}
+
+} // namespace
+
+ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResult& power,
+                                   const thermal::ThermalResult& thermal, const signal::SignalResult& sig,
+                                   const models::NcclParams& nccl, const Targets* targets,
+                                   const CheckpointSpec* workload)
+{
+    ThroughputResult out;
+    out.nccl = nccl;
+    out.mfu = targets ? targets->mfu : 0.4;
+    out.mfuSource = targets ? targets->file : "default";
+
+    // GPU classes: per chassis instance, the clock its cap, the rack's supply in normal operation
+    // and its junction allow. Redundancy and ride-through rules fail as errors; they never throttle.
+    ClassBuild built = buildClasses(d, chassisClocks(d, power, thermal), out.mfu);
+    out.classes = std::move(built.classes);
+    std::map<std::string, models::GpuSpec>& specs = built.specs;
+    const core::Part* firstChassis = built.firstChassis;
+    const models::GpuSpec* firstGpu = built.firstGpu.empty() ? nullptr : &specs.at(built.firstGpu);
+    for (std::size_t ri = 0; ri < d.racks.size() && ri < power.racks.size(); ++ri) {
+        const power::CapAdvice& normal = power.racks[ri].capNormal;
+        if (normal.needed && !normal.possible && out.notes.size() < 20)
+            out.notes.push_back("rack " + d.racks[ri].id +
+                                " cannot be fed even at the GPUs' minimum power cap with every feed, shelf and "
+                                "rectifier up: clocks at that cap");
+    }
+    double slowest = 1.0;
+    for (const GpuClass& g : out.classes) {
         if (!g.dtype16.empty()) {
             out.dtype16 = out.dtype16.empty() || out.dtype16 == g.dtype16 ? g.dtype16 : "bf16/fp16";
             out.peakPflops16 = (std::isnan(out.peakPflops16) ? 0.0 : out.peakPflops16) + g.peakTflops16 * g.gpus / 1e3;
@@ -422,6 +537,7 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
         out.sustainedPflopsBf16 += g.sustainedTflopsBf16 * g.gpus / 1e3;
         slowest = std::min(slowest, g.clockRatio);
     }
+    out.failureCases = failureCases(d, power, thermal, out.mfu);
     if (out.classes.empty())
         out.notes.push_back("no GPUs in the design");
 

@@ -91,6 +91,20 @@ struct ScalingPoint {
     double normalised = 1; ///< busbw / busbw of one node (8 GPUs)
 };
 
+/// Throughput with one supply failure in every rack at once, each rack at its own worst of that
+/// kind (the worst rectifier, shelf or AC feed lost): its GPUs capped to what the survivors carry
+/// and to normal operation's limits. Reported beside normal operation, never instead of it.
+struct FailureCase {
+    std::string name;            ///< "rectifier lost", "shelf lost", "feed lost"
+    std::string rule;            ///< the rule that judges the rack against it ("" when none does)
+    int racksLimited = 0;        ///< racks whose load the survivors cannot carry at the design's caps
+    int racksUnfeedable = 0;     ///< of those, racks no cap down to the GPUs' minimum brings within
+    double lowestCapW = NAN;     ///< the lowest per-GPU cap a rack needs (NaN: none limited or none can)
+    double clockRatio = NAN;     ///< the slowest GPU's clock / peak clock
+    double sustainedTflops16PerGpu = NAN; ///< the slowest class' 16-bit tensor TFLOPS per GPU at the MFU
+    double sustainedPflops16 = NAN;       ///< the whole design, each class at its slowest GPU's pace
+};
+
 struct TargetResult {
     std::string id, metric;
     double value = 0, limit = 0; ///< SI
@@ -118,6 +132,7 @@ struct ThroughputResult {
     std::vector<ScalingPoint> allgatherScaling;
     std::vector<TargetResult> targets;
     std::optional<CheckpointResult> checkpoint; ///< when the targets file has `checkpoint:`
+    std::vector<FailureCase> failureCases;      ///< the supply failures the design's racks are built for
     std::vector<std::string> notes;
     /// busbw (GB/s) of `op` at `sizeB` over n GPUs with NCCL's best algorithm.
     models::CollectiveTime collective(models::Collective op, int n, double sizeB) const;
@@ -132,9 +147,16 @@ struct ChassisClock {
     double capW = 0;       ///< its power cap (the design's, else TDP)
     std::string limitedBy; ///< "none", "power cap", "rack power", "thermal"
 };
-/// chassisClocks()[rack][slot] for every placed part.
+/// chassisClocks()[rack][slot] for every placed part, in normal operation: each rack's GPUs
+/// capped to what its supply carries with every feed, shelf and rectifier up (normalRackCaps()).
 std::vector<std::vector<ChassisClock>> chassisClocks(const core::Design& design, const power::PowerResult& power,
                                                      const thermal::ThermalResult& thermal);
+/// The same with each rack's per-GPU cap given (W; NaN: no limit; 0: the GPUs' minimum cap).
+std::vector<std::vector<ChassisClock>> chassisClocks(const core::Design& design, const std::vector<double>& rackCapsW,
+                                                     const thermal::ThermalResult& thermal);
+/// Each rack's per-GPU cap in normal operation (power::RackPower::capNormal): NaN when its
+/// supply carries the design's caps, 0 when even the GPUs' minimum cap is too much.
+std::vector<double> normalRackCaps(const core::Design& design, const power::PowerResult& power);
 
 /// Couple the solvers' results into throughput; `targets` may be null (default MFU 0.4). The
 /// checkpoint is the targets' when they have one, else `workload`'s (the design's), else none.

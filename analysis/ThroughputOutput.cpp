@@ -70,6 +70,16 @@ json throughputJson(const ThroughputResult& t)
                            {"sustained_tflops_bf16", jsonNumber(g.sustainedTflopsBf16)},
                            {"sustained_tflops_fp8", jsonNumber(g.sustainedTflopsFp8)},
                            {"dvfs_estimate", g.dvfsEstimate}});
+    json failures = json::array();
+    for (const FailureCase& f : t.failureCases)
+        failures.push_back({{"case", f.name},
+                            {"rule", f.rule},
+                            {"racks_limited", f.racksLimited},
+                            {"racks_unfeedable", f.racksUnfeedable},
+                            {"lowest_gpu_cap_W", jsonNumber(f.lowestCapW)},
+                            {"clock_ratio", jsonNumber(f.clockRatio)},
+                            {"sustained_tflops16_per_gpu", jsonNumber(f.sustainedTflops16PerGpu)},
+                            {"sustained_pflops16", jsonNumber(f.sustainedPflops16)}});
     json coll = json::array();
     for (const CollectivePoint& c : t.collectives)
         coll.push_back({{"op", std::string(models::collectiveName(c.op))},
@@ -123,6 +133,7 @@ json throughputJson(const ThroughputResult& t)
               {"peak_pflops", jsonNumber(t.peakPflops16)},
               {"sustained_pflops", jsonNumber(t.sustainedPflops16)}}},
             {"gpu_classes", classes},
+            {"failure_cases", failures},
             {"collectives", coll},
             {"allgather_scaling", scaling},
             {"targets", targets},
@@ -209,6 +220,25 @@ void writeThroughputGroup(hid_t file, const ThroughputResult& t)
         c.set(fp8, x.sustainedTflopsFp8);
     }
     c.write(g.get(), "gpu_classes");
+
+    H5Table fc;
+    const auto fName = fc.textColumn("case"), fRule = fc.textColumn("rule"), fLim = fc.intColumn("racks_limited", "1"),
+               fUnfed = fc.intColumn("racks_unfeedable", "1"), fCap = fc.realColumn("lowest_gpu_cap", "W"),
+               fRatio = fc.realColumn("clock_ratio", "1"),
+               fPer = fc.realColumn("sustained_tflops16_per_gpu", "TFLOP/s"),
+               fAll = fc.realColumn("sustained_pflops16", "PFLOP/s");
+    for (const FailureCase& x : t.failureCases) {
+        fc.addRow();
+        fc.set(fName, x.name);
+        fc.set(fRule, x.rule);
+        fc.set(fLim, static_cast<long long>(x.racksLimited));
+        fc.set(fUnfed, static_cast<long long>(x.racksUnfeedable));
+        fc.set(fCap, x.lowestCapW);
+        fc.set(fRatio, x.clockRatio);
+        fc.set(fPer, x.sustainedTflops16PerGpu);
+        fc.set(fAll, x.sustainedPflops16);
+    }
+    fc.write(g.get(), "failure_cases");
 
     H5Table k;
     const auto op = k.textColumn("op"), scope = k.textColumn("scope"), n = k.intColumn("gpus", "1"),

@@ -35,9 +35,22 @@ const char* kTemplateRack = R"(      - {ou: 1, part: orv3-hpr-power-shelf-6x5p5k
       - {ou: 4, part: orv3-hpr-bbu-shelf-6x5p5kw, id: bbu-b}
 )";
 
+/// The failing fleet's racks (issue 33): ORv3-600A with two 18 kW shelves on feeds A and B, so
+/// every rack above 18 kW fails orv3.feed.loss and its cap advice is searched.
+const char* kFailingRack = R"(      - {ou: 1, part: orv3-power-shelf-6x3kw, id: psu-a, feed: A}
+      - {ou: 2, part: orv3-power-shelf-6x3kw, id: psu-b, feed: B}
+      - {ou: 3, part: orv3-bbu-shelf-6x3kw, id: bbu-a}
+      - {ou: 4, part: orv3-bbu-shelf-6x3kw, id: bbu-b}
+)";
+
+enum class Fleet { Template, Distinct, Failing };
+
 /// A fleet of `racks` racks; distinct: each written out with its own settings; else one template.
-std::string fleet(long racks, bool distinct)
+std::string fleet(long racks, Fleet kind)
 {
+    const bool distinct = kind != Fleet::Template;
+    const char* shelves = kind == Fleet::Failing ? kFailingRack : kTemplateRack;
+    const char* rackType = kind == Fleet::Failing ? "orv3-600a" : "orv3-hpr";
     std::string t = kHead;
     if (!distinct)
         t += std::string("templates:\n  gt-rack:\n    rack_type: orv3-hpr\n    slots:\n") + kTemplateRack +
@@ -65,12 +78,11 @@ std::string fleet(long racks, bool distinct)
             t += b;
             continue;
         }
-        std::snprintf(
-            b, sizeof b,
-            "                - id: rack%02ld\n                  rack_type: orv3-hpr\n                  slots:\n",
-            r % perRow + 1);
+        std::snprintf(b, sizeof b,
+                      "                - id: rack%02ld\n                  rack_type: %s\n                  slots:\n",
+                      r % perRow + 1, rackType);
         t += b;
-        for (const char* line = kTemplateRack; *line;) {
+        for (const char* line = shelves; *line;) {
             const char* nl = std::strchr(line, '\n');
             t += "              " + std::string(line, static_cast<std::size_t>(nl - line + 1));
             line = nl + 1;
@@ -98,7 +110,7 @@ int main(int argc, char** argv)
             return 2;
         }
         std::FILE* f = std::fopen(argv[2], "wb");
-        const std::string t = fleet(gpus / 16, true);
+        const std::string t = fleet(gpus / 16, Fleet::Distinct);
         if (!f || std::fwrite(t.data(), 1, t.size(), f) != t.size() || std::fclose(f) != 0) {
             std::fprintf(stderr, "bench_fleet: cannot write %s\n", argv[2]);
             return 2;
@@ -108,34 +120,47 @@ int main(int argc, char** argv)
         return 0;
     }
     const long largest = argc > 1 ? std::atol(argv[1]) : 350208;
-    std::printf("%-9s %-9s %7s %8s %7s %7s %7s %7s %7s %7s %8s %8s\n", "GPUs", "racks", "YAML MB", "total s", "load",
-                "thermal", "power", "signal", "thrput", "rules", "peak MB", "vs tmpl");
+    std::printf("%-9s %-9s %-8s %7s %8s %7s %7s %7s %7s %7s %7s %8s %8s %7s\n", "GPUs", "racks", "fleet", "YAML MB",
+                "total s", "load", "thermal", "power", "signal", "thrput", "rules", "peak MB", "vs tmpl", "failing");
+    bool missed = false;
     for (long gpus : {1024L, 24576L, 98304L, 350208L}) {
         if (gpus > largest)
             break;
         const long racks = gpus / 16;
         double templ = 0;
-        for (bool distinct : {false, true}) {
+        for (Fleet kind : {Fleet::Template, Fleet::Distinct, Fleet::Failing}) {
             analysis::RunOptions o;
-            o.designPath = distinct ? "fleet-distinct.yaml" : "fleet-template.yaml";
-            o.designText = fleet(racks, distinct);
+            o.designPath = kind == Fleet::Template ? "fleet-template.yaml"
+                           : kind == Fleet::Distinct ? "fleet-distinct.yaml"
+                                                     : "fleet-failing.yaml";
+            o.designText = fleet(racks, kind);
             core::Progress quiet;
+            const CasePeak peak; // each case's own high-water mark
             const auto t0 = std::chrono::steady_clock::now();
             const analysis::RunResult r = analysis::run(o, quiet);
             const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            if (!distinct) {
+            if (kind == Fleet::Template) {
                 templ = s;
                 continue;
             }
-            std::printf("%-9ld %-9ld %7.1f %8.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %8.0f %7.1fx\n", gpus, racks,
+            std::size_t failing = 0;
+            for (const power::RackPower& rp : r.power->racks)
+                failing += rp.fits ? 0 : 1;
+            std::printf("%-9ld %-9ld %-8s %7.1f %8.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %8.0f %7.1fx %7zu\n", gpus,
+                        racks, kind == Fleet::Distinct ? "passing" : "failing",
                         static_cast<double>(o.designText.size()) / 1e6, s, r.loadSeconds, r.thermalSeconds,
-                        r.powerSeconds, r.signalSeconds, r.throughputSeconds, r.checkSeconds, peakMb(), s / templ);
+                        r.powerSeconds, r.signalSeconds, r.throughputSeconds, r.checkSeconds, peak.peakMb(), s / templ,
+                        failing);
+            if (gpus == 350208 && (s > 3.0 || peak.peakMb() > 1024))
+                missed = true;
+            if (kind == Fleet::Failing && failing != static_cast<std::size_t>(racks))
+                missed = true; // the failing fleet must fail in every rack, or it measures nothing
         }
     }
-    std::printf("targets for 350,208 GPUs of distinct racks: 3 s and 1 GB (issue 16); vs tmpl: the same fleet from one "
-                "template\n");
+    std::printf("targets for 350,208 GPUs of distinct racks, passing or failing: 3 s and 1 GB (issues 16, 33); vs "
+                "tmpl: the same fleet from one template\n");
     // The YAML reader against yaml-cpp (what rdt read designs with before), on the 98k fleet's text.
-    const std::string text = fleet(std::min(largest, 98304L) / 16, true);
+    const std::string text = fleet(std::min(largest, 98304L) / 16, Fleet::Distinct);
     const auto t0 = std::chrono::steady_clock::now();
     const core::Cursor tree = core::Cursor::parse(text, "fleet.yaml");
     const auto t1 = std::chrono::steady_clock::now();
@@ -148,5 +173,5 @@ int main(int argc, char** argv)
         static_cast<double>(text.size()) / 1e6, ours, static_cast<double>(text.size()) / 1e6 / ours, theirs,
         static_cast<double>(text.size()) / 1e6 / theirs, theirs / ours, tree["layout"]["halls"].size(),
         static_cast<std::size_t>(node["layout"]["halls"].size()));
-    return 0;
+    return missed ? 1 : 0;
 }

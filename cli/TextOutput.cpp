@@ -2,6 +2,7 @@
 
 #include "analysis/FieldOutput.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -16,6 +17,52 @@ std::string thousands(std::size_t n)
         s.insert(static_cast<std::size_t>(i), ",");
     return s;
 }
+
+namespace {
+
+/// Throughput with a supply failure in every rack, beside normal operation's (issue 33).
+std::string plural(std::size_t n, const std::string& one, const std::string& many);
+
+/// "BF16", "FP16", "BF16/FP16"; "16-bit" when no class has either.
+std::string dtypeLabel(std::string d)
+{
+    if (d.empty())
+        return "16-bit";
+    for (char& c : d)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return d;
+}
+
+void failureLines(std::ostream& out, const analysis::ThroughputResult& t)
+{
+    std::string unaffected;
+    for (const analysis::FailureCase& f : t.failureCases) {
+        if (f.racksLimited == 0) {
+            unaffected += (unaffected.empty() ? "" : ", ") + f.name;
+            continue;
+        }
+        char buf[320];
+        const std::string cap = std::isnan(f.lowestCapW) ? std::string("the GPUs' minimum")
+                                                         : core::formatQuantity(std::floor(f.lowestCapW),
+                                                                                core::Dimension::Power, 3);
+        std::snprintf(buf, sizeof buf,
+                      "failure  with a %s: %s per-GPU cap in %s%s, clock %.0f %%, %.0f TFLOPS %s sustained per "
+                      "GPU, %.3g PFLOPS in all\n",
+                      f.name.c_str(), cap.c_str(),
+                      plural(static_cast<std::size_t>(f.racksLimited), "rack", "racks").c_str(),
+                      f.racksUnfeedable > 0 ? (" (" + thousands(static_cast<std::size_t>(f.racksUnfeedable)) +
+                                               " not even at the minimum)")
+                                                  .c_str()
+                                            : "",
+                      f.clockRatio * 100, f.sustainedTflops16PerGpu, dtypeLabel(t.dtype16).c_str(),
+                      f.sustainedPflops16);
+        out << buf;
+    }
+    if (!unaffected.empty())
+        out << "failure  with a " << unaffected << ": every rack carries its load at the design's caps\n";
+}
+
+} // namespace
 
 namespace {
 
@@ -270,6 +317,7 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
                           thousands(static_cast<std::size_t>(t.gpus)).c_str());
             out << buf;
         }
+        failureLines(out, t);
         const double gib = 1ull << 30;
         auto bw = [&](models::Collective op, int n) { return t.collective(op, n, gib).busbwGBps; };
         const int node = t.hierarchy.gpusPerNode, pod = std::min(t.gpus, t.hierarchy.gpusPerPod());

@@ -53,6 +53,10 @@ struct ChassisOperating {
     /// Fan speed (fraction of full) set by the thermal solver's fan control; NaN: follow
     /// utilisation from the fans' floor (the estimate used before the airflow is solved).
     double fanSpeed = NAN;
+    /// Failed fan rotors in the chassis (design and scenario together). A failed rotor draws
+    /// nothing: the fans' power is that of the rotors still turning, each `fans.power /
+    /// fans.rotors_per_fan` at full speed.
+    int failedRotors = 0;
 };
 
 /// Draw of a GPU chassis built from its catalog components: GPUs between idle and their cap,
@@ -120,7 +124,8 @@ double gpuTdpW(const core::Part& chassis, const core::Catalog& catalog);
 double gpuMinCapW(const core::Part& chassis, const core::Catalog& catalog);
 
 /// The largest x in [lo, hi] with f(x) ≤ limit for f non-decreasing; NaN when f(lo) > limit.
-/// Bisection to `tolerance`.
+/// Bracketed to `tolerance` by false position (Illinois) with bisection as its fallback: a few
+/// evaluations for a near-linear f, about as many as bisection for any other monotone f.
 double largestWithin(double lo, double hi, double limit, double tolerance, const std::function<double(double)>& f);
 
 } // namespace rdt::models

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "models/PowerModels.h"
@@ -16,10 +17,11 @@ namespace {
 
 constexpr double kOuM = 0.048;
 
-models::ChassisOperating operatingPoint(const core::Slot& s, double capOverrideW, bool peak, double fanSpeed,
-                                        double utilisationScale)
+models::ChassisOperating operatingPoint(const core::Design& d, const core::Slot& s, double capOverrideW, bool peak,
+                                        double fanSpeed, double utilisationScale)
 {
     models::ChassisOperating op;
+    op.failedRotors = s.overrides.failedFanRotors + d.scenario.failedRotors;
     op.utilisation =
         s.overrides.utilisation.value_or(1.0) * (s.part->kind == core::PartKind::Chassis ? utilisationScale : 1.0);
     op.gpuCapW = capOverrideW > 0 ? capOverrideW : s.overrides.gpuPowerCapW.value_or(0.0);
@@ -45,7 +47,7 @@ PartPower partPower(const core::Design& d, const core::Slot& s, double capW, dou
                     double utilisationScale)
 {
     const core::Part& part = *s.part;
-    const models::ChassisOperating op = operatingPoint(s, capW, false, fanSpeed, utilisationScale);
+    const models::ChassisOperating op = operatingPoint(d, s, capW, false, fanSpeed, utilisationScale);
     models::ChassisOperating peak = op;
     peak.peak = true;
     PartPower p;
@@ -133,10 +135,7 @@ void busbarNetwork(const core::Rack& r, const std::vector<const core::Slot*>& sh
         out.loads.push_back({busLoads[i].first->id, loads[i].powerW, sol.loadVoltageV[i], sol.loadCurrentA[i]});
         out.lowestVoltageV = std::min(out.lowestVoltageV, sol.loadVoltageV[i]);
         out.highestVoltageV = std::max(out.highestVoltageV, sol.loadVoltageV[i]);
-        out.maxClipCurrentA = std::max(out.maxClipCurrentA, sol.loadCurrentA[i]);
     }
-    for (double a : sol.sourceCurrentA)
-        out.maxClipCurrentA = std::max(out.maxClipCurrentA, a);
     if (loads.empty())
         out.lowestVoltageV = out.highestVoltageV = NAN;
 }
@@ -188,7 +187,7 @@ void acSide(RackPower& out, const core::Rack& rack, const std::vector<const core
         out.feeds.push_back({f.name, f.availableW, out.acDirectW, out.acDirectW});
     for (const core::Slot* s : shelfSlots)
         out.shelves.push_back({s->id, s->overrides.feed, static_cast<int>(s->part->value("modules", 0)),
-                               shelfRating(*s->part), 0, 0, 1, 0, 0, 0, NAN});
+                               shelfRating(*s->part), 0, 0, 1, 0, 0, 0, 0, NAN});
     shareLoad(out.shelves, shelfSlots, out.itLoadW);
     for (const ShelfPower& sh : out.shelves) {
         out.acInputW += sh.inputW;
@@ -202,6 +201,9 @@ void acSide(RackPower& out, const core::Rack& rack, const std::vector<const core
     }
     for (FeedPower& f : out.feeds)
         f.worstW = f.inputW;
+    for (ShelfPower& sh : out.shelves)
+        sh.whipCurrentWorstA = sh.whipCurrentA;
+    out.whipCurrentNormalA = out.whipCurrentA;
     if (std::isnan(out.capacityFeedLossW))
         return;
     // The worst feed lost: the survivors carry the whole load.
@@ -227,8 +229,38 @@ void acSide(RackPower& out, const core::Rack& rack, const std::vector<const core
                                               ? sh.phaseCurrentA
                                               : std::max(out.acPhaseCurrentFeedLossA, sh.phaseCurrentA);
             out.whipCurrentA = std::max(out.whipCurrentA, sh.whipCurrentA);
+            for (ShelfPower& own : out.shelves)
+                if (own.id == sh.id)
+                    own.whipCurrentWorstA = std::max(own.whipCurrentWorstA, sh.whipCurrentA);
         }
     }
+}
+
+/// Every clip's current by the one convention of every current limit: power / the bar's minimum
+/// steady voltage (a constant-power load draws its most current there). Shelves at their share.
+void clipCurrents(RackPower& out, const std::vector<std::pair<const core::Slot*, double>>& busLoads)
+{
+    const auto add = [&](const std::string& id, double w) {
+        out.clips.push_back({id, w, w / out.busbarVminV});
+        out.maxClipCurrentA = std::max(out.maxClipCurrentA, w / out.busbarVminV);
+    };
+    for (const ShelfPower& sh : out.shelves)
+        add(sh.id, sh.outputW);
+    for (const auto& [slot, w] : busLoads)
+        add(slot->id, w);
+}
+
+/// The worst shelf's whip current over its own derated breaker, less one (≤ 0: within): every
+/// feed up only (`normalOnly`), else the worst of that and the other feed lost.
+double whipExcess(const RackPower& out, const PowerOptions& o, bool normalOnly)
+{
+    double worst = -1.0;
+    for (const ShelfPower& sh : out.shelves)
+        if (!std::isnan(sh.whipBreakerA))
+            worst = std::max(worst, (normalOnly ? sh.whipCurrentA : sh.whipCurrentWorstA) /
+                                            (sh.whipBreakerA * o.breakerDerating) -
+                                        1.0);
+    return worst;
 }
 
 /// The power rules the rack fails; PowerChecks reports exactly these.
@@ -255,7 +287,7 @@ void judge(RackPower& out, const PowerOptions& o)
         if (out.bbuHoldupS < o.rideThroughS)
             fail("orv3.bbu.holdup");
         out.whipLimitA = out.whipBreakerA * o.breakerDerating;
-        if (!std::isnan(out.whipBreakerA) && out.whipCurrentA > out.whipLimitA)
+        if (whipExcess(out, o, false) > 0)
             fail("orv3.ac.whip");
         if (!std::isnan(out.pulseRatio) && out.peakLoadW > out.capacityN1W * out.pulseRatio)
             fail("orv3.psu.pulse");
@@ -348,24 +380,12 @@ RackPower evaluate(const core::Design& d, std::size_t rackIndex, const PowerOpti
         busbarNetwork(r, shelfSlots, busLoads, out);
     battery(r, out);
     acSide(out, r, shelfSlots);
+    clipCurrents(out, busLoads);
     out.usableW = std::min(out.capacityN1W, out.busbarRatingA * out.busbarVminV);
     if (!std::isnan(out.capacityFeedLossW))
         out.usableW = std::min(out.usableW, out.capacityFeedLossW);
     judge(out, o);
     return out;
-}
-
-/// Busbar load on the basis with every GPU capped at `capW`.
-double busbarLoadAt(const core::Design& d, std::size_t rackIndex, const PowerOptions& o, double capW)
-{
-    const core::Rack& r = d.racks[rackIndex];
-    double w = 0;
-    for (std::size_t si = 0; si < r.slots.size(); ++si) {
-        const core::Slot& s = r.slots[si];
-        if (s.part->busbarTap && drawsPower(*s.part))
-            w += partPower(d, s, capW, fanSpeedOf(o, rackIndex, si), o.basis, o.utilisationScale).budgetW;
-    }
-    return w;
 }
 
 /// The cap range the rack's GPUs allow: their highest minimum cap and highest TDP.
@@ -379,55 +399,131 @@ std::pair<double, double> capRange(const core::Design& d, const core::Rack& r, R
             if (std::isnan(minCap)) {
                 const core::Part* gpu = d.catalog->find(s.part->text("gpus.part"));
                 minCap = gpu ? gpu->value("power.idle", 1.0) : 1.0;
-                const std::string note = (gpu ? gpu->slug : s.part->slug) +
-                                         " has no min_power_cap (cap advice searched down to its idle power)";
-                if (std::find(out.notes.begin(), out.notes.end(), note) == out.notes.end())
-                    out.notes.push_back(note);
+                noteOnce(out, (gpu ? gpu->slug : s.part->slug) +
+                                  " has no min_power_cap (cap advice searched down to its idle power)");
             }
             lo = std::max(lo, minCap);
         }
     return {lo, tdp};
 }
 
-CapAdvice adviceFor(bool needed, double lo, double hi, double limitW, const std::function<double(double)>& load)
+/// `measure / limit − 1`: above zero when beyond the limit; +∞ for a zero limit with a load.
+double over(double measure, double limit)
 {
-    CapAdvice a;
-    a.needed = needed;
-    if (!needed)
-        return a;
-    a.capW = models::largestWithin(lo, hi, limitW, 0.25, load);
-    a.possible = !std::isnan(a.capW);
-    return a;
+    if (limit > 0)
+        return measure / limit - 1.0;
+    return measure > 0 ? INFINITY : -1.0;
+}
+
+/// How far the rack is beyond a power rule's limit (≤ 0: within), for a rule a lower GPU cap can
+/// clear; nullopt where none can (no power shelf, no battery, a voltage above the window).
+std::optional<double> excess(const std::string& rule, const RackPower& r, const PowerOptions& o)
+{
+    if (rule == "orv3.shelf.n1")
+        return over(r.itLoadW, r.capacityN1W);
+    if (rule == "orv3.feed.loss")
+        return std::isnan(r.capacityFeedLossW) ? -1.0 : over(r.itLoadW, r.capacityFeedLossW);
+    if (rule == "orv3.busbar.current")
+        return std::max(over(r.busbarCurrentA, r.busbarRatingA),
+                        std::isnan(r.clipRatingA) ? -1.0 : over(r.maxClipCurrentA, r.clipRatingA));
+    if (rule == "orv3.busbar.voltage") {
+        if (!r.busbarConverged)
+            return 1.0;
+        double worst = -1.0;
+        for (const LoadPoint& l : r.loads) {
+            if (l.voltageV > r.busbarVmaxV)
+                return std::nullopt; // less load only raises it
+            worst = std::max(worst, over(r.busbarVminV, l.voltageV));
+        }
+        return worst;
+    }
+    if (rule == "orv3.bbu.holdup") {
+        if (r.bbuEnergyJ <= 0)
+            return std::nullopt; // no battery: no cap gives the rack one
+        return std::max(over(r.itLoadW, r.bbuDischargeW), over(r.itLoadW * o.rideThroughS, r.bbuEnergyJ));
+    }
+    if (rule == "orv3.ac.whip")
+        return whipExcess(r, o, false);
+    if (rule == "orv3.psu.pulse")
+        return std::isnan(r.pulseRatio) ? -1.0 : over(r.peakLoadW, r.capacityN1W * r.pulseRatio);
+    if (rule == "power.feed.capacity") {
+        double worst = -1.0;
+        for (const FeedPower& f : r.feeds)
+            worst = std::max(worst, over(f.worstW, f.availableW));
+        return worst;
+    }
+    return std::nullopt; // orv3.power.source
+}
+
+/// How far the rack is beyond its normal-operation limits (every feed, shelf and rectifier up):
+/// the shelves' N capacity, busbar and clip currents, the voltage floor, whips and feed circuits.
+double normalExcess(const RackPower& r, const PowerOptions& o)
+{
+    double worst = over(r.itLoadW, r.capacityNW);
+    worst = std::max(worst, over(r.busbarCurrentA, r.busbarRatingA));
+    if (!std::isnan(r.clipRatingA))
+        worst = std::max(worst, over(r.maxClipCurrentA, r.clipRatingA));
+    if (!r.busbarConverged)
+        worst = std::max(worst, 1.0);
+    for (const LoadPoint& l : r.loads)
+        worst = std::max(worst, over(r.busbarVminV, l.voltageV));
+    worst = std::max(worst, whipExcess(r, o, true));
+    for (const FeedPower& f : r.feeds)
+        worst = std::max(worst, over(f.inputW, f.availableW));
+    return worst;
 }
 
 void adviseCaps(const core::Design& d, std::size_t rackIndex, const PowerOptions& o, RackPower& out)
 {
     if (out.gpus == 0)
         return;
+    if (!out.fed) {
+        // No power shelf: no cap feeds the rack (orv3.power.source); its GPUs are counted at their
+        // minimum cap in normal operation, as every rack that cannot be fed.
+        out.capNormal = {true, false, NAN};
+        out.capCanFit = false;
+        return;
+    }
     const auto [lo, hi] = capRange(d, d.racks[rackIndex], out);
     if (!(hi > 0))
         return;
-    const auto load = [&](double cap) { return busbarLoadAt(d, rackIndex, o, cap); };
-    out.capN1 = adviceFor(out.fed && out.itLoadW > out.capacityN1W, lo, hi, out.capacityN1W, load);
-    out.capShelfLoss = adviceFor(out.fed && out.shelves.size() >= 2 && out.itLoadW > out.capacityShelfLossW, lo, hi,
-                                 out.capacityShelfLossW, load);
-    out.capFeedLoss = adviceFor(!std::isnan(out.capacityFeedLossW) && out.itLoadW > out.capacityFeedLossW, lo, hi,
-                                out.capacityFeedLossW, load);
-    out.capBusbar =
-        adviceFor(out.busbarCurrentA > out.busbarRatingA, lo, hi, out.busbarRatingA * out.busbarVminV, load);
-    // Every failing rule a cap can clear (no cap gives a rack a power shelf).
-    const bool capHelps = std::any_of(out.failures.begin(), out.failures.end(),
-                                      [](const std::string& f) { return f != "orv3.power.source"; });
-    if (!capHelps)
-        return;
-    const auto clears = [&](double cap) {
-        const RackPower at = evaluate(d, rackIndex, o, cap);
-        return std::all_of(at.failures.begin(), at.failures.end(),
-                           [](const std::string& f) { return f == "orv3.power.source"; });
+    // Every measure grows with the cap: the cap that clears a limit is the root of its excess.
+    const auto capWhere = [&](const std::function<std::optional<double>(const RackPower&)>& measure) {
+        CapAdvice a;
+        a.needed = true;
+        if (measure(out))
+            a.capW = models::largestWithin(lo, hi, 0.0, 0.25, [&](double cap) {
+                const std::optional<double> e = measure(evaluate(d, rackIndex, o, cap));
+                return e ? *e : INFINITY;
+            });
+        a.possible = !std::isnan(a.capW);
+        return a;
     };
-    // Every rule's measure grows with the cap, so "clears" holds below some cap and fails above it.
-    out.gpuCapToFitW = models::largestWithin(lo, hi, 0.5, 0.25, [&](double cap) { return clears(cap) ? 0.0 : 1.0; });
-    out.capCanFit = !std::isnan(out.gpuCapToFitW);
+    bool canFit = true;
+    for (const std::string& rule : out.failures) {
+        const CapAdvice a = capWhere([&](const RackPower& r) { return excess(rule, r, o); });
+        out.capByRule.emplace_back(rule, a);
+        canFit = canFit && a.possible;
+        if (a.possible)
+            out.gpuCapToFitW = std::isnan(out.gpuCapToFitW) ? a.capW : std::min(out.gpuCapToFitW, a.capW);
+    }
+    // Every rule's measure grows with the cap, so the cap that clears them all is the lowest of theirs.
+    out.capCanFit = canFit;
+    if (!canFit)
+        out.gpuCapToFitW = NAN;
+    const auto byRule = [&](const char* rule) {
+        for (const auto& [id, a] : out.capByRule)
+            if (id == rule)
+                return a;
+        return CapAdvice{};
+    };
+    out.capN1 = byRule("orv3.shelf.n1");
+    out.capFeedLoss = byRule("orv3.feed.loss");
+    out.capBusbar = byRule("orv3.busbar.current");
+    if (out.shelves.size() >= 2 && out.itLoadW > out.capacityShelfLossW)
+        out.capShelfLoss = capWhere([](const RackPower& r) { return over(r.itLoadW, r.capacityShelfLossW); });
+    if (normalExcess(out, o) > 0)
+        out.capNormal = capWhere([&](const RackPower& r) { return normalExcess(r, o); });
 }
 
 } // namespace
@@ -542,6 +638,8 @@ PowerResult computePower(const core::Design& d, const PowerOptions& o)
             rename(sh.id);
         for (LoadPoint& l : copy.loads)
             rename(l.id);
+        for (ClipCurrent& c : copy.clips)
+            rename(c.id);
         for (PartPower& p : copy.parts)
             rename(p.id);
         copy.id = rack.id;

@@ -41,7 +41,8 @@ struct ShelfPower {
     double efficiency = 1;    ///< from the shelf's efficiency curve at loadFraction
     double inputW = 0;        ///< AC input = output / efficiency
     double phaseCurrentA = 0; ///< per phase, balanced: input / (phases × V_LN)
-    double whipCurrentA = 0;  ///< per phase conductor of one whip
+    double whipCurrentA = 0;  ///< per phase conductor of one whip, every feed up
+    double whipCurrentWorstA = 0; ///< the same, worst of every feed up and the other feed lost
     double whipBreakerA = 0;  ///< breaker rating of a whip (NaN if not in the catalog)
 };
 
@@ -61,6 +62,14 @@ struct LoadPoint {
     double currentA = 0;
 };
 
+/// The current through one busbar clip: a power shelf's output or a busbar-fed part's input, at
+/// the rack type's minimum steady voltage (the convention of every current limit: docs/power.md).
+struct ClipCurrent {
+    std::string id;    ///< the shelf or part on the clip
+    double powerW = 0; ///< its output (shelf) or budget draw (part)
+    double currentA = 0; ///< powerW / busbar minimum voltage
+};
+
 /// One part's draw on every basis, and where a chassis' modelled power goes.
 struct PartPower {
     std::string id, part;
@@ -76,7 +85,7 @@ struct PartPower {
 
 /// Per-GPU cap advice for one limit.
 struct CapAdvice {
-    bool needed = false;  ///< the load exceeds this limit at the design's caps
+    bool needed = false;  ///< the rack is beyond this limit at the design's caps (= the rule fails)
     bool possible = true; ///< some cap at or above the GPUs' minimum brings it within
     double capW = NAN;    ///< the highest per-GPU cap that fits (NaN when not needed or not possible)
 };
@@ -99,10 +108,11 @@ struct RackPower {
     double pulseRatio = NAN;        ///< smallest pulse rating of the shelves (NaN: not stated)
     double busbarVminV = 45;        ///< minimum steady busbar voltage of the rack type
     double busbarVmaxV = 53;
-    double busbarCurrentA = 0; ///< it load at busbarVminV
+    double busbarCurrentA = 0; ///< it load / busbarVminV
     double busbarRatingA = 0;
     double clipRatingA = NAN;    ///< per clip (HPR), NaN when not rated per clip
-    double maxClipCurrentA = 0;  ///< largest shelf or part current at a clip
+    double maxClipCurrentA = 0;  ///< largest of clips[].currentA
+    std::vector<ClipCurrent> clips; ///< every shelf and busbar-fed part, each at busbarVminV
     double lowestVoltageV = NAN; ///< lowest voltage at a busbar-fed part (network solve)
     double highestVoltageV = NAN;
     bool busbarConverged = true;
@@ -115,6 +125,7 @@ struct RackPower {
     double acPhaseCurrentA = 0;           ///< largest shelf phase current, all feeds healthy
     double acPhaseCurrentFeedLossA = NAN; ///< largest phase current with the worst feed lost
     double whipCurrentA = 0;              ///< largest whip current (worst of normal and feed loss)
+    double whipCurrentNormalA = 0;        ///< largest whip current with every feed up
     double whipBreakerA = NAN;
     double whipLimitA = NAN; ///< breaker × derating
     double usableW = 0;      ///< min(N+1, busbar rating × Vmin, feed-loss capacity when feeds are declared)
@@ -125,6 +136,13 @@ struct RackPower {
     double gpuCapToFitW = NAN; ///< highest per-GPU cap that clears every failing limit (NaN when it fits or none can)
     bool capCanFit = true;     ///< false when even the minimum cap does not clear them
     CapAdvice capN1, capShelfLoss, capFeedLoss, capBusbar; ///< advice per limit
+    /// Normal operation (every feed, shelf and rectifier up): the load within the shelves' N
+    /// capacity, busbar and clip currents, the busbar voltage floor, whips and feed circuits.
+    /// What the GPUs run at; redundancy and ride-through rules fail as errors, never throttle.
+    CapAdvice capNormal;
+    /// Advice for every failing power rule, by rule id (needed is true for each; possible false
+    /// where no cap can clear it: a missing shelf or battery, a voltage above the window).
+    std::vector<std::pair<std::string, CapAdvice>> capByRule;
     std::vector<ShelfPower> shelves;
     std::vector<FeedPower> feeds; ///< declared feeds (`power.feed.capacity`)
     std::vector<LoadPoint> loads;

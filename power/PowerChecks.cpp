@@ -117,11 +117,17 @@ void checkBusbarCurrent(core::CheckContext& ctx)
                            formatQuantity(r.busbarRatingA, Dimension::Current) + " rating of " + rack.rackType->slug +
                            capAdvice(r, r.capBusbar),
                        r.busbarCurrentA, r.busbarRatingA, "A", rack.loc);
-        if (!std::isnan(r.clipRatingA) && r.maxClipCurrentA > r.clipRatingA)
-            ctx.report(rack.id,
-                       "a busbar clip carries " + formatQuantity(r.maxClipCurrentA, Dimension::Current) +
-                           ", more than its " + formatQuantity(r.clipRatingA, Dimension::Current) + " rating",
-                       r.maxClipCurrentA, r.clipRatingA, "A", rack.loc);
+        // Each clip at its own current (a shelf's output or a part's input at the bar's minimum voltage).
+        if (!std::isnan(r.clipRatingA))
+            for (const ClipCurrent& c : r.clips)
+                if (c.currentA > r.clipRatingA)
+                    ctx.report(c.id,
+                               "busbar clip of " + c.id + " carries " + formatQuantity(c.currentA, Dimension::Current) +
+                                   " (" + formatQuantity(c.powerW, Dimension::Power) + " at " +
+                                   formatQuantity(r.busbarVminV, Dimension::Voltage) + "), more than its " +
+                                   formatQuantity(r.clipRatingA, Dimension::Current) + " rating" +
+                                   capAdvice(r, r.capBusbar),
+                               c.currentA, r.clipRatingA, "A", rack.loc);
     });
 }
 
@@ -187,14 +193,20 @@ void checkWhip(core::CheckContext& ctx)
     eachRack(ctx, [&](const RackPower& r, const core::Rack& rack) {
         if (!r.fails("orv3.ac.whip"))
             return;
-        const double limit = r.whipBreakerA * derating;
-        ctx.report(rack.id,
-                   "AC whip current " + formatQuantity(r.whipCurrentA, Dimension::Current, 3) +
-                       (std::isnan(r.capacityFeedLossW) ? "" : " (worst AC feed lost)") + " exceeds " +
-                       formatQuantity(limit, Dimension::Current, 3) + " (" +
-                       formatQuantity(r.whipBreakerA, Dimension::Current) + " breaker derated to " +
-                       formatQuantity(derating, Dimension::Ratio) + ")",
-                   r.whipCurrentA, limit, "A", rack.loc);
+        // Each shelf's whips at their own worst current (every feed up, or the other feed lost).
+        for (const ShelfPower& sh : r.shelves) {
+            const double limit = sh.whipBreakerA * derating;
+            if (std::isnan(sh.whipBreakerA) || !(sh.whipCurrentWorstA > limit))
+                continue;
+            const bool feedLoss = sh.whipCurrentWorstA > sh.whipCurrentA;
+            ctx.report(sh.id,
+                       "AC whip current of " + sh.id + " " + formatQuantity(sh.whipCurrentWorstA, Dimension::Current, 3) +
+                           (feedLoss ? " (the other AC feed lost)" : "") + " exceeds " +
+                           formatQuantity(limit, Dimension::Current, 3) + " (" +
+                           formatQuantity(sh.whipBreakerA, Dimension::Current) + " breaker derated to " +
+                           formatQuantity(derating, Dimension::Ratio) + ")" + capAdvice(r, {}),
+                       sh.whipCurrentWorstA, limit, "A", rack.loc);
+        }
     });
 }
 
@@ -238,7 +250,8 @@ void registerChecks(core::CheckRegistry& registry)
     registry.add({"orv3.shelf.n1",
                   "Rack load within the shelves' N+1 capacity",
                   Severity::Error,
-                  "ORv3 power shelf: 6 × 3 kW, 15 kW with N+1 [P1][R5][R8]",
+                  "ORv3 power shelves with N+1 rectifiers: 6 × 3 kW, 15 kW with N+1 [P1]; HPR 6 × 5.5 kW, 27.5 kW "
+                  "with N+1 [R5][R8]; the shelves' own ratings from the catalog",
                   "The rack's busbar load at its utilisation and caps exceeds the shelf capacity with the largest "
                   "rectifier lost. The message names the per-GPU cap that makes it fit.",
                   {}},
@@ -246,9 +259,10 @@ void registerChecks(core::CheckRegistry& registry)
     registry.add({"orv3.busbar.current",
                   "Busbar current within the rack type's rating",
                   Severity::Error,
-                  "Meta ORv3 variants: 375 A standard, 600 A, 700 A per HPR clip [R8]; I = P / 45 V",
-                  "Busbar current at the minimum steady voltage exceeds the rack type's busbar rating, or a clip "
-                  "current exceeds the per-clip rating.",
+                  "Meta ORv3 variants: 375 A standard, 600 A, 700 A per HPR clip [R8]; I = P / V_min (45 V)",
+                  "Busbar current, or the current through one clip (a shelf's output or a part's input), at the "
+                  "rack type's minimum steady voltage exceeds the busbar rating or the per-clip rating. Every "
+                  "current limit takes the one convention I = P / V_min (docs/power.md).",
                   {}},
                  checkBusbarCurrent);
     registry.add({"orv3.busbar.voltage",

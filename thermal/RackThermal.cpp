@@ -55,6 +55,7 @@ ChassisModel modelOf(const core::Design& d, const core::Slot& s, const AirState&
     m.failed = std::min(s.overrides.failedFanRotors + air.extraFailedRotors, 2 * m.fans);
     m.op.utilisation = s.overrides.utilisation.value_or(1.0);
     m.op.gpuCapW = s.overrides.gpuPowerCapW.value_or(0.0);
+    m.op.failedRotors = m.failed; // a failed rotor draws no power
     m.draw = models::ChassisDrawModel(p, *d.catalog, m.op); // the catalog read once for every speed tried
     const models::ChassisDraw draw = m.draw.at(models::fanSpeedFor(p, m.op));
     m.heatW = draw.inputW; // every watt drawn ends up as heat in the air

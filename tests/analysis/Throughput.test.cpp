@@ -301,14 +301,24 @@ TEST_CASE("DVFS fit recovers the curve a power-cap sweep was made with", "[throu
 TEST_CASE("the rack's power budget caps the clock, a rack no cap can save runs at the minimum cap",
           "[throughput][pipeline][power]")
 {
-    // tight-rack: the 600 A rack cannot feed two Grand Tetons at 700 W; the power solver's
-    // highest cap that fits (~554 W) sets the clock.
+    // tight-rack: its 375 A bar cannot carry two Grand Tetons at 700 W (21.9 kW / 45 V = 487 A):
+    // a normal-operation limit, so the cap that clears it (~395 W) sets the clock. Its N+1
+    // failure (15 kW) needs a lower cap (~282 W) but is a redundancy rule: an error beside the
+    // clocks, never a throttle (issue 33), reported as the "rectifier lost" case.
     const auto tight = runDesign(kRoot + "data/designs/tight-rack.yaml");
     REQUIRE(tight.throughput->classes.size() == 1);
     const analysis::GpuClass& g = tight.throughput->classes[0];
+    const power::RackPower& rp = tight.power->racks[0];
     CHECK(g.limitedBy == "rack power");
-    CHECK(g.powerW == Approx(tight.power->racks[0].gpuCapToFitW));
+    REQUIRE(rp.capNormal.needed);
+    CHECK(g.powerW == Approx(rp.capNormal.capW));
+    CHECK(rp.capNormal.capW == Approx(rp.capBusbar.capW));
+    CHECK(rp.capN1.capW < rp.capNormal.capW - 50.0);
     CHECK(g.clockRatio < 1.0);
+    const analysis::FailureCase& rectifier = tight.throughput->failureCases.at(0);
+    CHECK(rectifier.name == "rectifier lost");
+    CHECK(rectifier.lowestCapW == Approx(rp.capN1.capW));
+    CHECK(rectifier.clockRatio < g.clockRatio);
     // broken-rack's rack-c is over budget even at the 200 W minimum cap.
     const auto broken = runDesign(kRoot + "data/designs/broken-rack.yaml");
     bool noted = false;

@@ -35,6 +35,23 @@ TEST_CASE("fan power follows the cube of speed (affinity law)", "[models][power]
     CHECK(models::drawAt(100, 300, 2.0) == Approx(300)); // utilisation is clamped
 }
 
+TEST_CASE("a failed fan rotor draws no power", "[models][power]")
+{
+    // Issue 33 (7): fan power was the same with and without failed rotors. Grand Teton: 16
+    // dual-rotor fans of 40 W at full speed, 20 W a rotor. Two failed rotors at full speed:
+    // 640 W − 2 × 20 W = 600 W; at half speed the rotors still turning draw 600 × 0.5³ = 75 W.
+    const core::Part& gt = *catalog().find("meta-grand-teton-h100");
+    models::ChassisOperating op;
+    op.fanSpeed = 1.0;
+    CHECK(models::chassisDraw(gt, catalog(), op).fanW == Approx(640.0));
+    op.failedRotors = 2;
+    CHECK(models::chassisDraw(gt, catalog(), op).fanW == Approx(600.0));
+    op.fanSpeed = 0.5;
+    CHECK(models::chassisDraw(gt, catalog(), op).fanW == Approx(75.0));
+    op.failedRotors = 99; // more than it has: no rotor turns, none draws
+    CHECK(models::chassisDraw(gt, catalog(), op).fanW == 0.0);
+}
+
 TEST_CASE("Grand Teton draw is the sum of its components through the 48→12 V bricks", "[models][power]")
 {
     const core::Part& gt = *catalog().find("meta-grand-teton-h100");
@@ -85,4 +102,31 @@ TEST_CASE("bisection finds the largest argument within a limit", "[models]")
     CHECK(models::largestWithin(0, 10, 9.0, 1e-9, f) == Approx(4.0).margin(1e-8));
     CHECK(models::largestWithin(0, 10, 100.0, 1e-9, f) == 10.0);
     CHECK(std::isnan(models::largestWithin(5, 10, 9.0, 1e-9, f)));
+}
+
+TEST_CASE("the cap search brackets a near-linear load in a few evaluations", "[models]")
+{
+    // Issue 33 (10): the fleet's cap advice bisected 12 times per limit. A rack's load against
+    // the cap is nearly linear (the bricks' efficiency curve bends it slightly): false position
+    // steps land within the tolerance in a few evaluations and the next closes the bracket.
+    int calls = 0;
+    const auto load = [&](double cap) {
+        ++calls;
+        return 24 * cap + 3e3 + 5e-3 * cap * cap; // W, 24 GPUs and a slight bend
+    };
+    const double limit = 20e3, capW = models::largestWithin(200, 700, limit, 0.25, load);
+    const int searched = calls;
+    CHECK(load(capW) <= limit);
+    CHECK(load(capW + 0.25) > limit);
+    CHECK(searched <= 2 + 4); // the ends, then four secant steps at most (bisection: 2 + 11)
+    // Any monotone f is still bracketed: a step function within the same tolerance.
+    calls = 0;
+    const auto step = [&](double x) {
+        ++calls;
+        return x <= 463.3 ? 0.0 : 1.0;
+    };
+    const double s = models::largestWithin(200, 700, 0.5, 0.25, step);
+    CHECK(s <= 463.3);
+    CHECK(s > 463.3 - 0.25);
+    CHECK(calls <= 2 + 11); // no more than bisection's
 }
