@@ -4,7 +4,9 @@
 // and `rdt check`'s pipeline runs it, stage by stage, from 1k to 350k GPUs; the same sizes built
 // from one template (identical racks, solved once) are the baseline in the same run.
 //   bench_fleet [largest GPU count, default 350208]
-//   bench_fleet --write FILE GPUS     the generator alone: a flat fleet of any size for `rdt check`
+//   bench_fleet --write FILE GPUS [--failing]   the generator alone: a flat fleet of any size for
+//                                               `rdt check` (--failing: ORv3-600A racks that all fail
+//                                               orv3.feed.loss, issue 33)
 #include <sys/resource.h>
 
 #include "BenchUtil.h"
@@ -93,7 +95,7 @@ std::string fleet(long racks, Fleet kind)
                       "                    - {ou: 15, part: meta-grand-teton-h100, id: gt1, gpu_power_cap: %d W}\n",
                       cap, r % 11 == 0 ? ", failed_fans: 1" : "", cap);
         t += b;
-        if (r % 7 != 0)
+        if (r % 7 != 0 || kind == Fleet::Failing) // a failing rack keeps its switch: 18.6-21.9 kW, all over 18 kW
             t += "                    - {ou: 24, part: meta-minipack2, id: rtsw}\n";
     }
     return t;
@@ -103,14 +105,15 @@ std::string fleet(long racks, Fleet kind)
 
 int main(int argc, char** argv)
 {
-    if (argc == 4 && std::strcmp(argv[1], "--write") == 0) { // the generator alone, for `rdt check`
+    if ((argc == 4 || argc == 5) && std::strcmp(argv[1], "--write") == 0) { // the generator alone, for `rdt check`
         const long gpus = std::atol(argv[3]);
         if (gpus < 16) {
             std::fprintf(stderr, "bench_fleet --write FILE GPUS: at least 16 GPUs (one rack)\n");
             return 2;
         }
         std::FILE* f = std::fopen(argv[2], "wb");
-        const std::string t = fleet(gpus / 16, Fleet::Distinct);
+        const bool failing = argc == 5 && std::strcmp(argv[4], "--failing") == 0;
+        const std::string t = fleet(gpus / 16, failing ? Fleet::Failing : Fleet::Distinct);
         if (!f || std::fwrite(t.data(), 1, t.size(), f) != t.size() || std::fclose(f) != 0) {
             std::fprintf(stderr, "bench_fleet: cannot write %s\n", argv[2]);
             return 2;

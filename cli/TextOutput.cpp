@@ -47,7 +47,7 @@ void failureLines(std::ostream& out, const analysis::ThroughputResult& t)
                                                                                 core::Dimension::Power, 3);
         std::snprintf(buf, sizeof buf,
                       "failure  with a %s: %s per-GPU cap in %s%s, clock %.0f %%, %.0f TFLOPS %s sustained per "
-                      "GPU, %.3g PFLOPS in all\n",
+                      "GPU, %.3g %s in all\n",
                       f.name.c_str(), cap.c_str(),
                       plural(static_cast<std::size_t>(f.racksLimited), "rack", "racks").c_str(),
                       f.racksUnfeedable > 0 ? (" (" + thousands(static_cast<std::size_t>(f.racksUnfeedable)) +
@@ -55,7 +55,8 @@ void failureLines(std::ostream& out, const analysis::ThroughputResult& t)
                                                   .c_str()
                                             : "",
                       f.clockRatio * 100, f.sustainedTflops16PerGpu, dtypeLabel(t.dtype16).c_str(),
-                      f.sustainedPflops16);
+                      f.sustainedPflops16 >= 1000 ? f.sustainedPflops16 / 1e3 : f.sustainedPflops16,
+                      f.sustainedPflops16 >= 1000 ? "EFLOPS" : "PFLOPS");
         out << buf;
     }
     if (!unaffected.empty())
@@ -160,7 +161,7 @@ std::string thermalSummaryText(const thermal::ThermalResult& t)
         out << "GPU junction not modelled (thermal.limits.missing), ";
     if (fanHi > 0)
         out << "fans " << (percent(fanLo) == percent(fanHi) ? percent(fanLo) : percent(fanLo) + "–" + percent(fanHi))
-            << " across chassis, warmest inlet " << core::formatQuantity(inlet, Dimension::Temperature, 3)
+            << " across chassis, warmest chassis inlet " << core::formatQuantity(inlet, Dimension::Temperature, 3)
             << ", chassis airflow " << core::formatQuantity(airflow, Dimension::VolumeFlow, 4) << ", ";
     out << plural(t.throttledChassis, "chassis", "chassis") << " throttled\n";
     if (const std::string f = analysis::fieldSummaryText(t); !f.empty())

@@ -388,6 +388,37 @@ RackPower evaluate(const core::Design& d, std::size_t rackIndex, const PowerOpti
     return out;
 }
 
+/// Busbar load on the basis with every GPU capped at `capW`: one pass over the slots, what the
+/// rules that judge the load alone need (no bus network, no AC side).
+double busbarLoadAt(const core::Design& d, std::size_t rackIndex, const PowerOptions& o, double capW)
+{
+    const core::Rack& r = d.racks[rackIndex];
+    double w = 0;
+    for (std::size_t si = 0; si < r.slots.size(); ++si) {
+        const core::Slot& s = r.slots[si];
+        if (s.part->busbarTap && drawsPower(*s.part))
+            w += partPower(d, s, capW, fanSpeedOf(o, rackIndex, si), o.basis, o.utilisationScale).budgetW;
+    }
+    return w;
+}
+
+/// The busbar load a rule allows when the rule judges the load alone (N+1, feed loss, shelf loss,
+/// hold-up, the bar's current on racks not rated per clip); nullopt for the others.
+std::optional<double> loadLimit(const std::string& rule, const RackPower& r, const PowerOptions& o)
+{
+    if (rule == "orv3.shelf.n1")
+        return r.capacityN1W;
+    if (rule == "orv3.feed.loss" && !std::isnan(r.capacityFeedLossW))
+        return r.capacityFeedLossW;
+    if (rule == "shelf loss")
+        return r.capacityShelfLossW;
+    if (rule == "orv3.bbu.holdup" && r.bbuEnergyJ > 0)
+        return std::min(r.bbuDischargeW, r.bbuEnergyJ / o.rideThroughS);
+    if (rule == "orv3.busbar.current" && std::isnan(r.clipRatingA))
+        return r.busbarRatingA * r.busbarVminV;
+    return std::nullopt;
+}
+
 /// The cap range the rack's GPUs allow: their highest minimum cap and highest TDP.
 std::pair<double, double> capRange(const core::Design& d, const core::Rack& r, RackPower& out)
 {
@@ -499,9 +530,29 @@ void adviseCaps(const core::Design& d, std::size_t rackIndex, const PowerOptions
         a.possible = !std::isnan(a.capW);
         return a;
     };
+    // Rules that judge the load alone search the load, one pass over the slots a step, each cap
+    // tried once for all of them (the fleet's failing racks: issue 33).
+    std::vector<std::pair<double, double>> loads;
+    const auto loadAt = [&](double cap) {
+        for (const auto& [c, w] : loads)
+            if (c == cap)
+                return w;
+        loads.emplace_back(cap, busbarLoadAt(d, rackIndex, o, cap));
+        return loads.back().second;
+    };
+    const auto capFor = [&](const std::string& rule) {
+        if (const std::optional<double> limit = loadLimit(rule, out, o)) {
+            CapAdvice a;
+            a.needed = true;
+            a.capW = models::largestWithin(lo, hi, *limit, 0.25, loadAt);
+            a.possible = !std::isnan(a.capW);
+            return a;
+        }
+        return capWhere([&](const RackPower& r) { return excess(rule, r, o); });
+    };
     bool canFit = true;
     for (const std::string& rule : out.failures) {
-        const CapAdvice a = capWhere([&](const RackPower& r) { return excess(rule, r, o); });
+        const CapAdvice a = capFor(rule);
         out.capByRule.emplace_back(rule, a);
         canFit = canFit && a.possible;
         if (a.possible)
@@ -521,7 +572,7 @@ void adviseCaps(const core::Design& d, std::size_t rackIndex, const PowerOptions
     out.capFeedLoss = byRule("orv3.feed.loss");
     out.capBusbar = byRule("orv3.busbar.current");
     if (out.shelves.size() >= 2 && out.itLoadW > out.capacityShelfLossW)
-        out.capShelfLoss = capWhere([](const RackPower& r) { return over(r.itLoadW, r.capacityShelfLossW); });
+        out.capShelfLoss = capFor("shelf loss");
     if (normalExcess(out, o) > 0)
         out.capNormal = capWhere([&](const RackPower& r) { return normalExcess(r, o); });
 }
