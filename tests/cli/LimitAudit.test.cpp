@@ -1,0 +1,456 @@
+// The guard that keeps verdicts true (issue 33): a limit audit and metamorphic tests.
+//
+// The audit walks the JSON of every example design and of generated variants (hot supply,
+// altitude, failed rotors, a lost feed, more chassis, mixed caps, field thermal) and asserts, for
+// every reported value that has a limit — per rack, clip, shelf whip, feed, chassis, GPU, row —
+// beyond its limit ⇔ a violation of that rule on that subject; and that JSON, the text output and
+// the HDF5 report list the same violations. The metamorphic tests assert that a hotter supply, a
+// higher altitude, a failed rotor, a lost feed, a lower cap or one more chassis never improves
+// the verdicts, margins or temperatures they can only worsen.
+#include <catch2/catch.hpp>
+
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "analysis/CheckFormats.h"
+#include "analysis/Pipeline.h"
+#include "analysis/ReportWriter.h"
+#include "cli/TextOutput.h"
+#include "thermal/ThermalChecks.h"
+
+using namespace rdt;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kRoot = RDT_SOURCE_DIR "/";
+
+/// One reported value with a limit, and the rule and subject that judge it. `prefix`: the rule
+/// reports the rack's parts (busbar voltage at each part), so a violation of any subject under
+/// `subject` counts.
+struct Limited {
+    std::string rule, subject;
+    double value = NAN, limit = NAN;
+    bool beyond = false;
+    bool prefix = false;
+};
+
+double num(const json& v)
+{
+    return v.is_number() ? v.get<double>() : NAN;
+}
+
+/// Value above a maximum: beyond when value > limit (a NaN limit: not judged, not listed).
+void above(std::vector<Limited>& out, const std::string& rule, const std::string& subject, double value, double limit,
+           bool prefix = false)
+{
+    if (std::isnan(limit) || std::isnan(value))
+        return;
+    out.push_back({rule, subject, value, limit, value > limit, prefix});
+}
+
+void below(std::vector<Limited>& out, const std::string& rule, const std::string& subject, double value, double limit)
+{
+    if (std::isnan(limit) || std::isnan(value))
+        return;
+    out.push_back({rule, subject, value, limit, value < limit, false});
+}
+
+/// Every power figure with a limit in `rdt check --json`'s power section.
+void powerLimits(const json& power, double rideThroughS, double derating, std::vector<Limited>& out)
+{
+    for (const json& r : power["racks"]) {
+        const std::string id = r["id"];
+        const double load = num(r["it_load_W"]);
+        above(out, "orv3.busbar.current", id, num(r["busbar_current_A"]), num(r["busbar_rating_A"]));
+        for (const json& c : r["clips"])
+            above(out, "orv3.busbar.current", c["id"].get<std::string>(), num(c["current_A"]), num(c["rating_A"]));
+        if (!r["fed"].get<bool>() || !(load > 0))
+            continue;
+        above(out, "orv3.shelf.n1", id, load, num(r["capacity_n1_W"]));
+        above(out, "orv3.feed.loss", id, load, num(r["capacity_feed_loss_W"]));
+        below(out, "orv3.bbu.holdup", id, num(r["bbu_holdup_s"]), rideThroughS);
+        // The lowest voltage at any part against the 45 V floor: violations name the parts.
+        above(out, "orv3.busbar.voltage", id, 45.0, num(r["busbar_min_voltage_V"]), true);
+        for (const json& sh : r["shelves"])
+            above(out, "orv3.ac.whip", sh["id"].get<std::string>(), num(sh["whip_current_worst_A"]),
+                  num(sh["whip_breaker_A"]) * derating);
+        double worstFeed = -INFINITY;
+        for (const json& f : r["feeds"])
+            worstFeed = std::max(worstFeed, num(f["worst_W"]) - num(f["available_W"]));
+        if (!r["feeds"].empty())
+            above(out, "power.feed.capacity", id, worstFeed, 0.0);
+    }
+}
+
+/// Every thermal figure with a limit: each chassis' inlet and GPU junction, each row's RCI.
+void thermalLimits(const json& thermal, double maxInletC, double minExhaustDtK, double minRci,
+                   std::vector<Limited>& out)
+{
+    for (const json& c : thermal["chassis"]) {
+        const std::string id = c["id"];
+        above(out, "thermal.inlet.chassis", id, num(c["inlet_C"]), maxInletC);
+        above(out, "thermal.gpu.junction", id, num(c["gpu_junction_max_C"]), num(c["gpu_max_operating_C"]));
+        if (num(c["heat_W"]) > 0)
+            below(out, "thermal.exhaust.dt", id, num(c["exhaust_dt_K"]), minExhaustDtK);
+    }
+    for (const json& row : thermal["rows"])
+        below(out, "thermal.row.rci", row["id"].get<std::string>(), num(row["rci_hi"]), minRci * 100.0);
+}
+
+std::set<std::string> auditedRules(const std::vector<Limited>& items)
+{
+    std::set<std::string> rules;
+    for (const Limited& l : items)
+        rules.insert(l.rule);
+    return rules;
+}
+
+/// The audit of one run: every value beyond its limit has its violation on its subject, and
+/// every violation of an audited rule is a value beyond its limit.
+void audit(const analysis::RunResult& r)
+{
+    const json j = analysis::checkJson(r);
+    const core::CheckRegistry registry = analysis::makeRegistry();
+    const auto constraint = [&](const std::string& rule, const std::string& key) {
+        const core::RuleInfo* info = registry.find(rule);
+        REQUIRE(info);
+        return r.profile.constraint(*info, key);
+    };
+    std::vector<Limited> items;
+    powerLimits(j["power"], constraint("orv3.bbu.holdup", "ride_through"), constraint("orv3.ac.whip", "breaker_derating"),
+                items);
+    const core::Site& site = r.design.site;
+    thermalLimits(j["thermal"], thermal::deratedMaxInletK(site.ashraeClass, site.altitudeM) - 273.15,
+                  constraint("thermal.exhaust.dt", "min_exhaust_dt"), constraint("thermal.row.rci", "min_rci"), items);
+    REQUIRE_FALSE(items.empty());
+    std::multiset<std::pair<std::string, std::string>> violations;
+    for (const json& v : j["violations"])
+        violations.insert({v["rule"].get<std::string>(), v["subject"].get<std::string>()});
+    const auto enabled = [&](const std::string& rule) { return r.profile.configFor(*registry.find(rule)).enabled; };
+    const auto has = [&](const Limited& l) {
+        if (!l.prefix)
+            return violations.count({l.rule, l.subject}) > 0;
+        for (const auto& [rule, subject] : violations)
+            if (rule == l.rule && (subject == l.subject || subject.rfind(l.subject + "/", 0) == 0))
+                return true;
+        return false;
+    };
+    std::set<std::pair<std::string, std::string>> beyond;
+    for (const Limited& l : items) {
+        if (!enabled(l.rule))
+            continue;
+        INFO(l.rule << " on " << l.subject << ": " << l.value << " against " << l.limit);
+        CHECK(l.beyond == has(l));
+        if (l.beyond)
+            beyond.insert({l.rule, l.subject});
+    }
+    // No violation of an audited rule without a value beyond its limit.
+    const std::set<std::string> rules = auditedRules(items);
+    for (const auto& [rule, subject] : violations) {
+        if (!rules.count(rule))
+            continue;
+        bool found = beyond.count({rule, subject}) > 0;
+        for (const auto& [br, bs] : beyond)
+            found = found || (br == rule && subject.rfind(bs + "/", 0) == 0);
+        INFO(rule << " on " << subject << " has no value beyond its limit");
+        CHECK(found);
+    }
+}
+
+/// Violations per rule in the text output's headings ("error  rule — title (N subjects)").
+std::map<std::string, std::size_t> textCounts(const analysis::RunResult& r)
+{
+    const std::string text = cli::violationsText(r.violations, analysis::makeRegistry(), 1);
+    std::map<std::string, std::size_t> out;
+    const std::regex heading(R"(^(?:error|warning|info)\s+(\S+) — .*\((\d[\d,]*) subjects?\)$)");
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        std::smatch m;
+        if (std::regex_match(line, m, heading)) {
+            std::string n = m[2];
+            n.erase(std::remove(n.begin(), n.end(), ','), n.end());
+            out[m[1]] += std::stoul(n);
+        }
+    }
+    return out;
+}
+
+/// The rule column of /checks/violations in the HDF5 report.
+std::map<std::string, std::size_t> hdf5Counts(const analysis::RunResult& r)
+{
+    const fs::path file = fs::temp_directory_path() / ("rdt-audit-" + std::to_string(::getpid()) + ".h5");
+    analysis::writeReport(r, file.string(), "test");
+    std::map<std::string, std::size_t> out;
+    const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    REQUIRE(f >= 0);
+    const hid_t ds = H5Dopen2(f, "/checks/violations", H5P_DEFAULT);
+    REQUIRE(ds >= 0);
+    const hid_t space = H5Dget_space(ds);
+    hsize_t rows = 0;
+    H5Sget_simple_extent_dims(space, &rows, nullptr);
+    const hid_t str = H5Tcopy(H5T_C_S1);
+    H5Tset_size(str, H5T_VARIABLE);
+    H5Tset_cset(str, H5T_CSET_UTF8);
+    const hid_t mem = H5Tcreate(H5T_COMPOUND, sizeof(char*));
+    H5Tinsert(mem, "rule", 0, str);
+    std::vector<char*> rules(rows);
+    REQUIRE(H5Dread(ds, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, rules.data()) >= 0);
+    for (char* s : rules)
+        ++out[s ? s : ""];
+    H5Dvlen_reclaim(mem, space, H5P_DEFAULT, rules.data());
+    H5Tclose(mem);
+    H5Tclose(str);
+    H5Sclose(space);
+    H5Dclose(ds);
+    H5Fclose(f);
+    fs::remove(file);
+    return out;
+}
+
+/// JSON, text and HDF5 list the same violations, rule by rule.
+void formatsAgree(const analysis::RunResult& r)
+{
+    const json j = analysis::checkJson(r);
+    std::map<std::string, std::size_t> fromJson;
+    for (const json& v : j["violations"])
+        ++fromJson[v["rule"].get<std::string>()];
+    CHECK(textCounts(r) == fromJson);
+    CHECK(hdf5Counts(r) == fromJson);
+}
+
+analysis::RunResult runWith(analysis::RunOptions o)
+{
+    core::Progress quiet;
+    return analysis::run(o, quiet);
+}
+
+analysis::RunOptions design(const std::string& path)
+{
+    analysis::RunOptions o;
+    o.designPath = path;
+    return o;
+}
+
+/// single-rack.yaml with one more Grand Teton in its rack (OU 33).
+analysis::RunOptions oneMoreChassis(const std::string& path)
+{
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string text = ss.str();
+    const std::string anchor = "                - {ou: 24, part: meta-minipack2, id: rtsw}\n";
+    const auto at = text.find(anchor);
+    REQUIRE(at != std::string::npos);
+    text.insert(at + anchor.size(), "                - {ou: 33, part: meta-grand-teton-h100, id: gt2}\n");
+    analysis::RunOptions o = design(path);
+    o.designText = text;
+    return o;
+}
+
+/// The variants the audit walks besides the examples: each changes one thing an engineer asks about.
+std::vector<std::pair<std::string, analysis::RunOptions>> variants()
+{
+    std::vector<std::pair<std::string, analysis::RunOptions>> out;
+    const std::string single = kRoot + "data/designs/single-rack.yaml", tight = kRoot + "data/designs/tight-rack.yaml",
+                      feeds = kRoot + "tests/fixtures/signoff/gt-600a-feeds.yaml";
+    analysis::RunOptions o = design(single);
+    o.inletK = 273.15 + 34.0;
+    out.emplace_back("single rack, supply 34 degC", o);
+    o = design(single);
+    o.inletK = 273.15 + 40.0;
+    out.emplace_back("single rack, supply 40 degC", o);
+    o = design(single);
+    o.altitudeM = 3000.0;
+    out.emplace_back("single rack at 3,000 m", o);
+    for (int rotors : {1, 2}) {
+        o = design(tight);
+        o.failedRotors = rotors;
+        out.emplace_back("tight rack, " + std::to_string(rotors) + " failed rotors", o);
+    }
+    o = design(feeds);
+    o.lostFeed = "A";
+    out.emplace_back("600 A rack, feed A lost", o);
+    o = design(feeds);
+    o.gpuCapW = 450.0;
+    out.emplace_back("600 A rack, GPUs capped at 450 W", o);
+    o = design(tight);
+    o.powerBasis = core::PowerBasis::Modelled;
+    out.emplace_back("tight rack, modelled basis", o);
+    out.emplace_back("single rack, one more chassis", oneMoreChassis(single));
+    o = design(single);
+    o.thermalModel = core::ThermalModel::Field;
+    out.emplace_back("single rack, field thermal", o);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("limit audit: every value beyond its limit has its violation on its subject, in every output",
+          "[audit][signoff]")
+{
+    // Every shipped example but the 350k fleet (the 24k examples stand for it: the same racks).
+    for (const auto& entry : fs::directory_iterator(kRoot + "data/designs")) {
+        if (entry.path().extension() != ".yaml" || entry.path().filename() == "meta-350k-fleet.yaml")
+            continue;
+        SECTION(entry.path().filename().string())
+        {
+            const analysis::RunResult r = runWith(design(entry.path().string()));
+            audit(r);
+            formatsAgree(r);
+        }
+    }
+    for (const auto& [name, options] : variants())
+        SECTION(name)
+        {
+            const analysis::RunResult r = runWith(options);
+            audit(r);
+            formatsAgree(r);
+        }
+}
+
+namespace {
+
+struct Snapshot {
+    std::set<std::pair<std::string, std::string>> errors; ///< (rule, subject) of unwaived errors
+    std::map<std::string, double> inletC, junctionC, fanSpeed; ///< per chassis
+    std::map<std::string, double> loadW, busbarA, holdupS;     ///< per rack, on the budget's basis
+    std::set<std::string> overBudget;                          ///< racks failing a power rule
+    double slowestTflops = NAN;                                ///< sustained BF16 per GPU, slowest class
+    double supplyK = NAN;                                      ///< the supply air analysed
+};
+
+Snapshot snapshot(const analysis::RunResult& r)
+{
+    Snapshot s;
+    s.supplyK = r.design.site.supplyAirK;
+    for (const core::Violation& v : r.violations)
+        if (v.severity == core::Severity::Error && !v.waived)
+            s.errors.insert({v.rule, v.subject});
+    for (const thermal::RackThermal& rack : r.thermal->racks)
+        for (const thermal::ChassisThermal& c : rack.chassis) {
+            s.inletC[c.id] = c.inletK - 273.15;
+            s.junctionC[c.id] = c.gpuJunctionK - 273.15;
+            s.fanSpeed[c.id] = c.fanSpeed;
+        }
+    for (const power::RackPower& rack : r.power->racks) {
+        s.loadW[rack.id] = rack.itLoadW;
+        s.busbarA[rack.id] = rack.busbarCurrentA;
+        s.holdupS[rack.id] = rack.bbuHoldupS;
+        if (!rack.fits)
+            s.overBudget.insert(rack.id);
+    }
+    for (const analysis::GpuClass& g : r.throughput->classes)
+        s.slowestTflops = std::isnan(s.slowestTflops) ? g.sustainedTflopsBf16 : std::min(s.slowestTflops, g.sustainedTflopsBf16);
+    return s;
+}
+
+/// What `worse` may not improve on `base`: no error cleared; on the subjects both have, no
+/// temperature lower (beyond the fan control's 5 mK junction tolerance, 0.01 K here), no fan
+/// slower, no load or bar current lower, no hold-up longer; no rack back within budget; no more
+/// sustained compute per GPU. `sameRules`: each error stays under its own rule (false where the
+/// condition changes which rule judges, e.g. a lost feed makes N+1 of the survivors the test).
+void neverBetter(const Snapshot& base, const Snapshot& worse, bool temperatures = true, bool power = true,
+                 bool sameRules = true)
+{
+    for (const auto& e : base.errors) {
+        if (!sameRules)
+            break;
+        INFO("error cleared: " << e.first << " on " << e.second);
+        CHECK(worse.errors.count(e));
+    }
+    for (const std::string& rack : base.overBudget) {
+        INFO("rack back within budget: " << rack);
+        CHECK(worse.overBudget.count(rack));
+    }
+    const auto notLower = [](const std::map<std::string, double>& a, const std::map<std::string, double>& b,
+                             double tol, const char* what) {
+        for (const auto& [id, v] : a)
+            if (const auto it = b.find(id); it != b.end()) {
+                INFO(what << " of " << id << ": " << v << " -> " << it->second);
+                CHECK(it->second >= v - tol);
+            }
+    };
+    if (temperatures) {
+        notLower(base.inletC, worse.inletC, 0.01, "inlet");
+        notLower(base.junctionC, worse.junctionC, 0.01, "GPU junction");
+        notLower(base.fanSpeed, worse.fanSpeed, 1e-4, "fan speed");
+    }
+    if (power) {
+        notLower(base.loadW, worse.loadW, 1e-6, "busbar load");
+        notLower(base.busbarA, worse.busbarA, 1e-9, "busbar current");
+        notLower(worse.holdupS, base.holdupS, 1e-9, "hold-up (reversed)");
+    }
+    INFO("sustained TFLOPS per GPU " << base.slowestTflops << " -> " << worse.slowestTflops);
+    CHECK(worse.slowestTflops <= base.slowestTflops * (1 + 1e-12));
+}
+
+} // namespace
+
+TEST_CASE("metamorphic: a harsher condition never improves a verdict, margin or temperature", "[audit][metamorphic]")
+{
+    for (const std::string name : {"single-rack.yaml", "tight-rack.yaml", "broken-rack.yaml"}) {
+        const std::string path = kRoot + "data/designs/" + name;
+        CAPTURE(name);
+        const Snapshot base = snapshot(runWith(design(path)));
+        {
+            INFO("a hotter supply (+3 K)");
+            analysis::RunOptions o = design(path);
+            o.inletK = base.supplyK + 3.0;
+            neverBetter(base, snapshot(runWith(o)));
+        }
+        {
+            INFO("a higher altitude (2,500 m)");
+            analysis::RunOptions o = design(path);
+            o.altitudeM = 2500.0;
+            neverBetter(base, snapshot(runWith(o)));
+        }
+        {
+            // One rotor: the fan control holds the setpoint at a higher speed. (Two send the fans
+            // to full speed by Grand Teton's policy [G8], which cools the GPUs: not monotone.)
+            INFO("a failed rotor in every chassis");
+            analysis::RunOptions o = design(path);
+            o.failedRotors = 1;
+            neverBetter(base, snapshot(runWith(o)), true, false);
+        }
+        {
+            INFO("a lower GPU cap (450 W) never raises compute");
+            analysis::RunOptions o = design(path);
+            o.gpuCapW = 450.0;
+            const Snapshot capped = snapshot(runWith(o));
+            CHECK(capped.slowestTflops <= base.slowestTflops * (1 + 1e-12));
+        }
+    }
+    {
+        INFO("a lost feed");
+        const std::string path = kRoot + "tests/fixtures/signoff/gt-600a-feeds.yaml";
+        const Snapshot base = snapshot(runWith(design(path)));
+        analysis::RunOptions o = design(path);
+        o.lostFeed = "A";
+        const Snapshot lost = snapshot(runWith(o));
+        // The survivors now carry the rack: orv3.feed.loss gives way to N+1 and N on them.
+        neverBetter(base, lost, false, true, false);
+        CHECK_FALSE(lost.overBudget.empty());
+    }
+    {
+        // Power and verdicts only: the row's cooling air is sized with its IT (site
+        // supply_flow_ratio, 1.1 × what the chassis draw), so a third Grand Teton brings its own
+        // air and the rack's intakes read 0.18 K cooler (27.73 -> 27.56 degC): not monotone in the
+        // model, nor in a room whose cooling follows its load.
+        INFO("one more chassis");
+        const std::string path = kRoot + "data/designs/single-rack.yaml";
+        const Snapshot base = snapshot(runWith(design(path)));
+        neverBetter(base, snapshot(runWith(oneMoreChassis(path))), false, true);
+    }
+}
