@@ -9,6 +9,7 @@
 
 #include "analysis/Energy.h"
 #include "analysis/Throughput.h"
+#include "core/Units.h"
 
 namespace rdt::analysis {
 
@@ -53,6 +54,11 @@ std::string fmt(double v, const char* spec)
     return buf;
 }
 
+std::string sig3(double v)
+{
+    return core::formatSignificant(v, 3);
+}
+
 std::string thousands(int n)
 {
     std::string s = std::to_string(n);
@@ -76,10 +82,10 @@ std::vector<std::vector<std::string>> cells(const std::vector<CompareRow>& rows)
                                                   "grid MW", "16-bit", "peak EFLOPS", "sustained EFLOPS",
                                                   "EFLOPS per MW", "errors"}};
     for (const CompareRow& r : rows)
-        out.push_back({r.design, r.gpu.empty() ? "-" : r.gpu, thousands(r.gpus), fmt(r.itNameplateW / 1e6, "%.1f"),
-                       fmt(r.itModelledW / 1e6, "%.1f"), fmt(r.gridW / 1e6, "%.1f"), dtypeLabel(r.dtype16),
-                       fmt(r.peakEflops16, "%.2f"), fmt(r.sustainedEflops16, "%.2f"), fmt(r.eflopsPerMw, "%.3f"),
-                       std::to_string(r.errors)});
+        // Three significant figures whatever the size: a 127 kW design is 0.127 MW, not 0.1.
+        out.push_back({r.design, r.gpu.empty() ? "-" : r.gpu, thousands(r.gpus), sig3(r.itNameplateW / 1e6),
+                       sig3(r.itModelledW / 1e6), sig3(r.gridW / 1e6), dtypeLabel(r.dtype16), sig3(r.peakEflops16),
+                       sig3(r.sustainedEflops16), sig3(r.eflopsPerMw), std::to_string(r.errors)});
     return out;
 }
 

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "core/MechanicalChecks.h"
+#include "core/WhatIf.h"
 #include "power/PowerChecks.h"
 #include "signal/LinkChecks.h"
 #include "thermal/ThermalChecks.h"
@@ -54,6 +55,17 @@ void applyScenario(core::Design& d, const RunOptions& o)
         d.thermalModel = *o.thermalModel; // a model choice, not a what-if: no scenario name
     std::string name;
     auto add = [&name](const std::string& part) { name += (name.empty() ? "" : ", ") + part; };
+    auto refuse = [](const core::SourceLoc& at, const std::string& what, const std::string& why) {
+        if (!why.empty())
+            throw core::InputError(at, what + why);
+    };
+    if (o.failedRotors != 0)
+        refuse(o.scenarioFrom, "fan-fail=" + std::to_string(o.failedRotors) + ": ",
+               core::fanFailWhatIfError(d, o.failedRotors));
+    if (!o.lostFeed.empty())
+        refuse(o.scenarioFrom, "feed-loss=" + o.lostFeed + ": ", core::feedLossWhatIfError(d, o.lostFeed));
+    if (std::isfinite(o.gpuCapW))
+        refuse(o.gpuCapFrom, "", core::gpuCapWhatIfError(d, o.gpuCapW));
     if (o.failedRotors > 0) {
         d.scenario.failedRotors = o.failedRotors;
         add("fan-fail=" + std::to_string(o.failedRotors));
@@ -75,12 +87,8 @@ void applyScenario(core::Design& d, const RunOptions& o)
     if (std::isfinite(o.gpuCapW)) {
         for (core::Rack& r : d.racks)
             for (core::Slot& s : r.slots)
-                if (const core::Part* gpu =
-                        core::Design::gpuCount(*s.part) > 0 ? d.catalog->find(s.part->text("gpus.part")) : nullptr) {
-                    // Within the GPU's own settable range.
-                    const double lo = gpu->value("min_power_cap", gpu->value("power.idle", 1.0));
-                    s.overrides.gpuPowerCapW = std::clamp(o.gpuCapW, lo, gpu->value("tdp", o.gpuCapW));
-                }
+                if (core::Design::gpuCount(*s.part) > 0)
+                    s.overrides.gpuPowerCapW = o.gpuCapW; // within every GPU's range: checked above
         add("gpu-cap=" + core::formatQuantity(o.gpuCapW, core::Dimension::Power));
     }
     d.scenario.name = name;
@@ -149,6 +157,34 @@ power::PowerOptions powerOptions(const core::Design& d, const core::Profile& pro
     }
     return o;
 }
+
+namespace {
+
+/// Throughput with the "rotor failed" case added: every chassis with one more failed rotor, solved
+/// by the rack network (the room field is minutes a solve: its rooms take the network's answer
+/// for this case, and the case says so).
+ThroughputResult withRotorCase(const core::Design& design, const power::PowerResult& power,
+                               const thermal::ThermalResult& asDesigned, ThroughputResult t)
+{
+    if (t.classes.empty())
+        return t;
+    thermal::RackAirflowParams params;
+    params.extraFailedRotors = 1;
+    const thermal::ThermalResult failed = thermal::computeThermal(design, params);
+    const thermal::ThermalResult* base = &asDesigned;
+    thermal::ThermalResult network;
+    if (design.thermalModel != core::ThermalModel::Network) {
+        network = thermal::computeThermal(design);
+        base = &network;
+    }
+    FailureCase c = rotorFailureCase(design, power, *base, failed, t.mfu);
+    if (design.thermalModel != core::ThermalModel::Network)
+        c.name += " (rack network)";
+    t.failureCases.push_back(c);
+    return t;
+}
+
+} // namespace
 
 void solveCoupled(const core::Design& design, const core::Profile& profile, core::PowerBasis basis,
                   core::ResultStore& store, core::Progress* progress)
@@ -257,8 +293,9 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     const auto tSignal = Clock::now();
     progress.update(0.48, "clocks, TFLOPS and collectives");
     result.throughput = std::make_shared<const ThroughputResult>(
-        analyseThroughput(result.design, *result.power, *result.thermal, *result.signal, nccl,
-                          targets ? &*targets : nullptr, workload ? &workload->checkpoint : nullptr));
+        withRotorCase(result.design, *result.power, *result.thermal,
+                      analyseThroughput(result.design, *result.power, *result.thermal, *result.signal, nccl,
+                                        targets ? &*targets : nullptr, workload ? &workload->checkpoint : nullptr)));
     const auto tThroughput = Clock::now();
 
     struct Scaled : core::Progress {

@@ -40,6 +40,10 @@ struct RunOptions {
     double inletK = 0.0;
     double altitudeM = NAN;
     double gpuCapW = NAN; ///< what-if: every GPU capped at this (within its own range), NaN: as designed
+    /// Where the what-ifs come from, named in their errors (a value the design file would refuse, or
+    /// a what-if that changes nothing): the command line's options by default; a sweep names its axis.
+    core::SourceLoc gpuCapFrom{"command line", 0, 0, "--gpu-cap"};
+    core::SourceLoc scenarioFrom{"command line", 0, 0, "--scenario"};
     /// `--power-basis`; unset: the design's `power: {basis:}`, else the profile's, else nameplate.
     std::optional<core::PowerBasis> powerBasis{};
     /// `--thermal`; unset: the design's `thermal: {model:}` (network by default).
@@ -49,6 +53,9 @@ struct RunOptions {
 
 /// Apply the what-if overrides of `options` (fan failures, lost feed, inlet, altitude, GPU cap) to an
 /// expanded design and name the scenario; the studio's what-if toolbar uses the same function.
+/// Throws core::InputError, located at `gpuCapFrom` / `scenarioFrom`, for a GPU cap or failed-rotor
+/// count the design file would refuse (the same words, core/WhatIf.h) and for a lost feed no shelf
+/// is on: a what-if is applied as asked or not at all, never clamped or dropped in silence.
 void applyScenario(core::Design& design, const RunOptions& options);
 
 /// The power basis a run budgets at: the command line's, else the design's, else the profile's,

@@ -135,6 +135,7 @@ SweepSpec loadSweepSpec(const std::string& path)
         a.allowKeys({"axis", "path", "values", "from", "to", "step"});
         SweepAxis ax;
         ax.axis = a["axis"].str();
+        ax.loc = a.loc();
         struct Kind {
             const char* name;
             core::Dimension dim;
@@ -245,6 +246,12 @@ VariantResult runVariant(const SweepSpec& spec, std::size_t index)
             const SweepAxis& a = spec.axes[k];
             const double v = a.values[at[k]];
             const std::string& w = a.labels[at[k]];
+            core::SourceLoc from = a.loc;
+            from.path += " (" + a.name() + " " + w + ")";
+            if (a.axis == "gpu_cap")
+                o.gpuCapFrom = from;
+            else if (a.axis == "fan_fail" || a.axis == "feed_loss")
+                o.scenarioFrom = from;
             if (a.axis == "inlet")
                 o.inletK = v;
             else if (a.axis == "altitude")
@@ -307,8 +314,8 @@ VariantResult runVariant(const SweepSpec& spec, std::size_t index)
             out.throttled = static_cast<int>(r.thermal->throttledChassis);
         }
         if (r.power) {
-            out.itLoadMW = r.power->cluster.itLoadW / 1e6;
-            out.acInputMW = r.power->cluster.acInputW / 1e6;
+            out.itLoadW = r.power->cluster.itLoadW;
+            out.acInputW = r.power->cluster.acInputW;
         }
         out.ok = true;
     } catch (const std::exception& e) {
@@ -342,14 +349,16 @@ void writeSweep(const std::string& path, const SweepSpec& spec, const std::vecto
     const std::size_t cVariant = t.intColumn("variant", "1");
     std::vector<std::size_t> cAxis;
     for (const SweepAxis& a : spec.axes)
-        cAxis.push_back(a.unit.empty() || a.axis == "field" ? t.textColumn(a.name()) : t.realColumn(a.name(), a.unit));
+        cAxis.push_back(!a.numeric()             ? t.textColumn(a.name())
+                        : a.axis == "fan_fail" ? t.intColumn(a.name(), "1")
+                                               : t.realColumn(a.name(), a.unit));
     const std::size_t cOk = t.intColumn("ok", "1"), cErr = t.intColumn("errors", "1"),
                       cWarn = t.intColumn("warnings", "1"), cTf = t.intColumn("targets_failed", "1"),
                       cT = t.intColumn("targets", "1"), cPass = t.intColumn("passes", "1"),
                       cSus = t.realColumn("sustained_pflops_bf16", "PFLOPS"),
                       cPeak = t.realColumn("peak_pflops_bf16", "PFLOPS"), cIn = t.realColumn("max_inlet", "degC"),
                       cTj = t.realColumn("max_gpu_junction", "degC"), cThr = t.intColumn("throttled_chassis", "1"),
-                      cIt = t.realColumn("it_load", "MW"), cAc = t.realColumn("facility_ac", "MW"),
+                      cIt = t.realColumn("it_load", "W"), cAc = t.realColumn("facility_ac", "W"),
                       cRules = t.textColumn("failed_rules"), cMsg = t.textColumn("error"),
                       cSec = t.realColumn("seconds", "s");
     for (const VariantResult& r : results) {
@@ -358,8 +367,10 @@ void writeSweep(const std::string& path, const SweepSpec& spec, const std::vecto
         const std::vector<std::size_t> at = spec.at(r.index);
         for (std::size_t k = 0; k < spec.axes.size(); ++k) {
             const SweepAxis& a = spec.axes[k];
-            if (a.unit.empty() || a.axis == "field")
+            if (!a.numeric())
                 t.set(cAxis[k], a.labels[at[k]]);
+            else if (a.axis == "fan_fail")
+                t.set(cAxis[k], static_cast<long long>(a.values[at[k]]));
             else
                 t.set(cAxis[k], a.display[at[k]]);
         }
@@ -374,8 +385,8 @@ void writeSweep(const std::string& path, const SweepSpec& spec, const std::vecto
         t.set(cIn, r.maxInletC);
         t.set(cTj, r.maxJunctionC);
         t.set(cThr, static_cast<long long>(r.throttled));
-        t.set(cIt, r.itLoadMW);
-        t.set(cAc, r.acInputMW);
+        t.set(cIt, r.itLoadW);
+        t.set(cAc, r.acInputW);
         t.set(cRules, r.failedRules);
         t.set(cMsg, r.error);
         t.set(cSec, r.seconds);
@@ -406,7 +417,7 @@ std::vector<std::string> sweepFrontier(const SweepSpec& spec, const std::vector<
 {
     std::size_t axis = spec.axes.size();
     for (std::size_t k = 0; k < spec.axes.size(); ++k)
-        if (!spec.axes[k].unit.empty() || spec.axes[k].axis == "fan_fail") {
+        if (spec.axes[k].numeric()) {
             axis = k;
             break;
         }
@@ -469,8 +480,8 @@ std::string encodeVariant(const VariantResult& r)
                           {"in", jsonNumber(r.maxInletC)},
                           {"tj", jsonNumber(r.maxJunctionC)},
                           {"thr", r.throttled},
-                          {"it", jsonNumber(r.itLoadMW)},
-                          {"ac", jsonNumber(r.acInputMW)},
+                          {"it", jsonNumber(r.itLoadW)},
+                          {"ac", jsonNumber(r.acInputW)},
                           {"rules", r.failedRules},
                           {"s", r.seconds}}
         .dump();
@@ -493,8 +504,8 @@ VariantResult decodeVariant(const std::string& text)
     r.maxInletC = num("in");
     r.maxJunctionC = num("tj");
     r.throttled = j["thr"];
-    r.itLoadMW = num("it");
-    r.acInputMW = num("ac");
+    r.itLoadW = num("it");
+    r.acInputW = num("ac");
     r.failedRules = j["rules"];
     r.seconds = j["s"];
     return r;

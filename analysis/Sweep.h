@@ -28,7 +28,10 @@ struct SweepAxis {
     std::vector<double> values;      ///< SI, NaN for words (feed_loss, power_basis, thermal)
     std::string unit;                ///< display unit of `display` (degC, m, W, …; empty for words)
     std::vector<double> display;     ///< values in `unit`
+    core::SourceLoc loc;             ///< the axis in the spec: where a value the design refuses is reported
     std::string name() const { return axis == "field" ? path : axis; }
+    /// Written to the sweep file as numbers (quantities and counts); words as text.
+    bool numeric() const { return axis != "field" && (!unit.empty() || axis == "fan_fail"); }
 };
 
 struct SweepSpec {
@@ -55,7 +58,7 @@ struct VariantResult {
     double sustainedPflops = NAN, peakPflops = NAN;
     double maxInletC = NAN, maxJunctionC = NAN;
     int throttled = 0;
-    double itLoadMW = NAN, acInputMW = NAN;
+    double itLoadW = NAN, acInputW = NAN; ///< cluster IT load on the budget's basis, facility AC (W)
     std::string failedRules; ///< ids of the error-severity rules violated, comma-separated
     double seconds = 0;
     /// Every verdict holds: no unwaived error and every applicable target met.

@@ -5,6 +5,8 @@
 
 #include "core/AtomicFile.h"
 
+#include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -46,24 +48,29 @@ analysis::RunOptions runOptions(const std::string& design, const std::string& pr
     o.profile = profile;
     o.targetsPath = w.targets;
     if (!w.scenario.empty()) {
+        // The words only; what the design accepts (rotors per chassis, shelves on a feed) is checked
+        // against it by analysis::applyScenario, in the design file's words (core/WhatIf.h).
+        const core::SourceLoc at{"command line", 0, 0, "--scenario"};
         const std::string fan = "fan-fail=", feed = "feed-loss=";
-        int n = -1;
         if (w.scenario.rfind(fan, 0) == 0) {
-            try {
-                n = std::stoi(w.scenario.substr(fan.size()));
-            } catch (const std::exception&) {
-                n = -1;
-            }
-            if (n >= 0 && n <= 64)
-                o.failedRotors = n;
-        } else if (w.scenario == feed + "A" || w.scenario == feed + "B") {
+            const std::string n = w.scenario.substr(fan.size());
+            long long v = 0;
+            const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
+            if (ec != std::errc() || end != n.data() + n.size() || n.empty())
+                throw core::InputError(at, core::clipped(w.scenario) + ": \"" + core::clipped(n) +
+                                               "\" is not a whole number (failed rotors per chassis)");
+            if (v < -1000000 || v > 1000000) // far beyond any chassis' rotors; the exact range: applyScenario
+                throw core::InputError(at, core::clipped(w.scenario) + ": value " + core::clipped(n) +
+                                               " is outside the allowed range of failed rotors per chassis");
+            o.failedRotors = static_cast<int>(v);
+        } else if (w.scenario.rfind(feed, 0) == 0) {
             o.lostFeed = w.scenario.substr(feed.size());
-            n = 0;
+            if (o.lostFeed.empty())
+                throw core::InputError(at, "feed-loss=: feed must be A or B");
+        } else {
+            throw core::InputError(at, "unknown scenario \"" + core::clipped(w.scenario) +
+                                           "\" (use fan-fail=N, N failed rotors per chassis, or feed-loss=A|B)");
         }
-        if (n < 0 || n > 64)
-            throw core::InputError(core::SourceLoc{"command line", 0, 0, "--scenario"},
-                                   "unknown scenario \"" + w.scenario +
-                                       "\" (use fan-fail=N, N failed rotors per chassis, or feed-loss=A|B)");
     }
     auto quantity = [](const std::string& text, core::Dimension dim, core::Range range, const char* option) {
         const core::ParsedQuantity p = core::parseQuantity(text, dim, range);
@@ -76,7 +83,7 @@ analysis::RunOptions runOptions(const std::string& design, const std::string& pr
     if (!w.altitude.empty())
         o.altitudeM = quantity(w.altitude, core::Dimension::Length, {-500, 6000}, "--altitude");
     if (!w.gpuCap.empty())
-        o.gpuCapW = quantity(w.gpuCap, core::Dimension::Power, {1, 5000}, "--gpu-cap");
+        o.gpuCapW = quantity(w.gpuCap, core::Dimension::Power, core::Range{}, "--gpu-cap"); // range: the GPUs'
     if (!w.powerBasis.empty())
         o.powerBasis = core::parsePowerBasis(w.powerBasis);
     if (!w.thermal.empty())
@@ -215,20 +222,30 @@ int runField(const FieldArgs& args)
         std::cout << analysis::fieldSummaryText(*result.thermal) << "\n";
         for (const thermal::RoomField& r : field.rooms) {
             const thermal::FieldGrid& g = r.solver->grid();
-            double hottest = -1e300;
-            std::string where;
-            for (int ri : r.geometry.racks)
-                if (result.thermal->racks[static_cast<std::size_t>(ri)].fieldIntakeMaxK > hottest) {
-                    hottest = result.thermal->racks[static_cast<std::size_t>(ri)].fieldIntakeMaxK;
+            // Two figures with two names: the hottest single air cell in front of any rack's intake
+            // face, and the warmest chassis inlet (the mean of the air one chassis draws: what rdt
+            // check and the inlet rules use).
+            double hottest = -1e300, warmest = -1e300;
+            std::string where, warmestAt;
+            for (int ri : r.geometry.racks) {
+                const thermal::RackThermal& rt = result.thermal->racks[static_cast<std::size_t>(ri)];
+                if (rt.fieldIntakeMaxK > hottest) {
+                    hottest = rt.fieldIntakeMaxK;
                     where = result.design.racks[static_cast<std::size_t>(ri)].id;
                 }
+                for (const thermal::ChassisThermal& ch : rt.chassis)
+                    if (ch.inletK > warmest) {
+                        warmest = ch.inletK;
+                        warmestAt = ch.id;
+                    }
+            }
             std::printf(
                 "room %s: %.1f x %.1f x %.1f m, %d x %d x %d cells, %s turbulence, %zu racks, supply %.3g m3/s at %.1f "
                 "degC, "
                 "return %.1f degC\n  %d iterations in %d coupling passes, %.1f s; residuals continuity %.1e, "
-                "energy %.1e (converged on %s); heat %.1f kW released, %s%.1f kW carried out\n  hottest air at a rack "
-                "front %.1f "
-                "degC (%s)%s%s%s\n",
+                "energy %.1e (converged on %s); heat %.1f kW released, %s%.1f kW carried out\n  hottest air cell at a "
+                "rack front %.1f degC (%s; one grid cell), warmest chassis inlet %.1f degC (%s; the mean air a chassis "
+                "draws)%s%s%s\n",
                 r.geometry.id.c_str(), r.geometry.size[0], r.geometry.size[1], r.geometry.size[2], g.cells(0),
                 g.cells(1), g.cells(2), std::string(core::roomTurbulenceName(field.turbulence)).c_str(),
                 r.geometry.racks.size(), r.geometry.supplyM3s, r.geometry.supplyC, r.returnC, r.iterations, r.couplings,
@@ -238,7 +255,8 @@ int runField(const FieldArgs& args)
                     : (std::to_string(static_cast<long long>(std::lround(r.coolerW / 1e3))) + " kW removed by " +
                        std::to_string(r.geometry.coolers.size()) + " in-row unit(s), ")
                           .c_str(),
-                r.heatOutW / 1e3, hottest - 273.15, where.c_str(), sequenceNote(r).c_str(),
+                r.heatOutW / 1e3, hottest - 273.15, where.c_str(), warmest - 273.15, warmestAt.c_str(),
+                sequenceNote(r).c_str(),
                 std::isnan(r.geometry.containmentOpen)
                     ? ""
                     : ("\n  containment: " + std::string(core::containmentName(result.design.room.containment)) + ", " +
@@ -298,6 +316,24 @@ int runCatalogList(const std::string& kind)
     return guarded([&] {
         core::Catalog catalog;
         catalog.loadDirectory(analysis::dataDir() + "/catalog");
+        if (!kind.empty()) {
+            // A selection that matches nothing says so (exit 2), never an empty table.
+            const core::SourceLoc at{"command line", 0, 0, "--kind"};
+            std::vector<std::string> kinds;
+            for (int k = 0; k <= static_cast<int>(core::PartKind::Device); ++k)
+                kinds.emplace_back(core::partKindName(static_cast<core::PartKind>(k)));
+            if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
+                std::string all;
+                for (const std::string& k : kinds)
+                    all += (all.empty() ? "" : ", ") + k;
+                throw core::InputError(at, "unknown part kind \"" + core::clipped(kind) + "\" (" + all + ")" +
+                                               core::didYouMean(kind, kinds));
+            }
+            const std::vector<std::string> slugs = catalog.slugs();
+            if (std::none_of(slugs.begin(), slugs.end(),
+                             [&](const std::string& s) { return core::partKindName(catalog.find(s)->kind) == kind; }))
+                throw core::InputError(at, "the catalog has no part of kind " + kind);
+        }
         std::cout << catalogListText(catalog, kind);
         return kExitOk;
     });

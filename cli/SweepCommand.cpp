@@ -17,6 +17,7 @@
 #include "analysis/Sweep.h"
 #include "cli/Guarded.h"
 #include "cli/TerminalProgress.h"
+#include "core/Units.h"
 
 namespace rdt::cli {
 
@@ -61,7 +62,7 @@ int report(const SweepArgs& a, const analysis::SweepSpec& spec, std::vector<anal
     std::string head = "  #  ";
     for (const auto& ax : spec.axes)
         head += ax.name() + "  ";
-    std::printf("%s| errors  targets failed  sustained PFLOPS  max inlet degC  IT MW\n", head.c_str());
+    std::printf("%s| errors  targets failed  sustained PFLOPS  max inlet degC  IT load\n", head.c_str());
     std::size_t shown = 0;
     for (const auto& r : results) {
         if (shown++ >= 40) {
@@ -79,9 +80,10 @@ int report(const SweepArgs& a, const analysis::SweepSpec& spec, std::vector<anal
             std::printf("%s| failed: %s\n", row.c_str(), r.error.c_str());
             continue;
         }
-        std::printf("%s| %6d  %7d/%-6d  %16.2f  %14.1f  %6.3f%s%s\n", row.c_str(), r.errors, r.targetsFailed, r.targets,
-                    r.sustainedPflops, r.maxInletC, r.itLoadMW, r.failedRules.empty() ? "" : "  ",
-                    r.failedRules.c_str());
+        std::printf("%s| %6d  %7d/%-6d  %16s  %14.1f  %7s%s%s\n", row.c_str(), r.errors, r.targetsFailed, r.targets,
+                    core::formatSignificant(r.sustainedPflops, 3).c_str(), r.maxInletC,
+                    core::formatQuantity(r.itLoadW, core::Dimension::Power, 3).c_str(),
+                    r.failedRules.empty() ? "" : "  ", r.failedRules.c_str());
     }
     for (const std::string& f : frontier)
         std::printf("frontier: %s\n", f.c_str());

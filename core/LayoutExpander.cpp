@@ -1,5 +1,7 @@
 #include "core/LayoutExpander.h"
 
+#include "core/WhatIf.h"
+
 #include <algorithm>
 #include <set>
 
@@ -253,18 +255,13 @@ Slot LayoutExpander::parseSlot(const Cursor& c, const Part& rackType) const
     if (auto cap = c.find("gpu_power_cap")) {
         if (!isChassis)
             cap->fail("gpu_power_cap applies to GPU chassis only");
-        const Part* gpu = m_catalog.find(s.part->text("gpus.part"));
-        const double hi = gpu ? gpu->value("tdp", 5000.0) : 5000.0;
-        // The GPU's own settable range; without min_power_cap in the catalog, no cap below its idle
-        // power can be honoured.
-        const double lo = gpu ? gpu->value("min_power_cap", gpu->value("power.idle", 1.0)) : 1.0;
-        s.overrides.gpuPowerCapW = cap->quantity(Dimension::Power, Range{lo, hi});
+        // The GPU's own settable range, the same that --gpu-cap and the what-ifs take (core/WhatIf.h).
+        s.overrides.gpuPowerCapW = cap->quantity(Dimension::Power, gpuCapRange(m_catalog, *s.part));
     }
     if (auto u = c.find("utilisation"))
         s.overrides.utilisation = u->quantity(Dimension::Ratio, Range{0.0, 1.0});
     if (auto f = c.find("failed_fans")) {
-        const long long rotors =
-            static_cast<long long>(s.part->value("fans.count", 0) * s.part->value("fans.rotors_per_fan", 1));
+        const long long rotors = rotorCount(*s.part);
         if (rotors == 0)
             f->fail("\"" + s.part->slug + "\" has no fans in the catalog");
         s.overrides.failedFanRotors = static_cast<int>(f->integer(0, rotors));

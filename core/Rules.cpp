@@ -91,13 +91,18 @@ Profile Profile::load(const std::string& path, const CheckRegistry& registry)
 Profile Profile::loadText(const std::string& text, const std::string& fileName, const CheckRegistry& registry)
 {
     const Cursor doc = Cursor::parse(text, fileName);
-    doc.allowKeys({"name", "description", "only_listed", "power_basis", "rules"});
+    doc.allowKeys({"name", "description", "only_listed", "default_severity", "power_basis", "rules"});
     Profile p;
     p.name = doc["name"].str();
     if (auto d = doc.find("description"))
         p.description = d->str();
     if (auto o = doc.find("only_listed"))
         p.onlyListed = o->boolean();
+    if (auto d = doc.find("default_severity")) {
+        p.defaultSeverity = parseSeverity(d->str());
+        if (!p.defaultSeverity)
+            d->fail("default_severity must be info, warning or error");
+    }
     if (auto b = doc.find("power_basis")) {
         p.powerBasis = parsePowerBasis(b->str());
         if (!p.powerBasis)
@@ -109,7 +114,7 @@ Profile Profile::loadText(const std::string& text, const std::string& fileName, 
             const RuleInfo* info = registry.find(id);
             if (!info)
                 body.fail("unknown rule \"" + id + "\"" + didYouMean(id, registry.ids()));
-            RuleConfig cfg{true, info->severity, info->constraints};
+            RuleConfig cfg{true, p.defaultSeverity.value_or(info->severity), info->constraints};
             if (body.isScalar()) {
                 // `rule.id: off` or `rule.id: warning`
                 const std::string s = body.str();
@@ -147,7 +152,7 @@ RuleConfig Profile::configFor(const RuleInfo& rule) const
     const auto it = m_rules.find(rule.id);
     if (it != m_rules.end())
         return it->second;
-    return RuleConfig{!onlyListed, rule.severity, rule.constraints};
+    return RuleConfig{!onlyListed, defaultSeverity.value_or(rule.severity), rule.constraints};
 }
 
 double Profile::constraint(const RuleInfo& rule, const std::string& key) const

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -120,6 +121,9 @@ public:
     std::string description;
     /// Rules not named in the profile run at their defaults unless `onlyListed`.
     bool onlyListed = false;
+    /// `default_severity:`: the severity of every rule the profile does not set one for (ocp-strict:
+    /// error, so that rules added later are errors there too); unset: each rule's own default.
+    std::optional<Severity> defaultSeverity;
     /// The power basis this profile budgets at (`power_basis:`); unset: the design's, else nameplate.
     std::optional<PowerBasis> powerBasis;
     /// A constraint of a rule after this profile's overrides (the rule's default otherwise).

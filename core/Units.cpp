@@ -1,9 +1,14 @@
 #include "core/Units.h"
 
+#include "core/Error.h"
+
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace rdt::core {
 namespace {
@@ -274,18 +279,22 @@ ParsedQuantity parseQuantity(std::string_view text, Dimension dim, Range range)
     const double si = number * found->scale + found->offset;
     if (dim == Dimension::OpenU && std::floor(si) != si)
         return {std::nullopt, "\"" + std::string(s) + "\" is not a whole number of OU"};
-    if (si < range.min || si > range.max) {
-        char buf[160];
-        if (si < range.min && range.min > 0.0 && range.min < 1e-6)
-            std::snprintf(buf, sizeof buf, "must be greater than zero (got \"%s\")", std::string(s).c_str());
-        else if (si < range.min && range.min == 0.0)
-            std::snprintf(buf, sizeof buf, "must not be negative (got \"%s\")", std::string(s).c_str());
-        else
-            std::snprintf(buf, sizeof buf, "\"%s\" is outside the allowed range %s … %s", std::string(s).c_str(),
-                          formatQuantity(range.min, dim).c_str(), formatQuantity(range.max, dim).c_str());
-        return {std::nullopt, buf};
-    }
+    if (std::string why = rangeError(s, si, dim, range); !why.empty())
+        return {std::nullopt, std::move(why)};
     return {si, {}};
+}
+
+std::string rangeError(std::string_view text, double si, Dimension dim, Range range)
+{
+    if (si >= range.min && si <= range.max)
+        return {};
+    const std::string s = clipped(text, 120); // a 5 MB number stays a short message
+    if (si < range.min && range.min > 0.0 && range.min < 1e-6)
+        return "must be greater than zero (got \"" + s + "\")";
+    if (si < range.min && range.min == 0.0)
+        return "must not be negative (got \"" + s + "\")";
+    return "\"" + s + "\" is outside the allowed range " + formatQuantity(range.min, dim) + " … " +
+           formatQuantity(range.max, dim);
 }
 
 namespace {
@@ -307,6 +316,26 @@ std::string formatNumber(double x, int precision)
 }
 
 } // namespace
+
+std::string formatSignificant(double x, int figures)
+{
+    if (!std::isfinite(x))
+        return "-";
+    char buf[64];
+    // Decimals that leave `figures` significant ones; the rounding may carry into one more digit
+    // (9.996 → "10.00"), so the exponent is taken after rounding to `figures` figures.
+    int decimals = 0;
+    if (x != 0.0) {
+        char e[32];
+        std::snprintf(e, sizeof e, "%.*e", std::max(figures - 1, 0), x);
+        const int exponent = std::atoi(std::strchr(e, 'e') + 1);
+        decimals = std::max(0, figures - 1 - exponent);
+    } else {
+        decimals = std::max(figures - 1, 0);
+    }
+    std::snprintf(buf, sizeof buf, "%.*f", std::min(decimals, 30), x);
+    return buf;
+}
 
 std::string formatQuantity(double v, Dimension dim, int precision)
 {

@@ -65,6 +65,15 @@ struct ParsedQuantity {
 /// values outside `range` — each with a message that says what was expected.
 ParsedQuantity parseQuantity(std::string_view text, Dimension dim, Range range = {});
 
+/// Why an SI value, written `text`, lies outside `range`: the words parseQuantity uses
+/// (`"100 W" is outside the allowed range 200 W … 700 W`); empty when it lies inside.
+std::string rangeError(std::string_view text, double si, Dimension dim, Range range);
+
+/// `x` to `figures` significant figures, trailing zeros kept ("0.380", "9.73", "0.0401"); from
+/// 10^figures up, the whole number ("480", "1234"); "-" for NaN or infinity. For table cells whose
+/// unit is in the header.
+std::string formatSignificant(double x, int figures = 3);
+
 /// Format an SI value in a readable unit of its dimension ("15.0 kW", "45.0 degC").
 std::string formatQuantity(double siValue, Dimension dim, int precision = 3);
 

@@ -200,8 +200,14 @@ void Studio::startChecks()
         std::isfinite(w.gpuCapW) || w.thermalModel) {
         // The same what-if code as `rdt check --scenario/--inlet/…`, on a copy of the design.
         auto copy = std::make_shared<core::Design>(*design);
-        analysis::applyScenario(*copy, w);
-        design = std::move(copy);
+        try {
+            analysis::applyScenario(*copy, w);
+            design = std::move(copy);
+        } catch (const core::InputError& e) {
+            // An edit left a what-if nothing to apply to (the last shelf on the lost feed removed):
+            // say so, and check the design as written rather than a silently changed one.
+            Q_EMIT refused("what-if not applied: " + QString::fromStdString(e.message()));
+        }
     }
     m_runner->request(std::move(design));
 }
@@ -224,17 +230,19 @@ void Studio::clearFixedRange(const QString& colouring)
     Q_EMIT colouringChanged(m_colouring);
 }
 
-void Studio::select(const QString& id)
+bool Studio::select(const QString& id)
 {
     const editor::SubjectRef ref = m_subjects->resolve(id.toStdString());
     if (ref.rack >= 0 && ref.rack != m_rack) {
         m_rack = ref.rack;
         m_rackBody = m_document->design().racks[static_cast<std::size_t>(m_rack)].bodyPath;
     }
+    const bool known = id.isEmpty() || ref.valid();
     if (id == m_selection)
-        return;
+        return known;
     m_selection = id;
     Q_EMIT selectionChanged(id);
+    return known;
 }
 
 void Studio::saveAs(const QString& path)

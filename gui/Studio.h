@@ -83,7 +83,9 @@ public:
     void setDocument(editor::Document doc);
     /// Push an accepted proposal on the undo stack, or Q_EMIT refused() with its reason.
     bool tryEdit(const editor::Proposal& p);
-    void select(const QString& id);
+    /// Select a subject by its full id (empty: none) and show its rack. False when the id is no
+    /// rack or part of the design, nor `site` (a row or link class a problem names still selects).
+    bool select(const QString& id);
     /// Save to `path` (atomic); emits saved(). Throws core::InputError.
     void saveAs(const QString& path);
 

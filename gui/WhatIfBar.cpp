@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "core/Units.h"
+#include "core/WhatIf.h"
 #include "gui/Studio.h"
 
 namespace rdt::gui {
@@ -39,6 +40,14 @@ std::optional<double> parse(QLineEdit* e, core::Dimension dim, core::Range range
     if (!p.value)
         return std::nullopt;
     return *p.value;
+}
+
+/// Marks `w` red with `why` as its tooltip, or clears the mark; true when `why` is empty.
+bool accept(QWidget* w, const std::string& why, const QString& selector)
+{
+    w->setStyleSheet(why.empty() ? QString() : selector + " { background: #fde2e0; border: 1px solid #d0453a; }");
+    w->setToolTip(QString::fromStdString(why));
+    return why.empty();
 }
 
 } // namespace
@@ -112,7 +121,7 @@ bool WhatIfBar::set(const QString& what, const QString& value)
     } else
         return false;
     apply();
-    return m_inlet->styleSheet().isEmpty() && m_altitude->styleSheet().isEmpty() && m_cap->styleSheet().isEmpty();
+    return refusal().isEmpty();
 }
 
 void WhatIfBar::reset()
@@ -144,12 +153,28 @@ void WhatIfBar::apply()
     w.lostFeed = m_feed->currentIndex() == 0 ? std::string() : m_feed->currentText().toStdString();
     if (m_thermal->currentIndex() > 0)
         w.thermalModel = m_thermal->currentIndex() == 2 ? core::ThermalModel::Field : core::ThermalModel::Network;
+    // What the design accepts, in the design file's words (core/WhatIf.h): a what-if it refuses, or
+    // one that would change nothing, is marked red and not applied, never clamped.
+    const core::Design& d = m_studio.document().design();
+    const bool capOk = !std::isfinite(w.gpuCapW) || accept(m_cap, core::gpuCapWhatIfError(d, w.gpuCapW), "QLineEdit");
+    const bool rotorsOk = accept(m_rotors, core::fanFailWhatIfError(d, w.failedRotors), "QSpinBox");
+    const bool feedOk = accept(m_feed, w.lostFeed.empty() ? "" : core::feedLossWhatIfError(d, w.lostFeed), "QComboBox");
+    if (!capOk || !rotorsOk || !feedOk)
+        return;
     const analysis::RunOptions& now = m_studio.whatIf();
     const auto same = [](double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; };
     if (same(now.inletK, w.inletK) && same(now.altitudeM, w.altitudeM) && same(now.gpuCapW, w.gpuCapW) &&
         now.failedRotors == w.failedRotors && now.lostFeed == w.lostFeed && now.thermalModel == w.thermalModel)
         return;
     m_studio.setWhatIf(w);
+}
+
+QString WhatIfBar::refusal() const
+{
+    for (const QWidget* w : std::initializer_list<const QWidget*>{m_inlet, m_altitude, m_cap, m_rotors, m_feed})
+        if (!w->styleSheet().isEmpty())
+            return w->toolTip().isEmpty() ? tr("refused") : w->toolTip();
+    return {};
 }
 
 } // namespace rdt::gui

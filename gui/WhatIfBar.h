@@ -22,6 +22,8 @@ public:
     /// Set a field as a user would (tests, --scenario): `inlet`, `altitude`, `gpu-cap` take text with a
     /// unit, `fan-fail` a count, `feed-loss` A, B or empty. False when the text is refused.
     bool set(const QString& what, const QString& value);
+    /// Why the bar's current what-if is not applied (the first field marked red), empty when it is.
+    QString refusal() const;
     void reset();
 
 private:

@@ -9,8 +9,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "analysis/Pipeline.h"
+#include "core/Error.h"
 #include "core/Version.h"
 #include "gui/FieldLayer.h"
 #include "gui/MainWindow.h"
@@ -146,17 +148,30 @@ int main(int argc, char** argv)
     for (const QString& w : parser.values(scenario)) {
         const QString key = w.section('=', 0, 0), value = w.section('=', 1);
         if (!window.whatIf()->set(key, value)) {
+            const QString why = window.whatIf()->refusal();
             std::fprintf(stderr,
-                         "rdt-studio: bad --scenario \"%s\" (inlet=35degC, altitude=1800m, fan-fail=N, "
+                         "rdt-studio: bad --scenario \"%s\"%s%s (inlet=35degC, altitude=1800m, fan-fail=N, "
                          "feed-loss=A|B, gpu-cap=600W, thermal=network|field)\n",
-                         w.toUtf8().constData());
+                         w.toUtf8().constData(), why.isEmpty() ? "" : ": ", why.toUtf8().constData());
             return 2;
         }
     }
     if (parser.isSet(colourBy))
         window.studio().setColouring(parser.value(colourBy));
-    if (parser.isSet(select))
-        window.studio().select(parser.value(select));
+    if (parser.isSet(select) && !window.studio().select(parser.value(select))) {
+        // A selection that matches nothing is bad input, as a what-if that matches nothing is.
+        std::vector<std::string> ids;
+        for (const rdt::core::Rack& r : window.studio().document().design().racks) {
+            ids.push_back(r.id);
+            for (const rdt::core::Slot& s : r.slots)
+                ids.push_back(s.id);
+        }
+        const std::string id = parser.value(select).toStdString();
+        std::fprintf(stderr, "rdt-studio: --select: no rack or part \"%s\" in the design (full ids, e.g. %s)%s\n",
+                     rdt::core::clipped(id).c_str(), ids.empty() ? "site" : ids.front().c_str(),
+                     rdt::core::didYouMean(id, ids).c_str());
+        return 2;
+    }
     if (parser.isSet(view)) {
         const QString v = parser.value(view).toLower();
         using Preset = rdt::gui::SceneView::Preset;

@@ -53,6 +53,23 @@ void checkMissingLimits(core::CheckContext& ctx)
         }
 }
 
+/// What an RCI_HI below 0 means, in words; empty at 0 or above. RCI_HI = (1 − Σ over-temperature /
+/// (n × (allowable − recommended))) × 100 % (Herrlin 2005), so below 0 the intakes' mean excess over
+/// the recommended maximum is more than the whole recommended-to-allowable span: more over-temperature
+/// than if every intake stood at the allowable maximum, the end of the index's scale.
+std::string rciBelowZero(double rciHiPercent, double recMaxK, double allMaxK)
+{
+    if (!(rciHiPercent < 0) || !(allMaxK > recMaxK))
+        return {};
+    const double meanExcessK = (1.0 - rciHiPercent / 100.0) * (allMaxK - recMaxK);
+    return "below 0: the intakes' mean excess over the recommended " +
+           core::formatQuantity(recMaxK, core::Dimension::Temperature, 3) + " is " +
+           core::formatQuantity(meanExcessK, core::Dimension::TemperatureDelta, 3) + ", more than the " +
+           core::formatQuantity(allMaxK - recMaxK, core::Dimension::TemperatureDelta, 3) + " up to the allowable " +
+           core::formatQuantity(allMaxK, core::Dimension::Temperature, 3) +
+           ": the index is off its scale, more over-temperature than every intake at the allowable maximum; ";
+}
+
 } // namespace
 
 InletRange ashraeAllowable(const std::string& c)
@@ -235,12 +252,14 @@ void registerChecks(core::CheckRegistry& registry)
                  [](core::CheckContext& ctx) {
                      const double minRci = ctx.constraint("min_rci") * 100.0;
                      const auto t = thermalFor(ctx.design(), ctx.results());
+                     const std::string& cls = ctx.design().site.ashraeClass;
+                     const double recK = ashraeRecommended(cls).maxK, allK = ashraeAllowable(cls).maxK;
                      for (std::size_t i = 0; i < t->rows.size(); ++i)
                          if (t->rows[i].rciHi < minRci)
                              ctx.report(
                                  t->rows[i].id,
                                  "RCI_HI " + core::formatQuantity(t->rows[i].rciHi / 100.0, Dimension::Ratio, 3) +
-                                     " (cold aisle " +
+                                     " (" + rciBelowZero(t->rows[i].rciHi, recK, allK) + "cold aisle " +
                                      core::formatQuantity(t->rows[i].coldAisleK, Dimension::Temperature, 3) + ", RTI " +
                                      core::formatQuantity(t->rows[i].rti / 100.0, Dimension::Ratio, 3) + ")",
                                  t->rows[i].rciHi, minRci, "%", ctx.design().rows[i].loc);

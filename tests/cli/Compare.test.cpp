@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/Units.h"
 #include "core/Yaml.h"
 #include "support/RunRdt.h"
 
@@ -81,4 +82,33 @@ TEST_CASE("README's generations table is rdt compare's output", "[cli][compare][
     REQUIRE(md.code == 0);
     const std::string readme = rdt::core::readTextFile(RDT_SOURCE_DIR "/README.md");
     CHECK_THAT(readme, Contains(md.out));
+}
+
+TEST_CASE("rdt compare keeps three significant figures for small designs", "[cli][compare]")
+{
+    // Issue 33 (defect 8): a 204 kW design was printed as "0.2" MW and 0.05 EFLOPS. storage-pod at
+    // nameplate: 8 racks × (2 Grand Tetons × 10.2 kW + Minipack2 1.5 kW) = 175.2 kW, plus 2 storage
+    // racks × (10 Lightning × 1.3 kW + 1.5 kW) = 29.0 kW: 204.2 kW → "0.204" MW; peak
+    // 128 × 989.4 TFLOPS = 0.127 EFLOPS.
+    const Run j = runRdt("compare data/designs/single-rack.yaml data/designs/storage-pod.yaml --json", false);
+    REQUIRE(j.code == 0);
+    const auto rows = nlohmann::json::parse(j.out).at("designs");
+    CHECK(rows[1].at("it_basis_W").get<double>() == Approx(204.2e3).epsilon(1e-9));
+    CHECK(rows[1].at("peak_eflops_tensor16").get<double>() == Approx(128 * 989.4e-6).epsilon(1e-12));
+    const Run md = runRdt("compare data/designs/single-rack.yaml data/designs/storage-pod.yaml --markdown", false);
+    REQUIRE(md.code == 0);
+    // Every figure of the table from the JSON, to three significant figures (formatSignificant is
+    // tested in tests/core/Units.test.cpp).
+    for (const auto& r : rows) {
+        const std::string row = "| `" + r.at("design").get<std::string>() + "` | H100 SXM5 80GB | " +
+                                std::to_string(r.at("gpus").get<int>()) + " | " +
+                                rdt::core::formatSignificant(r.at("it_basis_W").get<double>() / 1e6) + " | " +
+                                rdt::core::formatSignificant(r.at("it_modelled_W").get<double>() / 1e6) + " | - | BF16 | " +
+                                rdt::core::formatSignificant(r.at("peak_eflops_tensor16").get<double>()) + " | " +
+                                rdt::core::formatSignificant(r.at("sustained_eflops_tensor16").get<double>()) + " | " +
+                                rdt::core::formatSignificant(r.at("eflops_per_MW").get<double>()) + " | 0 |";
+        CHECK_THAT(md.out, Contains(row));
+    }
+    CHECK_THAT(md.out, Contains("| `storage-pod` | H100 SXM5 80GB | 128 | 0.204 |") && Contains("| 0.127 |"));
+    CHECK_THAT(md.out, !Contains("| 0.2 |") && !Contains("| 0.0 |"));
 }

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "analysis/Sweep.h"
 #include "tests/support/RunRdt.h"
 #include "tests/support/TempDir.h"
 
@@ -139,4 +140,34 @@ TEST_CASE("sweep: bad specs are located, a variant that fails is recorded and th
     CHECK(mixed.code == 0);
     CHECK_THAT(mixed.out,
                Contains("2 variants") && Contains("1 failed to run") && Contains("failed:") && Contains("Z9"));
+}
+
+TEST_CASE("sweep file: counts as numbers, power in W as the report has it", "[cli][sweep]")
+{
+    // Issue 33 (defect 8): fan_fail was stored as text ("0", "1") and it_load / facility_ac in MW
+    // while the HDF5 report's /power tables use W.
+    test::TempDir t;
+    const std::string spec = write(t.path, "f.yaml",
+                                   "sweep: 1\ndesign: SRC/data/designs/single-rack.yaml\naxes:\n"
+                                   "  - {axis: fan_fail, values: [0, 1]}\n  - {axis: feed_loss, values: [none, A]}\n");
+    const test::Run r = test::runRdt("sweep " + spec + " -o " + t.path + "/f.h5");
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    const analysis::SweepTable s = analysis::readSweep(t.path + "/f.h5");
+    const int fan = s.column("fan_fail"), feed = s.column("feed_loss"), it = s.column("it_load"),
+              ac = s.column("facility_ac");
+    REQUIRE(fan >= 0);
+    REQUIRE(it >= 0);
+    REQUIRE(ac >= 0);
+    CHECK(s.numeric[static_cast<std::size_t>(fan)]);
+    CHECK(s.units[static_cast<std::size_t>(fan)] == "1");
+    CHECK(s.numbers[static_cast<std::size_t>(fan)] == std::vector<double>{0, 0, 1, 1});
+    CHECK_FALSE(s.numeric[static_cast<std::size_t>(feed)]); // words stay words
+    CHECK(s.units[static_cast<std::size_t>(it)] == "W");
+    CHECK(s.units[static_cast<std::size_t>(ac)] == "W");
+    // Variant 0 is the design as written: its IT load is rdt check's it_load_W (21.1 kW at nameplate:
+    // 2 Grand Tetons, one capped at 600 W, and a Minipack2), to the bit.
+    const json c = json::parse(test::runRdt("check data/designs/single-rack.yaml --json", false).out);
+    CHECK(s.numbers[static_cast<std::size_t>(it)][0] == c["power"]["totals"]["it_load_W"].get<double>());
+    CHECK(s.numbers[static_cast<std::size_t>(it)][0] == Approx(21.1e3).epsilon(0.005));
 }

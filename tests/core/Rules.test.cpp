@@ -112,3 +112,21 @@ TEST_CASE("rule ids are unique and every rule cites a source", "[rules]")
         CHECK_FALSE(e.info.title.empty());
     }
 }
+
+TEST_CASE("default_severity sets every rule the profile does not name", "[rules][profile]")
+{
+    // ocp-strict says "every rule is an error" (issue 33, defect 9): default_severity makes it so for
+    // every rule, including those added after the profile was written.
+    CheckRegistry reg;
+    registerChecks(reg);
+    const Profile strict =
+        Profile::loadText("name: s\ndefault_severity: error\nrules: {orv3.rack.mass: warning}\n", "s.yaml", reg);
+    for (const auto& e : reg.entries())
+        CHECK(strict.configFor(e.info).severity == (e.info.id == "orv3.rack.mass" ? Severity::Warning : Severity::Error));
+    // A rule named with only a limit takes the default severity too.
+    const Profile limit = Profile::loadText(
+        "name: s\ndefault_severity: info\nrules: {orv3.rack.mass: {enabled: true}}\n", "s.yaml", reg);
+    CHECK(limit.configFor(*reg.find("orv3.rack.mass")).severity == Severity::Info);
+    CHECK_THROWS_WITH(Profile::loadText("name: s\ndefault_severity: fatal\n", "s.yaml", reg),
+                      Contains("s.yaml:2") && Contains("default_severity must be info, warning or error"));
+}

@@ -76,3 +76,19 @@ TEST_CASE("formatting picks a readable unit", "[units]")
     CHECK(formatQuantity(400e9, Dimension::DataRate) == "400 Gb/s");
     CHECK(acceptedUnits(Dimension::Power) == "mW, W, kW, MW");
 }
+
+TEST_CASE("formatSignificant keeps three significant figures at every size", "[units]")
+{
+    // Issue 33 (defect 8): rdt compare printed a 127 kW design as "0.1" MW.
+    CHECK(formatSignificant(0.12737) == "0.127");
+    CHECK(formatSignificant(0.18849) == "0.188");
+    CHECK(formatSignificant(0.040123) == "0.0401");
+    CHECK(formatSignificant(0.38) == "0.380"); // trailing zeros are figures too
+    CHECK(formatSignificant(9.7309) == "9.73");
+    CHECK(formatSignificant(9.996) == "10.0"); // rounding carries into one more digit
+    CHECK(formatSignificant(479.7) == "480");
+    CHECK(formatSignificant(1234.4) == "1234"); // whole numbers from 1000 up
+    CHECK(formatSignificant(-0.0123) == "-0.0123");
+    CHECK(formatSignificant(0.0) == "0.00");
+    CHECK(formatSignificant(NAN) == "-");
+}

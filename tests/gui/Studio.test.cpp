@@ -388,6 +388,44 @@ TEST_CASE("the what-if toolbar changes the inlet and the thermal colouring follo
     CHECK_FALSE(f.window->whatIf()->set("inlet", "35"));
 }
 
+TEST_CASE("the what-if bar refuses what the design file refuses, and --select that matches nothing exits 2",
+          "[gui][whatif][cli]")
+{
+    // Issue 33 (defect 6). In the bar: a 100 W cap is below nvidia-h100-sxm5's 200 W minimum cap,
+    // as gpu_power_cap in the file says; before, it was clamped to 200 W and labelled 100 W.
+    Fixture f;
+    REQUIRE(f.window->openFile(kData + "/designs/single-rack.yaml"));
+    f.window->waitForChecks();
+    CHECK_FALSE(f.window->whatIf()->set("gpu-cap", "100 W"));
+    CHECK_THAT(f.window->whatIf()->refusal().toStdString(),
+               Contains("\"100 W\" is outside the allowed range 200 W … 700 W"));
+    CHECK(std::isnan(f.window->studio().whatIf().gpuCapW)); // not applied
+    CHECK(f.window->whatIf()->set("gpu-cap", "200 W"));
+    CHECK(f.window->studio().whatIf().gpuCapW == 200.0);
+    f.window->whatIf()->reset();
+    CHECK(f.window->whatIf()->refusal().isEmpty());
+
+    // On the command line: before, --select no/such/rack opened and exited 0.
+    auto studio = [](const QStringList& args) {
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(RDT_BIN_DIR "/rdt-studio", args);
+        REQUIRE(p.waitForFinished(60000));
+        return std::make_pair(p.exitCode(), QString(p.readAll()).toStdString());
+    };
+    QTemporaryDir dir;
+    const QString shot = dir.path() + "/s.png", design = kData + "/designs/single-rack.yaml";
+    const auto none = studio({"--screenshot", shot, "--select", "lab/row1/rack9", design});
+    CHECK(none.first == 2);
+    CHECK_THAT(none.second, Contains("--select: no rack or part \"lab/row1/rack9\"") &&
+                                Contains("did you mean \"lab/row1/rack1\""));
+    const auto cap = studio({"--screenshot", shot, "--scenario", "gpu-cap=100W", design});
+    CHECK(cap.first == 2);
+    CHECK_THAT(cap.second, Contains("is outside the allowed range 200 W … 700 W"));
+    const auto ok = studio({"--screenshot", shot, "--select", "lab/row1/rack1/gt0", design});
+    CHECK(ok.first == 0);
+}
+
 TEST_CASE("rdt-studio --help works without a display", "[gui][cli]")
 {
     QProcess p;

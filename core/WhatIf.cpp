@@ -1,0 +1,80 @@
+#include "core/WhatIf.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace rdt::core {
+
+Range gpuCapRange(const Catalog& catalog, const Part& chassis)
+{
+    const Part* gpu = catalog.find(chassis.text("gpus.part"));
+    if (!gpu)
+        return {1.0, 5000.0};
+    return {gpu->value("min_power_cap", gpu->value("power.idle", 1.0)), gpu->value("tdp", 5000.0)};
+}
+
+long long rotorCount(const Part& part)
+{
+    return static_cast<long long>(part.value("fans.count", 0) * part.value("fans.rotors_per_fan", 1));
+}
+
+std::string gpuCapWhatIfError(const Design& design, double capW)
+{
+    const std::string text = formatQuantity(capW, Dimension::Power, 6);
+    bool anyGpu = false;
+    for (const Rack& r : design.racks)
+        for (const Slot& s : r.slots) {
+            if (Design::gpuCount(*s.part) == 0)
+                continue;
+            anyGpu = true;
+            const std::string why = rangeError(text, capW, Dimension::Power, gpuCapRange(*design.catalog, *s.part));
+            if (!why.empty())
+                return why + " (the power caps " + s.part->text("gpus.part") + " in " + s.part->slug + " accepts, " +
+                       "as gpu_power_cap does; first at " + s.id + ")";
+        }
+    return anyGpu ? std::string() : "the design has no GPU chassis: a GPU cap would change nothing";
+}
+
+std::string fanFailWhatIfError(const Design& design, int extra)
+{
+    // The chassis with the fewest working rotors bounds the what-if: each chassis' failed_fans plus
+    // `extra` must stay within its rotors, as failed_fans alone must in the file.
+    long long room = std::numeric_limits<long long>::max();
+    const Slot* tightest = nullptr;
+    for (const Rack& r : design.racks)
+        for (const Slot& s : r.slots) {
+            if (s.part->kind != PartKind::Chassis || rotorCount(*s.part) == 0)
+                continue;
+            const long long left = rotorCount(*s.part) - s.overrides.failedFanRotors;
+            if (left < room) {
+                room = left;
+                tightest = &s;
+            }
+        }
+    if (!tightest)
+        return extra == 0 ? std::string()
+                          : "no chassis of the design has fans in the catalog: failed rotors would change nothing";
+    if (extra >= 0 && extra <= room)
+        return {};
+    std::string why = "value " + std::to_string(extra) + " is outside the allowed range 0 … " + std::to_string(room) +
+                      " (" + tightest->part->slug + " has " + std::to_string(rotorCount(*tightest->part)) +
+                      " fan rotors";
+    if (tightest->overrides.failedFanRotors > 0)
+        why += ", " + std::to_string(tightest->overrides.failedFanRotors) + " of them failed in the file at " +
+               tightest->id;
+    return why + ")";
+}
+
+std::string feedLossWhatIfError(const Design& design, const std::string& feed)
+{
+    if (feed != "A" && feed != "B")
+        return "feed must be A or B, not \"" + clipped(feed) + "\"";
+    for (const Rack& r : design.racks)
+        for (const Slot& s : r.slots)
+            if (s.part->kind == PartKind::PowerShelf && s.overrides.feed == feed)
+                return {};
+    return "no power shelf of the design is on feed " + feed + " (a shelf's feed: " + feed +
+           "): losing it would change nothing";
+}
+
+} // namespace rdt::core
