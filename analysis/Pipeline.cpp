@@ -168,6 +168,16 @@ ThroughputResult withRotorCase(const core::Design& design, const power::PowerRes
 {
     if (t.classes.empty())
         return t;
+    if (design.racks.size() > kRotorCaseMaxRacks) {
+        FailureCase c;
+        c.name = "rotor failed";
+        c.solved = false;
+        t.failureCases.push_back(c);
+        t.notes.push_back("rotor failed case not solved for " + std::to_string(design.racks.size()) +
+                          " racks (above " + std::to_string(kRotorCaseMaxRacks) +
+                          "): a second airflow solve of every rack; rdt check --scenario fan-fail=1 solves it");
+        return t;
+    }
     thermal::RackAirflowParams params;
     params.extraFailedRotors = 1;
     const thermal::ThermalResult failed = thermal::computeThermal(design, params);

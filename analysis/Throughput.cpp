@@ -439,6 +439,21 @@ ClassBuild buildClasses(const core::Design& d, const std::vector<std::vector<Cha
     return b;
 }
 
+/// A failure case's slowest clock and TFLOPS from its classes.
+void summarise(FailureCase& c, const ClassBuild& b)
+{
+    for (const GpuClass& g : b.classes) {
+        c.clockRatio = std::isnan(c.clockRatio) ? g.clockRatio : std::min(c.clockRatio, g.clockRatio);
+        if (g.dtype16.empty())
+            continue;
+        c.sustainedTflops16PerGpu = std::isnan(c.sustainedTflops16PerGpu)
+                                        ? g.sustainedTflops16
+                                        : std::min(c.sustainedTflops16PerGpu, g.sustainedTflops16);
+        c.sustainedPflops16 =
+            (std::isnan(c.sustainedPflops16) ? 0.0 : c.sustainedPflops16) + g.sustainedTflops16 * g.gpus / 1e3;
+    }
+}
+
 /// One failure in every rack at once, each rack at its own worst of that kind: the GPUs capped to
 /// what the surviving supply carries (and to normal operation's limits), their clocks and TFLOPS.
 std::vector<FailureCase> failureCases(const core::Design& d, const power::PowerResult& power,
@@ -481,23 +496,32 @@ std::vector<FailureCase> failureCases(const core::Design& d, const power::PowerR
         }
         if (!applies)
             continue;
-        const ClassBuild b = buildClasses(d, chassisClocks(d, caps, thermal), mfu);
-        for (const GpuClass& g : b.classes) {
-            c.clockRatio = std::isnan(c.clockRatio) ? g.clockRatio : std::min(c.clockRatio, g.clockRatio);
-            if (g.dtype16.empty())
-                continue;
-            c.sustainedTflops16PerGpu = std::isnan(c.sustainedTflops16PerGpu)
-                                            ? g.sustainedTflops16
-                                            : std::min(c.sustainedTflops16PerGpu, g.sustainedTflops16);
-            c.sustainedPflops16 = (std::isnan(c.sustainedPflops16) ? 0.0 : c.sustainedPflops16) +
-                                  g.sustainedTflops16 * g.gpus / 1e3;
-        }
+        summarise(c, buildClasses(d, chassisClocks(d, caps, thermal), mfu));
         out.push_back(c);
     }
     return out;
 }
 
 } // namespace
+
+FailureCase rotorFailureCase(const core::Design& d, const power::PowerResult& power,
+                             const thermal::ThermalResult& asDesigned, const thermal::ThermalResult& withRotorFailed,
+                             double mfu)
+{
+    FailureCase c;
+    c.name = "rotor failed";
+    const std::vector<std::vector<ChassisClock>> normal = chassisClocks(d, power, asDesigned);
+    const std::vector<std::vector<ChassisClock>> failed = chassisClocks(d, normalRackCaps(d, power), withRotorFailed);
+    // Racks with a GPU that runs slower with the rotor failed (its fans could not hold it).
+    for (std::size_t ri = 0; ri < failed.size(); ++ri) {
+        bool slower = false;
+        for (std::size_t si = 0; si < failed[ri].size(); ++si)
+            slower = slower || failed[ri][si].ratio < normal[ri][si].ratio - 1e-12;
+        c.racksLimited += slower ? 1 : 0;
+    }
+    summarise(c, buildClasses(d, failed, mfu));
+    return c;
+}
 
 ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResult& power,
                                    const thermal::ThermalResult& thermal, const signal::SignalResult& sig,

@@ -95,15 +95,23 @@ struct ScalingPoint {
 /// kind (the worst rectifier, shelf or AC feed lost): its GPUs capped to what the survivors carry
 /// and to normal operation's limits. Reported beside normal operation, never instead of it.
 struct FailureCase {
-    std::string name;            ///< "rectifier lost", "shelf lost", "feed lost"
+    std::string name;            ///< "rectifier lost", "shelf lost", "feed lost", "rotor failed"
     std::string rule;            ///< the rule that judges the rack against it ("" when none does)
-    int racksLimited = 0;        ///< racks whose load the survivors cannot carry at the design's caps
+    /// Racks whose load the survivors cannot carry at the design's caps; for "rotor failed", racks
+    /// with a GPU slowed by heat that its fans no longer hold.
+    int racksLimited = 0;
     int racksUnfeedable = 0;     ///< of those, racks no cap down to the GPUs' minimum brings within
     double lowestCapW = NAN;     ///< the lowest per-GPU cap a rack needs (NaN: none limited or none can)
     double clockRatio = NAN;     ///< the slowest GPU's clock / peak clock
     double sustainedTflops16PerGpu = NAN; ///< the slowest class' 16-bit tensor TFLOPS per GPU at the MFU
     double sustainedPflops16 = NAN;       ///< the whole design, each class at its slowest GPU's pace
+    /// False when the case was not solved (rotor failed on designs above kRotorCaseMaxRacks: a
+    /// second airflow solve of every rack; `--scenario fan-fail=1` solves it), said so in every output.
+    bool solved = true;
 };
+
+/// The largest design (racks) whose "rotor failed" case rdt check solves beside normal operation.
+constexpr std::size_t kRotorCaseMaxRacks = 4096;
 
 struct TargetResult {
     std::string id, metric;
@@ -164,6 +172,12 @@ ThroughputResult analyseThroughput(const core::Design& design, const power::Powe
                                    const thermal::ThermalResult& thermal, const signal::SignalResult& signal,
                                    const models::NcclParams& nccl, const Targets* targets,
                                    const CheckpointSpec* workload = nullptr);
+
+/// The "rotor failed" case: every chassis with one more failed fan rotor (`withRotorFailed`, the
+/// network model solved so), its GPUs at normal operation's caps and that solution's junctions.
+FailureCase rotorFailureCase(const core::Design& design, const power::PowerResult& power,
+                             const thermal::ThermalResult& asDesigned, const thermal::ThermalResult& withRotorFailed,
+                             double mfu);
 
 /// A target's value in the unit people read it in: TFLOPS, GB/s (bytes, as nccl-tests), %.
 std::pair<double, const char*> targetDisplay(double si, core::Dimension dim);

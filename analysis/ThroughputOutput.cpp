@@ -73,6 +73,7 @@ json throughputJson(const ThroughputResult& t)
     json failures = json::array();
     for (const FailureCase& f : t.failureCases)
         failures.push_back({{"case", f.name},
+                            {"solved", f.solved},
                             {"rule", f.rule},
                             {"racks_limited", f.racksLimited},
                             {"racks_unfeedable", f.racksUnfeedable},
@@ -226,7 +227,7 @@ void writeThroughputGroup(hid_t file, const ThroughputResult& t)
                fUnfed = fc.intColumn("racks_unfeedable", "1"), fCap = fc.realColumn("lowest_gpu_cap", "W"),
                fRatio = fc.realColumn("clock_ratio", "1"),
                fPer = fc.realColumn("sustained_tflops16_per_gpu", "TFLOP/s"),
-               fAll = fc.realColumn("sustained_pflops16", "PFLOP/s");
+               fAll = fc.realColumn("sustained_pflops16", "PFLOP/s"), fSolved = fc.intColumn("solved", "1");
     for (const FailureCase& x : t.failureCases) {
         fc.addRow();
         fc.set(fName, x.name);
@@ -237,6 +238,7 @@ void writeThroughputGroup(hid_t file, const ThroughputResult& t)
         fc.set(fRatio, x.clockRatio);
         fc.set(fPer, x.sustainedTflops16PerGpu);
         fc.set(fAll, x.sustainedPflops16);
+        fc.set(fSolved, static_cast<long long>(x.solved ? 1 : 0));
     }
     fc.write(g.get(), "failure_cases");
 

@@ -35,32 +35,43 @@ std::string dtypeLabel(std::string d)
 
 void failureLines(std::ostream& out, const analysis::ThroughputResult& t)
 {
-    std::string unaffected;
+    std::vector<std::string> unaffected;
     for (const analysis::FailureCase& f : t.failureCases) {
-        if (f.racksLimited == 0) {
-            unaffected += (unaffected.empty() ? "" : ", ") + f.name;
+        if (!f.solved) {
+            out << "failure  with a " << f.name << ": not solved above " << thousands(analysis::kRotorCaseMaxRacks)
+                << " racks (a second airflow solve of every rack); --scenario fan-fail=1 solves it\n";
             continue;
         }
+        if (f.racksLimited == 0) {
+            unaffected.push_back(f.name);
+            continue;
+        }
+        // A supply failure names the cap the survivors carry; a failed rotor slows GPUs by heat.
+        const bool supply = !std::isnan(f.lowestCapW) || f.racksUnfeedable > 0;
+        std::string what;
+        if (supply) {
+            what = (std::isnan(f.lowestCapW)
+                        ? std::string("the GPUs' minimum")
+                        : core::formatQuantity(std::floor(f.lowestCapW), core::Dimension::Power, 3)) +
+                   " per-GPU cap in " + plural(static_cast<std::size_t>(f.racksLimited), "rack", "racks");
+            if (f.racksUnfeedable > 0)
+                what += " (" + thousands(static_cast<std::size_t>(f.racksUnfeedable)) + " not even at the minimum)";
+        } else
+            what = plural(static_cast<std::size_t>(f.racksLimited), "rack", "racks") + " with GPUs slowed by heat";
         char buf[320];
-        const std::string cap = std::isnan(f.lowestCapW) ? std::string("the GPUs' minimum")
-                                                         : core::formatQuantity(std::floor(f.lowestCapW),
-                                                                                core::Dimension::Power, 3);
-        std::snprintf(buf, sizeof buf,
-                      "failure  with a %s: %s per-GPU cap in %s%s, clock %.0f %%, %.0f TFLOPS %s sustained per "
-                      "GPU, %.3g %s in all\n",
-                      f.name.c_str(), cap.c_str(),
-                      plural(static_cast<std::size_t>(f.racksLimited), "rack", "racks").c_str(),
-                      f.racksUnfeedable > 0 ? (" (" + thousands(static_cast<std::size_t>(f.racksUnfeedable)) +
-                                               " not even at the minimum)")
-                                                  .c_str()
-                                            : "",
-                      f.clockRatio * 100, f.sustainedTflops16PerGpu, dtypeLabel(t.dtype16).c_str(),
+        std::snprintf(buf, sizeof buf, "failure  with a %s: %s, clock %.0f %%, %.0f TFLOPS %s sustained per GPU, %.3g %s in all\n",
+                      f.name.c_str(), what.c_str(), f.clockRatio * 100, f.sustainedTflops16PerGpu,
+                      dtypeLabel(t.dtype16).c_str(),
                       f.sustainedPflops16 >= 1000 ? f.sustainedPflops16 / 1e3 : f.sustainedPflops16,
                       f.sustainedPflops16 >= 1000 ? "EFLOPS" : "PFLOPS");
         out << buf;
     }
-    if (!unaffected.empty())
-        out << "failure  with a " << unaffected << ": every rack carries its load at the design's caps\n";
+    if (unaffected.empty())
+        return;
+    out << "failure  with a ";
+    for (std::size_t i = 0; i < unaffected.size(); ++i)
+        out << (i == 0 ? "" : i + 1 == unaffected.size() ? " or " : ", ") << unaffected[i];
+    out << ": every rack keeps its clocks at the design's caps\n";
 }
 
 } // namespace

@@ -24,6 +24,7 @@ struct RackAirflowParams {
     /// opening of the rack type's bay width × one 48 mm OpenU.
     double missingPanelCd = 0.6;
     double otherDeltaTK = 15.0; ///< air temperature rise assumed for parts without a fan model
+    int extraFailedRotors = 0;  ///< failed rotors in every chassis beyond the design's and scenario's
 };
 
 /// Boundary conditions of a rack.

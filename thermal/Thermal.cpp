@@ -200,7 +200,7 @@ ThermalResult computeThermal(const core::Design& d, const RackAirflowParams& prm
     air.density = models::airDensity(d.site.supplyAirK, p);
     air.densityRatio = air.density / models::airDensity(d.site.supplyAirK, 101325.0);
     air.cp = models::airSpecificHeat(d.site.supplyAirK);
-    air.extraFailedRotors = d.scenario.failedRotors;
+    air.extraFailedRotors = d.scenario.failedRotors + prm.extraFailedRotors;
     res.densityKgM3 = air.density;
     res.racks.resize(d.racks.size());
     res.rows.resize(d.rows.size());

@@ -203,3 +203,59 @@ TEST_CASE("a failed rotor draws no power (issue 33, 7)", "[signoff][power][therm
     for (const thermal::ChassisThermal& c : r.thermal->racks.at(0).chassis)
         CHECK(c.fanPowerW == Approx(600.0));
 }
+
+TEST_CASE("a failed rotor is a failure case beside normal operation (issue 33, 2)", "[signoff][thermal][throughput]")
+{
+    // The single rack at 42 degC supply: gt0 (700 W) is already 1 K over its 87 degC maximum with
+    // fans at 100 % and throttles; with one more rotor failed in every chassis its fans move less
+    // air and it slows further. At 40 degC it is 0.98 K under the limit and one rotor does not
+    // push it over: every GPU keeps its clock.
+    const std::string single = kRoot + "data/designs/single-rack.yaml";
+    const auto at = [&](double supplyC) {
+        analysis::RunOptions o;
+        o.designPath = single;
+        o.inletK = 273.15 + supplyC;
+        core::Progress progress;
+        return analysis::run(o, progress);
+    };
+    const auto rotorCase = [](const analysis::ThroughputResult& t) {
+        for (const analysis::FailureCase& f : t.failureCases)
+            if (f.name == "rotor failed")
+                return f;
+        FAIL("no rotor failed case");
+        return analysis::FailureCase{};
+    };
+    const auto hot = at(42.0);
+    const analysis::FailureCase rotor = rotorCase(*hot.throughput);
+    CHECK(rotor.solved);
+    CHECK(rotor.racksLimited == 1);
+    CHECK(rotor.sustainedPflops16 < hot.throughput->sustainedPflops16);
+    const auto warm = at(40.0);
+    const analysis::FailureCase ok = rotorCase(*warm.throughput);
+    CHECK(ok.racksLimited == 0);
+    CHECK(ok.sustainedPflops16 == Approx(warm.throughput->sustainedPflops16).epsilon(1e-12));
+}
+
+TEST_CASE("above 4,096 racks the rotor case says it was not solved", "[signoff][throughput]")
+{
+    std::string text = "rdt: 1\nname: many\nsite: {altitude: 0 m, supply_air: 25 degC, ashrae_class: A2}\n"
+                       "templates:\n  r:\n    rack_type: orv3-hpr\n    slots:\n"
+                       "      - {ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-a, feed: A}\n"
+                       "      - {ou: 2, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-b, feed: B}\n"
+                       "      - {ou: 3, part: orv3-hpr-bbu-shelf-6x5p5kw, id: bbu}\n"
+                       "      - {ou: 6, part: meta-grand-teton-h100, id: gt0}\n"
+                       "layout:\n  halls:\n    - id: h\n      rows:\n        - id: r\n          racks:\n";
+    for (std::size_t i = 0; i <= analysis::kRotorCaseMaxRacks; ++i)
+        text += "            - {template: r, id: k" + std::to_string(i) + "}\n";
+    const auto r = runText(text);
+    REQUIRE(r.design.racks.size() == analysis::kRotorCaseMaxRacks + 1);
+    bool unsolved = false;
+    for (const analysis::FailureCase& f : r.throughput->failureCases)
+        unsolved = unsolved || (f.name == "rotor failed" && !f.solved);
+    CHECK(unsolved);
+    const auto j = analysis::throughputJson(*r.throughput);
+    bool said = false;
+    for (const auto& n : j["notes"])
+        said = said || n.get<std::string>().find("rotor failed case not solved") != std::string::npos;
+    CHECK(said);
+}
