@@ -158,11 +158,6 @@ power::PowerOptions powerOptions(const core::Design& d, const core::Profile& pro
     return o;
 }
 
-namespace {
-
-/// Throughput with the "rotor failed" case added: every chassis with one more failed rotor, solved
-/// by the rack network (the room field is minutes a solve: its rooms take the network's answer
-/// for this case, and the case says so).
 ThroughputResult withRotorCase(const core::Design& design, const power::PowerResult& power,
                                const thermal::ThermalResult& asDesigned, ThroughputResult t)
 {
@@ -193,8 +188,6 @@ ThroughputResult withRotorCase(const core::Design& design, const power::PowerRes
     t.failureCases.push_back(c);
     return t;
 }
-
-} // namespace
 
 void solveCoupled(const core::Design& design, const core::Profile& profile, core::PowerBasis basis,
                   core::ResultStore& store, core::Progress* progress)

@@ -73,6 +73,13 @@ void solveCoupled(const core::Design& design, const core::Profile& profile, core
 power::PowerOptions powerOptions(const core::Design& design, const core::Profile& profile, core::PowerBasis basis,
                                  const thermal::ThermalResult* thermal);
 
+/// Throughput `t` with the "rotor failed" failure case added: every chassis with one more failed
+/// rotor, solved by the rack network at normal operation's caps (a room-field design is compared
+/// network to network, and the case says so); designs above kRotorCaseMaxRacks get the case marked
+/// not solved. rdt check and the studio both call it.
+ThroughputResult withRotorCase(const core::Design& design, const power::PowerResult& power,
+                               const thermal::ThermalResult& asDesigned, ThroughputResult t);
+
 /// Result of one run: the expanded design, the profile used and the violations.
 struct RunResult {
     core::Design design;

@@ -132,6 +132,28 @@ std::string powerSummaryText(const power::PowerResult& p)
         out << "; a " << core::formatQuantity(std::floor(p.suggestedGpuCapW), core::Dimension::Power)
             << " per-GPU cap clears every failing power rule";
     out << "\n";
+    // The largest busbar current and clip current, at the bar's minimum voltage (docs/power.md).
+    const power::RackPower* bar = nullptr;
+    const power::ClipCurrent* clip = nullptr;
+    const power::RackPower* clipRack = nullptr;
+    for (const auto& rack : p.racks) {
+        if (!bar || rack.busbarCurrentA / rack.busbarRatingA > bar->busbarCurrentA / bar->busbarRatingA)
+            bar = &rack;
+        for (const power::ClipCurrent& one : rack.clips)
+            if (!std::isnan(rack.clipRatingA) &&
+                (!clip || one.currentA / rack.clipRatingA > clip->currentA / clipRack->clipRatingA)) {
+                clip = &one;
+                clipRack = &rack;
+            }
+    }
+    if (bar && bar->busbarRatingA > 0) {
+        out << "busbar   highest " << core::formatQuantity(bar->busbarCurrentA, core::Dimension::Current, 3) << " of "
+            << core::formatQuantity(bar->busbarRatingA, core::Dimension::Current) << " (" << bar->id << ")";
+        if (clip)
+            out << "; largest clip " << core::formatQuantity(clip->currentA, core::Dimension::Current, 3) << " of "
+                << core::formatQuantity(clipRack->clipRatingA, core::Dimension::Current) << " (" << clip->id << ")";
+        out << ", at " << core::formatQuantity(bar->busbarVminV, core::Dimension::Voltage) << "\n";
+    }
     return out.str();
 }
 

@@ -85,10 +85,11 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
                 results->signal = signal::signalFor(*design, store, analysis::dataDir() + "/si-profiles");
                 // The design's workload (its checkpoint) and facility energy, as rdt check computes them.
                 const std::optional<analysis::Workload> workload = analysis::workloadFor(*design);
-                results->throughput = std::make_shared<const analysis::ThroughputResult>(
+                results->throughput = std::make_shared<const analysis::ThroughputResult>(analysis::withRotorCase(
+                    *design, *results->power, *results->thermal,
                     analysis::analyseThroughput(*design, *results->power, *results->thermal, *results->signal,
                                                 models::NcclParams::load(analysis::dataDir() + "/throughput/nccl.yaml"),
-                                                nullptr, workload ? &workload->checkpoint : nullptr));
+                                                nullptr, workload ? &workload->checkpoint : nullptr)));
                 results->energy = analysis::facilityEnergy(*design, profile, *results->power, results->thermal.get());
                 results->fields = analysis::resultFields(*design, results->power.get(), results->thermal.get(),
                                                          results->throughput.get(), results->signal.get());

@@ -270,10 +270,29 @@ void InspectorPanel::rackResults(int rackIndex)
                   tr("%1 of %2 (%3 %)")
                       .arg(q(r.busbarCurrentA, D::Current), q(r.busbarRatingA, D::Current))
                       .arg(r.busbarRatingA > 0 ? 100.0 * r.busbarCurrentA / r.busbarRatingA : NAN, 0, 'f', 0),
-                  "orv3.busbar.current", r.fails("orv3.busbar.current"));
+                  "orv3.busbar.current", r.busbarCurrentA > r.busbarRatingA);
+        // The clip carrying the most current, at the bar's minimum voltage as every current limit.
+        const power::ClipCurrent* top = nullptr;
+        for (const power::ClipCurrent& c : r.clips)
+            top = !top || c.currentA > top->currentA ? &c : top;
+        if (top) {
+            const QString of = std::isnan(r.clipRatingA) ? tr("not rated per clip")
+                                                         : tr("of %1").arg(q(r.clipRatingA, D::Current));
+            addResult(tr("Largest clip"),
+                      tr("%1 %2 (%3)")
+                          .arg(q(top->currentA, D::Current), of,
+                               QString::fromStdString(top->id.substr(top->id.rfind('/') + 1))),
+                      std::isnan(r.clipRatingA) ? "" : "orv3.busbar.current", top->currentA > r.clipRatingA);
+        }
         addResult(tr("Lowest bus voltage"), q(r.lowestVoltageV, D::Voltage, 4), "orv3.busbar.voltage",
                   r.fails("orv3.busbar.voltage"));
         addResult(tr("Battery hold-up"), q(r.bbuHoldupS, D::Time), "orv3.bbu.holdup", r.fails("orv3.bbu.holdup"));
+        if (r.capNormal.needed)
+            addResult(tr("GPUs run at"),
+                      r.capNormal.possible
+                          ? tr("%1 per GPU: the supply's normal-operation limit").arg(q(std::floor(r.capNormal.capW), D::Power))
+                          : tr("their minimum cap: the supply cannot feed them"),
+                      "");
         if (std::isfinite(r.gpuCapToFitW))
             addResult(tr("Cap to fit"), tr("%1 per GPU clears every failing rule").arg(q(std::floor(r.gpuCapToFitW), D::Power)), "");
     }

@@ -194,6 +194,35 @@ QString ThroughputPanel::headline() const
     return m_header->text();
 }
 
+namespace {
+
+/// The failure cases beside normal operation (issue 33), one clause each.
+QString failureText(const analysis::ThroughputResult& t)
+{
+    QStringList limited, kept;
+    for (const analysis::FailureCase& f : t.failureCases) {
+        const QString name = QString::fromStdString(f.name);
+        if (!f.solved)
+            limited << QObject::tr("with a %1: not solved above %2 racks (--scenario fan-fail=1)")
+                           .arg(name)
+                           .arg(analysis::kRotorCaseMaxRacks);
+        else if (f.racksLimited == 0)
+            kept << name;
+        else
+            limited << QObject::tr("with a %1: %2%3 rack(s) limited, clock %4 %, %5 TFLOPS per GPU")
+                           .arg(name)
+                           .arg(std::isnan(f.lowestCapW) ? QString() : QObject::tr("%1 W cap, ").arg(std::floor(f.lowestCapW), 0, 'f', 0))
+                           .arg(f.racksLimited)
+                           .arg(f.clockRatio * 100, 0, 'f', 1)
+                           .arg(f.sustainedTflops16PerGpu, 0, 'f', 0);
+    }
+    if (!kept.isEmpty())
+        limited << QObject::tr("with a %1: every rack keeps its clocks").arg(kept.join(", "));
+    return limited.isEmpty() ? QString() : "<br>" + QObject::tr("Failures: ") + limited.join("; ") + ".";
+}
+
+} // namespace
+
 void ThroughputPanel::rebuild()
 {
     m_classes->clear();
@@ -250,7 +279,8 @@ void ThroughputPanel::rebuild()
                           .arg(t->hierarchy.nodeNetBps / 1e9, 0, 'f', 0)
                           .arg(t->nicRateGbps, 0, 'f', 0)
                           .arg(QString::fromStdString(t->fabric))
-                          .arg(placeholder));
+                          .arg(placeholder) +
+                      failureText(*t));
     // Keep the scope the user chose if it still exists; the first time, show the pod (where
     // fabrics differ), else the largest scope the design has.
     QString scope = m_scopeChosen ? m_scope->currentText() : QString("pod");
