@@ -349,7 +349,7 @@ void writeSweep(const std::string& path, const SweepSpec& spec, const std::vecto
     const std::size_t cVariant = t.intColumn("variant", "1");
     std::vector<std::size_t> cAxis;
     for (const SweepAxis& a : spec.axes)
-        cAxis.push_back(!a.numeric()             ? t.textColumn(a.name())
+        cAxis.push_back(!a.numeric()           ? t.textColumn(a.name())
                         : a.axis == "fan_fail" ? t.intColumn(a.name(), "1")
                                                : t.realColumn(a.name(), a.unit));
     const std::size_t cOk = t.intColumn("ok", "1"), cErr = t.intColumn("errors", "1"),

@@ -59,7 +59,7 @@ struct VariantResult {
     double maxInletC = NAN, maxJunctionC = NAN;
     int throttled = 0;
     double itLoadW = NAN, acInputW = NAN; ///< cluster IT load on the budget's basis, facility AC (W)
-    std::string failedRules; ///< ids of the error-severity rules violated, comma-separated
+    std::string failedRules;              ///< ids of the error-severity rules violated, comma-separated
     double seconds = 0;
     /// Every verdict holds: no unwaived error and every applicable target met.
     bool passes() const { return ok && errors == 0 && targetsFailed == 0; }

@@ -103,7 +103,8 @@ TEST_CASE("rdt compare keeps three significant figures for small designs", "[cli
         const std::string row = "| `" + r.at("design").get<std::string>() + "` | H100 SXM5 80GB | " +
                                 std::to_string(r.at("gpus").get<int>()) + " | " +
                                 rdt::core::formatSignificant(r.at("it_basis_W").get<double>() / 1e6) + " | " +
-                                rdt::core::formatSignificant(r.at("it_modelled_W").get<double>() / 1e6) + " | - | BF16 | " +
+                                rdt::core::formatSignificant(r.at("it_modelled_W").get<double>() / 1e6) +
+                                " | - | BF16 | " +
                                 rdt::core::formatSignificant(r.at("peak_eflops_tensor16").get<double>()) + " | " +
                                 rdt::core::formatSignificant(r.at("sustained_eflops_tensor16").get<double>()) + " | " +
                                 rdt::core::formatSignificant(r.at("eflops_per_MW").get<double>()) + " | 0 |";

@@ -101,7 +101,7 @@ double fieldChassis(const std::string& id, const char* key)
 }
 
 struct Quote {
-    std::string doc;                  ///< path in the repository
+    std::string doc;                   ///< path in the repository
     std::function<std::string()> text; ///< the words the document must hold, from the tool's output
 };
 
@@ -118,22 +118,22 @@ std::vector<Quote> quotes()
                          return "| " + kw(r.at("it_load_W")) + " (2 × " + kw(gt.at("budget_W")) + " + " +
                                 kw(sw.at("budget_W")) + ") | " + kw(r.at("modelled_load_W")) + " (2 × " +
                                 kw(gt.at("modelled_W")) + " + " + kw(sw.at("modelled_W")) + "; fans at " +
-                                rdt::core::formatQuantity(gt.at("fan_speed").get<double>(),
-                                                          rdt::core::Dimension::Ratio, 2) +
+                                rdt::core::formatQuantity(gt.at("fan_speed").get<double>(), rdt::core::Dimension::Ratio,
+                                                          2) +
                                 ") |";
                      }};
     };
     const auto cluster = [](const char* doc) {
-        return std::vector<Quote>{
-            {doc,
-             [] {
-                 return "| cluster IT load | " + grab(k24, R"(nameplate basis: IT ([0-9.,]+ MW))") + " | " +
-                        grab(k24Modelled, R"(modelled basis: IT ([0-9.,]+ MW))") + " |";
-             }},
-            {doc, [] {
-                 return "| facility AC | " + grab(k24, R"(facility AC ([0-9.,]+ MW))") + " | " +
-                        grab(k24Modelled, R"(facility AC ([0-9.,]+ MW))") + " |";
-             }}};
+        return std::vector<Quote>{{doc,
+                                   [] {
+                                       return "| cluster IT load | " +
+                                              grab(k24, R"(nameplate basis: IT ([0-9.,]+ MW))") + " | " +
+                                              grab(k24Modelled, R"(modelled basis: IT ([0-9.,]+ MW))") + " |";
+                                   }},
+                                  {doc, [] {
+                                       return "| facility AC | " + grab(k24, R"(facility AC ([0-9.,]+ MW))") + " | " +
+                                              grab(k24Modelled, R"(facility AC ([0-9.,]+ MW))") + " |";
+                                   }}};
     };
     std::vector<Quote> q = {
         // README: the 24k example's size, and the budget both ways (docs/power.md repeats it).
@@ -198,16 +198,14 @@ std::vector<Quote> quotes()
              return "| power | IT " + grab(kFleet, R"(IT ([0-9.,]+ MW) \(modelled)") + " at nameplate (" +
                     grab(kFleet, R"(\(modelled ([0-9.,]+ MW)\))") + " modelled), facility AC " +
                     grab(kFleet, R"(facility AC ([0-9.,]+ MW))") + ", " +
-                    (grab(kFleet, R"(([0-9,]+) racks over budget)") == "0" ? "no rack" : "<racks>") +
-                    " over budget |";
+                    (grab(kFleet, R"(([0-9,]+) racks over budget)") == "0" ? "no rack" : "<racks>") + " over budget |";
          }},
         {"README.md",
          [] {
-             return "| energy | " + grab(kFleet, R"(from the grid ([0-9.,]+ MW))") +
-                    " from the grid at Meta's PUE " + grab(kFleet, R"(x PUE ([0-9.]+))") + " (" +
-                    grab(kFleet, R"(peak ([0-9.,]+ MW) \(nameplate\))") + " peak at nameplate), " +
-                    grab(kFleet, R"(([0-9.]+ TWh) a year)") + " a year, " + grab(kFleet, R"(([0-9.]+ Mt) CO2)") +
-                    " CO2 at a US-average grid";
+             return "| energy | " + grab(kFleet, R"(from the grid ([0-9.,]+ MW))") + " from the grid at Meta's PUE " +
+                    grab(kFleet, R"(x PUE ([0-9.]+))") + " (" + grab(kFleet, R"(peak ([0-9.,]+ MW) \(nameplate\))") +
+                    " peak at nameplate), " + grab(kFleet, R"(([0-9.]+ TWh) a year)") + " a year, " +
+                    grab(kFleet, R"(([0-9.]+ Mt) CO2)") + " CO2 at a US-average grid";
          }},
         {"README.md",
          [] {
@@ -241,9 +239,10 @@ std::vector<Quote> quotes()
          [] {
              return "`RCI_HI " + grab(kSingleHot, R"(RCI_HI (-[0-9.]+ %))") +
                     " (below 0: the intakes' mean excess over the recommended 27 degC is " +
-                    grab(kSingleHot, R"(recommended 27 degC is ([0-9.]+ K))") + ",\nmore than the 8 K up to the "
-                                                                                "allowable 35 degC: the index is "
-                                                                                "off its scale, …)`";
+                    grab(kSingleHot, R"(recommended 27 degC is ([0-9.]+ K))") +
+                    ",\nmore than the 8 K up to the "
+                    "allowable 35 degC: the index is "
+                    "off its scale, …)`";
          }},
         {"docs/thermal.md",
          [] {
@@ -268,7 +267,9 @@ std::vector<Quote> quotes()
          [] { return grab("validate tests/fixtures/contrib/implausible/b300.yaml", R"(\n(      at [^\n]+))"); }},
         // The example's own comment.
         {"data/designs/single-rack.yaml",
-         [] { return "# At nameplate the rack is rated " + grab(kSingle, R"(nameplate basis: IT ([0-9.]+ kW))") + ";"; }},
+         [] {
+             return "# At nameplate the rack is rated " + grab(kSingle, R"(nameplate basis: IT ([0-9.]+ kW))") + ";";
+         }},
     };
     for (Quote& c : cluster("README.md"))
         q.push_back(c);

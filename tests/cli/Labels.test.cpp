@@ -76,7 +76,7 @@ TEST_CASE("rdt check's and rdt field's air figures have names that tell them apa
                               std::regex("hottest air cell at a rack front ([0-9.]+) degC \\([^;]+; one grid cell\\), "
                                          "warmest chassis inlet ([0-9.]+) degC \\([^;]+; the mean air a chassis "
                                          "draws\\)")));
-    CHECK(f[2].str() == c[1].str());                 // the same figure, the same name, in both commands
+    CHECK(f[2].str() == c[1].str());                  // the same figure, the same name, in both commands
     CHECK(std::stod(f[1]) >= std::stod(f[2]) - 0.05); // one cell is at least as hot as a chassis' mean
     CHECK_THAT(check.out + field.out, !Contains("warmest inlet") && !Contains("hottest air at a rack front"));
 }

@@ -12,7 +12,7 @@ using Catch::Matchers::Contains;
 using rdt::test::Run;
 using rdt::test::runRdt;
 
-TEST_CASE("--gpu-cap outside the GPU's range is the design file's error, not a clamp", "[cli][whatif]")
+TEST_CASE("rdt check --gpu-cap outside the GPU's range is the design file's error, not a clamp", "[cli][whatif]")
 {
     // nvidia-h100-sxm5 takes caps from its min_power_cap 200 W to its 700 W TDP, as gpu_power_cap in
     // the file does. Before: 100 W was clamped to 200 W, exit 0, and the run said "gpu-cap=100 W".
@@ -53,8 +53,8 @@ TEST_CASE("feed-loss on a design whose shelves name no feed says so and exits 2"
     // changed). single-rack's shelves are on A and B: the what-if runs.
     const Run none = runRdt("check data/designs/meta-rsc-a100.yaml --scenario feed-loss=A");
     CHECK(none.code == 2);
-    CHECK_THAT(none.out, Contains("feed-loss=A: no power shelf of the design is on feed A") &&
-                             Contains("would change nothing"));
+    CHECK_THAT(none.out,
+               Contains("feed-loss=A: no power shelf of the design is on feed A") && Contains("would change nothing"));
     CHECK_THAT(runRdt("check data/designs/single-rack.yaml --scenario feed-loss=A").out,
                Contains("scenario feed-loss=A"));
     CHECK(runRdt("check data/designs/single-rack.yaml --scenario feed-loss=C").code == 2);

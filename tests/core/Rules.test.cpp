@@ -122,10 +122,11 @@ TEST_CASE("default_severity sets every rule the profile does not name", "[rules]
     const Profile strict =
         Profile::loadText("name: s\ndefault_severity: error\nrules: {orv3.rack.mass: warning}\n", "s.yaml", reg);
     for (const auto& e : reg.entries())
-        CHECK(strict.configFor(e.info).severity == (e.info.id == "orv3.rack.mass" ? Severity::Warning : Severity::Error));
+        CHECK(strict.configFor(e.info).severity ==
+              (e.info.id == "orv3.rack.mass" ? Severity::Warning : Severity::Error));
     // A rule named with only a limit takes the default severity too.
-    const Profile limit = Profile::loadText(
-        "name: s\ndefault_severity: info\nrules: {orv3.rack.mass: {enabled: true}}\n", "s.yaml", reg);
+    const Profile limit =
+        Profile::loadText("name: s\ndefault_severity: info\nrules: {orv3.rack.mass: {enabled: true}}\n", "s.yaml", reg);
     CHECK(limit.configFor(*reg.find("orv3.rack.mass")).severity == Severity::Info);
     CHECK_THROWS_WITH(Profile::loadText("name: s\ndefault_severity: fatal\n", "s.yaml", reg),
                       Contains("s.yaml:2") && Contains("default_severity must be info, warning or error"));

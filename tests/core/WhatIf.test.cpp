@@ -34,7 +34,7 @@ const std::string kGt = "{ou: 6, part: meta-grand-teton-h100, id: gt0";
 
 } // namespace
 
-TEST_CASE("--gpu-cap: the caps gpu_power_cap accepts, in its words", "[whatif][core]")
+TEST_CASE("gpu-cap what-if: the caps gpu_power_cap accepts, in its words", "[whatif][core]")
 {
     const Design d = fromText(kGt + "}");
     // nvidia-h100-sxm5: min_power_cap 200 W [C5], tdp 700 W: both ends accepted, one watt beyond refused.
@@ -82,8 +82,8 @@ TEST_CASE("feed-loss=A on racks whose shelves name no feed says it changes nothi
                                 "{ou: 2, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-b}, ";
     const Design noFeeds = fromText(shelves + kGt + "}");
     // Before: the run went ahead as designed, labelled "feed-loss=A".
-    CHECK_THAT(feedLossWhatIfError(noFeeds, "A"), Contains("no power shelf of the design is on feed A") &&
-                                                      Contains("would change nothing"));
+    CHECK_THAT(feedLossWhatIfError(noFeeds, "A"),
+               Contains("no power shelf of the design is on feed A") && Contains("would change nothing"));
     const Design fed = fromText("{ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-a, feed: A}, "
                                 "{ou: 2, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-b}, " +
                                 kGt + "}");

@@ -417,8 +417,8 @@ TEST_CASE("the what-if bar refuses what the design file refuses, and --select th
     const QString shot = dir.path() + "/s.png", design = kData + "/designs/single-rack.yaml";
     const auto none = studio({"--screenshot", shot, "--select", "lab/row1/rack9", design});
     CHECK(none.first == 2);
-    CHECK_THAT(none.second, Contains("--select: no rack or part \"lab/row1/rack9\"") &&
-                                Contains("did you mean \"lab/row1/rack1\""));
+    CHECK_THAT(none.second,
+               Contains("--select: no rack or part \"lab/row1/rack9\"") && Contains("did you mean \"lab/row1/rack1\""));
     const auto cap = studio({"--screenshot", shot, "--scenario", "gpu-cap=100W", design});
     CHECK(cap.first == 2);
     CHECK_THAT(cap.second, Contains("is outside the allowed range 200 W … 700 W"));
