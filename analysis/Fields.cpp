@@ -3,6 +3,7 @@
 #include <cmath>
 #include <map>
 
+#include "thermal/ThermalChecks.h"
 
 namespace rdt::analysis {
 
@@ -27,7 +28,9 @@ core::PartField blank(const core::Design& d, std::string name, std::string unit,
 
 void thermalFields(const core::Design& d, const thermal::ThermalResult& t, std::vector<core::PartField>& out)
 {
-    core::PartField inlet = blank(d, "Inlet temperature", "degC", "thermal.inlet.chassis", true);
+    // Each chassis at its own inlet against the limit thermal.inlet.chassis judges it by.
+    core::PartField inlet = blank(d, "Inlet temperature", "degC", "thermal.inlet.chassis", true,
+                                  thermal::deratedMaxInletK(d.site.ashraeClass, d.site.altitudeM) - kC);
     core::PartField junction = blank(d, "GPU junction", "degC", "thermal.gpu.junction", true);
     core::PartField margin = blank(d, "GPU margin to limit", "K", "thermal.gpu.junction", false, 0.0);
     core::PartField rise = blank(d, "Exhaust rise", "K", "thermal.exhaust.dt", true);

@@ -196,15 +196,22 @@ double FieldSolver::wallHeat(Side side) const
     return q;
 }
 
-double FieldSolver::massOutflow(Side side) const
+std::array<double, 2> FieldSolver::massInOut(Side side) const
 {
-    double m = 0;
+    std::array<double, 2> m{0.0, 0.0};
     const double sign = isHigh(side) ? 1.0 : -1.0;
     const auto& u = m_u[static_cast<std::size_t>(axisOf(side))];
     forEachBoundaryFace(side, [&](const Index3&, std::size_t f, double area, const BoundaryCondition&) {
-        m += m_fluid.density * sign * u[f] * area;
+        const double out = m_fluid.density * sign * u[f] * area;
+        m[out > 0 ? 1 : 0] += std::abs(out);
     });
     return m;
+}
+
+double FieldSolver::massOutflow(Side side) const
+{
+    const auto [in, out] = massInOut(side);
+    return out - in;
 }
 
 double FieldSolver::enthalpyOutflow(Side side) const

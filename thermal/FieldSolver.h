@@ -264,8 +264,13 @@ public:
     /// ρ c_p Σ u·A (T − T_ref), upwind as the energy equation carries it, plus conduction across
     /// inlet faces. With wallHeat it closes the global energy balance.
     double enthalpyOutflow(Side side) const;
-    /// Mass flow (kg/s) leaving through a side's open faces (outward positive).
+    /// Mass flow (kg/s) leaving through a side's open faces (outward positive): the net of what
+    /// enters and leaves there, 0 on a side that holds both supply diffusers and return grilles.
     double massOutflow(Side side) const;
+    /// Mass flow (kg/s) through a side's open faces counted face by face: {entering, leaving},
+    /// both ≥ 0 (their difference is massOutflow). A room's supply and return may share a side
+    /// (overhead diffusers and ceiling grilles): its balance needs the two apart.
+    std::array<double, 2> massInOut(Side side) const;
     /// Total heat released in cells and black boxes (W), less what coolers remove.
     double heatReleased() const;
     /// Heat (W, ≥ 0 when they cool) the coolers (boxes with a fixed exhaust temperature) remove.

@@ -35,18 +35,30 @@ constexpr double kCouplingRelaxation = 0.5;
 /// The pseudo time step is at most this many cell crossings of the fastest air entering.
 constexpr double kCrossings = 16.0;
 
-/// Air leaving through every open side: mass-weighted temperature (°C) and heat carried (W).
-std::array<double, 2> returnAir(const FieldSolver& s)
+/// The room's air balance over its open faces.
+struct RoomBalance {
+    double returnC = 0;                   ///< mass-weighted air leaving, °C
+    double heatOutW = 0;                  ///< carried out (enthalpy leaving less wall heat)
+    double massInKgS = 0, massOutKgS = 0; ///< entering, leaving
+};
+
+/// The air entering and leaving face by face (not side by side: overhead diffusers and ceiling
+/// grilles share the ceiling, and their net there is zero), the heat it carries out, and the
+/// return temperature T_supply + Q_out / (ṁ_out c_p).
+RoomBalance roomBalance(const FieldSolver& s)
 {
-    double heat = 0, mass = 0;
+    RoomBalance b;
     for (int sd = 0; sd < 6; ++sd) {
         const auto side = static_cast<Side>(sd);
-        heat += s.enthalpyOutflow(side) - s.wallHeat(side);
-        mass += std::max(0.0, s.massOutflow(side));
+        b.heatOutW += s.enthalpyOutflow(side) - s.wallHeat(side);
+        const auto [in, out] = s.massInOut(side);
+        b.massInKgS += in;
+        b.massOutKgS += out;
     }
-    const double t = mass > 0 ? s.fluid().referenceTemperature + heat / (mass * s.fluid().specificHeat)
-                              : s.fluid().referenceTemperature;
-    return {t, heat};
+    b.returnC = s.fluid().referenceTemperature;
+    if (b.massOutKgS > 0)
+        b.returnC += b.heatOutW / (b.massOutKgS * s.fluid().specificHeat);
+    return b;
 }
 
 /// Progress of one room's solve: iteration, worst residual and an estimate of the time left from
@@ -428,13 +440,11 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
             field->roomOfRack[ri] = static_cast<int>(field->rooms.size());
             field->boxOfRack[ri] = static_cast<int>(k);
         }
-        const auto [returnC, heatOut] = returnAir(*solver);
-        out.returnC = returnC;
-        out.heatOutW = heatOut;
-        for (int sd = 0; sd < 6; ++sd) {
-            const double m = solver->massOutflow(static_cast<Side>(sd));
-            (m > 0 ? out.massOutKgS : out.massInKgS) += std::abs(m);
-        }
+        const RoomBalance balance = roomBalance(*solver);
+        out.returnC = balance.returnC;
+        out.heatOutW = balance.heatOutW;
+        out.massInKgS = balance.massInKgS;
+        out.massOutKgS = balance.massOutKgS;
         out.coolerW = solver->heatRemoved();
         out.heatW = solver->heatReleased() + out.coolerW;
         out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

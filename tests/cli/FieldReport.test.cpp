@@ -6,8 +6,10 @@
 #include <hdf5.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include "analysis/CheckFormats.h"
@@ -15,6 +17,7 @@
 #include "analysis/Pipeline.h"
 #include "analysis/ReportWriter.h"
 #include "cli/TextOutput.h"
+#include "core/Units.h"
 #include "support/Hdf5Read.h"
 #include "support/RunRdt.h"
 #include "thermal/RoomThermal.h"
@@ -237,9 +240,12 @@ TEST_CASE("rdt check on the 24k example with --thermal field: field inlets and R
 {
     // The issue's "done when": one 192-rack pod solved in 3D (the other seven share its layout),
     // every rack's and chassis' inlet from the field, the rows' RCI from those inlets; the text
-    // and the JSON name the same rows below the RCI limit.
+    // and the JSON name the same rows below the RCI limit, and the same chassis over the A2
+    // allowable 35 degC, each at its own inlet (issue 33: 64 chassis, the hottest
+    // dc1/pod*/row04/rack16/gt1 at 35.85 degC while its rack's front averages 32.4 degC; until
+    // then the rule judged the racks' means and the check passed with 0 errors).
     const test::Run json = test::runRdt("check data/designs/meta-24k-roce.yaml --thermal field --json", false);
-    REQUIRE(json.code == 0);
+    REQUIRE(json.code == 1);
     const nlohmann::json j = nlohmann::json::parse(json.out);
     const auto& t = j.at("thermal");
     CHECK(t.at("model") == "field");
@@ -271,7 +277,23 @@ TEST_CASE("rdt check on the 24k example with --thermal field: field inlets and R
             flagged.insert(v.at("subject").get<std::string>());
     CHECK(!below.empty());
     CHECK(flagged == below);
+    std::set<std::string> hot, inletErrors;
+    double hottest = 0;
+    for (const auto& c : t.at("chassis")) {
+        if (c.at("inlet_C").get<double>() > 35.0)
+            hot.insert(c.at("id").get<std::string>());
+        hottest = std::max(hottest, c.at("inlet_C").get<double>());
+    }
+    for (const auto& v : j.at("violations"))
+        if (v.at("rule") == "thermal.inlet.chassis")
+            inletErrors.insert(v.at("subject").get<std::string>());
+    CHECK(inletErrors == hot);
+    CHECK(hot.size() == 64); // 8 pods x 8 chassis (measured; the field's figure, not a limit)
+    CHECK(hottest == Approx(35.85).margin(0.1));
+    CHECK(j.at("counts").at("errors") == hot.size());
     const test::Run text = test::runRdt("check data/designs/meta-24k-roce.yaml --thermal field", false);
+    CHECK(text.out.find("thermal.inlet.chassis — Chassis inlet within the ASHRAE class (" + std::to_string(hot.size()) +
+                        " subjects)") != std::string::npos);
     CHECK(text.out.find("room field: 1 room solved (" + std::to_string(room.at("cells").get<int>()) + " cells") !=
           std::string::npos);
     CHECK(text.out.find("inlets and RCI from the field") != std::string::npos);
@@ -300,4 +322,68 @@ TEST_CASE("the check's field line says when a room ended on a residual plateau",
                                                "over 300 iterations, residuals at 2.1e-03)"));
     field->rooms.pop_back();
     CHECK(analysis::fieldSummaryText(t).find("plateau") == std::string::npos);
+}
+
+TEST_CASE("rdt check --inlet 32.5degC on a field row names each chassis at its own inlet", "[cli][field][rules]")
+{
+    // The row-pair fixture (two rows of three) with 32.5 degC supply: the end racks' chassis draw
+    // 36.5-37.9 degC. Each chassis over the A2 allowable 35 degC is its own subject, its measured
+    // value the inlet JSON reports for it, printed in the text to four figures; the hottest one's
+    // message carries its value, not its rack's mean (until issue 33: "chassis inlet 36.9 degC" on
+    // the rack, whose upper chassis drew 37.9 degC).
+    const test::Run json = test::runRdt("check tests/fixtures/room/row-pair-6.yaml --inlet 32.5degC --json", false);
+    REQUIRE(json.code == 1);
+    const nlohmann::json j = nlohmann::json::parse(json.out);
+    std::string hottestId;
+    double hottest = -1e300;
+    std::map<std::string, double> inlet;
+    for (const auto& c : j.at("thermal").at("chassis")) {
+        inlet[c.at("id").get<std::string>()] = c.at("inlet_C").get<double>();
+        if (c.at("inlet_C").get<double>() > hottest) {
+            hottest = c.at("inlet_C").get<double>();
+            hottestId = c.at("id").get<std::string>();
+        }
+    }
+    REQUIRE(hottest > 35.0);
+    std::set<std::string> flagged;
+    for (const auto& v : j.at("violations"))
+        if (v.at("rule") == "thermal.inlet.chassis") {
+            const std::string id = v.at("subject");
+            INFO(id);
+            REQUIRE(inlet.count(id) == 1); // a chassis, never a rack
+            CHECK(v.at("measured").get<double>() == inlet[id]);
+            flagged.insert(id);
+        }
+    std::set<std::string> over;
+    for (const auto& [id, c] : inlet)
+        if (c > 35.0)
+            over.insert(id);
+    CHECK(flagged == over);
+    const std::string value = core::formatQuantity(hottest + 273.15, core::Dimension::Temperature, 4);
+    const test::Run text = test::runRdt("check tests/fixtures/room/row-pair-6.yaml --inlet 32.5degC", false);
+    INFO(text.out);
+    CHECK(text.out.find(hottestId + ": chassis inlet " + value + " (the room field's air at its own intake") !=
+          std::string::npos);
+}
+
+TEST_CASE("rdt field --json: overhead supply with ceiling returns keeps its mass balance", "[cli][field][balance]")
+{
+    // tests/fixtures/room/overhead-12.yaml: 12 racks, ~170 kW, diffusers and return grilles both in
+    // the ceiling. Until issue 33 the report took the balance side by side — the ceiling's net is
+    // zero — and printed mass_in_kg_s 0, mass_out_kg_s ~3e-15 and return_C 6e16 (or the supply's
+    // 22.0). By hand: 7.10 m3/s x 1.196 kg/m3 = 8.49 kg/s in and out; 169.7 kW / (8.49 kg/s x
+    // 1005 J/(kg K)) = 19.9 K over the 22 degC supply, 41.9 degC. Tolerances: 2 % on the mass
+    // (the racks' fans settle with the field), in = out to 1e-9, 0.2 K on the return.
+    const test::Run run = test::runRdt("field tests/fixtures/room/overhead-12.yaml --json", false);
+    REQUIRE(run.code == 0);
+    const nlohmann::json r = nlohmann::json::parse(run.out).at("rooms").at(0);
+    const double in = r.at("mass_in_kg_s").get<double>(), out = r.at("mass_out_kg_s").get<double>();
+    CHECK(in == Approx(8.49).epsilon(0.02));
+    CHECK(out == Approx(in).epsilon(1e-9));
+    CHECK(r.at("return_C").get<double>() == Approx(41.9).margin(0.2));
+    const test::Run text = test::runRdt("field tests/fixtures/room/overhead-12.yaml", false);
+    char said[48];
+    std::snprintf(said, sizeof said, "return %.1f degC", r.at("return_C").get<double>());
+    INFO(text.out);
+    CHECK(text.out.find(said) != std::string::npos); // the text's figure is JSON's
 }

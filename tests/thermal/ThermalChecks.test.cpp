@@ -1,6 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <functional>
+#include <memory>
+
 #include "support/RuleHarness.h"
+#include "thermal/Thermal.h"
 #include "thermal/ThermalChecks.h"
 
 using namespace rdt;
@@ -32,4 +37,137 @@ TEST_CASE("supply air outside the class is a violation on the site", "[thermal][
     CHECK(hot[0].unit == "degC");
     CHECK(check("{supply_air: 33 degC, ashrae_class: A2, altitude: 1800 m}").size() == 1);
     CHECK(check("{supply_air: 8 degC, ashrae_class: A2}").size() == 1);
+}
+
+namespace {
+
+/// One rack of two Grand Tetons in row `w`, its network solution edited by `edit`, and the thermal
+/// rules run on it: each rule judges each subject at its own value.
+std::vector<core::Violation> judged(const std::function<void(thermal::ThermalResult&)>& edit,
+                                    const std::string& site = "{supply_air: 25 degC, ashrae_class: A2}")
+{
+    const core::Design d = core::loadDesignText(
+        "site: " + site + "\n" +
+            test::oneRack("orv3-hpr", "{ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu, feed: A}, "
+                                      "{ou: 6, part: meta-grand-teton-h100, id: gt0}, "
+                                      "{ou: 15, part: meta-grand-teton-h100, id: gt1}"),
+        "test.yaml", test::kDataDir + "/catalog");
+    auto t = std::make_shared<thermal::ThermalResult>(thermal::computeThermal(d));
+    REQUIRE(t->racks.at(0).chassis.size() == 2);
+    edit(*t);
+    core::ResultStore store;
+    store.put<thermal::ThermalResult>("thermal", t);
+    core::CheckRegistry reg;
+    thermal::registerChecks(reg);
+    core::Progress progress;
+    return core::runChecks(d, reg, core::Profile::loadText("name: t\n", "profile.yaml", reg), progress, &store);
+}
+
+std::vector<core::Violation> of(const std::vector<core::Violation>& all, const std::string& rule)
+{
+    std::vector<core::Violation> v;
+    for (const core::Violation& x : all)
+        if (x.rule == rule)
+            v.push_back(x);
+    return v;
+}
+
+constexpr double kZero = 273.15;
+
+} // namespace
+
+TEST_CASE("thermal.inlet.chassis judges each chassis at its own inlet, not its rack's mean", "[thermal][rules]")
+{
+    // A stratified front as the room field gives it: the rack's mean 34.8 degC, under the A2
+    // allowable 35 degC; gt0 draws 34.6 degC, gt1 35.2 degC — just over. Until issue 33 the rule
+    // judged the rack's mean and raised nothing.
+    const auto v = of(judged([](thermal::ThermalResult& t) {
+                          t.model = core::ThermalModel::Field;
+                          t.racks[0].frontK = 34.8 + kZero;
+                          t.racks[0].chassis[0].inletK = 34.6 + kZero;
+                          t.racks[0].chassis[1].inletK = 35.2 + kZero;
+                      }),
+                      "thermal.inlet.chassis");
+    REQUIRE(v.size() == 1);
+    CHECK(v[0].subject == "h/w/k/gt1");
+    CHECK(v[0].measured == Approx(35.2));
+    CHECK(v[0].limit == Approx(35.0));
+    CHECK(v[0].unit == "degC");
+    CHECK(v[0].loc.line == 2); // the slot's line in the design text
+    CHECK_THAT(v[0].message, Catch::Matchers::StartsWith("chassis inlet 35.2 degC (the room field's air at its own "
+                                                         "intake") &&
+                                 Catch::Matchers::Contains("the rack's front mean 34.8 degC") &&
+                                 Catch::Matchers::EndsWith("is above the A2 allowable 35 degC"));
+    // 0.01 K over prints as such (four figures), never as the limit itself.
+    const auto justOver = of(judged([](thermal::ThermalResult& t) {
+                                 for (auto& c : t.racks[0].chassis)
+                                     c.inletK = 35.01 + kZero;
+                             }),
+                             "thermal.inlet.chassis");
+    REQUIRE(justOver.size() == 2);
+    CHECK_THAT(justOver[0].message, Catch::Matchers::StartsWith("chassis inlet 35.01 degC (cold-aisle air with"));
+    // At 1,800 m the A2 limit is 35 − (1800 − 900) / 300 = 32 degC: 32.1 is over, 31.9 is not.
+    const auto high = of(judged(
+                             [](thermal::ThermalResult& t) {
+                                 t.racks[0].chassis[0].inletK = 31.9 + kZero;
+                                 t.racks[0].chassis[1].inletK = 32.1 + kZero;
+                             },
+                             "{supply_air: 25 degC, ashrae_class: A2, altitude: 1800 m}"),
+                         "thermal.inlet.chassis");
+    REQUIRE(high.size() == 1);
+    CHECK(high[0].subject == "h/w/k/gt1");
+    CHECK(high[0].limit == Approx(32.0));
+}
+
+TEST_CASE("each per-chassis thermal rule fires on the one chassis just past its limit", "[thermal][rules]")
+{
+    // gt1 alone just past each limit, gt0 just inside it: the violation names gt1 and its value.
+    SECTION("thermal.gpu.junction: 0.01 K over the GPU's maximum operating temperature")
+    {
+        double limitC = NAN;
+        const auto v = of(judged([&](thermal::ThermalResult& t) {
+                              for (auto& c : t.racks[0].chassis)
+                                  c.gpuJunctionK = c.maxOperatingK - 0.01;
+                              t.racks[0].chassis[1].gpuJunctionK = t.racks[0].chassis[1].maxOperatingK + 0.01;
+                              limitC = t.racks[0].chassis[1].maxOperatingK - kZero;
+                          }),
+                          "thermal.gpu.junction");
+        REQUIRE(v.size() == 1);
+        CHECK(v[0].subject == "h/w/k/gt1");
+        CHECK(v[0].measured == Approx(limitC + 0.01));
+        CHECK(v[0].limit == Approx(limitC)); // H100 SXM5: 87 degC
+        CHECK(limitC == Approx(87.0));
+    }
+    SECTION("thermal.gpu.setpoint: 0.06 K over the fan-control setpoint (its band is 0.05 K)")
+    {
+        const auto v = of(judged([](thermal::ThermalResult& t) {
+                              for (auto& c : t.racks[0].chassis)
+                                  c.gpuJunctionK = c.setpointK + 0.04;
+                              t.racks[0].chassis[1].gpuJunctionK = t.racks[0].chassis[1].setpointK + 0.06;
+                          }),
+                          "thermal.gpu.setpoint");
+        REQUIRE(v.size() == 1);
+        CHECK(v[0].subject == "h/w/k/gt1");
+        CHECK(v[0].measured - v[0].limit == Approx(0.06));
+    }
+    SECTION("thermal.exhaust.dt: 0.01 K under the 12.3 K target")
+    {
+        const auto v = of(judged([](thermal::ThermalResult& t) {
+                              for (auto& c : t.racks[0].chassis)
+                                  c.exhaustK = c.inletK + 12.31;
+                              t.racks[0].chassis[1].exhaustK = t.racks[0].chassis[1].inletK + 12.29;
+                          }),
+                          "thermal.exhaust.dt");
+        REQUIRE(v.size() == 1);
+        CHECK(v[0].subject == "h/w/k/gt1");
+        CHECK(v[0].measured == Approx(12.29));
+        CHECK(v[0].limit == Approx(12.3));
+    }
+    SECTION("thermal.row.rci: 0.1 % under the 96 % minimum, on the row")
+    {
+        const auto v = of(judged([](thermal::ThermalResult& t) { t.rows.at(0).rciHi = 95.9; }), "thermal.row.rci");
+        REQUIRE(v.size() == 1);
+        CHECK(v[0].subject == "h/w");
+        CHECK(v[0].measured == Approx(95.9));
+    }
 }
