@@ -14,6 +14,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "analysis/CheckFormats.h"
 #include "analysis/Pipeline.h"
@@ -403,6 +404,11 @@ TEST_CASE("the what-if bar refuses what the design file refuses, and --select th
     CHECK(std::isnan(f.window->studio().whatIf().gpuCapW)); // not applied
     CHECK(f.window->whatIf()->set("gpu-cap", "200 W"));
     CHECK(f.window->studio().whatIf().gpuCapW == 200.0);
+    // Failed rotors up to Grand Teton's 32 (16 dual-rotor fans), not the bar's own limit.
+    CHECK(f.window->whatIf()->set("fan-fail", "12"));
+    CHECK(f.window->studio().whatIf().failedRotors == 12);
+    CHECK_FALSE(f.window->whatIf()->set("fan-fail", "33"));
+    CHECK_THAT(f.window->whatIf()->refusal().toStdString(), Contains("value 33 is outside the allowed range 0 … 32"));
     f.window->whatIf()->reset();
     CHECK(f.window->whatIf()->refusal().isEmpty());
 
@@ -518,4 +524,30 @@ TEST_CASE("the energy panel shows the facility's energy and the workload's check
     CHECK_THAT(f.window->energy()->energyHeadline().toStdString(), Contains("No facility: section"));
     CHECK_THAT(f.window->energy()->checkpointHeadline().toStdString(), Contains("No workload"));
     CHECK(f.window->energy()->writePath()->barCount() == 0);
+}
+
+TEST_CASE("the Problems panel lists the violations rdt check reports, subject for subject (issue 33)",
+          "[gui][audit]")
+{
+    // The limit audit (tests/cli/LimitAudit.test.cpp) holds JSON, text and HDF5 to the same
+    // violations; this holds the studio's Problems model to them too, on designs that fail power,
+    // thermal and mechanical rules (broken rack), a clip and the bar (tight rack) and a feed (600 A).
+    for (const QString& path : {kData + "/designs/broken-rack.yaml", kData + "/designs/tight-rack.yaml",
+                                QString(RDT_SOURCE_DIR "/tests/fixtures/signoff/gt-600a-feeds.yaml")}) {
+        CAPTURE(path.toStdString());
+        Fixture f;
+        REQUIRE(f.window->openFile(path));
+        f.window->waitForChecks();
+        core::Progress quiet;
+        analysis::RunOptions o;
+        o.designPath = path.toStdString();
+        const nlohmann::json j = analysis::checkJson(analysis::run(o, quiet));
+        std::multiset<std::pair<std::string, std::string>> cli, studio;
+        for (const auto& v : j["violations"])
+            cli.insert({v["rule"].get<std::string>(), v["subject"].get<std::string>()});
+        for (const core::Violation& v : f.window->studio().violations())
+            studio.insert({v.rule, v.subject});
+        CHECK(studio == cli);
+        CHECK(f.window->problems()->rowCount() == static_cast<int>(cli.size()));
+    }
 }
