@@ -65,7 +65,7 @@ WhatIfBar::WhatIfBar(Studio& studio, QWidget* parent)
     addWidget(new QLabel(tr("  altitude ")));
     addWidget(m_altitude);
     addWidget(new QLabel(tr("  failed rotors ")));
-    m_rotors->setRange(0, 8);
+    m_rotors->setRange(0, 1024); // the design's chassis bound it: apply() refuses more than they have
     m_rotors->setToolTip(tr("Failed fan rotors in every chassis"));
     m_rotors->setKeyboardTracking(false);
     addWidget(m_rotors);
