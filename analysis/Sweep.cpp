@@ -306,7 +306,7 @@ VariantResult runVariant(const SweepSpec& spec, std::size_t index)
             double inlet = -1e300, tj = -1e300;
             for (const thermal::RackThermal& rt : r.thermal->racks)
                 for (const thermal::ChassisThermal& ch : rt.chassis) {
-                    inlet = std::max(inlet, std::isfinite(ch.fieldInletK) ? ch.fieldInletK : ch.inletK);
+                    inlet = std::max(inlet, ch.inletK); // the inlet thermal.inlet.chassis judges, either model
                     tj = std::max(tj, ch.gpuJunctionK);
                 }
             out.maxInletC = inlet > -1e300 ? inlet - 273.15 : NAN;

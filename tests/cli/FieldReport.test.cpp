@@ -16,6 +16,7 @@
 #include "analysis/FieldOutput.h"
 #include "analysis/Pipeline.h"
 #include "analysis/ReportWriter.h"
+#include "analysis/Sweep.h"
 #include "cli/TextOutput.h"
 #include "core/Units.h"
 #include "support/Hdf5Read.h"
@@ -386,4 +387,31 @@ TEST_CASE("rdt field --json: overhead supply with ceiling returns keeps its mass
     std::snprintf(said, sizeof said, "return %.1f degC", r.at("return_C").get<double>());
     INFO(text.out);
     CHECK(text.out.find(said) != std::string::npos); // the text's figure is JSON's
+}
+
+TEST_CASE("rdt sweep's max inlet with the field model is the inlet the rule judges", "[cli][field][sweep]")
+{
+    // A sweep variant's max inlet is the warmest chassis inlet rdt check judges and reports
+    // (ChassisThermal::inletK, JSON inlet_C), with the network and the field model alike. Until
+    // issue 33 the sweep took the field's band mean without the rack's own recirculation: on the
+    // row pair at 32.5 degC 37.17 degC where the check's warmest chassis is at 37.88 degC.
+    const fs::path dir = fs::temp_directory_path() / ("rdt-field-sweep-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "s.yaml") << "sweep: 1\ndesign: " RDT_SOURCE_DIR "/tests/fixtures/room/row-pair-6.yaml\n"
+                                     "axes:\n  - {axis: inlet, values: [32.5 degC]}\n";
+    const analysis::SweepSpec spec = analysis::loadSweepSpec((dir / "s.yaml").string());
+    const analysis::VariantResult v = analysis::runVariant(spec, 0);
+    REQUIRE(v.ok);
+    analysis::RunOptions o;
+    o.designPath = RDT_SOURCE_DIR "/tests/fixtures/room/row-pair-6.yaml";
+    o.inletK = 32.5 + 273.15;
+    core::Progress progress;
+    const analysis::RunResult r = analysis::run(o, progress);
+    REQUIRE(r.thermal->model == core::ThermalModel::Field);
+    double warmest = -1e300;
+    for (const thermal::RackThermal& rk : r.thermal->racks)
+        for (const thermal::ChassisThermal& c : rk.chassis)
+            warmest = std::max(warmest, c.inletK - 273.15);
+    CHECK(v.maxInletC == Approx(warmest).margin(1e-9));
+    fs::remove_all(dir);
 }
