@@ -136,7 +136,7 @@ TEST_CASE("a rack that fails only with a feed lost runs at full clocks with both
     CHECK(found);
 }
 
-TEST_CASE("every current limit at the bar's minimum voltage; each clip reported and judged (issue 33, 3)",
+TEST_CASE("every current limit at the bar's minimum voltage, each clip reported and judged (issue 33, 3)",
           "[signoff][power][busbar]")
 {
     // Three Grand Tetons and a Minipack2 on one 33 kW HPR shelf: 3 × 10.2 + 1.5 = 32.1 kW at
