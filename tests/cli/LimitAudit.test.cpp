@@ -73,6 +73,20 @@ void powerLimits(const json& power, double rideThroughS, double derating, std::v
     for (const json& r : power["racks"]) {
         const std::string id = r["id"];
         const double load = num(r["it_load_W"]);
+        // Cap advice says "needed" for exactly the rules the rack fails (issue 33, 3).
+        std::set<std::string> failing, advised;
+        for (const json& f : r["failures"])
+            failing.insert(f.get<std::string>());
+        for (const auto& [rule, advice] : r["cap_advice"]["by_rule"].items())
+            if (advice["needed"].get<bool>())
+                advised.insert(rule);
+        if (!(r["gpus"].get<int>() == 0 || !r["fed"].get<bool>())) {
+            INFO("cap advice of " << id);
+            CHECK(advised == failing);
+            CHECK(r["cap_advice"]["busbar"]["needed"].get<bool>() == failing.count("orv3.busbar.current") > 0);
+            CHECK(r["cap_advice"]["n1"]["needed"].get<bool>() == failing.count("orv3.shelf.n1") > 0);
+            CHECK(r["cap_advice"]["feed_loss"]["needed"].get<bool>() == failing.count("orv3.feed.loss") > 0);
+        }
         above(out, "orv3.busbar.current", id, num(r["busbar_current_A"]), num(r["busbar_rating_A"]));
         for (const json& c : r["clips"])
             above(out, "orv3.busbar.current", c["id"].get<std::string>(), num(c["current_A"]), num(c["rating_A"]));
