@@ -298,8 +298,12 @@ void InspectorPanel::rackResults(int rackIndex)
     }
     if (thermal && static_cast<std::size_t>(rackIndex) < thermal->racks.size()) {
         const thermal::RackThermal& t = thermal->racks[static_cast<std::size_t>(rackIndex)];
+        // The rule judges each chassis at its own inlet: the rack fails it when any of its chassis does.
+        bool chassisOver = false;
+        for (const core::Violation& v : m_studio.violations())
+            chassisOver = chassisOver || (v.rule == "thermal.inlet.chassis" && v.subject.rfind(t.id + "/", 0) == 0);
         addResult(tr("Front / rear air"), q(t.frontK, D::Temperature) + " / " + q(t.rearK, D::Temperature),
-                  "thermal.inlet.chassis", false);
+                  "thermal.inlet.chassis", chassisOver);
         addResult(tr("Recirculation"), q(t.recirculationM3s, D::VolumeFlow), "");
     }
 }
