@@ -9,9 +9,12 @@
 #include <set>
 
 #include "models/PowerModels.h"
+#include "power/BudgetDetail.h"
 #include "power/Busbar.h"
 
 namespace rdt::power {
+
+using detail::noteOnce;
 
 namespace {
 
@@ -252,7 +255,9 @@ void clipCurrents(RackPower& out, const std::vector<std::pair<const core::Slot*,
 
 /// The worst shelf's whip current over its own derated breaker, less one (≤ 0: within): every
 /// feed up only (`normalOnly`), else the worst of that and the other feed lost.
-double whipExcess(const RackPower& out, const PowerOptions& o, bool normalOnly)
+} // namespace
+
+double detail::whipExcess(const RackPower& out, const PowerOptions& o, bool normalOnly)
 {
     double worst = -1.0;
     for (const ShelfPower& sh : out.shelves)
@@ -262,6 +267,8 @@ double whipExcess(const RackPower& out, const PowerOptions& o, bool normalOnly)
                                         1.0);
     return worst;
 }
+
+namespace {
 
 /// The power rules the rack fails; PowerChecks reports exactly these.
 void judge(RackPower& out, const PowerOptions& o)
@@ -287,7 +294,7 @@ void judge(RackPower& out, const PowerOptions& o)
         if (out.bbuHoldupS < o.rideThroughS)
             fail("orv3.bbu.holdup");
         out.whipLimitA = out.whipBreakerA * o.breakerDerating;
-        if (whipExcess(out, o, false) > 0)
+        if (detail::whipExcess(out, o, false) > 0)
             fail("orv3.ac.whip");
         if (!std::isnan(out.pulseRatio) && out.peakLoadW > out.capacityN1W * out.pulseRatio)
             fail("orv3.psu.pulse");
@@ -297,11 +304,15 @@ void judge(RackPower& out, const PowerOptions& o)
     out.fits = out.failures.empty();
 }
 
-void noteOnce(RackPower& out, const std::string& note)
+} // namespace
+
+void detail::noteOnce(RackPower& out, const std::string& note)
 {
     if (std::find(out.notes.begin(), out.notes.end(), note) == out.notes.end())
         out.notes.push_back(note);
 }
+
+namespace {
 
 /// Figures a power rule needs but the catalog lacks: noted (and reported by power.figure.missing),
 /// never taken from another part.
@@ -331,7 +342,9 @@ void missingFigures(const core::Design& d, const core::Rack& r, const std::vecto
 }
 
 /// The rack budgeted with every GPU capped at `capW` (≤ 0: the design's caps).
-RackPower evaluate(const core::Design& d, std::size_t rackIndex, const PowerOptions& o, double capW)
+} // namespace
+
+RackPower detail::evaluate(const core::Design& d, std::size_t rackIndex, const PowerOptions& o, double capW)
 {
     const core::Rack& r = d.racks[rackIndex];
     RackPower out;
@@ -390,7 +403,7 @@ RackPower evaluate(const core::Design& d, std::size_t rackIndex, const PowerOpti
 
 /// Busbar load on the basis with every GPU capped at `capW`: one pass over the slots, what the
 /// rules that judge the load alone need (no bus network, no AC side).
-double busbarLoadAt(const core::Design& d, std::size_t rackIndex, const PowerOptions& o, double capW)
+double detail::busbarLoadAt(const core::Design& d, std::size_t rackIndex, const PowerOptions& o, double capW)
 {
     const core::Rack& r = d.racks[rackIndex];
     double w = 0;
@@ -402,183 +415,6 @@ double busbarLoadAt(const core::Design& d, std::size_t rackIndex, const PowerOpt
     return w;
 }
 
-/// The busbar load a rule allows when the rule judges the load alone (N+1, feed loss, shelf loss,
-/// hold-up, the bar's current on racks not rated per clip); nullopt for the others.
-std::optional<double> loadLimit(const std::string& rule, const RackPower& r, const PowerOptions& o)
-{
-    if (rule == "orv3.shelf.n1")
-        return r.capacityN1W;
-    if (rule == "orv3.feed.loss" && !std::isnan(r.capacityFeedLossW))
-        return r.capacityFeedLossW;
-    if (rule == "shelf loss")
-        return r.capacityShelfLossW;
-    if (rule == "orv3.bbu.holdup" && r.bbuEnergyJ > 0)
-        return std::min(r.bbuDischargeW, r.bbuEnergyJ / o.rideThroughS);
-    if (rule == "orv3.busbar.current" && std::isnan(r.clipRatingA))
-        return r.busbarRatingA * r.busbarVminV;
-    return std::nullopt;
-}
-
-/// The cap range the rack's GPUs allow: their highest minimum cap and highest TDP.
-std::pair<double, double> capRange(const core::Design& d, const core::Rack& r, RackPower& out)
-{
-    double tdp = 0, lo = 0;
-    for (const core::Slot& s : r.slots)
-        if (s.part->kind == core::PartKind::Chassis && core::Design::gpuCount(*s.part) > 0) {
-            tdp = std::max(tdp, models::gpuTdpW(*s.part, *d.catalog));
-            double minCap = models::gpuMinCapW(*s.part, *d.catalog);
-            if (std::isnan(minCap)) {
-                const core::Part* gpu = d.catalog->find(s.part->text("gpus.part"));
-                minCap = gpu ? gpu->value("power.idle", 1.0) : 1.0;
-                noteOnce(out, (gpu ? gpu->slug : s.part->slug) +
-                                  " has no min_power_cap (cap advice searched down to its idle power)");
-            }
-            lo = std::max(lo, minCap);
-        }
-    return {lo, tdp};
-}
-
-/// `measure / limit − 1`: above zero when beyond the limit; +∞ for a zero limit with a load.
-double over(double measure, double limit)
-{
-    if (limit > 0)
-        return measure / limit - 1.0;
-    return measure > 0 ? INFINITY : -1.0;
-}
-
-/// How far the rack is beyond a power rule's limit (≤ 0: within), for a rule a lower GPU cap can
-/// clear; nullopt where none can (no power shelf, no battery, a voltage above the window).
-std::optional<double> excess(const std::string& rule, const RackPower& r, const PowerOptions& o)
-{
-    if (rule == "orv3.shelf.n1")
-        return over(r.itLoadW, r.capacityN1W);
-    if (rule == "orv3.feed.loss")
-        return std::isnan(r.capacityFeedLossW) ? -1.0 : over(r.itLoadW, r.capacityFeedLossW);
-    if (rule == "orv3.busbar.current")
-        return std::max(over(r.busbarCurrentA, r.busbarRatingA),
-                        std::isnan(r.clipRatingA) ? -1.0 : over(r.maxClipCurrentA, r.clipRatingA));
-    if (rule == "orv3.busbar.voltage") {
-        if (!r.busbarConverged)
-            return 1.0;
-        double worst = -1.0;
-        for (const LoadPoint& l : r.loads) {
-            if (l.voltageV > r.busbarVmaxV)
-                return std::nullopt; // less load only raises it
-            worst = std::max(worst, over(r.busbarVminV, l.voltageV));
-        }
-        return worst;
-    }
-    if (rule == "orv3.bbu.holdup") {
-        if (r.bbuEnergyJ <= 0)
-            return std::nullopt; // no battery: no cap gives the rack one
-        return std::max(over(r.itLoadW, r.bbuDischargeW), over(r.itLoadW * o.rideThroughS, r.bbuEnergyJ));
-    }
-    if (rule == "orv3.ac.whip")
-        return whipExcess(r, o, false);
-    if (rule == "orv3.psu.pulse")
-        return std::isnan(r.pulseRatio) ? -1.0 : over(r.peakLoadW, r.capacityN1W * r.pulseRatio);
-    if (rule == "power.feed.capacity") {
-        double worst = -1.0;
-        for (const FeedPower& f : r.feeds)
-            worst = std::max(worst, over(f.worstW, f.availableW));
-        return worst;
-    }
-    return std::nullopt; // orv3.power.source
-}
-
-/// How far the rack is beyond its normal-operation limits (every feed, shelf and rectifier up):
-/// the shelves' N capacity, busbar and clip currents, the voltage floor, whips and feed circuits.
-double normalExcess(const RackPower& r, const PowerOptions& o)
-{
-    double worst = over(r.itLoadW, r.capacityNW);
-    worst = std::max(worst, over(r.busbarCurrentA, r.busbarRatingA));
-    if (!std::isnan(r.clipRatingA))
-        worst = std::max(worst, over(r.maxClipCurrentA, r.clipRatingA));
-    if (!r.busbarConverged)
-        worst = std::max(worst, 1.0);
-    for (const LoadPoint& l : r.loads)
-        worst = std::max(worst, over(r.busbarVminV, l.voltageV));
-    worst = std::max(worst, whipExcess(r, o, true));
-    for (const FeedPower& f : r.feeds)
-        worst = std::max(worst, over(f.inputW, f.availableW));
-    return worst;
-}
-
-void adviseCaps(const core::Design& d, std::size_t rackIndex, const PowerOptions& o, RackPower& out)
-{
-    if (out.gpus == 0)
-        return;
-    if (!out.fed) {
-        // No power shelf: no cap feeds the rack (orv3.power.source); its GPUs are counted at their
-        // minimum cap in normal operation, as every rack that cannot be fed.
-        out.capNormal = {true, false, NAN};
-        out.capCanFit = false;
-        return;
-    }
-    const auto [lo, hi] = capRange(d, d.racks[rackIndex], out);
-    if (!(hi > 0))
-        return;
-    // Every measure grows with the cap: the cap that clears a limit is the root of its excess.
-    const auto capWhere = [&](const std::function<std::optional<double>(const RackPower&)>& measure) {
-        CapAdvice a;
-        a.needed = true;
-        if (measure(out))
-            a.capW = models::largestWithin(lo, hi, 0.0, 0.25, [&](double cap) {
-                const std::optional<double> e = measure(evaluate(d, rackIndex, o, cap));
-                return e ? *e : INFINITY;
-            });
-        a.possible = !std::isnan(a.capW);
-        return a;
-    };
-    // Rules that judge the load alone search the load, one pass over the slots a step, each cap
-    // tried once for all of them (the fleet's failing racks: issue 33).
-    std::vector<std::pair<double, double>> loads;
-    const auto loadAt = [&](double cap) {
-        for (const auto& [c, w] : loads)
-            if (c == cap)
-                return w;
-        loads.emplace_back(cap, busbarLoadAt(d, rackIndex, o, cap));
-        return loads.back().second;
-    };
-    const auto capFor = [&](const std::string& rule) {
-        if (const std::optional<double> limit = loadLimit(rule, out, o)) {
-            CapAdvice a;
-            a.needed = true;
-            a.capW = models::largestWithin(lo, hi, *limit, 0.25, loadAt);
-            a.possible = !std::isnan(a.capW);
-            return a;
-        }
-        return capWhere([&](const RackPower& r) { return excess(rule, r, o); });
-    };
-    bool canFit = true;
-    for (const std::string& rule : out.failures) {
-        const CapAdvice a = capFor(rule);
-        out.capByRule.emplace_back(rule, a);
-        canFit = canFit && a.possible;
-        if (a.possible)
-            out.gpuCapToFitW = std::isnan(out.gpuCapToFitW) ? a.capW : std::min(out.gpuCapToFitW, a.capW);
-    }
-    // Every rule's measure grows with the cap, so the cap that clears them all is the lowest of theirs.
-    out.capCanFit = canFit;
-    if (!canFit)
-        out.gpuCapToFitW = NAN;
-    const auto byRule = [&](const char* rule) {
-        for (const auto& [id, a] : out.capByRule)
-            if (id == rule)
-                return a;
-        return CapAdvice{};
-    };
-    out.capN1 = byRule("orv3.shelf.n1");
-    out.capFeedLoss = byRule("orv3.feed.loss");
-    out.capBusbar = byRule("orv3.busbar.current");
-    if (out.shelves.size() >= 2 && out.itLoadW > out.capacityShelfLossW)
-        out.capShelfLoss = capFor("shelf loss");
-    if (normalExcess(out, o) > 0)
-        out.capNormal = capWhere([&](const RackPower& r) { return normalExcess(r, o); });
-}
-
-} // namespace
-
 bool RackPower::fails(const std::string& rule) const
 {
     return std::find(failures.begin(), failures.end(), rule) != failures.end();
@@ -586,8 +422,8 @@ bool RackPower::fails(const std::string& rule) const
 
 RackPower rackPower(const core::Design& d, std::size_t rackIndex, const PowerOptions& o)
 {
-    RackPower out = evaluate(d, rackIndex, o, 0.0);
-    adviseCaps(d, rackIndex, o, out);
+    RackPower out = detail::evaluate(d, rackIndex, o, 0.0);
+    detail::adviseCaps(d, rackIndex, o, out);
     return out;
 }
 
