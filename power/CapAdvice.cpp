@@ -129,7 +129,8 @@ void adviseCaps(const core::Design& d, std::size_t rackIndex, const PowerOptions
         out.capCanFit = false;
         return;
     }
-    const auto [lo, hi] = capRange(d, d.racks[rackIndex], out);
+    const std::pair<double, double> range = capRange(d, d.racks[rackIndex], out);
+    const double lo = range.first, hi = range.second; // not a structured binding: clang 14 cannot capture one
     if (!(hi > 0))
         return;
     // Every measure grows with the cap: the cap that clears a limit is the root of its excess.
