@@ -124,8 +124,27 @@ json signalJson(const signal::SignalResult& s)
                          {"eye_height", jsonNumber(v.eyeHeightV)},
                          {"eye_width_UI", jsonNumber(v.eyeWidthUi)},
                          {"verdict", v.verdict},
-                         {"lane_rate_Gbps", jsonNumber(v.laneRateGbps)}});
-    return {{"links", links}};
+                         {"lane_rate_Gbps", jsonNumber(v.laneRateGbps)},
+                         {"port_rate_Gbps", jsonNumber(v.portRateGbps)},
+                         {"negotiated_lane_Gbps", jsonNumber(v.negotiatedLaneGbps)},
+                         {"from_port", v.fromPort},
+                         {"to_port", v.toPort},
+                         {"downgraded", v.downgraded}});
+    json ports = json::array();
+    for (const signal::PartPorts& p : s.ports)
+        ports.push_back({{"id", p.id},
+                         {"part", p.part},
+                         {"rack", p.rack},
+                         {"switch", p.isSwitch},
+                         {"available", p.available},
+                         {"used", p.used},
+                         {"downlinks", p.downlinks},
+                         {"uplinks", p.uplinks},
+                         {"down_Gbps", jsonNumber(p.downGbps)},
+                         {"up_Gbps", jsonNumber(p.upGbps)},
+                         {"oversubscription", jsonNumber(p.oversubscription)},
+                         {"by_class", p.byClass}});
+    return {{"links", links}, {"ports", ports}};
 }
 
 RuleRun ruleRun(const RunResult& result)

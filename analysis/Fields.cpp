@@ -103,8 +103,9 @@ core::PartField linkMargin(const core::Design& d, const signal::SignalResult& si
         for (std::size_t ri = 0; ri < d.racks.size(); ++ri)
             for (std::size_t si = 0; si < d.racks[ri].slots.size(); ++si) {
                 const core::Slot& s = d.racks[ri].slots[si];
-                const bool end = l.scope == "port" ? s.name == l.fromSlot || s.name == l.toSlot
-                                                   : s.part->slug == l.from.partSlug || s.part->slug == l.to.partSlug;
+                // A port-to-port link colours its two slots (by full id); a class, every part of its kinds.
+                const bool end = !l.fromSlot.empty() ? s.id == l.fromSlot || s.id == l.toSlot
+                                                     : s.part->slug == l.from.partSlug || s.part->slug == l.to.partSlug;
                 if (end) {
                     double& v = f.values[ri][si];
                     v = std::isfinite(v) ? std::min(v, m) : m;

@@ -101,13 +101,16 @@ namespace {
 std::shared_ptr<const signal::SignalResult> verdictsFromRules(std::shared_ptr<const signal::SignalResult> sig,
                                                               const std::vector<core::Violation>& violations)
 {
-    std::map<std::string, std::set<std::string>> failed;
+    // Per class: the rules that failed on it, and whether any of them is an error.
+    std::map<std::string, std::pair<std::set<std::string>, bool>> failed;
     for (const core::Violation& v : violations) {
         static const std::string prefix = "link class ";
         if (v.waived || v.severity == core::Severity::Info || v.message.rfind(prefix, 0) != 0)
             continue;
         const std::size_t end = v.message.find_first_of(": (", prefix.size());
-        failed[v.message.substr(prefix.size(), end - prefix.size())].insert(v.rule);
+        auto& entry = failed[v.message.substr(prefix.size(), end - prefix.size())];
+        entry.first.insert(v.rule);
+        entry.second = entry.second || v.severity == core::Severity::Error;
     }
     if (failed.empty())
         return sig;
@@ -117,10 +120,14 @@ std::shared_ptr<const signal::SignalResult> verdictsFromRules(std::shared_ptr<co
         if (it == failed.end())
             continue;
         std::string rules;
-        for (const std::string& r : it->second)
+        for (const std::string& r : it->second.first)
             rules += (rules.empty() ? "" : ", ") + r;
-        l.pass = false;
-        l.verdict = "fail (" + rules + ")";
+        // An error fails the class; warnings alone (a negotiated-down rate) are said beside its verdict.
+        if (it->second.second || !l.pass) {
+            l.pass = false;
+            l.verdict = "fail (" + rules + ")";
+        } else
+            l.verdict += ", warning (" + rules + ")";
     }
     return out;
 }

@@ -227,6 +227,28 @@ void writeSignalGroup(hid_t file, const signal::SignalResult& s)
         t.set(verdict, v.verdict);
     }
     t.write(g.get(), "links");
+    // Ports per switch and chassis: the port budget and the rack tier's oversubscription.
+    H5Table pt;
+    const auto pId = pt.textColumn("id"), pPart = pt.textColumn("part"), pRack = pt.textColumn("rack"),
+               pSwitch = pt.intColumn("switch", "1"), pAvail = pt.intColumn("available", "1"),
+               pUsed = pt.intColumn("used", "1"), pDown = pt.intColumn("downlinks", "1"),
+               pUp = pt.intColumn("uplinks", "1"), pDownBw = pt.realColumn("down_bandwidth", "Gb/s"),
+               pUpBw = pt.realColumn("up_bandwidth", "Gb/s"), pOver = pt.realColumn("oversubscription", "1");
+    for (const signal::PartPorts& p : s.ports) {
+        pt.addRow();
+        pt.set(pId, p.id);
+        pt.set(pPart, p.part);
+        pt.set(pRack, p.rack);
+        pt.set(pSwitch, static_cast<long long>(p.isSwitch ? 1 : 0));
+        pt.set(pAvail, static_cast<long long>(p.available));
+        pt.set(pUsed, static_cast<long long>(p.used));
+        pt.set(pDown, static_cast<long long>(p.downlinks));
+        pt.set(pUp, static_cast<long long>(p.uplinks));
+        pt.set(pDownBw, p.downGbps);
+        pt.set(pUpBw, p.upGbps);
+        pt.set(pOver, p.oversubscription);
+    }
+    pt.write(g.get(), "ports");
     // Equalised pulse response of each copper class: a group with the samples and their spacing.
     const H5Handle pulses = group(g.get(), "pulses");
     for (const signal::LinkVerdict& v : s.links) {

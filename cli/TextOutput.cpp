@@ -23,6 +23,41 @@ namespace {
 /// Throughput with a supply failure in every rack, beside normal operation's (issue 33).
 std::string plural(std::size_t n, const std::string& one, const std::string& many);
 
+/// The fullest switch and chassis by ports used, and the rack tier's oversubscription range.
+void portsLine(std::ostream& out, const signal::SignalResult& s)
+{
+    const signal::PartPorts *sw = nullptr, *ch = nullptr;
+    double lo = INFINITY, hi = 0;
+    for (const signal::PartPorts& p : s.ports) {
+        if (p.available <= 0)
+            continue;
+        const signal::PartPorts*& top = p.isSwitch ? sw : ch;
+        if (!top || double(p.used) / p.available > double(top->used) / top->available)
+            top = &p;
+        if (p.isSwitch && std::isfinite(p.oversubscription)) {
+            lo = std::min(lo, p.oversubscription);
+            hi = std::max(hi, p.oversubscription);
+        }
+    }
+    if (!sw && !ch)
+        return;
+    out << "ports   ";
+    if (sw)
+        out << " fullest switch " << sw->used << " of " << sw->available << " ports (" << sw->id << ")";
+    if (ch)
+        out << (sw ? ";" : "") << " fullest chassis " << ch->used << " of " << ch->available << " interfaces ("
+            << ch->id << ")";
+    if (hi > 0) {
+        char buf[96];
+        if (hi - lo < 1e-9)
+            std::snprintf(buf, sizeof buf, "; rack switches %.3g:1 down to up", hi);
+        else
+            std::snprintf(buf, sizeof buf, "; rack switches %.3g:1 to %.3g:1 down to up", lo, hi);
+        out << buf;
+    }
+    out << "\n";
+}
+
 /// "BF16", "FP16", "BF16/FP16"; "16-bit" when no class has either.
 std::string dtypeLabel(std::string d)
 {
@@ -316,6 +351,7 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
             out << buf;
         }
         out << "\n";
+        portsLine(out, *r.signal);
     }
     if (r.throughput && r.throughput->gpus > 0) {
         const analysis::ThroughputResult& t = *r.throughput;

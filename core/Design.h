@@ -131,6 +131,10 @@ struct LinkClass {
     bool appliesTo(const Rack& rack) const;
 };
 
+/// Ports one instance of `part` uses at `end` of a link class: the end's `count`, else its
+/// component count (`gpus`, `nics`), else the interfaces its glob matches, else 1.
+int portsPerInstance(const LinkEnd& end, const Part& part);
+
 /// Glob match with `*` (any run, also across `/`) and `?`.
 bool globMatch(std::string_view pattern, std::string_view text);
 

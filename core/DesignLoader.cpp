@@ -54,19 +54,6 @@ LinkEnd readEnd(const Cursor& c, const Catalog& catalog)
     return e;
 }
 
-/// Ports per instance of the part at one end of a link class.
-int portsPerInstance(const LinkEnd& end, const Part& part)
-{
-    if (end.count > 0)
-        return end.count;
-    if (!end.component.empty())
-        return static_cast<int>(part.value(end.component + ".count", 0));
-    if (!end.interfaces.empty())
-        return static_cast<int>(std::count_if(part.interfaces.begin(), part.interfaces.end(),
-                                              [&](const Interface& i) { return globMatch(end.interfaces, i.name); }));
-    return 1;
-}
-
 const Slot* findSlot(const Design& d, const std::string& id)
 {
     const std::size_t cut = id.rfind('/');
@@ -188,6 +175,19 @@ std::shared_ptr<const Catalog> loadCatalogs(const Cursor& doc, const std::string
 }
 
 } // namespace
+
+int portsPerInstance(const LinkEnd& end, const Part& part)
+{
+    if (end.count > 0)
+        return end.count;
+    if (!end.component.empty())
+        return static_cast<int>(part.value(end.component + ".count", 0));
+    if (!end.interfaces.empty())
+        return static_cast<int>(std::count_if(part.interfaces.begin(), part.interfaces.end(),
+                                              [&](const Interface& i) { return globMatch(end.interfaces, i.name); }));
+    return 1;
+}
+
 
 bool Waiver::matches(const std::string& ruleId, const std::string& subjectId) const
 {

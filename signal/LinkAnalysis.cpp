@@ -1,5 +1,7 @@
 #include "signal/LinkAnalysis.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <cmath>
 
@@ -82,6 +84,70 @@ double requiredCableLengthM(const core::Slot& a, const core::Slot& b, double ouP
 
 namespace {
 
+/// One end's port: the part's own (a switch), else its NICs' (a chassis: `nics.part`).
+struct EndPort {
+    std::string part;
+    double portGbps = NAN, laneGbps = NAN;
+    int lanes = 0;
+    std::string text() const
+    {
+        char b[160];
+        if (std::isnan(portGbps) && std::isnan(laneGbps))
+            return part + " (no port rate in the catalog)";
+        std::snprintf(b, sizeof b, "%s %g Gb/s", part.c_str(), portGbps);
+        std::string out = b;
+        if (!std::isnan(laneGbps)) {
+            if (lanes > 0)
+                std::snprintf(b, sizeof b, ", %d × %g Gb/s lanes", lanes, laneGbps);
+            else
+                std::snprintf(b, sizeof b, ", %g Gb/s lanes", laneGbps);
+            out += b;
+        }
+        return out;
+    }
+};
+
+EndPort endPort(const core::Design& d, const core::LinkEnd& e)
+{
+    EndPort out;
+    out.part = e.partSlug;
+    const core::Part* p = d.catalog->find(e.partSlug);
+    if (!p)
+        return out;
+    const core::Part* port = p;
+    if (!p->find("port_rate") && !p->find("lane_rate"))
+        if (const core::Part* nic = d.catalog->find(p->text("nics.part"))) {
+            port = nic;
+            out.part = nic->slug;
+        }
+    out.portGbps = port->value("port_rate", NAN) / 1e9;
+    out.laneGbps = port->value("lane_rate", NAN) / 1e9;
+    out.lanes = static_cast<int>(port->value("lanes_per_port", 0));
+    if (out.lanes == 0 && out.portGbps > 0 && out.laneGbps > 0)
+        out.lanes = static_cast<int>(std::lround(out.portGbps / (out.laneGbps * 0.94))); // 53.125 → 50G of payload
+    return out;
+}
+
+double lower(double a, double b)
+{
+    if (std::isnan(a))
+        return b;
+    return std::isnan(b) ? a : std::min(a, b);
+}
+
+/// The link's rate negotiated from both ends (port speed and lane rate the lower of the two).
+void negotiate(const core::Design& d, const core::LinkClass& l, LinkVerdict& v)
+{
+    const EndPort a = endPort(d, l.from), b = endPort(d, l.to);
+    v.fromPort = a.text();
+    v.toPort = b.text();
+    v.portRateGbps = lower(a.portGbps, b.portGbps);
+    v.fasterPortGbps = std::isnan(a.portGbps) ? b.portGbps : std::isnan(b.portGbps) ? a.portGbps : std::max(a.portGbps, b.portGbps);
+    v.negotiatedLaneGbps = lower(a.laneGbps, b.laneGbps);
+    const auto differ = [](double x, double y) { return !std::isnan(x) && !std::isnan(y) && std::fabs(x - y) > 1e-9; };
+    v.downgraded = differ(a.portGbps, b.portGbps) || differ(a.laneGbps, b.laneGbps);
+}
+
 /// IL (dB) of a trace model over 0.1 … `maxHz` at 64 points, plus a fixed allowance (connectors).
 void traceIl(LinkVerdict& v, double lengthM, double maxHz, double extraDb)
 {
@@ -105,6 +171,7 @@ SignalResult analyseLinks(const core::Design& d, const std::string& dir)
         v.kind = l.medium;
         v.count = l.count;
         v.placementLengthM = placementLength(d, l);
+        negotiate(d, l, v);
         v.lengthM = l.lengthM.value_or(l.cable ? l.cable->value("length", 0.0) : 0.0);
         if (v.lengthM <= 0 && !std::isnan(v.placementLengthM))
             v.lengthM = v.placementLengthM;
@@ -124,18 +191,24 @@ SignalResult analyseLinks(const core::Design& d, const std::string& dir)
             // The electrical part of an optical link is the host's C2M trace: ~16 dB at 26.56 GHz [E2].
             v.ilNyquistDb = ilAt(26.5625e9, 0.0, kHostTraceM);
             v.pass = v.ilNyquistDb <= 16.0;
-            v.laneRateGbps = v.pass ? 100.0 : 0.0;
-            v.verdict = v.pass ? "pass" : "fail";
+            const bool fiftyOnly = v.negotiatedLaneGbps < 90.0;
+            v.laneRateGbps = v.pass ? (fiftyOnly ? 50.0 : 100.0) : 0.0;
+            v.verdict = v.pass ? (fiftyOnly ? "pass at the negotiated 50 Gb/s per lane" : "pass") : "fail";
             traceIl(v, kHostTraceM, 53.125e9, 0.0);
             v.marginDb = 16.0 - v.ilNyquistDb;
         } else {
             if (!ck)
                 ck = std::make_unique<ComParams>(ComParams::load(dir + "/ieee8023ck-cr-estimate.yaml"));
+            if (!cd50)
+                cd50 = std::make_unique<ComParams>(ComParams::load(dir + "/ieee8023cd-cr-estimate.yaml"));
+            // Ends that negotiate 50G-class lanes (53.125 Gb/s) run the 802.3cd table, never the 802.3ck one.
+            const bool fiftyOnly = v.negotiatedLaneGbps < 90.0;
+            const ComParams& table = fiftyOnly ? *cd50 : *ck;
             ComChannel ch;
-            ch.freqHz = grid(2.0 * ck->baudHz);
+            ch.freqHz = grid(2.0 * table.baudHz);
             const int awg = l.cable ? static_cast<int>(l.cable->value("awg", 30)) : 30;
             ch.thru = channel(ch.freqHz, v.lengthM, kHostTraceM, awg);
-            ComResult r = computeCom(ch, *ck, true);
+            ComResult r = computeCom(ch, table, true);
             v.ilNyquistDb = r.ilNyquistDb;
             v.comDb = r.comDb;
             v.eyeHeightV = r.eyeHeightV;
@@ -148,7 +221,7 @@ SignalResult analyseLinks(const core::Design& d, const std::string& dir)
                 v.ilFreqHz.push_back(ch.freqHz[i]);
                 v.ilDb.push_back(-20.0 * std::log10(std::max(std::abs(ch.thru[i]), 1e-12)));
             }
-            v.marginDb = r.comDb - ck->passDb;
+            v.marginDb = r.comDb - table.passDb;
             v.signalV = r.signalV;
             v.noiseV = r.noiseV;
             v.sigmaIsiV = r.sigmaIsiV;
@@ -159,11 +232,9 @@ SignalResult analyseLinks(const core::Design& d, const std::string& dir)
             v.ctleGainDb = r.ctleGainDb;
             v.txPre = r.txPre;
             v.txPost = r.txPost;
-            v.laneRateGbps = r.pass ? 100.0 : 0.0;
-            v.verdict = r.pass ? "pass" : "fail";
-            if (!r.pass) {
-                if (!cd50)
-                    cd50 = std::make_unique<ComParams>(ComParams::load(dir + "/ieee8023cd-cr-estimate.yaml"));
+            v.laneRateGbps = r.pass ? (fiftyOnly ? 50.0 : 100.0) : 0.0;
+            v.verdict = r.pass ? (fiftyOnly ? "pass at the negotiated 50 Gb/s per lane" : "pass") : "fail";
+            if (!r.pass && !fiftyOnly) {
                 ComChannel slow;
                 slow.freqHz = grid(2.0 * cd50->baudHz);
                 slow.thru = channel(slow.freqHz, v.lengthM, kHostTraceM, awg);
@@ -177,6 +248,7 @@ SignalResult analyseLinks(const core::Design& d, const std::string& dir)
         }
         res.links.push_back(std::move(v));
     }
+    res.ports = portBudget(d, res.links);
     return res;
 }
 

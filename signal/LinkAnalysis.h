@@ -17,6 +17,7 @@
 #include "core/Design.h"
 #include "core/ResultStore.h"
 #include "signal/Com.h"
+#include "signal/PortBudget.h"
 
 namespace rdt::signal {
 
@@ -30,6 +31,13 @@ struct LinkVerdict {
     double comDb = NAN;            ///< NaN where COM does not apply
     double eyeHeightV = NAN;
     double laneRateGbps = 0; ///< the rate the link holds (0 when none)
+    /// Negotiated from both ends' ports (the NIC's for a chassis): the lower port speed and the
+    /// lower lane rate, Gb/s (NaN where neither end states one). COM and the eye are evaluated
+    /// at the negotiated lane rate's table (100 Gb/s per lane, or 50 below 100 Gb/s lanes).
+    double portRateGbps = NAN, negotiatedLaneGbps = NAN;
+    double fasterPortGbps = NAN; ///< the faster end's port speed: what the link would run at alone
+    std::string fromPort, toPort; ///< each end's port as catalogued ("meta-minipack2 200 Gb/s, 4 × 53.125 Gb/s")
+    bool downgraded = false;      ///< the ends differ: the faster end runs at the slower end's rate
     bool pass = false;
     std::string verdict;                          ///< "pass", "fail", "fallback to 50 Gb/s per lane"
     std::size_t count = 0;                        ///< links of this class
@@ -51,6 +59,7 @@ struct LinkVerdict {
 
 struct SignalResult {
     std::vector<LinkVerdict> links;
+    std::vector<PartPorts> ports; ///< every switch and chassis a link class uses (portBudget())
 };
 
 /// Analyse every link class. `siProfileDir` holds the COM tables.

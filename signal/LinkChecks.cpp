@@ -1,5 +1,6 @@
 #include "signal/LinkChecks.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -93,8 +94,73 @@ void checkVerdicts(core::CheckContext& ctx, bool fallbacks)
 
 } // namespace
 
+namespace {
+
+/// Each switch's and each chassis' ports, at its own count.
+void checkPorts(core::CheckContext& ctx, bool switches)
+{
+    const auto r = signalFor(ctx.design(), ctx.results(), siProfileDir());
+    for (const PartPorts& p : r->ports) {
+        if (p.isSwitch != switches || p.available <= 0 || p.used <= p.available)
+            continue;
+        const core::Slot* slot = nullptr;
+        for (const core::Rack& rack : ctx.design().racks)
+            if (rack.id == p.rack)
+                for (const core::Slot& s : rack.slots)
+                    slot = s.id == p.id ? &s : slot;
+        ctx.report(p.id,
+                   p.part + " " + p.id.substr(p.id.rfind('/') + 1) + ": " + std::to_string(p.used) +
+                       (switches ? " links land on its " + std::to_string(p.available) + " ports"
+                                 : " links leave its " + std::to_string(p.available) + " interfaces") +
+                       " (" + p.byClass + ")",
+                   p.used, p.available, switches ? "ports" : "interfaces", slot ? slot->loc : core::SourceLoc{});
+    }
+}
+
+/// A link class whose two ends' ports differ: the faster end runs at the slower's rate.
+void checkMismatch(core::CheckContext& ctx)
+{
+    const auto r = signalFor(ctx.design(), ctx.results(), siProfileDir());
+    for (std::size_t i = 0; i < r->links.size(); ++i) {
+        const LinkVerdict& v = r->links[i];
+        if (!v.downgraded)
+            continue;
+        char rate[96];
+        std::snprintf(rate, sizeof rate, "%g Gb/s with %g Gb/s lanes", v.portRateGbps, v.negotiatedLaneGbps);
+        ctx.report("links/" + v.id,
+                   "link class " + v.id + ": " + v.fromPort + " meets " + v.toPort + ": the link runs at " + rate,
+                   v.portRateGbps, v.fasterPortGbps, "Gb/s", ctx.design().links[i].loc);
+    }
+}
+
+} // namespace
+
 void registerChecks(core::CheckRegistry& registry)
 {
+    registry.add({"switch.ports",
+                  "Links landing on a switch within its ports",
+                  core::Severity::Error,
+                  "the switch's catalogued port count (e.g. Wedge 400: 48 cages [S2][S3]; Minipack2: 128 [S2][S4])",
+                  "Every link class's links that land on one switch instance — rack-scope links from the parts of "
+                  "its rack, its fabric uplinks, port-to-port links — exceed the switch's ports.",
+                  {}},
+                 [](core::CheckContext& c) { checkPorts(c, true); });
+    registry.add({"chassis.interfaces",
+                  "Links from a chassis within its interfaces",
+                  core::Severity::Error,
+                  "the chassis' catalogued interfaces (NetBox device type), else its NICs' ports",
+                  "The links every class takes from one chassis instance exceed its catalogued interfaces (Grand "
+                  "Teton: 10). A chassis with neither interfaces nor NICs in the catalog is not counted.",
+                  {}},
+                 [](core::CheckContext& c) { checkPorts(c, false); });
+    registry.add({"link.rate.mismatch",
+                  "Both ends of a link class at the same port speed and lane rate",
+                  core::Severity::Warning,
+                  "IEEE 802.3 auto-negotiation / link training: a link runs at the highest rate both ends support",
+                  "The two ends' ports (a chassis' NIC, a switch) differ in port speed or lane rate: the link is "
+                  "negotiated down to the slower end, and COM and the eye are evaluated at that lane rate.",
+                  {}},
+                 checkMismatch);
     registry.add({"link.endpoint.missing",
                   "Rack-scope links need their far end in the rack",
                   core::Severity::Error,

@@ -126,9 +126,12 @@ TEST_CASE("RoCE and InfiniBand examples differ where their fabrics differ", "[th
     CHECK(r.classes[0].sustainedTflopsBf16 == Approx(989.4 * 0.4));
     CHECK(r.collective(models::Collective::AllReduce, 8, 1 << 30).busbwGBps ==
           Approx(i.collective(models::Collective::AllReduce, 8, 1 << 30).busbwGBps));
-    // 8 × 400G per node at 94 %: 376 GB/s.
-    CHECK(r.hierarchy.nodeNetBps / 1e9 == Approx(376));
-    CHECK(r.nicRateGbps == Approx(400));
+    // RoCE: the 400G NICs meet the Minipack2's 200G ports (4 × 53.125 Gb/s lanes) and run at
+    // 200G (issue 33): 8 × 200G per node at 94 % = 188 GB/s. IB: 400G ports on both ends, 376 GB/s.
+    CHECK(r.hierarchy.nodeNetBps / 1e9 == Approx(188));
+    CHECK(r.nicRateGbps == Approx(200));
+    CHECK(i.hierarchy.nodeNetBps / 1e9 == Approx(376));
+    CHECK(i.nicRateGbps == Approx(400));
     // The 1:7 pod taper cuts cluster-wide AlltoAll; the higher RoCE latencies cut AllGather at scale.
     const double gib = 1 << 30;
     CHECK(r.collective(models::Collective::AllToAll, 24576, gib).busbwGBps <
@@ -217,12 +220,17 @@ TEST_CASE("heat limits the clock: hot inlet and failed fan rotors", "[throughput
 TEST_CASE("a DAC that only holds 50 Gb/s per lane halves the node's network bandwidth",
           "[throughput][pipeline][signal]")
 {
-    // single-rack with its NIC-to-switch DAC declared 3.5 m long: COM fails at 100 Gb/s per lane
-    // and passes at 50, so the 400G NICs run at 200G.
+    // single-rack with a Quantum-2 for its rack switch (400G ports of 4 × 106.25 Gb/s lanes, as
+    // the NICs: nothing negotiated down) and its NIC-to-switch DAC declared 3.5 m long: COM fails
+    // at 100 Gb/s per lane and passes at 50, so the 400G NICs run at 200G.
     std::ifstream in(kRoot + "data/designs/single-rack.yaml");
     std::stringstream text;
     text << in.rdbuf();
     std::string s = text.str();
+    for (std::size_t at = s.find("meta-minipack2"); at != std::string::npos; at = s.find("meta-minipack2", at))
+        s.replace(at, std::string("meta-minipack2").size(), "nvidia-quantum2-qm9700");
+    const std::string fastPath = (std::filesystem::temp_directory_path() / "rdt-ib-dac.yaml").string();
+    std::ofstream(fastPath) << s;
     const std::string cable = "    cable: dac-400g-osfp-2m\n";
     const auto at = s.find(cable);
     REQUIRE(at != std::string::npos);
@@ -230,7 +238,9 @@ TEST_CASE("a DAC that only holds 50 Gb/s per lane halves the node's network band
     const std::string path = (std::filesystem::temp_directory_path() / "rdt-long-dac.yaml").string();
     std::ofstream(path) << s;
     const auto slow = runDesign(path);
-    const auto fast = runDesign(kRoot + "data/designs/single-rack.yaml");
+    const auto fast = runDesign(fastPath);
+    CHECK(fast.signal->links[0].laneRateGbps == 100);
+    CHECK(fast.throughput->nicRateGbps == Approx(400));
     CHECK(slow.signal->links[0].laneRateGbps == 50);
     CHECK(slow.throughput->nicRateGbps == Approx(200));
     CHECK(slow.throughput->hierarchy.nodeNetBps == Approx(fast.throughput->hierarchy.nodeNetBps / 2));
@@ -241,6 +251,7 @@ TEST_CASE("a DAC that only holds 50 Gb/s per lane halves the node's network band
     CHECK(slow.throughput->collective(models::Collective::AllGather, 16, gib).busbwGBps <
           0.6 * fast.throughput->collective(models::Collective::AllGather, 16, gib).busbwGBps);
     std::filesystem::remove(path);
+    std::filesystem::remove(fastPath);
 }
 
 TEST_CASE("H200 and B200 from the catalog", "[throughput][gpu]")

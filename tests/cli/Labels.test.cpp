@@ -35,7 +35,8 @@ TEST_CASE("ocp-strict: every rule is an error, as it says", "[cli][labels][profi
     CHECK_THAT(text.out, Contains("error  thermal.row.rci") && Contains("0 warnings"));
     const Run sarif = runRdt("validate data/designs/single-rack.yaml --profile ocp-strict --format sarif", false);
     CHECK(sarif.code == 1);
-    for (const auto& res : nlohmann::json::parse(sarif.out)["runs"][0]["results"])
+    const nlohmann::json log = nlohmann::json::parse(sarif.out); // kept: a range over a temporary's member dangles
+    for (const auto& res : log["runs"][0]["results"])
         CHECK(res["level"] == "error");
 }
 

@@ -123,6 +123,21 @@ void thermalLimits(const json& thermal, double maxInletC, double minExhaustDtK, 
         below(out, "thermal.row.rci", row["id"].get<std::string>(), num(row["rci_hi"]), minRci * 100.0);
 }
 
+/// Every port figure with a limit: each switch's and chassis' links against its ports, and each
+/// link class's negotiated port speed against its faster end's.
+void portLimits(const json& signal, std::vector<Limited>& out)
+{
+    for (const json& p : signal["ports"]) {
+        if (p["available"].get<int>() <= 0)
+            continue;
+        above(out, p["switch"].get<bool>() ? "switch.ports" : "chassis.interfaces", p["id"].get<std::string>(),
+              num(p["used"]), num(p["available"]));
+    }
+    for (const json& l : signal["links"])
+        out.push_back({"link.rate.mismatch", "links/" + l["id"].get<std::string>(), NAN, NAN,
+                       l["downgraded"].get<bool>(), false});
+}
+
 std::set<std::string> auditedRules(const std::vector<Limited>& items)
 {
     std::set<std::string> rules;
@@ -148,6 +163,7 @@ void audit(const analysis::RunResult& r)
     const core::Site& site = r.design.site;
     thermalLimits(j["thermal"], thermal::deratedMaxInletK(site.ashraeClass, site.altitudeM) - 273.15,
                   constraint("thermal.exhaust.dt", "min_exhaust_dt"), constraint("thermal.row.rci", "min_rci"), items);
+    portLimits(j["signal"], items);
     REQUIRE_FALSE(items.empty());
     std::multiset<std::pair<std::string, std::string>> violations;
     for (const json& v : j["violations"])
@@ -306,6 +322,17 @@ std::vector<std::pair<std::string, analysis::RunOptions>> variants()
     o = design(single);
     o.thermalModel = core::ThermalModel::Field;
     out.emplace_back("single rack, field thermal", o);
+    // 30 links from each Grand Teton: over its 10 interfaces (chassis.interfaces on each).
+    o = design(single);
+    std::ifstream in(single);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    o.designText = ss.str();
+    const std::string nics = "interfaces: \"nic*\"}";
+    const auto at = o.designText.find(nics);
+    REQUIRE(at != std::string::npos);
+    o.designText.replace(at, nics.size(), "count: 30}");
+    out.emplace_back("single rack, 30 links a chassis", o);
     return out;
 }
 

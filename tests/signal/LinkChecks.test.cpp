@@ -6,15 +6,102 @@
 
 using namespace rdt;
 
+/// Violations of the reach and endpoint rules (the 400G NIC meeting a 200G Minipack2 port is the
+/// rate-mismatch warning, tested on its own below).
 static std::vector<core::Violation> check(const std::string& slots, const std::string& cable,
                                           const std::string& extra = "")
 {
-    return test::runRules(
-        test::oneRack("orv3-600a", slots) +
-            "links:\n  - {class: dac, medium: copper, from: {part: meta-grand-teton-h100, interfaces: "
-            "\"nic*\"}, to: {part: meta-minipack2}, cable: " +
-            cable + extra + "}\n",
-        signal::registerChecks);
+    std::vector<core::Violation> out;
+    for (core::Violation& v : test::runRules(
+             test::oneRack("orv3-600a", slots) +
+                 "links:\n  - {class: dac, medium: copper, from: {part: meta-grand-teton-h100, interfaces: "
+                 "\"nic*\"}, to: {part: meta-minipack2}, cable: " +
+                 cable + extra + "}\n",
+             signal::registerChecks))
+        if (v.rule != "link.rate.mismatch")
+            out.push_back(std::move(v));
+    return out;
+}
+
+/// Violations of `rule` for a rack of `slots` and the given `links:` section.
+static std::vector<core::Violation> ruleOn(const std::string& rule, const std::string& slots, const std::string& links)
+{
+    std::vector<core::Violation> out;
+    for (core::Violation& v : test::runRules(test::oneRack("orv3-600a", slots) + links, signal::registerChecks))
+        if (v.rule == rule)
+            out.push_back(std::move(v));
+    return out;
+}
+
+namespace {
+const std::string kThreeGtsWedge = "{ou: 1, part: orv3-power-shelf-6x3kw}, {ou: 3, part: meta-grand-teton-h100, id: g0}, "
+                                   "{ou: 11, part: meta-grand-teton-h100, id: g1}, "
+                                   "{ou: 19, part: meta-grand-teton-h100, id: g2}, {ou: 27, part: meta-wedge400, id: sw}";
+std::string linksPerGt(int n)
+{
+    return "links:\n  - {class: nic-sw, medium: copper, from: {part: meta-grand-teton-h100, count: " + std::to_string(n) +
+           "}, to: {part: meta-wedge400}, cable: dac-400g-osfp-2m}\n";
+}
+} // namespace
+
+TEST_CASE("ports are counted per switch and interfaces per chassis (issue 33, 4)", "[signal][ports]")
+{
+    // 30 links from each of three Grand Tetons: 90 land on the 48-port Wedge 400 (one violation,
+    // on the switch) and each chassis takes 30 through its 10 catalogued interfaces (three, one
+    // per chassis). Before: no rule counted either.
+    const auto sw = ruleOn("switch.ports", kThreeGtsWedge, linksPerGt(30));
+    REQUIRE(sw.size() == 1);
+    CHECK(sw[0].subject == "h/w/k/sw");
+    CHECK(sw[0].measured == Approx(90));
+    CHECK(sw[0].limit == Approx(48));
+    const auto gt = ruleOn("chassis.interfaces", kThreeGtsWedge, linksPerGt(30));
+    REQUIRE(gt.size() == 3);
+    CHECK(gt[0].subject == "h/w/k/g0");
+    CHECK(gt[0].measured == Approx(30));
+    CHECK(gt[0].limit == Approx(10));
+    // Just over, and at, the limit: 16 a chassis is 48 on the switch (passes) but over 10 interfaces;
+    // 10 a chassis fits both (30 of 48 ports, 10 of 10 interfaces); 17 is 51 > 48.
+    CHECK(ruleOn("switch.ports", kThreeGtsWedge, linksPerGt(16)).empty());
+    CHECK(ruleOn("switch.ports", kThreeGtsWedge, linksPerGt(17)).size() == 1);
+    CHECK(ruleOn("chassis.interfaces", kThreeGtsWedge, linksPerGt(10)).empty());
+    CHECK(ruleOn("chassis.interfaces", kThreeGtsWedge, linksPerGt(11)).size() == 3);
+}
+
+TEST_CASE("a link's rate is negotiated from both ends' ports (issue 33, 4)", "[signal][ports]")
+{
+    // The 24k example's NIC (ConnectX-7: one 400G port of 4 × 106.25 Gb/s lanes) into a Minipack2
+    // (200G ports of 4 × 53.125 Gb/s lanes): the link runs at 200 Gb/s on 53.125 Gb/s lanes, COM is
+    // taken with the 50 Gb/s-per-lane (802.3cd) table, and a warning names both ends. Before: judged
+    // at 100 Gb/s per lane with the 802.3ck table, no warning.
+    const std::string links = "links:\n  - {class: nic-rtsw, medium: copper, from: {part: meta-grand-teton-h100, "
+                              "interfaces: \"nic*\"}, to: {part: meta-minipack2}, cable: dac-400g-osfp-1m}\n";
+    const std::string slots = "{ou: 1, part: meta-grand-teton-h100, id: g}, {ou: 9, part: meta-minipack2, id: sw}";
+    const core::Design d = core::loadDesignText(test::oneRack("orv3-600a", slots) + links, "t.yaml",
+                                                test::kDataDir + "/catalog");
+    const signal::SignalResult r = signal::analyseLinks(d, test::kDataDir + "/si-profiles");
+    REQUIRE(r.links.size() == 1);
+    const signal::LinkVerdict& v = r.links[0];
+    CHECK(v.portRateGbps == Approx(200.0));
+    CHECK(v.fasterPortGbps == Approx(400.0));
+    CHECK(v.negotiatedLaneGbps == Approx(53.125));
+    CHECK(v.downgraded);
+    CHECK(v.laneRateGbps == Approx(50.0));
+    CHECK(v.marginDb == Approx(v.comDb - 3.0)); // the 802.3cd table's 3 dB threshold
+    const auto w = ruleOn("link.rate.mismatch", slots, links);
+    REQUIRE(w.size() == 1);
+    CHECK(w[0].severity == core::Severity::Warning);
+    CHECK_THAT(w[0].message, Catch::Contains("nvidia-connectx7-400g 400 Gb/s, 4 × 106.25 Gb/s lanes") &&
+                                 Catch::Contains("meta-minipack2 200 Gb/s, 4 × 53.125 Gb/s lanes"));
+    // The same NIC into a Quantum-2 (400G ports of 4 × 106.25 Gb/s): no mismatch, 100 Gb/s per lane.
+    const std::string ib = "links:\n  - {class: nic-ib, medium: copper, from: {part: meta-grand-teton-h100, "
+                           "interfaces: \"nic*\"}, to: {part: nvidia-quantum2-qm9700}, cable: dac-400g-osfp-1m}\n";
+    const std::string ibSlots = "{ou: 1, part: meta-grand-teton-h100, id: g}, {ou: 9, part: nvidia-quantum2-qm9700}";
+    const signal::SignalResult same = signal::analyseLinks(
+        core::loadDesignText(test::oneRack("orv3-600a", ibSlots) + ib, "t.yaml", test::kDataDir + "/catalog"),
+        test::kDataDir + "/si-profiles");
+    CHECK_FALSE(same.links[0].downgraded);
+    CHECK(same.links[0].laneRateGbps == Approx(100.0));
+    CHECK(ruleOn("link.rate.mismatch", ibSlots, ib).empty());
 }
 TEST_CASE("required cable length from placement", "[signal][reach]")
 {
