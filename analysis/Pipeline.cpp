@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_set>
 
 #include "core/MechanicalChecks.h"
 #include "core/WhatIf.h"
@@ -170,14 +171,20 @@ ThroughputResult withRotorCase(const core::Design& design, const power::PowerRes
 {
     if (t.classes.empty())
         return t;
-    if (design.racks.size() > kRotorCaseMaxRacks) {
+    // A second airflow solve of every rack: large designs only when their racks are of few kinds.
+    std::unordered_set<std::string> kinds;
+    if (design.racks.size() > kRotorCaseMaxRacks)
+        for (const core::Rack& r : design.racks)
+            if (kinds.insert(thermal::contentKey(r)).second && kinds.size() > kRotorCaseMaxDistinct)
+                break;
+    if (kinds.size() > kRotorCaseMaxDistinct) {
         FailureCase c;
         c.name = "rotor failed";
         c.solved = false;
         t.failureCases.push_back(c);
-        t.notes.push_back("rotor failed case not solved for " + std::to_string(design.racks.size()) +
-                          " racks (above " + std::to_string(kRotorCaseMaxRacks) +
-                          "): a second airflow solve of every rack; rdt check --scenario fan-fail=1 solves it");
+        t.notes.push_back("rotor failed case not solved: more than " + std::to_string(kRotorCaseMaxRacks) +
+                          " racks of more than " + std::to_string(kRotorCaseMaxDistinct) +
+                          " kinds, a second airflow solve of every rack; rdt check --scenario fan-fail=1 solves it");
         return t;
     }
     thermal::RackAirflowParams params;

@@ -105,13 +105,17 @@ struct FailureCase {
     double clockRatio = NAN;     ///< the slowest GPU's clock / peak clock
     double sustainedTflops16PerGpu = NAN; ///< the slowest class' 16-bit tensor TFLOPS per GPU at the MFU
     double sustainedPflops16 = NAN;       ///< the whole design, each class at its slowest GPU's pace
-    /// False when the case was not solved (rotor failed on designs above kRotorCaseMaxRacks: a
-    /// second airflow solve of every rack; `--scenario fan-fail=1` solves it), said so in every output.
+    /// False when the case was not solved (rotor failed on a design of more than kRotorCaseMaxRacks
+    /// racks of more than kRotorCaseMaxDistinct kinds: a second airflow solve of every rack;
+    /// `--scenario fan-fail=1` solves it), said so in every output.
     bool solved = true;
 };
 
-/// The largest design (racks) whose "rotor failed" case rdt check solves beside normal operation.
+/// rdt check solves the "rotor failed" case beside normal operation for designs of at most this
+/// many racks, or of any size whose racks are at most kRotorCaseMaxDistinct kinds
+/// (thermal::contentKey: racks alike share their solutions, so a fleet of templates costs little).
 constexpr std::size_t kRotorCaseMaxRacks = 4096;
+constexpr std::size_t kRotorCaseMaxDistinct = 64;
 
 struct TargetResult {
     std::string id, metric;

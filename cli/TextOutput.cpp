@@ -73,8 +73,9 @@ void failureLines(std::ostream& out, const analysis::ThroughputResult& t)
     std::vector<std::string> unaffected;
     for (const analysis::FailureCase& f : t.failureCases) {
         if (!f.solved) {
-            out << "failure  with a " << f.name << ": not solved above " << thousands(analysis::kRotorCaseMaxRacks)
-                << " racks (a second airflow solve of every rack); --scenario fan-fail=1 solves it\n";
+            out << "failure  with a " << f.name << ": not solved for more than "
+                << thousands(analysis::kRotorCaseMaxRacks) << " racks of more than " << analysis::kRotorCaseMaxDistinct
+                << " kinds (a second airflow solve of every rack); --scenario fan-fail=1 solves it\n";
             continue;
         }
         if (f.racksLimited == 0) {

@@ -203,9 +203,11 @@ QString failureText(const analysis::ThroughputResult& t)
     for (const analysis::FailureCase& f : t.failureCases) {
         const QString name = QString::fromStdString(f.name);
         if (!f.solved)
-            limited << QObject::tr("with a %1: not solved above %2 racks (--scenario fan-fail=1)")
+            limited << QObject::tr("with a %1: not solved for more than %2 racks of more than %3 kinds "
+                                   "(--scenario fan-fail=1)")
                            .arg(name)
-                           .arg(analysis::kRotorCaseMaxRacks);
+                           .arg(analysis::kRotorCaseMaxRacks)
+                           .arg(analysis::kRotorCaseMaxDistinct);
         else if (f.racksLimited == 0)
             kept << name;
         else

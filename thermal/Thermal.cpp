@@ -34,8 +34,6 @@ double rciLo(const std::vector<double>& t, double minRec, double minAll)
     return (1.0 - under / ((minRec - minAll) * static_cast<double>(t.size()))) * 100.0;
 }
 
-namespace {
-
 /// What a rack's thermal solution depends on besides the air: its type and, per slot, the local
 /// name, part, position and the settings that change heat or airflow. Racks with equal keys are
 /// the same rack to the airflow network, whether written from one template or each on its own
@@ -58,6 +56,8 @@ std::string contentKey(const core::Rack& rack)
     }
     return k;
 }
+
+namespace {
 
 /// Rack solutions shared across rows: racks of equal content under the same aisle temperatures
 /// (and from the same starting point) are the same rack. The key is exact, so results do not

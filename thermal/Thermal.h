@@ -49,6 +49,10 @@ double rciLo(const std::vector<double>& intakesK, double minRecK, double minAllK
 /// Solve every rack and row. Throws NetworkError (bad input) or std::runtime_error.
 ThermalResult computeThermal(const core::Design& design, const RackAirflowParams& params = {});
 
+/// What makes two racks the same rack to the airflow network (type, parts, positions and the
+/// settings that change heat or airflow): racks with equal keys are solved once.
+std::string contentKey(const core::Rack& rack);
+
 /// From `store` (key "thermal"), computed on first use with the design's thermal model (the
 /// room field solver, thermal/RoomThermal.h, when `design.thermalModel` is Field).
 std::shared_ptr<const ThermalResult> thermalFor(const core::Design& design, core::ResultStore& store,

@@ -236,17 +236,32 @@ TEST_CASE("a failed rotor is a failure case beside normal operation (issue 33, 2
     CHECK(ok.sustainedPflops16 == Approx(warm.throughput->sustainedPflops16).epsilon(1e-12));
 }
 
-TEST_CASE("above 4,096 racks the rotor case says it was not solved", "[signoff][throughput]")
+TEST_CASE("above 4,096 racks of many kinds the rotor case says it was not solved", "[signoff][throughput]")
 {
-    std::string text = "rdt: 1\nname: many\nsite: {altitude: 0 m, supply_air: 25 degC, ashrae_class: A2}\n"
-                       "templates:\n  r:\n    rack_type: orv3-hpr\n    slots:\n"
-                       "      - {ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-a, feed: A}\n"
-                       "      - {ou: 2, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-b, feed: B}\n"
-                       "      - {ou: 3, part: orv3-hpr-bbu-shelf-6x5p5kw, id: bbu}\n"
-                       "      - {ou: 6, part: meta-grand-teton-h100, id: gt0}\n"
-                       "layout:\n  halls:\n    - id: h\n      rows:\n        - id: r\n          racks:\n";
-    for (std::size_t i = 0; i <= analysis::kRotorCaseMaxRacks; ++i)
-        text += "            - {template: r, id: k" + std::to_string(i) + "}\n";
+    // Racks alike share their solutions, so 4,097 racks of one kind are solved; 4,097 racks each
+    // with its own cap and utilisation (4,097 kinds, more than 64) are not, and say so.
+    const auto design = [](bool distinct) {
+        std::string text = "rdt: 1\nname: many\nsite: {altitude: 0 m, supply_air: 25 degC, ashrae_class: A2}\n"
+                           "layout:\n  halls:\n    - id: h\n      rows:\n        - id: r\n          racks:\n";
+        for (std::size_t i = 0; i <= analysis::kRotorCaseMaxRacks; ++i) {
+            const std::size_t cap = distinct ? 200 + i % 500 : 700, util = distinct ? 90 + i / 500 : 100;
+            text += "            - {id: k" + std::to_string(i) +
+                    ", rack_type: orv3-hpr, slots: [{ou: 1, part: orv3-hpr-power-shelf-6x5p5kw}, "
+                    "{ou: 2, part: orv3-hpr-bbu-shelf-6x5p5kw}, {ou: 6, part: meta-grand-teton-h100, id: gt0, "
+                    "gpu_power_cap: " +
+                    std::to_string(cap) + " W, utilisation: " + std::to_string(util) + " %}]}\n";
+        }
+        return text;
+    };
+    const auto rotor = [](const analysis::ThroughputResult& t) {
+        for (const analysis::FailureCase& f : t.failureCases)
+            if (f.name == "rotor failed")
+                return f;
+        FAIL("no rotor failed case");
+        return analysis::FailureCase{};
+    };
+    CHECK(rotor(*runText(design(false)).throughput).solved);
+    const std::string text = design(true);
     const auto r = runText(text);
     REQUIRE(r.design.racks.size() == analysis::kRotorCaseMaxRacks + 1);
     bool unsolved = false;
