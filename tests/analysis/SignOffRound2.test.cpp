@@ -51,6 +51,16 @@ const std::string kTwoGts = "{ou: 6, part: meta-grand-teton-h100, id: gt0}, "
                             "{ou: 15, part: meta-grand-teton-h100, id: gt1}, "
                             "{ou: 24, part: meta-minipack2, id: rtsw}";
 
+/// The "rotor failed" failure case of a run.
+analysis::FailureCase rotorCase(const analysis::ThroughputResult& t)
+{
+    for (const analysis::FailureCase& f : t.failureCases)
+        if (f.name == "rotor failed")
+            return f;
+    FAIL("no rotor failed case");
+    return {};
+}
+
 double slowestClock(const analysis::ThroughputResult& t)
 {
     double r = 1.0;
@@ -218,13 +228,6 @@ TEST_CASE("a failed rotor is a failure case beside normal operation (issue 33, 2
         core::Progress progress;
         return analysis::run(o, progress);
     };
-    const auto rotorCase = [](const analysis::ThroughputResult& t) {
-        for (const analysis::FailureCase& f : t.failureCases)
-            if (f.name == "rotor failed")
-                return f;
-        FAIL("no rotor failed case");
-        return analysis::FailureCase{};
-    };
     const auto hot = at(42.0);
     const analysis::FailureCase rotor = rotorCase(*hot.throughput);
     CHECK(rotor.solved);
@@ -253,14 +256,7 @@ TEST_CASE("above 4,096 racks of many kinds the rotor case says it was not solved
         }
         return text;
     };
-    const auto rotor = [](const analysis::ThroughputResult& t) {
-        for (const analysis::FailureCase& f : t.failureCases)
-            if (f.name == "rotor failed")
-                return f;
-        FAIL("no rotor failed case");
-        return analysis::FailureCase{};
-    };
-    CHECK(rotor(*runText(design(false)).throughput).solved);
+    CHECK(rotorCase(*runText(design(false)).throughput).solved);
     const std::string text = design(true);
     const auto r = runText(text);
     REQUIRE(r.design.racks.size() == analysis::kRotorCaseMaxRacks + 1);
