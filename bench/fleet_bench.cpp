@@ -3,11 +3,15 @@
 // rack switch, every 11th with a failed fan rotor; rows of 16, pods of 12 rows, halls of 8 pods)
 // and `rdt check`'s pipeline runs it, stage by stage, from 1k to 350k GPUs; the same sizes built
 // from one template (identical racks, solved once) are the baseline in the same run.
+// Each case runs in a process of its own, forked before it is generated, as `rdt check` runs one
+// design a process; the heap on 2 MiB pages as `rdt` sets it up (core/Heap.h).
 //   bench_fleet [largest GPU count, default 350208]
 //   bench_fleet --write FILE GPUS [--failing]   the generator alone: a flat fleet of any size for
 //                                               `rdt check` (--failing: ORv3-600A racks that all fail
 //                                               orv3.feed.loss, issue 33)
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "BenchUtil.h"
 
@@ -19,6 +23,7 @@
 #include <string>
 
 #include "analysis/Pipeline.h"
+#include "core/Heap.h"
 #include "core/Yaml.h"
 
 using namespace rdt;
@@ -101,10 +106,68 @@ std::string fleet(long racks, Fleet kind)
     return t;
 }
 
+/// One case's figures, measured in a process of its own (as `rdt check` runs: a fresh heap;
+/// run one after another in one process the later cases paid for the earlier ones' heap).
+struct CaseResult {
+    bool ok = false;
+    double yamlMb = 0, seconds = 0, load = 0, thermal = 0, power = 0, signal = 0, throughput = 0, rules = 0, peakMb = 0;
+    long failing = 0;
+};
+
+CaseResult runCase(long racks, Fleet kind)
+{
+    std::fflush(stdout);
+    int fds[2];
+    if (pipe(fds) != 0)
+        return {};
+    const pid_t pid = fork();
+    if (pid == 0) { // the case: generate, run, report through the pipe
+        close(fds[0]);
+        CaseResult c;
+        try {
+            analysis::RunOptions o;
+            o.designPath = kind == Fleet::Template   ? "fleet-template.yaml"
+                           : kind == Fleet::Distinct ? "fleet-distinct.yaml"
+                                                     : "fleet-failing.yaml";
+            o.designText = fleet(racks, kind);
+            c.yamlMb = static_cast<double>(o.designText.size()) / 1e6;
+            core::Progress quiet;
+            const CasePeak peak; // the run's own high-water mark, the generator's text included
+            const auto t0 = std::chrono::steady_clock::now();
+            const analysis::RunResult r = analysis::run(o, quiet);
+            c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            c.load = r.loadSeconds;
+            c.thermal = r.thermalSeconds;
+            c.power = r.powerSeconds;
+            c.signal = r.signalSeconds;
+            c.throughput = r.throughputSeconds;
+            c.rules = r.checkSeconds;
+            c.peakMb = peak.peakMb();
+            for (const power::RackPower& rp : r.power->racks)
+                c.failing += rp.fits ? 0 : 1;
+            c.ok = true;
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "bench_fleet: %s\n", e.what());
+        }
+        const bool sent = write(fds[1], &c, sizeof c) == static_cast<ssize_t>(sizeof c);
+        _exit(sent ? 0 : 1);
+    }
+    close(fds[1]);
+    CaseResult c;
+    if (pid < 0 || read(fds[0], &c, sizeof c) != static_cast<ssize_t>(sizeof c))
+        c.ok = false;
+    close(fds[0]);
+    int status = 0;
+    if (pid > 0)
+        waitpid(pid, &status, 0);
+    return c;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
+    const core::HeapSetting heap = core::preferHugePageHeap(argv); // as `rdt` runs (core/Heap.h)
     if ((argc == 4 || argc == 5) && std::strcmp(argv[1], "--write") == 0) { // the generator alone, for `rdt check`
         const long gpus = std::atol(argv[3]);
         if (gpus < 16) {
@@ -123,6 +186,8 @@ int main(int argc, char** argv)
         return 0;
     }
     const long largest = argc > 1 ? std::atol(argv[1]) : 350208;
+    std::printf("heap: %s pages (%s); RDT_SMALL_PAGES=1 measures 4 KiB pages\n", heap.hugePages ? "2 MiB" : "4 KiB",
+                heap.why.c_str());
     std::printf("%-9s %-9s %-8s %7s %8s %7s %7s %7s %7s %7s %7s %8s %8s %7s\n", "GPUs", "racks", "fleet", "YAML MB",
                 "total s", "load", "thermal", "power", "signal", "thrput", "rules", "peak MB", "vs tmpl", "failing");
     bool missed = false;
@@ -132,31 +197,23 @@ int main(int argc, char** argv)
         const long racks = gpus / 16;
         double templ = 0;
         for (Fleet kind : {Fleet::Template, Fleet::Distinct, Fleet::Failing}) {
-            analysis::RunOptions o;
-            o.designPath = kind == Fleet::Template ? "fleet-template.yaml"
-                           : kind == Fleet::Distinct ? "fleet-distinct.yaml"
-                                                     : "fleet-failing.yaml";
-            o.designText = fleet(racks, kind);
-            core::Progress quiet;
-            const CasePeak peak; // each case's own high-water mark
-            const auto t0 = std::chrono::steady_clock::now();
-            const analysis::RunResult r = analysis::run(o, quiet);
-            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            if (kind == Fleet::Template) {
-                templ = s;
+            const CaseResult c = runCase(racks, kind);
+            if (!c.ok) {
+                std::printf("%-9ld %-9ld %s fleet: the run failed\n", gpus, racks,
+                            kind == Fleet::Template ? "template" : kind == Fleet::Distinct ? "passing" : "failing");
+                missed = true;
                 continue;
             }
-            std::size_t failing = 0;
-            for (const power::RackPower& rp : r.power->racks)
-                failing += rp.fits ? 0 : 1;
-            std::printf("%-9ld %-9ld %-8s %7.1f %8.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %8.0f %7.1fx %7zu\n", gpus,
-                        racks, kind == Fleet::Distinct ? "passing" : "failing",
-                        static_cast<double>(o.designText.size()) / 1e6, s, r.loadSeconds, r.thermalSeconds,
-                        r.powerSeconds, r.signalSeconds, r.throughputSeconds, r.checkSeconds, peak.peakMb(), s / templ,
-                        failing);
-            if (gpus == 350208 && (s > 3.0 || peak.peakMb() > 1024))
+            if (kind == Fleet::Template) {
+                templ = c.seconds;
+                continue;
+            }
+            std::printf("%-9ld %-9ld %-8s %7.1f %8.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %8.0f %7.1fx %7ld\n", gpus,
+                        racks, kind == Fleet::Distinct ? "passing" : "failing", c.yamlMb, c.seconds, c.load, c.thermal,
+                        c.power, c.signal, c.throughput, c.rules, c.peakMb, c.seconds / templ, c.failing);
+            if (gpus == 350208 && (c.seconds > 3.0 || c.peakMb > 1024))
                 missed = true;
-            if (kind == Fleet::Failing && failing != static_cast<std::size_t>(racks))
+            if (kind == Fleet::Failing && c.failing != racks)
                 missed = true; // the failing fleet must fail in every rack, or it measures nothing
         }
     }

@@ -11,6 +11,7 @@
 #include "cli/TouchstoneCommand.h"
 #include "core/AtomicFile.h"
 #include "core/Error.h"
+#include "core/Heap.h"
 #include "core/Version.h"
 #include "signal/ChannelSpec.h"
 #include "signal/Touchstone.h"
@@ -18,6 +19,7 @@
 
 int main(int argc, char** argv)
 {
+    rdt::core::preferHugePageHeap(argv); // large designs: 2 MiB pages for the heap (core/Heap.h)
     using namespace rdt::cli;
     CLI::App app{"rdt — Rack Design Toolkit: check OCP GPU rack designs (Open Rack V3, Grand Teton)"};
     app.set_version_flag("--version", "rdt " + rdt::core::version());

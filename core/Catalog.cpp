@@ -263,7 +263,7 @@ bool Part::slottable() const
            kind == PartKind::Switch || kind == PartKind::Device;
 }
 
-std::optional<double> Part::find(const std::string& field) const
+std::optional<double> Part::find(std::string_view field) const
 {
     const auto it = values.find(field);
     if (it == values.end())
@@ -271,28 +271,28 @@ std::optional<double> Part::find(const std::string& field) const
     return it->second.si;
 }
 
-double Part::value(const std::string& field, double fallback) const
+double Part::value(std::string_view field, double fallback) const
 {
     return find(field).value_or(fallback);
 }
 
-const Curve* Part::curve(const std::string& field) const
+const Curve* Part::curve(std::string_view field) const
 {
     const auto it = curves.find(field);
     return it == curves.end() ? nullptr : &it->second;
 }
 
-std::string Part::text(const std::string& field) const
+std::string Part::text(std::string_view field) const
 {
     const auto it = texts.find(field);
     return it == texts.end() ? std::string() : it->second;
 }
 
-SourceLoc Part::textLoc(const std::string& field) const
+SourceLoc Part::textLoc(std::string_view field) const
 {
     const auto it = textLocs.find(field);
     SourceLoc where = it == textLocs.end() ? loc : it->second;
-    where.path = "rdt." + field;
+    where.path = "rdt." + std::string(field);
     return where;
 }
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/Yaml.h"
@@ -64,10 +65,10 @@ struct Part {
     int ouHeight = 0;       ///< height in 48 mm OpenU; 0 for parts that do not take a slot
     bool busbarTap = false; ///< draws from the rack's 48 V busbar
     std::vector<Interface> interfaces;
-    std::map<std::string, SourcedValue> values; ///< SI numbers by field path
-    std::map<std::string, std::string> texts;   ///< text fields by path (`pcie`, `gpus.part`)
-    std::map<std::string, SourceLoc> textLocs;  ///< where each text field is written
-    std::map<std::string, Curve> curves;        ///< curves by path (`efficiency_curve`)
+    std::map<std::string, SourcedValue, std::less<>> values; ///< SI numbers by field path
+    std::map<std::string, std::string, std::less<>> texts;  ///< text fields by path (`pcie`, `gpus.part`)
+    std::map<std::string, SourceLoc, std::less<>> textLocs;  ///< where each text field is written
+    std::map<std::string, Curve, std::less<>> curves;      ///< curves by path (`efficiency_curve`)
     YAML::Node netbox;                          ///< NetBox fields rdt does not interpret, kept verbatim
     Provenance fileSource;                      ///< the file-level `source:`
     SourceLoc fileSourceLoc;                    ///< where the file-level `source:` is written
@@ -80,15 +81,15 @@ struct Part {
     /// True for kinds that occupy OU slots in a rack.
     bool slottable() const;
     /// SI value of a field, or nullopt.
-    std::optional<double> find(const std::string& field) const;
+    std::optional<double> find(std::string_view field) const;
     /// SI value of a field, or `fallback`.
-    double value(const std::string& field, double fallback) const;
+    double value(std::string_view field, double fallback) const;
     /// Text field, or empty.
-    std::string text(const std::string& field) const;
+    std::string text(std::string_view field) const;
     /// Curve, or nullptr.
-    const Curve* curve(const std::string& field) const;
+    const Curve* curve(std::string_view field) const;
     /// Where a text field is written (the file's first line when unknown); `path` is `rdt.FIELD`.
-    SourceLoc textLoc(const std::string& field) const;
+    SourceLoc textLoc(std::string_view field) const;
 };
 
 /// All parts by slug, plus the source keys that `source:` fields may cite.

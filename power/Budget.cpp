@@ -45,6 +45,18 @@ bool drawsPower(const core::Part& p)
     return p.kind != core::PartKind::PowerShelf && p.kind != core::PartKind::BbuShelf;
 }
 
+/// The budgeted draw on a basis: nameplate never below the model (a part the model shows above its
+/// rating is budgeted at the model), peak, or the model.
+double budgetOn(core::PowerBasis basis, double modelledW, double nameplateW, double peakW)
+{
+    switch (basis) {
+    case core::PowerBasis::Nameplate: return std::isnan(nameplateW) ? modelledW : std::max(nameplateW, modelledW);
+    case core::PowerBasis::Peak: return peakW;
+    case core::PowerBasis::Modelled: break;
+    }
+    return modelledW;
+}
+
 /// One part's draw on every basis with every GPU capped at `capW` (≤ 0: the design's own caps).
 PartPower partPower(const core::Design& d, const core::Slot& s, double capW, double fanSpeed, core::PowerBasis basis,
                     double utilisationScale)
@@ -74,15 +86,30 @@ PartPower partPower(const core::Design& d, const core::Slot& s, double capW, dou
         p.modelledW = models::partDrawW(part, *d.catalog, op);
     p.peakW = std::max(p.modelledW, models::partDrawW(part, *d.catalog, peak));
     p.nameplateW = models::nameplateDrawW(part, *d.catalog, op);
+    p.budgetW = budgetOn(basis, p.modelledW, p.nameplateW, p.peakW);
+    return p;
+}
+
+/// partPower(…).budgetW alone: only the draws its basis needs, no names copied (cap advice asks
+/// for it at every cap it tries, in every failing rack of a fleet).
+double partBudgetW(const core::Design& d, const core::Slot& s, double capW, double fanSpeed, core::PowerBasis basis,
+                   double utilisationScale)
+{
+    const core::Part& part = *s.part;
+    const models::ChassisOperating op = operatingPoint(d, s, capW, false, fanSpeed, utilisationScale);
+    const double modelled = part.kind == core::PartKind::Chassis ? models::chassisDraw(part, *d.catalog, op).inputW
+                                                                 : models::partDrawW(part, *d.catalog, op);
     switch (basis) {
     case core::PowerBasis::Nameplate:
-        // Never below the physics: a part the model shows above its rating is budgeted at the model.
-        p.budgetW = std::isnan(p.nameplateW) ? p.modelledW : std::max(p.nameplateW, p.modelledW);
-        break;
-    case core::PowerBasis::Peak: p.budgetW = p.peakW; break;
-    case core::PowerBasis::Modelled: p.budgetW = p.modelledW; break;
+        return budgetOn(basis, modelled, models::nameplateDrawW(part, *d.catalog, op), NAN);
+    case core::PowerBasis::Peak: {
+        models::ChassisOperating peak = op;
+        peak.peak = true;
+        return budgetOn(basis, modelled, NAN, std::max(modelled, models::partDrawW(part, *d.catalog, peak)));
     }
-    return p;
+    case core::PowerBasis::Modelled: break;
+    }
+    return modelled;
 }
 
 double shelfRating(const core::Part& p)
@@ -410,7 +437,7 @@ double detail::busbarLoadAt(const core::Design& d, std::size_t rackIndex, const 
     for (std::size_t si = 0; si < r.slots.size(); ++si) {
         const core::Slot& s = r.slots[si];
         if (s.part->busbarTap && drawsPower(*s.part))
-            w += partPower(d, s, capW, fanSpeedOf(o, rackIndex, si), o.basis, o.utilisationScale).budgetW;
+            w += partBudgetW(d, s, capW, fanSpeedOf(o, rackIndex, si), o.basis, o.utilisationScale);
     }
     return w;
 }

@@ -268,3 +268,20 @@ TEST_CASE("reports are deterministic: the same input gives the same bytes", "[cl
         CHECK(x.find("2025-12-01T00:00:00Z") != std::string::npos);
     }
 }
+
+TEST_CASE("heap on huge pages: the re-executed rdt keeps its arguments, output and exit code", "[cli][heap]")
+{
+    // rdt re-executes itself once at start with glibc.malloc.hugetlb=1 (core/Heap.h); whatever the
+    // caller's tunables and however it is switched, the run is the same run.
+    for (const std::string env : {"", "GLIBC_TUNABLES=glibc.malloc.perturb=0", "RDT_SMALL_PAGES=1",
+                                  "GLIBC_TUNABLES=glibc.malloc.hugetlb=1"}) {
+        INFO(env);
+        const Run ok = run("check data/designs/single-rack.yaml --json", env);
+        CHECK(ok.code == 0);
+        CHECK_THAT(ok.out, Contains("\"violations\""));
+        const Run bad = run("check data/designs/no-such-design.yaml", env);
+        CHECK(bad.code == 2);
+        CHECK_THAT(bad.out, Contains("no-such-design.yaml"));
+        CHECK(bad.out.find("RDT_HEAP_REEXEC") == std::string::npos);
+    }
+}
