@@ -1,0 +1,2 @@
+// rdt-studio under Xvfb: issue 34 (colours).
+#include <catch2/catch.hpp>
