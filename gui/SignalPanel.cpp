@@ -19,6 +19,53 @@
 
 namespace rdt::gui {
 
+void eyeContour(const std::vector<double>& phaseUi, const std::vector<double>& openingV, double scale,
+                std::vector<double>& x, std::vector<double>& y)
+{
+    x.clear();
+    y.clear();
+    const std::size_t n = std::min(phaseUi.size(), openingV.size());
+    // Phase where the opening crosses zero between samples k and k + 1 (linear in between).
+    auto crossing = [&](std::size_t k) {
+        return phaseUi[k] + (0 - openingV[k]) / (openingV[k + 1] - openingV[k]) * (phaseUi[k + 1] - phaseUi[k]);
+    };
+    for (std::size_t i = 0; i < n;) {
+        if (!(openingV[i] > 0)) {
+            ++i;
+            continue;
+        }
+        std::size_t j = i;
+        while (j + 1 < n && openingV[j + 1] > 0)
+            ++j;
+        if (!x.empty()) { // a second open run: break the line
+            x.push_back(NAN);
+            y.push_back(NAN);
+        }
+        const bool closesLeft = i > 0, closesRight = j + 1 < n;
+        if (closesLeft) {
+            x.push_back(crossing(i - 1));
+            y.push_back(0);
+        }
+        for (std::size_t k = i; k <= j; ++k) {
+            x.push_back(phaseUi[k]);
+            y.push_back(openingV[k] * scale);
+        }
+        if (closesRight) {
+            x.push_back(crossing(j));
+            y.push_back(0);
+        }
+        for (std::size_t k = j + 1; k-- > i;) {
+            x.push_back(phaseUi[k]);
+            y.push_back(-openingV[k] * scale);
+        }
+        if (closesLeft) {
+            x.push_back(crossing(i - 1));
+            y.push_back(0);
+        }
+        i = j + 1;
+    }
+}
+
 SignalPanel::SignalPanel(Studio& studio, QWidget* parent)
     : QWidget(parent), m_studio(studio), m_table(new QTableWidget), m_tabs(new QTabWidget), m_loss(new LinePlot),
       m_pulse(new LinePlot), m_eye(new LinePlot), m_budget(new QLabel), m_sMag(new LinePlot), m_sPhase(new LinePlot),
@@ -35,13 +82,13 @@ SignalPanel::SignalPanel(Studio& studio, QWidget* parent)
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_loss->setAxes(tr("frequency (GHz)"), tr("insertion loss (dB)"));
-    m_pulse->setAxes(tr("time (ns)"), tr("equalised pulse response (mV)"));
-    m_eye->setAxes(tr("sampling phase (UI)"), tr("± half the inner-eye opening (mV)"));
+    m_pulse->setAxes(tr("time (ns)"), tr("pulse response (mV)"));
+    m_eye->setAxes(tr("sampling phase (UI)"), tr("voltage (mV)"));
     m_budget->setTextFormat(Qt::RichText);
     m_budget->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_budget->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_sMag->setAxes(tr("frequency (GHz)"), tr("|S| (dB)"));
-    m_sPhase->setAxes(tr("frequency (GHz)"), tr("phase (°, unwrapped)"));
+    m_sPhase->setAxes(tr("frequency (GHz)"), tr("unwrapped phase (°)"));
     m_tabs->addTab(m_loss, tr("Insertion loss"));
     m_tabs->addTab(m_pulse, tr("Pulse response"));
     m_tabs->addTab(m_eye, tr("Statistical eye"));
@@ -102,13 +149,13 @@ void SignalPanel::showClass(int row)
         return;
     const signal::LinkVerdict& v = sig->links[static_cast<std::size_t>(row)];
     const QString id = QString::fromStdString(v.id);
-    LinePlot::Series il{tr("IL"), {}, v.ilDb, seriesColour(0)};
+    LinePlot::Series il{QString(), {}, v.ilDb, seriesColour(0)}; // one line: the title names it
     for (double f : v.ilFreqHz)
         il.x.push_back(f / 1e9);
     m_loss->setTitle(tr("%1: insertion loss, %2 dB at Nyquist").arg(id).arg(v.ilNyquistDb, 0, 'f', 1));
     m_loss->setSeries({il});
 
-    LinePlot::Series pulse{tr("pulse"), {}, {}, seriesColour(0)};
+    LinePlot::Series pulse{QString(), {}, {}, seriesColour(0)};
     for (std::size_t i = 0; i < v.pulse.v.size(); ++i) {
         pulse.x.push_back(static_cast<double>(i) * v.pulse.dtS * 1e9);
         pulse.y.push_back(v.pulse.v[i] * 1e3);
@@ -117,26 +164,20 @@ void SignalPanel::showClass(int row)
                                         : tr("%1: equalised pulse response").arg(id));
     m_pulse->setSeries(v.pulse.v.empty() ? std::vector<LinePlot::Series>{} : std::vector<LinePlot::Series>{pulse});
 
-    // The statistical eye as contours: at each BER the inner eye spans ±opening/2 around the
-    // decision level, so nested curves, one per BER, draw the eye.
+    // The statistical eye as contours, one per BER (eyeContours).
     std::vector<LinePlot::Series> eye;
     for (std::size_t b = 0; b < v.eyeBer.size() && b < v.eyeOpeningV.size(); ++b) {
-        QString label = QString("BER 1e%1").arg(std::lround(std::log10(v.eyeBer[b])));
-        bool open = false;
-        for (double o : v.eyeOpeningV[b])
-            open = open || o > 0;
-        if (!open)
-            label += tr(" (closed)");
-        LinePlot::Series up{label, v.eyePhaseUi, {}, seriesColour(static_cast<int>(b))};
-        LinePlot::Series down{label, v.eyePhaseUi, {}, seriesColour(static_cast<int>(b))};
-        for (double o : v.eyeOpeningV[b]) {
-            const double h = o > 0 ? o * 1e3 / 2 : NAN;
-            up.y.push_back(h);
-            down.y.push_back(std::isfinite(h) ? -h : NAN);
-        }
-        eye.push_back(std::move(up));
-        eye.push_back(std::move(down));
+        LinePlot::Series s{QString("BER 1e%1").arg(std::lround(std::log10(v.eyeBer[b]))), {}, {},
+                           seriesColour(static_cast<int>(b))};
+        eyeContour(v.eyePhaseUi, v.eyeOpeningV[b], 1e3, s.x, s.y);
+        if (s.x.empty())
+            s.label += tr(": eye closed");
+        eye.push_back(std::move(s));
     }
+    if (!v.eyePhaseUi.empty())
+        m_eye->setXRange(v.eyePhaseUi.front(), v.eyePhaseUi.back());
+    else
+        m_eye->clearXRange();
     m_eye->setTitle(eye.empty() ? tr("%1: no statistical eye (copper links only)").arg(id)
                                 : tr("%1: statistical eye, height %2 mV, width %3 UI at the detector error ratio")
                                       .arg(id)
@@ -224,6 +265,16 @@ void SignalPanel::showTab(const QString& name)
     const int i = static_cast<int>(names.indexOf(name));
     if (i >= 0)
         m_tabs->setCurrentIndex(i);
+    // The eye of a class that has none (PCIe, optics) is an empty plot: show the first that has one.
+    const auto sig = m_studio.signal();
+    const int row = m_table->currentRow();
+    if (name == "eye" && sig && (row < 0 || static_cast<std::size_t>(row) >= sig->links.size() ||
+                                 sig->links[static_cast<std::size_t>(row)].eyeBer.empty()))
+        for (std::size_t r = 0; r < sig->links.size(); ++r)
+            if (!sig->links[r].eyeBer.empty()) {
+                m_table->setCurrentCell(static_cast<int>(r), 0);
+                break;
+            }
 }
 
 QString SignalPanel::touchstoneStatus() const

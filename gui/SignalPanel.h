@@ -7,6 +7,8 @@
 
 #include <QWidget>
 
+#include <vector>
+
 class QLabel;
 class QTabWidget;
 class QTableWidget;
@@ -15,6 +17,15 @@ namespace rdt::gui {
 
 class Studio;
 class LinePlot;
+
+/// One statistical-eye contour: the inner eye at one BER spans ±opening(phase) about the decision
+/// threshold (opening = A_s − the noise tail at that BER, so its height at the centre is the eye
+/// height). Each run of phases where the eye is open becomes a closed curve: the upper edge, the
+/// phase where the opening crosses zero (linear between samples), the lower edge back; a run open
+/// at the edge of the phase window stays open there. Runs are separated by NaN; no point when the
+/// eye is closed at every phase. `scale` converts volts to the plot's unit.
+void eyeContour(const std::vector<double>& phaseUi, const std::vector<double>& openingV, double scale,
+                std::vector<double>& x, std::vector<double>& y);
 
 class SignalPanel : public QWidget {
     Q_OBJECT
@@ -26,7 +37,8 @@ public:
     /// Open a Touchstone file in the panel's Touchstone tab; false (with the located error shown)
     /// when it cannot be read.
     bool openTouchstone(const QString& path);
-    /// Bring a tab to the front: "loss", "pulse", "eye", "budget", "touchstone".
+    /// Bring a tab to the front: "loss", "pulse", "eye", "budget", "touchstone". "eye" selects
+    /// the first class that has an eye when the selected one has none.
     void showTab(const QString& name);
     LinePlot* eyePlot() const { return m_eye; }
     LinePlot* lossPlot() const { return m_loss; }

@@ -17,11 +17,18 @@ namespace rdt::gui {
 
 namespace {
 
+/// A column's name with its unit in parentheses, as every axis title has: counts (unit "1") say
+/// "count", `passes` says what its 1 means.
 QString withUnit(const analysis::SweepTable& t, int c)
 {
-    const QString name = QString::fromStdString(t.columns[static_cast<std::size_t>(c)]);
+    const std::string& column = t.columns[static_cast<std::size_t>(c)];
+    const QString name = QString::fromStdString(column);
     const std::string& u = t.units[static_cast<std::size_t>(c)];
-    return u.empty() || u == "1" ? name : QStringLiteral("%1 (%2)").arg(name, QString::fromStdString(u));
+    if (column == "passes")
+        return QStringLiteral("%1 (1 = every verdict holds)").arg(name);
+    if (u == "1")
+        return QStringLiteral("%1 (count)").arg(name);
+    return QStringLiteral("%1 (%2)").arg(name, u.empty() ? QStringLiteral("number") : QString::fromStdString(u));
 }
 
 } // namespace
@@ -30,20 +37,30 @@ SweepPanel::SweepPanel(QWidget* parent)
     : QWidget(parent), m_x(new QComboBox), m_y(new QComboBox), m_info(new QLabel), m_plot(new LinePlot)
 {
     auto* open = new QPushButton(tr("Open sweep…"));
-    m_x->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_y->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    auto* bar = new QHBoxLayout;
+    // The controls in a column at the left, so the plot has the panel's whole height: a bottom
+    // dock is wide and short (about 200 px at 1280 × 720).
+    for (QComboBox* box : {m_y, m_x}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(16);
+    }
+    m_info->setWordWrap(true);
+    m_info->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    auto* controls = new QWidget;
+    auto* bar = new QVBoxLayout(controls);
+    bar->setContentsMargins(0, 0, 0, 0);
+    bar->setSpacing(3);
     bar->addWidget(open);
     bar->addWidget(new QLabel(tr("Plot")));
     bar->addWidget(m_y);
     bar->addWidget(new QLabel(tr("against")));
     bar->addWidget(m_x);
     bar->addWidget(m_info, 1);
-    auto* lay = new QVBoxLayout(this);
-    lay->addLayout(bar);
+    controls->setFixedWidth(std::max(200, controls->sizeHint().width()));
+    auto* lay = new QHBoxLayout(this);
+    lay->setContentsMargins(4, 4, 4, 4);
+    lay->addWidget(controls);
     lay->addWidget(m_plot, 1);
     m_info->setText(tr("No sweep open: rdt sweep SPEC.yaml -o sweep.h5, then open the file here"));
-    m_plot->setTitle(tr("Design study"));
     connect(open, &QPushButton::clicked, this, [this] {
         const QString p = QFileDialog::getOpenFileName(this, tr("Open sweep"), QString(), tr("rdt sweeps (*.h5)"));
         if (!p.isEmpty())
@@ -145,7 +162,7 @@ void SweepPanel::replot()
             } else {
                 v = t.texts[c][r];
             }
-            key += (key.empty() ? "" : ", ") + t.columns[c] + " " + v;
+            key += (key.empty() ? "" : ", ") + v;
         }
         if (!lines.count(key))
             order.push_back(key);
@@ -153,6 +170,12 @@ void SweepPanel::replot()
         if (std::isfinite(yv))
             lines[key].emplace_back(t.numbers[static_cast<std::size_t>(xc)][r], yv);
     }
+    // The legend names the other axes once, in its title; its entries list their values.
+    QStringList others;
+    for (std::size_t c = 1; c <= t.axes; ++c)
+        if (static_cast<int>(c) != xc)
+            others << QString::fromStdString(t.columns[c]);
+    m_plot->setLegendTitle(others.join(", "));
     std::vector<LinePlot::Series> series;
     for (std::size_t i = 0; i < order.size() && i < 12; ++i) {
         auto& pts = lines[order[i]];
@@ -167,8 +190,9 @@ void SweepPanel::replot()
         s.colour = seriesColour(static_cast<int>(i));
         series.push_back(std::move(s));
     }
-    m_plot->setTitle(order.size() > 12 ? tr("Design study (first 12 of %1 lines)").arg(order.size())
-                                       : tr("Design study"));
+    // No title: the panel is short, the axis titles say what is plotted; a cut is said beside it.
+    m_info->setText(order.size() > 12 ? tr("%1 — plotted: the first 12 of %2 lines").arg(m_status).arg(order.size())
+                                      : m_status);
     m_plot->setAxes(m_x->currentText(), m_y->currentText());
     m_plot->setSeries(std::move(series));
 }
