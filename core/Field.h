@@ -1,8 +1,8 @@
 #pragma once
 /// \file Field.h
 /// A solver result laid over the layout: one number per placed part (inlet temperature, busbar
-/// load, …) in the unit people read it in, with the rule that checks it. The studio colours parts
-/// by these; analysis builds them from the solver results, so the display code knows no physics.
+/// load, …) in the unit people read it in, with the rule that checks it and that rule's limits, so
+/// that every view colours it against the same limits the checks judge it by.
 
 #include <algorithm>
 #include <cmath>
@@ -12,22 +12,55 @@
 namespace rdt::core {
 
 struct PartField {
+    /// Where a value sits against the field's limits.
+    enum class Band { None, Pass, Near, Fail };
+
     std::string name;          ///< shown in the "Colour by" list, e.g. "Inlet temperature"
-    std::string unit;          ///< display unit of `values`: degC, K, %, kW, s
+    std::string unit;          ///< display unit of `values`: degC, K, %, kW, s, dB
     std::string rule;          ///< id of the rule that checks this figure, or empty
     bool higherIsWorse = true; ///< colour scale direction: red is the bad end
-    double limit = NAN;        ///< a limit on the same scale (e.g. 100 % of a rating), NaN when none
+    /// The rule's limit on the same scale (e.g. 100 % of a rating): a value beyond it fails (at it
+    /// too when `failAtLimit`); NaN when the figure has no limit.
+    double limit = NAN;
+    bool failAtLimit = false;
+    /// The edge of the "near" band between pass and the limit (ASHRAE's recommended maximum, the
+    /// fan-control setpoint, 90 % of a rating); NaN when the field has none.
+    double nearLimit = NAN;
+    std::string limitLabel, nearLabel; ///< what the limits are, e.g. "A2 allowable", "recommended"
+    /// The anchored scale runs from `goodEnd` (best) through `nearLimit` and `limit` to `badEnd`
+    /// (room for values beyond the limit); NaN: not anchored (a field without limits).
+    double goodEnd = NAN, badEnd = NAN;
+    /// The smallest difference that means something for this quantity (unit of `values`): values
+    /// closer than this read as one colour on a data-range scale.
+    double minSpan = 0;
     /// values[rack][slot]; NaN where the part has no such figure (a switch has no GPU junction).
     std::vector<std::vector<double>> values;
+    /// Per-part limits where parts differ (each GPU its own maximum and setpoint); empty: the
+    /// scalar `limit` and `nearLimit` for every part.
+    std::vector<std::vector<double>> limits, nearLimits;
     double lo = NAN, hi = NAN; ///< range of the finite values (a flat field is widened by ±1 unit)
 
-    double at(int rack, int slot) const
+    double at(int rack, int slot) const { return cell(values, rack, slot); }
+    double limitAt(int rack, int slot) const { return limits.empty() ? limit : cell(limits, rack, slot); }
+    double nearAt(int rack, int slot) const { return nearLimits.empty() ? nearLimit : cell(nearLimits, rack, slot); }
+    /// True when the field has limits to anchor a scale to.
+    bool anchored() const { return std::isfinite(goodEnd) && std::isfinite(badEnd); }
+
+    /// The band of `v` against a limit and near edge (NaN: none) in this field's direction.
+    Band bandOf(double v, double lim, double nearEdge) const
     {
-        if (rack < 0 || slot < 0 || static_cast<std::size_t>(rack) >= values.size() ||
-            static_cast<std::size_t>(slot) >= values[static_cast<std::size_t>(rack)].size())
-            return NAN;
-        return values[static_cast<std::size_t>(rack)][static_cast<std::size_t>(slot)];
+        if (!std::isfinite(v))
+            return Band::None;
+        const double s = higherIsWorse ? 1.0 : -1.0; // s·v grows towards the bad end
+        if (std::isfinite(lim) && (s * v > s * lim || (failAtLimit && s * v >= s * lim)))
+            return Band::Fail;
+        if (std::isfinite(nearEdge) && s * v > s * nearEdge)
+            return Band::Near;
+        return Band::Pass;
     }
+    /// The band of a part's value against its own limits.
+    Band band(int rack, int slot) const { return bandOf(at(rack, slot), limitAt(rack, slot), nearAt(rack, slot)); }
+
     /// Set lo/hi from the finite values.
     void autoRange()
     {
@@ -47,6 +80,15 @@ struct PartField {
             lo -= 1.0;
             hi += 1.0;
         }
+    }
+
+private:
+    static double cell(const std::vector<std::vector<double>>& t, int rack, int slot)
+    {
+        if (rack < 0 || slot < 0 || static_cast<std::size_t>(rack) >= t.size() ||
+            static_cast<std::size_t>(slot) >= t[static_cast<std::size_t>(rack)].size())
+            return NAN;
+        return t[static_cast<std::size_t>(rack)][static_cast<std::size_t>(slot)];
     }
 };
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,8 @@ struct ColourContext {
     const std::vector<core::PartField>* fields = nullptr; ///< solver results per part; null before the first check
     /// Scale ranges fixed by the user, by colouring name (lo, hi in the field's unit); absent: auto.
     const std::map<std::string, std::pair<double, double>>* fixedRanges = nullptr;
+    /// Colourings the user switched from their limits' scale to the data's range, by name.
+    const std::set<std::string>* dataRanged = nullptr;
 };
 
 class Colouring {
@@ -41,17 +44,37 @@ public:
     virtual const core::PartField* field() const { return nullptr; }
     /// The scale's range after prepare() (the field's own, or one the user fixed); NaN otherwise.
     virtual std::pair<double, double> range() const { return {NAN, NAN}; }
+    /// How bad a part is on this colouring (larger is worse; 0: nothing to say), after prepare():
+    /// a rack drawn as one box at hall scale takes its worst part's colour.
+    virtual double badness(const ColourContext& ctx, int rack, int slot) const
+    {
+        (void)ctx;
+        (void)rack;
+        (void)slot;
+        return 0.0;
+    }
 };
 
-/// The colour scale of continuous colourings, t in [0, 1] from the good end (blue) through a light
-/// grey to the bad end (red): Moreland's cool-to-warm diverging map.
+/// The data-range scale of continuous colourings, t in [0, 1] from the good end (blue) through a
+/// light grey to the bad end (orange): Moreland's cool-to-warm map with its red end replaced, so
+/// that red means only "beyond the limit".
 Rgb scaleColour(double t);
+/// The anchored scale's bands: pass (blue, darker further from the near edge), near (amber, deeper
+/// towards the limit), fail (one red whatever the value). `t` runs 0 … 1 across the band.
+Rgb passColour(double t);
+Rgb nearColour(double t);
+Rgb failColour();
 /// Colour for parts without a figure in a continuous colouring.
 Rgb noDataColour();
 
-/// Colours every part by a solver field (core/Field.h) found by name in the context: red at the bad
-/// end of the field's range, blue at the good end, light grey where the part has no figure. Racks
-/// stamped from one template still get their own values.
+/// Colours every part by a solver field (core/Field.h) found by name in the context. By default
+/// the scale is anchored to the field's limits (PartField::limit, nearLimit): pass, near and fail
+/// bands that read the same in every view, each part judged against its own limits, a value
+/// beyond its limit in the fail red whatever the other parts do. Fields without limits, and fields
+/// the user switches to their data's range (ColourContext::dataRanged), use scaleColour() over the
+/// values' range (one colour when they differ by less than PartField::minSpan), values beyond a
+/// limit still red. Light grey where the part has no figure. Racks stamped from one template
+/// still get their own values.
 class FieldColouring : public Colouring {
 public:
     explicit FieldColouring(std::string fieldName) : m_name(std::move(fieldName)) {}
@@ -61,14 +84,27 @@ public:
     std::vector<std::pair<std::string, Rgb>> legend() const override;
     const core::PartField* field() const override { return m_field; }
     std::pair<double, double> range() const override { return {m_lo, m_hi}; }
+    double badness(const ColourContext& ctx, int rack, int slot) const override;
+    /// True when the scale is the limits' (not the data's range).
+    bool anchoredScale() const { return m_anchored; }
+    /// The colour of a value against the field's own (scalar) limits: what the scalar bar shows.
+    Rgb valueColour(double value) const;
+    /// The scale's marks: (value, label) of the near edge and the limit, for the scalar bar.
+    std::vector<std::pair<double, std::string>> marks() const;
     /// Where a value sits on the scale: 0 good end … 1 bad end (NaN for no value).
     double position(double value) const;
 
 private:
+    Rgb colourOf(double value, double limit, double nearEdge) const;
     std::string m_name;
     const core::PartField* m_field = nullptr;
     double m_lo = NAN, m_hi = NAN;
+    bool m_anchored = false;
+    bool m_flat = false; ///< data range below the field's meaningful span
 };
+
+/// A value with its unit as the legends print it ("35 °C", "90 %").
+std::string withUnit(double value, const std::string& unit);
 
 /// Colour of a part kind (also used by the elevation).
 Rgb kindColour(core::PartKind kind);

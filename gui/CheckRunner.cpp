@@ -92,7 +92,8 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
                                                 nullptr, workload ? &workload->checkpoint : nullptr)));
                 results->energy = analysis::facilityEnergy(*design, profile, *results->power, results->thermal.get());
                 results->fields = analysis::resultFields(*design, results->power.get(), results->thermal.get(),
-                                                         results->throughput.get(), results->signal.get());
+                                                         results->throughput.get(), results->signal.get(),
+                                                         analysis::exhaustDtTarget(&profile));
             } catch (const core::Cancelled&) {
                 throw;
             } catch (const std::exception& e) {

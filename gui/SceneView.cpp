@@ -1,6 +1,8 @@
 #include "gui/SceneView.h"
 #include "gui/FieldLayer.h"
+#include "gui/HallLayer.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <vtkLookupTable.h>
@@ -13,13 +15,18 @@
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QEvent>
+#include <QMouseEvent>
+#include <QTimer>
 #include <QToolButton>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <vtkActor.h>
 #include <vtkCamera.h>
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
+#include <vtkCallbackCommand.h>
 #include <vtkCellPicker.h>
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkLightKit.h>
@@ -100,11 +107,18 @@ SceneView::SceneView(Studio& studio, QWidget* parent)
     m_fixScale->setCheckable(true);
     m_fixScale->setToolTip(tr("Keep the colour scale's range while what-ifs and edits change the results"));
     bar->addWidget(m_fixScale);
-    bar->addSpacing(8);
-    // The legend may be cut rather than widen the window (usable at 1280 × 720).
-    m_legend->setMinimumWidth(0);
-    m_legend->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    bar->addWidget(m_legend, 1);
+    m_dataRange = new QToolButton;
+    m_dataRange->setText(tr("Data range"));
+    m_dataRange->setCheckable(true);
+    m_dataRange->setToolTip(tr("Colour by the values' own range instead of the rule's limits (values beyond "
+                               "their limit stay red)"));
+    bar->addWidget(m_dataRange);
+    bar->addStretch(1);
+    // The legend on a line of its own under the toolbar: every entry whole at 1280 × 720.
+    auto* legendRow = new QHBoxLayout;
+    legendRow->setContentsMargins(8, 0, 4, 2);
+    m_legend->setTextFormat(Qt::RichText);
+    legendRow->addWidget(m_legend, 1);
     for (const auto& c : m_colourings)
         m_colouringBox->addItem(QString::fromStdString(c->name()));
     // The Air toolbar: the room field's views (shown when the thermal model is the field).
@@ -134,6 +148,7 @@ SceneView::SceneView(Studio& studio, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addLayout(bar);
+    layout->addLayout(legendRow);
     layout->addWidget(m_fieldBar);
     layout->addWidget(m_vtk, 1);
 
@@ -155,6 +170,12 @@ SceneView::SceneView(Studio& studio, QWidget* parent)
     ren->AddActor(m_framesActor);
     ren->AddActor(m_highlightActor);
     m_field = std::make_unique<FieldLayer>(ren);
+    m_hall = std::make_unique<HallLayer>(ren);
+    // Before every render: parts or rack boxes, by how large a rack is on screen.
+    auto detail = vtkSmartPointer<vtkCallbackCommand>::New();
+    detail->SetClientData(this);
+    detail->SetCallback([](vtkObject*, unsigned long, void* self, void*) { static_cast<SceneView*>(self)->chooseDetail(); });
+    m_detailObserver = ren->AddObserver(vtkCommand::StartEvent, detail);
     const auto fieldChanged = [this] {
         m_field->setSlice(m_sliceAxis->currentIndex(), m_sliceSlider->value() / 100.0);
         m_field->setVisible(m_sliceBox->isChecked(), m_linesBox->isChecked(), m_isoBox->isChecked());
@@ -195,6 +216,17 @@ SceneView::SceneView(Studio& studio, QWidget* parent)
     m_scalarBar->GetLabelTextProperty()->SetFontSize(12);
     m_scalarBar->GetLabelTextProperty()->ShadowOff();
     m_scalarBar->GetLabelTextProperty()->ItalicOff();
+    // The limits' marks beside the bar: upright, dark, on a light ground over the scene.
+    vtkTextProperty* marks = m_scalarBar->GetAnnotationTextProperty();
+    marks->SetColor(0.12, 0.13, 0.16);
+    marks->SetFontSize(12);
+    marks->ItalicOff();
+    marks->BoldOff();
+    marks->ShadowOff();
+    marks->SetBackgroundColor(1.0, 1.0, 1.0);
+    marks->SetBackgroundOpacity(0.75);
+    m_scalarBar->SetAnnotationTextScaling(false);
+    m_scalarBar->SetAnnotationLeaderPadding(6);
     m_scalarBar->VisibilityOff();
     ren->AddActor2D(m_scalarBar);
 
@@ -218,7 +250,16 @@ SceneView::SceneView(Studio& studio, QWidget* parent)
         else if (!on)
             m_studio.clearFixedRange(m_colouringBox->currentText());
     });
+    connect(m_dataRange, &QToolButton::toggled, this,
+            [this](bool on) { m_studio.setDataRange(m_colouringBox->currentText(), on); });
     connect(m_vtk, &VtkWidget::clicked, this, &SceneView::pick);
+    // Hover: the rack's or part's id and value, after the pointer rests a moment.
+    m_vtk->setMouseTracking(true);
+    m_vtk->installEventFilter(this);
+    m_hoverTimer = new QTimer(this);
+    m_hoverTimer->setSingleShot(true);
+    m_hoverTimer->setInterval(150);
+    connect(m_hoverTimer, &QTimer::timeout, this, &SceneView::hover);
     connect(&m_studio, &Studio::designChanged, this, &SceneView::rebuildGeometry);
     connect(&m_studio, &Studio::documentReplaced, this, [this] {
         m_firstLayout = true;
@@ -235,7 +276,110 @@ SceneView::SceneView(Studio& studio, QWidget* parent)
     rebuildGeometry();
 }
 
-SceneView::~SceneView() = default;
+SceneView::~SceneView()
+{
+    m_vtk->renderer()->RemoveObserver(m_detailObserver);
+}
+
+void SceneView::chooseDetail()
+{
+    const int* size = m_vtk->renderer()->GetSize();
+    // The scalar bar as far right as its title allows: the widest title line (12 px bold, about
+    // 7.6 px a character) centred on the bar, 6 px from the view's edge.
+    if (m_scalarBar->GetVisibility() && m_scalarBar->GetTitle() && size[0] > 0) {
+        std::size_t widest = 0;
+        const std::string title = m_scalarBar->GetTitle();
+        for (std::size_t at = 0; at <= title.size();) {
+            const std::size_t nl = std::min(title.find('\n', at), title.size());
+            widest = std::max(widest, nl - at);
+            at = nl + 1;
+        }
+        const double ratio = m_vtk->devicePixelRatioF();
+        const double barPx = std::min(m_scalarBar->GetWidth() * size[0], m_scalarBar->GetMaximumWidthInPixels() * 1.0);
+        const double halfTitle = 0.5 * 7.6 * ratio * static_cast<double>(widest);
+        const double x = (size[0] - 6.0 * ratio - std::max(halfTitle, barPx / 2) - barPx / 2) / size[0];
+        m_scalarBar->SetPosition(std::min(0.87, x), 0.06);
+    }
+    const bool boxes = m_hall->chooseDetail(size[1]);
+    m_partsActor->SetVisibility(!boxes);
+    m_framesActor->SetVisibility(!boxes);
+}
+
+bool SceneView::racksAsBoxes()
+{
+    m_vtk->grabFramebuffer(); // a render: the level of detail is chosen at its start
+    return m_hall->racksAsBoxes();
+}
+
+void SceneView::setDataRange(bool on)
+{
+    m_dataRange->setChecked(on);
+}
+
+QString SceneView::describe(int rack, int slot) const
+{
+    const core::Design& d = m_studio.design();
+    if (rack < 0 || rack >= static_cast<int>(d.racks.size()))
+        return {};
+    const int idx = std::max(0, m_colouringBox->currentIndex());
+    const editor::Colouring& c = *m_colourings[static_cast<std::size_t>(idx)];
+    const core::Rack& r = d.racks[static_cast<std::size_t>(rack)];
+    const core::PartField* f = c.field();
+    const auto valueOf = [&](int s) -> QString {
+        const double v = f ? f->at(rack, s) : NAN;
+        return std::isfinite(v) ? QString::fromStdString(editor::withUnit(v, f->unit)) : QString();
+    };
+    if (slot >= 0 && slot < static_cast<int>(r.slots.size())) {
+        const QString v = valueOf(slot);
+        return QString::fromStdString(r.slots[static_cast<std::size_t>(slot)].id) + (v.isEmpty() ? "" : " · " + v);
+    }
+    // A rack drawn as one box: its worst part on this colouring.
+    const editor::ColourContext ctx = m_studio.colourContext();
+    int worst = -1;
+    double bad = -1;
+    for (int s = 0; s < static_cast<int>(r.slots.size()); ++s)
+        if (const double b = c.badness(ctx, rack, s); b > bad) {
+            bad = b;
+            worst = s;
+        }
+    QString text = QString::fromStdString(r.id);
+    if (worst >= 0 && f && !valueOf(worst).isEmpty())
+        text += " · " + QString::fromStdString(c.name()) + " " + valueOf(worst) + " (" +
+                QString::fromStdString(r.slots[static_cast<std::size_t>(worst)].id.substr(r.id.size() + 1)) + ")";
+    return text;
+}
+
+bool SceneView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_vtk && event->type() == QEvent::MouseMove) {
+        m_hoverAt = static_cast<QMouseEvent*>(event)->position().toPoint();
+        QToolTip::hideText();
+        m_hoverTimer->start();
+    } else if (watched == m_vtk && event->type() == QEvent::Leave)
+        m_hoverTimer->stop();
+    return QWidget::eventFilter(watched, event);
+}
+
+void SceneView::hover()
+{
+    const double dpr = m_vtk->devicePixelRatioF();
+    const int x = static_cast<int>(m_hoverAt.x() * dpr), y = static_cast<int>((m_vtk->height() - m_hoverAt.y()) * dpr);
+    auto picker = vtkSmartPointer<vtkCellPicker>::New();
+    picker->SetTolerance(0.0005);
+    if (!picker->Pick(x, y, 0, m_vtk->renderer()))
+        return;
+    QString text;
+    if (picker->GetActor() == m_hall->rackActor())
+        text = describe(HallLayer::rackOfCell(picker->GetCellId()), -1);
+    else if (picker->GetActor() == m_partsActor) {
+        const vtkIdType box = picker->GetCellId() / kFacesPerBox;
+        if (box >= 0 && box < static_cast<vtkIdType>(m_geometry.parts.size()))
+            text = describe(m_geometry.parts[static_cast<std::size_t>(box)].rack,
+                            m_geometry.parts[static_cast<std::size_t>(box)].slot);
+    }
+    if (!text.isEmpty())
+        QToolTip::showText(m_vtk->mapToGlobal(m_hoverAt), text, m_vtk);
+}
 
 void SceneView::addColouring(std::unique_ptr<editor::Colouring> c)
 {
@@ -349,6 +493,7 @@ void SceneView::rebuildGeometry()
         addBox(fpts, lines, b, true);
     m_frames->SetPoints(fpts);
     m_frames->SetLines(lines);
+    m_hall->setLayout(m_studio.design(), m_geometry);
     // A floor under the layout.
     if (!m_floorActor) {
         auto floor = vtkSmartPointer<vtkPolyData>::New();
@@ -387,9 +532,11 @@ void SceneView::recolour()
 {
     const int idx = std::max(0, m_colouringBox->currentIndex());
     editor::Colouring& c = *m_colourings[static_cast<std::size_t>(idx)];
-    const editor::ColourContext ctx{m_studio.design(), m_studio.violations(), m_studio.fields(),
-                                    &m_studio.fixedRanges()};
+    const editor::ColourContext ctx = m_studio.colourContext();
     c.prepare(ctx);
+    // Each rack as one box at hall scale: its worst part's colour on this colouring.
+    std::vector<editor::Rgb> rackColour(m_geometry.frames.size(), editor::noDataColour());
+    std::vector<double> rackBad(m_geometry.frames.size(), -1.0);
     auto colours = vtkSmartPointer<vtkUnsignedCharArray>::New();
     colours->SetNumberOfComponents(3);
     colours->SetName("colour");
@@ -397,6 +544,11 @@ void SceneView::recolour()
     vtkIdType cell = 0;
     for (const core::Box& b : m_geometry.parts) {
         const editor::Rgb rgb = c.partColour(ctx, b.rack, b.slot);
+        if (b.rack >= 0 && static_cast<std::size_t>(b.rack) < rackBad.size())
+            if (const double bad = c.badness(ctx, b.rack, b.slot); bad > rackBad[static_cast<std::size_t>(b.rack)]) {
+                rackBad[static_cast<std::size_t>(b.rack)] = bad;
+                rackColour[static_cast<std::size_t>(b.rack)] = rgb;
+            }
         for (int f = 0; f < kFacesPerBox; ++f, ++cell)
             colours->SetTypedTuple(cell, std::array<unsigned char, 3>{static_cast<unsigned char>(rgb.r * 255),
                                                                       static_cast<unsigned char>(rgb.g * 255),
@@ -405,34 +557,94 @@ void SceneView::recolour()
     }
     m_parts->GetCellData()->SetScalars(colours);
     m_parts->Modified();
+    m_hall->setRackColours(rackColour);
     updateScalarBar(c);
     updateLegend();
     {
-        const QSignalBlocker block(m_fixScale);
-        m_fixScale->setEnabled(c.field() != nullptr);
+        // Limits' scale by default; the data's range on request, and only then a range to fix.
+        const auto* field = dynamic_cast<const editor::FieldColouring*>(&c);
+        const bool anchorable = c.field() && c.field()->anchored();
+        const QSignalBlocker block(m_fixScale), block2(m_dataRange);
+        m_dataRange->setEnabled(anchorable);
+        m_dataRange->setChecked(anchorable && !field->anchoredScale());
+        m_fixScale->setEnabled(c.field() != nullptr && !(field && field->anchoredScale()));
         m_fixScale->setChecked(m_studio.fixedRanges().count(c.name()) > 0);
     }
     m_vtk->update();
 }
 
+namespace {
+
+/// A scalar-bar title in lines of at most `width` characters (the bar is narrow; VTK cuts a long
+/// line), the unit on its own line.
+std::string wrapTitle(const std::string& name, const std::string& unit, std::size_t width)
+{
+    std::string out, line;
+    std::size_t start = 0;
+    while (start <= name.size()) {
+        const std::size_t space = name.find(' ', start);
+        const std::string word = name.substr(start, space == std::string::npos ? std::string::npos : space - start);
+        if (!line.empty() && line.size() + 1 + word.size() > width) {
+            out += line + "\n";
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+        if (space == std::string::npos)
+            break;
+        start = space + 1;
+    }
+    return out + line + "\n(" + (unit == "degC" ? std::string("°C") : unit) + ")";
+}
+
+} // namespace
+
 void SceneView::updateScalarBar(const editor::Colouring& c)
 {
     const core::PartField* f = c.field();
+    const auto* fc = dynamic_cast<const editor::FieldColouring*>(&c);
     const auto [lo, hi] = c.range();
-    if (!f || !std::isfinite(lo) || !(hi > lo)) {
+    if (!f || !fc || !std::isfinite(lo) || !(hi > lo)) {
         m_scalarBar->VisibilityOff();
         return;
     }
+    // The bar shows the very colours the parts get: the bands, the limits marked and named.
     m_lut->SetRange(lo, hi);
     for (int i = 0; i < 256; ++i) {
-        const double t = i / 255.0;
-        const editor::Rgb rgb = editor::scaleColour(f->higherIsWorse ? t : 1.0 - t);
+        const editor::Rgb rgb = fc->valueColour(lo + (hi - lo) * (i + 0.5) / 256.0);
         m_lut->SetTableValue(i, rgb.r, rgb.g, rgb.b, 1.0);
     }
+    m_lut->ResetAnnotations();
+    for (const auto& [value, label] : fc->marks())
+        if (value >= lo && value <= hi)
+            m_lut->SetAnnotation(value, editor::withUnit(value, f->unit) + (label.empty() ? "" : " " + label));
     m_lut->Build();
-    const std::string title = f->name + "\n(" + (f->unit == "degC" ? std::string("°C") : f->unit) + ")";
-    m_scalarBar->SetTitle(title.c_str());
+    m_scalarBar->SetDrawAnnotations(fc->anchoredScale());
+    m_scalarBar->SetNumberOfLabels(fc->anchoredScale() ? 2 : 5);
+    m_scalarBar->SetTitle(wrapTitle(f->name, f->unit, 14).c_str());
     m_scalarBar->VisibilityOn();
+}
+
+QPoint SceneView::scalarBarTitleAnchor() const
+{
+    const double* pos = m_scalarBar->GetPosition();
+    const int w = m_vtk->width(), h = m_vtk->height();
+    const double barW = std::min(m_scalarBar->GetWidth() * w, static_cast<double>(m_scalarBar->GetMaximumWidthInPixels()) /
+                                                                    m_vtk->devicePixelRatioF());
+    return {static_cast<int>(pos[0] * w + barW / 2), static_cast<int>(h - (pos[1] + m_scalarBar->GetHeight()) * h)};
+}
+
+QString SceneView::scalarBarTitle() const
+{
+    return m_scalarBar->GetVisibility() && m_scalarBar->GetTitle() ? QString::fromUtf8(m_scalarBar->GetTitle()) : QString();
+}
+
+std::vector<std::pair<double, std::string>> SceneView::scaleMarks() const
+{
+    std::vector<std::pair<double, std::string>> out;
+    for (vtkIdType i = 0; i < m_lut->GetNumberOfAnnotatedValues(); ++i)
+        out.emplace_back(m_lut->GetAnnotatedValue(i).ToDouble(), m_lut->GetAnnotation(i).c_str());
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 void SceneView::updateLegend()
@@ -441,7 +653,7 @@ void SceneView::updateLegend()
     QString html;
     for (const auto& [label, rgb] : m_colourings[static_cast<std::size_t>(idx)]->legend())
         html += QString("<span style='color:%1'>■</span> %2&nbsp;&nbsp;")
-                    .arg(QColor::fromRgbF(rgb.r, rgb.g, rgb.b).name(), QString::fromStdString(label));
+                    .arg(QColor::fromRgbF(rgb.r, rgb.g, rgb.b).name(), QString::fromStdString(label).toHtmlEscaped());
     m_legend->setText(html);
 }
 
@@ -467,9 +679,16 @@ void SceneView::pick(int x, int y)
 {
     auto picker = vtkSmartPointer<vtkCellPicker>::New();
     picker->SetTolerance(0.0005);
-    if (!picker->Pick(x, y, 0, m_vtk->renderer()) || picker->GetActor() != m_partsActor) {
+    if (!picker->Pick(x, y, 0, m_vtk->renderer()))
+        return;
+    if (picker->GetActor() == m_hall->rackActor()) {
+        const int rack = HallLayer::rackOfCell(picker->GetCellId());
+        if (rack >= 0 && rack < static_cast<int>(m_studio.design().racks.size()))
+            m_studio.select(QString::fromStdString(m_studio.design().racks[static_cast<std::size_t>(rack)].id));
         return;
     }
+    if (picker->GetActor() != m_partsActor)
+        return;
     const vtkIdType box = picker->GetCellId() / kFacesPerBox;
     if (box < 0 || box >= static_cast<vtkIdType>(m_geometry.parts.size()))
         return;
@@ -501,8 +720,12 @@ void SceneView::setCamera(Preset p)
         break;
     }
     cam->SetViewAngle(22.0);
+    // Front and Top are drawings: orthographic, rows and racks at their true proportions.
+    cam->SetParallelProjection(p != Preset::Iso);
     ren->ResetCamera(lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]);
-    cam->Zoom(0.9); // a margin around the layout
+    cam->Zoom(0.82); // a margin around the layout
+    // The layout left of the scalar bar: the image shifted by 13 % of the view's width.
+    cam->SetWindowCenter(0.26, 0.0);
     ren->ResetCameraClippingRange();
     m_vtk->update();
 }

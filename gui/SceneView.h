@@ -30,6 +30,7 @@ namespace rdt::gui {
 class Studio;
 class VtkWidget;
 class FieldLayer;
+class HallLayer;
 
 class SceneView : public QWidget {
     Q_OBJECT
@@ -68,6 +69,25 @@ public:
     /// 2 z) and position (0…1 of the room).
     FieldLayer* field() const { return m_field.get(); }
     void setFieldView(bool slice, bool streamlines, bool iso, int axis, double fraction);
+    /// Show the current colouring on its data's range (true) or its limits' scale (false), as the
+    /// "Data range" button does.
+    void setDataRange(bool on);
+    /// The hall-scale layer: racks as solid boxes when small on screen, rack and row labels.
+    HallLayer* hall() const { return m_hall.get(); }
+    /// Render now and say whether racks are drawn as boxes (tests).
+    bool racksAsBoxes();
+    /// What hovering over a rack or part shows: its id and the colouring's value (tests).
+    QString describe(int rack, int slot) const;
+    /// The scalar bar's title lines and marks (tests: nothing cut, limits named).
+    QString scalarBarTitle() const;
+    std::vector<std::pair<double, std::string>> scaleMarks() const;
+    /// The legend line under the toolbar (tests: every entry whole).
+    QLabel* legendLabel() const { return m_legend; }
+    /// Where the scalar bar's centre and top sit in the 3D view, in widget pixels (tests).
+    QPoint scalarBarTitleAnchor() const;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void rebuildGeometry();
@@ -82,6 +102,13 @@ private:
     VtkWidget* m_vtk;
     QComboBox* m_colouringBox;
     QToolButton* m_fixScale = nullptr;
+    QToolButton* m_dataRange = nullptr;
+    std::unique_ptr<HallLayer> m_hall;
+    QPoint m_hoverAt;
+    class QTimer* m_hoverTimer = nullptr;
+    unsigned long m_detailObserver = 0;
+    void hover();
+    void chooseDetail();
     QLabel* m_legend;
     core::LayoutGeometry m_geometry;
     std::vector<std::unique_ptr<editor::Colouring>> m_colourings;

@@ -230,6 +230,20 @@ void Studio::clearFixedRange(const QString& colouring)
     Q_EMIT colouringChanged(m_colouring);
 }
 
+void Studio::setDataRange(const QString& colouring, bool onData)
+{
+    if (onData)
+        m_dataRanged.insert(colouring.toStdString());
+    else
+        m_dataRanged.erase(colouring.toStdString());
+    Q_EMIT colouringChanged(m_colouring);
+}
+
+editor::ColourContext Studio::colourContext() const
+{
+    return {design(), violations(), fields(), &m_fixedRanges, &m_dataRanged};
+}
+
 bool Studio::select(const QString& id)
 {
     const editor::SubjectRef ref = m_subjects->resolve(id.toStdString());

@@ -9,12 +9,14 @@
 #include <QUndoStack>
 
 #include <map>
+#include <set>
 #include <memory>
 #include <optional>
 
 #include "analysis/Pipeline.h"
 #include "analysis/Throughput.h"
 #include "core/Rules.h"
+#include "editor/Colouring.h"
 #include "editor/Document.h"
 #include "editor/Selection.h"
 #include "gui/CheckRunner.h"
@@ -66,6 +68,11 @@ public:
     const std::map<std::string, std::pair<double, double>>& fixedRanges() const { return m_fixedRanges; }
     void setFixedRange(const QString& colouring, double lo, double hi);
     void clearFixedRange(const QString& colouring);
+    /// Colourings shown on their data's range instead of their limits' scale (by name).
+    const std::set<std::string>& dataRanged() const { return m_dataRanged; }
+    void setDataRange(const QString& colouring, bool onData);
+    /// The context every view colours with: design, violations, fields and the scale settings.
+    editor::ColourContext colourContext() const;
     /// The colouring the views use ("Part kind", "Problems" or a field name).
     const QString& colouring() const { return m_colouring; }
     void setColouring(const QString& name);
@@ -121,6 +128,7 @@ private:
     QString m_colouring = "Part kind";
     analysis::RunOptions m_whatIf;
     std::map<std::string, std::pair<double, double>> m_fixedRanges;
+    std::set<std::string> m_dataRanged;
     CheckRunner* m_runner = nullptr;
     std::vector<core::PartField> m_fields; ///< the check's, then the telemetry residuals
     QString m_telemetryPath, m_telemetryStatus;

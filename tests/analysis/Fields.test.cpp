@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "analysis/Fields.h"
 #include "analysis/Pipeline.h"
@@ -28,7 +30,7 @@ TEST_CASE("result fields carry the solvers' numbers per part, in display units",
     const analysis::RunResult r = analysis::run(o, progress);
     const auto fields = analysis::resultFields(r.design, r.power.get(), r.thermal.get(), r.throughput.get(),
                                                r.signal.get());
-    REQUIRE(fields.size() == 12);
+    REQUIRE(fields.size() == 13); // … and clip current: orv3-hpr is rated per clip
     const core::PartField& inlet = named(fields, "Inlet temperature");
     const core::PartField& margin = named(fields, "GPU margin to limit");
     const core::PartField& bar = named(fields, "Busbar current");
@@ -74,4 +76,55 @@ TEST_CASE("racks stamped from one template share results but each keeps its own 
     REQUIRE(power.values.size() == 1536);
     for (std::size_t rack : {std::size_t{0}, std::size_t{777}, std::size_t{1535}})
         CHECK(power.values[rack][4] == Approx(r.power->racks[rack].parts[0].budgetW / 1e3));
+}
+
+TEST_CASE("each field's fail band is its rule's violations, subject for subject", "[fields][audit]")
+{
+    // The studio paints a part red exactly where the checks report its rule: a value beyond the
+    // field's limit ⇔ a violation of the field's rule on that part or its rack.
+    for (const char* design : {"data/designs/broken-rack.yaml", "tests/fixtures/studio/six-over-n1.yaml",
+                               "data/designs/tight-rack.yaml", "data/designs/single-rack.yaml"}) {
+        CAPTURE(design);
+        core::Progress progress;
+        analysis::RunOptions o;
+        o.designPath = std::string(RDT_SOURCE_DIR "/") + design;
+        const analysis::RunResult r = analysis::run(o, progress);
+        const auto fields = analysis::resultFields(r.design, r.power.get(), r.thermal.get(), r.throughput.get(),
+                                                   r.signal.get());
+        std::set<std::pair<std::string, std::string>> reported; // (rule, subject)
+        for (const core::Violation& v : r.violations)
+            if (!v.waived)
+                reported.insert({v.rule, v.subject});
+        int failing = 0;
+        for (const core::PartField& f : fields) {
+            if (f.rule.empty() || !std::isfinite(f.limit))
+                continue;
+            for (std::size_t ri = 0; ri < r.design.racks.size(); ++ri) {
+                const core::Rack& rack = r.design.racks[ri];
+                bool rackFails = false;
+                for (std::size_t si = 0; si < rack.slots.size(); ++si) {
+                    const bool fails = f.band(static_cast<int>(ri), static_cast<int>(si)) == core::PartField::Band::Fail;
+                    rackFails = rackFails || fails;
+                    const bool onPart = reported.count({f.rule, rack.slots[si].id}) > 0;
+                    const bool onRack = reported.count({f.rule, rack.id}) > 0;
+                    INFO(f.name << " at " << rack.slots[si].id << " = " << f.at(static_cast<int>(ri), static_cast<int>(si))
+                                << " " << f.unit << ", limit " << f.limitAt(static_cast<int>(ri), static_cast<int>(si)));
+                    if (fails) {
+                        CHECK((onPart || onRack));
+                        ++failing;
+                    }
+                    // A part-level rule reported on a part: that part is in the fail band.
+                    if (onPart && f.rule != "orv3.busbar.current")
+                        CHECK(fails);
+                }
+                // A rack-level rule reported on the rack: the rack's figure is in the fail band (the
+                // busbar rule: the bar's or a clip's).
+                if (reported.count({f.rule, rack.id}) && f.rule != "orv3.busbar.current" &&
+                    std::any_of(f.values[ri].begin(), f.values[ri].end(), [](double v) { return std::isfinite(v); }))
+                    CHECK(rackFails);
+            }
+        }
+        if (std::string(design).find("broken") != std::string::npos)
+            CHECK(failing >= 10);
+    }
 }

@@ -140,3 +140,73 @@ TEST_CASE("field colourings: the worse end is red, no figure is grey, a fixed ra
     CHECK(c.range().first == 20.0);
     CHECK(c.position(30.0) == Approx(0.5));
 }
+
+TEST_CASE("anchored colourings: pass, near and fail bands from the field's own limits", "[editor][colouring]")
+{
+    const auto doc = editor::Document::open(kData + "/designs/single-rack.yaml", kData + "/catalog");
+    const std::size_t slots = doc.design().racks[0].slots.size();
+    REQUIRE(slots >= 7);
+    // An inlet field: pass up to 27 °C (recommended), near to 35 °C (allowable), fail beyond.
+    core::PartField inlet;
+    inlet.name = "Inlet";
+    inlet.unit = "degC";
+    inlet.values = {std::vector<double>(slots, NAN)};
+    inlet.values[0][2] = 20.0;
+    inlet.values[0][3] = 30.0;
+    inlet.values[0][4] = 35.0;   // at the limit: passes (the rule fails above it)
+    inlet.values[0][5] = 35.001; // 1 mK over: fails
+    inlet.goodEnd = 18.0;
+    inlet.nearLimit = 27.0;
+    inlet.limit = 35.0;
+    inlet.badEnd = 39.25;
+    inlet.minSpan = 0.1;
+    inlet.limitLabel = "A2 allowable";
+    inlet.autoRange();
+    CHECK(inlet.band(0, 2) == core::PartField::Band::Pass);
+    CHECK(inlet.band(0, 3) == core::PartField::Band::Near);
+    CHECK(inlet.band(0, 4) == core::PartField::Band::Near);
+    CHECK(inlet.band(0, 5) == core::PartField::Band::Fail);
+    CHECK(inlet.band(0, 0) == core::PartField::Band::None);
+    std::vector<core::PartField> fields = {inlet};
+    const std::vector<core::Violation> none;
+    editor::ColourContext ctx{doc.design(), none, &fields};
+    editor::FieldColouring c("Inlet");
+    c.prepare(ctx);
+    REQUIRE(c.anchoredScale());
+    const auto same = [](editor::Rgb a, editor::Rgb b) { return a.r == b.r && a.g == b.g && a.b == b.b; };
+    CHECK(same(c.partColour(ctx, 0, 5), editor::failColour()));
+    CHECK_FALSE(same(c.partColour(ctx, 0, 4), editor::failColour()));
+    CHECK(c.partColour(ctx, 0, 2).b > c.partColour(ctx, 0, 2).r + 0.3f); // pass: blue
+    CHECK(c.partColour(ctx, 0, 3).r > c.partColour(ctx, 0, 3).b + 0.4f); // near: amber
+    // The scale's range holds the limits' scale and every value: 18 … 39.25 °C.
+    CHECK(c.range().first == 18.0);
+    CHECK(c.range().second == 39.25);
+    // A worse part never ranks below a better one (a rack box takes its worst part's colour).
+    CHECK(c.badness(ctx, 0, 5) > c.badness(ctx, 0, 4));
+    CHECK(c.badness(ctx, 0, 4) > c.badness(ctx, 0, 2));
+    // The legend names the limit.
+    bool named = false;
+    for (const auto& [label, rgb] : c.legend())
+        named = named || (label.find("35 °C A2 allowable") != std::string::npos && same(rgb, editor::failColour()));
+    CHECK(named);
+    // On the data's range: values 1 mK apart are one colour; the one over its limit stays red.
+    fields[0].values[0] = std::vector<double>(slots, NAN);
+    fields[0].values[0][2] = 30.000;
+    fields[0].values[0][3] = 30.001;
+    fields[0].values[0][4] = 36.0;
+    fields[0].autoRange();
+    const std::set<std::string> data = {"Inlet"};
+    editor::ColourContext onData{doc.design(), none, &fields, nullptr, &data};
+    c.prepare(onData);
+    CHECK_FALSE(c.anchoredScale());
+    CHECK(same(c.partColour(onData, 0, 4), editor::failColour()));
+    CHECK_FALSE(same(c.partColour(onData, 0, 2), c.partColour(onData, 0, 3))); // 6 K apart from 36: a scale
+    fields[0].values[0][4] = NAN;
+    fields[0].autoRange();
+    c.prepare(onData);
+    CHECK(same(c.partColour(onData, 0, 2), c.partColour(onData, 0, 3))); // 1 mK: one colour
+    bool flat = false;
+    for (const auto& [label, rgb] : c.legend())
+        flat = flat || label.find("all within 0.1 K") != std::string::npos;
+    CHECK(flat);
+}
