@@ -7,6 +7,7 @@
 #include <QGraphicsSimpleTextItem>
 #include <QKeyEvent>
 #include <QMimeData>
+#include <QFontMetricsF>
 
 #include "editor/Colouring.h"
 #include "gui/Studio.h"
@@ -61,6 +62,9 @@ void ElevationView::rebuild()
     m_scene.clear();
     m_ghost = nullptr;
     m_slotItems.clear();
+    m_marks.clear();
+    m_labels.clear();
+    m_rackFailures.clear();
     const core::Design& d = m_studio.design();
     if (d.racks.empty())
         return;
@@ -112,10 +116,32 @@ void ElevationView::rebuild()
     byField.prepare(ctx);
     const core::PartField* field = byField.field();
     const int rackIndex = m_studio.currentRack();
-    std::unordered_map<std::string, int> worst;
-    for (const core::Violation& v : m_studio.violations())
-        if (!v.waived)
-            worst[v.subject] = std::max(worst[v.subject], v.severity == core::Severity::Error ? 2 : 1);
+    // Marks from the violation list (the Problems panel's and rdt check's): a part's when a violation
+    // names it or something inside it, the rack's own in a badge under its title.
+    m_marks.assign(rack.slots.size(), 0);
+    for (const core::Violation& v : m_studio.violations()) {
+        if (v.waived || v.severity == core::Severity::Info)
+            continue;
+        const int level = v.severity == core::Severity::Error ? 2 : 1;
+        if (v.subject == rack.id) {
+            if (!m_rackFailures.contains(QString::fromStdString(v.rule)))
+                m_rackFailures.push_back(QString::fromStdString(v.rule));
+            continue;
+        }
+        for (std::size_t i = 0; i < rack.slots.size(); ++i) {
+            const std::string& id = rack.slots[i].id;
+            if (v.subject == id || (v.subject.size() > id.size() && v.subject[id.size()] == '/' &&
+                                    v.subject.compare(0, id.size(), id) == 0))
+                m_marks[i] = std::max(m_marks[i], level);
+        }
+    }
+    if (!m_rackFailures.isEmpty()) {
+        auto* badge = m_scene.addSimpleText(
+            tr("⚠ rack fails %1").arg(m_rackFailures.join(", ")), small);
+        badge->setBrush(QColor(190, 35, 35));
+        badge->setPos(head->boundingRect().width() + 10, -50);
+        badge->setToolTip(m_rackFailures.join("\n"));
+    }
     for (std::size_t i = 0; i < rack.slots.size(); ++i) {
         const core::Slot& s = rack.slots[i];
         const double top = yOfOuTop(s.top()), height = s.part->ouHeight * ou;
@@ -123,7 +149,7 @@ void ElevationView::rebuild()
         const QColor fill = toQColor(field ? byField.partColour(ctx, rackIndex, static_cast<int>(i))
                                            : editor::kindColour(s.part->kind));
         const bool selected = m_studio.selection() == QString::fromStdString(s.id);
-        const int problem = worst.count(s.id) ? worst[s.id] : 0;
+        const int problem = m_marks[i];
         QPen pen(selected       ? QColor(255, 196, 0)
                  : problem == 2 ? QColor(210, 40, 40)
                                 : QColor(40, 44, 52),
@@ -138,20 +164,30 @@ void ElevationView::rebuild()
             r->setToolTip(QString::fromStdString(s.id + "\n" + s.part->manufacturer + " " + s.part->model));
             if (front)
                 m_slotItems.push_back(r);
-            QString text = QString::fromStdString(s.name + "  ·  " + s.part->slug);
+            // Name, value, slug: what matters first, so that eliding to the face's width drops the slug.
+            QString text = QString::fromStdString(s.name);
             if (std::isfinite(value))
                 text += QString("  ·  %1 %2")
                             .arg(value, 0, 'g', 4)
                             .arg(QString::fromStdString(field->unit == "degC" ? "°C" : field->unit));
+            text += QString::fromStdString("  ·  " + s.part->slug);
             if (problem)
                 text = (problem == 2 ? "⚠ " : "! ") + text;
-            auto* t =
-                m_scene.addSimpleText(front ? text : QString::fromStdString(s.name), height >= 14 ? label : small);
+            if (front)
+                r->setToolTip(text + "\n" + r->toolTip());
+            const QString full = front ? text : QString::fromStdString(s.name);
+            const QFont& font = height >= 14 ? label : small;
+            auto* t = m_scene.addSimpleText(full, font);
             // White on dark fills, dark on light ones (field colours run through a light grey).
             const QColor behind = front ? fill : fill.lighter(135);
             t->setBrush(behind.lightnessF() < 0.55 ? QColor(Qt::white) : QColor(30, 32, 38));
             if (t->boundingRect().height() > height)
                 t->setScale(height / t->boundingRect().height());
+            // Never past the face (into the OU ruler or the other face): elided to the room it has.
+            const double room = (bay - 12) / t->scale();
+            if (t->boundingRect().width() > room)
+                t->setText(QFontMetricsF(font).elidedText(full, Qt::ElideRight, room));
+            m_labels.push_back(t);
             // Parts that overlap (a layout error) keep readable labels: the lower part's label sits at
             // its bottom edge, the upper part's at its top edge, and labels draw above every box.
             const double th = t->boundingRect().height() * t->scale();
@@ -169,6 +205,25 @@ void ElevationView::rebuild()
     }
     m_scene.setSceneRect(m_scene.itemsBoundingRect().adjusted(-12, -12, 12, 12));
     fitInView(m_scene.sceneRect(), Qt::KeepAspectRatio);
+}
+
+QRectF ElevationView::rulerRect() const
+{
+    const double bay = kBayMm * kScale;
+    return {bay, 0.0, kFaceGap * kScale, m_usableOu * kOuMm * kScale};
+}
+
+std::vector<std::pair<QString, QRectF>> ElevationView::labels() const
+{
+    std::vector<std::pair<QString, QRectF>> out;
+    for (const QGraphicsSimpleTextItem* t : m_labels)
+        out.emplace_back(t->text(), t->sceneBoundingRect());
+    return out;
+}
+
+int ElevationView::slotMark(int slot) const
+{
+    return slot >= 0 && static_cast<std::size_t>(slot) < m_marks.size() ? m_marks[static_cast<std::size_t>(slot)] : 0;
 }
 
 void ElevationView::resizeEvent(QResizeEvent* e)

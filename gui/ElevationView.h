@@ -6,6 +6,12 @@
 /// drawn red while dragging.
 
 #include <QGraphicsView>
+#include <QStringList>
+
+#include <utility>
+#include <vector>
+
+class QGraphicsSimpleTextItem;
 
 namespace rdt::gui {
 
@@ -22,6 +28,18 @@ public:
     bool moveSlot(int slot, int ou);
     /// The OU under a scene y coordinate (clamped to the rack).
     int ouAtSceneY(double y) const;
+
+    /// The mark drawn on slot `slot` of the shown rack: 2 an unwaived error names the part (or
+    /// something inside it), 1 a warning, 0 none; read from the violation list the Problems panel and
+    /// `rdt check` show.
+    int slotMark(int slot) const;
+    /// Rules whose unwaived errors or warnings name the shown rack itself (the badge under its title).
+    const QStringList& rackFailures() const { return m_rackFailures; }
+
+    /// The OU ruler between the faces (scene coordinates).
+    QRectF rulerRect() const;
+    /// Every part label as drawn (text after eliding, scene rectangle), front face then rear by slot.
+    std::vector<std::pair<QString, QRectF>> labels() const;
 
     /// Scene units per millimetre.
     static constexpr double kScale = 0.4;
@@ -55,6 +73,9 @@ private:
     int m_usableOu = 44;
     QGraphicsRectItem* m_ghost = nullptr;
     QList<QGraphicsRectItem*> m_slotItems; ///< front-face rectangles by slot index
+    std::vector<int> m_marks;
+    std::vector<QGraphicsSimpleTextItem*> m_labels; ///< part labels, owned by the scene              ///< slotMark() by slot index
+    QStringList m_rackFailures;
     int m_dragSlot = -1;
     double m_dragGrabDy = 0.0;
 };

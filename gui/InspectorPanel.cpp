@@ -7,7 +7,9 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "analysis/Pipeline.h"
 #include "editor/YamlPath.h"
@@ -40,6 +42,7 @@ InspectorPanel::InspectorPanel(Studio& studio, QWidget* parent)
 void InspectorPanel::rebuild()
 {
     delete m_body;
+    m_verdicts.clear();
     m_body = new QWidget(this);
     m_form = new QFormLayout(m_body);
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -117,6 +120,7 @@ void InspectorPanel::showSite()
     const core::Summary sum = m_studio.design().summary();
     addInfo(tr("Racks"), QString::number(sum.racks));
     addInfo(tr("GPUs"), QString::number(sum.gpus));
+    otherChecks("site");
 }
 
 void InspectorPanel::showRack(int rackIndex)
@@ -152,6 +156,7 @@ void InspectorPanel::showRack(int rackIndex)
     addInfo(tr("Busbar rating"), QString::fromStdString(core::formatQuantity(r.rackType->value("busbar_rating", 0),
                                                                              core::Dimension::Current)));
     rackResults(rackIndex);
+    otherChecks(r.id);
 }
 
 void InspectorPanel::showSlot(int rackIndex, int slotIndex)
@@ -215,6 +220,7 @@ void InspectorPanel::showSlot(int rackIndex, int slotIndex)
     if (const auto p = s.part->find("power.max"))
         addInfo(tr("Max power"), QString::fromStdString(core::formatQuantity(*p, core::Dimension::Power)));
     slotResults(rackIndex, slotIndex);
+    otherChecks(s.id);
 }
 
 namespace {
@@ -231,10 +237,23 @@ QString verdict(bool bad)
 
 } // namespace
 
-void InspectorPanel::addResult(const QString& label, const QString& value, const std::string& rule, bool bad)
+bool InspectorPanel::failed(const std::string& rule, const std::string& subject) const
+{
+    for (const core::Violation& v : m_studio.violations())
+        if (v.rule == rule && !v.waived && v.severity != core::Severity::Info &&
+            (v.subject == subject || (v.subject.size() > subject.size() && v.subject[subject.size()] == '/' &&
+                                      v.subject.compare(0, subject.size(), subject) == 0)))
+            return true;
+    return false;
+}
+
+void InspectorPanel::addResult(const QString& label, const QString& value, const std::string& rule,
+                               const std::string& subject)
 {
     QString html = value;
     if (!rule.empty()) {
+        const bool bad = failed(rule, subject);
+        m_verdicts.push_back({rule, subject, bad});
         const core::RuleInfo* info = m_rules.find(rule);
         html = verdict(bad) + " " + value + QString("  <a href='%1' style='color:#557'>%1</a>").arg(QString::fromStdString(rule));
         auto* v = new QLabel(html);
@@ -250,6 +269,53 @@ void InspectorPanel::addResult(const QString& label, const QString& value, const
     addInfo(label, html);
 }
 
+void InspectorPanel::otherChecks(const std::string& subject)
+{
+    // The violations on the subject or inside it, by rule in the order the checks reported them.
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<const core::Violation*>> byRule;
+    for (const core::Violation& v : m_studio.violations()) {
+        const bool inside = v.subject == subject ||
+                            (v.subject.size() > subject.size() && v.subject[subject.size()] == '/' &&
+                             v.subject.compare(0, subject.size(), subject) == 0);
+        if (!inside)
+            continue;
+        if (byRule[v.rule].empty())
+            order.push_back(v.rule);
+        byRule[v.rule].push_back(&v);
+    }
+    bool header = false;
+    for (const std::string& rule : order) {
+        const bool shown = std::any_of(m_verdicts.begin(), m_verdicts.end(), [&](const Verdict& x) {
+            return x.rule == rule && x.subject == subject;
+        });
+        if (shown)
+            continue;
+        if (!header)
+            m_form->addRow(new QLabel(tr("<b>Checks</b>")));
+        header = true;
+        const std::vector<const core::Violation*>& vs = byRule[rule];
+        // The first unwaived error or warning speaks for the rule; else the first one (info, waived).
+        const core::Violation* first = vs.front();
+        for (const core::Violation* v : vs)
+            if (!v->waived && v->severity != core::Severity::Info) {
+                first = v;
+                break;
+            }
+        QString text = QString::fromStdString(first->message);
+        if (first->subject != subject)
+            text = QString::fromStdString(first->subject.substr(subject.size() + 1)) + ": " + text;
+        if (first->waived)
+            text = tr("waived (%1): %2").arg(QString::fromStdString(first->justification), text);
+        else if (first->severity == core::Severity::Info)
+            text = tr("note: %1").arg(text);
+        if (vs.size() > 1)
+            text += tr(" (and %1 more)").arg(vs.size() - 1);
+        const core::RuleInfo* info = m_rules.find(rule);
+        addResult(info ? QString::fromStdString(info->title) : tr("Check"), text, rule, subject);
+    }
+}
+
 void InspectorPanel::rackResults(int rackIndex)
 {
     const auto power = m_studio.power();
@@ -260,17 +326,17 @@ void InspectorPanel::rackResults(int rackIndex)
     using D = core::Dimension;
     if (power && static_cast<std::size_t>(rackIndex) < power->racks.size()) {
         const power::RackPower& r = power->racks[static_cast<std::size_t>(rackIndex)];
+        const std::string& id = m_studio.design().racks[static_cast<std::size_t>(rackIndex)].id;
         addResult(tr("Load (%1)").arg(QString::fromStdString(std::string(core::powerBasisName(r.basis)))),
                   q(r.itLoadW, D::Power) + tr(" (modelled %1)").arg(q(r.modelledLoadW, D::Power)), "");
-        addResult(tr("N+1 capacity"), q(r.capacityN1W, D::Power), "orv3.shelf.n1", r.fails("orv3.shelf.n1"));
+        addResult(tr("N+1 capacity"), q(r.capacityN1W, D::Power), "orv3.shelf.n1", id);
         if (std::isfinite(r.capacityFeedLossW))
-            addResult(tr("One feed lost"), q(r.capacityFeedLossW, D::Power), "orv3.feed.loss",
-                      r.fails("orv3.feed.loss"));
+            addResult(tr("One feed lost"), q(r.capacityFeedLossW, D::Power), "orv3.feed.loss", id);
         addResult(tr("Busbar current"),
                   tr("%1 of %2 (%3 %)")
                       .arg(q(r.busbarCurrentA, D::Current), q(r.busbarRatingA, D::Current))
                       .arg(r.busbarRatingA > 0 ? 100.0 * r.busbarCurrentA / r.busbarRatingA : NAN, 0, 'f', 0),
-                  "orv3.busbar.current", r.busbarCurrentA > r.busbarRatingA);
+                  "orv3.busbar.current", id);
         // The clip carrying the most current, at the bar's minimum voltage as every current limit.
         const power::ClipCurrent* top = nullptr;
         for (const power::ClipCurrent& c : r.clips)
@@ -282,29 +348,26 @@ void InspectorPanel::rackResults(int rackIndex)
                       tr("%1 %2 (%3)")
                           .arg(q(top->currentA, D::Current), of,
                                QString::fromStdString(top->id.substr(top->id.rfind('/') + 1))),
-                      std::isnan(r.clipRatingA) ? "" : "orv3.busbar.current", top->currentA > r.clipRatingA);
+                      std::isnan(r.clipRatingA) ? "" : "orv3.busbar.current", id);
         }
-        addResult(tr("Lowest bus voltage"), q(r.lowestVoltageV, D::Voltage, 4), "orv3.busbar.voltage",
-                  r.fails("orv3.busbar.voltage"));
-        addResult(tr("Battery hold-up"), q(r.bbuHoldupS, D::Time), "orv3.bbu.holdup", r.fails("orv3.bbu.holdup"));
+        addResult(tr("Lowest bus voltage"), q(r.lowestVoltageV, D::Voltage, 4), "orv3.busbar.voltage", id);
+        addResult(tr("Battery hold-up"), q(r.bbuHoldupS, D::Time), "orv3.bbu.holdup", id);
         if (r.capNormal.needed)
             addResult(tr("GPUs run at"),
                       r.capNormal.possible
                           ? tr("%1 per GPU: the supply's normal-operation limit").arg(q(std::floor(r.capNormal.capW), D::Power))
                           : tr("their minimum cap: the supply cannot feed them"),
-                      "");
+                      {});
         if (std::isfinite(r.gpuCapToFitW))
-            addResult(tr("Cap to fit"), tr("%1 per GPU clears every failing rule").arg(q(std::floor(r.gpuCapToFitW), D::Power)), "");
+            addResult(tr("Cap to fit"), tr("%1 per GPU clears every failing rule").arg(q(std::floor(r.gpuCapToFitW), D::Power)));
     }
     if (thermal && static_cast<std::size_t>(rackIndex) < thermal->racks.size()) {
         const thermal::RackThermal& t = thermal->racks[static_cast<std::size_t>(rackIndex)];
+        const std::string& id = m_studio.design().racks[static_cast<std::size_t>(rackIndex)].id;
         // The rule judges each chassis at its own inlet: the rack fails it when any of its chassis does.
-        bool chassisOver = false;
-        for (const core::Violation& v : m_studio.violations())
-            chassisOver = chassisOver || (v.rule == "thermal.inlet.chassis" && v.subject.rfind(t.id + "/", 0) == 0);
         addResult(tr("Front / rear air"), q(t.frontK, D::Temperature) + " / " + q(t.rearK, D::Temperature),
-                  "thermal.inlet.chassis", chassisOver);
-        addResult(tr("Recirculation"), q(t.recirculationM3s, D::VolumeFlow), "");
+                  "thermal.inlet.chassis", id);
+        addResult(tr("Recirculation"), q(t.recirculationM3s, D::VolumeFlow));
     }
 }
 
@@ -329,38 +392,40 @@ void InspectorPanel::slotResults(int rackIndex, int slotIndex)
                 title();
                 addResult(tr("Power (budget)"),
                           q(p.budgetW, D::Power) + tr(" (modelled %1, nameplate %2)")
-                                                       .arg(q(p.modelledW, D::Power), q(p.nameplateW, D::Power)),
-                          "");
+                                                       .arg(q(p.modelledW, D::Power), q(p.nameplateW, D::Power)));
             }
     if (thermal && static_cast<std::size_t>(rackIndex) < thermal->racks.size())
         for (const thermal::ChassisThermal& c : thermal->racks[static_cast<std::size_t>(rackIndex)].chassis)
             if (c.slot == slotIndex) {
                 title();
                 addResult(tr("Airflow"),
-                          QString("%1 CFM (%2)").arg(c.airflowM3s * 2118.88, 0, 'f', 0).arg(q(c.airflowM3s, D::VolumeFlow)),
-                          "");
+                          QString("%1 CFM (%2)").arg(c.airflowM3s * 2118.88, 0, 'f', 0).arg(q(c.airflowM3s, D::VolumeFlow)));
                 addResult(tr("Inlet / exhaust"), q(c.inletK, D::Temperature) + " / " + q(c.exhaustK, D::Temperature),
-                          "thermal.inlet.chassis", false);
-                addResult(tr("Fans"), tr("%1 % (%2)").arg(c.fanSpeed * 100, 0, 'f', 0).arg(q(c.fanPowerW, D::Power)), "");
-                const bool over = c.gpuJunctionK > c.maxOperatingK;
+                          "thermal.inlet.chassis", slot.id);
+                addResult(tr("Fans"), tr("%1 % (%2)").arg(c.fanSpeed * 100, 0, 'f', 0).arg(q(c.fanPowerW, D::Power)));
                 addResult(tr("GPU junction"),
                           std::isnan(c.maxOperatingK)
                               ? q(c.gpuJunctionK, D::Temperature) + tr(" (no limit in the catalog: not checked)")
                               : tr("%1, limit %2, margin %3")
                                     .arg(q(c.gpuJunctionK, D::Temperature), q(c.maxOperatingK, D::Temperature),
                                          q(c.maxOperatingK - c.gpuJunctionK, D::TemperatureDelta)),
-                          "thermal.gpu.junction", over);
+                          "thermal.gpu.junction", slot.id);
             }
     if (power && thermal) {
-        const auto clocks = analysis::chassisClocks(m_studio.design(), *power, *thermal);
-        const analysis::ChassisClock& clk = clocks[static_cast<std::size_t>(rackIndex)][static_cast<std::size_t>(slotIndex)];
-        if (std::isfinite(clk.ratio)) {
+        // Every chassis' clock, computed once per check (a row of racks has hundreds of parts to click).
+        if (m_clocksOf != std::make_pair<const void*, const void*>(power.get(), thermal.get())) {
+            m_clocks = analysis::chassisClocks(m_studio.design(), *power, *thermal);
+            m_clocksOf = {power.get(), thermal.get()};
+        }
+        const auto rk = static_cast<std::size_t>(rackIndex), sl = static_cast<std::size_t>(slotIndex);
+        const analysis::ChassisClock* clkp = rk < m_clocks.size() && sl < m_clocks[rk].size() ? &m_clocks[rk][sl] : nullptr;
+        if (clkp && std::isfinite(clkp->ratio)) {
+            const analysis::ChassisClock& clk = *clkp;
             title();
             addResult(tr("GPU clock"),
                       tr("%1 % at %2, limited by %3")
                           .arg(clk.ratio * 100, 0, 'f', 1)
-                          .arg(q(clk.powerW, D::Power), QString::fromStdString(clk.limitedBy)),
-                      "");
+                          .arg(q(clk.powerW, D::Power), QString::fromStdString(clk.limitedBy)));
         }
     }
     const auto sig = m_studio.signal();
@@ -374,7 +439,7 @@ void InspectorPanel::slotResults(int rackIndex, int slotIndex)
             const QString margin = std::isfinite(v.comDb) ? tr("COM %1 dB").arg(v.comDb, 0, 'f', 1)
                                                           : tr("IL %1 dB at Nyquist").arg(v.ilNyquistDb, 0, 'f', 1);
             addResult(tr("Link %1").arg(QString::fromStdString(l.id)),
-                      margin + ", " + QString::fromStdString(v.verdict), "signal.link.close", !v.pass);
+                      margin + ", " + QString::fromStdString(v.verdict), "signal.link.close", "links/" + l.id);
         }
 }
 

@@ -6,6 +6,10 @@
 
 #include <QWidget>
 
+#include <string>
+#include <vector>
+
+#include "analysis/Throughput.h"
 #include "core/Rules.h"
 #include "core/Units.h"
 
@@ -24,6 +28,19 @@ public:
     /// Result rows shown (tests).
     int rows() const;
 
+    /// One pass/fail mark the inspector shows: its rule, the subject it is judged on (the selected
+    /// rack or part, or a link class for a link's row) and whether it is failed. A mark is failed
+    /// exactly when an unwaived error or warning of that rule names the subject or, for a rack, one
+    /// of its parts: the violation list the Problems panel and `rdt check` show, never a comparison
+    /// made here.
+    struct Verdict {
+        std::string rule;
+        std::string subject;
+        bool failed = false;
+    };
+    /// The marks of the selection, in the order shown.
+    const std::vector<Verdict>& verdicts() const { return m_verdicts; }
+
 Q_SIGNALS:
     /// A rule link was clicked.
     void ruleActivated(const QString& ruleId);
@@ -37,8 +54,16 @@ private:
     /// A field with a unit; `commit(text)` runs when a valid value is entered (empty = default).
     QLineEdit* addQuantity(const QString& label, const QString& current, core::Dimension dim, core::Range range,
                            std::function<void(const QString&)> commit, const QString& defaultText = {});
-    /// A result with its unit; with a rule id: a pass/fail mark and a link to the rule.
-    void addResult(const QString& label, const QString& value, const std::string& rule, bool bad = false);
+    /// A result with its unit; with a rule id: the rule's verdict on `subject` (failed(): a
+    /// violation of the rule names it) as a pass/fail mark, and a link to the rule.
+    void addResult(const QString& label, const QString& value, const std::string& rule = {},
+                   const std::string& subject = {});
+    /// True when an unwaived error or warning of `rule` names `subject` or something inside it
+    /// (`subject/...`: a rack's parts).
+    bool failed(const std::string& rule, const std::string& subject) const;
+    /// Every rule with a violation on `subject` (or inside it) that no result row has shown yet: its
+    /// verdict and first message, so that nothing the Problems panel lists is missing here.
+    void otherChecks(const std::string& subject);
     void rackResults(int rack);
     void slotResults(int rack, int slot);
 
@@ -46,6 +71,10 @@ private:
     core::CheckRegistry m_rules;
     QFormLayout* m_form = nullptr;
     QWidget* m_body = nullptr;
+    std::vector<Verdict> m_verdicts;
+    /// analysis::chassisClocks() of the results (power, thermal) it was computed from.
+    std::vector<std::vector<analysis::ChassisClock>> m_clocks;
+    std::pair<const void*, const void*> m_clocksOf{nullptr, nullptr};
 };
 
 } // namespace rdt::gui

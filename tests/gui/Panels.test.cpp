@@ -1,2 +1,219 @@
-// rdt-studio under Xvfb: issue 34 (panels).
+// rdt-studio under Xvfb: issue 34 (panels): one source of verdicts in the inspector and the
+// elevation, labels that fit their space at 1280 × 720 and 1600 × 1000, ids in the layout tree, and
+// the room field's iso-surface and scale.
 #include <catch2/catch.hpp>
+
+#include <QApplication>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <set>
+
+#include "analysis/CheckFormats.h"
+#include "analysis/Pipeline.h"
+#include "gui/ElevationView.h"
+#include "gui/InspectorPanel.h"
+#include "gui/MainWindow.h"
+#include "gui/Studio.h"
+#include "gui/WhatIfBar.h"
+
+using namespace rdt;
+
+static const QString kData = RDT_SOURCE_DIR "/data";
+
+namespace {
+
+/// A window of `w` × `h` on a private recovery folder, without modal dialogs.
+struct Fixture {
+    QTemporaryDir dir;
+    std::unique_ptr<gui::MainWindow> window;
+    explicit Fixture(int w = 1400, int h = 900)
+    {
+        qputenv("RDT_STUDIO_RECOVERY_DIR", (dir.path() + "/recovery").toUtf8());
+        window = std::make_unique<gui::MainWindow>(kData + "/catalog", false);
+        window->resize(w, h);
+        window->show();
+        QApplication::processEvents();
+    }
+};
+
+/// The unwaived errors and warnings `rdt check --json` reports, as (rule, subject).
+std::set<std::pair<std::string, std::string>> cliFailures(const analysis::RunOptions& o)
+{
+    core::Progress quiet;
+    const nlohmann::json j = analysis::checkJson(analysis::run(o, quiet));
+    std::set<std::pair<std::string, std::string>> out;
+    for (const auto& v : j["violations"]) {
+        const std::string sev = v["severity"].get<std::string>();
+        if (!v.value("waived", false) && (sev == "error" || sev == "warning"))
+            out.insert({v["rule"].get<std::string>(), v["subject"].get<std::string>()});
+    }
+    return out;
+}
+
+/// True when `subject` is `scope` or inside it (`scope/...`: a rack's parts).
+bool inside(const std::string& subject, const std::string& scope)
+{
+    return subject == scope || (subject.size() > scope.size() && subject[scope.size()] == '/' &&
+                                subject.compare(0, scope.size(), scope) == 0);
+}
+
+/// Select every rack and part of the open design and hold the inspector's marks and the elevation's
+/// to the CLI's violations: a mark is failed exactly when a violation of its rule names its subject
+/// (or a part of the rack), and every rule that does has a failed mark. Returns the marks checked.
+int auditVerdicts(Fixture& f, const std::set<std::pair<std::string, std::string>>& cli)
+{
+    gui::Studio& studio = f.window->studio();
+    auto* inspector = f.window->findChild<gui::InspectorPanel*>();
+    REQUIRE(inspector);
+    auto named = [&cli](const std::string& rule, const std::string& scope) {
+        return std::any_of(cli.begin(), cli.end(),
+                           [&](const auto& v) { return v.first == rule && inside(v.second, scope); });
+    };
+    int marks = 0;
+    auto audit = [&](const std::string& id) {
+        CAPTURE(id);
+        // The inspector and the elevation rebuild on the selection signal itself; no need to render.
+        REQUIRE(studio.select(QString::fromStdString(id)));
+        std::set<std::string> failedHere;
+        for (const gui::InspectorPanel::Verdict& v : inspector->verdicts()) {
+            CAPTURE(v.rule, v.subject);
+            // Each mark is judged on the selection, or on a link class for a link's row.
+            CHECK((v.subject == id || v.subject.rfind("links/", 0) == 0));
+            CHECK(v.failed == named(v.rule, v.subject));
+            if (v.failed && v.subject == id)
+                failedHere.insert(v.rule);
+            ++marks;
+        }
+        std::set<std::string> expected;
+        for (const auto& [rule, subject] : cli)
+            if (inside(subject, id))
+                expected.insert(rule);
+        CHECK(failedHere == expected);
+    };
+    const core::Design& d = studio.design();
+    for (std::size_t r = 0; r < d.racks.size(); ++r) {
+        const core::Rack& rack = d.racks[r];
+        audit(rack.id);
+        // The elevation's marks: a part's when a violation names it, the rack's own in its badge.
+        gui::ElevationView* elevation = f.window->elevation();
+        std::set<std::string> rackOwn, badge;
+        for (const auto& [rule, subject] : cli)
+            if (subject == rack.id)
+                rackOwn.insert(rule);
+        for (const QString& rule : elevation->rackFailures())
+            badge.insert(rule.toStdString());
+        CHECK(badge == rackOwn);
+        for (std::size_t s = 0; s < rack.slots.size(); ++s) {
+            CAPTURE(rack.slots[s].id);
+            bool any = false;
+            for (const auto& v : cli)
+                any = any || inside(v.second, rack.slots[s].id);
+            CHECK((elevation->slotMark(static_cast<int>(s)) > 0) == any);
+            audit(rack.slots[s].id);
+        }
+    }
+    return marks;
+}
+
+} // namespace
+
+TEST_CASE("the inspector's and the elevation's pass/fail marks are rdt check's violations, on every example",
+          "[gui][panels]")
+{
+    Fixture f;
+    std::vector<std::string> designs;
+    for (const auto& e : std::filesystem::directory_iterator((kData + "/designs").toStdString()))
+        if (e.path().extension() == ".yaml")
+            designs.push_back(e.path().string());
+    std::sort(designs.begin(), designs.end());
+    REQUIRE(designs.size() >= 8);
+    int audited = 0;
+    for (const std::string& path : designs) {
+        CAPTURE(path);
+        REQUIRE(f.window->openFile(QString::fromStdString(path)));
+        // Large designs (the 24k clusters, the fleet) take minutes to walk rack by rack: the small
+        // examples cover every rule family (power, thermal, mechanical, links, the room field's rows).
+        if (f.window->studio().design().racks.size() > 200)
+            continue;
+        analysis::RunOptions o;
+        o.designPath = path;
+        // The room field (row-pair) is solved by the network here, in the studio as in the oracle.
+        if (f.window->studio().design().thermalModel == core::ThermalModel::Field) {
+            REQUIRE(f.window->whatIf()->set("thermal", "network"));
+            o.thermalModel = core::ThermalModel::Network;
+        }
+        f.window->waitForChecks();
+        const auto cli = cliFailures(o);
+        CHECK(auditVerdicts(f, cli) > 0);
+        f.window->whatIf()->reset();
+        ++audited;
+    }
+    CHECK(audited >= 5);
+
+    // The reported case: rack-a of broken-rack fails thermal.inlet.chassis on its chassis, as designed
+    // and under the 35 °C what-if.
+    REQUIRE(f.window->openFile(kData + "/designs/broken-rack.yaml"));
+    for (const bool hot : {false, true}) {
+        CAPTURE(hot);
+        analysis::RunOptions o;
+        o.designPath = (kData + "/designs/broken-rack.yaml").toStdString();
+        if (hot) {
+            REQUIRE(f.window->whatIf()->set("inlet", "35 degC"));
+            o.inletK = 308.15;
+        }
+        f.window->waitForChecks();
+        const auto cli = cliFailures(o);
+        REQUIRE(cli.count({"thermal.inlet.chassis", "lab/row1/rack-a/gt0"}));
+        CHECK(auditVerdicts(f, cli) > 0);
+        auto* inspector = f.window->findChild<gui::InspectorPanel*>();
+        for (const char* id : {"lab/row1/rack-a", "lab/row1/rack-a/gt0"}) {
+            REQUIRE(f.window->studio().select(id));
+            QApplication::processEvents();
+            bool failedInlet = false;
+            for (const auto& v : inspector->verdicts())
+                failedInlet = failedInlet || (v.rule == "thermal.inlet.chassis" && v.failed);
+            CHECK(failedInlet);
+        }
+    }
+}
+
+TEST_CASE("elevation labels keep off the OU ruler and inside their face, values first", "[gui][panels]")
+{
+    for (const auto& [w, h] : {std::pair{1600, 1000}, std::pair{1280, 720}}) {
+        CAPTURE(w, h);
+        Fixture f(w, h);
+        // The 24k example coloured by inlet temperature (the reported case), and broken-rack's
+        // overlapping parts.
+        for (const QString& design : {kData + "/designs/meta-24k-roce.yaml", kData + "/designs/broken-rack.yaml"}) {
+            CAPTURE(design.toStdString());
+            REQUIRE(f.window->openFile(design));
+            f.window->waitForChecks();
+            f.window->studio().setColouring("Inlet temperature");
+            QApplication::processEvents();
+            gui::ElevationView* e = f.window->elevation();
+            const QRectF ruler = e->rulerRect();
+            REQUIRE(ruler.width() > 0);
+            const auto labels = e->labels();
+            const core::Rack& rack = f.window->studio().design().racks[static_cast<std::size_t>(
+                f.window->studio().currentRack())];
+            REQUIRE(labels.size() == 2 * rack.slots.size());
+            int withValue = 0;
+            for (const auto& [text, rect] : labels) {
+                CAPTURE(text.toStdString(), rect.left(), rect.right(), ruler.left(), ruler.right());
+                CHECK_FALSE(rect.intersects(ruler));
+                withValue += text.contains("°C");
+            }
+            // Every part with an inlet figure still shows it with its unit (the slug is what elides).
+            int valued = 0;
+            for (const core::PartField& field : *f.window->studio().fields())
+                if (field.name == "Inlet temperature")
+                    for (std::size_t s = 0; s < rack.slots.size(); ++s)
+                        valued += std::isfinite(field.at(f.window->studio().currentRack(), static_cast<int>(s)));
+            CHECK(valued >= 2);
+            CHECK(withValue == valued);
+        }
+    }
+}
