@@ -1,9 +1,9 @@
 #include "gui/InspectorPanel.h"
 
 #include <QComboBox>
-#include <QFormLayout>
-#include <QLabel>
+#include <QGridLayout>
 #include <QLineEdit>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -29,9 +29,15 @@ QString scalarText(const YAML::Node& n)
 InspectorPanel::InspectorPanel(Studio& studio, QWidget* parent)
     : QWidget(parent), m_studio(studio), m_rules(analysis::makeRegistry())
 {
+    // The rows scroll when the window is short (1280 × 720); they never scroll sideways: every text
+    // wraps or elides to the column it has.
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(6, 6, 6, 6);
-    layout->addStretch(1);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_scroll = new QScrollArea;
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    layout->addWidget(m_scroll);
     connect(&m_studio, &Studio::selectionChanged, this, &InspectorPanel::rebuild);
     connect(&m_studio, &Studio::designChanged, this, &InspectorPanel::rebuild);
     connect(&m_studio, &Studio::documentReplaced, this, &InspectorPanel::rebuild);
@@ -41,12 +47,16 @@ InspectorPanel::InspectorPanel(Studio& studio, QWidget* parent)
 
 void InspectorPanel::rebuild()
 {
-    delete m_body;
+    delete m_scroll->takeWidget();
     m_verdicts.clear();
-    m_body = new QWidget(this);
-    m_form = new QFormLayout(m_body);
-    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    static_cast<QVBoxLayout*>(layout())->insertWidget(0, m_body);
+    m_rows = 0;
+    m_body = new QWidget;
+    m_grid = new QGridLayout(m_body);
+    m_grid->setContentsMargins(6, 6, 6, 6);
+    m_grid->setHorizontalSpacing(8);
+    // Labels take two fifths of the width, values three; both wrap within their column.
+    m_grid->setColumnStretch(0, 2);
+    m_grid->setColumnStretch(1, 3);
     const editor::SubjectRef ref = m_studio.subjects().resolve(m_studio.selection().toStdString());
     if (ref.slot >= 0)
         showSlot(ref.rack, ref.slot);
@@ -54,14 +64,37 @@ void InspectorPanel::rebuild()
         showRack(ref.rack);
     else
         showSite();
+    m_grid->setRowStretch(m_rows, 1);
+    m_scroll->setWidget(m_body);
+}
+
+void InspectorPanel::addRow(const QString& label, QWidget* field)
+{
+    auto* l = new ValueLabel(label);
+    l->setTextColour(QColor(85, 85, 85));
+    m_grid->addWidget(l, m_rows, 0, Qt::AlignTop);
+    // Editors shrink with the column (a combo box of slugs would otherwise set the panel's width).
+    if (auto* combo = qobject_cast<QComboBox*>(field)) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(6);
+    }
+    if (qobject_cast<QLineEdit*>(field))
+        field->setMinimumWidth(60);
+    m_grid->addWidget(field, m_rows++, 1);
+}
+
+void InspectorPanel::addHeading(const QString& text)
+{
+    auto* h = new ValueLabel(text);
+    QFont f = h->font();
+    f.setBold(true);
+    h->setFont(f);
+    m_grid->addWidget(h, m_rows++, 0, 1, 2);
 }
 
 void InspectorPanel::addInfo(const QString& label, const QString& value)
 {
-    auto* v = new QLabel(value);
-    v->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    v->setWordWrap(true);
-    m_form->addRow("<span style='color:#555'>" + label + "</span>", v);
+    addRow(label, new ValueLabel(value));
 }
 
 QLineEdit* InspectorPanel::addQuantity(const QString& label, const QString& current, core::Dimension dim,
@@ -86,15 +119,14 @@ QLineEdit* InspectorPanel::addQuantity(const QString& label, const QString& curr
         if (edit->text().trimmed() != current && validate())
             commit(edit->text().trimmed());
     });
-    m_form->addRow(label, edit);
+    addRow(label, edit);
     return edit;
 }
 
 void InspectorPanel::showSite()
 {
     const core::Site& s = m_studio.design().site;
-    auto* title = new QLabel(tr("<b>Site</b> — select a rack or part to inspect it"));
-    m_form->addRow(title);
+    addHeading(tr("Site — select a rack or part to inspect it"));
     addInfo(tr("Design"), QString::fromStdString(m_studio.design().name));
     const editor::Document& doc = m_studio.document();
     auto written = [&doc](const char* key) { return QString::fromStdString(doc.siteField(key)); };
@@ -116,7 +148,7 @@ void InspectorPanel::showSite()
     connect(cls, &QComboBox::currentTextChanged, this, [this](const QString& c) {
         m_studio.tryEdit(m_studio.document().setSiteField("ashrae_class", c.toStdString()));
     });
-    m_form->addRow(tr("ASHRAE class"), cls);
+    addRow(tr("ASHRAE class"), cls);
     const core::Summary sum = m_studio.design().summary();
     addInfo(tr("Racks"), QString::number(sum.racks));
     addInfo(tr("GPUs"), QString::number(sum.gpus));
@@ -126,7 +158,7 @@ void InspectorPanel::showSite()
 void InspectorPanel::showRack(int rackIndex)
 {
     const core::Rack& r = m_studio.design().racks[static_cast<std::size_t>(rackIndex)];
-    m_form->addRow(new QLabel(tr("<b>Rack</b> %1").arg(QString::fromStdString(r.id))));
+    addHeading(tr("Rack %1").arg(QString::fromStdString(r.id)));
     addInfo(tr("Defined by"), QString::fromStdString(m_studio.document().describeBody(r.bodyPath)));
     auto* type = new QComboBox;
     for (const std::string& slug : m_studio.design().catalog->slugs())
@@ -137,7 +169,7 @@ void InspectorPanel::showRack(int rackIndex)
     connect(type, &QComboBox::currentTextChanged, this, [this, body](const QString& t) {
         m_studio.tryEdit(m_studio.document().setRackType(body, t.toStdString()));
     });
-    m_form->addRow(tr("Rack type"), type);
+    addRow(tr("Rack type"), type);
     double mass = 0, power = 0;
     int used = 0, gpus = 0;
     for (const core::Slot& s : r.slots) {
@@ -165,7 +197,7 @@ void InspectorPanel::showSlot(int rackIndex, int slotIndex)
     const core::Slot& s = r.slots[static_cast<std::size_t>(slotIndex)];
     const std::string body = r.bodyPath;
     const std::size_t index = static_cast<std::size_t>(slotIndex);
-    m_form->addRow(new QLabel(tr("<b>%1</b> in %2").arg(QString::fromStdString(s.name), QString::fromStdString(r.id))));
+    addHeading(tr("%1 in %2").arg(QString::fromStdString(s.name), QString::fromStdString(r.id)));
     addInfo(tr("Part"), QString::fromStdString(s.part->manufacturer + " " + s.part->model + "\n" + s.part->slug));
     addInfo(tr("Defined by"), QString::fromStdString(m_studio.document().describeBody(body)));
     auto* ou = new QSpinBox;
@@ -175,7 +207,7 @@ void InspectorPanel::showSlot(int rackIndex, int slotIndex)
     ou->setKeyboardTracking(false);
     connect(ou, &QSpinBox::valueChanged, this,
             [this, body, index](int v) { m_studio.tryEdit(m_studio.document().moveSlot(body, index, v)); });
-    m_form->addRow(tr("Lowest OU"), ou);
+    addRow(tr("Lowest OU"), ou);
     addInfo(tr("Occupies"), tr("OU %1–%2 (%3 mm)").arg(s.ou).arg(s.top()).arg(s.part->ouHeight * 48));
     const YAML::Node item = editor::nodeAt(m_studio.document().root(), body + ".slots[" + std::to_string(index) + "]");
     auto commit = [this, body, index](const char* key) {
@@ -204,7 +236,7 @@ void InspectorPanel::showSlot(int rackIndex, int slotIndex)
         connect(fans, &QSpinBox::valueChanged, this, [this, body, index](int v) {
             m_studio.tryEdit(m_studio.document().setSlotField(body, index, "failed_fans", v ? std::to_string(v) : ""));
         });
-        m_form->addRow(tr("Failed rotors"), fans);
+        addRow(tr("Failed rotors"), fans);
     }
     if (s.part->kind == core::PartKind::PowerShelf) {
         auto* feed = new QComboBox;
@@ -213,7 +245,7 @@ void InspectorPanel::showSlot(int rackIndex, int slotIndex)
         connect(feed, &QComboBox::currentIndexChanged, this, [this, body, index](int i) {
             m_studio.tryEdit(m_studio.document().setSlotField(body, index, "feed", i == 0 ? "" : i == 1 ? "A" : "B"));
         });
-        m_form->addRow(tr("AC feed"), feed);
+        addRow(tr("AC feed"), feed);
     }
     if (const auto w = s.part->find("weight"))
         addInfo(tr("Weight"), QString::fromStdString(core::formatQuantity(*w, core::Dimension::Mass)));
@@ -230,10 +262,6 @@ QString q(double v, core::Dimension d, int digits = 3)
     return std::isfinite(v) ? QString::fromStdString(core::formatQuantity(v, d, digits)) : QString("–");
 }
 
-QString verdict(bool bad)
-{
-    return bad ? "<span style='color:#c0392b'>✗</span>" : "<span style='color:#2e8b57'>✓</span>";
-}
 
 } // namespace
 
@@ -248,25 +276,21 @@ bool InspectorPanel::failed(const std::string& rule, const std::string& subject)
 }
 
 void InspectorPanel::addResult(const QString& label, const QString& value, const std::string& rule,
-                               const std::string& subject)
+                               const std::string& subject, int maxLines)
 {
-    QString html = value;
+    auto* v = new ValueLabel(value);
+    v->setMaxLines(maxLines);
     if (!rule.empty()) {
         const bool bad = failed(rule, subject);
         m_verdicts.push_back({rule, subject, bad});
-        const core::RuleInfo* info = m_rules.find(rule);
-        html = verdict(bad) + " " + value + QString("  <a href='%1' style='color:#557'>%1</a>").arg(QString::fromStdString(rule));
-        auto* v = new QLabel(html);
-        v->setWordWrap(true);
-        v->setTextFormat(Qt::RichText);
-        if (info)
-            v->setToolTip(QString::fromStdString(info->title + "\n" + info->spec));
+        v->setMark(bad ? ValueLabel::Mark::Fail : ValueLabel::Mark::Pass);
+        v->setLink(QString::fromStdString(rule));
+        if (const core::RuleInfo* info = m_rules.find(rule))
+            v->setNote(QString::fromStdString(info->title + "\n" + info->spec));
         // The rule link shows its problems in the Problems panel (or says it passes).
-        connect(v, &QLabel::linkActivated, this, [this](const QString& id) { Q_EMIT ruleActivated(id); });
-        m_form->addRow("<span style='color:#555'>" + label + "</span>", v);
-        return;
+        connect(v, &ValueLabel::linkActivated, this, [this](const QString& id) { Q_EMIT ruleActivated(id); });
     }
-    addInfo(label, html);
+    addRow(label, v);
 }
 
 void InspectorPanel::otherChecks(const std::string& subject)
@@ -292,7 +316,7 @@ void InspectorPanel::otherChecks(const std::string& subject)
         if (shown)
             continue;
         if (!header)
-            m_form->addRow(new QLabel(tr("<b>Checks</b>")));
+            addHeading(tr("Checks"));
         header = true;
         const std::vector<const core::Violation*>& vs = byRule[rule];
         // The first unwaived error or warning speaks for the rule; else the first one (info, waived).
@@ -312,7 +336,7 @@ void InspectorPanel::otherChecks(const std::string& subject)
         if (vs.size() > 1)
             text += tr(" (and %1 more)").arg(vs.size() - 1);
         const core::RuleInfo* info = m_rules.find(rule);
-        addResult(info ? QString::fromStdString(info->title) : tr("Check"), text, rule, subject);
+        addResult(info ? QString::fromStdString(info->title) : tr("Check"), text, rule, subject, 12);
     }
 }
 
@@ -322,7 +346,7 @@ void InspectorPanel::rackResults(int rackIndex)
     const auto thermal = m_studio.thermal();
     if (!power && !thermal)
         return;
-    m_form->addRow(new QLabel(tr("<b>Results</b>")));
+    addHeading(tr("Results"));
     using D = core::Dimension;
     if (power && static_cast<std::size_t>(rackIndex) < power->racks.size()) {
         const power::RackPower& r = power->racks[static_cast<std::size_t>(rackIndex)];
@@ -383,7 +407,7 @@ void InspectorPanel::slotResults(int rackIndex, int slotIndex)
     bool header = false;
     auto title = [&] {
         if (!header)
-            m_form->addRow(new QLabel(tr("<b>Results</b>")));
+            addHeading(tr("Results"));
         header = true;
     };
     if (power && static_cast<std::size_t>(rackIndex) < power->racks.size())
@@ -449,7 +473,7 @@ namespace rdt::gui {
 
 int InspectorPanel::rows() const
 {
-    return m_form ? m_form->rowCount() : 0;
+    return m_rows;
 }
 
 } // namespace rdt::gui

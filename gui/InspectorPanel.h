@@ -12,9 +12,11 @@
 #include "analysis/Throughput.h"
 #include "core/Rules.h"
 #include "core/Units.h"
+#include "gui/ValueLabel.h"
 
-class QFormLayout;
+class QGridLayout;
 class QLineEdit;
+class QScrollArea;
 
 namespace rdt::gui {
 
@@ -27,6 +29,8 @@ public:
 
     /// Result rows shown (tests).
     int rows() const;
+    /// The panel's current contents (tests: every ValueLabel in it fits).
+    QWidget* body() const { return m_body; }
 
     /// One pass/fail mark the inspector shows: its rule, the subject it is judged on (the selected
     /// rack or part, or a link class for a link's row) and whether it is failed. A mark is failed
@@ -50,6 +54,9 @@ private:
     void showSite();
     void showRack(int rack);
     void showSlot(int rack, int slot);
+    /// A row: its label (wrapped, grey) and its field; a heading spans both columns.
+    void addRow(const QString& label, QWidget* field);
+    void addHeading(const QString& text);
     void addInfo(const QString& label, const QString& value);
     /// A field with a unit; `commit(text)` runs when a valid value is entered (empty = default).
     QLineEdit* addQuantity(const QString& label, const QString& current, core::Dimension dim, core::Range range,
@@ -57,7 +64,7 @@ private:
     /// A result with its unit; with a rule id: the rule's verdict on `subject` (failed(): a
     /// violation of the rule names it) as a pass/fail mark, and a link to the rule.
     void addResult(const QString& label, const QString& value, const std::string& rule = {},
-                   const std::string& subject = {});
+                   const std::string& subject = {}, int maxLines = 5);
     /// True when an unwaived error or warning of `rule` names `subject` or something inside it
     /// (`subject/...`: a rack's parts).
     bool failed(const std::string& rule, const std::string& subject) const;
@@ -69,8 +76,10 @@ private:
 
     Studio& m_studio;
     core::CheckRegistry m_rules;
-    QFormLayout* m_form = nullptr;
+    QScrollArea* m_scroll = nullptr;
+    QGridLayout* m_grid = nullptr;
     QWidget* m_body = nullptr;
+    int m_rows = 0;
     std::vector<Verdict> m_verdicts;
     /// analysis::chassisClocks() of the results (power, thermal) it was computed from.
     std::vector<std::vector<analysis::ChassisClock>> m_clocks;
