@@ -3,6 +3,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -28,19 +29,33 @@ QTableWidget* makeTable(const QStringList& headers)
     t->setEditTriggers(QAbstractItemView::NoEditTriggers);
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
     t->verticalHeader()->hide();
-    t->horizontalHeader()->setStretchLastSection(true);
+    // Columns as wide as their contents, never squeezed: a stretched last column shrank below its
+    // contents when the table was narrow ("0.05" read "0.0"); the table scrolls instead.
+    t->horizontalHeader()->setStretchLastSection(false);
+    t->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
+    t->setTextElideMode(Qt::ElideNone);
     return t;
+}
+
+/// Decimals that show `value` to `figures` significant figures (SHI 0.0562, not 0.056 or 0.1).
+int decimalsFor(double value, int figures)
+{
+    if (!std::isfinite(value) || value == 0.0)
+        return figures - 1;
+    const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(value))));
+    return std::max(0, figures - 1 - magnitude);
 }
 
 } // namespace
 
 ThermalPanel::ThermalPanel(Studio& studio, QWidget* parent)
     : QWidget(parent), m_studio(studio), m_headline(new QLabel),
-      m_chassis(makeTable({tr("Chassis"), tr("Heat (kW)"), tr("Airflow (CFM)"), tr("Inlet (°C)"), tr("Exhaust (°C)"),
-                           tr("Rise (K)"), tr("Fans (%)"), tr("Fan power (W)"), tr("GPU junction (°C)"),
-                           tr("Limit (°C)"), tr("Margin (K)"), tr("State")})),
-      m_rows(makeTable({tr("Row"), tr("Cold aisle (°C)"), tr("Hot aisle (°C)"), tr("RCI HI (%)"), tr("RCI LO (%)"),
-                        tr("RTI (%)"), tr("SHI")}))
+      // Units on a second header line keep the numeric columns narrow.
+      m_chassis(makeTable({tr("Chassis"), tr("Heat\n(kW)"), tr("Airflow\n(CFM)"), tr("Inlet\n(°C)"),
+                           tr("Exhaust\n(°C)"), tr("Rise\n(K)"), tr("Fans\n(%)"), tr("Fan power\n(W)"),
+                           tr("GPU junction\n(°C)"), tr("Limit\n(°C)"), tr("Margin\n(K)"), tr("State")})),
+      m_rows(makeTable({tr("Row"), tr("Cold aisle\n(°C)"), tr("Hot aisle\n(°C)"), tr("RCI HI\n(%)"),
+                        tr("RCI LO\n(%)"), tr("RTI\n(%)"), tr("SHI\n(ratio)")}))
 {
     m_headline->setWordWrap(true);
     auto* left = new QVBoxLayout;
@@ -48,8 +63,9 @@ ThermalPanel::ThermalPanel(Studio& studio, QWidget* parent)
     left->addWidget(m_rows, 1);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(left, 2);
-    layout->addWidget(m_chassis, 3);
+    // The row metrics keep their natural width (a handful of columns); the chassis table takes the rest.
+    layout->addLayout(left, 0);
+    layout->addWidget(m_chassis, 1);
     connect(&m_studio, &Studio::checksFinished, this, &ThermalPanel::refresh);
     connect(m_chassis, &QTableWidget::cellDoubleClicked, this,
             [this](int row, int) { m_studio.select(m_chassis->item(row, 0)->text()); });
@@ -119,7 +135,7 @@ void ThermalPanel::refresh()
         m_rows->setItem(row, 3, new NumberItem(r.rciHi, 1));
         m_rows->setItem(row, 4, new NumberItem(r.rciLo, 1));
         m_rows->setItem(row, 5, new NumberItem(r.rti, 0));
-        m_rows->setItem(row, 6, new NumberItem(r.shi, 3));
+        m_rows->setItem(row, 6, new NumberItem(r.shi, decimalsFor(r.shi, 3)));
         ++row;
     }
     double hottest = NAN, margin = NAN;
@@ -140,6 +156,10 @@ void ThermalPanel::refresh()
     m_rows->setSortingEnabled(true);
     m_chassis->resizeColumnsToContents();
     m_rows->resizeColumnsToContents();
+    int rowsWidth = 2 * m_rows->frameWidth() + m_rows->verticalScrollBar()->sizeHint().width();
+    for (int c = 0; c < m_rows->columnCount(); ++c)
+        rowsWidth += m_rows->columnWidth(c);
+    m_rows->setMinimumWidth(std::min(rowsWidth, 640));
 }
 
 } // namespace rdt::gui

@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <QApplication>
+#include <QHeaderView>
+#include <QScrollBar>
+#include <QTableWidget>
 #include <QTemporaryDir>
 
 #include <algorithm>
@@ -17,6 +20,7 @@
 #include "gui/InspectorPanel.h"
 #include "gui/MainWindow.h"
 #include "gui/Studio.h"
+#include "gui/ThermalPanel.h"
 #include "gui/WhatIfBar.h"
 
 using namespace rdt;
@@ -277,6 +281,57 @@ TEST_CASE("the inspector's texts fit its column at 1280 x 720, or are elided wit
                     if (e->isVisible()) {
                         CAPTURE(e->metaObject()->className());
                         CHECK(e->mapTo(viewport, QPoint(e->width(), 0)).x() <= viewport->width());
+                    }
+        }
+    }
+}
+
+TEST_CASE("the Thermal panel's columns fit their contents and SHI keeps the JSON's figures", "[gui][panels]")
+{
+    for (const auto& [w, h] : {std::pair{1280, 720}, std::pair{1600, 1000}}) {
+        CAPTURE(w, h);
+        Fixture f(w, h);
+        for (const QString& design : {kData + "/designs/broken-rack.yaml", kData + "/designs/storage-pod.yaml"}) {
+            CAPTURE(design.toStdString());
+            REQUIRE(f.window->openFile(design));
+            f.window->waitForChecks();
+            REQUIRE(f.window->showPanel("thermal"));
+            QApplication::processEvents();
+            core::Progress quiet;
+            analysis::RunOptions o;
+            o.designPath = design.toStdString();
+            const nlohmann::json j = analysis::checkJson(analysis::run(o, quiet));
+            gui::ThermalPanel* panel = f.window->thermal();
+            for (QTableWidget* t : {panel->rowTable(), panel->chassisTable()}) {
+                REQUIRE(t->rowCount() > 0);
+                const QFontMetrics fm(t->font());
+                const QFontMetrics hm(t->horizontalHeader()->font());
+                for (int c = 0; c < t->columnCount(); ++c) {
+                    const int width = t->columnWidth(c);
+                    for (const QString& line : t->horizontalHeaderItem(c)->text().split('\n')) {
+                        CAPTURE(line.toStdString(), width);
+                        CHECK(hm.horizontalAdvance(line) + 8 <= width);
+                    }
+                    for (int r = 0; r < std::min(t->rowCount(), 50); ++r) {
+                        const QString text = t->item(r, c)->text();
+                        CAPTURE(text.toStdString(), width);
+                        CHECK(fm.horizontalAdvance(text) + 6 <= width); // the item's side margins
+                    }
+                }
+            }
+            // SHI, row by row, to three significant figures of rdt check's value.
+            QTableWidget* rows = panel->rowTable();
+            CHECK(rows->horizontalScrollBar()->maximum() == 0); // every row metric in view, SHI too
+            REQUIRE(rows->rowCount() == static_cast<int>(j["thermal"]["rows"].size()));
+            for (const auto& row : j["thermal"]["rows"])
+                for (int r = 0; r < rows->rowCount(); ++r)
+                    if (rows->item(r, 0)->text().toStdString() == row["id"].get<std::string>()) {
+                        const double shi = row["shi"].get<double>();
+                        const QString text = rows->item(r, 6)->text();
+                        CAPTURE(shi, text.toStdString());
+                        REQUIRE(shi > 0.0);
+                        CHECK(text == QString::number(shi, 'f', 2 - static_cast<int>(std::floor(std::log10(shi)))));
+                        CHECK(text.toDouble() == Approx(shi).epsilon(0.005));
                     }
         }
     }
