@@ -1,5 +1,7 @@
 #include "gui/LayoutTree.h"
 
+#include <QHeaderView>
+
 #include "editor/Selection.h"
 #include "gui/Studio.h"
 
@@ -10,6 +12,11 @@ LayoutTree::LayoutTree(Studio& studio, QWidget* parent) : QTreeWidget(parent), m
     setHeaderLabels({tr("Layout"), tr("GPUs")});
     setUniformRowHeights(true);
     setIndentation(14);
+    // The names take the width the GPU counts leave: sized once to the halls, the column cut every
+    // deeper node (the 24k example's expanded rows showed "r…" and racks no id at all).
+    header()->setStretchLastSection(false);
+    header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     connect(&m_studio, &Studio::documentReplaced, this, &LayoutTree::rebuild);
     connect(&m_studio, &Studio::designChanged, this, &LayoutTree::rebuild);
     connect(&m_studio, &Studio::selectionChanged, this, &LayoutTree::follow);
@@ -38,14 +45,19 @@ void LayoutTree::rebuild()
         return QString::number(n);
     };
     auto leaf = [](const std::string& id) { return QString::fromStdString(id.substr(id.rfind('/') + 1)); };
+    auto tip = [](QTreeWidgetItem* it, const std::string& id) {
+        it->setToolTip(0, QString::fromStdString(id));
+        return it;
+    };
     for (const core::Group& h : d.halls)
-        halls.push_back(new QTreeWidgetItem(this, {QString::fromStdString(h.id), gpus(h.racks)}));
+        halls.push_back(tip(new QTreeWidgetItem(this, {QString::fromStdString(h.id), gpus(h.racks)}), h.id));
     for (const core::Group& p : d.pods)
-        pods.push_back(new QTreeWidgetItem(halls[static_cast<std::size_t>(p.parent)], {leaf(p.id), gpus(p.racks)}));
+        pods.push_back(
+            tip(new QTreeWidgetItem(halls[static_cast<std::size_t>(p.parent)], {leaf(p.id), gpus(p.racks)}), p.id));
     for (const core::Group& r : d.rows) {
         QTreeWidgetItem* parent =
             r.pod >= 0 ? pods[static_cast<std::size_t>(r.pod)] : halls[static_cast<std::size_t>(r.parent)];
-        rows.push_back(new QTreeWidgetItem(parent, {leaf(r.id), gpus(r.racks)}));
+        rows.push_back(tip(new QTreeWidgetItem(parent, {leaf(r.id), gpus(r.racks)}), r.id));
     }
     for (std::size_t i = 0; i < d.racks.size(); ++i) {
         const core::Rack& r = d.racks[i];
@@ -59,7 +71,6 @@ void LayoutTree::rebuild()
         h->setExpanded(true);
     if (d.racks.size() < 50)
         expandAll();
-    resizeColumnToContents(0);
     m_updating = false;
     follow(m_studio.selection());
 }

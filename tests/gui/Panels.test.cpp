@@ -12,12 +12,14 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <set>
 
 #include "analysis/CheckFormats.h"
 #include "analysis/Pipeline.h"
 #include "gui/ElevationView.h"
 #include "gui/InspectorPanel.h"
+#include "gui/LayoutTree.h"
 #include "gui/MainWindow.h"
 #include "gui/Studio.h"
 #include "gui/ThermalPanel.h"
@@ -334,5 +336,47 @@ TEST_CASE("the Thermal panel's columns fit their contents and SHI keeps the JSON
                         CHECK(text.toDouble() == Approx(shi).epsilon(0.005));
                     }
         }
+    }
+}
+
+TEST_CASE("the layout tree shows every node's id, racks of the 24k example included", "[gui][panels]")
+{
+    for (const auto& [w, h] : {std::pair{1280, 720}, std::pair{1600, 1000}}) {
+        CAPTURE(w, h);
+        Fixture f(w, h);
+        REQUIRE(f.window->openFile(kData + "/designs/meta-24k-roce.yaml"));
+        auto* tree = f.window->findChild<gui::LayoutTree*>();
+        REQUIRE(tree);
+        // Selecting a rack expands its pod and row, as a user expanding them would.
+        REQUIRE(f.window->studio().select("dc1/pod1/row01/rack03"));
+        QApplication::processEvents();
+        REQUIRE(tree->currentItem());
+        CHECK(tree->currentItem()->text(0) == "rack03");
+        const QFontMetrics fm(tree->font());
+        int shown = 0, racks = 0;
+        std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
+            for (int r = 0; r < tree->model()->rowCount(parent); ++r) {
+                const QModelIndex i = tree->model()->index(r, 0, parent);
+                const QString text = i.data().toString();
+                // Racks carry their id; pods, rows and halls name theirs in the tooltip.
+                const QString rackId = i.data(Qt::UserRole).toString();
+                const QString id = rackId.isEmpty() ? i.data(Qt::ToolTipRole).toString() : rackId;
+                CAPTURE(text.toStdString(), id.toStdString());
+                CHECK_FALSE(text.isEmpty());
+                CHECK(id.endsWith(text)); // the node's own name, the leaf of its full id
+                const QRect rect = tree->visualRect(i);
+                if (rect.isValid()) { // in an expanded branch, scrolled into view or not
+                    CAPTURE(rect.width());
+                    CHECK(fm.horizontalAdvance(text) + 6 <= rect.width()); // drawn whole, not "r…"
+                    ++shown;
+                    racks += !rackId.isEmpty();
+                }
+                if (tree->isExpanded(i))
+                    walk(i);
+            }
+        };
+        walk(QModelIndex());
+        CHECK(shown >= 10);
+        CHECK(racks >= 5);
     }
 }
