@@ -16,10 +16,12 @@
 #include <vtkRenderer.h>
 #include <vtkScalarBarActor.h>
 #include <vtkStreamTracer.h>
+#include <vtkTextActor.h>
 #include <vtkTextProperty.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "thermal/RoomThermal.h"
 
@@ -94,14 +96,20 @@ FieldLayer::FieldLayer(vtkRenderer* renderer)
       m_lines(vtkSmartPointer<vtkPolyData>::New()), m_surface(vtkSmartPointer<vtkPolyData>::New()),
       m_bar(vtkSmartPointer<vtkScalarBarActor>::New())
 {
-    // Cool to warm: supply air blue, exhaust red.
+    // Viridis, sequential: supply air dark blue-violet, exhaust yellow. Not the parts' blue / amber /
+    // red bands (those judge a value against its limit; this only orders temperatures), and
+    // perceptually uniform, lightness rising with temperature.
+    static constexpr double kViridis[9][3] = {{0.267, 0.005, 0.329}, {0.283, 0.141, 0.458}, {0.254, 0.265, 0.530},
+                                              {0.207, 0.372, 0.553}, {0.164, 0.471, 0.558}, {0.128, 0.567, 0.551},
+                                              {0.135, 0.659, 0.518}, {0.478, 0.821, 0.318}, {0.993, 0.906, 0.144}};
     m_lut->SetNumberOfTableValues(256);
     for (int i = 0; i < 256; ++i) {
-        const double x = i / 255.0;
-        const double r = x < 0.5 ? 0.23 + 1.3 * x : 0.87 + 0.14 * (x - 0.5);
-        const double gr = x < 0.5 ? 0.30 + 1.2 * x : 0.90 - 1.6 * (x - 0.5);
-        const double b = x < 0.5 ? 0.75 + 0.4 * x : 0.95 - 1.7 * (x - 0.5);
-        m_lut->SetTableValue(i, std::clamp(r, 0.0, 1.0), std::clamp(gr, 0.0, 1.0), std::clamp(b, 0.0, 1.0), 1.0);
+        const double x = i / 255.0 * 8.0;
+        const int k = std::min(static_cast<int>(x), 7);
+        const double f = x - k;
+        m_lut->SetTableValue(i, kViridis[k][0] + f * (kViridis[k + 1][0] - kViridis[k][0]),
+                             kViridis[k][1] + f * (kViridis[k + 1][1] - kViridis[k][1]),
+                             kViridis[k][2] + f * (kViridis[k + 1][2] - kViridis[k][2]), 1.0);
     }
     m_lut->SetRange(m_range[0], m_range[1]);
     m_sliceActor = actorFor(m_slice, m_lut, "temperature", true);
@@ -115,13 +123,17 @@ FieldLayer::FieldLayer(vtkRenderer* renderer)
     m_isoActor->GetProperty()->SetColor(0.95, 0.55, 0.15);
     m_isoActor->GetProperty()->SetOpacity(0.3);
     m_bar->SetLookupTable(m_lut);
-    m_bar->SetTitle("Air (degC)");
+    m_bar->SetTitle("Room air (degC)");
     m_bar->SetNumberOfLabels(5);
     m_bar->SetLabelFormat("%.0f");
-    m_bar->SetOrientationToVertical();
-    m_bar->SetPosition(0.035, 0.08);
-    m_bar->SetWidth(0.06);
-    m_bar->SetHeight(0.55);
+    // Horizontal along the bottom left: apart from the parts' vertical bar on the right, and clear of
+    // the rack and row labels over the scene.
+    m_bar->SetOrientationToHorizontal();
+    m_bar->SetPosition(0.02, 0.07);
+    m_bar->SetWidth(0.42);
+    m_bar->SetHeight(0.13);
+    m_bar->SetTextPositionToPrecedeScalarBar(); // tick labels under the bar (horizontal), the title above
+    m_bar->SetBarRatio(0.3);
     m_bar->GetTitleTextProperty()->SetColor(0.15, 0.15, 0.2);
     m_bar->GetLabelTextProperty()->SetColor(0.15, 0.15, 0.2);
     for (vtkTextProperty* t : {m_bar->GetTitleTextProperty(), m_bar->GetLabelTextProperty()}) {
@@ -134,6 +146,16 @@ FieldLayer::FieldLayer(vtkRenderer* renderer)
     m_bar->UnconstrainedFontSizeOn();
     m_bar->SetVerticalTitleSeparation(6);
     m_bar->VisibilityOff();
+    // The iso-surface's note, bottom left under the air's bar.
+    m_isoText = vtkSmartPointer<vtkTextActor>::New();
+    m_isoText->GetTextProperty()->SetFontSize(13);
+    m_isoText->GetTextProperty()->SetColor(0.15, 0.15, 0.2);
+    m_isoText->GetTextProperty()->SetBackgroundColor(1.0, 1.0, 1.0);
+    m_isoText->GetTextProperty()->SetBackgroundOpacity(0.75);
+    m_isoText->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+    m_isoText->SetPosition(0.02, 0.015);
+    m_isoText->VisibilityOff();
+    m_renderer->AddActor2D(m_isoText);
     for (vtkActor* a : {m_sliceActor.Get(), m_linesActor.Get(), m_isoActor.Get()})
         m_renderer->AddActor(a);
     m_renderer->AddActor2D(m_bar);
@@ -160,7 +182,21 @@ void FieldLayer::setResult(std::shared_ptr<const thermal::ThermalResult> result,
         m_range = {std::floor(lo), std::max(std::ceil(hi), std::floor(lo) + 1.0)};
         m_lut->SetRange(m_range[0], m_range[1]);
         m_lut->Build();
-    }
+        // Say why the iso-surface is empty when the air never crosses its value.
+        char text[200];
+        if (lo > m_iso)
+            std::snprintf(text, sizeof text, "Iso-surface %.0f degC: none, all air is above %.0f degC (%.1f to %.1f degC)",
+                          m_iso, m_iso, lo, hi);
+        else if (hi < m_iso)
+            std::snprintf(text, sizeof text, "Iso-surface %.0f degC: none, no air reaches %.0f degC (%.1f to %.1f degC)",
+                          m_iso, m_iso, lo, hi);
+        else
+            std::snprintf(text, sizeof text, "Iso-surface %.0f degC (orange): where the air crosses the recommended inlet limit",
+                          m_iso);
+        m_isoNote = text;
+    } else
+        m_isoNote.clear();
+    m_isoText->SetInput(m_isoNote.c_str());
     rebuildSlice();
     rebuildVolume();
     setVisible(m_showSlice, m_showLines, m_showIso);
@@ -183,6 +219,22 @@ void FieldLayer::setVisible(bool slice, bool streamlines, bool iso)
     m_linesActor->SetVisibility(any && streamlines);
     m_isoActor->SetVisibility(any && iso);
     m_bar->SetVisibility(any && (slice || streamlines));
+    m_isoText->SetVisibility(any && iso && !m_isoNote.empty());
+}
+
+vtkLookupTable* FieldLayer::lookupTable() const
+{
+    return m_lut;
+}
+
+vtkScalarBarActor* FieldLayer::scalarBar() const
+{
+    return m_bar;
+}
+
+bool FieldLayer::isoNoteShown() const
+{
+    return m_isoText->GetVisibility() != 0;
 }
 
 long FieldLayer::streamlinePoints() const

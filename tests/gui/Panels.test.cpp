@@ -9,18 +9,26 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 
+#include <vtkLookupTable.h>
+#include <vtkScalarBarActor.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <functional>
 #include <set>
 
 #include "analysis/CheckFormats.h"
 #include "analysis/Pipeline.h"
+#include "editor/Colouring.h"
 #include "gui/ElevationView.h"
+#include "gui/FieldLayer.h"
 #include "gui/InspectorPanel.h"
 #include "gui/LayoutTree.h"
 #include "gui/MainWindow.h"
+#include "gui/SceneView.h"
 #include "gui/Studio.h"
 #include "gui/ThermalPanel.h"
 #include "gui/WhatIfBar.h"
@@ -379,4 +387,62 @@ TEST_CASE("the layout tree shows every node's id, racks of the 24k example inclu
         CHECK(shown >= 10);
         CHECK(racks >= 5);
     }
+}
+
+TEST_CASE("the room field says why its iso-surface is empty and its scale is not the parts' scale", "[gui][panels]")
+{
+    // row-pair with its supply (site and cooling unit) at 30 degC: all air is above the 27 degC
+    // recommended limit, so the iso-surface has nothing to draw.
+    Fixture f;
+    std::ifstream in((kData + "/designs/row-pair.yaml").toStdString());
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    int replaced = 0;
+    for (std::size_t at = text.find("supply_air: 25 degC"); at != std::string::npos;
+         at = text.find("supply_air: 25 degC", at), ++replaced)
+        text.replace(at, 19, "supply_air: 30 degC");
+    REQUIRE(replaced == 2);
+    const QString path = f.dir.path() + "/row-pair-30C.yaml";
+    std::ofstream(path.toStdString()) << text;
+    REQUIRE(f.window->openFile(path));
+    f.window->waitForChecks();
+    gui::SceneView* scene = f.window->scene();
+    scene->setFieldView(true, true, true, 2, 0.35);
+    QApplication::processEvents();
+    gui::FieldLayer* field = scene->field();
+    REQUIRE(field->hasField());
+    CHECK(field->isoValueC() == Approx(27.0));
+    CHECK(field->range()[0] >= 29.0);
+    CHECK(field->isoSurfacePoints() == 0);
+    CHECK_THAT(field->isoNote(), Catch::Matchers::Contains("none, all air is above 27 degC"));
+    CHECK(field->isoNoteShown());
+    scene->setFieldView(true, true, false, 2, 0.35);
+    CHECK_FALSE(field->isoNoteShown());
+
+    // The air's map is sequential (lightness rises with temperature: one kind of scale), never the
+    // parts' fail red nor their deep orange, and its bar is titled and placed apart (bottom left,
+    // horizontal; the parts' bar stands on the right).
+    vtkLookupTable* lut = field->lookupTable();
+    REQUIRE(lut->GetNumberOfTableValues() >= 64);
+    const editor::Rgb fail = editor::failColour(), deep = editor::nearColour(1.0);
+    double previous = -1.0;
+    for (vtkIdType i = 0; i < lut->GetNumberOfTableValues(); ++i) {
+        double c[4];
+        lut->GetTableValue(i, c);
+        CAPTURE(i, c[0], c[1], c[2]);
+        const double luma = 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
+        CHECK(luma > previous - 0.003); // rising, to the table's 8-bit steps
+        previous = std::max(previous, luma);
+        CHECK(std::hypot(c[0] - fail.r, c[1] - fail.g, c[2] - fail.b) > 0.35);
+    }
+    double cold[4], hot[4];
+    lut->GetTableValue(0, cold);
+    lut->GetTableValue(lut->GetNumberOfTableValues() - 1, hot);
+    CHECK(std::hypot(hot[0] - deep.r, hot[1] - deep.g, hot[2] - deep.b) > 0.35);
+    CHECK(0.299 * (hot[0] - cold[0]) + 0.587 * (hot[1] - cold[1]) + 0.114 * (hot[2] - cold[2]) > 0.5);
+    vtkScalarBarActor* bar = field->scalarBar();
+    CHECK_THAT(std::string(bar->GetTitle()), Catch::Matchers::Contains("Room air") && Catch::Matchers::Contains("degC"));
+    CHECK(bar->GetOrientation() == VTK_ORIENT_HORIZONTAL);
+    const double* at = bar->GetPosition();
+    CHECK(at[0] + bar->GetWidth() <= 0.5);
+    CHECK(at[1] + bar->GetHeight() <= 0.25);
 }
