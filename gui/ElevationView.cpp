@@ -111,8 +111,7 @@ void ElevationView::rebuild()
 
     // The 3D view's colouring when it is a solver field: each part filled by its value, printed too.
     editor::FieldColouring byField(m_studio.colouring().toStdString());
-    const editor::ColourContext ctx{m_studio.design(), m_studio.violations(), m_studio.fields(),
-                                    &m_studio.fixedRanges()};
+    const editor::ColourContext ctx = m_studio.colourContext(); // the 3D view's scale, limits or data range
     byField.prepare(ctx);
     const core::PartField* field = byField.field();
     const int rackIndex = m_studio.currentRack();
@@ -205,6 +204,13 @@ void ElevationView::rebuild()
     }
     m_scene.setSceneRect(m_scene.itemsBoundingRect().adjusted(-12, -12, 12, 12));
     fitInView(m_scene.sceneRect(), Qt::KeepAspectRatio);
+}
+
+QColor ElevationView::slotFill(int slot) const
+{
+    if (slot < 0 || slot >= m_slotItems.size() || !m_slotItems[slot])
+        return {};
+    return m_slotItems[slot]->brush().color();
 }
 
 QRectF ElevationView::rulerRect() const

@@ -36,6 +36,9 @@ public:
     /// Rules whose unwaived errors or warnings name the shown rack itself (the badge under its title).
     const QStringList& rackFailures() const { return m_rackFailures; }
 
+    /// The fill of slot `slot`'s front face: the colouring's colour (tests: the same scale as the 3D view).
+    QColor slotFill(int slot) const;
+
     /// The OU ruler between the faces (scene coordinates).
     QRectF rulerRect() const;
     /// Every part label as drawn (text after eliding, scene rectangle), front face then rear by slot.

@@ -13,6 +13,7 @@
 #include <map>
 #include <set>
 
+#include "gui/ElevationView.h"
 #include "gui/HallLayer.h"
 #include "gui/MainWindow.h"
 #include "gui/SceneView.h"
@@ -128,6 +129,25 @@ TEST_CASE("every result colouring is anchored to its limits: each part is painte
     CHECK(byField["Busbar current"][Band::Fail] >= 1);
     CHECK(byField["Battery hold-up"][Band::Fail] >= 1);
     CHECK(byField["Rack load vs N+1"][Band::Fail] >= 1);
+    // The elevation paints with the same scale: the shown rack's slots in their own bands.
+    gui::ElevationView* elevation = f.window->elevation();
+    for (const char* colouring : {"Inlet temperature", "Busbar current", "GPU junction"}) {
+        f.window->studio().setColouring(colouring);
+        QApplication::processEvents();
+        const core::PartField* field = nullptr;
+        for (const core::PartField& fl : *f.window->studio().fields())
+            if (fl.name == colouring)
+                field = &fl;
+        REQUIRE(field);
+        const int rack = f.window->studio().currentRack();
+        const core::Rack& shown = f.window->studio().design().racks[static_cast<std::size_t>(rack)];
+        for (int s = 0; s < static_cast<int>(shown.slots.size()); ++s)
+            if (std::isfinite(field->at(rack, s))) {
+                INFO(colouring << " elevation " << shown.slots[static_cast<std::size_t>(s)].id << " fill "
+                               << elevation->slotFill(s).name().toStdString());
+                CHECK(bandOfPixel(elevation->slotFill(s)) == field->band(rack, s));
+            }
+    }
     // Every part the check reports over a limit is in the fail band of that limit's field.
     for (const core::Violation& v : f.window->studio().violations())
         if (v.rule == "thermal.inlet.chassis") {
