@@ -76,8 +76,13 @@ void applyScenario(core::Design& d, const RunOptions& o)
         add("feed-loss=" + o.lostFeed);
     }
     if (o.inletK > 0) {
+        // The what-if is the supply air: the site's and every cooling unit's that states its own
+        // (a room field solve otherwise kept a unit's own 25 °C under "inlet=30 degC").
         d.site.supplyAirK = o.inletK;
         d.scenario.supplyAirK = o.inletK;
+        for (core::CoolingUnit& u : d.room.units)
+            if (u.supplyK)
+                u.supplyK = o.inletK;
         add("inlet=" + core::formatQuantity(o.inletK, core::Dimension::Temperature));
     }
     if (!std::isnan(o.altitudeM)) {

@@ -111,3 +111,20 @@ TEST_CASE("progress reaches 1 and cancellation stops the run", "[pipeline][progr
     cancelled.cancel();
     CHECK_THROWS_AS(analysis::run({kDesigns + "single-rack.yaml", "", ""}, cancelled), core::Cancelled);
 }
+
+TEST_CASE("the supply what-if sets every cooling unit that states its own supply air", "[whatif]")
+{
+    // row-pair's CRAH states supply_air: 25 degC; "inlet=30 degC" kept it at 25 °C in the room
+    // field solve (issue 34's field-view review): the what-if is the supply air, wherever it is given.
+    core::Design d = core::loadDesign(RDT_SOURCE_DIR "/data/designs/row-pair.yaml", RDT_SOURCE_DIR "/data/catalog");
+    REQUIRE_FALSE(d.room.units.empty());
+    REQUIRE(d.room.units[0].supplyK);
+    CHECK(*d.room.units[0].supplyK == Approx(298.15));
+    analysis::RunOptions o;
+    o.inletK = 303.15;
+    analysis::applyScenario(d, o);
+    CHECK(d.site.supplyAirK == Approx(303.15));
+    for (const core::CoolingUnit& u : d.room.units)
+        if (u.supplyK)
+            CHECK(*u.supplyK == Approx(303.15));
+}
