@@ -172,7 +172,7 @@ void HallLayer::placeLabels()
         // The 13 px bold label's box with its margin, estimated from its length.
         const double w = 8.0 * static_cast<double>(l.text.size()) + 10.0, h = 20.0;
         const Rect r{d[0] - w / 2, d[1] - h / 2, d[0] + w / 2, d[1] + h / 2};
-        if (d[2] < 0 || d[2] > 1 || r.x0 < 0 || r.y0 < 0 || r.x1 > size[0] || r.y1 > size[1])
+        if (d[2] < 0 || d[2] > 1 || r.x0 < 0 || r.y0 < 0 || r.x1 > size[0] - m_rightKeepOut || r.y1 > size[1])
             continue;
         const bool overlaps = std::any_of(taken.begin(), taken.end(), [&](const Rect& o) {
             return r.x0 < o.x1 && o.x0 < r.x1 && r.y0 < o.y1 && o.y0 < r.y1;

@@ -41,6 +41,8 @@ public:
     /// `viewportPx`: the view's height in device pixels.
     bool chooseDetail(int viewportPx);
     bool racksAsBoxes() const { return m_boxes; }
+    /// Keep labels out of the view's right `px` device pixels (the scalar bar and its marks).
+    void setRightKeepOut(double px) { m_rightKeepOut = px; }
     /// A rack's height on screen now (device pixels), for the level of detail and tests.
     double rackHeightPx(int viewportPx) const;
     vtkActor* rackActor() const { return m_rackActor; }
@@ -65,6 +67,7 @@ private:
     std::vector<std::string> m_labels;
     void placeLabels();
     double m_rackHeightM = 2.3;
+    double m_rightKeepOut = 0;
     bool m_boxes = false;
 };
 

@@ -299,7 +299,10 @@ void SceneView::chooseDetail()
         const double halfTitle = 0.5 * 7.6 * ratio * static_cast<double>(widest);
         const double x = (size[0] - 6.0 * ratio - std::max(halfTitle, barPx / 2) - barPx / 2) / size[0];
         m_scalarBar->SetPosition(std::min(0.87, x), 0.06);
-    }
+        // Labels stay clear of the bar and of its marks' text to its left (about 150 px).
+        m_hall->setRightKeepOut(size[0] * (1.0 - std::min(0.87, x)) + 150.0 * ratio);
+    } else
+        m_hall->setRightKeepOut(0);
     const bool boxes = m_hall->chooseDetail(size[1]);
     m_partsActor->SetVisibility(!boxes);
     m_framesActor->SetVisibility(!boxes);
