@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/Design.h"
-#include "thermal/RoomThermal.h"
+#include "room/RoomThermal.h"
 
 namespace rdt::analysis {
 

@@ -14,6 +14,7 @@
 #include "core/MechanicalChecks.h"
 #include "core/WhatIf.h"
 #include "power/PowerChecks.h"
+#include "room/RoomThermal.h"
 #include "signal/LinkChecks.h"
 #include "thermal/ThermalChecks.h"
 
@@ -208,10 +209,22 @@ ThroughputResult withRotorCase(const core::Design& design, const power::PowerRes
     return t;
 }
 
+std::shared_ptr<const thermal::ThermalResult> thermalFor(const core::Design& design, core::ResultStore& store,
+                                                         core::Progress* progress)
+{
+    if (auto cached = store.get<thermal::ThermalResult>("thermal"))
+        return cached;
+    if (design.thermalModel != core::ThermalModel::Field)
+        return thermal::thermalFor(design, store, progress);
+    auto result = std::make_shared<const thermal::ThermalResult>(thermal::computeThermalField(design, {}, progress));
+    store.put<thermal::ThermalResult>("thermal", result);
+    return result;
+}
+
 void solveCoupled(const core::Design& design, const core::Profile& profile, core::PowerBasis basis,
                   core::ResultStore& store, core::Progress* progress)
 {
-    const auto thermal = thermal::thermalFor(design, store, progress);
+    const auto thermal = thermalFor(design, store, progress);
     const power::PowerOptions po = powerOptions(design, profile, basis, thermal.get());
     store.put<power::PowerResult>("power", std::make_shared<const power::PowerResult>(power::computePower(design, po)));
 }
@@ -302,7 +315,7 @@ RunResult run(const RunOptions& options, core::Progress& progress)
         void update(double f, std::string_view m) override { outer.update(0.15 + 0.15 * f, m); }
         bool isCancelled() const override { return outer.isCancelled(); }
     } thermalProgress(progress);
-    result.thermal = thermal::thermalFor(result.design, store, &thermalProgress);
+    result.thermal = thermalFor(result.design, store, &thermalProgress);
     const auto tThermal = Clock::now();
     progress.update(0.3, "power budget");
     solveCoupled(result.design, result.profile, effectiveBasis(options, result.design, result.profile), store);

@@ -65,6 +65,12 @@ core::PowerBasis effectiveBasis(const RunOptions& options, const core::Design& d
 /// The coupled thermal and power solutions of a design, stored in `store` under "thermal" and
 /// "power" (the rules and every output then read these): airflow first, whose fan control settles
 /// fan speed and chassis heat together, then the budget with the fans drawn at those speeds.
+/// The design's thermal solution from `store` (key "thermal"), solved on first use with its
+/// thermal model: the rack network (thermal::computeThermal) or the room field with the racks as
+/// the network's black boxes (room::computeThermalField). The one place that chooses.
+std::shared_ptr<const thermal::ThermalResult> thermalFor(const core::Design& design, core::ResultStore& store,
+                                                         core::Progress* progress = nullptr);
+
 void solveCoupled(const core::Design& design, const core::Profile& profile, core::PowerBasis basis,
                   core::ResultStore& store, core::Progress* progress = nullptr);
 

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "BenchUtil.h"
-#include "thermal/FieldGrid.h"
-#include "thermal/FieldSolver.h"
-#include "thermal/PoissonMultigrid.h"
+#include "room/FieldGrid.h"
+#include "room/FieldSolver.h"
+#include "room/PoissonMultigrid.h"
 
 using namespace rdt::thermal;
 

@@ -21,7 +21,7 @@
 #include <string>
 
 #include "analysis/Pipeline.h"
-#include "thermal/RoomThermal.h"
+#include "room/RoomThermal.h"
 
 using namespace rdt;
 

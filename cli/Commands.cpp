@@ -1,7 +1,7 @@
 #include "cli/Commands.h"
 #include "analysis/FieldOutput.h"
-#include "thermal/FieldExport.h"
-#include "thermal/OpenFoamExport.h"
+#include "room/FieldExport.h"
+#include "room/OpenFoamExport.h"
 
 #include "core/AtomicFile.h"
 

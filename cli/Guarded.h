@@ -11,7 +11,7 @@
 
 #include "core/Error.h"
 #include "core/Progress.h"
-#include "thermal/FieldSolver.h"
+#include "room/FieldSolver.h"
 
 namespace rdt::cli {
 

@@ -23,7 +23,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "thermal/RoomThermal.h"
+#include "room/RoomThermal.h"
 
 namespace rdt::gui {
 namespace {

@@ -5,11 +5,11 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <string_view>
 #include <unordered_map>
 
 #include "models/AirProperties.h"
-#include "thermal/RoomThermal.h"
 #include "thermal/ThermalChecks.h"
 
 namespace rdt::thermal {
@@ -238,11 +238,15 @@ ThermalResult computeThermal(const core::Design& d, const RackAirflowParams& prm
 std::shared_ptr<const ThermalResult> thermalFor(const core::Design& design, core::ResultStore& store,
                                                 core::Progress* progress)
 {
+    (void)progress;
     if (auto cached = store.get<ThermalResult>("thermal"))
         return cached;
-    auto result = std::make_shared<const ThermalResult>(design.thermalModel == core::ThermalModel::Field
-                                                            ? computeThermalField(design, {}, progress)
-                                                            : computeThermal(design));
+    // The room field model is solved by the room library, which the pipeline calls
+    // (analysis::thermalFor) and stores here before any rule asks.
+    if (design.thermalModel == core::ThermalModel::Field)
+        throw std::logic_error("thermal::thermalFor: the design's room field solution is not in the result store "
+                               "(solve it with analysis::thermalFor first)");
+    auto result = std::make_shared<const ThermalResult>(computeThermal(design));
     store.put<ThermalResult>("thermal", result);
     return result;
 }

@@ -29,7 +29,7 @@ struct RowThermal {
     int iterations = 0;
 };
 
-struct FieldThermal; // thermal/RoomThermal.h
+struct FieldThermal; // the room field solutions: room/RoomThermal.h (an opaque pointer here)
 
 struct ThermalResult {
     std::string scenario;
@@ -53,8 +53,9 @@ ThermalResult computeThermal(const core::Design& design, const RackAirflowParams
 /// settings that change heat or airflow): racks with equal keys are solved once.
 std::string contentKey(const core::Rack& rack);
 
-/// From `store` (key "thermal"), computed on first use with the design's thermal model (the
-/// room field solver, thermal/RoomThermal.h, when `design.thermalModel` is Field).
+/// From `store` (key "thermal"), computed on first use with the rack network. A design whose
+/// thermal model is the room field must have its solution stored first (analysis::thermalFor
+/// chooses the model); std::logic_error otherwise.
 std::shared_ptr<const ThermalResult> thermalFor(const core::Design& design, core::ResultStore& store,
                                                 core::Progress* progress = nullptr);
 

@@ -21,7 +21,7 @@
 #include "core/Units.h"
 #include "support/Hdf5Read.h"
 #include "support/RunRdt.h"
-#include "thermal/RoomThermal.h"
+#include "room/RoomThermal.h"
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 #include <unistd.h>

@@ -19,7 +19,7 @@
 #include "gui/Studio.h"
 #include "gui/VtkWidget.h"
 #include "gui/WhatIfBar.h"
-#include "thermal/RoomThermal.h"
+#include "room/RoomThermal.h"
 
 using namespace rdt;
 

@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <unistd.h>
 
-#include "thermal/FieldExport.h"
+#include "room/FieldExport.h"
 
 using namespace rdt::thermal;
 

@@ -1,4 +1,4 @@
-#include "thermal/FieldGrid.h"
+#include "room/FieldGrid.h"
 
 #include <cmath>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "thermal/RoomThermal.h"
+#include "room/RoomThermal.h"
 
 #include <algorithm>
 #include <chrono>

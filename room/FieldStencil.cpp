@@ -1,8 +1,8 @@
 // The field solver's equations as structured 7-point stencils: storage, residuals, red-black
 // Gauss-Seidel sweeps (the assembly helpers, Row, are inline in FieldSolver.h).
-#include "thermal/FieldSolver.h"
-#include "thermal/FieldSolverDetail.h"
-#include "thermal/RedBlackPipeline.h"
+#include "room/FieldSolver.h"
+#include "room/FieldSolverDetail.h"
+#include "room/RedBlackPipeline.h"
 
 #include <algorithm>
 #include <cmath>

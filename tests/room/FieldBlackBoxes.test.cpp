@@ -7,9 +7,9 @@
 #include <array>
 #include <cmath>
 
-#include "thermal/FieldGrid.h"
-#include "thermal/FieldSolver.h"
-#include "thermal/FieldSolverDetail.h"
+#include "room/FieldGrid.h"
+#include "room/FieldSolver.h"
+#include "room/FieldSolverDetail.h"
 
 using namespace rdt::thermal;
 

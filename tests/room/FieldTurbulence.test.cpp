@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "thermal/FieldGrid.h"
-#include "thermal/FieldSolver.h"
+#include "room/FieldGrid.h"
+#include "room/FieldSolver.h"
 
 using namespace rdt::thermal;
 

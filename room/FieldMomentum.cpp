@@ -2,8 +2,8 @@
 // on its faces (upwind convection with deferred correction, viscous and turbulent shear, wall
 // shear at solids and walls, pressure gradient, Boussinesq buoyancy, false transient), then
 // relaxed by red-black Gauss-Seidel.
-#include "thermal/FieldSolver.h"
-#include "thermal/FieldSolverDetail.h"
+#include "room/FieldSolver.h"
+#include "room/FieldSolverDetail.h"
 
 #include <algorithm>
 #include <cmath>

@@ -13,8 +13,8 @@
 
 #include <string>
 
-#include "thermal/FieldSolver.h"
-#include "thermal/RoomGeometry.h"
+#include "room/FieldSolver.h"
+#include "room/RoomGeometry.h"
 
 namespace rdt::thermal {
 

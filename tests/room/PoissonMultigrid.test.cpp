@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "thermal/PoissonMultigrid.h"
+#include "room/PoissonMultigrid.h"
 
 using rdt::thermal::PoissonMultigrid;
 

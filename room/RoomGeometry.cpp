@@ -1,4 +1,4 @@
-#include "thermal/RoomGeometry.h"
+#include "room/RoomGeometry.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
-#include "thermal/PoissonMultigrid.h"
+#include "room/PoissonMultigrid.h"
 
-#include "thermal/RedBlackPipeline.h"
+#include "room/RedBlackPipeline.h"
 
 #include <algorithm>
 #include <cmath>

@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "support/RuleHarness.h"
-#include "thermal/OpenFoamExport.h"
-#include "thermal/RoomThermal.h"
+#include "room/OpenFoamExport.h"
+#include "room/RoomThermal.h"
 
 using namespace rdt;
 namespace fs = std::filesystem;

@@ -1,7 +1,7 @@
 // The field solver's pressure correction (SIMPLEC): multigrid CG, or Eigen's CG as baselines.
-#include "thermal/FieldSolver.h"
-#include "thermal/FieldSolverDetail.h"
-#include "thermal/PoissonMultigrid.h"
+#include "room/FieldSolver.h"
+#include "room/FieldSolverDetail.h"
+#include "room/PoissonMultigrid.h"
 
 #include <Eigen/IterativeLinearSolvers>
 #include <Eigen/SparseCore>

@@ -1,6 +1,6 @@
 // The field solver's racks as black boxes, and solid panels.
-#include "thermal/FieldSolver.h"
-#include "thermal/FieldSolverDetail.h"
+#include "room/FieldSolver.h"
+#include "room/FieldSolverDetail.h"
 
 #include <algorithm>
 #include <cmath>

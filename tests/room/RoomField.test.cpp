@@ -10,7 +10,7 @@
 
 #include "core/Error.h"
 #include "support/RuleHarness.h"
-#include "thermal/RoomThermal.h"
+#include "room/RoomThermal.h"
 
 using namespace rdt;
 

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "thermal/FieldSolver.h"
+#include "room/FieldSolver.h"
 
 namespace rdt::thermal {
 

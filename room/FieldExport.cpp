@@ -1,4 +1,4 @@
-#include "thermal/FieldExport.h"
+#include "room/FieldExport.h"
 
 #include <cstdio>
 

@@ -1,4 +1,4 @@
-// The room field model's reports and verdicts on whole designs (thermal/RoomThermal): the room's
+// The room field model's reports and verdicts on whole designs (room/RoomThermal): the room's
 // mass and heat balance in every room kind the design format allows, as `rdt field --json` reports
 // it (analysis::fieldJson), and the chassis-inlet rule judging each chassis at the air over its
 // own intake. Tolerances are stated at each check.
@@ -13,7 +13,7 @@
 #include "core/Units.h"
 #include "models/AirProperties.h"
 #include "support/RuleHarness.h"
-#include "thermal/RoomThermal.h"
+#include "room/RoomThermal.h"
 #include "thermal/ThermalChecks.h"
 
 using namespace rdt;

@@ -1,5 +1,5 @@
-#include "thermal/OpenFoamExport.h"
-#include "thermal/OpenFoamDetail.h"
+#include "room/OpenFoamExport.h"
+#include "room/OpenFoamDetail.h"
 
 #include <cmath>
 #include <cstdio>

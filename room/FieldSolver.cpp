@@ -1,6 +1,6 @@
-#include "thermal/FieldSolver.h"
+#include "room/FieldSolver.h"
 
-#include "thermal/FieldSolverDetail.h"
+#include "room/FieldSolverDetail.h"
 
 #include <algorithm>
 #include <chrono>

@@ -4,7 +4,7 @@
 /// FieldBlackBoxes.cpp): index helpers, the boundary-face walk and the test of settled intakes.
 /// Not part of the public interface.
 
-#include "thermal/FieldSolver.h"
+#include "room/FieldSolver.h"
 
 #include <array>
 #include <vector>

@@ -1,4 +1,4 @@
-// Validation of the room solver's core (thermal/FieldSolver) against analytic and published cases:
+// Validation of the room solver's core (room/FieldSolver) against analytic and published cases:
 // Ghia, Ghia & Shin (1982) lid-driven cavity, de Vahl Davis (1983) differentially heated cavity,
 // the Poiseuille profile, and global mass and energy balance. Tolerances are stated per case and
 // are the agreement measured at the grid used, with headroom for platform rounding only.
@@ -8,8 +8,8 @@
 #include <cmath>
 #include <vector>
 
-#include "thermal/FieldGrid.h"
-#include "thermal/FieldSolver.h"
+#include "room/FieldGrid.h"
+#include "room/FieldSolver.h"
 
 using namespace rdt::thermal;
 

@@ -3,7 +3,7 @@
 #include <functional>
 #include <sstream>
 
-#include "thermal/OpenFoamDetail.h"
+#include "room/OpenFoamDetail.h"
 
 namespace rdt::thermal {
 namespace {

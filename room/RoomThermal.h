@@ -1,7 +1,7 @@
 #pragma once
 /// \file RoomThermal.h
 /// The room field model of a design (`--thermal field`, `thermal: {model: field}`): each room
-/// (thermal/RoomGeometry.h) solved by the field solver with its racks as the airflow network's
+/// (room/RoomGeometry.h) solved by the field solver with its racks as the airflow network's
 /// black boxes, coupled to a fixed point — the network gives each rack's flow (fan curves and
 /// impedances at the fan speeds its control settles) and heat; the field gives each rack the air
 /// at its front, mean and per chassis height, and the air behind it. Rows, RCI/RTI/SHI and the
@@ -14,8 +14,8 @@
 
 #include "core/Design.h"
 #include "core/Progress.h"
-#include "thermal/FieldSolver.h"
-#include "thermal/RoomGeometry.h"
+#include "room/FieldSolver.h"
+#include "room/RoomGeometry.h"
 #include "thermal/Thermal.h"
 
 namespace rdt::thermal {

@@ -1,8 +1,8 @@
 // The field solver's standard k–ε closure (Launder & Spalding 1974) with log-law wall functions,
 // in the form of OpenFOAM's kEpsilon, nutkWallFunction, epsilonWallFunction and kqRWallFunction,
 // so that a room solved here and its exported OpenFOAM case differ by discretisation only.
-#include "thermal/FieldSolver.h"
-#include "thermal/FieldSolverDetail.h"
+#include "room/FieldSolver.h"
+#include "room/FieldSolverDetail.h"
 
 #include <algorithm>
 #include <cmath>

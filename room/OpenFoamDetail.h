@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "thermal/OpenFoamExport.h"
+#include "room/OpenFoamExport.h"
 
 namespace rdt::thermal {
 

@@ -1,6 +1,6 @@
 // The field solver started from the solution on another grid of the same domain (grid sequencing).
-#include "thermal/FieldSolver.h"
-#include "thermal/FieldSolverDetail.h"
+#include "room/FieldSolver.h"
+#include "room/FieldSolverDetail.h"
 
 #include <algorithm>
 #include <cmath>

@@ -19,7 +19,7 @@
 ///
 /// Non-convergence is a FieldConvergenceError carrying the residual history, never a result.
 
-#include "thermal/FieldGrid.h"
+#include "room/FieldGrid.h"
 
 #include <algorithm>
 #include <array>

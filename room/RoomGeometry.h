@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "core/Design.h"
-#include "thermal/FieldSolver.h"
+#include "room/FieldSolver.h"
 
 namespace rdt::thermal {
 

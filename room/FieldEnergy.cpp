@@ -1,6 +1,6 @@
 // The field solver's energy equation (bounded van Leer convection) and heat-balance queries.
-#include "thermal/FieldSolver.h"
-#include "thermal/FieldSolverDetail.h"
+#include "room/FieldSolver.h"
+#include "room/FieldSolverDetail.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-// The pipelined red-black pass (thermal/RedBlackPipeline.h) that the field solver's sweeps and the
+// The pipelined red-black pass (room/RedBlackPipeline.h) that the field solver's sweeps and the
 // multigrid smoother run: bit for bit the plain colour-by-colour Gauss–Seidel, on any number of
 // threads and any slab count, including fewer slabs than threads.
 #include <catch2/catch.hpp>
@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "thermal/RedBlackPipeline.h"
+#include "room/RedBlackPipeline.h"
 
 namespace {
 
