@@ -1,6 +1,6 @@
 #include "analysis/Compare.h"
 
-#include "analysis/JsonNumber.h"
+#include "core/JsonNumber.h"
 
 #include <cmath>
 #include <cstdio>
@@ -10,6 +10,8 @@
 #include "analysis/Energy.h"
 #include "analysis/Throughput.h"
 #include "core/Units.h"
+
+using rdt::core::jsonNumber;
 
 namespace rdt::analysis {
 

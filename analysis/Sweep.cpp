@@ -1,6 +1,6 @@
 #include "analysis/Sweep.h"
 
-#include "analysis/JsonNumber.h"
+#include "core/JsonNumber.h"
 
 #include <algorithm>
 #include <atomic>
@@ -11,10 +11,13 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "analysis/H5Table.h"
+#include "hil/H5Table.h"
 #include "core/AtomicFile.h"
 #include "core/Units.h"
 #include "core/Yaml.h"
+
+using rdt::core::jsonNumber;
+using namespace rdt::hil; // the HDF5 table helpers (hil/H5Table.h)
 
 namespace rdt::analysis {
 

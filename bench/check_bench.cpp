@@ -11,7 +11,7 @@
 #include "BenchUtil.h"
 
 #include "analysis/Pipeline.h"
-#include "analysis/ReportWriter.h"
+#include "report/ReportWriter.h"
 #include "core/Yaml.h"
 #include "power/Budget.h"
 #include "thermal/Thermal.h"

@@ -1,5 +1,5 @@
 #include "cli/Commands.h"
-#include "analysis/FieldOutput.h"
+#include "report/FieldOutput.h"
 #include "room/FieldExport.h"
 #include "room/OpenFoamExport.h"
 
@@ -12,10 +12,10 @@
 #include <iostream>
 #include <map>
 
-#include "analysis/CheckFormats.h"
+#include "report/CheckFormats.h"
 #include "analysis/Compare.h"
 #include "analysis/Pipeline.h"
-#include "analysis/ReportWriter.h"
+#include "report/ReportWriter.h"
 #include "cli/Guarded.h"
 #include "cli/TerminalProgress.h"
 #include "cli/TextOutput.h"

@@ -1,6 +1,6 @@
 #include "cli/TextOutput.h"
 
-#include "analysis/FieldOutput.h"
+#include "report/FieldOutput.h"
 
 #include <cctype>
 #include <cmath>

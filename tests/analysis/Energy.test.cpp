@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "analysis/CheckFormats.h"
+#include "report/CheckFormats.h"
 #include "analysis/Pipeline.h"
 #include "core/Error.h"
 #include "core/Progress.h"

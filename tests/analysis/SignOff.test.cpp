@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <set>
 
-#include "analysis/CheckFormats.h"
+#include "report/CheckFormats.h"
 #include "analysis/Pipeline.h"
-#include "analysis/ThermalOutput.h"
+#include "report/ThermalOutput.h"
 #include "models/AirProperties.h"
 
 using namespace rdt;

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "analysis/Pipeline.h"
-#include "analysis/PowerOutput.h"
-#include "analysis/ThroughputOutput.h"
+#include "report/PowerOutput.h"
+#include "report/ThroughputOutput.h"
 
 using namespace rdt;
 

@@ -12,10 +12,10 @@
 #include <map>
 #include <set>
 
-#include "analysis/CheckFormats.h"
-#include "analysis/FieldOutput.h"
+#include "report/CheckFormats.h"
+#include "report/FieldOutput.h"
 #include "analysis/Pipeline.h"
-#include "analysis/ReportWriter.h"
+#include "report/ReportWriter.h"
 #include "analysis/Sweep.h"
 #include "cli/TextOutput.h"
 #include "core/Units.h"

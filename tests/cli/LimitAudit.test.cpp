@@ -22,9 +22,9 @@
 #include <set>
 #include <sstream>
 
-#include "analysis/CheckFormats.h"
+#include "report/CheckFormats.h"
 #include "analysis/Pipeline.h"
-#include "analysis/ReportWriter.h"
+#include "report/ReportWriter.h"
 #include "cli/TextOutput.h"
 #include "thermal/ThermalChecks.h"
 

@@ -20,7 +20,7 @@
 #include <functional>
 #include <set>
 
-#include "analysis/CheckFormats.h"
+#include "report/CheckFormats.h"
 #include "analysis/Pipeline.h"
 #include "editor/Colouring.h"
 #include "gui/ElevationView.h"

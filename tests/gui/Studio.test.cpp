@@ -16,7 +16,7 @@
 #include <fstream>
 #include <set>
 
-#include "analysis/CheckFormats.h"
+#include "report/CheckFormats.h"
 #include "analysis/Pipeline.h"
 #include "gui/ElevationView.h"
 #include "gui/EnergyPanel.h"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/FieldOutput.h"
+#include "report/FieldOutput.h"
 #include "core/Error.h"
 #include "core/Units.h"
 #include "models/AirProperties.h"

@@ -1,12 +1,15 @@
-#include "analysis/FieldOutput.h"
+#include "report/FieldOutput.h"
 
-#include "analysis/JsonNumber.h"
+#include "core/JsonNumber.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "analysis/H5Table.h"
+#include "hil/H5Table.h"
+
+using rdt::core::jsonNumber;
+using namespace rdt::hil; // the HDF5 table helpers (hil/H5Table.h)
 
 namespace rdt::analysis {
 

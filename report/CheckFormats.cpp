@@ -1,14 +1,16 @@
-#include "analysis/CheckFormats.h"
+#include "report/CheckFormats.h"
 
-#include "analysis/JsonNumber.h"
+#include "core/JsonNumber.h"
 
-#include "analysis/PowerOutput.h"
-#include "analysis/ThermalOutput.h"
-#include "analysis/ThroughputOutput.h"
+#include "report/PowerOutput.h"
+#include "report/ThermalOutput.h"
+#include "report/ThroughputOutput.h"
 
 #include <cmath>
 #include <map>
 #include <sstream>
+
+using rdt::core::jsonNumber;
 
 namespace rdt::analysis {
 

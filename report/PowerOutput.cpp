@@ -1,11 +1,14 @@
-#include "analysis/PowerOutput.h"
+#include "report/PowerOutput.h"
 
-#include "analysis/JsonNumber.h"
+#include "core/JsonNumber.h"
 
 #include <cmath>
 #include <stdexcept>
 
-#include "analysis/H5Table.h"
+#include "hil/H5Table.h"
+
+using rdt::core::jsonNumber;
+using namespace rdt::hil; // the HDF5 table helpers (hil/H5Table.h)
 
 namespace rdt::analysis {
 

@@ -1,10 +1,10 @@
-#include "analysis/H5Table.h"
+#include "hil/H5Table.h"
 
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
-namespace rdt::analysis {
+namespace rdt::hil {
 
 H5Handle& H5Handle::operator=(H5Handle&& o) noexcept
 {
@@ -195,9 +195,9 @@ void writeScalar(hid_t parent, const std::string& name, double value, const std:
     writeStringAttribute(ds.get(), "units", unit);
 }
 
-} // namespace rdt::analysis
+} // namespace rdt::hil
 
-namespace rdt::analysis {
+namespace rdt::hil {
 
 void writeArray(hid_t parent, const std::string& name, const std::vector<double>& values,
                 const std::vector<hsize_t>& dims, const std::string& unit)
@@ -221,4 +221,4 @@ void writeArray(hid_t parent, const std::string& name, const std::vector<double>
     writeStringAttribute(ds.get(), "units", unit);
 }
 
-} // namespace rdt::analysis
+} // namespace rdt::hil

@@ -1,12 +1,15 @@
-#include "analysis/ThermalOutput.h"
+#include "report/ThermalOutput.h"
 
-#include "analysis/JsonNumber.h"
+#include "core/JsonNumber.h"
 
 #include <cmath>
 #include <stdexcept>
 
-#include "analysis/FieldOutput.h"
-#include "analysis/H5Table.h"
+#include "report/FieldOutput.h"
+#include "hil/H5Table.h"
+
+using rdt::core::jsonNumber;
+using namespace rdt::hil; // the HDF5 table helpers (hil/H5Table.h)
 
 namespace rdt::analysis {
 

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "analysis/CheckFormats.h"
+#include "report/CheckFormats.h"
 
 using namespace rdt;
 using nlohmann::json;

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "analysis/Pipeline.h"
-#include "analysis/ReportWriter.h"
+#include "report/ReportWriter.h"
 #include "support/Hdf5Read.h"
 #include <unistd.h>
 

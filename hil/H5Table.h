@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace rdt::analysis {
+namespace rdt::hil {
 
 /// Owns an HDF5 identifier and closes it with the matching H5*close.
 class H5Handle {
@@ -77,4 +77,4 @@ void writeArray(hid_t parent, const std::string& name, const std::vector<double>
 /// Scalar double dataset with a `units` attribute.
 void writeScalar(hid_t parent, const std::string& name, double value, const std::string& unit);
 
-} // namespace rdt::analysis
+} // namespace rdt::hil

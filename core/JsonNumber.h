@@ -6,11 +6,11 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-namespace rdt::analysis {
+namespace rdt::core {
 
 inline nlohmann::json jsonNumber(double v)
 {
     return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
 }
 
-} // namespace rdt::analysis
+} // namespace rdt::core

@@ -1,4 +1,4 @@
-#include "analysis/ReportWriter.h"
+#include "report/ReportWriter.h"
 
 #include <unistd.h>
 
@@ -9,11 +9,13 @@
 #include <ctime>
 #include <filesystem>
 
-#include "analysis/H5Table.h"
-#include "analysis/PowerOutput.h"
-#include "analysis/ThermalOutput.h"
-#include "analysis/ThroughputOutput.h"
+#include "hil/H5Table.h"
+#include "report/PowerOutput.h"
+#include "report/ThermalOutput.h"
+#include "report/ThroughputOutput.h"
 #include "core/AtomicFile.h"
+
+using namespace rdt::hil; // the HDF5 table helpers (hil/H5Table.h)
 
 namespace rdt::analysis {
 namespace {
