@@ -10,6 +10,7 @@
 
 #include "core/Error.h"
 #include "core/Yaml.h"
+#include "hil/NcclLog.h"
 
 namespace rdt::analysis {
 
@@ -494,6 +495,20 @@ std::vector<core::Violation> targetViolations(const ThroughputResult& t)
         out.push_back(v);
     }
     return out;
+}
+
+std::optional<models::Collective> collectiveFromName(const std::string& name)
+{
+    const std::optional<std::string> n = hil::ncclCollectiveName(name);
+    if (!n)
+        return std::nullopt;
+    if (*n == "allreduce")
+        return models::Collective::AllReduce;
+    if (*n == "allgather")
+        return models::Collective::AllGather;
+    if (*n == "reducescatter")
+        return models::Collective::ReduceScatter;
+    return models::Collective::AllToAll;
 }
 
 } // namespace rdt::analysis

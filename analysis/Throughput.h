@@ -190,4 +190,8 @@ std::pair<double, const char*> targetDisplay(double si, core::Dimension dim);
 /// every output format.
 std::vector<core::Violation> targetViolations(const ThroughputResult& t);
 
+/// A collective by any of nccl-tests' names (`allreduce`, `all_reduce`, `all_reduce_perf`, … as
+/// hil::ncclCollectiveName reads them); nullopt when unknown.
+std::optional<models::Collective> collectiveFromName(const std::string& name);
+
 } // namespace rdt::analysis

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/Pipeline.h"
-#include "analysis/Telemetry.h"
+#include "hil/Telemetry.h"
 #include "cli/Guarded.h"
 #include "core/Catalog.h"
 #include "models/GpuModel.h"
@@ -26,12 +26,12 @@ int runGpuCalibrate(const GpuCalibrateArgs& a)
                                    "\"" + a.part + "\" is a " + std::string(core::partKindName(part.kind)) +
                                        ", not a gpu");
         const models::GpuSpec gpu = models::GpuSpec::fromPart(part);
-        const analysis::Telemetry tel = analysis::readGpuTelemetry(a.telemetry);
+        const hil::Telemetry tel = hil::readGpuTelemetry(a.telemetry);
 
         // Samples under load only: idle clocks say nothing about DVFS under a power limit.
         std::vector<models::PowerClockSample> samples;
         std::size_t idle = 0;
-        for (const analysis::TelemetrySample& s : tel.samples) {
+        for (const hil::TelemetrySample& s : tel.samples) {
             if (!std::isnan(s.utilization) && s.utilization * 100 < a.minUtilPct) {
                 ++idle;
                 continue;

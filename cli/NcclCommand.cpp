@@ -6,7 +6,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "analysis/NcclLog.h"
+#include "hil/NcclLog.h"
 #include "analysis/Pipeline.h"
 #include "cli/Guarded.h"
 #include "core/Error.h"
@@ -41,8 +41,8 @@ std::string ratioText(double r)
 int runNcclCompare(const NcclArgs& args)
 {
     return guarded([&] {
-        const analysis::NcclLog log = analysis::readNcclLog(args.log);
-        std::optional<models::Collective> op = log.op;
+        const hil::NcclLog log = hil::readNcclLog(args.log);
+        std::optional<models::Collective> op = log.op ? analysis::collectiveFromName(*log.op) : std::nullopt;
         if (!args.op.empty()) {
             op = analysis::collectiveFromName(args.op);
             if (!op)
@@ -73,7 +73,7 @@ int runNcclCompare(const NcclArgs& args)
         nlohmann::json rows = nlohmann::json::array();
         std::string table;
         char line[200];
-        for (const analysis::NcclRow& r : log.rows) {
+        for (const hil::NcclRow& r : log.rows) {
             const models::CollectiveTime p = t.collective(*op, n, r.sizeB);
             const double ratio = p.busbwGBps > 0 && r.busbwGBps > 0 ? r.busbwGBps / p.busbwGBps : NAN;
             if (r.sizeB >= 64.0 * (1 << 20) && std::isfinite(ratio))

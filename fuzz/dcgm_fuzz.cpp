@@ -1,11 +1,11 @@
 // DCGM telemetry: `dcgmi dmon` text and DCGM exporter (Prometheus) text.
 #include "FuzzCommon.h"
-#include "analysis/Telemetry.h"
+#include "hil/Telemetry.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     const std::string t = rdt::fuzz::text(data, size);
-    rdt::fuzz::expectInputErrors([&] { (void)rdt::analysis::parseDcgmDmon(t, "fuzz.dmon"); });
-    rdt::fuzz::expectInputErrors([&] { (void)rdt::analysis::parsePrometheusDcgm(t, "fuzz.prom"); });
+    rdt::fuzz::expectInputErrors([&] { (void)rdt::hil::parseDcgmDmon(t, "fuzz.dmon"); });
+    rdt::fuzz::expectInputErrors([&] { (void)rdt::hil::parsePrometheusDcgm(t, "fuzz.prom"); });
     return 0;
 }

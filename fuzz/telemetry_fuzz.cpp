@@ -1,10 +1,10 @@
 // nvidia-smi --query-gpu CSV (units or nounits, [N/A] fields).
 #include "FuzzCommon.h"
-#include "analysis/Telemetry.h"
+#include "hil/Telemetry.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     rdt::fuzz::expectInputErrors(
-        [&] { (void)rdt::analysis::parseNvidiaSmiCsv(rdt::fuzz::text(data, size), "fuzz.csv"); });
+        [&] { (void)rdt::hil::parseNvidiaSmiCsv(rdt::fuzz::text(data, size), "fuzz.csv"); });
     return 0;
 }

@@ -5,9 +5,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "analysis/NcclLog.h"
+#include "hil/NcclLog.h"
 #include "analysis/Pipeline.h"
-#include "analysis/Telemetry.h"
+#include "hil/Telemetry.h"
 #include "core/Catalog.h"
 #include "core/Error.h"
 #include "core/Progress.h"
@@ -41,10 +41,10 @@ const analysis::TargetResult& target(const analysis::ThroughputResult& t, const 
 
 TEST_CASE("nccl-tests text log with the root column and NCCL INFO lines", "[throughput][nccl]")
 {
-    const analysis::NcclLog log = analysis::readNcclLog(kRoot + "data/nccl-tests/all_reduce_perf_1x8_h100.log");
+    const hil::NcclLog log = hil::readNcclLog(kRoot + "data/nccl-tests/all_reduce_perf_1x8_h100.log");
     CHECK(log.format == "text");
     REQUIRE(log.op);
-    CHECK(*log.op == models::Collective::AllReduce);
+    CHECK(*log.op == "allreduce");
     CHECK(log.ranks == 8);
     CHECK(log.device == "NVIDIA H100 80GB HBM3");
     REQUIRE(log.rows.size() == 31);
@@ -58,9 +58,9 @@ TEST_CASE("nccl-tests text log with the root column and NCCL INFO lines", "[thro
 
 TEST_CASE("nccl-tests under mpirun: [1,0]<stdout>: prefixes, no root column", "[throughput][nccl]")
 {
-    const analysis::NcclLog log = analysis::readNcclLog(kRoot + "data/nccl-tests/all_gather_perf_2x8_h100_roce.log");
+    const hil::NcclLog log = hil::readNcclLog(kRoot + "data/nccl-tests/all_gather_perf_2x8_h100_roce.log");
     REQUIRE(log.op);
-    CHECK(*log.op == models::Collective::AllGather);
+    CHECK(*log.op == "allgather");
     CHECK(log.ranks == 16);
     REQUIRE(log.rows.size() == 24);
     CHECK(log.rows.front().sizeB == 1024);
@@ -70,7 +70,7 @@ TEST_CASE("nccl-tests under mpirun: [1,0]<stdout>: prefixes, no root column", "[
 
 TEST_CASE("nccl-tests under srun -l with a harmless NCCL WARN line", "[throughput][nccl]")
 {
-    const analysis::NcclLog log = analysis::readNcclLog(kRoot + "tests/fixtures/nccl/srun_prefixed_all_reduce.log");
+    const hil::NcclLog log = hil::readNcclLog(kRoot + "tests/fixtures/nccl/srun_prefixed_all_reduce.log");
     CHECK(log.ranks == 8);
     CHECK(log.rows.size() == 31);
     CHECK(log.avgBusbwGBps == Approx(118.3));
@@ -78,7 +78,7 @@ TEST_CASE("nccl-tests under srun -l with a harmless NCCL WARN line", "[throughpu
 
 TEST_CASE("nccl-tests -F CSV with its three header rows", "[throughput][nccl]")
 {
-    const analysis::NcclLog log = analysis::readNcclLog(kRoot + "tests/fixtures/nccl/all_reduce_perf_ring.csv");
+    const hil::NcclLog log = hil::readNcclLog(kRoot + "tests/fixtures/nccl/all_reduce_perf_ring.csv");
     CHECK(log.format == "csv");
     CHECK(log.ranks == 0);
     REQUIRE(log.rows.size() == 14);
@@ -102,12 +102,12 @@ TEST_CASE("malformed and truncated nccl-tests logs: located errors", "[throughpu
     };
     for (const auto& [file, expect] : cases) {
         INFO(file);
-        CHECK_THROWS_AS(analysis::readNcclLog(dir + file), core::InputError);
-        CHECK_THROWS_WITH(analysis::readNcclLog(dir + file), Contains(expect));
+        CHECK_THROWS_AS(hil::readNcclLog(dir + file), core::InputError);
+        CHECK_THROWS_WITH(hil::readNcclLog(dir + file), Contains(expect));
     }
-    CHECK_THROWS_WITH(analysis::readNcclLog(dir + "bad_number.log"), Contains("column \"algbw\""));
-    CHECK_THROWS_WITH(analysis::readNcclLog(dir + "truncated_row.log"), Contains("truncated"));
-    CHECK_THROWS_WITH(analysis::readNcclLog(dir + "huge_count.csv"), Contains("column \"count\""));
+    CHECK_THROWS_WITH(hil::readNcclLog(dir + "bad_number.log"), Contains("column \"algbw\""));
+    CHECK_THROWS_WITH(hil::readNcclLog(dir + "truncated_row.log"), Contains("truncated"));
+    CHECK_THROWS_WITH(hil::readNcclLog(dir + "huge_count.csv"), Contains("column \"count\""));
 }
 
 TEST_CASE("RoCE and InfiniBand examples differ where their fabrics differ", "[throughput][pipeline]")
@@ -273,7 +273,7 @@ TEST_CASE("H200 and B200 from the catalog", "[throughput][gpu]")
 TEST_CASE("nvidia-smi CSV telemetry: units, nounits, [N/A] and located errors", "[throughput][telemetry]")
 {
     const std::string dir = kRoot + "tests/fixtures/telemetry/";
-    const analysis::Telemetry t = analysis::readNvidiaSmiCsv(dir + "h100_power_sweep.csv");
+    const hil::Telemetry t = hil::readNvidiaSmiCsv(dir + "h100_power_sweep.csv");
     CHECK(t.gpuName == "NVIDIA H100 80GB HBM3");
     CHECK(t.samples.size() == 385);
     CHECK(t.skipped == 1); // the [N/A] power reading
@@ -282,13 +282,13 @@ TEST_CASE("nvidia-smi CSV telemetry: units, nounits, [N/A] and located errors", 
     CHECK(t.samples.front().utilization == Approx(1.0));
     CHECK(t.samples.front().temperatureK == Approx(273.15 + 50));
     CHECK(t.samples[1].gpu == 1);
-    const analysis::Telemetry plain = analysis::readNvidiaSmiCsv(dir + "nounits.csv");
+    const hil::Telemetry plain = hil::readNvidiaSmiCsv(dir + "nounits.csv");
     REQUIRE(plain.samples.size() == 4);
     CHECK(plain.samples[0].clockHz == Approx(1935e6));
     CHECK(std::isnan(plain.samples[0].utilization));
-    CHECK_THROWS_WITH(analysis::readNvidiaSmiCsv(dir + "bad_unit.csv"),
+    CHECK_THROWS_WITH(hil::readNvidiaSmiCsv(dir + "bad_unit.csv"),
                       Contains("bad_unit.csv:2") && Contains("\"GHz\", expected \"MHz\""));
-    CHECK_THROWS_WITH(analysis::readNvidiaSmiCsv(dir + "no_clock.csv"),
+    CHECK_THROWS_WITH(hil::readNvidiaSmiCsv(dir + "no_clock.csv"),
                       Contains("no_clock.csv:1") && Contains("clocks.sm"));
 }
 
@@ -296,7 +296,7 @@ TEST_CASE("DVFS fit recovers the curve a power-cap sweep was made with", "[throu
 {
     // h100_power_sweep.csv is synthetic, written in nvidia-smi's format from P_static = 130 W and
     // exponent 2.2 with ±4 MHz noise and 15 MHz clock steps: the fit must find them (5 W, 0.1).
-    const analysis::Telemetry t = analysis::readNvidiaSmiCsv(kRoot + "tests/fixtures/telemetry/h100_power_sweep.csv");
+    const hil::Telemetry t = hil::readNvidiaSmiCsv(kRoot + "tests/fixtures/telemetry/h100_power_sweep.csv");
     std::vector<models::PowerClockSample> s;
     for (const auto& x : t.samples)
         if (x.utilization >= 0.9)

@@ -1,4 +1,4 @@
-#include "analysis/Telemetry.h"
+#include "hil/Telemetry.h"
 
 #include <algorithm>
 #include <charconv>
@@ -7,7 +7,7 @@
 #include "core/Error.h"
 #include "core/Yaml.h"
 
-namespace rdt::analysis {
+namespace rdt::hil {
 
 namespace {
 
@@ -158,4 +158,4 @@ Telemetry readNvidiaSmiCsv(const std::string& path)
     return parseNvidiaSmiCsv(core::readTextFile(path), path);
 }
 
-} // namespace rdt::analysis
+} // namespace rdt::hil

@@ -9,9 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "models/Collectives.h"
-
-namespace rdt::analysis {
+namespace rdt::hil {
 
 struct NcclRow {
     double sizeB = 0;
@@ -25,7 +23,9 @@ struct NcclRow {
 struct NcclLog {
     std::string file;
     std::string format;                   ///< "text" or "csv"
-    std::optional<models::Collective> op; ///< from the header (nccl-tests ≥ 2.18), else the file name
+    /// The collective, "allreduce", "allgather", "reducescatter" or "alltoall": from the header
+    /// (nccl-tests ≥ 2.18), else the file name; unset when neither says.
+    std::optional<std::string> op;
     bool opFromHeader = false;            ///< `# Collective test starting: …` named it
     int ranks = 0;                        ///< `#  Rank N …` device lines (0 when not printed)
     std::string device;                   ///< GPU name from the first device line
@@ -37,7 +37,8 @@ struct NcclLog {
 NcclLog parseNcclLog(const std::string& text, const std::string& fileName);
 NcclLog readNcclLog(const std::string& path);
 
-/// `allreduce`, `all_reduce`, `all_reduce_perf`, … → the collective; nullopt when unknown.
-std::optional<models::Collective> collectiveFromName(const std::string& name);
+/// `allreduce`, `all_reduce`, `all_reduce_perf`, … → "allreduce" (the names NcclLog::op holds);
+/// nullopt when unknown.
+std::optional<std::string> ncclCollectiveName(const std::string& name);
 
-} // namespace rdt::analysis
+} // namespace rdt::hil

@@ -1,4 +1,4 @@
-#include "analysis/NcclLog.h"
+#include "hil/NcclLog.h"
 
 #include <algorithm>
 #include <charconv>
@@ -8,7 +8,7 @@
 #include "core/Error.h"
 #include "core/Yaml.h"
 
-namespace rdt::analysis {
+namespace rdt::hil {
 
 namespace {
 
@@ -83,19 +83,15 @@ bool toNumber(const std::string& s, double& v)
 
 } // namespace
 
-std::optional<models::Collective> collectiveFromName(const std::string& name)
+std::optional<std::string> ncclCollectiveName(const std::string& name)
 {
     std::string s;
     for (char c : name)
         if (c != '_' && c != '-')
             s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    const std::pair<const char*, models::Collective> names[] = {{"allreduce", models::Collective::AllReduce},
-                                                                {"allgather", models::Collective::AllGather},
-                                                                {"reducescatter", models::Collective::ReduceScatter},
-                                                                {"alltoall", models::Collective::AllToAll}};
-    for (const auto& [n, c] : names)
+    for (const char* n : {"allreduce", "allgather", "reducescatter", "alltoall"})
         if (s.find(n) != std::string::npos)
-            return c;
+            return std::string(n);
     return std::nullopt;
 }
 
@@ -104,7 +100,7 @@ NcclLog parseNcclLog(const std::string& text, const std::string& file)
     NcclLog log;
     log.file = file;
     const auto slash = file.find_last_of('/');
-    log.op = collectiveFromName(slash == std::string::npos ? file : file.substr(slash + 1));
+    log.op = ncclCollectiveName(slash == std::string::npos ? file : file.substr(slash + 1));
     std::vector<std::string> lines;
     {
         std::istringstream in(text);
@@ -125,7 +121,7 @@ NcclLog parseNcclLog(const std::string& text, const std::string& file)
         const auto at = l.find("Collective test starting:");
         if (at == std::string::npos)
             continue;
-        if (const auto op = collectiveFromName(l.substr(at + 25))) {
+        if (const auto op = ncclCollectiveName(l.substr(at + 25))) {
             log.op = op;
             log.opFromHeader = true;
         }
@@ -269,4 +265,4 @@ NcclLog readNcclLog(const std::string& path)
     return parseNcclLog(core::readTextFile(path), path);
 }
 
-} // namespace rdt::analysis
+} // namespace rdt::hil

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace rdt::analysis {
+namespace rdt::hil {
 
 struct TelemetrySample {
     int gpu = 0;               ///< `index`
@@ -47,4 +47,4 @@ Telemetry readGpuTelemetry(const std::string& path);
 /// Names of the set throttle reasons (`sw_power_cap`, `hw_slowdown`, `sw_thermal`, `hw_thermal`, …).
 std::string throttleReasonNames(double bits);
 
-} // namespace rdt::analysis
+} // namespace rdt::hil

@@ -3,11 +3,11 @@
 #include <map>
 #include <sstream>
 
-#include "analysis/Telemetry.h"
+#include "hil/Telemetry.h"
 #include "core/Error.h"
 #include "core/Yaml.h"
 
-namespace rdt::analysis {
+namespace rdt::hil {
 
 namespace {
 
@@ -248,4 +248,4 @@ std::string throttleReasonNames(double bits)
     return s.empty() ? "other" : s;
 }
 
-} // namespace rdt::analysis
+} // namespace rdt::hil
