@@ -90,6 +90,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    static constexpr int kFacesPerBox = 6; ///< quads of a part's box (cell id / 6 = the box)
     void rebuildGeometry();
     void recolour();
     void updateHighlight();
