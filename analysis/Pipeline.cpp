@@ -216,7 +216,7 @@ std::shared_ptr<const thermal::ThermalResult> thermalFor(const core::Design& des
         return cached;
     if (design.thermalModel != core::ThermalModel::Field)
         return thermal::thermalFor(design, store, progress);
-    auto result = std::make_shared<const thermal::ThermalResult>(thermal::computeThermalField(design, {}, progress));
+    auto result = std::make_shared<const thermal::ThermalResult>(room::computeThermalField(design, {}, progress));
     store.put<thermal::ThermalResult>("thermal", result);
     return result;
 }

@@ -59,7 +59,7 @@ int main(int argc, char** argv)
                 v = v + sl.part->value("power.max", 0.0) / (1.2 * 1005.0 * 12.0);
     });
     const std::string out = (std::filesystem::temp_directory_path() / "rdt-bench-report.h5").string();
-    const double report = medianSeconds(std::max(3, runs / 5), [&] { rdt::analysis::writeReport(last, out, "bench"); });
+    const double report = medianSeconds(std::max(3, runs / 5), [&] { rdt::report::writeReport(last, out, "bench"); });
     std::filesystem::remove(out);
 
     std::printf("design: %zu racks, %zu chassis, %zu GPUs, %zu links, %zu violations\n\n", s.racks, s.chassis, s.gpus,

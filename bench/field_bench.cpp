@@ -16,7 +16,7 @@
 #include "room/FieldSolver.h"
 #include "room/PoissonMultigrid.h"
 
-using namespace rdt::thermal;
+using namespace rdt::room;
 
 int main(int argc, char** argv)
 {

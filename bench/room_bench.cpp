@@ -45,17 +45,17 @@ struct Lines : core::Progress {
     int m_n = 0;
 };
 
-Figures solve(const core::Design& d, thermal::PressureSolver pressure)
+Figures solve(const core::Design& d, room::PressureSolver pressure)
 {
     const CasePeak memory;
     const auto t0 = std::chrono::steady_clock::now();
     Lines lines;
-    const thermal::ThermalResult t = thermal::computeThermalField(d, {}, &lines, pressure);
+    const thermal::ThermalResult t = room::computeThermalField(d, {}, &lines, pressure);
     Figures f;
     f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     f.peakMb = memory.peakMb();
     f.baselineMb = memory.baselineMb();
-    for (const thermal::RoomField& r : t.field->rooms) {
+    for (const room::RoomField& r : room::fieldOf(t)->rooms) {
         f.cells += r.geometry.cellCount();
         f.iterations += r.iterations;
         f.couplings += r.couplings;
@@ -95,8 +95,8 @@ int main(int argc, char** argv)
             std::snprintf(label, sizeof label, "row pair, 32 racks, %.2f m grid", grid);
             const auto t0 = std::chrono::steady_clock::now();
             try {
-                print(label, solve(pair, thermal::PressureSolver::MultigridCG), 10.0);
-            } catch (const thermal::FieldConvergenceError& e) {
+                print(label, solve(pair, room::PressureSolver::MultigridCG), 10.0);
+            } catch (const room::FieldConvergenceError& e) {
                 std::printf("%-44s did not converge: %zu iterations, %.0f s (%s)\n", label, e.history().size(),
                             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), e.what());
                 g_missed = true;
@@ -105,17 +105,17 @@ int main(int argc, char** argv)
 
         core::Design pod = core::loadDesign(data + "/designs/meta-24k-roce.yaml", data + "/catalog");
         pod.thermalModel = core::ThermalModel::Field;
-        print("24k example: 8 pods of 192 racks (1 solved)", solve(pod, thermal::PressureSolver::MultigridCG), 120.0);
+        print("24k example: 8 pods of 192 racks (1 solved)", solve(pod, room::PressureSolver::MultigridCG), 120.0);
 
         core::Design coarse = core::loadDesign(data + "/designs/row-pair.yaml", data + "/catalog");
-        const Figures mg = solve(coarse, thermal::PressureSolver::MultigridCG);
-        const Figures cg = solve(coarse, thermal::PressureSolver::EigenCG);
+        const Figures mg = solve(coarse, room::PressureSolver::MultigridCG);
+        const Figures cg = solve(coarse, room::PressureSolver::EigenCG);
         print("row pair 0.3 m, multigrid CG", mg, 0);
         print("row pair 0.3 m, Eigen CG (baseline)", cg, 0);
         std::printf("pressure solver: multigrid CG %.2fx faster than Eigen CG on the whole coupled solve\n",
                     cg.seconds / mg.seconds);
         coarse.room.turbulence = core::RoomTurbulence::KEpsilon;
-        const Figures ke = solve(coarse, thermal::PressureSolver::MultigridCG);
+        const Figures ke = solve(coarse, room::PressureSolver::MultigridCG);
         print("row pair 0.3 m, k-epsilon", ke, 0);
         std::printf("turbulence: k-epsilon takes %.2fx the zero-equation model's time\n", ke.seconds / mg.seconds);
     } catch (const std::exception& e) {

@@ -100,10 +100,10 @@ std::string percent(double fraction)
 }
 
 /// "; started from …": the coarser grids a room's solve began on (grid sequencing), or nothing.
-std::string sequenceNote(const thermal::RoomField& r)
+std::string sequenceNote(const room::RoomField& r)
 {
     std::string note;
-    for (const thermal::RoomField::Step& step : r.sequence) {
+    for (const room::RoomField::Step& step : r.sequence) {
         char buf[160];
         std::snprintf(buf, sizeof buf, "%s%zu cells (%d iterations, %d passes)", note.empty() ? "" : ", then ",
                       step.cells, step.iterations, step.couplings);
@@ -123,16 +123,16 @@ bool looksLikePart(const std::string& path)
     return doc.isMap() && doc.has("slug") && !doc.has("layout");
 }
 
-std::string formatRuleRun(const analysis::RuleRun& run, const core::CheckRegistry& registry, const std::string& format)
+std::string formatRuleRun(const report::RuleRun& run, const core::CheckRegistry& registry, const std::string& format)
 {
     if (format == "sarif")
-        return analysis::sarifLog(run, registry, core::version()).dump(2) + "\n";
+        return report::sarifLog(run, registry, core::version()).dump(2) + "\n";
     if (format == "junit")
-        return analysis::junitXml(run, registry);
+        return report::junitXml(run, registry);
     if (format == "json") {
         nlohmann::json v = nlohmann::json::array();
         for (const auto& x : run.violations)
-            v.push_back(analysis::violationJson(x));
+            v.push_back(report::violationJson(x));
         return nlohmann::json{{"target", run.name}, {"profile", run.profile->name}, {"violations", v}}.dump(2) + "\n";
     }
     return violationsText(run.violations, registry, 20);
@@ -146,7 +146,7 @@ int runCheck(const CheckArgs& args)
         TerminalProgress progress;
         const analysis::RunResult result = analysis::run(runOptions(args.design, args.profile, args.what), progress);
         if (args.json)
-            std::cout << analysis::checkJson(result).dump(2) << "\n";
+            std::cout << report::checkJson(result).dump(2) << "\n";
         else
             std::cout << checkSummaryText(result, analysis::makeRegistry());
         return exitFor(result.violations);
@@ -180,12 +180,12 @@ int runField(const FieldArgs& args)
         analysis::RunOptions o = runOptions(args.design, args.profile, args.what);
         o.thermalModel = core::ThermalModel::Field;
         const analysis::RunResult result = analysis::run(o, progress);
-        const thermal::FieldThermal& field = *result.thermal->field;
-        const thermal::RoomField* chosen = field.rooms.empty() ? nullptr : &field.rooms.front();
+        const room::FieldThermal& field = *room::fieldOf(*result.thermal);
+        const room::RoomField* chosen = field.rooms.empty() ? nullptr : &field.rooms.front();
         if (!args.room.empty()) {
             chosen = nullptr;
             std::vector<std::string> ids;
-            for (const thermal::RoomField& r : field.rooms) {
+            for (const room::RoomField& r : field.rooms) {
                 ids.push_back(r.geometry.id);
                 if (r.geometry.id == args.room ||
                     std::find(r.sameAs.begin(), r.sameAs.end(), args.room) != r.sameAs.end())
@@ -198,30 +198,30 @@ int runField(const FieldArgs& args)
         }
         if (!args.vtkDir.empty()) {
             std::filesystem::create_directories(args.vtkDir);
-            for (const thermal::RoomField& r : field.rooms) {
+            for (const room::RoomField& r : field.rooms) {
                 std::string name = r.geometry.id;
                 std::replace(name.begin(), name.end(), '/', '-');
-                thermal::writeFieldVtr(*r.solver, args.vtkDir + "/" + name + ".vtr");
+                room::writeFieldVtr(*r.solver, args.vtkDir + "/" + name + ".vtr");
             }
         }
         std::size_t exported = 0;
         if (!args.openFoamDir.empty() && chosen) {
-            thermal::OpenFoamOptions fo;
+            room::OpenFoamOptions fo;
             fo.iterations = args.iterations;
             fo.title =
                 "room " + chosen->geometry.id + " of " + result.design.name + ", exported by rdt " + core::version();
-            exported = thermal::exportOpenFoam(chosen->geometry, *chosen->solver, args.openFoamDir, fo);
+            exported = room::exportOpenFoam(chosen->geometry, *chosen->solver, args.openFoamDir, fo);
         }
         if (args.json) {
-            nlohmann::json j = analysis::fieldJson(*result.thermal);
+            nlohmann::json j = report::fieldJson(*result.thermal);
             j["vtk_dir"] = args.vtkDir.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.vtkDir);
             j["openfoam_dir"] = args.openFoamDir.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.openFoamDir);
             std::cout << j.dump(2) << "\n";
             return exitFor(result.violations);
         }
-        std::cout << analysis::fieldSummaryText(*result.thermal) << "\n";
-        for (const thermal::RoomField& r : field.rooms) {
-            const thermal::FieldGrid& g = r.solver->grid();
+        std::cout << report::fieldSummaryText(*result.thermal) << "\n";
+        for (const room::RoomField& r : field.rooms) {
+            const room::FieldGrid& g = r.solver->grid();
             // Two figures with two names: the hottest single air cell in front of any rack's intake
             // face, and the warmest chassis inlet (the mean of the air one chassis draws: what rdt
             // check and the inlet rules use).
@@ -286,14 +286,14 @@ int runValidate(const ValidateArgs& args)
             core::Catalog single;
             const core::Part& part = single.loadText(core::readTextFile(args.target), args.target);
             const core::Profile profile = core::Profile::load(analysis::profilePath(args.profile), registry);
-            analysis::RuleRun run{part.slug, args.target, &profile, core::RuleTarget::Part,
+            report::RuleRun run{part.slug, args.target, &profile, core::RuleTarget::Part,
                                   core::runPartChecks(part, reference, registry, profile)};
             emit(formatRuleRun(run, registry, args.format), args.output);
             return exitFor(run.violations);
         }
         TerminalProgress progress;
         const analysis::RunResult result = analysis::run(runOptions(args.target, args.profile, args.what), progress);
-        emit(formatRuleRun(analysis::ruleRun(result), registry, args.format), args.output);
+        emit(formatRuleRun(report::ruleRun(result), registry, args.format), args.output);
         return exitFor(result.violations);
     });
 }
@@ -304,7 +304,7 @@ int runReport(const ReportArgs& args)
         TerminalProgress progress;
         const analysis::RunResult result = analysis::run(runOptions(args.design, args.profile, args.what), progress);
         progress.update(0.95, "writing " + args.output);
-        analysis::writeReport(result, args.output, core::version());
+        report::writeReport(result, args.output, core::version());
         std::cout << checkSummaryText(result, analysis::makeRegistry());
         std::cout << "report   " << args.output << "\n";
         return exitFor(result.violations);

@@ -34,7 +34,7 @@ int guarded(Fn fn)
         return fn();
     } catch (const core::InputError& e) {
         return badInput(e);
-    } catch (const thermal::FieldConvergenceError& e) {
+    } catch (const room::FieldConvergenceError& e) {
         std::cerr << "rdt: error: " << e.what() << "\n";
         const auto& h = e.history();
         if (!h.empty()) {

@@ -233,7 +233,7 @@ std::string thermalSummaryText(const thermal::ThermalResult& t)
             << " across chassis, warmest chassis inlet " << core::formatQuantity(inlet, Dimension::Temperature, 3)
             << ", chassis airflow " << core::formatQuantity(airflow, Dimension::VolumeFlow, 4) << ", ";
     out << plural(t.throttledChassis, "chassis", "chassis") << " throttled\n";
-    if (const std::string f = analysis::fieldSummaryText(t); !f.empty())
+    if (const std::string f = report::fieldSummaryText(t); !f.empty())
         out << "         " << f << "\n";
     return out.str();
 }

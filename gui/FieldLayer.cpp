@@ -49,10 +49,10 @@ vtkSmartPointer<vtkActor> actorFor(vtkPolyData* data, vtkLookupTable* lut, const
 
 /// The room's field as a rectilinear grid in layout coordinates with point data (temperature,
 /// velocity) averaged from the cells, solids at zero velocity.
-vtkSmartPointer<vtkDataSet> pointField(const thermal::RoomField& room)
+vtkSmartPointer<vtkDataSet> pointField(const room::RoomField& room)
 {
-    const thermal::FieldSolver& s = *room.solver;
-    const thermal::FieldGrid& g = s.grid();
+    const room::FieldSolver& s = *room.solver;
+    const room::FieldGrid& g = s.grid();
     auto grid = vtkSmartPointer<vtkRectilinearGrid>::New();
     grid->SetDimensions(g.cells(0) + 1, g.cells(1) + 1, g.cells(2) + 1);
     for (int a = 0; a < 3; ++a) {
@@ -166,11 +166,11 @@ FieldLayer::~FieldLayer() = default;
 void FieldLayer::setResult(std::shared_ptr<const thermal::ThermalResult> result, double isoC)
 {
     m_iso = isoC;
-    m_result = result && result->field && !result->field->rooms.empty() ? std::move(result) : nullptr;
+    m_result = result && room::fieldOf(*result) && !room::fieldOf(*result)->rooms.empty() ? std::move(result) : nullptr;
     if (m_result) {
         double lo = 1e300, hi = -1e300;
-        for (const thermal::RoomField& r : m_result->field->rooms) {
-            const thermal::FieldGrid& g = r.solver->grid();
+        for (const room::RoomField& r : room::fieldOf(*m_result)->rooms) {
+            const room::FieldGrid& g = r.solver->grid();
             for (int k = 0; k < g.cells(2); ++k)
                 for (int j = 0; j < g.cells(1); ++j)
                     for (int i = 0; i < g.cells(0); ++i)
@@ -246,7 +246,7 @@ bool FieldLayer::roomBounds(std::array<double, 6>& b) const
 {
     if (!m_result)
         return false;
-    const thermal::RoomGeometry& g = m_result->field->rooms.front().geometry;
+    const room::RoomGeometry& g = room::fieldOf(*m_result)->rooms.front().geometry;
     for (std::size_t d = 0; d < 3; ++d) {
         b[2 * d] = g.origin[d];
         b[2 * d + 1] = g.origin[d] + g.size[d];
@@ -271,8 +271,8 @@ void FieldLayer::rebuildSlice()
     auto temp = vtkSmartPointer<vtkDoubleArray>::New();
     temp->SetName("temperature");
     if (m_result)
-        for (const thermal::RoomField& r : m_result->field->rooms) {
-            const thermal::FieldGrid& g = r.solver->grid();
+        for (const room::RoomField& r : room::fieldOf(*m_result)->rooms) {
+            const room::FieldGrid& g = r.solver->grid();
             const auto& o = r.geometry.origin;
             const int a = m_axis, e1 = (a + 1) % 3, e2 = (a + 2) % 3;
             const int layer = std::clamp(static_cast<int>(m_fraction * g.cells(a)), 0, g.cells(a) - 1);
@@ -312,12 +312,12 @@ void FieldLayer::rebuildVolume()
     auto surface = vtkSmartPointer<vtkPolyData>::New();
     if (m_result) {
         // One room's streamlines and iso-surface (the first solved; others share its layout).
-        const thermal::RoomField& r = m_result->field->rooms.front();
+        const room::RoomField& r = room::fieldOf(*m_result)->rooms.front();
         const vtkSmartPointer<vtkDataSet> field = pointField(r);
         // Seeds: 0.15 m behind every rack's exhaust face, across its width at its open bands.
         auto seeds = vtkSmartPointer<vtkPolyData>::New();
         auto seedPts = vtkSmartPointer<vtkPoints>::New();
-        for (const thermal::FieldBlackBox& b : r.geometry.boxes) {
+        for (const room::FieldBlackBox& b : r.geometry.boxes) {
             const int axis = static_cast<int>(b.intake) / 2;
             const bool intakeHigh = static_cast<int>(b.intake) % 2 == 1;
             const double exhaust = intakeHigh ? b.min[static_cast<std::size_t>(axis)] - 0.15

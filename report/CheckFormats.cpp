@@ -12,9 +12,16 @@
 
 using rdt::core::jsonNumber;
 
-namespace rdt::analysis {
+namespace rdt::report {
 
 using nlohmann::json;
+
+// What analysis computed, by its own names.
+using analysis::EnergyGroup;
+using analysis::EnergyLevel;
+using analysis::EnergyResult;
+using analysis::RunResult;
+using analysis::TargetResult;
 
 namespace {
 
@@ -308,4 +315,4 @@ std::string junitXml(const RuleRun& run, const core::CheckRegistry& registry)
     return out.str();
 }
 
-} // namespace rdt::analysis
+} // namespace rdt::report

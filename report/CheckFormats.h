@@ -9,16 +9,16 @@
 
 #include "analysis/Pipeline.h"
 
-namespace rdt::analysis {
+namespace rdt::report {
 
 /// `summary` (counts of halls … links), `violations[]` (rule, severity, subject, message,
 /// measured, limit, unit, location, waived) and `counts` by severity.
-nlohmann::json checkJson(const RunResult& result);
+nlohmann::json checkJson(const analysis::RunResult& result);
 
 /// `signal.links[]`: id, kind, length_m, il_nyquist_dB, com_dB, eye_height (V), verdict, lane_rate_Gbps.
 nlohmann::json signalJson(const signal::SignalResult& result);
 /// The `energy` section of `check --json` (analysis/Energy.h).
-nlohmann::json energyJson(const EnergyResult& result);
+nlohmann::json energyJson(const analysis::EnergyResult& result);
 
 /// One violation as JSON (NaN numbers become null).
 nlohmann::json violationJson(const core::Violation& v);
@@ -30,11 +30,11 @@ struct RuleRun {
     const core::Profile* profile = nullptr;
     core::RuleTarget target = core::RuleTarget::Design;
     std::vector<core::Violation> violations;
-    const ThroughputResult* throughput = nullptr; ///< its targets become rules `target.<id>`
+    const analysis::ThroughputResult* throughput = nullptr; ///< its targets become rules `target.<id>`
 };
 
 /// The RuleRun of a design run.
-RuleRun ruleRun(const RunResult& result);
+RuleRun ruleRun(const analysis::RunResult& result);
 
 /// SARIF 2.1.0 log: one run, the rules that ran as `tool.driver.rules`, one result per violation;
 /// waived violations carry an in-source suppression with the justification.
@@ -47,4 +47,4 @@ std::string junitXml(const RuleRun& run, const core::CheckRegistry& registry);
 /// Escape text for XML attribute and element content.
 std::string xmlEscape(const std::string& text);
 
-} // namespace rdt::analysis
+} // namespace rdt::report

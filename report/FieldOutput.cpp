@@ -11,20 +11,20 @@
 using rdt::core::jsonNumber;
 using namespace rdt::hil; // the HDF5 table helpers (hil/H5Table.h)
 
-namespace rdt::analysis {
+namespace rdt::report {
 
 using nlohmann::json;
 
 namespace {
 constexpr double kC = 273.15;
-json residualJson(const thermal::ResidualRecord& r)
+json residualJson(const room::ResidualRecord& r)
 {
     return {{"continuity", jsonNumber(r.continuity)},
             {"momentum", {jsonNumber(r.momentum[0]), jsonNumber(r.momentum[1]), jsonNumber(r.momentum[2])}},
             {"energy", jsonNumber(r.energy)},
             {"turbulence", jsonNumber(r.turbulence)}};
 }
-double balance(const thermal::RoomField& r)
+double balance(const room::RoomField& r)
 {
     return r.heatW > 0 ? (r.heatOutW - (r.heatW - r.coolerW)) / r.heatW : 0.0;
 }
@@ -32,14 +32,14 @@ double balance(const thermal::RoomField& r)
 
 json fieldJson(const thermal::ThermalResult& t)
 {
-    if (t.model != core::ThermalModel::Field || !t.field)
+    if (t.model != core::ThermalModel::Field || !room::fieldOf(t))
         return nullptr;
     json rooms = json::array();
-    const thermal::FieldSettings s = thermal::roomFieldSettings(0, t.field->turbulence);
-    for (const thermal::RoomField& r : t.field->rooms) {
-        const thermal::FieldGrid& g = r.solver->grid();
+    const room::FieldSettings s = room::roomFieldSettings(0, room::fieldOf(t)->turbulence);
+    for (const room::RoomField& r : room::fieldOf(t)->rooms) {
+        const room::FieldGrid& g = r.solver->grid();
         json sequence = json::array();
-        for (const thermal::RoomField::Step& step : r.sequence)
+        for (const room::RoomField::Step& step : r.sequence)
             sequence.push_back({{"cells", step.cells},
                                 {"iterations", step.iterations},
                                 {"couplings", step.couplings},
@@ -79,18 +79,18 @@ json fieldJson(const thermal::ThermalResult& t)
                                {"inlet_mean_C", jsonNumber(c.fieldInletK - kC)},
                                {"inlet_max_C", jsonNumber(c.fieldInletMaxK - kC)},
                                {"rack_intake_C", jsonNumber(rk.fieldIntakeK - kC)}});
-    return {{"model", "field"},         {"turbulence", thermal::turbulenceDescription(t.field->turbulence)},
+    return {{"model", "field"},         {"turbulence", room::turbulenceDescription(room::fieldOf(t)->turbulence)},
             {"tolerance", s.tolerance}, {"intake_tolerance_K", s.intakeTolerance},
             {"rooms", rooms},           {"chassis", chassis}};
 }
 
 void writeFieldGroup(hid_t thermalGroup, const thermal::ThermalResult& t)
 {
-    if (t.model != core::ThermalModel::Field || !t.field)
+    if (t.model != core::ThermalModel::Field || !room::fieldOf(t))
         return;
     H5Handle fg = createGroup(thermalGroup, "field");
     writeStringAttribute(fg.get(), "model",
-                         "steady RANS, Boussinesq, " + thermal::turbulenceDescription(t.field->turbulence) +
+                         "steady RANS, Boussinesq, " + room::turbulenceDescription(room::fieldOf(t)->turbulence) +
                              " turbulence");
     H5Table rooms;
     const auto id = rooms.textColumn("id"), cells = rooms.intColumn("cells", "1"),
@@ -102,7 +102,7 @@ void writeFieldGroup(hid_t thermalGroup, const thermal::ThermalResult& t)
                flow = rooms.realColumn("supply_flow", "m3/s"), coarseCells = rooms.intColumn("coarse_cells", "1"),
                coarseIts = rooms.intColumn("coarse_iterations", "1"),
                contOpen = rooms.realColumn("containment_open", "1");
-    for (const thermal::RoomField& r : t.field->rooms) {
+    for (const room::RoomField& r : room::fieldOf(t)->rooms) {
         rooms.addRow();
         rooms.set(id, r.geometry.id);
         rooms.set(cells, static_cast<long long>(r.geometry.cellCount()));
@@ -119,7 +119,7 @@ void writeFieldGroup(hid_t thermalGroup, const thermal::ThermalResult& t)
         rooms.set(flow, r.geometry.supplyM3s);
         // Grid sequencing: the coarser grids solved first (0 when none).
         long long cc = 0, ci = 0;
-        for (const thermal::RoomField::Step& step : r.sequence) {
+        for (const room::RoomField::Step& step : r.sequence) {
             cc += static_cast<long long>(step.cells);
             ci += step.iterations;
         }
@@ -141,10 +141,10 @@ void writeFieldGroup(hid_t thermalGroup, const thermal::ThermalResult& t)
             chassis.set(cRack, rk.fieldIntakeK - kC);
         }
     chassis.write(fg.get(), "chassis");
-    for (std::size_t n = 0; n < t.field->rooms.size(); ++n) {
-        const thermal::RoomField& r = t.field->rooms[n];
-        const thermal::FieldSolver& s = *r.solver;
-        const thermal::FieldGrid& g = s.grid();
+    for (std::size_t n = 0; n < room::fieldOf(t)->rooms.size(); ++n) {
+        const room::RoomField& r = room::fieldOf(t)->rooms[n];
+        const room::FieldSolver& s = *r.solver;
+        const room::FieldGrid& g = s.grid();
         // Group names may not hold '/': room ids are paths (hall1/pod1).
         std::string name = r.geometry.id;
         std::replace(name.begin(), name.end(), '/', '.');
@@ -184,7 +184,7 @@ void writeFieldGroup(hid_t thermalGroup, const thermal::ThermalResult& t)
                    hW = history.realColumn("momentum_z", "1"), hE = history.realColumn("energy", "1"),
                    hT = history.realColumn("turbulence", "1");
         long long step = 0;
-        for (const thermal::ResidualRecord& rec : r.history) {
+        for (const room::ResidualRecord& rec : r.history) {
             history.addRow();
             history.set(hIt, ++step);
             history.set(hCont, rec.continuity);
@@ -200,13 +200,13 @@ void writeFieldGroup(hid_t thermalGroup, const thermal::ThermalResult& t)
 
 std::string fieldSummaryText(const thermal::ThermalResult& t)
 {
-    if (t.model != core::ThermalModel::Field || !t.field)
+    if (t.model != core::ThermalModel::Field || !room::fieldOf(t))
         return {};
     std::size_t cells = 0, shared = 0, plateau = 0;
     std::string plateauWhy;
     int its = 0;
     double seconds = 0, worst = 0;
-    for (const thermal::RoomField& r : t.field->rooms) {
+    for (const room::RoomField& r : room::fieldOf(t)->rooms) {
         if (r.criterion != "residuals") {
             ++plateau;
             if (plateauWhy.empty())
@@ -222,7 +222,7 @@ std::string fieldSummaryText(const thermal::ThermalResult& t)
     std::snprintf(b, sizeof b,
                   "room field: %zu room%s solved (%zu cells, %d iterations, %.1f s)%s, heat balance within %.1e; "
                   "inlets and RCI from the field",
-                  t.field->rooms.size(), t.field->rooms.size() == 1 ? "" : "s", cells, its, seconds,
+                  room::fieldOf(t)->rooms.size(), room::fieldOf(t)->rooms.size() == 1 ? "" : "s", cells, its, seconds,
                   shared > 0 ? (", " + std::to_string(shared) + " more of the same layout share them").c_str() : "",
                   worst);
     std::string text = b;
@@ -234,4 +234,4 @@ std::string fieldSummaryText(const thermal::ThermalResult& t)
     return text;
 }
 
-} // namespace rdt::analysis
+} // namespace rdt::report

@@ -12,7 +12,7 @@
 #include "core/Design.h"
 #include "room/RoomThermal.h"
 
-namespace rdt::analysis {
+namespace rdt::report {
 
 /// `null` for the network model.
 nlohmann::json fieldJson(const thermal::ThermalResult& result);
@@ -21,4 +21,4 @@ void writeFieldGroup(hid_t thermalGroup, const thermal::ThermalResult& result);
 /// One line for text output: "field: 1 room (12,600 cells), 812 iterations in 3 couplings, …".
 std::string fieldSummaryText(const thermal::ThermalResult& result);
 
-} // namespace rdt::analysis
+} // namespace rdt::report

@@ -10,7 +10,7 @@
 using rdt::core::jsonNumber;
 using namespace rdt::hil; // the HDF5 table helpers (hil/H5Table.h)
 
-namespace rdt::analysis {
+namespace rdt::report {
 
 using nlohmann::json;
 
@@ -366,4 +366,4 @@ void writePowerGroup(hid_t file, const power::PowerResult& res)
     writeScalar(g.get(), "suggested_gpu_cap", res.suggestedGpuCapW, "W");
 }
 
-} // namespace rdt::analysis
+} // namespace rdt::report

@@ -7,7 +7,7 @@
 
 #include "power/Budget.h"
 
-namespace rdt::analysis {
+namespace rdt::report {
 
 /// `power.racks[]` (id, it_load_W, peak_load_W, busbar_current_A, busbar_min_voltage_V,
 /// capacity_n_W, capacity_n1_W, bbu_holdup_s, ac_phase_current_A, gpu_cap_to_fit_W, …),
@@ -17,4 +17,4 @@ nlohmann::json powerJson(const power::PowerResult& result);
 /// `/power/racks`, `/power/shelves`, `/power/rollups` tables and `/power/totals` scalars.
 void writePowerGroup(hid_t file, const power::PowerResult& result);
 
-} // namespace rdt::analysis
+} // namespace rdt::report

@@ -17,7 +17,13 @@
 
 using namespace rdt::hil; // the HDF5 table helpers (hil/H5Table.h)
 
-namespace rdt::analysis {
+namespace rdt::report {
+
+// What analysis computed, by its own names.
+using analysis::EnergyGroup;
+using analysis::EnergyLevel;
+using analysis::EnergyResult;
+using analysis::RunResult;
 namespace {
 
 /// The report's one timestamp: now, or SOURCE_DATE_EPOCH (seconds since 1970, the reproducible-builds
@@ -397,4 +403,4 @@ void writeReport(const RunResult& result, const std::string& outPath, const std:
     }
 }
 
-} // namespace rdt::analysis
+} // namespace rdt::report

@@ -7,10 +7,10 @@
 
 #include "analysis/Pipeline.h"
 
-namespace rdt::analysis {
+namespace rdt::report {
 
 /// Write `/meta`, `/design` and `/checks` for `result` to `outPath`.
 /// Throws core::InputError when the output cannot be created (missing folder, no permission).
-void writeReport(const RunResult& result, const std::string& outPath, const std::string& toolVersion);
+void writeReport(const analysis::RunResult& result, const std::string& outPath, const std::string& toolVersion);
 
-} // namespace rdt::analysis
+} // namespace rdt::report

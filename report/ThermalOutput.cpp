@@ -11,7 +11,7 @@
 using rdt::core::jsonNumber;
 using namespace rdt::hil; // the HDF5 table helpers (hil/H5Table.h)
 
-namespace rdt::analysis {
+namespace rdt::report {
 
 using nlohmann::json;
 
@@ -166,4 +166,4 @@ void writeThermalGroup(hid_t file, const thermal::ThermalResult& t, const core::
     writeFieldGroup(g.get(), t);
 }
 
-} // namespace rdt::analysis
+} // namespace rdt::report

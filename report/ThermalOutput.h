@@ -7,7 +7,7 @@
 
 #include "thermal/Thermal.h"
 
-namespace rdt::analysis {
+namespace rdt::report {
 
 /// `thermal.chassis[]` (id, heat_W, airflow_m3s, airflow_cfm, inlet_C, exhaust_C,
 /// gpu_junction_max_C, throttled, fan_speed, …), `thermal.racks[]`, `thermal.rows[]` (id, rci_hi,
@@ -18,4 +18,4 @@ nlohmann::json thermalJson(const thermal::ThermalResult& result);
 /// temperatures in degC, differences in K.
 void writeThermalGroup(hid_t file, const thermal::ThermalResult& result, const core::Design& design);
 
-} // namespace rdt::analysis
+} // namespace rdt::report

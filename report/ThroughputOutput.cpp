@@ -10,9 +10,19 @@
 using rdt::core::jsonNumber;
 using namespace rdt::hil; // the HDF5 table helpers (hil/H5Table.h)
 
-namespace rdt::analysis {
+namespace rdt::report {
 
 using nlohmann::json;
+
+// What analysis computed, by its own names.
+using analysis::CheckpointResult;
+using analysis::CollectivePoint;
+using analysis::FailureCase;
+using analysis::GpuClass;
+using analysis::PathStage;
+using analysis::ScalingPoint;
+using analysis::TargetResult;
+using analysis::ThroughputResult;
 
 namespace {
 
@@ -101,8 +111,8 @@ json throughputJson(const ThroughputResult& t)
                            {"normalised", jsonNumber(s.normalised)}});
     json targets = json::array();
     for (const TargetResult& r : t.targets) {
-        const auto [value, unit] = targetDisplay(r.value, r.dim);
-        const auto [limit, unused] = targetDisplay(r.limit, r.dim);
+        const auto [value, unit] = analysis::targetDisplay(r.value, r.dim);
+        const auto [limit, unused] = analysis::targetDisplay(r.limit, r.dim);
         (void)unused;
         targets.push_back({{"id", r.id},
                            {"metric", r.metric},
@@ -278,12 +288,12 @@ void writeThroughputGroup(hid_t file, const ThroughputResult& t)
                limit = r.realColumn("limit", "see unit"), unit = r.textColumn("unit"), kind = r.textColumn("kind"),
                verdict = r.textColumn("verdict");
     for (const TargetResult& x : t.targets) {
-        const auto [v, u] = targetDisplay(x.value, x.dim);
+        const auto [v, u] = analysis::targetDisplay(x.value, x.dim);
         r.addRow();
         r.set(rid, x.id);
         r.set(metric, x.metric);
         r.set(value, v);
-        r.set(limit, targetDisplay(x.limit, x.dim).first);
+        r.set(limit, analysis::targetDisplay(x.limit, x.dim).first);
         r.set(unit, std::string(u));
         r.set(kind, std::string(x.isMin ? "min" : "max"));
         r.set(verdict, std::string(!x.applicable ? "n/a" : x.pass ? "pass" : "fail"));
@@ -293,4 +303,4 @@ void writeThroughputGroup(hid_t file, const ThroughputResult& t)
         writeCheckpoint(g.get(), *t.checkpoint);
 }
 
-} // namespace rdt::analysis
+} // namespace rdt::report

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace rdt::thermal {
+namespace rdt::room {
 
 using namespace detail;
 
@@ -488,4 +488,4 @@ void FieldSolver::checkAirRegions() const
     }
 }
 
-} // namespace rdt::thermal
+} // namespace rdt::room

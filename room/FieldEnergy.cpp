@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace rdt::thermal {
+namespace rdt::room {
 
 using namespace detail;
 
@@ -258,4 +258,4 @@ double FieldSolver::heatRemoved() const
     return q;
 }
 
-} // namespace rdt::thermal
+} // namespace rdt::room

@@ -4,7 +4,7 @@
 
 #include "core/AtomicFile.h"
 
-namespace rdt::thermal {
+namespace rdt::room {
 
 namespace {
 
@@ -83,4 +83,4 @@ void writeFieldVtr(const FieldSolver& solver, const std::string& path)
     core::writeFileAtomic(path, fieldToVtr(solver), "--field-vtk");
 }
 
-} // namespace rdt::thermal
+} // namespace rdt::room

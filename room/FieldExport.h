@@ -9,7 +9,7 @@
 
 #include "room/FieldSolver.h"
 
-namespace rdt::thermal {
+namespace rdt::room {
 
 /// The `.vtr` document (ASCII).
 std::string fieldToVtr(const FieldSolver& solver);
@@ -17,4 +17,4 @@ std::string fieldToVtr(const FieldSolver& solver);
 /// Write it to `path` atomically (InputError, located at `path`, when it cannot be written).
 void writeFieldVtr(const FieldSolver& solver, const std::string& path);
 
-} // namespace rdt::thermal
+} // namespace rdt::room

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace rdt::thermal {
+namespace rdt::room {
 
 FieldGrid::FieldGrid(std::array<std::vector<double>, 3> faces) : m_faces(std::move(faces))
 {
@@ -50,4 +50,4 @@ FieldGrid FieldGrid::uniform(double lx, double ly, double lz, int nx, int ny, in
     return FieldGrid({clustered(0, lx, nx, 1.0), clustered(0, ly, ny, 1.0), clustered(0, lz, nz, 1.0)});
 }
 
-} // namespace rdt::thermal
+} // namespace rdt::room

@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace rdt::thermal {
+namespace rdt::room {
 
 class FieldGrid {
 public:
@@ -52,4 +52,4 @@ private:
     std::array<std::vector<double>, 3> m_faces;
 };
 
-} // namespace rdt::thermal
+} // namespace rdt::room

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
-namespace rdt::thermal {
+namespace rdt::room {
 
 using namespace detail;
 
@@ -148,4 +148,4 @@ void FieldSolver::startFrom(const FieldSolver& coarse)
     m_continuityPeak = std::max(m_continuityPeak, coarse.m_continuityPeak);
 }
 
-} // namespace rdt::thermal
+} // namespace rdt::room

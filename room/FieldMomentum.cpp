@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace rdt::thermal {
+namespace rdt::room {
 
 using namespace detail;
 
@@ -156,4 +156,4 @@ double FieldSolver::momentum(int d, const FieldSettings& s)
     return umax > 0 && scale > 0 ? res / (scale * umax) : 0.0;
 }
 
-} // namespace rdt::thermal
+} // namespace rdt::room

@@ -8,7 +8,7 @@
 
 #include <cmath>
 
-namespace rdt::thermal {
+namespace rdt::room {
 
 using namespace detail;
 
@@ -155,4 +155,4 @@ double FieldSolver::pressureCorrection(const FieldSettings& s)
     return imbalanceSum;
 }
 
-} // namespace rdt::thermal
+} // namespace rdt::room

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <limits>
 
-namespace rdt::thermal {
+namespace rdt::room {
 
 namespace {
 
@@ -398,4 +398,4 @@ FieldResult FieldSolver::solve(const FieldSettings& s, const std::function<bool(
     return result;
 }
 
-} // namespace rdt::thermal
+} // namespace rdt::room

@@ -32,7 +32,7 @@
 #include <string>
 #include <vector>
 
-namespace rdt::thermal {
+namespace rdt::room {
 
 class PoissonMultigrid;
 
@@ -437,4 +437,4 @@ private:
     Stencil m_energyEq;
 };
 
-} // namespace rdt::thermal
+} // namespace rdt::room

@@ -9,7 +9,7 @@
 #include <array>
 #include <vector>
 
-namespace rdt::thermal::detail {
+namespace rdt::room::detail {
 
 using Index3 = std::array<int, 3>;
 
@@ -49,9 +49,9 @@ inline double faceArea(const FieldGrid& g, int axis, const Index3& at)
 /// intake that swings back and forth (Δ₁, Δ₂ of opposite signs) within the tolerance has settled.
 bool intakesSettled(const std::vector<std::vector<double>>& history, int window, double tolerance);
 
-} // namespace rdt::thermal::detail
+} // namespace rdt::room::detail
 
-namespace rdt::thermal {
+namespace rdt::room {
 
 /// Grids above this many cells assemble their equations on all threads (below, a team costs more
 /// than it saves).
@@ -77,4 +77,4 @@ void FieldSolver::forEachBoundaryFace(Side side, Fn&& fn) const
         }
 }
 
-} // namespace rdt::thermal
+} // namespace rdt::room

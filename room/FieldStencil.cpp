@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace rdt::thermal {
+namespace rdt::room {
 
 void FieldSolver::Stencil::resize(const std::array<int, 3>& dims)
 {
@@ -143,4 +143,4 @@ void FieldSolver::Stencil::sweep(std::vector<double>& phi, int sweeps) const
         detail::redBlackPass(n[2], parallel, 0, relaxSlab);
 }
 
-} // namespace rdt::thermal
+} // namespace rdt::room

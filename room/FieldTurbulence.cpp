@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace rdt::thermal {
+namespace rdt::room {
 
 using namespace detail;
 
@@ -337,4 +337,4 @@ void FieldSolver::updateWallViscosity()
     }
 }
 
-} // namespace rdt::thermal
+} // namespace rdt::room

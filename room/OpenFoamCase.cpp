@@ -5,7 +5,7 @@
 
 #include "room/OpenFoamDetail.h"
 
-namespace rdt::thermal {
+namespace rdt::room {
 namespace {
 
 constexpr double kZeroC = 273.15;
@@ -257,4 +257,4 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
                                      std::filesystem::perms::others_exec);
 }
 
-} // namespace rdt::thermal
+} // namespace rdt::room

@@ -10,7 +10,7 @@
 
 #include "room/OpenFoamExport.h"
 
-namespace rdt::thermal {
+namespace rdt::room {
 
 /// One boundary patch of the export with its condition.
 struct FoamPatch {
@@ -34,4 +34,4 @@ std::string foamNumber(double v);
 void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& solved, const std::filesystem::path& dir,
                        const std::vector<FoamPatch>& patches, const OpenFoamOptions& options);
 
-} // namespace rdt::thermal
+} // namespace rdt::room

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace rdt::thermal {
+namespace rdt::room {
 namespace {
 
 constexpr double kZeroC = 273.15;
@@ -316,4 +316,4 @@ std::size_t exportOpenFoam(const RoomGeometry& room, const FieldSolver& s, const
     return static_cast<std::size_t>(nAir);
 }
 
-} // namespace rdt::thermal
+} // namespace rdt::room

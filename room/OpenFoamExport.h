@@ -16,7 +16,7 @@
 #include "room/FieldSolver.h"
 #include "room/RoomGeometry.h"
 
-namespace rdt::thermal {
+namespace rdt::room {
 
 struct OpenFoamOptions {
     int iterations = 2000; ///< SIMPLE iterations (endTime); the residual controls may stop it earlier
@@ -29,4 +29,4 @@ struct OpenFoamOptions {
 std::size_t exportOpenFoam(const RoomGeometry& room, const FieldSolver& solved, const std::string& dir,
                            const OpenFoamOptions& options = {});
 
-} // namespace rdt::thermal
+} // namespace rdt::room

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
-namespace rdt::thermal {
+namespace rdt::room {
 
 namespace {
 
@@ -393,4 +393,4 @@ PoissonMultigrid::Result PoissonMultigrid::solve(const std::vector<double>& b, s
     return res;
 }
 
-} // namespace rdt::thermal
+} // namespace rdt::room

@@ -20,7 +20,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace rdt::thermal {
+namespace rdt::room {
 
 class PoissonMultigrid {
 public:
@@ -64,4 +64,4 @@ private:
     mutable std::array<std::vector<double>, 4> m_work; ///< CG's r, z, p, q
 };
 
-} // namespace rdt::thermal
+} // namespace rdt::room

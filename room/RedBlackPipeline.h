@@ -11,7 +11,7 @@
 
 #include <omp.h>
 
-namespace rdt::thermal::detail {
+namespace rdt::room::detail {
 
 /// relax(k, colour) relaxes slab k's unknowns of that colour; `first` is the colour relaxed first.
 template <class Relax>
@@ -39,4 +39,4 @@ void redBlackPass(int slabs, bool parallel, int first, const Relax& relax)
     }
 }
 
-} // namespace rdt::thermal::detail
+} // namespace rdt::room::detail

@@ -7,7 +7,7 @@
 
 #include "core/LayoutGeometry.h"
 
-namespace rdt::thermal {
+namespace rdt::room {
 namespace {
 
 std::string fmt(double v, const char* unit)
@@ -503,4 +503,4 @@ std::unique_ptr<FieldSolver> makeRoomSolver(const RoomGeometry& g, const FluidPr
     return s;
 }
 
-} // namespace rdt::thermal
+} // namespace rdt::room

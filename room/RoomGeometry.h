@@ -16,7 +16,7 @@
 #include "core/Design.h"
 #include "room/FieldSolver.h"
 
-namespace rdt::thermal {
+namespace rdt::room {
 
 /// A supply or return opening on one side of the room.
 struct RoomPatch {
@@ -67,4 +67,4 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& design, const std::
 /// A field solver set up for `room` (air properties with T_ref at the supply temperature).
 std::unique_ptr<FieldSolver> makeRoomSolver(const RoomGeometry& room, const FluidProperties& air);
 
-} // namespace rdt::thermal
+} // namespace rdt::room

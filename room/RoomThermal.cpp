@@ -11,7 +11,15 @@
 #include "models/AirProperties.h"
 #include "thermal/ThermalChecks.h"
 
-namespace rdt::thermal {
+namespace rdt::room {
+
+// The rack network is the room's black box: its results and solver, by their own names.
+using thermal::AirState;
+using thermal::ChassisThermal;
+using thermal::RackAirflowParams;
+using thermal::RackThermal;
+using thermal::RowThermal;
+using thermal::ThermalResult;
 namespace {
 
 constexpr double kZeroC = 273.15;
@@ -184,7 +192,7 @@ std::string turbulenceDescription(core::RoomTurbulence turbulence)
 ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams& prm, core::Progress* progress,
                                   PressureSolver pressure, std::size_t sequenceCells)
 {
-    ThermalResult res = computeThermal(d, prm); // the network answer starts the coupling
+    ThermalResult res = thermal::computeThermal(d, prm); // the network answer starts the coupling
     res.model = core::ThermalModel::Field;
     const std::size_t n = d.racks.size();
     AirState base;
@@ -298,7 +306,7 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
                         solver->intakeBetween(static_cast<int>(k), z0, z0 + slot.part->ouHeight * spacing.ouPitch);
                     a.slotInletOffsetK[s] = band[s][0] - st.intakeMean;
                 }
-                RackThermal rt = solveRack(d, ri, a, prm);
+                RackThermal rt = thermal::solveRack(d, ri, a, prm);
                 rt.fieldIntakeK = st.intakeMean + kZeroC;
                 rt.fieldIntakeMaxK = st.intakeMax + kZeroC;
                 for (ChassisThermal& c : rt.chassis) {
@@ -457,8 +465,8 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
     }
 
     // Rows and their metrics from the field's inlets.
-    const InletRange all = ashraeAllowable(d.site.ashraeClass);
-    const InletRange rec = ashraeRecommended(d.site.ashraeClass);
+    const thermal::InletRange all = thermal::ashraeAllowable(d.site.ashraeClass);
+    const thermal::InletRange rec = thermal::ashraeRecommended(d.site.ashraeClass);
     const double recMax = rec.maxK, recMin = rec.minK;
     for (std::size_t ri = 0; ri < d.rows.size(); ++ri) {
         const core::Group& row = d.rows[ri];
@@ -488,8 +496,8 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
         out.supplyM3s = room.geometry.demandM3s > 0 ? room.geometry.supplyM3s * demand / room.geometry.demandM3s : 0.0;
         out.coldAisleK = demand > 0 ? intake / demand : out.supplyK;
         out.hotAisleK = exhaustFlow > 0 ? exhaustHeat / exhaustFlow : out.coldAisleK;
-        out.rciHi = rciHi(intakes, recMax, all.maxK);
-        out.rciLo = rciLo(intakes, recMin, all.minK);
+        out.rciHi = thermal::rciHi(intakes, recMax, all.maxK);
+        out.rciLo = thermal::rciLo(intakes, recMin, all.minK);
         const double dtEquip = flowSum > 0 ? flowDt / flowSum : 0.0;
         out.rti = dtEquip > 0 ? (room.returnC + kZeroC - out.supplyK) / dtEquip * 100.0 : 100.0;
         out.shi = outSum > 0 ? inSum / outSum : 0.0;
@@ -499,10 +507,15 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
     for (const RackThermal& r : res.racks)
         for (const ChassisThermal& c : r.chassis)
             res.throttledChassis += c.throttled ? 1 : 0;
-    res.field = field;
+    res.detail = field;
     if (progress)
         progress->update(0.97, "room field solved");
     return res;
 }
 
-} // namespace rdt::thermal
+const FieldThermal* fieldOf(const thermal::ThermalResult& result)
+{
+    return dynamic_cast<const FieldThermal*>(result.detail.get());
+}
+
+} // namespace rdt::room

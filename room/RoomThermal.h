@@ -18,7 +18,7 @@
 #include "room/RoomGeometry.h"
 #include "thermal/Thermal.h"
 
-namespace rdt::thermal {
+namespace rdt::room {
 
 /// One solved room.
 struct RoomField {
@@ -48,12 +48,16 @@ struct RoomField {
     std::vector<Step> sequence;
 };
 
-struct FieldThermal {
+/// The room field's solutions, attached to a ThermalResult as its detail (model Field only).
+struct FieldThermal : thermal::ThermalDetail {
     std::vector<RoomField> rooms;
     core::RoomTurbulence turbulence = core::RoomTurbulence::ZeroEquation; ///< the closure every room used
     /// Room index (into `rooms`, the one solved) per design room id, and which box each rack is.
     std::vector<int> roomOfRack, boxOfRack;
 };
+
+/// The room field solutions `result` carries; nullptr for a network result.
+const FieldThermal* fieldOf(const thermal::ThermalResult& result);
 
 /// Solver settings the room model uses (documented in docs/thermal.md).
 /// `turbulence` chooses the closure (`room.turbulence`; default the zero-equation model).
@@ -70,9 +74,9 @@ inline constexpr std::size_t kSequenceCells = 20000;
 /// when `progress` asks to stop.
 /// `pressure` picks the pressure-correction solver (bench_room compares them); `sequenceCells` the
 /// size above which a room is first solved on coarser grids (tests set it to compare both paths).
-ThermalResult computeThermalField(const core::Design& design, const RackAirflowParams& params = {},
+thermal::ThermalResult computeThermalField(const core::Design& design, const thermal::RackAirflowParams& params = {},
                                   core::Progress* progress = nullptr,
                                   PressureSolver pressure = PressureSolver::MultigridCG,
                                   std::size_t sequenceCells = kSequenceCells);
 
-} // namespace rdt::thermal
+} // namespace rdt::room

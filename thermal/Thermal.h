@@ -29,7 +29,11 @@ struct RowThermal {
     int iterations = 0;
 };
 
-struct FieldThermal; // the room field solutions: room/RoomThermal.h (an opaque pointer here)
+/// Detail a higher-level solver attaches to a result (the room field's solutions, for one). The
+/// network does not know what it holds; the solver that attached it reads it back.
+struct ThermalDetail {
+    virtual ~ThermalDetail() = default;
+};
 
 struct ThermalResult {
     std::string scenario;
@@ -39,7 +43,7 @@ struct ThermalResult {
     std::vector<RowThermal> rows;
     std::size_t throttledChassis = 0;
     core::ThermalModel model = core::ThermalModel::Network;
-    std::shared_ptr<const FieldThermal> field; ///< the room field solutions (model Field only)
+    std::shared_ptr<const ThermalDetail> detail; ///< what the solver that produced it attached
 };
 
 /// RCI_HI and RCI_LO (%) of intake temperatures for a class's recommended and allowable limits.

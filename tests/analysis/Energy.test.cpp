@@ -71,7 +71,7 @@ TEST_CASE("energy: facility power, the year and CO2 by hand from the budget", "[
     CHECK(m.energy->total.itBasisW == m.energy->total.itModelledW);
     CHECK(std::isnan(m.energy->total.co2Tonnes)); // no grid intensity given
     // JSON says the same.
-    const nlohmann::json j = analysis::checkJson(r);
+    const nlohmann::json j = report::checkJson(r);
     CHECK(j["energy"]["total"]["annual_MWh"].get<double>() == e.total.annualMWh);
     CHECK(j["energy"]["pue"] == 1.2);
 }
@@ -193,7 +193,7 @@ TEST_CASE("energy: a utilisation profile weights each load's budget by its hours
     CHECK(e.loadFactor == Approx(mean / e.total.itModelledW).epsilon(1e-12));
     CHECK(e.halls[0].annualMWh == Approx(e.total.annualMWh).epsilon(1e-12));
     // The JSON carries the model and the profile with the same figures.
-    const auto j = analysis::checkJson(r).at("energy");
+    const auto j = report::checkJson(r).at("energy");
     CHECK(j.at("pue_model").at("climate_zone") == "5B");
     CHECK(j.at("pue_model").at("pue_p95").get<double>() == 1.195);
     CHECK(j.at("utilisation_profile").size() == 3);

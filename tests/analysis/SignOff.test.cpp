@@ -135,7 +135,7 @@ TEST_CASE("feed loss makes a rack over budget in every output, with the cap that
     CHECK(rack.gpuCapToFitW == Approx(hand).margin(0.3));
     CHECK(r.power->suggestedGpuCapW == Approx(hand).margin(0.3));
     // JSON says the same.
-    const nlohmann::json j = analysis::checkJson(r);
+    const nlohmann::json j = report::checkJson(r);
     CHECK(j["power"]["racks"][0]["fits"] == false);
     CHECK(j["power"]["totals"]["racks_over_budget"] == 1);
     CHECK(j["power"]["racks"][0]["gpu_cap_to_fit_W"].get<double>() == Approx(hand).margin(0.3));
@@ -254,7 +254,7 @@ TEST_CASE("the power shelves' conversion loss is heat in the rack's air: the bud
         // puts between the AC input and the busbar (rounding only).
         CHECK(t.shelfLossW == Approx(p.psuLossW).epsilon(1e-12));
         CHECK(t.heatW == Approx(p.modelledLoadW + p.acDirectW + p.psuLossW).epsilon(1e-12));
-        CHECK(analysis::thermalJson(*r.thermal).at("racks").at(0).at("shelf_loss_W").get<double>() == t.shelfLossW);
+        CHECK(report::thermalJson(*r.thermal).at("racks").at(0).at("shelf_loss_W").get<double>() == t.shelfLossW);
         // Each shelf releases its own share at its own OU, with the air of a part without a fan model.
         const double a = lost.empty() ? 0.5 * t.shelfLossW : 0.0, b = lost.empty() ? 0.5 * t.shelfLossW : t.shelfLossW;
         CHECK(t.slotHeatW.at(0) == Approx(a).margin(1e-9));
@@ -303,7 +303,7 @@ TEST_CASE("a B200 without thermal limits is not checked against the H100's, in e
             said = said || v.message == "not checked: nvidia-b200-sxm has no max_operating_temp (thermal.gpu.junction)";
         }
     CHECK(said);
-    const nlohmann::json j = analysis::checkJson(r);
+    const nlohmann::json j = report::checkJson(r);
     CHECK(j["thermal"]["chassis"][0]["gpu_max_operating_C"].is_null());
     CHECK(j["thermal"]["chassis"][0]["margin_to_max_operating_K"].is_null());
     // Cluster totals sum the classes: 8 × 1,000 W (clock 1) and 8 × 800 W, each at its own clock.
@@ -341,7 +341,7 @@ TEST_CASE("a link class passes only if every rule on it passes", "[signoff][sign
             CHECK(l.verdict.find("signal.cable.reach") != std::string::npos);
         }
     CHECK(found);
-    const nlohmann::json j = analysis::checkJson(r);
+    const nlohmann::json j = report::checkJson(r);
     bool jsonSays = false;
     for (const auto& l : j["signal"]["links"])
         if (l["id"] == "nic-rtsw")

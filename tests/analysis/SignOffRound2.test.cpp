@@ -135,7 +135,7 @@ TEST_CASE("a rack that fails only with a feed lost runs at full clocks with both
     CHECK(feed->clockRatio < slowestClock(t));
     CHECK(feed->sustainedPflops16 < t.sustainedPflops16);
     // The same in JSON.
-    const auto j = analysis::throughputJson(t);
+    const auto j = report::throughputJson(t);
     bool found = false;
     for (const auto& f : j["failure_cases"])
         if (f["case"] == "feed lost") {
@@ -175,7 +175,7 @@ TEST_CASE("every current limit at the bar's minimum voltage, each clip reported 
     CHECK(clip[0]->measured == Approx(713.333).epsilon(1e-4));
     CHECK(clip[0]->limit == Approx(700.0));
     // Clip currents in JSON: every shelf and busbar-fed part; a Grand Teton's 10.2 kW is 226.7 A.
-    const auto j = analysis::powerJson(*r.power);
+    const auto j = report::powerJson(*r.power);
     const auto& clips = j["racks"][0]["clips"];
     REQUIRE(clips.size() == 5); // the shelf, three Grand Tetons, the Minipack2
     for (const auto& c : clips) {
@@ -264,7 +264,7 @@ TEST_CASE("above 4,096 racks of many kinds the rotor case says it was not solved
     for (const analysis::FailureCase& f : r.throughput->failureCases)
         unsolved = unsolved || (f.name == "rotor failed" && !f.solved);
     CHECK(unsolved);
-    const auto j = analysis::throughputJson(*r.throughput);
+    const auto j = report::throughputJson(*r.throughput);
     bool said = false;
     for (const auto& n : j["notes"])
         said = said || n.get<std::string>().find("rotor failed case not solved") != std::string::npos;

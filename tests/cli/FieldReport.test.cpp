@@ -76,12 +76,12 @@ TEST_CASE("field model: the HDF5 report holds the field, text, JSON and HDF5 agr
     core::Progress progress;
     const analysis::RunResult r = analysis::run(o, progress);
     REQUIRE(r.thermal->model == core::ThermalModel::Field);
-    REQUIRE(r.thermal->field);
-    const thermal::RoomField& room = r.thermal->field->rooms.front();
-    const thermal::FieldGrid& g = room.solver->grid();
+    REQUIRE(room::fieldOf(*r.thermal));
+    const room::RoomField& room = room::fieldOf(*r.thermal)->rooms.front();
+    const room::FieldGrid& g = room.solver->grid();
 
     const fs::path out = dir / "field.h5";
-    analysis::writeReport(r, out.string(), "1");
+    report::writeReport(r, out.string(), "1");
     const hid_t f = H5Fopen(out.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
     REQUIRE(f >= 0);
     std::vector<hsize_t> dims;
@@ -131,7 +131,7 @@ TEST_CASE("field model: the HDF5 report holds the field, text, JSON and HDF5 agr
     CHECK(continuity.front() > continuity.back());
 
     // The same inlets and row verdicts in JSON, text and HDF5.
-    const nlohmann::json j = analysis::checkJson(r);
+    const nlohmann::json j = report::checkJson(r);
     REQUIRE(j["thermal"]["model"] == "field");
     REQUIRE(j["thermal"]["field"]["rooms"].size() == 1);
     CHECK(j["thermal"]["field"]["rooms"][0]["cells"] == g.cellCount());
@@ -189,10 +189,10 @@ TEST_CASE("field model: JSON and HDF5 name the coarser grids a room started from
     text.replace(text.find("ceiling: 3.0 m"), 14, "ceiling: 3.6 m");
     const core::Design d = core::loadDesignText(text, "seq.yaml", std::string(RDT_SOURCE_DIR) + "/data/catalog");
     const thermal::ThermalResult t =
-        thermal::computeThermalField(d, {}, nullptr, thermal::PressureSolver::MultigridCG, 500);
-    const thermal::RoomField& room = t.field->rooms.at(0);
+        room::computeThermalField(d, {}, nullptr, room::PressureSolver::MultigridCG, 500);
+    const room::RoomField& room = room::fieldOf(t)->rooms.at(0);
     REQUIRE(room.sequence.size() >= 1);
-    const nlohmann::json j = analysis::fieldJson(t);
+    const nlohmann::json j = report::fieldJson(t);
     const auto& from = j["rooms"][0]["started_from"];
     REQUIRE(from.size() == room.sequence.size());
     for (std::size_t s = 0; s < room.sequence.size(); ++s) {
@@ -207,7 +207,7 @@ TEST_CASE("field model: JSON and HDF5 name the coarser grids a room started from
     const hid_t file = H5Fcreate(h5.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     REQUIRE(file >= 0);
     const hid_t group = H5Gcreate2(file, "thermal", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    analysis::writeFieldGroup(group, t);
+    report::writeFieldGroup(group, t);
     H5Gclose(group);
     H5Fclose(file);
     long long cells = 0, iterations = 0;
@@ -231,9 +231,9 @@ TEST_CASE("field model: JSON and HDF5 name the coarser grids a room started from
     H5Dclose(ds);
     H5Fclose(in);
     fs::remove(h5);
-    const thermal::ThermalResult cold = thermal::computeThermalField(d);
-    CHECK(cold.field->rooms.at(0).sequence.empty());
-    CHECK(analysis::fieldJson(cold)["rooms"][0]["started_from"].empty());
+    const thermal::ThermalResult cold = room::computeThermalField(d);
+    CHECK(room::fieldOf(cold)->rooms.at(0).sequence.empty());
+    CHECK(report::fieldJson(cold)["rooms"][0]["started_from"].empty());
 }
 
 TEST_CASE("rdt check on the 24k example with --thermal field: field inlets and RCI in text and JSON (validation)",
@@ -308,21 +308,21 @@ TEST_CASE("the check's field line says when a room ended on a residual plateau",
     // criterion (intakes steady, residuals above the tolerance). The summary counts and names it.
     thermal::ThermalResult t;
     t.model = core::ThermalModel::Field;
-    auto field = std::make_shared<thermal::FieldThermal>();
+    auto field = std::make_shared<room::FieldThermal>();
     for (const char* why : {"residuals", "intakes steady within 0.05 K over 300 iterations, residuals at 2.1e-03"}) {
-        thermal::RoomField r;
+        room::RoomField r;
         r.geometry.faces = {std::vector<double>{0.0, 1.0, 2.0}, {0.0, 1.0}, {0.0, 1.0}};
         r.iterations = 100;
         r.criterion = why;
         field->rooms.push_back(std::move(r));
     }
-    t.field = field;
-    const std::string text = analysis::fieldSummaryText(t);
+    t.detail = field;
+    const std::string text = report::fieldSummaryText(t);
     CHECK(text.rfind("room field: 2 rooms solved (4 cells, 200 iterations", 0) == 0);
     CHECK_THAT(text, Catch::Matchers::EndsWith("; 1 room ended on a residual plateau (intakes steady within 0.05 K "
                                                "over 300 iterations, residuals at 2.1e-03)"));
     field->rooms.pop_back();
-    CHECK(analysis::fieldSummaryText(t).find("plateau") == std::string::npos);
+    CHECK(report::fieldSummaryText(t).find("plateau") == std::string::npos);
 }
 
 TEST_CASE("rdt check --inlet 32.5degC on a field row names each chassis at its own inlet", "[cli][field][rules]")

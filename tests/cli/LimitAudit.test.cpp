@@ -150,7 +150,7 @@ std::set<std::string> auditedRules(const std::vector<Limited>& items)
 /// every violation of an audited rule is a value beyond its limit.
 void audit(const analysis::RunResult& r)
 {
-    const json j = analysis::checkJson(r);
+    const json j = report::checkJson(r);
     const core::CheckRegistry registry = analysis::makeRegistry();
     const auto constraint = [&](const std::string& rule, const std::string& key) {
         const core::RuleInfo* info = registry.find(rule);
@@ -221,7 +221,7 @@ std::map<std::string, std::size_t> textCounts(const analysis::RunResult& r)
 std::map<std::string, std::size_t> hdf5Counts(const analysis::RunResult& r)
 {
     const fs::path file = fs::temp_directory_path() / ("rdt-audit-" + std::to_string(::getpid()) + ".h5");
-    analysis::writeReport(r, file.string(), "test");
+    report::writeReport(r, file.string(), "test");
     std::map<std::string, std::size_t> out;
     const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
     REQUIRE(f >= 0);
@@ -252,7 +252,7 @@ std::map<std::string, std::size_t> hdf5Counts(const analysis::RunResult& r)
 /// JSON, text and HDF5 list the same violations, rule by rule.
 void formatsAgree(const analysis::RunResult& r)
 {
-    const json j = analysis::checkJson(r);
+    const json j = report::checkJson(r);
     std::map<std::string, std::size_t> fromJson;
     for (const json& v : j["violations"])
         ++fromJson[v["rule"].get<std::string>()];

@@ -55,12 +55,12 @@ TEST_CASE("studio: the room field as a slice, streamlines and a scalar bar", "[g
     gui::FieldLayer* field = window.scene()->field();
     REQUIRE(field->hasField());
     const auto thermal = window.studio().thermal();
-    REQUIRE(thermal->field);
-    const thermal::RoomField& room = thermal->field->rooms.front();
+    REQUIRE(room::fieldOf(*thermal));
+    const room::RoomField& room = room::fieldOf(*thermal)->rooms.front();
 
     // Horizontal slice through the chassis: every air cell of that layer, none of the racks'.
     window.scene()->setFieldView(true, true, false, 2, 0.25);
-    const thermal::FieldGrid& g = room.solver->grid();
+    const room::FieldGrid& g = room.solver->grid();
     const int layer = static_cast<int>(0.25 * g.cells(2));
     long air = 0;
     for (int j = 0; j < g.cells(1); ++j)
@@ -91,7 +91,7 @@ TEST_CASE("studio: the room field as a slice, streamlines and a scalar bar", "[g
     const double midX = o[0] + 0.5 * (boxes.front().min[0] + boxes.front().max[0]);
     double coldY = 0, hotY = 0;
     for (const auto& b : boxes)
-        if (b.intake == thermal::Side::YMax) { // row a: its front faces +y, the cold aisle beyond
+        if (b.intake == room::Side::YMax) { // row a: its front faces +y, the cold aisle beyond
             coldY = o[1] + b.max[1] + 0.6;
             hotY = o[1] + b.min[1] - 0.45;
         }

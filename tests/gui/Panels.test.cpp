@@ -57,7 +57,7 @@ struct Fixture {
 std::set<std::pair<std::string, std::string>> cliFailures(const analysis::RunOptions& o)
 {
     core::Progress quiet;
-    const nlohmann::json j = analysis::checkJson(analysis::run(o, quiet));
+    const nlohmann::json j = report::checkJson(analysis::run(o, quiet));
     std::set<std::pair<std::string, std::string>> out;
     for (const auto& v : j["violations"]) {
         const std::string sev = v["severity"].get<std::string>();
@@ -310,7 +310,7 @@ TEST_CASE("the Thermal panel's columns fit their contents and SHI keeps the JSON
             core::Progress quiet;
             analysis::RunOptions o;
             o.designPath = design.toStdString();
-            const nlohmann::json j = analysis::checkJson(analysis::run(o, quiet));
+            const nlohmann::json j = report::checkJson(analysis::run(o, quiet));
             gui::ThermalPanel* panel = f.window->thermal();
             for (QTableWidget* t : {panel->rowTable(), panel->chassisTable()}) {
                 REQUIRE(t->rowCount() > 0);

@@ -327,7 +327,7 @@ TEST_CASE("the power panel's numbers are the JSON's", "[gui][power]")
     core::Progress progress;
     analysis::RunOptions o;
     o.designPath = (kData + "/designs/broken-rack.yaml").toStdString();
-    const nlohmann::json j = analysis::checkJson(analysis::run(o, progress));
+    const nlohmann::json j = report::checkJson(analysis::run(o, progress));
     QTableWidget* t = f.window->power()->table();
     REQUIRE(t->rowCount() == 3);
     int matched = 0;
@@ -552,7 +552,7 @@ TEST_CASE("the Problems panel lists the violations rdt check reports, subject fo
         core::Progress quiet;
         analysis::RunOptions o;
         o.designPath = path.toStdString();
-        const nlohmann::json j = analysis::checkJson(analysis::run(o, quiet));
+        const nlohmann::json j = report::checkJson(analysis::run(o, quiet));
         std::multiset<std::pair<std::string, std::string>> cli, studio;
         for (const auto& v : j["violations"])
             cli.insert({v["rule"].get<std::string>(), v["subject"].get<std::string>()});

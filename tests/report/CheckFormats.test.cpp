@@ -70,7 +70,7 @@ bool wellFormed(const std::string& xml, std::string& why)
 TEST_CASE("check JSON carries summary and located violations", "[formats][json]")
 {
     const auto r = broken();
-    const json j = analysis::checkJson(r);
+    const json j = report::checkJson(r);
     CHECK(j["summary"]["racks"] == 3);
     CHECK(j["summary"]["chassis"] == 5);
     CHECK(j["summary"]["gpus"] == 32);
@@ -88,7 +88,7 @@ TEST_CASE("SARIF 2.1.0 log follows the schema's required structure", "[formats][
 {
     const auto r = broken();
     const core::CheckRegistry reg = analysis::makeRegistry();
-    const json s = analysis::sarifLog(analysis::ruleRun(r), reg, "0.1.0");
+    const json s = report::sarifLog(report::ruleRun(r), reg, "0.1.0");
     CHECK(s["version"] == "2.1.0");
     CHECK(s["$schema"].get<std::string>().find("sarif-2.1.0") != std::string::npos);
     REQUIRE(s["runs"].size() == 1);
@@ -121,7 +121,7 @@ TEST_CASE("SARIF marks waived violations as in-source suppressions", "[formats][
     auto r = broken();
     r.violations[0].waived = true;
     r.violations[0].justification = "accepted for the lab";
-    const json s = analysis::sarifLog(analysis::ruleRun(r), analysis::makeRegistry(), "0.1.0");
+    const json s = report::sarifLog(report::ruleRun(r), analysis::makeRegistry(), "0.1.0");
     const json& sup = s["runs"][0]["results"][0]["suppressions"];
     REQUIRE(sup.size() == 1);
     CHECK(sup[0]["kind"] == "inSource");
@@ -132,7 +132,7 @@ TEST_CASE("JUnit XML is well formed and counts failures", "[formats][junit]")
 {
     auto r = broken();
     r.violations[0].message = "odd <chars> & \"quotes\" \x01 here";
-    const std::string xml = analysis::junitXml(analysis::ruleRun(r), analysis::makeRegistry());
+    const std::string xml = report::junitXml(report::ruleRun(r), analysis::makeRegistry());
     std::string why;
     INFO(why);
     CHECK(wellFormed(xml, why));

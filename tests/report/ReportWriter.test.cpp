@@ -77,7 +77,7 @@ TEST_CASE("the report reads back through the HDF5 API", "[report][hdf5]")
     core::Progress progress;
     const analysis::RunResult r = analysis::run({kDesigns + "broken-rack.yaml", "", ""}, progress);
     const fs::path out = tempDir() / "broken.h5";
-    analysis::writeReport(r, out.string(), "9.9.9");
+    report::writeReport(r, out.string(), "9.9.9");
     REQUIRE(fs::exists(out));
     for (const auto& e : fs::directory_iterator(out.parent_path()))
         CHECK(e.path().string().find(".tmp-") == std::string::npos); // no temporary left behind
@@ -140,7 +140,7 @@ TEST_CASE("large tables are chunked and compressed", "[report][hdf5]")
     core::Progress progress;
     const analysis::RunResult r = analysis::run({kDesigns + "meta-24k-roce.yaml", "", ""}, progress);
     const fs::path out = tempDir() / "roce.h5";
-    analysis::writeReport(r, out.string(), "1");
+    report::writeReport(r, out.string(), "1");
     const hid_t f = H5Fopen(out.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
     const TableInfo slots = tableInfo(f, "/design/slots");
     CHECK(slots.rows == 1536 * 7);
@@ -165,26 +165,26 @@ TEST_CASE("an unwritable output path is bad input and leaves nothing behind", "[
 {
     core::Progress progress;
     const analysis::RunResult r = analysis::run({kDesigns + "single-rack.yaml", "", ""}, progress);
-    CHECK_THROWS_AS(analysis::writeReport(r, "/nonexistent-dir/x.h5", "1"), core::InputError);
+    CHECK_THROWS_AS(report::writeReport(r, "/nonexistent-dir/x.h5", "1"), core::InputError);
     const fs::path dir = tempDir() / "ro";
     fs::create_directories(dir);
     fs::permissions(dir, fs::perms::owner_read | fs::perms::owner_exec);
     if (::geteuid() != 0) { // root ignores permissions
-        CHECK_THROWS_AS(analysis::writeReport(r, (dir / "x.h5").string(), "1"), core::InputError);
+        CHECK_THROWS_AS(report::writeReport(r, (dir / "x.h5").string(), "1"), core::InputError);
         CHECK(fs::is_empty(dir));
     }
     fs::permissions(dir, fs::perms::owner_all);
     // The target is a folder: the rename fails, the temporary file is removed.
     const fs::path blocked = tempDir() / "blocked.h5";
     fs::create_directories(blocked);
-    CHECK_THROWS_AS(analysis::writeReport(r, blocked.string(), "1"), core::InputError);
+    CHECK_THROWS_AS(report::writeReport(r, blocked.string(), "1"), core::InputError);
     for (const auto& e : fs::directory_iterator(tempDir()))
         CHECK(e.path().string().find(".tmp-") == std::string::npos);
     // An existing report is replaced only by a complete one.
     const fs::path target = tempDir() / "keep.h5";
-    analysis::writeReport(r, target.string(), "1");
+    report::writeReport(r, target.string(), "1");
     const auto size = fs::file_size(target);
-    analysis::writeReport(r, target.string(), "1");
+    report::writeReport(r, target.string(), "1");
     CHECK(fs::file_size(target) == size);
     fs::remove_all(tempDir());
 }
@@ -370,7 +370,7 @@ TEST_CASE("the report is data: every number numeric with units, degC throughout,
         core::Progress progress;
         const analysis::RunResult r = analysis::run(o, progress);
         const fs::path out = tempDir() / "schema.h5";
-        analysis::writeReport(r, out.string(), "0.1.0-test");
+        report::writeReport(r, out.string(), "0.1.0-test");
         const hid_t f = H5Fopen(out.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
         REQUIRE(f >= 0);
         SchemaWalk walk;
@@ -417,7 +417,7 @@ TEST_CASE("pulse spacing and eye BERs are numbers: 1e-12 reads back as 1e-12", "
     core::Progress progress;
     const analysis::RunResult r = analysis::run({kDesigns + "single-rack.yaml", "", ""}, progress);
     const fs::path out = tempDir() / "signal.h5";
-    analysis::writeReport(r, out.string(), "1");
+    report::writeReport(r, out.string(), "1");
     const hid_t f = H5Fopen(out.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
     bool checked = false;
     for (const signal::LinkVerdict& v : r.signal->links) {
@@ -454,7 +454,7 @@ TEST_CASE("the checkpoint in the report: the same figures as JSON, path stage by
     const analysis::CheckpointResult& c = *r.throughput->checkpoint;
     REQUIRE(c.checked);
     const fs::path out = tempDir() / "checkpoint.h5";
-    analysis::writeReport(r, out.string(), "1");
+    report::writeReport(r, out.string(), "1");
     const hid_t f = H5Fopen(out.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
     REQUIRE(f >= 0);
     CHECK(scalar(f, "/throughput/checkpoint/save") == c.saveS);

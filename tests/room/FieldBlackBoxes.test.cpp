@@ -11,7 +11,7 @@
 #include "room/FieldSolver.h"
 #include "room/FieldSolverDetail.h"
 
-using namespace rdt::thermal;
+using namespace rdt::room;
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include "room/FieldGrid.h"
 #include "room/FieldSolver.h"
 
-using namespace rdt::thermal;
+using namespace rdt::room;
 
 namespace {
 

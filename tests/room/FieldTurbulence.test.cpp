@@ -9,7 +9,7 @@
 #include "room/FieldGrid.h"
 #include "room/FieldSolver.h"
 
-using namespace rdt::thermal;
+using namespace rdt::room;
 
 TEST_CASE("k-epsilon: turbulence decays in uniform flow as the model's equations do", "[thermal][field][kepsilon]")
 {

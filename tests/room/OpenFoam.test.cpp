@@ -73,17 +73,17 @@ TEST_CASE("OpenFOAM: the row pair's exported case runs and agrees rack by rack (
     core::Design d = core::loadDesign(test::kDataDir + "/designs/row-pair.yaml", test::kDataDir + "/catalog");
     REQUIRE(d.thermalModel == core::ThermalModel::Field);
     d.room.turbulence = core::RoomTurbulence::KEpsilon; // the exported case's closure
-    const thermal::ThermalResult t = thermal::computeThermalField(d);
-    const thermal::RoomField& room = t.field->rooms.front();
+    const thermal::ThermalResult t = room::computeThermalField(d);
+    const room::RoomField& room = room::fieldOf(t)->rooms.front();
     const fs::path dir = fs::temp_directory_path() / ("rdt-openfoam-test-" + std::to_string(::getpid()));
     fs::remove_all(dir);
-    thermal::OpenFoamOptions o;
+    room::OpenFoamOptions o;
     o.iterations = 2000;
     o.title = "rdt test";
-    const std::size_t cells = thermal::exportOpenFoam(room.geometry, *room.solver, dir.string(), o);
+    const std::size_t cells = room::exportOpenFoam(room.geometry, *room.solver, dir.string(), o);
     // The mesh is rdt's grid without the racks' cells.
     std::size_t air = 0;
-    const thermal::FieldGrid& g = room.solver->grid();
+    const room::FieldGrid& g = room.solver->grid();
     for (int k = 0; k < g.cells(2); ++k)
         for (int j = 0; j < g.cells(1); ++j)
             for (int i = 0; i < g.cells(0); ++i)

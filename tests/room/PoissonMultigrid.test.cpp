@@ -11,7 +11,7 @@
 
 #include "room/PoissonMultigrid.h"
 
-using rdt::thermal::PoissonMultigrid;
+using rdt::room::PoissonMultigrid;
 
 namespace {
 

@@ -86,7 +86,7 @@ TEST_CASE("red-black pipeline: the plain colour-by-colour order, bit for bit, on
                 omp_set_num_threads(threads);
                 std::vector<double> x(p.rhs.size(), 0.0);
                 for (int pass = 0; pass < 3; ++pass)
-                    rdt::thermal::detail::redBlackPass(n[2], true, first,
+                    rdt::room::detail::redBlackPass(n[2], true, first,
                                                        [&](int k, int colour) { p.relax(x, k, colour); });
                 INFO("grid " << n[0] << " x " << n[1] << " x " << n[2] << ", first colour " << first << ", " << threads
                              << " threads");

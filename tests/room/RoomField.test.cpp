@@ -63,12 +63,12 @@ TEST_CASE("room field: a contained cold aisle feeds every rack supply air (valid
     // the surplus leaves through the leaks, so no exhaust gets in. Tolerance 0.1 K on every
     // rack's mean intake and 0.3 K on the hottest cell in front of any rack.
     const core::Design d = load(rowPair(4, "  containment: cold-aisle\n  leakage: 5 %\n  grid: 0.3 m"));
-    const thermal::ThermalResult t = thermal::computeThermalField(d);
-    REQUIRE(t.field);
-    REQUIRE(t.field->rooms.size() == 1);
+    const thermal::ThermalResult t = room::computeThermalField(d);
+    REQUIRE(room::fieldOf(t));
+    REQUIRE(room::fieldOf(t)->rooms.size() == 1);
     // The roof as built: whole cells, at least one open — one of the eight over the 2.4 m aisle,
     // 12.5 % rather than the 5 % asked (reported in JSON, HDF5 and `rdt field`).
-    CHECK(t.field->rooms[0].geometry.containmentOpen == Approx(0.125));
+    CHECK(room::fieldOf(t)->rooms[0].geometry.containmentOpen == Approx(0.125));
     for (const thermal::RackThermal& r : t.racks) {
         INFO(r.id << " intake " << r.fieldIntakeK - kC << " degC, max " << r.fieldIntakeMaxK - kC);
         CHECK(std::abs(r.fieldIntakeK - kC - 25.0) < 0.1);
@@ -76,8 +76,8 @@ TEST_CASE("room field: a contained cold aisle feeds every rack supply air (valid
     }
     // The same aisle open: some racks draw their neighbours' exhaust.
     const core::Design open = load(rowPair(4, "  containment: none\n  grid: 0.3 m", "supply_flow: 80 %"));
-    const thermal::ThermalResult openResult = thermal::computeThermalField(open);
-    CHECK(std::isnan(openResult.field->rooms[0].geometry.containmentOpen));
+    const thermal::ThermalResult openResult = room::computeThermalField(open);
+    CHECK(std::isnan(room::fieldOf(openResult)->rooms[0].geometry.containmentOpen));
     const auto warm = intakes(openResult);
     CHECK(*std::max_element(warm.begin(), warm.end()) > 26.0);
 }
@@ -93,7 +93,7 @@ TEST_CASE("room field: an uncontained row's end racks run hotter than its middle
         std::vector<std::pair<double, std::string>> seen;
         void update(double f, std::string_view m) override { seen.emplace_back(f, std::string(m)); }
     } progress;
-    const thermal::ThermalResult t = thermal::computeThermalField(d, {}, &progress);
+    const thermal::ThermalResult t = room::computeThermalField(d, {}, &progress);
     REQUIRE(progress.seen.size() > 3);
     // Residuals below their tolerance while the racks' intakes still settle: the line says so, and
     // the estimate follows the intakes too. The bar never runs backwards.
@@ -124,14 +124,14 @@ TEST_CASE("room field: an uncontained row's end racks run hotter than its middle
     // the Grand Tetons' layers carry more air per area than the power shelves' (which release only
     // their conversion loss, at 15 K); all the faces together carry the rack's flow and, mixed, leave
     // at the rack's exhaust temperature (1e-9).
-    const thermal::RoomField& room = t.field->rooms.at(0);
+    const room::RoomField& room = room::fieldOf(t)->rooms.at(0);
     for (int k = 0; k < room.solver->blackBoxCount(); ++k) {
-        const thermal::FieldBlackBox& box = room.geometry.boxes[static_cast<std::size_t>(k)];
-        const thermal::FieldGrid& g = room.solver->grid();
+        const room::FieldBlackBox& box = room.geometry.boxes[static_cast<std::size_t>(k)];
+        const room::FieldGrid& g = room.solver->grid();
         const auto& slots = d.racks[static_cast<std::size_t>(room.geometry.racks[static_cast<std::size_t>(k)])].slots;
         double flow = 0, gtSpeed = 0, psuSpeed = 0, enthalpy = 0;
         int gt = 0, psu = 0;
-        for (const thermal::BlackBoxFace& f : room.solver->blackBoxFaces(k)) {
+        for (const room::BlackBoxFace& f : room.solver->blackBoxFaces(k)) {
             const double a = g.width(0, f.intakeCell[0]) * g.width(2, f.intakeCell[2]);
             flow += room.solver->fluid().density * f.speed * a;
             const double z = g.centre(2, f.intakeCell[2]);
@@ -161,8 +161,8 @@ TEST_CASE("room field: rack inlet temperatures converge with the grid (validatio
     // The same row pair on 0.3 m and 0.2 m cells. Tolerance: every rack's mean intake within
     // 0.5 K, the room's mean within 0.25 K (first-order upwind momentum; docs/thermal.md).
     const std::string rooms[] = {"  grid: 0.3 m", "  grid: 0.2 m"};
-    std::vector<double> coarse = intakes(thermal::computeThermalField(load(rowPair(3, rooms[0], "supply_flow: 90 %"))));
-    std::vector<double> fine = intakes(thermal::computeThermalField(load(rowPair(3, rooms[1], "supply_flow: 90 %"))));
+    std::vector<double> coarse = intakes(room::computeThermalField(load(rowPair(3, rooms[0], "supply_flow: 90 %"))));
+    std::vector<double> fine = intakes(room::computeThermalField(load(rowPair(3, rooms[1], "supply_flow: 90 %"))));
     double worst = 0;
     for (std::size_t i = 0; i < coarse.size(); ++i)
         worst = std::max(worst, std::abs(coarse[i] - fine[i]));
@@ -186,7 +186,7 @@ TEST_CASE("room field: the row-pair example's inlets converge over two refinemen
     std::vector<std::vector<double>> racks, chassis;
     for (double cell : {0.3, 0.15, 0.12}) {
         d.room.cellM = cell;
-        const thermal::ThermalResult t = thermal::computeThermalField(d);
+        const thermal::ThermalResult t = room::computeThermalField(d);
         racks.push_back(intakes(t));
         chassis.emplace_back();
         for (const thermal::RackThermal& r : t.racks)
@@ -228,8 +228,8 @@ TEST_CASE("room field: room.refine grades the cells toward the racks and walls (
     const core::Design uniform = load(rowPair(4, room));
     const core::Design refined = load(rowPair(4, room + "\n  refine: 2"));
     const std::vector<double> flow(8, 1.0), heat(8, 16000.0);
-    const auto gu = thermal::roomGeometries(uniform, flow, heat, 1.184).at(0);
-    const auto gr = thermal::roomGeometries(refined, flow, heat, 1.184).at(0);
+    const auto gu = room::roomGeometries(uniform, flow, heat, 1.184).at(0);
+    const auto gr = room::roomGeometries(refined, flow, heat, 1.184).at(0);
     CHECK(gr.cellCount() > gu.cellCount());
     for (int a = 0; a < 3; ++a) {
         const auto& fr = gr.faces[static_cast<std::size_t>(a)];
@@ -249,7 +249,7 @@ TEST_CASE("room field: room.refine grades the cells toward the racks and walls (
                     CHECK(fr[i + 1] - fr[i] <= 0.15 + 1e-9);
             }
     }
-    const thermal::ThermalResult t = thermal::computeThermalField(refined);
+    const thermal::ThermalResult t = room::computeThermalField(refined);
     for (const thermal::RackThermal& r : t.racks)
         CHECK(std::abs(r.fieldIntakeK - kC - 25.0) < 0.1);
 }
@@ -263,12 +263,12 @@ TEST_CASE("room field: grid sequencing reaches the answer of a cold start (valid
     // in front of any rack within 0.2 K (one cell), the room's return within 0.05 K.
     const core::Design d = load(rowPair(3, "  grid: 0.2 m\n  ceiling: 3.6 m", "supply_flow: 90 %"));
     const thermal::ThermalResult cold =
-        thermal::computeThermalField(d, {}, nullptr, thermal::PressureSolver::MultigridCG, std::size_t(1) << 40);
-    const std::size_t cells = cold.field->rooms.at(0).geometry.cellCount();
+        room::computeThermalField(d, {}, nullptr, room::PressureSolver::MultigridCG, std::size_t(1) << 40);
+    const std::size_t cells = room::fieldOf(cold)->rooms.at(0).geometry.cellCount();
     const thermal::ThermalResult seq =
-        thermal::computeThermalField(d, {}, nullptr, thermal::PressureSolver::MultigridCG, cells - 1);
-    REQUIRE(cold.field->rooms.at(0).sequence.empty());
-    const auto& steps = seq.field->rooms.at(0).sequence;
+        room::computeThermalField(d, {}, nullptr, room::PressureSolver::MultigridCG, cells - 1);
+    REQUIRE(room::fieldOf(cold)->rooms.at(0).sequence.empty());
+    const auto& steps = room::fieldOf(seq)->rooms.at(0).sequence;
     REQUIRE(steps.size() == 1);
     CHECK(steps[0].cells < cells / 4); // the grid twice as coarse: about an eighth of the cells
     CHECK(steps[0].iterations > 0);
@@ -278,11 +278,11 @@ TEST_CASE("room field: grid sequencing reaches the answer of a cold start (valid
         hottest = std::max(hottest, std::abs(cold.racks[i].fieldIntakeMaxK - seq.racks[i].fieldIntakeMaxK));
     }
     INFO("cells " << cells << " (started from " << steps[0].cells << "), largest rack difference " << worst
-                  << " K, hottest cell " << hottest << " K; iterations " << cold.field->rooms[0].iterations << " / "
-                  << seq.field->rooms[0].iterations);
+                  << " K, hottest cell " << hottest << " K; iterations " << room::fieldOf(cold)->rooms[0].iterations << " / "
+                  << room::fieldOf(seq)->rooms[0].iterations);
     CHECK(worst < 0.1);
     CHECK(hottest < 0.2);
-    CHECK(std::abs(cold.field->rooms[0].returnC - seq.field->rooms[0].returnC) < 0.05);
+    CHECK(std::abs(room::fieldOf(cold)->rooms[0].returnC - room::fieldOf(seq)->rooms[0].returnC) < 0.05);
 }
 
 TEST_CASE("room field: a built room closes its mass and energy balance to 1e-6", "[thermal][room][balance]")
@@ -292,25 +292,25 @@ TEST_CASE("room field: a built room closes its mass and energy balance to 1e-6",
     // the tiles leaves through the returns to 1e-9 kg/s.
     const core::Design d = load(rowPair(1, "  grid: 0.3 m"));
     const std::vector<double> flow(d.racks.size(), 2.0), heat(d.racks.size(), 30000.0);
-    const auto rooms = thermal::roomGeometries(d, flow, heat, 1.184);
+    const auto rooms = room::roomGeometries(d, flow, heat, 1.184);
     REQUIRE(rooms.size() == 1);
-    thermal::FluidProperties air;
+    room::FluidProperties air;
     air.referenceTemperature = rooms[0].supplyC;
-    auto solver = thermal::makeRoomSolver(rooms[0], air);
+    auto solver = room::makeRoomSolver(rooms[0], air);
     // Each rack's four slots with their own shares (power shelves little air and no heat, the
     // Grand Tetons the rest, unequally), as the coupling sets them.
     for (int k = 0; k < solver->blackBoxCount(); ++k)
         solver->setBlackBoxShares(k, {0.05, 0.05, 0.4, 0.5}, {0.0, 0.0, 0.45, 0.55});
-    thermal::FieldSettings s = thermal::roomFieldSettings(1.0);
+    room::FieldSettings s = room::roomFieldSettings(1.0);
     s.tolerance = 1e-8;
     s.intakeTolerance = 0;
     s.maxIterations = 8000;
-    const thermal::FieldResult r = solver->solve(s);
+    const room::FieldResult r = solver->solve(s);
     CHECK(r.converged);
     double heatOut = 0, massOut = 0;
     for (int sd = 0; sd < 6; ++sd) {
-        heatOut += solver->enthalpyOutflow(static_cast<thermal::Side>(sd));
-        massOut += solver->massOutflow(static_cast<thermal::Side>(sd));
+        heatOut += solver->enthalpyOutflow(static_cast<room::Side>(sd));
+        massOut += solver->massOutflow(static_cast<room::Side>(sd));
     }
     CHECK(std::abs(heatOut - 60000.0) / 60000.0 < 1e-6);
     CHECK(std::abs(massOut) < 1e-9);
@@ -329,17 +329,17 @@ TEST_CASE("room field with k-epsilon: containment, row ends and the heat balance
     const core::Design contained =
         load(rowPair(4, "  containment: cold-aisle\n  leakage: 5 %\n  grid: 0.3 m\n  turbulence: k-epsilon"));
     REQUIRE(contained.room.turbulence == core::RoomTurbulence::KEpsilon);
-    const thermal::ThermalResult t = thermal::computeThermalField(contained);
-    REQUIRE(t.field);
-    CHECK(t.field->turbulence == core::RoomTurbulence::KEpsilon);
+    const thermal::ThermalResult t = room::computeThermalField(contained);
+    REQUIRE(room::fieldOf(t));
+    CHECK(room::fieldOf(t)->turbulence == core::RoomTurbulence::KEpsilon);
     for (const thermal::RackThermal& r : t.racks) {
         INFO(r.id << " intake " << r.fieldIntakeK - kC << " degC, max " << r.fieldIntakeMaxK - kC);
         CHECK(std::abs(r.fieldIntakeK - kC - 25.0) < 0.1);
         CHECK(r.fieldIntakeMaxK - kC < 25.3);
     }
-    const thermal::RoomField& room = t.field->rooms.front();
+    const room::RoomField& room = room::fieldOf(t)->rooms.front();
     CHECK(std::abs(room.heatOutW - room.heatW) < 1e-3 * room.heatW);
-    const thermal::FieldSolver& f = *room.solver;
+    const room::FieldSolver& f = *room.solver;
     double nutMax = 0;
     for (int k = 0; k < f.grid().cells(2); ++k)
         for (int j = 0; j < f.grid().cells(1); ++j)
@@ -358,7 +358,7 @@ TEST_CASE("room field with k-epsilon: containment, row ends and the heat balance
 
     const core::Design open =
         load(rowPair(8, "  containment: none\n  grid: 0.3 m\n  turbulence: k-epsilon", "supply_flow: 90 %"));
-    const auto in = intakes(thermal::computeThermalField(open));
+    const auto in = intakes(room::computeThermalField(open));
     REQUIRE(in.size() == 16);
     for (int row = 0; row < 2; ++row) {
         const auto* r = in.data() + 8 * row;
@@ -371,7 +371,7 @@ TEST_CASE("room field: rooms that cannot be built are located errors", "[thermal
 {
     auto fails = [](const std::string& text, const std::string& what, int line) {
         try {
-            (void)thermal::computeThermalField(load(text));
+            (void)room::computeThermalField(load(text));
             FAIL("no error for: " << what);
         } catch (const core::InputError& e) {
             INFO(e.what());
@@ -418,15 +418,15 @@ TEST_CASE("room field: in-row units at the row ends cool the air the end racks d
         "    - {name: a1, kind: in-row, row: h/p/a, flow: 1 m3/s, supply_air: 22 degC}\n"
         "    - {name: b0, kind: in-row, row: h/p/b, at: start, flow: 1 m3/s, supply_air: 22 degC}\n"
         "    - {name: b1, kind: in-row, row: h/p/b, flow: 1 m3/s, supply_air: 22 degC}";
-    const auto without = intakes(thermal::computeThermalField(load(rowPair(4, "  grid: 0.3 m", "supply_flow: 60 %"))));
+    const auto without = intakes(room::computeThermalField(load(rowPair(4, "  grid: 0.3 m", "supply_flow: 60 %"))));
     const thermal::ThermalResult t =
-        thermal::computeThermalField(load(rowPair(4, "  grid: 0.3 m\n" + units, "supply_flow: 60 %")));
+        room::computeThermalField(load(rowPair(4, "  grid: 0.3 m\n" + units, "supply_flow: 60 %")));
     const auto with = intakes(t);
-    const thermal::RoomField& r = t.field->rooms.at(0);
+    const room::RoomField& r = room::fieldOf(t)->rooms.at(0);
     REQUIRE(r.geometry.coolers == std::vector<std::string>{"a0", "a1", "b0", "b1"});
     CHECK(r.geometry.inRowM3s == Approx(4.0));
     for (std::size_t k = r.geometry.racks.size(); k < r.geometry.boxes.size(); ++k) {
-        const thermal::BlackBoxState st = r.solver->blackBoxState(static_cast<int>(k));
+        const room::BlackBoxState st = r.solver->blackBoxState(static_cast<int>(k));
         CHECK(st.exhaust == Approx(22.0).margin(1e-12));
         CHECK(st.intakeMean > 25.0); // the hot aisle's air
     }
@@ -442,18 +442,18 @@ TEST_CASE("room field: in-row units at the row ends cool the air the end racks d
     const std::string two = "  cooling_units:\n    - {name: crah, supply_air: 25 degC}\n"
                             "    - {name: a1, kind: in-row, row: h/p/a, flow: 1 m3/s}\n"
                             "    - {name: a2, kind: in-row, row: h/p/a, width: 0.6 m, flow: 1 m3/s}";
-    const auto pair = thermal::roomGeometries(load(rowPair(4, "  grid: 0.3 m\n" + two)), std::vector<double>(8, 1.0),
+    const auto pair = room::roomGeometries(load(rowPair(4, "  grid: 0.3 m\n" + two)), std::vector<double>(8, 1.0),
                                               std::vector<double>(8, 16000.0), 1.184)
                           .at(0);
     REQUIRE(pair.coolers == std::vector<std::string>{"a1", "a2"});
-    const thermal::FieldBlackBox& u1 = pair.boxes.at(8);
-    const thermal::FieldBlackBox& u2 = pair.boxes.at(9);
+    const room::FieldBlackBox& u1 = pair.boxes.at(8);
+    const room::FieldBlackBox& u2 = pair.boxes.at(9);
     const bool outward = u2.min[0] >= u1.max[0] - 1e-9;
     CHECK((outward ? u2.min[0] - u1.max[0] : u1.min[0] - u2.max[0]) == Approx(0.0).margin(1e-9));
     CHECK(u2.max[0] - u2.min[0] == Approx(0.6));
     CHECK(u1.max[0] - u1.min[0] == Approx(0.3));
     // Placed wrongly, refused at the unit's line.
-    CHECK_THROWS_WITH(thermal::computeThermalField(load(
+    CHECK_THROWS_WITH(room::computeThermalField(load(
                           rowPair(4, "  cooling_units:\n    - {name: x, kind: in-row, row: h/p/c, flow: 1 m3/s}"))),
                       Catch::Matchers::Contains("no row \"h/p/c\""));
     CHECK_THROWS_WITH(load(rowPair(4, "  cooling_units:\n    - {name: x, kind: in-row, row: h/p/a}")),
@@ -470,8 +470,8 @@ TEST_CASE("room field: a room of a given size holds its racks in its middle", "[
     text.replace(text.find("\n  clearance: 1.2 m"), 19, "");
     const core::Design d = load(text);
     REQUIRE(d.room.lengthM);
-    const thermal::ThermalResult t = thermal::computeThermalField(d);
-    const thermal::RoomGeometry& g = t.field->rooms.at(0).geometry;
+    const thermal::ThermalResult t = room::computeThermalField(d);
+    const room::RoomGeometry& g = room::fieldOf(t)->rooms.at(0).geometry;
     CHECK(g.size[0] == Approx(8.0));
     CHECK(g.size[1] == Approx(10.0));
     double lo = 1e9, hi = -1e9;
@@ -480,7 +480,7 @@ TEST_CASE("room field: a room of a given size holds its racks in its middle", "[
         hi = std::max(hi, b.max[0]);
     }
     CHECK(lo == Approx(8.0 - hi).margin(1e-9)); // centred along the rows
-    const thermal::RoomField& r = t.field->rooms[0];
+    const room::RoomField& r = room::fieldOf(t)->rooms[0];
     CHECK(std::abs(r.heatOutW - r.heatW) < 1e-2 * r.heatW);
 }
 
@@ -497,10 +497,10 @@ TEST_CASE("room field: every example design solves with its room: defaults (vali
         core::Design d = core::loadDesign(entry.path().string(), test::kDataDir + "/catalog");
         d.thermalModel = core::ThermalModel::Field;
         INFO(entry.path().filename().string());
-        const thermal::ThermalResult t = thermal::computeThermalField(d);
-        REQUIRE(t.field);
-        CHECK(!t.field->rooms.empty());
-        for (const thermal::RoomField& r : t.field->rooms) {
+        const thermal::ThermalResult t = room::computeThermalField(d);
+        REQUIRE(room::fieldOf(t));
+        CHECK(!room::fieldOf(t)->rooms.empty());
+        for (const room::RoomField& r : room::fieldOf(t)->rooms) {
             CHECK(!r.criterion.empty());
             CHECK(std::abs(r.heatOutW + r.coolerW - r.heatW) < 1e-2 * std::max(r.heatW, 1.0));
         }

@@ -1,6 +1,6 @@
 // The room field model's reports and verdicts on whole designs (room/RoomThermal): the room's
 // mass and heat balance in every room kind the design format allows, as `rdt field --json` reports
-// it (analysis::fieldJson), and the chassis-inlet rule judging each chassis at the air over its
+// it (report::fieldJson), and the chassis-inlet rule judging each chassis at the air over its
 // own intake. Tolerances are stated at each check.
 #include <catch2/catch.hpp>
 
@@ -87,8 +87,8 @@ TEST_CASE("room field: every room kind balances its mass and heat in the report"
     for (const Kind& k : kinds) {
         INFO(k.name);
         const core::Design d = load(rooms(3, k.room));
-        const thermal::ThermalResult t = thermal::computeThermalField(d);
-        const nlohmann::json j = analysis::fieldJson(t);
+        const thermal::ThermalResult t = room::computeThermalField(d);
+        const nlohmann::json j = report::fieldJson(t);
         REQUIRE(j["rooms"].size() == 1);
         const nlohmann::json& r = j["rooms"][0];
         const double in = r["mass_in_kg_s"].get<double>(), out = r["mass_out_kg_s"].get<double>();
@@ -103,9 +103,9 @@ TEST_CASE("room field: every room kind balances its mass and heat in the report"
         CHECK(r["return_C"].get<double>() == Approx(r["supply_C"].get<double>() + rise).margin(1e-3 * rise));
     }
     // The two combinations the format refuses, as located errors: no other room kind exists.
-    CHECK_THROWS_AS(thermal::computeThermalField(load(rooms(2, "  supply: overhead\n  containment: cold-aisle"))),
+    CHECK_THROWS_AS(room::computeThermalField(load(rooms(2, "  supply: overhead\n  containment: cold-aisle"))),
                     core::InputError);
-    CHECK_THROWS_AS(thermal::computeThermalField(load(rooms(2, "  containment: hot-aisle\n" + crah + "walls}"))),
+    CHECK_THROWS_AS(room::computeThermalField(load(rooms(2, "  containment: hot-aisle\n" + crah + "walls}"))),
                     core::InputError);
 }
 
@@ -119,8 +119,8 @@ TEST_CASE("room field: the overhead-supply fixture's return air by hand", "[ther
     // settles with the field), 0.2 K on the return.
     const core::Design d =
         core::loadDesign(RDT_SOURCE_DIR "/tests/fixtures/room/overhead-12.yaml", test::kDataDir + "/catalog");
-    const thermal::ThermalResult t = thermal::computeThermalField(d);
-    const nlohmann::json r = analysis::fieldJson(t)["rooms"][0];
+    const thermal::ThermalResult t = room::computeThermalField(d);
+    const nlohmann::json r = report::fieldJson(t)["rooms"][0];
     CHECK(r["racks"] == 12);
     CHECK(r["heat_W"].get<double>() == Approx(169.7e3).epsilon(0.02));
     CHECK(r["mass_in_kg_s"].get<double>() == Approx(8.49).epsilon(0.02));
@@ -142,7 +142,7 @@ TEST_CASE("room field: a chassis over the allowable while its rack's mean is und
     core::CheckRegistry reg;
     thermal::registerChecks(reg);
     core::ResultStore store;
-    auto t = std::make_shared<const thermal::ThermalResult>(thermal::computeThermalField(d));
+    auto t = std::make_shared<const thermal::ThermalResult>(room::computeThermalField(d));
     store.put<thermal::ThermalResult>("thermal", t);
     core::Progress progress;
     const auto violations =

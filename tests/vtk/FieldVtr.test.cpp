@@ -14,7 +14,7 @@
 
 #include "room/FieldExport.h"
 
-using namespace rdt::thermal;
+using namespace rdt::room;
 
 TEST_CASE("a solved field written as .vtr reads back in VTK with its values", "[thermal][field][vtk]")
 {
