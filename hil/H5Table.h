@@ -1,7 +1,8 @@
 #pragma once
 /// \file H5Table.h
 /// Small helpers over the HDF5 C API: owned handles, column-built compound tables with a
-/// `units` attribute, string attributes and datasets. Used by the report writer.
+/// `units` attribute, string attributes and datasets, and a scope without HDF5's own error printing. Used by the
+/// report writer, the sweep file and the HIL series.
 
 #include <hdf5.h>
 
@@ -25,6 +26,24 @@ public:
 
 private:
     hid_t m_id = H5I_INVALID_HID;
+};
+
+/// While it lives, the HDF5 library prints no error stack (the caller reports errors itself, with
+/// the file and the dataset); the handler that was set comes back when it goes.
+class H5Quiet {
+public:
+    H5Quiet()
+    {
+        H5Eget_auto2(H5E_DEFAULT, &m_func, &m_data);
+        H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    }
+    H5Quiet(const H5Quiet&) = delete;
+    H5Quiet& operator=(const H5Quiet&) = delete;
+    ~H5Quiet() { H5Eset_auto2(H5E_DEFAULT, m_func, m_data); }
+
+private:
+    H5E_auto2_t m_func = nullptr;
+    void* m_data = nullptr;
 };
 
 /// A table built column by column, written as a 1-D compound dataset. Every column's unit

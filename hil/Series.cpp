@@ -8,6 +8,7 @@
 
 #include "core/AtomicFile.h"
 #include "core/Error.h"
+#include "hil/H5Table.h"
 
 namespace rdt::hil {
 
@@ -336,15 +337,7 @@ Series readSeries(const std::string& path)
     const core::SourceLoc loc{path, 0, 0, "/hil"};
     if (!std::filesystem::exists(path))
         throw core::InputError(loc, "file not found");
-    H5E_auto2_t oldFunc = nullptr;
-    void* oldData = nullptr;
-    H5Eget_auto2(H5E_DEFAULT, &oldFunc, &oldData);
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-    struct Restore {
-        H5E_auto2_t f;
-        void* d;
-        ~Restore() { H5Eset_auto2(H5E_DEFAULT, f, d); }
-    } restore{oldFunc, oldData};
+    const H5Quiet quiet; // errors are reported below, with the file
     Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
     H5Pset_libver_bounds(fapl, H5F_LIBVER_LATEST, H5F_LIBVER_LATEST);
     Id file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);

@@ -352,7 +352,7 @@ void writeScenario(hid_t file, const RunResult& r)
 void writeReport(const RunResult& result, const std::string& outPath, const std::string& toolVersion)
 {
     namespace fs = std::filesystem;
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); // we report errors ourselves
+    const H5Quiet quiet; // errors are reported below, with the file
     const fs::path target(outPath);
     const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
     std::error_code ec;

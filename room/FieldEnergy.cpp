@@ -103,44 +103,37 @@ double FieldSolver::energy(const FieldSettings& s)
                     eq.set(c, r);
                     continue;
                 }
-                for (int d = 0; d < 3; ++d) {
+                forEachCellFace(at, rho, [&](const CellFace& f) {
+                    const int d = f.d;
                     const auto D = static_cast<std::size_t>(d);
-                    const double area = faceArea(m_grid, d, at);
-                    for (int side : {-1, 1}) {
-                        Index3 f = at;
-                        if (side > 0)
-                            f[D] += 1;
-                        const double outflow = side * rho * area * m_u[D][faceIndex(d, f)];
-                        const int nbCell = at[D] + side;
-                        if (nbCell >= 0 && nbCell < nc[D]) {
-                            const std::size_t nb = side < 0 ? c - cs[D] : c + cs[D];
-                            if (m_solid[nb])
-                                continue; // a black box's surface: adiabatic, no flow
-                            const double xp = m_grid.centre(d, at[D]), xn = m_grid.centre(d, nbCell);
-                            const double dist = std::abs(xn - xp);
-                            const double frac = std::abs(m_grid.face(d, f[D]) - xp) / dist;
-                            const double gamma = 0.5 * (m_gamma[c] + m_gamma[nb]);
-                            const double face =
-                                outflow > 0 ? limited(c, nb, D, xn - xp, frac) : limited(nb, c, D, xp - xn, 1.0 - frac);
-                            r.neighbour(2 * d + (side > 0 ? 1 : 0), m_t[c], m_t[nb], gamma * area / dist, outflow, face,
-                                        s.temperatureBlend);
-                            continue;
-                        }
-                        const BoundaryCondition& bc = boundaryAt(sideOf(d, side > 0), at);
-                        const double wallDiff = m_gamma[c] * area / (0.5 * m_grid.width(d, at[D]));
-                        switch (bc.kind) {
-                        case BoundaryKind::Wall:
-                            if (bc.temperature)
-                                r.known(wallDiff, 0.0, *bc.temperature);
-                            break;
-                        case BoundaryKind::Inlet:
-                            r.known(wallDiff, outflow, bc.temperature.value_or(m_fluid.referenceTemperature));
-                            break;
-                        case BoundaryKind::Outlet: r.aP += std::max(outflow, 0.0); break;
-                        case BoundaryKind::Symmetry: break;
-                        }
+                    if (f.interior) {
+                        const std::size_t nb = f.side < 0 ? c - cs[D] : c + cs[D];
+                        if (m_solid[nb])
+                            return; // a black box's surface: adiabatic, no flow
+                        const double xp = m_grid.centre(d, at[D]), xn = m_grid.centre(d, f.nbCell);
+                        const double dist = std::abs(xn - xp);
+                        const double frac = std::abs(m_grid.face(d, f.face[D]) - xp) / dist;
+                        const double gamma = 0.5 * (m_gamma[c] + m_gamma[nb]);
+                        const double face =
+                            f.outflow > 0 ? limited(c, nb, D, xn - xp, frac) : limited(nb, c, D, xp - xn, 1.0 - frac);
+                        r.neighbour(2 * d + (f.side > 0 ? 1 : 0), m_t[c], m_t[nb], gamma * f.area / dist, f.outflow,
+                                    face, s.temperatureBlend);
+                        return;
                     }
-                }
+                    const BoundaryCondition& bc = boundaryAt(sideOf(d, f.side > 0), at);
+                    const double wallDiff = m_gamma[c] * f.area / (0.5 * m_grid.width(d, at[D]));
+                    switch (bc.kind) {
+                    case BoundaryKind::Wall:
+                        if (bc.temperature)
+                            r.known(wallDiff, 0.0, *bc.temperature);
+                        break;
+                    case BoundaryKind::Inlet:
+                        r.known(wallDiff, f.outflow, bc.temperature.value_or(m_fluid.referenceTemperature));
+                        break;
+                    case BoundaryKind::Outlet: r.aP += std::max(f.outflow, 0.0); break;
+                    case BoundaryKind::Symmetry: break;
+                    }
+                });
                 // The deferred correction is itself relaxed (half the change per iteration): the
                 // limiter switches at extrema, and an unrelaxed correction can cycle there.
                 double& corr = m_energyCorrection[c];

@@ -35,19 +35,13 @@ double FieldSolver::pressureCorrection(const FieldSettings& s)
             for (at[0] = 0; at[0] < nc[0]; ++at[0]) {
                 const std::size_t c = m_grid.cell(at[0], at[1], at[2]);
                 double imbalance = 0;
-                for (int d = 0; d < 3; ++d) {
-                    const auto D = static_cast<std::size_t>(d);
-                    const double area = faceArea(m_grid, d, at);
-                    for (int side : {-1, 1}) {
-                        Index3 f = at;
-                        if (side > 0)
-                            f[D] += 1;
-                        const std::size_t fi = faceIndex(d, f);
-                        imbalance += side * rho * area * m_u[D][fi];
-                        if (side > 0 && f[D] < nc[D]) // each interior face once (boundary faces take no correction)
-                            coeff[D][fi] = rho * area * m_d[D][fi];
+                forEachCellFace(at, rho, [&](const CellFace& f) {
+                    imbalance += f.outflow;
+                    if (f.side > 0 && f.interior) { // each interior face once (boundary faces take no correction)
+                        const auto D = static_cast<std::size_t>(f.d);
+                        coeff[D][f.fi] = rho * f.area * m_d[D][f.fi];
                     }
-                }
+                });
                 if (m_solid[c]) {
                     rhs[c] = 0;
                     continue; // inside a black box, which carries its flow from intake to exhaust

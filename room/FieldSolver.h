@@ -336,6 +336,20 @@ private:
     };
     template <class Fn>
     void forEachBoundaryFace(Side side, Fn&& fn) const;
+    /// One of a cell's six faces as the assembly loops see it (FieldSolverDetail.h).
+    struct CellFace {
+        int d;                     ///< axis 0…2
+        int side;                  ///< −1 the low face, +1 the high one
+        std::array<int, 3> face;   ///< the face's index on its axis' face grid
+        std::size_t fi;            ///< faceIndex(d, face)
+        double area;               ///< m²
+        double outflow;            ///< ρ A u out of the cell, kg/s
+        int nbCell;                ///< the neighbour's index along d (outside the grid at a boundary)
+        bool interior;             ///< a neighbour cell is there
+    };
+    /// Calls fn(const CellFace&) for the six faces of cell `at`, axis by axis, low side first.
+    template <class Fn>
+    void forEachCellFace(const std::array<int, 3>& at, double rho, Fn&& fn) const;
     std::size_t faceIndex(int axis, const std::array<int, 3>& at) const
     {
         const int n0 = m_grid.cells(0) + (axis == 0 ? 1 : 0);

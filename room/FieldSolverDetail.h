@@ -77,4 +77,22 @@ void FieldSolver::forEachBoundaryFace(Side side, Fn&& fn) const
         }
 }
 
+template <class Fn>
+void FieldSolver::forEachCellFace(const detail::Index3& at, double rho, Fn&& fn) const
+{
+    for (int d = 0; d < 3; ++d) {
+        const auto D = static_cast<std::size_t>(d);
+        const double area = detail::faceArea(m_grid, d, at);
+        for (int side : {-1, 1}) {
+            CellFace f{d, side, at, 0, area, 0.0, at[D] + side, false};
+            if (side > 0)
+                f.face[D] += 1;
+            f.fi = faceIndex(d, f.face);
+            f.outflow = side * rho * area * m_u[D][f.fi];
+            f.interior = f.nbCell >= 0 && f.nbCell < m_grid.cells(d);
+            fn(static_cast<const CellFace&>(f));
+        }
+    }
+}
+
 } // namespace rdt::room

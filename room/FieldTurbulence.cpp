@@ -236,40 +236,32 @@ double FieldSolver::kEpsilon(const FieldSettings& s)
                     Row r;
                     double netOutflow = m_sink[c] - m_release[c];
                     const double gammaC = m_fluid.viscosity + rho * m_nut[c] / sigma;
-                    for (int d = 0; d < 3; ++d) {
+                    forEachCellFace(at, rho, [&](const CellFace& f) {
+                        const int d = f.d;
                         const auto D = static_cast<std::size_t>(d);
-                        const double area = faceArea(m_grid, d, at);
-                        for (int side : {-1, 1}) {
-                            Index3 f = at;
-                            if (side > 0)
-                                f[D] += 1;
-                            const double outflow = side * rho * area * m_u[D][faceIndex(d, f)];
-                            const int nbCell = at[D] + side;
-                            if (nbCell >= 0 && nbCell < nc[D]) {
-                                Index3 nbI = at;
-                                nbI[D] = nbCell;
-                                const std::size_t nb = m_grid.cell(nbI[0], nbI[1], nbI[2]);
-                                if (m_solid[nb])
-                                    continue; // a wall (zero flux of k) or a box's face (its sink and release)
-                                const double dist = std::abs(m_grid.centre(d, nbCell) - m_grid.centre(d, at[D]));
-                                const double gamma = 0.5 * (gammaC + m_fluid.viscosity + rho * m_nut[nb] / sigma);
-                                r.neighbour(2 * d + (side > 0 ? 1 : 0), phi[c], phi[nb], gamma * area / dist, outflow,
-                                            phi[c], 0.0);
-                                netOutflow += outflow;
-                                continue;
-                            }
-                            const BoundaryCondition& bc = boundaryAt(sideOf(d, side > 0), at);
-                            if (bc.kind == BoundaryKind::Inlet) {
-                                const InletTurbulence t = inletTurbulence(bc.velocity[D]);
-                                r.known(gammaC * area / (0.5 * m_grid.width(d, at[D])), outflow,
-                                        isEps ? t.epsilon : t.k);
-                                netOutflow += outflow;
-                            } else if (bc.kind == BoundaryKind::Outlet) {
-                                r.aP += std::max(outflow, 0.0);
-                                netOutflow += outflow;
-                            } // walls: zero gradient of k (ε is fixed there); symmetry: no flux
+                        if (f.interior) {
+                            Index3 nbI = at;
+                            nbI[D] = f.nbCell;
+                            const std::size_t nb = m_grid.cell(nbI[0], nbI[1], nbI[2]);
+                            if (m_solid[nb])
+                                return; // a wall (zero flux of k) or a box's face (its sink and release)
+                            const double dist = std::abs(m_grid.centre(d, f.nbCell) - m_grid.centre(d, at[D]));
+                            const double gamma = 0.5 * (gammaC + m_fluid.viscosity + rho * m_nut[nb] / sigma);
+                            r.neighbour(2 * d + (f.side > 0 ? 1 : 0), phi[c], phi[nb], gamma * f.area / dist,
+                                        f.outflow, phi[c], 0.0);
+                            netOutflow += f.outflow;
+                            return;
                         }
-                    }
+                        const BoundaryCondition& bc = boundaryAt(sideOf(d, f.side > 0), at);
+                        if (bc.kind == BoundaryKind::Inlet) {
+                            const InletTurbulence t = inletTurbulence(bc.velocity[D]);
+                            r.known(gammaC * f.area / (0.5 * m_grid.width(d, at[D])), f.outflow, isEps ? t.epsilon : t.k);
+                            netOutflow += f.outflow;
+                        } else if (bc.kind == BoundaryKind::Outlet) {
+                            r.aP += std::max(f.outflow, 0.0);
+                            netOutflow += f.outflow;
+                        } // walls: zero gradient of k (ε is fixed there); symmetry: no flux
+                    });
                     r.aP += m_sink[c];
                     r.b += release[c];
                     r.aP -= netOutflow; // bounded: a_P = Σ a_nb + inflow from the boxes
