@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "analysis/Pipeline.h"
-#include "core/Field.h"
+#include "core/PartField.h"
 #include "hil/Series.h"
 
 namespace rdt::analysis {

@@ -8,7 +8,7 @@
 
 #include "BenchUtil.h"
 
-#include "analysis/Fields.h"
+#include "analysis/PartFields.h"
 #include "analysis/Pipeline.h"
 #include "editor/Document.h"
 

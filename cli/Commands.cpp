@@ -1,6 +1,6 @@
 #include "cli/Commands.h"
 #include "report/FieldOutput.h"
-#include "room/FieldExport.h"
+#include "room/VtkExport.h"
 #include "room/OpenFoamExport.h"
 
 #include "core/AtomicFile.h"

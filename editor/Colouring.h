@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/Field.h"
+#include "core/PartField.h"
 #include "core/Rules.h"
 
 namespace rdt::editor {
@@ -67,7 +67,7 @@ Rgb failColour();
 /// Colour for parts without a figure in a continuous colouring.
 Rgb noDataColour();
 
-/// Colours every part by a solver field (core/Field.h) found by name in the context. By default
+/// Colours every part by a solver field (core/PartField.h) found by name in the context. By default
 /// the scale is anchored to the field's limits (PartField::limit, nearLimit): pass, near and fail
 /// bands that read the same in every view, each part judged against its own limits, a value
 /// beyond its limit in the fail red whatever the other parts do. Fields without limits, and fields

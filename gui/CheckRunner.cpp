@@ -2,7 +2,7 @@
 
 #include <QMetaObject>
 
-#include "analysis/Fields.h"
+#include "analysis/PartFields.h"
 #include "analysis/Pipeline.h"
 
 namespace rdt::gui {

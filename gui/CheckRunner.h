@@ -11,7 +11,7 @@
 
 #include "analysis/Energy.h"
 #include "analysis/Throughput.h"
-#include "core/Field.h"
+#include "core/PartField.h"
 #include "core/Rules.h"
 
 namespace rdt::gui {

@@ -1,8 +1,8 @@
 #pragma once
 /// \file H5Table.h
 /// Small helpers over the HDF5 C API: owned handles, column-built compound tables with a
-/// `units` attribute, string attributes and datasets, and a scope without HDF5's own error printing. Used by the
-/// report writer, the sweep file and the HIL series.
+/// `units` attribute, string attributes and datasets, and a scope without HDF5's own error
+/// printing. Used by the report writer, the sweep file and the HIL series.
 
 #include <hdf5.h>
 

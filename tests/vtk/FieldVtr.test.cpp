@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <unistd.h>
 
-#include "room/FieldExport.h"
+#include "room/VtkExport.h"
 
 using namespace rdt::room;
 

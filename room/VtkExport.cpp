@@ -1,4 +1,4 @@
-#include "room/FieldExport.h"
+#include "room/VtkExport.h"
 
 #include <cstdio>
 

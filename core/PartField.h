@@ -1,5 +1,5 @@
 #pragma once
-/// \file Field.h
+/// \file PartField.h
 /// A solver result laid over the layout: one number per placed part (inlet temperature, busbar
 /// load, …) in the unit people read it in, with the rule that checks it and that rule's limits, so
 /// that every view colours it against the same limits the checks judge it by.

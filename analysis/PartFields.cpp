@@ -1,4 +1,4 @@
-#include "analysis/Fields.h"
+#include "analysis/PartFields.h"
 
 #include <cmath>
 #include <map>

@@ -1,6 +1,6 @@
 #pragma once
-/// \file Fields.h
-/// The solver results as per-part fields for the studio's colourings (core/Field.h): thermal
+/// \file PartFields.h
+/// The solver results as per-part fields for the studio's colourings (core/PartField.h): thermal
 /// (inlet, GPU junction and margin, exhaust rise, fan speed), power (part draw, rack load against
 /// N+1 and feed loss, busbar current against its rating, battery hold-up), throughput (GPU clock)
 /// and signal (each part's worst link margin: COM or insertion-loss budget). Racks stamped from one template share results, but every rack gets its own values.
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "analysis/Throughput.h"
-#include "core/Field.h"
+#include "core/PartField.h"
 #include "core/Rules.h"
 #include "power/Budget.h"
 #include "thermal/Thermal.h"

@@ -1,5 +1,5 @@
 #pragma once
-/// \file FieldExport.h
+/// \file VtkExport.h
 /// A solved field as a VTK XML rectilinear grid (`.vtr`) that ParaView and VTK open: the grid's
 /// face coordinates (m) and, per cell, temperature (°C), pressure (Pa, relative), velocity (m/s,
 /// at the cell centre) and whether the cell is solid (inside a rack or a panel). Array names carry

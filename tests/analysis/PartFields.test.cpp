@@ -4,7 +4,7 @@
 #include <cmath>
 #include <set>
 
-#include "analysis/Fields.h"
+#include "analysis/PartFields.h"
 #include "analysis/Pipeline.h"
 
 using namespace rdt;
