@@ -208,6 +208,7 @@ int runField(const FieldArgs& args)
         if (!args.openFoamDir.empty() && chosen) {
             room::OpenFoamOptions fo;
             fo.iterations = args.iterations;
+            fo.ranks = args.ranks;
             fo.title =
                 "room " + chosen->geometry.id + " of " + result.design.name + ", exported by rdt " + core::version();
             exported = room::exportOpenFoam(chosen->geometry, *chosen->solver, args.openFoamDir, fo);

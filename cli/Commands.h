@@ -53,6 +53,7 @@ struct FieldArgs {
     std::string openFoamDir;
     std::string room; ///< empty: the first room
     int iterations = 2000;
+    int ranks = 1;                 ///< OpenFOAM MPI ranks (decomposePar, mpirun -np N)
     bool json = false;
     ScenarioArgs what;
 };

@@ -77,6 +77,10 @@ int main(int argc, char** argv)
     fieldCmd->add_option("--iterations", fieldArgs.iterations, "OpenFOAM SIMPLE iterations")
         ->check(CLI::Range(1, 100000))
         ->capture_default_str();
+    fieldCmd->add_option("--ranks", fieldArgs.ranks,
+                         "OpenFOAM MPI ranks: the case's Allrun decomposes (scotch), runs mpirun -np N and reconstructs")
+        ->check(CLI::Range(1, 4096))
+        ->capture_default_str();
     fieldCmd->add_flag("--json", fieldArgs.json, "Print thermal.field as JSON");
     scenarioOptions(fieldCmd, fieldArgs.what);
 

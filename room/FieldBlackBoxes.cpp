@@ -295,6 +295,9 @@ std::vector<BlackBoxFace> FieldSolver::blackBoxFaces(int box) const
         out[n].exhaustCell = m_grid.index(b.exhaust.cells[n]);
         out[n].speed = b.spec.massFlow * b.flowShare[n] / (m_fluid.density * b.faceArea[n]);
         out[n].exhaustC = b.zoneExhaust[static_cast<std::size_t>(b.faceZone[n])];
+        out[n].zone = b.faceZone[n];
+        out[n].cooler = std::isfinite(b.spec.fixedExhaustC);
+        out[n].zoneHeatW = out[n].cooler ? 0.0 : b.spec.heat * b.zoneHeat[static_cast<std::size_t>(b.faceZone[n])];
     }
     return out;
 }

@@ -174,6 +174,11 @@ struct BlackBoxFace {
     std::array<int, 3> intakeCell{}, exhaustCell{}; ///< the air cells in front of and behind the box
     double speed = 0;                               ///< m/s through the face (≥ 0)
     double exhaustC = 0;                            ///< °C of the air released there
+    /// The zone (a layer's chassis) the face belongs to, and that zone's share of the box: its
+    /// heat (W) and whether the box is a cooler (its exhaust fixed, not heated).
+    int zone = 0;
+    double zoneHeatW = 0;
+    bool cooler = false;
 };
 
 /// Per layer k of `grid`, whether the box's bands open it (all layers when it has none).

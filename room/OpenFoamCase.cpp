@@ -62,12 +62,14 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
 {
     const FluidProperties& air = s.fluid();
     const double tSupply = room.supplyC + kZeroC;
-    double tReturn = 0, hot = 0;
-    for (std::size_t b = 0; b < room.boxes.size(); ++b) {
-        tReturn += s.blackBoxState(static_cast<int>(b)).exhaust;
-        hot += 1;
-    }
-    tReturn = hot > 0 ? tReturn / hot + kZeroC : tSupply;
+    // Air flowing back in at a return (where it does) comes in at the room's mixed return
+    // temperature from the energy balance of its inputs — the racks' heat over the supply —
+    // not from rdt's solution.
+    double heatW = 0;
+    for (const FoamPatch& p : patches)
+        heatW += p.kind == FoamPatch::Exhaust && !p.cooler ? p.heatW : 0.0;
+    const double tReturn = room.supplyM3s > 0 ? tSupply + heatW / (air.density * air.specificHeat * room.supplyM3s)
+                                              : tSupply;
     using K = FoamPatch::Kind;
     const auto fixedU = [](const FoamPatch& p) {
         return "        type            fixedValue;\n        value           " + velocities(p) + ";\n";
@@ -101,9 +103,14 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
                 return "        type            fixedValue;\n        value           "
                        "uniform " +
                        foamNumber(p.temperatureK) + ";\n";
-            case K::Exhaust: // each face its chassis' exhaust
-                return "        type            fixedValue;\n        value           " +
-                       scalars(p.faceTemperatureK, p.temperatureK) + ";\n";
+            case K::Exhaust:
+                if (p.cooler) // an in-row unit: its own fixed supply temperature
+                    return "        type            fixedValue;\n        value           " +
+                           scalars(p.faceTemperatureK, p.temperatureK) + ";\n";
+                // The zone's own intake, flow-weighted, as OpenFOAM has it; the heat follows in
+                // system/fvOptions. Starts at the supply temperature: nothing from rdt's answer.
+                return "        type            outletMappedUniformInlet;\n        outletPatch     " + p.intakePatch +
+                       ";\n        value           uniform " + foamNumber(tSupply) + ";\n";
             case K::Return:
                 return "        type            inletOutlet;\n        inletValue      "
                        "uniform " +
@@ -180,7 +187,24 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
                                               "dimensions      [0 1 -2 0 0 0 0];\nvalue           " + vec(air.gravity) +
                                               ";\n");
 
-    // Each rack's mean intake temperature, every 50 iterations, for the comparison.
+    // Each rack zone's heat, Q / (ρ c_p) (K m³/s: buoyantBoussinesqSimpleFoam's temperature
+    // equation is in volumetric flux), into the air cells just behind its exhaust.
+    std::ostringstream options;
+    for (const FoamPatch& p : patches) {
+        if (p.kind != K::Exhaust || p.cooler || !(p.heatW > 0) || p.heatPoints.empty())
+            continue;
+        options << p.name << "_heat\n{\n    type            scalarSemiImplicitSource;\n    active          true;\n"
+                << "    scalarSemiImplicitSourceCoeffs\n    {\n        selectionMode   points;\n        points\n"
+                << "        (\n";
+        for (const auto& x : p.heatPoints)
+            options << "            " << vec(x) << "\n";
+        options << "        );\n        volumeMode      absolute;\n        injectionRateSuSp\n        {\n"
+                << "            T           (" << foamNumber(p.heatW / (air.density * air.specificHeat))
+                << " 0); // " << foamNumber(p.heatW) << " W\n        }\n    }\n}\n\n";
+    }
+    writeFoamFile(dir / "system" / "fvOptions", foamHeader("dictionary", "fvOptions", "system") + options.str());
+
+    // Each rack zone's mean intake temperature, every 50 iterations, for the comparison.
     std::ostringstream functions;
     for (const FoamPatch& p : patches)
         if (p.kind == K::Intake)
@@ -190,6 +214,20 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
                       << "        operation       areaAverage;\n        fields          (T);\n"
                       << "        writeFields     false;\n        log             false;\n"
                       << "        writeControl    timeStep;\n        writeInterval   50;\n    }\n";
+    // Each supply's and return's flow-weighted temperature and its flow (out of the room: +): the
+    // room's heat balance in OpenFOAM.
+    for (const FoamPatch& p : patches)
+        if (p.kind == K::Return || p.kind == K::Supply)
+            for (int flow = 0; flow < 2; ++flow)
+                functions << "    " << p.name << (flow ? "_flow" : "_temperature")
+                          << "\n    {\n        type            surfaceFieldValue;\n"
+                          << "        libs            (\"libfieldFunctionObjects.so\");\n"
+                          << "        regionType      patch;\n        name            " << p.name << ";\n"
+                          << (flow ? "        operation       sum;\n        fields          (phi);\n"
+                                   : "        operation       weightedAverage;\n        weightField     phi;\n"
+                                     "        fields          (T);\n")
+                          << "        writeFields     false;\n        log             false;\n"
+                          << "        writeControl    timeStep;\n        writeInterval   50;\n    }\n";
     writeFoamFile(dir / "system" / "controlDict",
                   foamHeader("dictionary", "controlDict", "system") +
                       "application     buoyantBoussinesqSimpleFoam;\nstartFrom       startTime;\nstartTime       0;\n"
@@ -224,30 +262,72 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
                       "    equations\n    {\n        U               0.3;\n        T               0.5;\n"
                       "        \"(k|epsilon)\"   0.5;\n    }\n}\n");
 
-    // What rdt computed, for the comparison Allrun prints.
+    // What rdt computed, for the comparison Allrun prints: per rack its mean intake, then its
+    // zones' intake patches with their flows (m³/s), to weigh OpenFOAM's zone means by.
     std::ostringstream compare;
-    compare << "# rack intake   rdt mean intake (K)   rdt exhaust (K)\n";
-    for (std::size_t b = 0; b < room.boxes.size(); ++b) {
-        const BlackBoxState st = s.blackBoxState(static_cast<int>(b));
-        compare << "rack_" << b + 1 << "_intake " << foamNumber(st.intakeMean + kZeroC) << " "
-                << foamNumber(st.exhaust + kZeroC) << "\n";
+    compare << "# rack   rdt mean intake (K)   then per zone: intake patch, flow (m3/s)\n";
+    for (std::size_t b = 1; b <= room.boxes.size(); ++b) {
+        bool first = true;
+        for (const FoamPatch& p : patches)
+            if (p.kind == K::Intake && p.rack == b) {
+                if (first)
+                    compare << "rack_" << b << " " << foamNumber(p.rdtIntakeK);
+                first = false;
+                compare << " " << p.name << " " << foamNumber(p.flowM3s);
+            }
+        if (!first)
+            compare << "\n";
     }
     writeFoamFile(dir / "rdt-compare.txt", compare.str());
+    const bool parallel = o.ranks > 1;
+    if (parallel) {
+        // Geometric slabs (`hierarchical`): Debian's v1912 ships scotch, metis and kahip only as
+        // stubs. The ranks split the floor plan, a × b = N with a / b nearest the room's aspect.
+        const FieldGrid& g = s.grid();
+        const double lx = g.face(0, g.cells(0)) - g.face(0, 0), ly = g.face(1, g.cells(1)) - g.face(1, 0);
+        int a = 1;
+        for (int f = 1; f <= o.ranks; ++f)
+            if (o.ranks % f == 0 &&
+                std::abs(std::log(static_cast<double>(f) * f / o.ranks * ly / lx)) <
+                    std::abs(std::log(static_cast<double>(a) * a / o.ranks * ly / lx)))
+                a = f;
+        writeFoamFile(dir / "system" / "decomposeParDict",
+                      foamHeader("dictionary", "decomposeParDict", "system") + "numberOfSubdomains " +
+                          std::to_string(o.ranks) + ";\n\nmethod          hierarchical;\n\nhierarchicalCoeffs\n{\n"
+                          "    n               (" + std::to_string(a) + " " + std::to_string(o.ranks / a) +
+                          " 1);\n    delta           0.001;\n    order           xyz;\n}\n");
+    }
+    const std::string ranks = std::to_string(o.ranks);
+    const std::string run =
+        parallel ? "decomposePar -force > log.decomposePar 2>&1 || { echo \"decomposePar failed: see log.decomposePar\"; "
+                   "exit 1; }\n"
+                   "# Open MPI refuses root unless told; containers and CI often run as root.\n"
+                   "if [ \"$(id -u)\" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi\n"
+                   "mpirun -np " + ranks + " --oversubscribe buoyantBoussinesqSimpleFoam -parallel > "
+                   "log.buoyantBoussinesqSimpleFoam 2>&1 || { echo \"solver failed: see log.buoyantBoussinesqSimpleFoam\"; "
+                   "exit 1; }\n"
+                   "reconstructPar -latestTime > log.reconstructPar 2>&1 || { echo \"reconstructPar failed: see "
+                   "log.reconstructPar\"; exit 1; }\n"
+                 : "buoyantBoussinesqSimpleFoam > log.buoyantBoussinesqSimpleFoam 2>&1 || "
+                   "{ echo \"solver failed: see log.buoyantBoussinesqSimpleFoam\"; exit 1; }\n";
     writeFoamFile(
         dir / "Allrun",
         "#!/bin/sh\n# " + o.title +
-            "\n# Runs this case with Debian 12's OpenFOAM (apt-get install openfoam, v1912), then prints each\n"
-            "# rack's mean intake temperature from OpenFOAM next to rdt's.\n"
+            "\n# Runs this case with Debian 12's OpenFOAM (apt-get install openfoam, v1912)" +
+            (parallel ? " on " + ranks + " MPI ranks" : std::string()) +
+            ", then prints each\n# rack's mean intake temperature from OpenFOAM next to rdt's.\n"
             "cd \"$(dirname \"$0\")\" || exit 1\nexport WM_PROJECT_DIR=\"${WM_PROJECT_DIR:-/usr/share/openfoam}\"\n"
-            "checkMesh > log.checkMesh 2>&1 || { echo \"checkMesh failed: see log.checkMesh\"; exit 1; }\n"
-            "buoyantBoussinesqSimpleFoam > log.buoyantBoussinesqSimpleFoam 2>&1 || "
-            "{ echo \"solver failed: see log.buoyantBoussinesqSimpleFoam\"; exit 1; }\n"
+            "checkMesh > log.checkMesh 2>&1 || { echo \"checkMesh failed: see log.checkMesh\"; exit 1; }\n" +
+            run +
             "echo \"rack intake: OpenFOAM vs rdt (degC)\"\n"
-            "while read -r name rdt exhaust; do\n"
+            "while read -r name rdt zones; do\n"
             "  case \"$name\" in \\#*) continue;; esac\n"
-            "  f=$(ls postProcessing/\"$name\"/*/surfaceFieldValue.dat 2>/dev/null | head -n 1)\n"
-            "  [ -n \"$f\" ] || { echo \"$name: no OpenFOAM result\"; continue; }\n"
-            "  of=$(tail -n 1 \"$f\" | awk '{print $2}')\n"
+            "  # The rack's mean: its zones' last values weighted by their flows.\n"
+            "  of=$(for z in $zones; do echo \"$z\"; done | paste - - | while read -r patch flow; do\n"
+            "    f=$(ls postProcessing/\"$patch\"/*/surfaceFieldValue.dat 2>/dev/null | head -n 1)\n"
+            "    [ -n \"$f\" ] && echo \"$(tail -n 1 \"$f\" | awk '{print $2}') $flow\"\n"
+            "  done | awk '{ s += $1 * $2; w += $2; n++ } END { if (n > 0 && w > 0) printf \"%.6f\", s / w }')\n"
+            "  [ -n \"$of\" ] || { echo \"$name: no OpenFOAM result\"; continue; }\n"
             "  awk -v n=\"$name\" -v a=\"$of\" -v b=\"$rdt\" 'BEGIN { printf \"%s %.2f %.2f %+.2f\\n\", n, a - "
             "273.15, b - 273.15, a - b }'\n"
             "done < rdt-compare.txt | tee intake-comparison.txt\n");

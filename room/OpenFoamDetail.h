@@ -24,6 +24,16 @@ struct FoamPatch {
     std::vector<std::array<double, 3>> faceVelocity;
     std::vector<double> faceTemperatureK;
     std::size_t faces = 0;
+    /// Rack zones (one layer's chassis): the intake's flow (m³/s), rdt's mean intake there (K) and
+    /// the rack it belongs to (1-based); the exhaust's intake patch, the zone's heat (W) and the
+    /// centres of the air cells it releases into (where OpenFOAM adds the heat); a cooler's
+    /// exhaust stays at its own fixed temperature.
+    double flowM3s = 0, rdtIntakeK = 0;
+    std::size_t rack = 0;
+    std::string intakePatch;
+    double heatW = 0;
+    bool cooler = false;
+    std::vector<std::array<double, 3>> heatPoints;
 };
 
 std::string foamHeader(const std::string& cls, const std::string& object, const std::string& location = "");

@@ -109,18 +109,47 @@ std::size_t exportOpenFoam(const RoomGeometry& room, const FieldSolver& s, const
         byName[x.name] = patches.size();
         patches.push_back(x);
     }
-    const std::size_t firstRack = patches.size();
+    // Each rack's zones (layers of cells, the chassis there), a patch pair each: which zone every
+    // air cell in front of and behind the rack belongs to.
+    struct RackZones {
+        std::size_t first = 0;                           ///< its first patch (zone 0's intake)
+        std::map<std::size_t, std::size_t> intake, exhaust; ///< grid cell → zone index
+    };
+    std::vector<RackZones> rackZones(room.boxes.size());
     for (std::size_t b = 0; b < room.boxes.size(); ++b) {
-        const FieldBlackBox& box = room.boxes[b];
         const BlackBoxState st = s.blackBoxState(static_cast<int>(b));
-        for (int which = 0; which < 2; ++which) {
-            Patch x;
-            x.name = "rack_" + std::to_string(b + 1) + (which == 0 ? "_intake" : "_exhaust");
-            x.kind = which == 0 ? FoamPatch::Intake : FoamPatch::Exhaust;
-            x.temperatureK = st.exhaust + kZeroC;
-            patches.push_back(x);
+        const std::vector<BlackBoxFace> faces = s.blackBoxFaces(static_cast<int>(b));
+        std::map<int, std::size_t> zoneIndex; // solver zone → 0…, bottom to top
+        for (const BlackBoxFace& f : faces)
+            zoneIndex.emplace(f.zone, 0);
+        std::size_t z = 0;
+        for (auto& [zone, index] : zoneIndex)
+            index = z++;
+        RackZones& rz = rackZones[b];
+        rz.first = patches.size();
+        for (const BlackBoxFace& f : faces) {
+            rz.intake[g.cell(f.intakeCell[0], f.intakeCell[1], f.intakeCell[2])] = zoneIndex.at(f.zone);
+            rz.exhaust[g.cell(f.exhaustCell[0], f.exhaustCell[1], f.exhaustCell[2])] = zoneIndex.at(f.zone);
         }
-        (void)box;
+        for (const auto& [zone, index] : zoneIndex) {
+            const std::string stem =
+                "rack_" + std::to_string(b + 1) + (zoneIndex.size() == 1 ? "" : "_z" + std::to_string(index + 1));
+            for (int which = 0; which < 2; ++which) {
+                Patch x;
+                x.name = stem + (which == 0 ? "_intake" : "_exhaust");
+                x.kind = which == 0 ? FoamPatch::Intake : FoamPatch::Exhaust;
+                x.rack = b + 1;
+                x.rdtIntakeK = st.intakeMean + kZeroC;
+                x.temperatureK = st.exhaust + kZeroC;
+                x.intakePatch = stem + "_intake";
+                for (const BlackBoxFace& f : faces)
+                    if (f.zone == zone) {
+                        x.heatW = f.zoneHeatW;
+                        x.cooler = f.cooler;
+                    }
+                patches.push_back(x);
+            }
+        }
     }
     const std::size_t rackWalls = patches.size();
     Patch wallPatch;
@@ -176,7 +205,14 @@ std::size_t exportOpenFoam(const RoomGeometry& room, const FieldSolver& s, const
         const bool intakeHigh = static_cast<int>(box.intake) % 2 == 1;
         // The air cell lies beyond the box's high face when the face is on the box's high side.
         const bool cellOnHighSideOfBox = !high;
-        return firstRack + 2 * static_cast<std::size_t>(b) + (cellOnHighSideOfBox == intakeHigh ? 0 : 1);
+        const bool isIntake = cellOnHighSideOfBox == intakeHigh;
+        const RackZones& rz = rackZones[static_cast<std::size_t>(b)];
+        const auto& zoneOf = isIntake ? rz.intake : rz.exhaust;
+        const auto it = zoneOf.find(g.cell(c[0], c[1], c[2]));
+        if (it == zoneOf.end())
+            throw std::logic_error("OpenFOAM export: rack " + std::to_string(b + 1) +
+                                   "'s face cells differ from the solver's");
+        return rz.first + 2 * it->second + (isIntake ? 0 : 1);
     };
 
     std::vector<Face> internal;
@@ -209,8 +245,8 @@ std::size_t exportOpenFoam(const RoomGeometry& room, const FieldSolver& s, const
             }
     // Internal faces in upper-triangular order: by owner, then neighbour (+x, +y, +z already is).
 
-    // Rack faces: each face cell's velocity (its chassis' share of the rack's flow over its layer)
-    // and, at the rear, the temperature it releases — rdt's own per-face values.
+    // Rack faces: each face cell's velocity (its chassis' share of the rack's flow over its layer);
+    // per zone its flow, and where its heat goes (the air cells behind its exhaust).
     for (std::size_t b = 0; b < room.boxes.size(); ++b) {
         const FieldBlackBox& box = room.boxes[b];
         const auto axis = static_cast<std::size_t>(static_cast<int>(box.intake) / 2);
@@ -221,9 +257,11 @@ std::size_t exportOpenFoam(const RoomGeometry& room, const FieldSolver& s, const
             atIntake[static_cast<std::size_t>(air[g.cell(f.intakeCell[0], f.intakeCell[1], f.intakeCell[2])])] = &f;
             atExhaust[static_cast<std::size_t>(air[g.cell(f.exhaustCell[0], f.exhaustCell[1], f.exhaustCell[2])])] = &f;
         }
-        for (int which = 0; which < 2; ++which) {
-            Patch& p = patches[firstRack + 2 * b + static_cast<std::size_t>(which)];
-            const auto& at = which == 0 ? atIntake : atExhaust;
+        const RackZones& rz = rackZones[b];
+        for (std::size_t p0 = rz.first; p0 < patches.size() && patches[p0].rack == b + 1; ++p0) {
+            Patch& p = patches[p0];
+            const bool intake = p.kind == FoamPatch::Intake;
+            const auto& at = intake ? atIntake : atExhaust;
             double flow = 0, area = 0;
             for (const Face& f : p.list) {
                 const auto it = at.find(f.owner);
@@ -235,11 +273,14 @@ std::size_t exportOpenFoam(const RoomGeometry& room, const FieldSolver& s, const
                 p.faceVelocity.push_back(v);
                 p.faceTemperatureK.push_back(it->second->exhaustC + kZeroC);
                 const auto e1 = (axis + 1) % 3, e2 = (axis + 2) % 3;
-                const std::array<int, 3> c = which == 0 ? it->second->intakeCell : it->second->exhaustCell;
+                const std::array<int, 3> c = intake ? it->second->intakeCell : it->second->exhaustCell;
                 const double a = g.width(static_cast<int>(e1), c[e1]) * g.width(static_cast<int>(e2), c[e2]);
                 flow += it->second->speed * a;
                 area += a;
+                if (!intake)
+                    p.heatPoints.push_back({g.centre(0, c[0]), g.centre(1, c[1]), g.centre(2, c[2])});
             }
+            p.flowM3s = flow;
             p.velocity[axis] = area > 0 ? sign * flow / area : 0.0; // the mean, for the case's notes
         }
     }

@@ -6,10 +6,19 @@
 /// on the same cells. Boundaries: floor, walls and ceiling are no-slip adiabatic walls; each
 /// supply (tile or diffuser) a fixed velocity at the supply temperature; each return a
 /// zero-pressure outlet; each rack's front a patch drawing the rack's flow (fixed velocity out of
-/// the room), its rear a patch releasing it at the exhaust temperature rdt's coupled solution
-/// gives (fixed), its other faces walls. Solver: buoyantBoussinesqSimpleFoam with the standard
-/// k-epsilon model and wall functions. `Allrun` runs it and writes each rack's mean intake
-/// temperature to postProcessing/; `rdt-compare.txt` holds rdt's own values to compare with.
+/// the room), its rear a patch releasing it, its other faces walls. Each rack is coupled by
+/// OpenFOAM itself, per zone (a layer of cells: the chassis there): the zone's exhaust patch takes
+/// the flow-weighted mean temperature of the zone's own intake patch as OpenFOAM has it at each
+/// iteration (stock `outletMappedUniformInlet`: v1912 compiles no coded conditions without its
+/// development files, and its mapped inlet has no offset), and the zone's heat Q enters the air
+/// cells just behind the exhaust (an fvOption `scalarSemiImplicitSource`, Q / (ρ c_p) in the
+/// temperature equation's units) — so the air leaving a zone is its own intake plus Q / (ṁ c_p),
+/// and nothing in the case comes from rdt's solution but the racks' flows and heats. A cooler
+/// (in-row unit) releases its air at its fixed supply temperature. Solver:
+/// buoyantBoussinesqSimpleFoam with the standard k-epsilon model and wall functions, on one
+/// process or N MPI ranks (`decomposePar`, scotch). `Allrun` runs it, writes each zone's mean
+/// intake temperature to postProcessing/ and prints each rack's intake beside rdt's
+/// (`rdt-compare.txt` holds rdt's values).
 
 #include <string>
 
@@ -21,6 +30,7 @@ namespace rdt::room {
 struct OpenFoamOptions {
     int iterations = 2000; ///< SIMPLE iterations (endTime); the residual controls may stop it earlier
     std::string title;     ///< into the case's README
+    int ranks = 1;         ///< MPI ranks for the solver (> 1: decomposePar, mpirun, reconstructPar)
 };
 
 /// Write the case into `dir` (created; files replaced). `solved` is rdt's converged field of the

@@ -1,9 +1,11 @@
 // The OpenFOAM export of the row-pair example runs with Debian 12's OpenFOAM (v1912, installed by
-// scripts/test) and agrees with rdt where the physics is the same in both codes. Measured
-// (docs/thermal.md): checkMesh "Mesh OK" on rdt's grid; buoyantBoussinesqSimpleFoam settles in
-// about 1,000 iterations (its k and epsilon residuals then level off near 3e-5, above the case's
-// 1e-5 targets, with every intake steady); every rack's intake agrees, the row ends included
-// (within 0.92 K at the ends, 0.01 K in the middle); the eddy viscosities are reported.
+// scripts/test) and couples its racks by itself: each zone's exhaust is its own intake (mapped by
+// OpenFOAM) plus its heat (an fvOption), so OpenFOAM's answer does not contain rdt's (issue 36).
+// Measured (docs/thermal.md, 2026-12-04): checkMesh "Mesh OK" on rdt's grid; the solver converges
+// on its residual targets; the heat OpenFOAM carries out of the returns is the racks' heat; the
+// middle racks agree within 0.1 K; the row ends do not yet: OpenFOAM 29.8 degC, rdt's k-epsilon
+// 28.3 degC at racks 1 and 32 (1.4 K optimistic) — the "known gap" case below fails until the
+// model closes it. The same case on 2 MPI ranks gives the same intakes.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -62,44 +64,136 @@ std::array<double, 2> spread(std::vector<double> v)
     return {mean, v[v.size() * 9 / 10]};
 }
 
+/// Rack intakes (°C) from Allrun's intake-comparison.txt: rack → {OpenFOAM, rdt}.
+std::map<int, std::array<double, 2>> intakeComparison(const fs::path& dir)
+{
+    std::map<int, std::array<double, 2>> intake;
+    std::istringstream lines(slurp(dir / "intake-comparison.txt"));
+    std::string name;
+    double of = 0, rdt = 0, diff = 0;
+    while (lines >> name >> of >> rdt >> diff)
+        intake[std::stoi(name.substr(5))] = {of, rdt};
+    return intake;
+}
+
+/// The last value of a surfaceFieldValue series.
+double lastValue(const fs::path& dat)
+{
+    std::istringstream series(slurp(dat));
+    std::string line;
+    double last = NAN;
+    while (std::getline(series, line)) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        std::istringstream row(line);
+        double iteration = 0, value = 0;
+        if (row >> iteration >> value)
+            last = value;
+    }
+    return last;
+}
+
+/// The row pair (32 racks, rdt's k-epsilon, the exported case's closure), exported and run once
+/// for the test cases below.
+struct RowPairRun {
+    fs::path dir;
+    std::size_t cells = 0, air = 0;
+    std::map<int, std::array<double, 2>> intake;
+    std::vector<double> eddyViscosity; ///< rdt's, per air cell in export order
+    RowPairRun() = default;
+    RowPairRun(RowPairRun&&) = default;
+    RowPairRun& operator=(RowPairRun&&) = default;
+    ~RowPairRun()
+    {
+        std::error_code ec;
+        if (!dir.empty())
+            fs::remove_all(dir, ec); // the case, when the test program ends
+    }
+};
+
+const RowPairRun& rowPairRun()
+{
+    static const RowPairRun run = [] {
+        RowPairRun r;
+        core::Design d = core::loadDesign(test::kDataDir + "/designs/row-pair.yaml", test::kDataDir + "/catalog");
+        REQUIRE(d.thermalModel == core::ThermalModel::Field);
+        d.room.turbulence = core::RoomTurbulence::KEpsilon; // the exported case's closure
+        const thermal::ThermalResult t = room::computeThermalField(d);
+        const room::RoomField& room = room::fieldOf(t)->rooms.front();
+        r.dir = fs::temp_directory_path() / ("rdt-openfoam-test-" + std::to_string(::getpid()));
+        fs::remove_all(r.dir);
+        room::OpenFoamOptions o;
+        o.iterations = 2000;
+        o.title = "rdt test";
+        r.cells = room::exportOpenFoam(room.geometry, *room.solver, r.dir.string(), o);
+        const room::FieldGrid& g = room.solver->grid();
+        for (int k = 0; k < g.cells(2); ++k)
+            for (int j = 0; j < g.cells(1); ++j)
+                for (int i = 0; i < g.cells(0); ++i)
+                    if (!room.solver->solid(i, j, k)) {
+                        ++r.air;
+                        r.eddyViscosity.push_back(room.solver->eddyViscosity(i, j, k));
+                    }
+        // Run as a user would, from inside the case (`sh Allrun`: the script finds its own folder).
+        REQUIRE(std::system(("cd '" + r.dir.string() + "' && sh Allrun > allrun.out 2>&1").c_str()) == 0);
+        r.intake = intakeComparison(r.dir);
+        return r;
+    }();
+    return run;
+}
+
+bool haveOpenFoam()
+{
+    return std::system("command -v buoyantBoussinesqSimpleFoam >/dev/null 2>&1 && command -v checkMesh >/dev/null") ==
+           0;
+}
+
 } // namespace
 
-TEST_CASE("OpenFOAM: the row pair's exported case runs and agrees rack by rack (validation)",
+TEST_CASE("OpenFOAM: the row pair's exported case couples its racks itself, conserves their heat and agrees mid-row "
+          "(validation)",
           "[thermal][room][openfoam]")
 {
     INFO("needs Debian's openfoam package (scripts/test installs it)");
-    REQUIRE(std::system("command -v buoyantBoussinesqSimpleFoam >/dev/null 2>&1 && command -v checkMesh >/dev/null") ==
-            0);
-    core::Design d = core::loadDesign(test::kDataDir + "/designs/row-pair.yaml", test::kDataDir + "/catalog");
-    REQUIRE(d.thermalModel == core::ThermalModel::Field);
-    d.room.turbulence = core::RoomTurbulence::KEpsilon; // the exported case's closure
-    const thermal::ThermalResult t = room::computeThermalField(d);
-    const room::RoomField& room = room::fieldOf(t)->rooms.front();
-    const fs::path dir = fs::temp_directory_path() / ("rdt-openfoam-test-" + std::to_string(::getpid()));
-    fs::remove_all(dir);
-    room::OpenFoamOptions o;
-    o.iterations = 2000;
-    o.title = "rdt test";
-    const std::size_t cells = room::exportOpenFoam(room.geometry, *room.solver, dir.string(), o);
+    REQUIRE(haveOpenFoam());
+    const RowPairRun& run = rowPairRun();
+    const fs::path& dir = run.dir;
     // The mesh is rdt's grid without the racks' cells.
-    std::size_t air = 0;
-    const room::FieldGrid& g = room.solver->grid();
-    for (int k = 0; k < g.cells(2); ++k)
-        for (int j = 0; j < g.cells(1); ++j)
-            for (int i = 0; i < g.cells(0); ++i)
-                air += room.solver->solid(i, j, k) ? 0 : 1;
-    CHECK(cells == air);
-
-    // Run as a user would, from inside the case (`sh Allrun`: the script finds its own folder).
-    REQUIRE(std::system(("cd '" + dir.string() + "' && sh Allrun > allrun.out 2>&1").c_str()) == 0);
+    CHECK(run.cells == run.air);
     CHECK(slurp(dir / "log.checkMesh").find("Mesh OK") != std::string::npos);
+
+    // Honest reference: no rack exhaust is a fixed temperature (rdt's answer); each maps its own
+    // intake, and each zone's heat is an fvOption.
+    const std::string tField = slurp(dir / "0" / "T");
+    std::size_t exhausts = 0, mapped = 0;
+    for (std::size_t at = tField.find("_exhaust\n"); at != std::string::npos; at = tField.find("_exhaust\n", at + 1)) {
+        ++exhausts;
+        const std::size_t close = tField.find('}', at);
+        mapped += tField.substr(at, close - at).find("outletMappedUniformInlet") != std::string::npos ? 1 : 0;
+    }
+    CHECK(exhausts >= 32);
+    CHECK(mapped == exhausts);
+    const std::string options = slurp(dir / "system" / "fvOptions");
+    std::size_t sources = 0;
+    double suSum = 0; // K m³/s
+    for (std::size_t at = options.find("T           ("); at != std::string::npos;
+         at = options.find("T           (", at + 1)) {
+        ++sources;
+        suSum += std::stod(options.substr(at + 13));
+    }
+    CHECK(sources == exhausts);
+
     // Converged on the case's residual targets, or every rack's intake steady: within 0.05 K
     // over the last 500 iterations (sampled every 50).
-    const bool converged =
-        slurp(dir / "log.buoyantBoussinesqSimpleFoam").find("SIMPLE solution converged") != std::string::npos;
+    const std::string log = slurp(dir / "log.buoyantBoussinesqSimpleFoam");
+    const bool converged = log.find("SIMPLE solution converged") != std::string::npos;
     for (int n = 1; n <= 32 && !converged; ++n) {
-        std::istringstream series(
-            slurp(dir / "postProcessing" / ("rack_" + std::to_string(n) + "_intake") / "0" / "surfaceFieldValue.dat"));
+        // The rack's bottom zone (its own intake patch; every zone is sampled alike).
+        const std::string stem = "rack_" + std::to_string(n);
+        fs::path zone = dir / "postProcessing" / (stem + "_intake");
+        if (!fs::exists(zone))
+            zone = dir / "postProcessing" / (stem + "_z1_intake");
+        std::istringstream series(slurp(zone / "0" / "surfaceFieldValue.dat"));
         std::vector<double> values;
         std::string line;
         while (std::getline(series, line)) {
@@ -116,42 +210,55 @@ TEST_CASE("OpenFOAM: the row pair's exported case runs and agrees rack by rack (
         CHECK(std::abs(values.back() - values[values.size() - 11]) < 0.05);
     }
 
-    // rack_N_intake OpenFOAM rdt difference (°C, K) per line.
-    std::map<int, std::array<double, 2>> intake;
-    std::istringstream lines(slurp(dir / "intake-comparison.txt"));
-    std::string name;
-    double of = 0, rdt = 0, diff = 0;
-    while (lines >> name >> of >> rdt >> diff)
-        intake[std::stoi(name.substr(5))] = {of, rdt};
-    REQUIRE(intake.size() == 32);
-    // Every rack within 1 K (measured 0.79 K at the ends), the middle ones (3–14 of each row of
-    // 16) within 0.1 K (measured 0.01 K).
-    for (int n = 1; n <= 32; ++n) {
-        INFO("rack " << n << ": OpenFOAM " << intake[n][0] << " degC, rdt " << intake[n][1] << " degC");
-        const bool middle = (n - 1) % 16 >= 2 && (n - 1) % 16 <= 13;
-        CHECK(std::abs(intake[n][0] - intake[n][1]) < (middle ? 0.1 : 1.0));
+    // OpenFOAM's own heat balance: the net enthalpy flux out of the room's openings, Σ φ T over
+    // supplies (φ < 0) and returns (φ > 0), is the racks' heat Σ Q / (ρ c_p) within 1.5 %.
+    // Measured: 1.03 %, constant from iteration 650 to 3,000, every rack's intake and exhaust
+    // carrying the same enthalpy to 1e-5 — the rest leaves by turbulent diffusion through the
+    // fixed-temperature faces (each exhaust at its intake's mean, the heated cell behind it
+    // warmer; the supply tiles), which OpenFOAM's stock mapped inlet conducts and rdt's black-box
+    // faces do not. A lost zone's heat (≈ 1 % each on this room) or a source in the wrong units
+    // fails it.
+    double carried = 0; // K m³/s
+    int openings = 0;
+    for (const auto& e : fs::directory_iterator(dir / "postProcessing")) {
+        const std::string name = e.path().filename().string();
+        if (name.size() < 5 || name.substr(name.size() - 5) != "_flow")
+            continue;
+        const std::string stem = name.substr(0, name.size() - 5);
+        const double flow = lastValue(e.path() / "0" / "surfaceFieldValue.dat");
+        const double t = lastValue(dir / "postProcessing" / (stem + "_temperature") / "0" / "surfaceFieldValue.dat");
+        carried += flow * t;
+        ++openings;
     }
-    // Reported, not asserted: the row ends as each code has them (docs/thermal.md quotes them).
+    REQUIRE(openings > 1);
+    INFO("the openings carry out " << carried << " K m3/s; the racks' sources add " << suSum);
+    CHECK(suSum > 0);
+    CHECK(std::abs(carried - suSum) < 0.015 * suSum);
+
+    // Rack intakes: 32 racks; the middle ones (3–14 of each row of 16) within 0.1 K.
+    const auto& intake = run.intake;
+    REQUIRE(intake.size() == 32);
+    for (int n = 1; n <= 32; ++n) {
+        const bool middle = (n - 1) % 16 >= 2 && (n - 1) % 16 <= 13;
+        if (!middle)
+            continue;
+        INFO("rack " << n << ": OpenFOAM " << intake.at(n)[0] << " degC, rdt " << intake.at(n)[1] << " degC");
+        CHECK(std::abs(intake.at(n)[0] - intake.at(n)[1]) < 0.1);
+    }
+    // Reported, not asserted here: the row ends as each code has them (docs/thermal.md quotes
+    // them; the known-gap case below asserts them).
     WARN("end racks 1 / 16 / 17 / 32, OpenFOAM "
-         << intake[1][0] << " / " << intake[16][0] << " / " << intake[17][0] << " / " << intake[32][0] << " degC, rdt "
-         << intake[1][1] << " / " << intake[16][1] << " / " << intake[17][1] << " / " << intake[32][1]
-         << " degC; second racks OpenFOAM " << intake[2][0] << ", rdt " << intake[2][1]);
+         << intake.at(1)[0] << " / " << intake.at(16)[0] << " / " << intake.at(17)[0] << " / " << intake.at(32)[0]
+         << " degC, rdt " << intake.at(1)[1] << " / " << intake.at(16)[1] << " / " << intake.at(17)[1] << " / "
+         << intake.at(32)[1] << " degC; second racks OpenFOAM " << intake.at(2)[0] << ", rdt " << intake.at(2)[1]);
     // Both codes find the row ends the warmest.
     for (int code = 0; code < 2; ++code) {
-        CHECK(intake[1][static_cast<std::size_t>(code)] > intake[8][static_cast<std::size_t>(code)] + 2.0);
-        CHECK(intake[16][static_cast<std::size_t>(code)] > intake[8][static_cast<std::size_t>(code)] + 2.0);
+        CHECK(intake.at(1)[static_cast<std::size_t>(code)] > intake.at(8)[static_cast<std::size_t>(code)] + 2.0);
+        CHECK(intake.at(16)[static_cast<std::size_t>(code)] > intake.at(8)[static_cast<std::size_t>(code)] + 2.0);
     }
     // The eddy viscosities, rdt's k-epsilon against OpenFOAM's on the same cells: reported, not
-    // asserted. With the rack intakes' tangential velocity zero-gradient (2026-12-03) the intakes
-    // agree as above, and rdt's eddy viscosity is 13 % above OpenFOAM's (mean; 90th percentile
-    // 19 %), away from the racks and panels as beside them — an open difference (docs/thermal.md).
-    // The closure itself is validated in FieldTurbulence.test.cpp (exact decay, Dean's channel).
-    std::vector<double> ours;
-    for (int k = 0; k < g.cells(2); ++k)
-        for (int j = 0; j < g.cells(1); ++j)
-            for (int i = 0; i < g.cells(0); ++i)
-                if (!room.solver->solid(i, j, k))
-                    ours.push_back(room.solver->eddyViscosity(i, j, k));
+    // asserted (docs/thermal.md). The closure itself is validated in FieldTurbulence.test.cpp
+    // (exact decay, Dean's channel).
     fs::path last;
     double latest = 0;
     for (const auto& e : fs::directory_iterator(dir)) {
@@ -165,9 +272,66 @@ TEST_CASE("OpenFOAM: the row pair's exported case runs and agrees rack by rack (
     }
     REQUIRE(!last.empty());
     const std::vector<double> theirs = internalField(last / "nut");
-    REQUIRE(theirs.size() == ours.size());
-    const auto a = spread(ours), b = spread(theirs);
+    REQUIRE(theirs.size() == run.eddyViscosity.size());
+    const auto a = spread(run.eddyViscosity), b = spread(theirs);
     WARN("eddy viscosity, rdt vs OpenFOAM: mean " << a[0] << " vs " << b[0] << " m2/s, 90th percentile " << a[1]
                                                   << " vs " << b[1]);
-    fs::remove_all(dir);
+}
+
+// Issue 36's criterion, at every rack of the row pair: within 1 K of the honest reference, and
+// never more than 0.5 K cooler than it. Not met yet at the row ends (rdt 1.4 K cooler): Catch's
+// [!shouldfail] keeps the suite green while the gap is open and fails it the day the model
+// closes the gap, so that the tag comes off and the criterion guards from then on.
+TEST_CASE("OpenFOAM: every rack of the row pair within 1 K and never 0.5 K cooler, a known gap "
+          "(validation)",
+          "[thermal][room][openfoam][!shouldfail]")
+{
+    REQUIRE(haveOpenFoam());
+    const auto& intake = rowPairRun().intake;
+    REQUIRE(intake.size() == 32);
+    for (const auto& [n, v] : intake) {
+        INFO("rack " << n << ": OpenFOAM " << v[0] << " degC, rdt " << v[1] << " degC");
+        CHECK(std::abs(v[0] - v[1]) <= 1.0);
+        CHECK(v[1] - v[0] >= -0.5);
+    }
+}
+
+TEST_CASE("OpenFOAM: the case runs on 2 MPI ranks (decomposePar, mpirun, reconstructPar) with the serial answer",
+          "[thermal][room][openfoam][mpi]")
+{
+    REQUIRE(haveOpenFoam());
+    REQUIRE(std::system("command -v mpirun >/dev/null 2>&1 && command -v decomposePar >/dev/null") == 0);
+    const core::Design d =
+        core::loadDesign(RDT_SOURCE_DIR "/tests/fixtures/room/row-pair-6.yaml", test::kDataDir + "/catalog");
+    const thermal::ThermalResult t = room::computeThermalField(d);
+    const room::RoomField& room = room::fieldOf(t)->rooms.front();
+    std::map<int, std::array<double, 2>> answer[2];
+    for (int ranks : {1, 2}) {
+        const fs::path dir = fs::temp_directory_path() /
+                             ("rdt-openfoam-mpi-" + std::to_string(::getpid()) + "-" + std::to_string(ranks));
+        fs::remove_all(dir);
+        room::OpenFoamOptions o;
+        o.iterations = 2000;
+        o.ranks = ranks;
+        room::exportOpenFoam(room.geometry, *room.solver, dir.string(), o);
+        INFO(ranks << " rank(s): " << dir.string());
+        REQUIRE(std::system(("sh '" + (dir / "Allrun").string() + "' > '" + (dir / "allrun.out").string() + "' 2>&1")
+                                .c_str()) == 0);
+        if (ranks == 2) {
+            CHECK(slurp(dir / "system" / "decomposeParDict").find("numberOfSubdomains 2;") != std::string::npos);
+            CHECK(fs::exists(dir / "processor0"));
+            CHECK(fs::exists(dir / "processor1"));
+            const std::string log = slurp(dir / "log.buoyantBoussinesqSimpleFoam");
+            CHECK(log.find("Finalising parallel run") != std::string::npos);
+            CHECK(slurp(dir / "log.reconstructPar").find("End") != std::string::npos);
+        }
+        answer[ranks - 1] = intakeComparison(dir);
+        fs::remove_all(dir);
+    }
+    REQUIRE(answer[0].size() == 6);
+    REQUIRE(answer[1].size() == 6);
+    for (const auto& [n, v] : answer[0]) {
+        INFO("rack " << n << ": 1 rank " << v[0] << " degC, 2 ranks " << answer[1].at(n)[0] << " degC");
+        CHECK(std::abs(v[0] - answer[1].at(n)[0]) <= 0.02); // printed to 0.01 K; the partition changes the sums' order
+    }
 }
