@@ -1,5 +1,7 @@
 #include "cli/Commands.h"
 #include "report/FieldOutput.h"
+#include "report/OpenFoamOutput.h"
+#include "room/OpenFoamResult.h"
 #include "room/VtkExport.h"
 #include "room/OpenFoamExport.h"
 
@@ -11,6 +13,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 
 #include "report/CheckFormats.h"
 #include "analysis/Compare.h"
@@ -211,12 +214,41 @@ int runField(const FieldArgs& args)
             fo.ranks = args.ranks;
             fo.title =
                 "room " + chosen->geometry.id + " of " + result.design.name + ", exported by rdt " + core::version();
+            fo.boxNames = room::boxNames(chosen->geometry, result.design);
             exported = room::exportOpenFoam(chosen->geometry, *chosen->solver, args.openFoamDir, fo);
+        }
+        if (!args.h5.empty() && args.fromOpenFoam.empty())
+            throw core::InputError(core::SourceLoc{"command line", 0, 0, "--h5"},
+                                   "--h5 writes the comparison with an OpenFOAM run: give --from-openfoam DIR");
+        std::optional<report::OpenFoamComparison> reference;
+        if (!args.fromOpenFoam.empty()) {
+            report::OpenFoamComparison c;
+            c.result = room::readOpenFoamResult(args.fromOpenFoam);
+            std::vector<std::string> known;
+            for (const room::OpenFoamIntake& r : c.result.racks) {
+                std::size_t at = result.design.racks.size();
+                for (std::size_t i = 0; i < result.design.racks.size(); ++i)
+                    if (result.design.racks[i].id == r.id)
+                        at = i;
+                if (at == result.design.racks.size()) {
+                    for (const core::Rack& k : result.design.racks)
+                        known.push_back(k.id);
+                    throw core::InputError(core::SourceLoc{args.fromOpenFoam + "/rdt-racks.txt", 0, 0, r.patch},
+                                           "rack \"" + r.id + "\" is not in " + args.design +
+                                               " (was the case exported from another design?)" +
+                                               core::didYouMean(r.id, known));
+                }
+                c.rdtIntakeC.push_back(result.thermal->racks[at].fieldIntakeK - 273.15);
+            }
+            if (!args.h5.empty())
+                report::writeOpenFoamH5(args.h5, c);
+            reference = std::move(c);
         }
         if (args.json) {
             nlohmann::json j = report::fieldJson(*result.thermal);
             j["vtk_dir"] = args.vtkDir.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.vtkDir);
             j["openfoam_dir"] = args.openFoamDir.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.openFoamDir);
+            j["openfoam"] = reference ? report::openFoamJson(*reference) : nlohmann::json(nullptr);
             std::cout << j.dump(2) << "\n";
             return exitFor(result.violations);
         }
@@ -273,6 +305,11 @@ int runField(const FieldArgs& args)
         if (exported > 0)
             std::printf("OpenFOAM: room %s, %zu cells, in %s (run %s/Allrun)\n", chosen->geometry.id.c_str(), exported,
                         args.openFoamDir.c_str(), args.openFoamDir.c_str());
+        if (reference) {
+            std::cout << report::openFoamText(*reference);
+            if (!args.h5.empty())
+                std::printf("comparison written to %s (/openfoam/intakes)\n", args.h5.c_str());
+        }
         return exitFor(result.violations);
     });
 }

@@ -54,6 +54,8 @@ struct FieldArgs {
     std::string room; ///< empty: the first room
     int iterations = 2000;
     int ranks = 1;                 ///< OpenFOAM MPI ranks (decomposePar, mpirun -np N)
+    std::string fromOpenFoam;      ///< a run case to read back and compare with rdt's solve
+    std::string h5;                ///< where to write that comparison (HDF5)
     bool json = false;
     ScenarioArgs what;
 };

@@ -81,6 +81,9 @@ int main(int argc, char** argv)
                          "OpenFOAM MPI ranks: the case's Allrun decomposes (scotch), runs mpirun -np N and reconstructs")
         ->check(CLI::Range(1, 4096))
         ->capture_default_str();
+    fieldCmd->add_option("--from-openfoam", fieldArgs.fromOpenFoam,
+                         "Read an exported case back after its Allrun: each rack's intake from OpenFOAM beside rdt's");
+    fieldCmd->add_option("--h5", fieldArgs.h5, "With --from-openfoam: write the comparison as HDF5 (/openfoam/intakes)");
     fieldCmd->add_flag("--json", fieldArgs.json, "Print thermal.field as JSON");
     scenarioOptions(fieldCmd, fieldArgs.what);
 

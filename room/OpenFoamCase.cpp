@@ -279,6 +279,13 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
             compare << "\n";
     }
     writeFoamFile(dir / "rdt-compare.txt", compare.str());
+    std::ostringstream names; // the case's racks under the design's ids (readOpenFoamResult)
+    names << "# rack   its id in the design\n";
+    for (std::size_t b = 0; b < room.boxes.size(); ++b)
+        names << "rack_" << b + 1 << " "
+              << (b < o.boxNames.size() && !o.boxNames[b].empty() ? o.boxNames[b] : "rack_" + std::to_string(b + 1))
+              << "\n";
+    writeFoamFile(dir / "rdt-racks.txt", names.str());
     const bool parallel = o.ranks > 1;
     if (parallel) {
         // Geometric slabs (`hierarchical`): Debian's v1912 ships scotch, metis and kahip only as

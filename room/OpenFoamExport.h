@@ -21,6 +21,7 @@
 /// (`rdt-compare.txt` holds rdt's values).
 
 #include <string>
+#include <vector>
 
 #include "room/FieldSolver.h"
 #include "room/RoomGeometry.h"
@@ -31,6 +32,9 @@ struct OpenFoamOptions {
     int iterations = 2000; ///< SIMPLE iterations (endTime); the residual controls may stop it earlier
     std::string title;     ///< into the case's README
     int ranks = 1;         ///< MPI ranks for the solver (> 1: decomposePar, mpirun, reconstructPar)
+    /// Per black box (racks, then in-row units) its name in the design, into rdt-racks.txt for
+    /// readOpenFoamResult; empty: rack_N.
+    std::vector<std::string> boxNames;
 };
 
 /// Write the case into `dir` (created; files replaced). `solved` is rdt's converged field of the

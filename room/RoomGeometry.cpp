@@ -503,4 +503,13 @@ std::unique_ptr<FieldSolver> makeRoomSolver(const RoomGeometry& g, const FluidPr
     return s;
 }
 
+std::vector<std::string> boxNames(const RoomGeometry& room, const core::Design& design)
+{
+    std::vector<std::string> names;
+    for (int ri : room.racks)
+        names.push_back(design.racks.at(static_cast<std::size_t>(ri)).id);
+    names.insert(names.end(), room.coolers.begin(), room.coolers.end());
+    return names;
+}
+
 } // namespace rdt::room

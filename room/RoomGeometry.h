@@ -65,6 +65,9 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& design, const std::
                                          const std::vector<double>& rackHeatW, double density);
 
 /// A field solver set up for `room` (air properties with T_ref at the supply temperature).
+/// The room's black boxes by their names in `design`: its racks' ids, then its in-row units'.
+std::vector<std::string> boxNames(const RoomGeometry& room, const core::Design& design);
+
 std::unique_ptr<FieldSolver> makeRoomSolver(const RoomGeometry& room, const FluidProperties& air);
 
 } // namespace rdt::room

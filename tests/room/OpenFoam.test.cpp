@@ -19,7 +19,10 @@
 #include <unistd.h>
 
 #include "support/RuleHarness.h"
+#include "report/OpenFoamOutput.h"
 #include "room/OpenFoamExport.h"
+#include "room/OpenFoamResult.h"
+#include "support/Hdf5Read.h"
 #include "room/RoomThermal.h"
 
 using namespace rdt;
@@ -313,6 +316,7 @@ TEST_CASE("OpenFOAM: the case runs on 2 MPI ranks (decomposePar, mpirun, reconst
         room::OpenFoamOptions o;
         o.iterations = 2000;
         o.ranks = ranks;
+        o.boxNames = room::boxNames(room.geometry, d);
         room::exportOpenFoam(room.geometry, *room.solver, dir.string(), o);
         INFO(ranks << " rank(s): " << dir.string());
         REQUIRE(std::system(("sh '" + (dir / "Allrun").string() + "' > '" + (dir / "allrun.out").string() + "' 2>&1")
@@ -326,6 +330,42 @@ TEST_CASE("OpenFOAM: the case runs on 2 MPI ranks (decomposePar, mpirun, reconst
             CHECK(slurp(dir / "log.reconstructPar").find("End") != std::string::npos);
         }
         answer[ranks - 1] = intakeComparison(dir);
+        if (ranks == 2) {
+            // Read back (rdt field --from-openfoam): the design's rack ids, OpenFOAM's intakes as
+            // Allrun printed them, and the run's facts; then the comparison as HDF5, read back.
+            const room::OpenFoamResult back = room::readOpenFoamResult(dir.string());
+            CHECK(back.ranks == 2);
+            CHECK(back.iterations > 100);
+            REQUIRE(back.racks.size() == 6);
+            report::OpenFoamComparison c;
+            c.result = back;
+            for (std::size_t i = 0; i < back.racks.size(); ++i) {
+                const room::OpenFoamIntake& r = back.racks[i];
+                INFO(r.patch << " = " << r.id);
+                CHECK(r.id == d.racks[static_cast<std::size_t>(room.geometry.racks[i])].id);
+                CHECK(std::abs(r.intakeC - answer[1].at(static_cast<int>(i) + 1)[0]) <= 0.006); // printed to 0.01
+                c.rdtIntakeC.push_back(t.racks[static_cast<std::size_t>(room.geometry.racks[i])].fieldIntakeK - 273.15);
+                // The same solve exported it (the rack's value is the one of its last coupling pass).
+                CHECK(std::abs(c.rdtIntakeC.back() - r.rdtIntakeC) < 1e-3);
+            }
+            const fs::path h5 = dir / "comparison.h5";
+            report::writeOpenFoamH5(h5.string(), c);
+            const hid_t file = H5Fopen(h5.string().c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+            REQUIRE(file >= 0);
+            const std::vector<double> ours = test::realColumn(file, "/openfoam/intakes", "rdt_intake");
+            const std::vector<double> theirs = test::realColumn(file, "/openfoam/intakes", "openfoam_intake");
+            const std::vector<double> diff = test::realColumn(file, "/openfoam/intakes", "difference");
+            H5Fclose(file);
+            REQUIRE(ours.size() == 6);
+            for (std::size_t i = 0; i < 6; ++i) {
+                CHECK(ours[i] == c.rdtIntakeC[i]);
+                CHECK(theirs[i] == back.racks[i].intakeC);
+                CHECK(diff[i] == Approx(ours[i] - theirs[i]).margin(1e-12));
+            }
+            const report::ComparisonWorst w = report::worstOf(c);
+            CHECK(std::abs(w.largestK) == Approx(std::abs(diff[w.largestAt])));
+            CHECK(report::openFoamText(c).find(back.racks[w.largestAt].id) != std::string::npos);
+        }
         fs::remove_all(dir);
     }
     REQUIRE(answer[0].size() == 6);
@@ -334,4 +374,45 @@ TEST_CASE("OpenFOAM: the case runs on 2 MPI ranks (decomposePar, mpirun, reconst
         INFO("rack " << n << ": 1 rank " << v[0] << " degC, 2 ranks " << answer[1].at(n)[0] << " degC");
         CHECK(std::abs(v[0] - answer[1].at(n)[0]) <= 0.02); // printed to 0.01 K; the partition changes the sums' order
     }
+}
+
+TEST_CASE("OpenFOAM read-back: a folder rdt did not export, a case not run and a malformed line are located errors",
+          "[thermal][room][openfoam]")
+{
+    const fs::path dir = fs::temp_directory_path() / ("rdt-openfoam-back-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const auto message = [&] {
+        try {
+            room::readOpenFoamResult(dir.string());
+        } catch (const core::InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK_THAT(message(), Catch::Matchers::Contains("rdt-racks.txt") && Catch::Matchers::Contains("not a case rdt exported"));
+    std::ofstream(dir / "rdt-racks.txt") << "# rack   its id in the design\nrack_1 h/p/a/r1\n";
+    std::ofstream(dir / "rdt-compare.txt") << "# header\nrack_1 300.0 rack_1_intake 0.5\n";
+    CHECK_THAT(message(), Catch::Matchers::Contains("surfaceFieldValue.dat") &&
+                              Catch::Matchers::Contains("run the case's Allrun first"));
+    fs::create_directories(dir / "postProcessing" / "rack_1_intake" / "0");
+    std::ofstream(dir / "postProcessing" / "rack_1_intake" / "0" / "surfaceFieldValue.dat")
+        << "# Time areaAverage(T)\n50 301.0\n100 oops\n";
+    CHECK_THAT(message(), Catch::Matchers::Contains("surfaceFieldValue.dat:3") &&
+                              Catch::Matchers::Contains("expected an iteration and a temperature"));
+    std::ofstream(dir / "postProcessing" / "rack_1_intake" / "0" / "surfaceFieldValue.dat")
+        << "# Time areaAverage(T)\n50 301.0\n100 302.15\n";
+    std::ofstream(dir / "rdt-compare.txt") << "# header\nrack_1 300.0 rack_1_intake -1\n";
+    CHECK_THAT(message(), Catch::Matchers::Contains("rdt-compare.txt:2") && Catch::Matchers::Contains("flow"));
+    std::ofstream(dir / "rdt-compare.txt") << "# header\nrack_1 300.0 rack_1_intake 0.5\n";
+    CHECK_THAT(message(), Catch::Matchers::Contains("log.buoyantBoussinesqSimpleFoam"));
+    std::ofstream(dir / "log.buoyantBoussinesqSimpleFoam") << "nProcs : 1\nTime = 1\n\nTime = 2\n";
+    const room::OpenFoamResult r = room::readOpenFoamResult(dir.string());
+    REQUIRE(r.racks.size() == 1);
+    CHECK(r.racks[0].id == "h/p/a/r1");
+    CHECK(r.racks[0].intakeC == Approx(29.0));
+    CHECK(r.racks[0].driftK == Approx(1.15));
+    CHECK(r.iterations == 2);
+    CHECK_FALSE(r.converged);
+    fs::remove_all(dir);
 }

@@ -1,0 +1,34 @@
+#pragma once
+/// \file OpenFoamResult.h
+/// An exported OpenFOAM case read back after its run (`rdt field DESIGN --from-openfoam DIR`): each
+/// rack's mean intake temperature as OpenFOAM has it — its zones' intake patches' last sampled
+/// means (postProcessing/<patch>/0/surfaceFieldValue.dat), weighted by the zones' flows
+/// (rdt-compare.txt) — under the design's rack ids (rdt-racks.txt), with how the run ended.
+
+#include <string>
+#include <vector>
+
+namespace rdt::room {
+
+/// One rack of the case.
+struct OpenFoamIntake {
+    std::string patch; ///< rack_N, as in the case
+    std::string id;    ///< the design's rack id
+    double intakeC = 0;    ///< OpenFOAM's mean intake, °C
+    double rdtIntakeC = 0; ///< rdt's when the case was exported, °C
+    double driftK = 0;     ///< OpenFOAM's change over its last 10 samples (500 iterations), K
+};
+
+struct OpenFoamResult {
+    std::string dir;
+    std::vector<OpenFoamIntake> racks;
+    int iterations = 0;     ///< SIMPLE iterations the solver ran (its log)
+    bool converged = false; ///< on the case's residual targets
+    int ranks = 1;          ///< MPI ranks it ran on
+};
+
+/// Read the case in `dir`. Throws core::InputError naming the file (and line) for a case that was
+/// not exported by rdt, has not been run, or whose files are malformed.
+OpenFoamResult readOpenFoamResult(const std::string& dir);
+
+} // namespace rdt::room
