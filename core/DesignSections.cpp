@@ -41,7 +41,7 @@ Room readRoom(const Cursor& c)
 {
     c.requireMap();
     c.allowKeys({"ceiling", "cold_aisle", "hot_aisle", "clearance", "length", "width", "supply", "containment",
-                 "leakage", "cooling_units", "grid", "refine", "max_cells", "turbulence"});
+                 "leakage", "cooling_units", "grid", "refine", "max_cells", "turbulence", "scope"});
     Room r;
     r.declared = true;
     r.loc = c.loc();
@@ -76,6 +76,8 @@ Room readRoom(const Cursor& c)
         r.cellM = x->quantity(Dimension::Length, Range{0.02, 2.0});
     if (auto x = c.find("refine"))
         r.refine = x->number(1.0, 8.0);
+    if (auto x = c.find("scope"))
+        r.scope = readChoice<Room::Scope>(*x, {{"pod", Room::Scope::Pod}, {"hall", Room::Scope::Hall}}, "room scope");
     if (auto x = c.find("turbulence"))
         r.turbulence = readChoice<RoomTurbulence>(
             *x, {{"zero-equation", RoomTurbulence::ZeroEquation}, {"k-epsilon", RoomTurbulence::KEpsilon}},

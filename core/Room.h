@@ -61,6 +61,9 @@ struct Room {
     /// ceiling are `cellM / refine`, growing by at most 1.25 a cell to `cellM` (1: uniform).
     double refine = 1.0;
     RoomTurbulence turbulence = RoomTurbulence::ZeroEquation;
+    /// What one room holds: each pod its own room (the default), or each hall one room with all
+    /// its pods (their air mixes; a whole hall's solve, or its OpenFOAM case).
+    enum class Scope { Pod, Hall } scope = Scope::Pod;
     long long maxCells = 4000000; ///< larger grids are refused (memory: about 0.5 kB a cell)
     SourceLoc loc;
 };

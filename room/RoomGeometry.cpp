@@ -141,11 +141,13 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& d, const std::vecto
     const core::Room& room = d.room;
     const core::SourceLoc where = room.declared ? room.loc : core::SourceLoc{d.file, 0, 0, "room"};
     const core::LayoutGeometry layout = core::computeLayout(d);
-    // Group racks by pod, or by hall for rows outside pods.
+    // Group racks by pod, or by hall for rows outside pods; `scope: hall` one room a hall.
+    const bool hallScope = room.scope == core::Room::Scope::Hall;
+    const auto podKey = [&](const core::Rack& r) { return hallScope ? -1 : r.pod; };
     std::map<std::pair<int, int>, std::vector<int>> groups;
     for (std::size_t ri = 0; ri < d.racks.size(); ++ri) {
         const core::Rack& r = d.racks[ri];
-        groups[{r.hall, r.pod}].push_back(static_cast<int>(ri));
+        groups[{r.hall, podKey(r)}].push_back(static_cast<int>(ri));
     }
     using Kind = core::CoolingUnit::Kind;
     double supplyK = d.site.supplyAirK;
@@ -197,9 +199,10 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& d, const std::vecto
         RoomGeometry g;
         g.racks = racks;
         const core::Rack& first = d.racks[static_cast<std::size_t>(racks.front())];
-        g.id = first.pod >= 0    ? d.pods[static_cast<std::size_t>(first.pod)].id
-               : first.hall >= 0 ? d.halls[static_cast<std::size_t>(first.hall)].id + "/rows"
-                                 : std::string("room");
+        g.id = hallScope && first.hall >= 0 ? d.halls[static_cast<std::size_t>(first.hall)].id
+               : first.pod >= 0             ? d.pods[static_cast<std::size_t>(first.pod)].id
+               : first.hall >= 0            ? d.halls[static_cast<std::size_t>(first.hall)].id + "/rows"
+                                            : std::string("room");
         std::array<double, 3> lo{1e300, 1e300, 0}, hi{-1e300, -1e300, 0};
         for (int ri : racks) {
             const core::Box& f = layout.frames[static_cast<std::size_t>(ri)];
@@ -225,7 +228,7 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& d, const std::vecto
                 continue;
             const core::Group& row = d.rows[static_cast<std::size_t>(unitRow[u])];
             const core::Rack& r0 = d.racks[static_cast<std::size_t>(row.racks.front())];
-            if (r0.hall != first.hall || r0.pod != first.pod)
+            if (r0.hall != first.hall || podKey(r0) != podKey(first))
                 continue;
             const core::Box& a = layout.frames[static_cast<std::size_t>(row.racks.front())];
             const core::Box& b = layout.frames[static_cast<std::size_t>(row.racks.back())];

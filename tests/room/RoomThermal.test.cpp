@@ -4,6 +4,9 @@
 // own intake. Tolerances are stated at each check.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
+
 #include <cmath>
 #include <string>
 #include <vector>
@@ -173,4 +176,65 @@ TEST_CASE("room field: a chassis over the allowable while its rack's mean is und
     for (const core::Violation& v : violations)
         if (v.rule == "thermal.inlet.chassis")
             CHECK(v.subject.find("/gt") != std::string::npos);
+}
+
+TEST_CASE("room scope: each pod its own room by default, each hall one room with all its pods under scope: hall",
+          "[thermal][room][scope]")
+{
+    // The row-pair-6 fixture's room with two pods in its hall: rows of two racks, then of three.
+    std::ifstream in(RDT_SOURCE_DIR "/tests/fixtures/room/row-pair-6.yaml");
+    std::stringstream fixture;
+    fixture << in.rdbuf();
+    const std::string base = fixture.str();
+    const std::string pod = "        - id: p\n          rows:\n"
+                            "            - {id: a, racks: [{template: r, count: 3, id: \"r{n}\"}]}\n"
+                            "            - {id: b, racks: [{template: r, count: 3, id: \"r{n}\"}]}";
+    REQUIRE(base.find(pod) != std::string::npos);
+    const auto design = [&](const std::string& scope) {
+        std::string text = base;
+        text.replace(text.find(pod), pod.size(),
+                     "        - id: p1\n          rows:\n"
+                     "            - {id: a, racks: [{template: r, count: 2, id: \"r{n}\"}]}\n"
+                     "            - {id: b, racks: [{template: r, count: 2, id: \"r{n}\"}]}\n"
+                     "        - id: p2\n          rows:\n"
+                     "            - {id: a, racks: [{template: r, count: 3, id: \"r{n}\"}]}\n"
+                     "            - {id: b, racks: [{template: r, count: 3, id: \"r{n}\"}]}");
+        const std::string room = "grid: 0.3 m}";
+        text.replace(text.find(room), room.size(), "grid: 0.3 m" + scope + "}");
+        return text;
+    };
+    const core::Design pods = load(design(""));
+    CHECK(pods.room.scope == core::Room::Scope::Pod);
+    const thermal::ThermalResult a = room::computeThermalField(pods);
+    REQUIRE(room::fieldOf(a)->rooms.size() == 2);
+    CHECK(room::fieldOf(a)->rooms[0].geometry.id == "h/p1");
+    CHECK(room::fieldOf(a)->rooms[0].geometry.racks.size() == 4);
+    CHECK(room::fieldOf(a)->rooms[1].geometry.racks.size() == 6);
+
+    const core::Design hall = load(design(", scope: hall"));
+    CHECK(hall.room.scope == core::Room::Scope::Hall);
+    const thermal::ThermalResult b = room::computeThermalField(hall);
+    REQUIRE(room::fieldOf(b)->rooms.size() == 1);
+    const room::RoomField& one = room::fieldOf(b)->rooms[0];
+    CHECK(one.geometry.id == "h");
+    CHECK(one.geometry.racks.size() == 10);
+    // One room round both pods: larger than either pod's, and its heat every rack's.
+    CHECK(one.geometry.size[0] * one.geometry.size[1] >
+          room::fieldOf(a)->rooms[1].geometry.size[0] * room::fieldOf(a)->rooms[1].geometry.size[1]);
+    double heat = 0;
+    for (const thermal::RackThermal& r : b.racks)
+        heat += r.heatW;
+    // Every rack's heat (one rack left out would be a tenth): as of the last coupling pass, whose
+    // fan speeds — and so fan power — the final network pass moves by parts in a million.
+    CHECK(one.heatW == Approx(heat).epsilon(1e-4));
+    CHECK(std::abs(one.heatOutW - one.heatW) < 1e-3 * one.heatW);
+
+    // A scope it does not know: located, with the choices.
+    try {
+        load(design(", scope: building"));
+        FAIL("scope: building was accepted");
+    } catch (const core::InputError& e) {
+        CHECK_THAT(std::string(e.what()), Catch::Matchers::Contains("scope") && Catch::Matchers::Contains("hall"));
+        CHECK(e.loc().line > 0);
+    }
 }
