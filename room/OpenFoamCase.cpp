@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <functional>
+#include <map>
 #include <sstream>
 
 #include "room/OpenFoamDetail.h"
@@ -188,19 +190,43 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
                                               ";\n");
 
     // Each rack zone's heat, Q / (ρ c_p) (K m³/s: buoyantBoussinesqSimpleFoam's temperature
-    // equation is in volumetric flux), into the air cells just behind its exhaust.
-    std::ostringstream options;
+    // equation is in volumetric flux), into the air cells just behind its exhaust. OpenFOAM v1912
+    // builds a field of the whole mesh for every source every iteration: one source a zone took
+    // 5.5 s an iteration on the 24k hall (4,608 zones), against 0.4 s for the rest of it. So zones
+    // whose heat per volume agrees to three significant figures share one source, at the heat per
+    // volume of their sum: each group's heat is exact, a zone's within 0.5 % of its own.
+    struct Group {
+        std::vector<std::array<double, 3>> cells;
+        double su = 0, volume = 0, heatW = 0; // K m³/s, m³, W
+    };
+    std::map<std::string, Group> groups; // by heat per volume to three figures
     for (const FoamPatch& p : patches) {
         if (p.kind != K::Exhaust || p.cooler || !(p.heatW > 0) || p.heatPoints.empty())
             continue;
-        options << p.name << "_heat\n{\n    type            scalarSemiImplicitSource;\n    active          true;\n"
+        double volume = 0;
+        for (double v : p.heatVolumes)
+            volume += v;
+        const double su = p.heatW / (air.density * air.specificHeat);
+        char key[32];
+        std::snprintf(key, sizeof key, "%.2e", su / volume);
+        Group& grp = groups[key];
+        grp.cells.insert(grp.cells.end(), p.heatPoints.begin(), p.heatPoints.end());
+        grp.su += su;
+        grp.volume += volume;
+        grp.heatW += p.heatW;
+    }
+    std::ostringstream options;
+    int source = 0;
+    for (const auto& [key, grp] : groups) {
+        options << "racks_heat_" << ++source
+                << "\n{\n    type            scalarSemiImplicitSource;\n    active          true;\n"
                 << "    scalarSemiImplicitSourceCoeffs\n    {\n        selectionMode   points;\n        points\n"
                 << "        (\n";
-        for (const auto& x : p.heatPoints)
+        for (const auto& x : grp.cells)
             options << "            " << vec(x) << "\n";
-        options << "        );\n        volumeMode      absolute;\n        injectionRateSuSp\n        {\n"
-                << "            T           (" << foamNumber(p.heatW / (air.density * air.specificHeat))
-                << " 0); // " << foamNumber(p.heatW) << " W\n        }\n    }\n}\n\n";
+        options << "        );\n        volumeMode      specific;\n        injectionRateSuSp\n        {\n"
+                << "            T           (" << foamNumber(grp.su / grp.volume) << " 0); // K/s: "
+                << foamNumber(grp.heatW) << " W in " << foamNumber(grp.volume) << " m3\n        }\n    }\n}\n\n";
     }
     writeFoamFile(dir / "system" / "fvOptions", foamHeader("dictionary", "fvOptions", "system") + options.str());
 

@@ -34,6 +34,7 @@ struct FoamPatch {
     double heatW = 0;
     bool cooler = false;
     std::vector<std::array<double, 3>> heatPoints;
+    std::vector<double> heatVolumes; ///< m³, the cell at each heat point
 };
 
 std::string foamHeader(const std::string& cls, const std::string& object, const std::string& location = "");

@@ -277,8 +277,10 @@ std::size_t exportOpenFoam(const RoomGeometry& room, const FieldSolver& s, const
                 const double a = g.width(static_cast<int>(e1), c[e1]) * g.width(static_cast<int>(e2), c[e2]);
                 flow += it->second->speed * a;
                 area += a;
-                if (!intake)
+                if (!intake) {
                     p.heatPoints.push_back({g.centre(0, c[0]), g.centre(1, c[1]), g.centre(2, c[2])});
+                    p.heatVolumes.push_back(g.width(0, c[0]) * g.width(1, c[1]) * g.width(2, c[2]));
+                }
             }
             p.flowM3s = flow;
             p.velocity[axis] = area > 0 ? sign * flow / area : 0.0; // the mean, for the case's notes
