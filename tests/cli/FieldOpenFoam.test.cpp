@@ -14,7 +14,7 @@ using namespace rdt::test;
 using Catch::Matchers::Contains;
 namespace fs = std::filesystem;
 
-TEST_CASE("rdt field --from-openfoam: the case's racks beside rdt's; bad cases and flags are located errors",
+TEST_CASE("rdt field --from-openfoam: the case's racks beside rdt's, bad cases and flags are located errors",
           "[cli][field][openfoam]")
 {
     const fs::path dir = fs::temp_directory_path() / ("rdt-cli-openfoam-" + std::to_string(::getpid()));
