@@ -15,14 +15,14 @@ namespace {
 namespace fs = std::filesystem;
 constexpr double kZeroC = 273.15;
 
-/// The sampled values of a surfaceFieldValue series, in order.
-std::vector<double> series(const fs::path& file)
+/// Calls fn(row, location) for each line of `file` that is not blank or a `#` comment; throws
+/// core::InputError with `missing` when the file cannot be opened.
+template <class Fn>
+void forEachRow(const fs::path& file, const std::string& missing, Fn&& fn)
 {
     std::ifstream in(file);
     if (!in)
-        throw core::InputError(core::SourceLoc{file.string(), 0, 0, ""},
-                               "no OpenFOAM result: run the case's Allrun first");
-    std::vector<double> v;
+        throw core::InputError(core::SourceLoc{file.string(), 0, 0, ""}, missing);
     std::string line;
     int n = 0;
     while (std::getline(in, line)) {
@@ -30,12 +30,21 @@ std::vector<double> series(const fs::path& file)
         if (line.empty() || line[0] == '#')
             continue;
         std::istringstream row(line);
-        double iteration = 0, value = 0;
-        if (!(row >> iteration >> value) || !std::isfinite(value))
-            throw core::InputError(core::SourceLoc{file.string(), n, 0, ""},
-                                   "expected an iteration and a temperature (K)");
-        v.push_back(value);
+        fn(row, core::SourceLoc{file.string(), n, 0, ""});
     }
+}
+
+/// The sampled values of a surfaceFieldValue series, in order.
+std::vector<double> series(const fs::path& file)
+{
+    std::vector<double> v;
+    forEachRow(file, "no OpenFOAM result: run the case's Allrun first",
+               [&](std::istringstream& row, const core::SourceLoc& at) {
+                   double iteration = 0, value = 0;
+                   if (!(row >> iteration >> value) || !std::isfinite(value))
+                       throw core::InputError(at, "expected an iteration and a temperature (K)");
+                   v.push_back(value);
+               });
     if (v.empty())
         throw core::InputError(core::SourceLoc{file.string(), 0, 0, ""}, "no samples: the run stopped before its first");
     return v;
@@ -50,35 +59,14 @@ OpenFoamResult readOpenFoamResult(const std::string& dirName)
     out.dir = dirName;
     const fs::path racksFile = dir / "rdt-racks.txt", compareFile = dir / "rdt-compare.txt";
     std::map<std::string, std::string> ids;
-    {
-        std::ifstream in(racksFile);
-        if (!in)
-            throw core::InputError(core::SourceLoc{racksFile.string(), 0, 0, ""},
-                                   "not a case rdt exported (rdt field DESIGN --openfoam DIR writes it)");
-        std::string line;
-        int n = 0;
-        while (std::getline(in, line)) {
-            ++n;
-            if (line.empty() || line[0] == '#')
-                continue;
-            std::istringstream row(line);
-            std::string patch, id;
-            if (!(row >> patch >> id))
-                throw core::InputError(core::SourceLoc{racksFile.string(), n, 0, ""}, "expected: rack_N RACK-ID");
-            ids[patch] = id;
-        }
-    }
-    std::ifstream in(compareFile);
-    if (!in)
-        throw core::InputError(core::SourceLoc{compareFile.string(), 0, 0, ""}, "not a case rdt exported");
-    std::string line;
-    int n = 0;
-    while (std::getline(in, line)) {
-        ++n;
-        if (line.empty() || line[0] == '#')
-            continue;
-        const core::SourceLoc at{compareFile.string(), n, 0, ""};
-        std::istringstream row(line);
+    forEachRow(racksFile, "not a case rdt exported (rdt field DESIGN --openfoam DIR writes it)",
+               [&](std::istringstream& row, const core::SourceLoc& at) {
+                   std::string patch, id;
+                   if (!(row >> patch >> id))
+                       throw core::InputError(at, "expected: rack_N RACK-ID");
+                   ids[patch] = id;
+               });
+    forEachRow(compareFile, "not a case rdt exported", [&](std::istringstream& row, const core::SourceLoc& at) {
         OpenFoamIntake r;
         double rdtK = 0;
         if (!(row >> r.patch >> rdtK))
@@ -103,11 +91,12 @@ OpenFoamResult readOpenFoamResult(const std::string& dirName)
         r.intakeC = sum / weight - kZeroC;
         r.driftK = drift / weight;
         out.racks.push_back(r);
-    }
+    });
     const fs::path logFile = dir / "log.buoyantBoussinesqSimpleFoam";
     std::ifstream log(logFile);
     if (!log)
         throw core::InputError(core::SourceLoc{logFile.string(), 0, 0, ""}, "no solver log: run the case's Allrun");
+    std::string line;
     while (std::getline(log, line)) {
         if (line.rfind("Time = ", 0) == 0)
             ++out.iterations;
