@@ -14,6 +14,7 @@
 #include "core/MechanicalChecks.h"
 #include "core/WhatIf.h"
 #include "power/PowerChecks.h"
+#include "room/RoomReference.h"
 #include "room/RoomThermal.h"
 #include "signal/LinkChecks.h"
 #include "thermal/ThermalChecks.h"
@@ -55,6 +56,16 @@ void applyScenario(core::Design& d, const RunOptions& o)
 {
     if (o.thermalModel)
         d.thermalModel = *o.thermalModel; // a model choice, not a what-if: no scenario name
+    if (d.thermalModel != core::ThermalModel::Field || o.ownIntakes)
+        d.intakesFrom.clear(); // `--thermal network` over a design's reference: the network's own air
+    if (!o.intakesFrom.empty()) {
+        if (o.thermalModel && *o.thermalModel != core::ThermalModel::Field)
+            throw core::InputError(core::SourceLoc{"command line", 0, 0, "--intakes-from"},
+                                   "--intakes-from replaces the room field's intakes: it needs --thermal field");
+        d.thermalModel = core::ThermalModel::Field;
+        d.intakesFrom = o.intakesFrom;
+        d.intakesFromLoc = core::SourceLoc{"command line", 0, 0, "--intakes-from"};
+    }
     std::string name;
     auto add = [&name](const std::string& part) { name += (name.empty() ? "" : ", ") + part; };
     auto refuse = [](const core::SourceLoc& at, const std::string& what, const std::string& why) {
@@ -216,7 +227,10 @@ std::shared_ptr<const thermal::ThermalResult> thermalFor(const core::Design& des
         return cached;
     if (design.thermalModel != core::ThermalModel::Field)
         return thermal::thermalFor(design, store, progress);
-    auto result = std::make_shared<const thermal::ThermalResult>(room::computeThermalField(design, {}, progress));
+    auto result = std::make_shared<const thermal::ThermalResult>(
+        design.intakesFrom.empty()
+            ? room::computeThermalField(design, {}, progress)
+            : room::computeThermalFromOpenFoam(design, room::readOpenFoamResult(design.intakesFrom), {}, progress));
     store.put<thermal::ThermalResult>("thermal", result);
     return result;
 }

@@ -48,6 +48,12 @@ struct RunOptions {
     std::optional<core::PowerBasis> powerBasis{};
     /// `--thermal`; unset: the design's `thermal: {model:}` (network by default).
     std::optional<core::ThermalModel> thermalModel{};
+    /// `--intakes-from DIR`: the racks' intakes from this run OpenFOAM case (the field model with
+    /// them, room/RoomReference.h); empty: the design's `thermal: {intakes_from:}`, if any.
+    std::string intakesFrom{};
+    /// The field model's own intakes even where the design names a reference (`rdt field`, which
+    /// exports and compares rdt's own solve).
+    bool ownIntakes = false;
     std::string designText{}; ///< when set, the design itself (designPath only names it in messages)
 };
 

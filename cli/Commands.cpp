@@ -91,6 +91,7 @@ analysis::RunOptions runOptions(const std::string& design, const std::string& pr
         o.powerBasis = core::parsePowerBasis(w.powerBasis);
     if (!w.thermal.empty())
         o.thermalModel = core::parseThermalModel(w.thermal);
+    o.intakesFrom = w.intakesFrom;
     return o;
 }
 
@@ -182,6 +183,12 @@ int runField(const FieldArgs& args)
         TerminalProgress progress;
         analysis::RunOptions o = runOptions(args.design, args.profile, args.what);
         o.thermalModel = core::ThermalModel::Field;
+        if (!o.intakesFrom.empty())
+            throw core::InputError(core::SourceLoc{"command line", 0, 0, "--intakes-from"},
+                                   "rdt field solves, exports and compares rdt's own room field: give an OpenFOAM "
+                                   "case to compare with as --from-openfoam DIR (--intakes-from is for check, "
+                                   "report and validate)");
+        o.ownIntakes = true;
         const analysis::RunResult result = analysis::run(o, progress);
         const room::FieldThermal& field = *room::fieldOf(*result.thermal);
         const room::RoomField* chosen = field.rooms.empty() ? nullptr : &field.rooms.front();

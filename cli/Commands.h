@@ -17,6 +17,7 @@ struct ScenarioArgs {
     std::string powerBasis; ///< `nameplate`, `peak` or `modelled`; empty: the design's or profile's
     std::string gpuCap;     ///< what-if: every GPU capped, e.g. `600W`
     std::string thermal;    ///< `network` or `field`; empty: the design's `thermal: {model:}`
+    std::string intakesFrom; ///< a run OpenFOAM case whose rack intakes the rules judge (implies field)
 };
 
 struct CheckArgs {

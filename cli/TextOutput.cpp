@@ -235,6 +235,8 @@ std::string thermalSummaryText(const thermal::ThermalResult& t)
     out << plural(t.throttledChassis, "chassis", "chassis") << " throttled\n";
     if (const std::string f = report::fieldSummaryText(t); !f.empty())
         out << "         " << f << "\n";
+    if (!t.intakesFrom.empty())
+        out << "         rack intakes from " << t.intakesFrom << "\n";
     return out.str();
 }
 

@@ -38,6 +38,9 @@ int main(int argc, char** argv)
                         "Thermal model: network (fast; rows as well-mixed rooms) or field (3D room air solve, "
                         "racks as the network's black boxes); default: the design's thermal.model, else network")
             ->check(CLI::IsMember({"network", "field"}));
+        cmd->add_option("--intakes-from", w.intakesFrom,
+                        "Rack intakes from an exported OpenFOAM case after its run (rdt field --openfoam DIR, then "
+                        "its Allrun): the rules judge OpenFOAM's air; implies --thermal field");
         cmd->add_option("--targets", w.targets,
                         "Throughput targets (data/targets/NAME.yaml): MFU and limits checked as target.<id> rules");
     };

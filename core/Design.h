@@ -221,6 +221,11 @@ struct Design {
     PowerPolicy power;
     Room room;
     ThermalModel thermalModel = ThermalModel::Network; ///< `thermal: {model: …}` or `--thermal`
+    /// `thermal: {intakes_from: DIR}` or `--intakes-from DIR`: an exported, run OpenFOAM case whose
+    /// rack intakes replace the field model's (room/RoomReference.h); resolved against the design's
+    /// folder. Empty: the model's own. Needs the field model.
+    std::string intakesFrom;
+    SourceLoc intakesFromLoc;
     std::vector<Group> halls, pods, rows;
     std::vector<Rack> racks;
     std::vector<LinkClass> links;

@@ -326,9 +326,20 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
         d.room = readRoom(*r);
     if (auto t = doc.find("thermal")) {
         t->requireMap();
-        t->allowKeys({"model"});
+        t->allowKeys({"model", "intakes_from"});
         d.thermalModel = readChoice<ThermalModel>(
             (*t)["model"], {{"network", ThermalModel::Network}, {"field", ThermalModel::Field}}, "thermal model");
+        if (auto from = t->find("intakes_from")) {
+            d.intakesFromLoc = from->loc();
+            d.intakesFrom = from->str();
+            if (d.intakesFrom.empty())
+                from->fail("intakes_from must name an OpenFOAM case rdt exported and ran (rdt field --openfoam DIR)");
+            if (d.thermalModel != ThermalModel::Field)
+                from->fail("intakes_from replaces the room field's intakes: it needs model: field");
+            if (std::filesystem::path(d.intakesFrom).is_relative())
+                d.intakesFrom =
+                    (std::filesystem::path(fileName).parent_path() / d.intakesFrom).lexically_normal().string();
+        }
     }
     d.scenario.designedSite = d.site;
 

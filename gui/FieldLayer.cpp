@@ -168,6 +168,10 @@ void FieldLayer::setResult(std::shared_ptr<const thermal::ThermalResult> result,
     m_iso = isoC;
     m_result = result && room::fieldOf(*result) && !room::fieldOf(*result)->rooms.empty() ? std::move(result) : nullptr;
     if (m_result) {
+        // With a reference's intakes the racks judge OpenFOAM's air, but the air drawn here is
+        // still rdt's own field: the title says whose.
+        m_bar->SetTitle(m_result->intakesFrom.empty() ? "Room air (degC)"
+                                                      : "Room air, rdt (degC)");
         double lo = 1e300, hi = -1e300;
         for (const room::RoomField& r : room::fieldOf(*m_result)->rooms) {
             const room::FieldGrid& g = r.solver->grid();

@@ -151,6 +151,8 @@ void ThermalPanel::refresh()
                     .arg(margin, 0, 'f', 1);
     if (!t->scenario.empty())
         head += tr("<br>what-if: %1").arg(QString::fromStdString(t->scenario));
+    if (!t->intakesFrom.empty())
+        head += tr("<br>rack intakes from %1").arg(QString::fromStdString(t->intakesFrom).toHtmlEscaped());
     m_headline->setText(head);
     m_chassis->setSortingEnabled(true);
     m_rows->setSortingEnabled(true);

@@ -1,6 +1,8 @@
 #include "gui/WhatIfBar.h"
 
 #include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
@@ -75,9 +77,11 @@ WhatIfBar::WhatIfBar(Studio& studio, QWidget* parent)
     addWidget(new QLabel(tr("  GPU cap ")));
     addWidget(m_cap);
     addWidget(new QLabel(tr("  thermal ")));
-    m_thermal->addItems({tr("as designed"), "network", "field"});
-    m_thermal->setToolTip(tr("Thermal model: the rack network (fast; rows as well-mixed rooms) or the room "
-                             "field (each pod's air solved in 3D, racks as the network's black boxes)"));
+    m_thermal->addItems({tr("as designed"), "network", "field", tr("field, OpenFOAM intakes…")});
+    m_thermal->setToolTip(tr("Thermal model: the rack network (fast; rows as well-mixed rooms), the room "
+                             "field (each pod's air solved in 3D, racks as the network's black boxes), or the "
+                             "field with every rack's intakes from an OpenFOAM case rdt exported and ran "
+                             "(rdt field --openfoam DIR, then its Allrun): the rules judge OpenFOAM's air"));
     addWidget(m_thermal);
     auto* reset = new QToolButton;
     reset->setText(tr("Reset"));
@@ -87,7 +91,7 @@ WhatIfBar::WhatIfBar(Studio& studio, QWidget* parent)
         connect(e, &QLineEdit::editingFinished, this, &WhatIfBar::apply);
     connect(m_rotors, &QSpinBox::valueChanged, this, &WhatIfBar::apply);
     connect(m_feed, &QComboBox::currentIndexChanged, this, &WhatIfBar::apply);
-    connect(m_thermal, &QComboBox::currentIndexChanged, this, &WhatIfBar::apply);
+    connect(m_thermal, &QComboBox::currentIndexChanged, this, &WhatIfBar::thermalChosen);
     connect(reset, &QToolButton::clicked, this, &WhatIfBar::reset);
 }
 
@@ -114,10 +118,18 @@ bool WhatIfBar::set(const QString& what, const QString& value)
         m_feed->setCurrentIndex(i);
     } else if (what == "thermal") {
         const int i = m_thermal->findText(value);
-        if (i < 1)
+        if (i < 1 || i > 2)
             return false;
         const QSignalBlocker block(m_thermal);
         m_thermal->setCurrentIndex(i);
+        m_thermalShown = i;
+    } else if (what == "intakes-from") {
+        if (value.isEmpty())
+            return false;
+        m_intakesFrom = value;
+        const QSignalBlocker block(m_thermal);
+        m_thermal->setCurrentIndex(3);
+        m_thermalShown = 3;
     } else
         return false;
     apply();
@@ -134,7 +146,24 @@ void WhatIfBar::reset()
         m_rotors->setValue(0);
         m_feed->setCurrentIndex(0);
         m_thermal->setCurrentIndex(0);
+        m_thermalShown = 0;
     }
+    apply();
+}
+
+void WhatIfBar::thermalChosen(int index)
+{
+    if (index == 3) {
+        const QString dir = QFileDialog::getExistingDirectory(
+            this, tr("OpenFOAM case rdt exported and ran"), m_intakesFrom.isEmpty() ? QDir::currentPath() : m_intakesFrom);
+        if (dir.isEmpty()) {
+            const QSignalBlocker block(m_thermal);
+            m_thermal->setCurrentIndex(m_thermalShown);
+            return;
+        }
+        m_intakesFrom = dir;
+    }
+    m_thermalShown = index;
     apply();
 }
 
@@ -152,7 +181,11 @@ void WhatIfBar::apply()
     w.failedRotors = m_rotors->value();
     w.lostFeed = m_feed->currentIndex() == 0 ? std::string() : m_feed->currentText().toStdString();
     if (m_thermal->currentIndex() > 0)
-        w.thermalModel = m_thermal->currentIndex() == 2 ? core::ThermalModel::Field : core::ThermalModel::Network;
+        w.thermalModel = m_thermal->currentIndex() >= 2 ? core::ThermalModel::Field : core::ThermalModel::Network;
+    if (m_thermal->currentIndex() == 3)
+        w.intakesFrom = m_intakesFrom.toStdString();
+    m_thermal->setItemText(3, m_intakesFrom.isEmpty() ? tr("field, OpenFOAM intakes…")
+                                                      : tr("field, OpenFOAM %1").arg(QDir(m_intakesFrom).dirName()));
     // What the design accepts, in the design file's words (core/WhatIf.h): a what-if it refuses, or
     // one that would change nothing, is marked red and not applied, never clamped.
     const core::Design& d = m_studio.document().design();
@@ -164,7 +197,8 @@ void WhatIfBar::apply()
     const analysis::RunOptions& now = m_studio.whatIf();
     const auto same = [](double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; };
     if (same(now.inletK, w.inletK) && same(now.altitudeM, w.altitudeM) && same(now.gpuCapW, w.gpuCapW) &&
-        now.failedRotors == w.failedRotors && now.lostFeed == w.lostFeed && now.thermalModel == w.thermalModel)
+        now.failedRotors == w.failedRotors && now.lostFeed == w.lostFeed && now.thermalModel == w.thermalModel &&
+        now.intakesFrom == w.intakesFrom)
         return;
     m_studio.setWhatIf(w);
 }

@@ -35,7 +35,11 @@ private:
     QSpinBox* m_rotors;
     QComboBox* m_feed;
     QLineEdit* m_cap;
-    QComboBox* m_thermal; ///< as designed, network, field (the room's air in 3D)
+    QComboBox* m_thermal; ///< as designed, network, field (the room's air in 3D), field with OpenFOAM's intakes
+    QString m_intakesFrom; ///< the run OpenFOAM case the last item takes the racks' intakes from
+    int m_thermalShown = 0; ///< the item before a choice of case was cancelled
+    /// The thermal item changed: the OpenFOAM item asks for its case (a cancel goes back).
+    void thermalChosen(int index);
 };
 
 } // namespace rdt::gui

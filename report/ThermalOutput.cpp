@@ -63,6 +63,7 @@ json thermalJson(const thermal::ThermalResult& t)
                         {"supply_m3s", jsonNumber(r.supplyM3s)}});
     return {{"scenario", t.scenario.empty() ? json("as designed") : json(t.scenario)},
             {"model", std::string(core::thermalModelName(t.model))},
+            {"intakes_from", t.intakesFrom.empty() ? json("the model's own solve") : json(t.intakesFrom)},
             {"field", fieldJson(t)},
             {"air_density_kg_m3", jsonNumber(t.densityKgM3)},
             {"throttled_chassis", t.throttledChassis},
@@ -76,6 +77,7 @@ void writeThermalGroup(hid_t file, const thermal::ThermalResult& t, const core::
     H5Handle g = createGroup(file, "thermal");
     writeStringAttribute(g.get(), "scenario", t.scenario.empty() ? "as designed" : t.scenario);
     writeStringAttribute(g.get(), "model", std::string(core::thermalModelName(t.model)));
+    writeStringAttribute(g.get(), "intakes_from", t.intakesFrom.empty() ? "the model's own solve" : t.intakesFrom);
     writeScalar(g.get(), "air_density", t.densityKgM3, "kg/m3");
     H5Table c;
     const auto id = c.textColumn("id"), heat = c.realColumn("heat", "W"), flow = c.realColumn("airflow", "m3/s"),

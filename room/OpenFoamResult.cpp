@@ -83,6 +83,8 @@ OpenFoamResult readOpenFoamResult(const std::string& dirName)
                 throw core::InputError(at, patch + ": expected its flow (m3/s, > 0)");
             const std::vector<double> v = series(dir / "postProcessing" / patch / "0" / "surfaceFieldValue.dat");
             sum += flow * v.back();
+            r.zoneIntakeC.push_back(v.back() - kZeroC);
+            r.zoneFlowM3s.push_back(flow);
             weight += flow;
             drift += flow * (v.back() - v[v.size() > 10 ? v.size() - 11 : 0]);
         }

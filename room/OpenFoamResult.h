@@ -17,6 +17,9 @@ struct OpenFoamIntake {
     double intakeC = 0;    ///< OpenFOAM's mean intake, °C
     double rdtIntakeC = 0; ///< rdt's when the case was exported, °C
     double driftK = 0;     ///< OpenFOAM's change over its last 10 samples (500 iterations), K
+    /// Per zone (a layer of cells, the chassis there; bottom to top, as the case numbers them):
+    /// OpenFOAM's mean intake (°C) and the flow rdt gave the zone (m³/s).
+    std::vector<double> zoneIntakeC, zoneFlowM3s;
 };
 
 struct OpenFoamResult {

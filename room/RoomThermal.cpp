@@ -189,17 +189,23 @@ std::string turbulenceDescription(core::RoomTurbulence turbulence)
                : "zero-equation (Chen & Xu 1998)";
 }
 
+AirState roomAir(const core::Design& d, const ThermalResult& network)
+{
+    AirState base;
+    base.density = network.densityKgM3;
+    base.densityRatio = base.density / models::airDensity(d.site.supplyAirK, 101325.0);
+    base.cp = models::airSpecificHeat(d.site.supplyAirK);
+    base.extraFailedRotors = d.scenario.failedRotors;
+    return base;
+}
+
 ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams& prm, core::Progress* progress,
                                   PressureSolver pressure, std::size_t sequenceCells)
 {
     ThermalResult res = thermal::computeThermal(d, prm); // the network answer starts the coupling
     res.model = core::ThermalModel::Field;
     const std::size_t n = d.racks.size();
-    AirState base;
-    base.density = res.densityKgM3;
-    base.densityRatio = base.density / models::airDensity(d.site.supplyAirK, 101325.0);
-    base.cp = models::airSpecificHeat(d.site.supplyAirK);
-    base.extraFailedRotors = d.scenario.failedRotors;
+    const AirState base = roomAir(d, res);
 
     std::vector<double> flow(n, 0.0), heat(n, 0.0);
     for (std::size_t i = 0; i < n; ++i) {
@@ -464,7 +470,15 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
         doneCells += static_cast<double>(g.cellCount());
     }
 
-    // Rows and their metrics from the field's inlets.
+    rowsFromField(d, *field, res);
+    res.detail = field;
+    if (progress)
+        progress->update(0.97, "room field solved");
+    return res;
+}
+
+void rowsFromField(const core::Design& d, const FieldThermal& field, thermal::ThermalResult& res)
+{
     const thermal::InletRange all = thermal::ashraeAllowable(d.site.ashraeClass);
     const thermal::InletRange rec = thermal::ashraeRecommended(d.site.ashraeClass);
     const double recMax = rec.maxK, recMin = rec.minK;
@@ -474,7 +488,7 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
         if (row.racks.empty())
             continue;
         const RoomField& room =
-            field->rooms[static_cast<std::size_t>(field->roomOfRack[static_cast<std::size_t>(row.racks.front())])];
+            field.rooms[static_cast<std::size_t>(field.roomOfRack[static_cast<std::size_t>(row.racks.front())])];
         out.supplyK = room.geometry.supplyC + kZeroC;
         std::vector<double> intakes;
         double demand = 0, intake = 0, exhaustFlow = 0, exhaustHeat = 0, inSum = 0, outSum = 0, flowDt = 0, flowSum = 0;
@@ -507,10 +521,6 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
     for (const RackThermal& r : res.racks)
         for (const ChassisThermal& c : r.chassis)
             res.throttledChassis += c.throttled ? 1 : 0;
-    res.detail = field;
-    if (progress)
-        progress->update(0.97, "room field solved");
-    return res;
 }
 
 const FieldThermal* fieldOf(const thermal::ThermalResult& result)

@@ -59,6 +59,15 @@ struct FieldThermal : thermal::ThermalDetail {
 /// The room field solutions `result` carries; nullptr for a network result.
 const FieldThermal* fieldOf(const thermal::ThermalResult& result);
 
+/// The air every rack of the design's rooms sees but its temperatures: density (the network
+/// result's), its ratio to the fans' reference, c_p, and the scenario's failed rotors.
+thermal::AirState roomAir(const core::Design& d, const thermal::ThermalResult& network);
+
+/// Every row's cold and hot aisle, RCI, RTI and SHI, and the count of throttled chassis, from the
+/// racks' intakes in `res` and the rooms in `field` (computeThermalField's last step; also after
+/// the intakes are replaced by a reference solve's, room/RoomReference.h).
+void rowsFromField(const core::Design& d, const FieldThermal& field, thermal::ThermalResult& res);
+
 /// Solver settings the room model uses (documented in docs/thermal.md).
 /// `turbulence` chooses the closure (`room.turbulence`; default the zero-equation model).
 FieldSettings roomFieldSettings(double pseudoTimeStepS,

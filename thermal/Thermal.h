@@ -44,6 +44,9 @@ struct ThermalResult {
     std::size_t throttledChassis = 0;
     core::ThermalModel model = core::ThermalModel::Network;
     std::shared_ptr<const ThermalDetail> detail; ///< what the solver that produced it attached
+    /// Empty when the racks' intakes are the model's own; otherwise the reference solve they were
+    /// taken from (`thermal: {intakes_from: DIR}`, `--intakes-from DIR`), in words every output prints.
+    std::string intakesFrom;
 };
 
 /// RCI_HI and RCI_LO (%) of intake temperatures for a class's recommended and allowable limits.

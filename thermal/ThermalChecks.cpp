@@ -44,7 +44,8 @@ void checkChassisInlets(core::CheckContext& ctx)
             // Four figures: a value just over the limit must not print as the limit itself.
             const std::string recirculation =
                 "its rack's recirculation " + core::formatQuantity(r.recirculationM3s, Dimension::VolumeFlow, 2);
-            const std::string why = field ? "the room field's air at its own intake with " + recirculation +
+            const std::string air = t->intakesFrom.empty() ? "the room field's air" : "OpenFOAM's air";
+            const std::string why = field ? air + " at its own intake with " + recirculation +
                                                 "; the rack's front mean " +
                                                 core::formatQuantity(r.frontK, Dimension::Temperature, 4)
                                           : "cold-aisle air with " + recirculation;

@@ -5,14 +5,48 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <set>
 #include <sstream>
 #include <unistd.h>
+
+#include <nlohmann/json.hpp>
 
 #include "support/RunRdt.h"
 
 using namespace rdt::test;
 using Catch::Matchers::Contains;
 namespace fs = std::filesystem;
+
+namespace {
+
+/// OpenFOAM's outputs as a run leaves them, for every zone of the case in `dir`: two samples of
+/// `kelvin(rack, patch, rdt's intake K)` and a converged log on 2 ranks. Returns the racks.
+int writeRun(const fs::path& dir, const std::function<double(const std::string&, const std::string&, double)>& kelvin)
+{
+    std::ifstream compare(dir / "rdt-compare.txt");
+    std::string line;
+    int racks = 0;
+    while (std::getline(compare, line)) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        ++racks;
+        std::istringstream row(line);
+        std::string name, patch;
+        double rdtK = 0, flow = 0;
+        row >> name >> rdtK;
+        while (row >> patch >> flow) {
+            fs::create_directories(dir / "postProcessing" / patch / "0");
+            const double k = kelvin(name, patch, rdtK);
+            std::ofstream(dir / "postProcessing" / patch / "0" / "surfaceFieldValue.dat")
+                << "# Time areaAverage(T)\n50 " << k << "\n100 " << k << "\n";
+        }
+    }
+    std::ofstream(dir / "log.buoyantBoussinesqSimpleFoam") << "nProcs : 2\nTime = 1\n\nSIMPLE solution converged\n";
+    return racks;
+}
+
+} // namespace
 
 TEST_CASE("rdt field --from-openfoam: the case's racks beside rdt's, bad cases and flags are located errors",
           "[cli][field][openfoam]")
@@ -68,5 +102,83 @@ TEST_CASE("rdt field --from-openfoam: the case's racks beside rdt's, bad cases a
     r = runRdt("field " + design + " --from-openfoam " + (dir / "nothing-here").string());
     CHECK(r.code == 2);
     CHECK_THAT(r.out, Contains("rdt-racks.txt") && Contains("not a case rdt exported"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("rdt check --intakes-from: OpenFOAM's air at each chassis is what the rules judge, in every output",
+          "[cli][field][openfoam]")
+{
+    const fs::path dir = fs::temp_directory_path() / ("rdt-cli-intakes-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    const std::string design = "tests/fixtures/room/row-pair-6.yaml";
+    const fs::path run = dir / "case";
+    REQUIRE(runRdt("field " + design + " --openfoam " + run.string() + " --iterations 10").code == 1);
+    // OpenFOAM's air: every zone as rdt has it, but the top zone (z4, the upper chassis' layer)
+    // in front of rack_2 (h/p/a/r2) at 40 degC, over the A2 allowable 35 degC.
+    REQUIRE(writeRun(run, [](const std::string& rack, const std::string& patch, double rdtK) {
+                return rack == "rack_2" && patch == "rack_2_z4_intake" ? 273.15 + 40.0 : rdtK;
+            }) == 6);
+    const auto inletErrors = [](const std::string& out) {
+        std::set<std::string> subjects;
+        const nlohmann::json j = nlohmann::json::parse(out);
+        for (const auto& v : j["violations"])
+            if (v["rule"] == "thermal.inlet.chassis")
+                subjects.insert(v["subject"].get<std::string>());
+        return subjects;
+    };
+    Run own = runRdt("check " + design + " --json", false);
+    REQUIRE(own.code == 1);
+    CHECK(inletErrors(own.out).empty()); // rdt's own field: every chassis within the class
+    Run r = runRdt("check " + design + " --intakes-from " + run.string() + " --json", false);
+    REQUIRE(r.code == 1);
+    // The rule fires at that chassis alone — not its rack's lower chassis, not the rack's mean.
+    CHECK(inletErrors(r.out) == std::set<std::string>{"h/p/a/r2/gt1"});
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    CHECK_THAT(j["thermal"]["intakes_from"].get<std::string>(), Contains("OpenFOAM case " + run.string()));
+    // Every chassis over the limit has its violation (the audit), and the lower one sits below it.
+    for (const auto& c : j["thermal"]["chassis"]) {
+        INFO(c["id"]);
+        const bool over = c["inlet_C"].get<double>() > 35.0;
+        CHECK(over == (c["id"] == "h/p/a/r2/gt1"));
+    }
+    r = runRdt("check " + design + " --intakes-from " + run.string());
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Contains("rack intakes from OpenFOAM case " + run.string()) &&
+                          Contains("h/p/a/r2/gt1: chassis inlet 40.") && Contains("(OpenFOAM's air at its own intake"));
+    // The design can name its case (relative to its folder): the same verdict.
+    {
+        std::ifstream in(RDT_SOURCE_DIR "/" + design);
+        std::stringstream text;
+        text << in.rdbuf();
+        std::string yaml = text.str();
+        const std::string from = "thermal: {model: field}";
+        REQUIRE(yaml.find(from) != std::string::npos);
+        yaml.replace(yaml.find(from), from.size(), "thermal: {model: field, intakes_from: case}");
+        std::ofstream(dir / "design.yaml") << yaml;
+    }
+    r = runRdt("check " + (dir / "design.yaml").string() + " --json", false);
+    REQUIRE(r.code == 1);
+    CHECK(inletErrors(r.out) == std::set<std::string>{"h/p/a/r2/gt1"});
+    // ... and `--thermal network` over it is the network's own air, said so.
+    r = runRdt("check " + (dir / "design.yaml").string() + " --thermal network --json", false);
+    REQUIRE(r.code == 1);
+    CHECK(nlohmann::json::parse(r.out)["thermal"]["intakes_from"] == "the model's own solve");
+    // A what-if changes the air the case was solved for: refused, never OpenFOAM's air for another room.
+    r = runRdt("check " + design + " --intakes-from " + run.string() + " --inlet 27degC");
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Contains("--intakes-from") && Contains("export and run it again"));
+    r = runRdt("check " + design + " --intakes-from " + run.string() + " --thermal network");
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Contains("--intakes-from") && Contains("--thermal field"));
+    // Another design's case, a case not run, and rdt field (which compares its own solve).
+    r = runRdt("check data/designs/row-pair.yaml --intakes-from " + run.string());
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Contains("rdt-racks.txt") && Contains("another design"));
+    r = runRdt("check " + design + " --intakes-from " + (dir / "nothing-here").string());
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Contains("rdt-racks.txt") && Contains("not a case rdt exported"));
+    r = runRdt("field " + design + " --intakes-from " + run.string());
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Contains("--from-openfoam"));
     fs::remove_all(dir);
 }

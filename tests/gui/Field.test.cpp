@@ -11,7 +11,9 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "gui/FieldLayer.h"
 #include "gui/MainWindow.h"
@@ -19,6 +21,7 @@
 #include "gui/Studio.h"
 #include "gui/VtkWidget.h"
 #include "gui/WhatIfBar.h"
+#include "room/OpenFoamExport.h"
 #include "room/RoomThermal.h"
 
 using namespace rdt;
@@ -186,6 +189,62 @@ TEST_CASE("studio: the what-if bar switches the thermal model to the room field 
     window.waitForChecks();
     CHECK_FALSE(window.scene()->field()->hasField());
     CHECK_FALSE(window.whatIf()->set("thermal", "cfd"));
+}
+
+TEST_CASE("studio: the what-if bar takes the racks' intakes from an OpenFOAM case, and the rules judge them",
+          "[gui][field][openfoam]")
+{
+    // The row pair exported, with OpenFOAM's samples written as a run leaves them: every zone as rdt
+    // has it but the top one in front of h/p/a/r2, at 40 degC (over A2's allowable 35 degC).
+    QTemporaryDir dir;
+    qputenv("RDT_STUDIO_RECOVERY_DIR", (dir.path() + "/recovery").toUtf8());
+    const std::string design = RDT_SOURCE_DIR "/tests/fixtures/room/row-pair-6.yaml";
+    const core::Design d = core::loadDesign(design, RDT_SOURCE_DIR "/data/catalog");
+    const thermal::ThermalResult t = room::computeThermalField(d);
+    const room::RoomField& room = room::fieldOf(t)->rooms.front();
+    const std::filesystem::path run = (dir.path() + "/case").toStdString();
+    room::OpenFoamOptions o;
+    o.boxNames = room::boxNames(room.geometry, d);
+    room::exportOpenFoam(room.geometry, *room.solver, run.string(), o);
+    std::ifstream compare(run / "rdt-compare.txt");
+    std::string line;
+    while (std::getline(compare, line)) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        std::istringstream row(line);
+        std::string name, patch;
+        double rdtK = 0, flow = 0;
+        row >> name >> rdtK;
+        while (row >> patch >> flow) {
+            std::filesystem::create_directories(run / "postProcessing" / patch / "0");
+            std::ofstream(run / "postProcessing" / patch / "0" / "surfaceFieldValue.dat")
+                << "# Time areaAverage(T)\n100 " << (patch == "rack_2_z4_intake" ? 273.15 + 40.0 : rdtK) << "\n";
+        }
+    }
+    std::ofstream(run / "log.buoyantBoussinesqSimpleFoam") << "Time = 1\n";
+    gui::MainWindow window(RDT_SOURCE_DIR "/data/catalog", false);
+    window.show();
+    REQUIRE(window.openFile(QString::fromStdString(design)));
+    window.waitForChecks();
+    const auto inletErrors = [&] {
+        std::vector<std::string> subjects;
+        for (const core::Violation& v : window.studio().violations())
+            if (v.rule == "thermal.inlet.chassis")
+                subjects.push_back(v.subject);
+        return subjects;
+    };
+    CHECK(inletErrors().empty());
+    REQUIRE(window.whatIf()->set("intakes-from", QString::fromStdString(run.string())));
+    window.waitForChecks();
+    REQUIRE(window.studio().thermal());
+    CHECK_THAT(window.studio().thermal()->intakesFrom, Catch::Matchers::Contains("OpenFOAM case " + run.string()));
+    CHECK(inletErrors() == std::vector<std::string>{"h/p/a/r2/gt1"});
+    CHECK(window.scene()->field()->hasField()); // the room's air drawn is still rdt's (its title says so)
+    window.whatIf()->reset();
+    window.waitForChecks();
+    CHECK(window.studio().thermal()->intakesFrom.empty());
+    CHECK(inletErrors().empty());
+    CHECK_FALSE(window.whatIf()->set("intakes-from", ""));
 }
 
 TEST_CASE("studio: results a check cannot give are reported rather than silently missing", "[gui][field]")

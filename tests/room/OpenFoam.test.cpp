@@ -22,6 +22,7 @@
 #include "report/OpenFoamOutput.h"
 #include "room/OpenFoamExport.h"
 #include "room/OpenFoamResult.h"
+#include "room/RoomReference.h"
 #include "support/Hdf5Read.h"
 #include "room/RoomThermal.h"
 
@@ -372,6 +373,28 @@ TEST_CASE("OpenFOAM: the case runs on 2 MPI ranks (decomposePar, mpirun, reconst
             const report::ComparisonWorst w = report::worstOf(c);
             CHECK(std::abs(w.largestK) == Approx(std::abs(diff[w.largestAt])));
             CHECK(report::openFoamText(c).find(back.racks[w.largestAt].id) != std::string::npos);
+            // The racks' intakes from this run (thermal: {intakes_from:}): every rack's mean is
+            // OpenFOAM's; every chassis' inlet lies within its rack's zones; the rows follow.
+            const thermal::ThermalResult ref = room::computeThermalFromOpenFoam(d, back);
+            CHECK_THAT(ref.intakesFrom, Catch::Matchers::Contains("OpenFOAM case " + dir.string()) &&
+                                            Catch::Matchers::Contains("on 2 ranks"));
+            for (std::size_t i = 0; i < back.racks.size(); ++i) {
+                const thermal::RackThermal& rk = ref.racks[static_cast<std::size_t>(room.geometry.racks[i])];
+                INFO(back.racks[i].id);
+                CHECK(rk.fieldIntakeK - 273.15 == Approx(back.racks[i].intakeC).margin(1e-9));
+                CHECK(std::isnan(rk.fieldIntakeMaxK)); // the case samples means only
+                const auto [lo, hi] = std::minmax_element(back.racks[i].zoneIntakeC.begin(), back.racks[i].zoneIntakeC.end());
+                REQUIRE(back.racks[i].zoneIntakeC.size() == 4);
+                for (const thermal::ChassisThermal& ch : rk.chassis) {
+                    CHECK(ch.fieldInletK - 273.15 >= *lo - 1e-9);
+                    CHECK(ch.fieldInletK - 273.15 <= *hi + 1e-9);
+                    CHECK(ch.inletK >= ch.fieldInletK - 1e-9); // its rack's recirculation only adds
+                }
+            }
+            for (const thermal::RowThermal& row : ref.rows) {
+                INFO(row.id);
+                CHECK(row.coldAisleK > 273.15 + 20);
+            }
         }
         fs::remove_all(dir);
     }
