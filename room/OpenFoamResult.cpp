@@ -79,6 +79,10 @@ OpenFoamResult readOpenFoamResult(const std::string& dirName)
         std::string patch;
         double flow = 0, sum = 0, weight = 0, drift = 0;
         while (row >> patch) {
+            // A patch names a folder under postProcessing/: OpenFOAM's word, nothing that leaves it.
+            if (patch.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+                std::string::npos)
+                throw core::InputError(at, "\"" + patch + "\" is not a patch name (letters, digits and _)");
             if (!(row >> flow) || !(flow > 0))
                 throw core::InputError(at, patch + ": expected its flow (m3/s, > 0)");
             const std::vector<double> v = series(dir / "postProcessing" / patch / "0" / "surfaceFieldValue.dat");

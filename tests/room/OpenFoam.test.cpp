@@ -434,6 +434,8 @@ TEST_CASE("OpenFOAM read-back: a folder rdt did not export, a case not run and a
         << "# Time areaAverage(T)\n50 301.0\n100 302.15\n";
     std::ofstream(dir / "rdt-compare.txt") << "# header\nrack_1 300.0 rack_1_intake -1\n";
     CHECK_THAT(message(), Catch::Matchers::Contains("rdt-compare.txt:2") && Catch::Matchers::Contains("flow"));
+    std::ofstream(dir / "rdt-compare.txt") << "# header\nrack_1 300.0 ../../../etc/passwd 0.5\n";
+    CHECK_THAT(message(), Catch::Matchers::Contains("rdt-compare.txt:2") && Catch::Matchers::Contains("not a patch name"));
     std::ofstream(dir / "rdt-compare.txt") << "# header\nrack_1 300.0 rack_1_intake 0.5\n";
     CHECK_THAT(message(), Catch::Matchers::Contains("log.buoyantBoussinesqSimpleFoam"));
     std::ofstream(dir / "log.buoyantBoussinesqSimpleFoam") << "nProcs : 1\nTime = 1\n\nTime = 2\n";
