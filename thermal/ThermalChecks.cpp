@@ -235,6 +235,38 @@ void registerChecks(core::CheckRegistry& registry)
                   "altitude. Each chassis is judged at its own inlet, never its rack's mean.",
                   {}},
                  checkChassisInlets);
+    registry.add({"thermal.field.validated",
+                  "Room field used only where it is validated against OpenFOAM",
+                  Severity::Warning,
+                  "rdt's validation of the room field against OpenFOAM v1912 with the racks coupled by OpenFOAM "
+                  "(docs/thermal.md, the validation matrix, 2026-12-04)",
+                  "The room field model judges a room of a class in which its rack intakes were more than 0.5 K "
+                  "cooler (optimistic) than OpenFOAM's in rdt's validation: overhead supply without containment "
+                  "(up to 5.26 K; OpenFOAM's own solution there starves either row), or the k-epsilon closure "
+                  "without containment (row ends 1.42 K). A pass there is not earned: run the room in OpenFOAM "
+                  "(rdt field --openfoam DIR, then its Allrun) and check with --intakes-from DIR, which the rules "
+                  "then judge and which clears this warning.",
+                  {}},
+                 [](core::CheckContext& ctx) {
+                     const core::Design& d = ctx.design();
+                     if (d.thermalModel != core::ThermalModel::Field || !d.intakesFrom.empty() ||
+                         d.room.containment != core::Containment::None)
+                         return;
+                     std::string why;
+                     if (d.room.supply == core::AirSupply::Overhead)
+                         why = "overhead supply without containment: rack intakes up to 5.26 K cooler than "
+                               "OpenFOAM's in rdt's validation, where OpenFOAM starves either row";
+                     else if (d.room.turbulence == core::RoomTurbulence::KEpsilon)
+                         why = "the k-epsilon closure without containment: row ends 1.42 K cooler than OpenFOAM's "
+                               "in rdt's validation (the zero-equation default is within 0.5 K there)";
+                     if (why.empty())
+                         return;
+                     ctx.report("room",
+                                "the room field is not validated for this room (" + why +
+                                    "): its intakes may be optimistic; judge it on OpenFOAM's air with rdt field "
+                                    "--openfoam DIR, the case's Allrun, then --intakes-from DIR",
+                                NAN, NAN, "", d.room.loc.file.empty() ? d.site.loc : d.room.loc);
+                 });
     registry.add({"thermal.exhaust.dt",
                   "Exhaust temperature rise at least the efficiency target",
                   Severity::Info,

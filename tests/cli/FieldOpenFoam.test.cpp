@@ -182,3 +182,57 @@ TEST_CASE("rdt check --intakes-from: OpenFOAM's air at each chassis is what the 
     CHECK_THAT(r.out, Contains("--from-openfoam"));
     fs::remove_all(dir);
 }
+
+TEST_CASE("thermal.field.validated: a room of a class where the field was optimistic against OpenFOAM is flagged "
+          "until OpenFOAM's air judges it",
+          "[cli][field][openfoam][rules]")
+{
+    const fs::path dir = fs::temp_directory_path() / ("rdt-cli-validated-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::string base;
+    {
+        std::ifstream in(RDT_SOURCE_DIR "/tests/fixtures/room/overhead-12.yaml");
+        std::stringstream text;
+        text << in.rdbuf();
+        base = text.str();
+    }
+    // The fixture's room (overhead supply, no containment) with one setting changed.
+    const auto variant = [&](const std::string& from, const std::string& to, const std::string& name) {
+        std::string yaml = base;
+        if (!from.empty()) {
+            REQUIRE(yaml.find(from) != std::string::npos);
+            yaml.replace(yaml.find(from), from.size(), to);
+        }
+        const fs::path path = dir / (name + ".yaml");
+        std::ofstream(path) << yaml;
+        return path.string();
+    };
+    const auto flagged = [](const std::string& args) {
+        const Run r = runRdt("check " + args + " --json", false);
+        REQUIRE((r.code == 0 || r.code == 1));
+        const nlohmann::json j = nlohmann::json::parse(r.out);
+        std::vector<std::string> subjects;
+        for (const auto& v : j["violations"])
+            if (v["rule"] == "thermal.field.validated") {
+                subjects.push_back(v["subject"].get<std::string>());
+                CHECK(v["severity"] == "warning");
+                CHECK(v["location"]["path"] == "room");
+            }
+        return subjects;
+    };
+    const std::string open = variant("", "", "overhead-none");
+    CHECK(flagged(open) == std::vector<std::string>{"room"});
+    CHECK(flagged(open + " --thermal network").empty()); // the network model is not the field
+    CHECK(flagged(variant("containment: none", "containment: hot-aisle", "overhead-hot")).empty());
+    const std::string floor = variant("supply: overhead", "supply: raised-floor", "floor-none");
+    CHECK(flagged(floor).empty()); // the default closure meets the criterion there
+    CHECK(flagged(variant("supply: overhead", "supply: raised-floor\n  turbulence: k-epsilon", "floor-ke")) ==
+          std::vector<std::string>{"room"});
+    // OpenFOAM's air (here: its samples as rdt had them) judges the room: the warning is cleared.
+    const fs::path run = dir / "case";
+    REQUIRE(runRdt("field " + open + " --openfoam " + run.string() + " --iterations 10").code <= 1);
+    REQUIRE(writeRun(run, [](const std::string&, const std::string&, double rdtK) { return rdtK; }) == 12);
+    CHECK(flagged(open + " --intakes-from " + run.string()).empty());
+    fs::remove_all(dir);
+}
