@@ -108,7 +108,7 @@ double elementDrop(const Element& e, const Fluid& fluid, double q)
     return 0.0;
 }
 
-Solution solve(const Network& net, const Fluid& fluid)
+Solution solve(const Network& net, const Fluid& fluid, const Solution* start)
 {
     const int nNodes = static_cast<int>(net.nodes.size());
     const int nBranches = static_cast<int>(net.branches.size());
@@ -153,8 +153,15 @@ Solution solve(const Network& net, const Fluid& fluid)
         if (n != net.reference)
             column[static_cast<std::size_t>(n)] = unknowns++;
     Eigen::VectorXd x = Eigen::VectorXd::Zero(unknowns);
+    const bool warm = start && static_cast<int>(start->flowM3s.size()) == nBranches &&
+                      static_cast<int>(start->pressurePa.size()) == nNodes;
     for (int b = 0; b < nBranches; ++b)
-        x[b] = 1e-4;
+        x[b] = warm ? start->flowM3s[static_cast<std::size_t>(b)] : 1e-4;
+    if (warm)
+        for (int n = 0; n < nNodes; ++n)
+            if (n != net.reference)
+                x[column[static_cast<std::size_t>(n)]] = start->pressurePa[static_cast<std::size_t>(n)] -
+                                                         start->pressurePa[static_cast<std::size_t>(net.reference)];
     const auto drop = [&](int b, double q) {
         double h = 0;
         for (const Element& e : net.branches[static_cast<std::size_t>(b)].elements)
@@ -167,11 +174,15 @@ Solution solve(const Network& net, const Fluid& fluid)
     // Residuals: per branch p_from − p_to − h(Q) (Pa); per node its net inflow (m³/s), scaled to Pa
     // by kFlowScale so both kinds weigh alike in the line search.
     constexpr double kFlowScale = 1.0e8;
+    double scale = 1.0; // the largest branch drop at the last residual (Pa): the tolerance's yardstick
     const auto residual = [&](const Eigen::VectorXd& v) {
         Eigen::VectorXd r = Eigen::VectorXd::Zero(unknowns);
+        scale = 1.0;
         for (int b = 0; b < nBranches; ++b) {
             const Branch& br = net.branches[static_cast<std::size_t>(b)];
-            r[b] = pressure(v, br.from) - pressure(v, br.to) - drop(b, v[b]);
+            const double h = drop(b, v[b]);
+            scale = std::max(scale, std::abs(h));
+            r[b] = pressure(v, br.from) - pressure(v, br.to) - h;
             if (br.to != net.reference)
                 r[column[static_cast<std::size_t>(br.to)]] += kFlowScale * v[b];
             if (br.from != net.reference)
@@ -183,10 +194,8 @@ Solution solve(const Network& net, const Fluid& fluid)
     Eigen::VectorXd r = residual(x);
     double norm = r.lpNorm<Eigen::Infinity>();
     Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
+    bool analysed = false;
     for (out.iterations = 0; out.iterations < 200; ++out.iterations) {
-        double scale = 1.0;
-        for (int b = 0; b < nBranches; ++b)
-            scale = std::max(scale, std::abs(drop(b, x[b])));
         if (r.head(nBranches).lpNorm<Eigen::Infinity>() <= 1e-9 * scale &&
             (unknowns == nBranches || r.tail(unknowns - nBranches).lpNorm<Eigen::Infinity>() <= 1e-9 * scale))
             break;
@@ -209,7 +218,12 @@ Solution solve(const Network& net, const Fluid& fluid)
         }
         Eigen::SparseMatrix<double> j(unknowns, unknowns);
         j.setFromTriplets(t.begin(), t.end());
-        lu.compute(j);
+        // The pattern is the network's: analysed once, factorised every iteration.
+        if (!analysed) {
+            lu.analyzePattern(j);
+            analysed = true;
+        }
+        lu.factorize(j);
         if (lu.info() != Eigen::Success)
             throw NetworkError("the loop's equations are singular: a node with branches only of zero resistance, "
                                "or a closed ring of pumps");

@@ -96,6 +96,7 @@ double frictionFactor(double reynolds, double relativeRoughness);
 
 /// Solve the network. Throws NetworkError for a node not connected to the reference, a reference
 /// out of range, an element without its figures, or no convergence (with the residual).
-Solution solve(const Network& net, const Fluid& fluid);
+/// `start`, a solution of the same network (other properties, a pump failed), starts Newton there.
+Solution solve(const Network& net, const Fluid& fluid, const Solution* start = nullptr);
 
 } // namespace rdt::liquid

@@ -1,0 +1,68 @@
+#pragma once
+/// \file RackLoop.h
+/// One liquid-cooled rack's loop, built as a hydraulic network (liquid/Hydraulics.h) and solved
+/// with its heat: a source (the CDU's pumps, or the facility's differential pressure at the rack)
+/// feeds a supply line and the rack's connector into a vertical supply manifold; every tray draws
+/// from its port through its quick-disconnect pair and its cold-plate loop into the return
+/// manifold, which leaves at the bottom (direct return: the lowest trays' paths are shortest) or at
+/// the top (reverse return: every path about as long). Each tray's coolant rises by its heat over
+/// ṁ c_p; each of its cold plates (in parallel, sharing the tray's flow and heat) reaches
+/// T_in + R(V̇) P at its case.
+
+#include <string>
+#include <vector>
+
+#include "liquid/Exchangers.h"
+#include "liquid/Hydraulics.h"
+#include "models/Coolant.h"
+
+namespace rdt::liquid {
+
+struct TraySpec {
+    std::string id;
+    double heatW = 0;              ///< into the liquid
+    Curve loop;                    ///< the tray's cold-plate loop, Δp against flow
+    std::vector<Element> couplers; ///< in series with the loop: the quick-disconnect pairs, hoses
+    ColdPlate plate;               ///< each of its plates
+    int plates = 1;                ///< in parallel, sharing flow and heat alike
+};
+
+enum class ManifoldReturn { Direct, Reverse };
+
+struct RackLoopSpec {
+    models::Coolant coolant = models::Coolant::PG25;
+    double supplyC = 30.0;         ///< coolant arriving at the rack
+    Element source;                ///< a pump (the CDU's, or the facility's Δp at the rack as a flat curve)
+    std::vector<Element> supplyLine, returnLine; ///< source to the rack's connector and back, connector included
+    Pipe manifoldSegment;          ///< between two adjacent tray ports, supply and return alike
+    ManifoldReturn returns = ManifoldReturn::Reverse;
+    std::vector<TraySpec> trays;   ///< bottom to top
+};
+
+struct TrayResult {
+    std::string id;
+    double flowM3s = 0;
+    double dropPa = 0;           ///< supply port to return port
+    double inletC = 0, outletC = 0;
+    double caseRiseK = 0;        ///< each plate's T_case − T_in; NaN when a plate is starved
+    double caseC = 0;            ///< NaN when starved
+    bool plateMeasured = true;   ///< false: the plate's flow is below its measured range
+    double supplyPortPa = 0, returnPortPa = 0;
+};
+
+struct RackLoopResult {
+    std::vector<TrayResult> trays;
+    double flowM3s = 0;     ///< through the rack
+    double returnC = 0;     ///< mixed
+    double heatW = 0;
+    double spread = 0;      ///< of the trays' flow per watt: (largest − smallest) / mean
+    double sourcePa = 0;    ///< the source's pressure rise
+    double propertiesC = 0; ///< the coolant's properties taken at this temperature (the loop's mean)
+    Solution hydraulics;
+};
+
+/// Build and solve. Throws NetworkError for a loop that cannot be solved (a tray or element named),
+/// std::out_of_range for coolant temperatures outside the property tables.
+RackLoopResult solveRackLoop(const RackLoopSpec& spec);
+
+} // namespace rdt::liquid
