@@ -170,3 +170,38 @@ TEST_CASE("liquid: loops that cannot be solved name what is wrong", "[liquid]")
     n = loop(pump(200e3, 0.005, 2, 3), {curve(100e3, 0.0025, 2)});
     CHECK_THROWS_WITH(liquid::solve(n, fluid), Catch::Matchers::Contains("failed"));
 }
+
+TEST_CASE("liquid: two loops sharing a branch, with linear laws, against the hand-solved linear system", "[liquid]")
+{
+    // Nodes: 0 (tank), 1, 2. Pump A from 0 to 1 against branch 1→0 (R1); pump B from 0 to 2 against
+    // branch 2→0 (R2); a shared branch 1→2 (R3). All laws linear (n = 1), pumps linearised the same
+    // way (Δp = P − Q · Rp): nodal analysis by hand gives the pressures from
+    //   (p1 − 0)/R1 + (p1 − p2)/R3 = (PA − p1)/RpA,   (p2 − 0)/R2 + (p2 − p1)/R3 = (PB − p2)/RpB.
+    // A pump's quadratic curve is not linear; a linear source is built as a curve in series with a
+    // flat pump: Δp0 = P over a run-out far beyond the flows (its curve 1e-8 of P off flat here).
+    const liquid::Fluid fluid{1000.0, 1e-3};
+    const double P_A = 100e3, P_B = 60e3, q0 = 1e-3;
+    const double R1 = 40e3 / q0, R2 = 20e3 / q0, R3 = 10e3 / q0, RpA = 5e3 / q0, RpB = 8e3 / q0;
+    const auto source = [&](double p, double rp) {
+        std::vector<Element> e = {pump(p, 1e2), curve(rp * q0, q0, 1, "pump loss")};
+        return e;
+    };
+    liquid::Network n;
+    n.nodes = {"tank", "a", "b"};
+    n.branches.push_back({"pump A", 0, 1, source(P_A, RpA)});
+    n.branches.push_back({"pump B", 0, 2, source(P_B, RpB)});
+    n.branches.push_back({"R1", 1, 0, {curve(R1 * q0, q0, 1)}});
+    n.branches.push_back({"R2", 2, 0, {curve(R2 * q0, q0, 1)}});
+    n.branches.push_back({"R3", 1, 2, {curve(R3 * q0, q0, 1)}});
+    n.referencePa = 0;
+    const liquid::Solution s = liquid::solve(n, fluid);
+    // Solve the 2×2 nodal system by Cramer's rule.
+    const double a11 = 1 / R1 + 1 / R3 + 1 / RpA, a12 = -1 / R3, b1 = P_A / RpA;
+    const double a21 = -1 / R3, a22 = 1 / R2 + 1 / R3 + 1 / RpB, b2 = P_B / RpB;
+    const double det = a11 * a22 - a12 * a21;
+    const double p1 = (b1 * a22 - a12 * b2) / det, p2 = (a11 * b2 - a21 * b1) / det;
+    CHECK(s.pressurePa[1] == Approx(p1).epsilon(1e-6));
+    CHECK(s.pressurePa[2] == Approx(p2).epsilon(1e-6));
+    CHECK(s.flowM3s[4] == Approx((p1 - p2) / R3).epsilon(1e-6)); // the shared branch, by its sign
+    CHECK(s.flowM3s[0] + s.flowM3s[1] == Approx(s.flowM3s[2] + s.flowM3s[3]).epsilon(1e-9));
+}
