@@ -61,6 +61,37 @@ struct RackLoopResult {
     Solution hydraulics;
 };
 
+/// A row's racks on one CDU: its pumps drive a supply header along the row with a tee per rack and
+/// a return header back (direct: leaving at the first rack; reverse: at the last); its exchanger
+/// (UA from its rating, liquid/Exchangers.h) gives the heat to facility water arriving at
+/// `facilitySupplyC` with capacity rate `facilityRate` (ṁ c_p, W/K). The racks' own sources and
+/// supply temperatures are not used: the CDU holds its supply setpoint while its capacity there
+/// covers the heat; beyond that the supply floats up to the steady state where its whole UA removes
+/// what the racks put in.
+struct RowLoopSpec {
+    models::Coolant coolant = models::Coolant::PG25;
+    Element source;           ///< the CDU's pumps
+    double ua = 0;            ///< the CDU exchanger's UA, W/K
+    double facilityRate = 0;  ///< W/K
+    double facilitySupplyC = 25.0;
+    double supplySetpointC = 30.0; ///< the IT supply the CDU holds while it can (throttling facility water)
+    Pipe headerSegment;       ///< between two racks' tees (and from the CDU to the first)
+    ManifoldReturn headerReturns = ManifoldReturn::Reverse;
+    std::vector<RackLoopSpec> racks;
+};
+
+struct RowLoopResult {
+    std::vector<RackLoopResult> racks; ///< without their own hydraulics (the row's is `hydraulics`)
+    double flowM3s = 0, heatW = 0;
+    double supplyC = 0, returnC = 0; ///< the CDU's IT side: the setpoint held, or above it when it cannot be
+    double capacityW = 0;            ///< what the CDU can remove holding its setpoint at this facility water
+    bool holdsSetpoint = true;       ///< capacity ≥ heat
+    double sourcePa = 0, propertiesC = 0;
+    Solution hydraulics;
+};
+
+RowLoopResult solveRowLoop(const RowLoopSpec& spec);
+
 /// Build and solve. Throws NetworkError for a loop that cannot be solved (a tray or element named),
 /// std::out_of_range for coolant temperatures outside the property tables.
 RackLoopResult solveRackLoop(const RackLoopSpec& spec);

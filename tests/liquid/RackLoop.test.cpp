@@ -122,3 +122,84 @@ TEST_CASE("liquid rack loop: a direct-return manifold starves its top trays, a r
     for (std::size_t i = 0; i < one.trays.size(); ++i)
         CHECK(one.trays[i].caseC > reverse.trays[i].caseC);
 }
+
+namespace {
+
+liquid::RowLoopSpec row(int racks, double facilityC, liquid::ManifoldReturn headers)
+{
+    liquid::RowLoopSpec s;
+    s.coolant = models::Coolant::PG25;
+    s.source.kind = Element::Kind::Pump;
+    s.source.pump = {400e3, 2400 * kLpm, 1.0, 3, 0};
+    s.source.name = "CDU pumps";
+    // A CDU rated 1,368 kW at 4 K approach on 20.6 kg/s a side (the XDU1350's point), PG25 on the IT
+    // side at 30 °C, water on the facility side.
+    const models::CoolantProperties pg = models::coolantProperties(models::Coolant::PG25, 30.0);
+    const double itRated = 20.6 * pg.specificHeat;
+    s.facilityRate = 20.6 * 4180.0;
+    s.ua = liquid::cduUa({1368e3, 4.0, itRated, s.facilityRate});
+    s.facilitySupplyC = facilityC;
+    s.supplySetpointC = 30.0;
+    s.headerSegment = {0.6, 0.08, 0.045e-3};
+    s.headerReturns = headers;
+    for (int j = 0; j < racks; ++j)
+        s.racks.push_back(rack(0.035, liquid::ManifoldReturn::Reverse));
+    return s;
+}
+
+} // namespace
+
+TEST_CASE("liquid row loop: a CDU holds its supply while it can, its exchanger removes the racks' heat", "[liquid]")
+{
+    const liquid::RowLoopResult r = liquid::solveRowLoop(row(8, 24.0, liquid::ManifoldReturn::Reverse));
+    CHECK(r.heatW == Approx(8 * 18 * 6400.0));
+    CHECK(r.holdsSetpoint);
+    CHECK(r.supplyC == 30.0);
+    CHECK(r.capacityW > r.heatW);
+    const models::CoolantProperties p = models::coolantProperties(models::Coolant::PG25, r.propertiesC);
+    CHECK(r.returnC - r.supplyC == Approx(r.heatW / (p.density * p.specificHeat * r.flowM3s)).epsilon(1e-9));
+    double sum = 0;
+    for (const liquid::RackLoopResult& k : r.racks) {
+        sum += k.flowM3s;
+        for (const liquid::TrayResult& t : k.trays)
+            CHECK(t.inletC == 30.0);
+    }
+    CHECK(sum == Approx(r.flowM3s).epsilon(1e-9));
+    // Facility water 6 K warmer: the CDU cannot hold 30 °C (its approach would be 0); the supply
+    // floats to where its whole UA removes the heat, and the exchanger's heat is the racks'.
+    const liquid::RowLoopResult warm = liquid::solveRowLoop(row(8, 30.0, liquid::ManifoldReturn::Reverse));
+    CHECK_FALSE(warm.holdsSetpoint);
+    CHECK(warm.capacityW == 0.0);
+    CHECK(warm.supplyC > 30.0);
+    const models::CoolantProperties pw = models::coolantProperties(models::Coolant::PG25, warm.propertiesC);
+    const double itRate = pw.density * pw.specificHeat * warm.flowM3s;
+    CHECK(liquid::cduHeat(row(1, 30, liquid::ManifoldReturn::Reverse).ua, warm.returnC, 30.0, itRate,
+                          20.6 * 4180.0) == Approx(warm.heatW).epsilon(1e-9));
+    for (const liquid::RackLoopResult& k : warm.racks)
+        for (const liquid::TrayResult& t : k.trays)
+            CHECK(t.caseC > r.racks.front().trays.front().caseC); // warmer supply, warmer cases
+}
+
+TEST_CASE("liquid row loop: along a direct-return header the far racks get less, a reverse return evens them",
+          "[liquid]")
+{
+    const liquid::RowLoopResult direct = liquid::solveRowLoop(row(8, 24.0, liquid::ManifoldReturn::Direct));
+    const liquid::RowLoopResult reverse = liquid::solveRowLoop(row(8, 24.0, liquid::ManifoldReturn::Reverse));
+    for (std::size_t j = 1; j < direct.racks.size(); ++j)
+        CHECK(direct.racks[j].flowM3s < direct.racks[j - 1].flowM3s);
+    const auto spread = [](const liquid::RowLoopResult& r) {
+        double lo = 1e9, hi = 0;
+        for (const liquid::RackLoopResult& k : r.racks) {
+            lo = std::min(lo, k.flowM3s);
+            hi = std::max(hi, k.flowM3s);
+        }
+        return (hi - lo) / (r.flowM3s / static_cast<double>(r.racks.size()));
+    };
+    CHECK(spread(reverse) < 0.5 * spread(direct));
+    // A CDU pump of three failed: less flow for every rack.
+    liquid::RowLoopSpec failed = row(8, 24.0, liquid::ManifoldReturn::Reverse);
+    failed.source.pump.failed = 1;
+    const liquid::RowLoopResult one = liquid::solveRowLoop(failed);
+    for (std::size_t j = 0; j < one.racks.size(); ++j)
+        CHECK(one.racks[j].flowM3s < reverse.racks[j].flowM3s);
+}
