@@ -81,8 +81,8 @@ int main()
     }
     std::printf("rack loop: %zu trays, %zu branches; %.0f L/min (%.2f L/min per kW; trays %.2f-%.2f), return %.2f "
                 "degC, %d Newton iterations warm\n",
-                spec.trays.size(), r.hydraulics.flowM3s.size(), r.flowM3s / kLpm, r.flowM3s / kLpm / (r.heatW / 1e3), lo,
-                hi, r.returnC, r.hydraulics.iterations);
+                spec.trays.size(), r.hydraulics.flowM3s.size(), r.flowM3s / kLpm, r.flowM3s / kLpm / (r.heatW / 1e3),
+                lo, hi, r.returnC, r.hydraulics.iterations);
     std::printf("  solve with heat (2 passes): %.3f ms (budget 1 ms: %.2fx); every element once: %.4f ms -> the solve "
                 "costs %.0f of them\n",
                 rack * 1e3, 1e-3 / rack, once * 1e3, rack / once);
@@ -117,7 +117,7 @@ int main()
     });
     std::printf("row of 8 racks on one CDU: %zu branches, %.2f ms (supply %.2f degC, return %.2f degC, CDU capacity "
                 "%.0f kW at its setpoint for %.0f kW); the hall's 43 rows: %.3f s on one core (budget 1 s: %.1fx)\n",
-                rr.hydraulics.flowM3s.size(), oneRow * 1e3, rr.supplyC, rr.returnC, rr.capacityW / 1e3,
-                rr.heatW / 1e3, rows, 1.0 / rows);
+                rr.hydraulics.flowM3s.size(), oneRow * 1e3, rr.supplyC, rr.returnC, rr.capacityW / 1e3, rr.heatW / 1e3,
+                rows, 1.0 / rows);
     return 0;
 }

@@ -19,9 +19,9 @@ struct ColdPlate {
 };
 
 struct PlateRise {
-    double riseK = 0;     ///< T_case − T_inlet (K)
+    double riseK = 0;      ///< T_case − T_inlet (K)
     double resistance = 0; ///< K/W used
-    bool measured = true; ///< false below the lowest measured flow (riseK then NaN)
+    bool measured = true;  ///< false below the lowest measured flow (riseK then NaN)
 };
 
 /// T_case − T_inlet of a plate carrying `heatW` at `flowM3s`. Throws std::invalid_argument for a

@@ -54,7 +54,8 @@ double frictionFactor(double re, double rr)
     const double h = kTurbulentRe - kLaminarRe, t = (re - kLaminarRe) / h;
     const double f0 = 64.0 / kLaminarRe, d0 = -64.0 / (kLaminarRe * kLaminarRe);
     const double f1 = colebrook(kTurbulentRe, rr);
-    const double d1 = (colebrook(kTurbulentRe * 1.001, rr) - colebrook(kTurbulentRe * 0.999, rr)) / (0.002 * kTurbulentRe);
+    const double d1 =
+        (colebrook(kTurbulentRe * 1.001, rr) - colebrook(kTurbulentRe * 0.999, rr)) / (0.002 * kTurbulentRe);
     const double t2 = t * t, t3 = t2 * t;
     return (2 * t3 - 3 * t2 + 1) * f0 + (t3 - 2 * t2 + t) * h * d0 + (-2 * t3 + 3 * t2) * f1 + (t3 - t2) * h * d1;
 }
@@ -194,10 +195,14 @@ Solution solve(const Network& net, const Fluid& fluid, const Solution* start)
     Eigen::VectorXd r = residual(x);
     double norm = r.lpNorm<Eigen::Infinity>();
     Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
-    bool analysed = false;
-    for (out.iterations = 0; out.iterations < 200; ++out.iterations) {
+    bool analysed = false, converged = false;
+    for (out.iterations = 0; out.iterations <= 200; ++out.iterations) {
         if (r.head(nBranches).lpNorm<Eigen::Infinity>() <= 1e-9 * scale &&
-            (unknowns == nBranches || r.tail(unknowns - nBranches).lpNorm<Eigen::Infinity>() <= 1e-9 * scale))
+            (unknowns == nBranches || r.tail(unknowns - nBranches).lpNorm<Eigen::Infinity>() <= 1e-9 * scale)) {
+            converged = true;
+            break;
+        }
+        if (out.iterations == 200)
             break;
         std::vector<Eigen::Triplet<double>> t;
         for (int b = 0; b < nBranches; ++b) {
@@ -242,7 +247,7 @@ Solution solve(const Network& net, const Fluid& fluid, const Solution* start)
         norm = r.lpNorm<Eigen::Infinity>();
     }
     out.residual = r.head(nBranches).lpNorm<Eigen::Infinity>();
-    if (out.iterations >= 200) {
+    if (!converged) {
         char b[160];
         std::snprintf(b, sizeof b, "the loop did not converge in 200 Newton iterations (largest imbalance %.3g Pa)",
                       out.residual);

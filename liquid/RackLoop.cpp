@@ -46,7 +46,9 @@ RackNodes addRack(Network& net, const RackLoopSpec& spec, int from, int to, cons
     const auto ret = [&](int i) { return r.returnPorts[static_cast<std::size_t>(i)]; };
     net.branches.push_back({prefix + "supply line", from, sup(0), spec.supplyLine});
     for (int i = 0; i + 1 < n; ++i)
-        net.branches.push_back({prefix + "supply manifold " + std::to_string(i + 1), sup(i), sup(i + 1),
+        net.branches.push_back({prefix + "supply manifold " + std::to_string(i + 1),
+                                sup(i),
+                                sup(i + 1),
                                 {segment(spec.manifoldSegment, prefix + "supply manifold segment")}});
     r.firstTray = static_cast<int>(net.branches.size());
     for (int i = 0; i < n; ++i) {
@@ -61,7 +63,8 @@ RackNodes addRack(Network& net, const RackLoopSpec& spec, int from, int to, cons
     }
     const bool direct = spec.returns == ManifoldReturn::Direct;
     for (int i = 0; i + 1 < n; ++i)
-        net.branches.push_back({prefix + "return manifold " + std::to_string(i + 1), direct ? ret(i + 1) : ret(i),
+        net.branches.push_back({prefix + "return manifold " + std::to_string(i + 1),
+                                direct ? ret(i + 1) : ret(i),
                                 direct ? ret(i) : ret(i + 1),
                                 {segment(spec.manifoldSegment, prefix + "return manifold segment")}});
     net.branches.push_back({prefix + "return line", direct ? ret(0) : ret(n - 1), to, spec.returnLine});
@@ -99,7 +102,8 @@ RackLoopResult rackResult(const RackLoopSpec& spec, const Solution& s, const Rac
         r.caseC = r.inletC + rise.riseK;
         out.heatW += t.heatW;
         out.flowM3s += r.flowM3s;
-        carried += rate * r.outletC;
+        if (rate > 0)
+            carried += rate * r.outletC; // a tray with no flow (starved) carries nothing to the mix
         out.trays.push_back(r);
     }
     const double total = props.density * props.specificHeat * out.flowM3s;
@@ -169,15 +173,23 @@ RowLoopResult solveRowLoop(const RowLoopSpec& spec)
     }
     Element header = segment(spec.headerSegment, "header segment");
     for (int j = 0; j < m; ++j)
-        net.branches.push_back({"supply header " + std::to_string(j + 1), j == 0 ? 1 : supplyTee[static_cast<std::size_t>(j - 1)],
-                                supplyTee[static_cast<std::size_t>(j)], {header}});
+        net.branches.push_back({"supply header " + std::to_string(j + 1),
+                                j == 0 ? 1 : supplyTee[static_cast<std::size_t>(j - 1)],
+                                supplyTee[static_cast<std::size_t>(j)],
+                                {header}});
     const bool direct = spec.headerReturns == ManifoldReturn::Direct;
     for (int j = 0; j + 1 < m; ++j)
-        net.branches.push_back({"return header " + std::to_string(j + 1),
-                                direct ? returnTee[static_cast<std::size_t>(j + 1)] : returnTee[static_cast<std::size_t>(j)],
-                                direct ? returnTee[static_cast<std::size_t>(j)] : returnTee[static_cast<std::size_t>(j + 1)],
-                                {header}});
-    net.branches.push_back({"return header to the CDU", direct ? returnTee.front() : returnTee.back(), 0, {header}});
+        net.branches.push_back(
+            {"return header " + std::to_string(j + 1),
+             direct ? returnTee[static_cast<std::size_t>(j + 1)] : returnTee[static_cast<std::size_t>(j)],
+             direct ? returnTee[static_cast<std::size_t>(j)] : returnTee[static_cast<std::size_t>(j + 1)],
+             {header}});
+    // Back to the CDU: one segment from the first rack (direct), the whole row from the last (reverse).
+    Element back = header;
+    back.name = "return header to the CDU";
+    if (!direct)
+        back.pipe.lengthM *= m;
+    net.branches.push_back({"return header to the CDU", direct ? returnTee.front() : returnTee.back(), 0, {back}});
     std::vector<RackNodes> at;
     for (int j = 0; j < m; ++j)
         at.push_back(addRack(net, spec.racks[static_cast<std::size_t>(j)], supplyTee[static_cast<std::size_t>(j)],
@@ -191,6 +203,10 @@ RowLoopResult solveRowLoop(const RowLoopSpec& spec)
         s = solve(net, Fluid{props.density, props.viscosity}, pass == 0 ? nullptr : &s);
         out.flowM3s = s.flowM3s[0];
         const double itRate = props.density * props.specificHeat * out.flowM3s;
+        // No pump running, or flow below a millilitre a minute: nothing carries the heat.
+        if (spec.source.pump.failed >= spec.source.pump.count || !(out.flowM3s > 1.0e-9 / 60.0) || !(itRate > 0))
+            throw NetworkError("the CDU's pumps move no coolant (every pump failed, or none can overcome the loop): "
+                               "the row has no liquid cooling");
         double heat = 0;
         for (int j = 0; j < m; ++j)
             for (const TraySpec& t : spec.racks[static_cast<std::size_t>(j)].trays)

@@ -31,29 +31,29 @@ enum class ManifoldReturn { Direct, Reverse };
 
 struct RackLoopSpec {
     models::Coolant coolant = models::Coolant::PG25;
-    double supplyC = 30.0;         ///< coolant arriving at the rack
-    Element source;                ///< a pump (the CDU's, or the facility's Δp at the rack as a flat curve)
+    double supplyC = 30.0; ///< coolant arriving at the rack
+    Element source;        ///< a pump (the CDU's, or the facility's Δp at the rack as a flat curve)
     std::vector<Element> supplyLine, returnLine; ///< source to the rack's connector and back, connector included
-    Pipe manifoldSegment;          ///< between two adjacent tray ports, supply and return alike
+    Pipe manifoldSegment;                        ///< between two adjacent tray ports, supply and return alike
     ManifoldReturn returns = ManifoldReturn::Reverse;
-    std::vector<TraySpec> trays;   ///< bottom to top
+    std::vector<TraySpec> trays; ///< bottom to top
 };
 
 struct TrayResult {
     std::string id;
     double flowM3s = 0;
-    double dropPa = 0;           ///< supply port to return port
+    double dropPa = 0; ///< supply port to return port
     double inletC = 0, outletC = 0;
-    double caseRiseK = 0;        ///< each plate's T_case − T_in; NaN when a plate is starved
-    double caseC = 0;            ///< NaN when starved
-    bool plateMeasured = true;   ///< false: the plate's flow is below its measured range
+    double caseRiseK = 0;      ///< each plate's T_case − T_in; NaN when a plate is starved
+    double caseC = 0;          ///< NaN when starved
+    bool plateMeasured = true; ///< false: the plate's flow is below its measured range
     double supplyPortPa = 0, returnPortPa = 0;
 };
 
 struct RackLoopResult {
     std::vector<TrayResult> trays;
-    double flowM3s = 0;     ///< through the rack
-    double returnC = 0;     ///< mixed
+    double flowM3s = 0; ///< through the rack
+    double returnC = 0; ///< mixed
     double heatW = 0;
     double spread = 0;      ///< of the trays' flow per watt: (largest − smallest) / mean
     double sourcePa = 0;    ///< the source's pressure rise
@@ -70,12 +70,12 @@ struct RackLoopResult {
 /// what the racks put in.
 struct RowLoopSpec {
     models::Coolant coolant = models::Coolant::PG25;
-    Element source;           ///< the CDU's pumps
-    double ua = 0;            ///< the CDU exchanger's UA, W/K
-    double facilityRate = 0;  ///< W/K
+    Element source;          ///< the CDU's pumps
+    double ua = 0;           ///< the CDU exchanger's UA, W/K
+    double facilityRate = 0; ///< W/K
     double facilitySupplyC = 25.0;
     double supplySetpointC = 30.0; ///< the IT supply the CDU holds while it can (throttling facility water)
-    Pipe headerSegment;       ///< between two racks' tees (and from the CDU to the first)
+    Pipe headerSegment;            ///< between two racks' tees (and from the CDU to the first)
     ManifoldReturn headerReturns = ManifoldReturn::Reverse;
     std::vector<RackLoopSpec> racks;
 };
@@ -90,6 +90,7 @@ struct RowLoopResult {
     Solution hydraulics;
 };
 
+/// Throws NetworkError as solveRackLoop, and when the CDU's pumps move no coolant.
 RowLoopResult solveRowLoop(const RowLoopSpec& spec);
 
 /// Build and solve. Throws NetworkError for a loop that cannot be solved (a tray or element named),

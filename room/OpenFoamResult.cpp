@@ -43,6 +43,10 @@ std::vector<double> series(const fs::path& file)
                    double iteration = 0, value = 0;
                    if (!(row >> iteration >> value) || !std::isfinite(value))
                        throw core::InputError(at, "expected an iteration and a temperature (K)");
+                   // Air in a room: anything outside 200–400 K is a broken run, not an answer.
+                   if (value < 200.0 || value > 400.0)
+                       throw core::InputError(at, "a temperature of " + std::to_string(value) +
+                                                      " K is not air in a room (200 to 400 K): the run diverged");
                    v.push_back(value);
                });
     if (v.empty())
@@ -71,6 +75,8 @@ OpenFoamResult readOpenFoamResult(const std::string& dirName)
         double rdtK = 0;
         if (!(row >> r.patch >> rdtK))
             throw core::InputError(at, "expected: rack_N, rdt's intake (K), then zone patches and flows");
+        if (!std::isfinite(rdtK) || rdtK < 200.0 || rdtK > 400.0)
+            throw core::InputError(at, r.patch + ": rdt's intake must be a temperature of air (200 to 400 K)");
         const auto id = ids.find(r.patch);
         if (id == ids.end())
             throw core::InputError(at, r.patch + " is not in " + racksFile.filename().string());
@@ -83,7 +89,7 @@ OpenFoamResult readOpenFoamResult(const std::string& dirName)
             if (patch.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
                 std::string::npos)
                 throw core::InputError(at, "\"" + patch + "\" is not a patch name (letters, digits and _)");
-            if (!(row >> flow) || !(flow > 0))
+            if (!(row >> flow) || !(flow > 0) || !std::isfinite(flow))
                 throw core::InputError(at, patch + ": expected its flow (m3/s, > 0)");
             const std::vector<double> v = series(dir / "postProcessing" / patch / "0" / "surfaceFieldValue.dat");
             sum += flow * v.back();

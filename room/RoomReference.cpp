@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -124,70 +125,93 @@ thermal::ThermalResult computeThermalFromOpenFoam(const core::Design& d, const O
             throw core::InputError(at, patch + " is " + it->second->id + " in the case but " + id + " in " + d.file +
                                            ": the case was exported from another design; export it again");
     }
+    const std::vector<std::string> names = boxNames(g, d);
+    for (const auto& [box, r] : byBox) {
+        if (box >= static_cast<int>(g.racks.size()) && box < static_cast<int>(names.size()) &&
+            r->id == names[static_cast<std::size_t>(box)])
+            continue; // an in-row cooler of the room
+        if (box >= static_cast<int>(g.racks.size()))
+            throw core::InputError(at, r->patch + " (" + r->id + ") is not a rack or cooler of room " + g.id + " in " +
+                                           d.file + ": the case was exported from another design; export it again");
+    }
     for (std::size_t ri = 0; ri < d.racks.size(); ++ri)
         if (field.roomOfRack[ri] != room)
-            throw core::InputError(at, "rack " + d.racks[ri].id + " is in a room the case does not hold (the case is room " +
-                                           g.id + "): a reference solve must hold every rack of the design");
+            throw core::InputError(at, "rack " + d.racks[ri].id +
+                                           " is in a room the case does not hold (the case is room " + g.id +
+                                           "): a reference solve must hold every rack of the design");
 
     const thermal::AirState base = roomAir(d, res);
     const core::LayoutSpacing spacing;
     double staleK = 0;
     std::string staleRack;
     std::string error;
+    std::exception_ptr failure; // the first exception of the loop, rethrown after it
 #pragma omp parallel for schedule(dynamic)
     for (std::size_t ri = 0; ri < d.racks.size(); ++ri) {
-        const int k = field.boxOfRack[ri];
-        const OpenFoamIntake& r = *byBox.at(k);
-        const std::vector<Zone> zones = zonesOf(*solved.solver, k);
-        if (zones.size() != r.zoneIntakeC.size()) {
+        try {
+            const int k = field.boxOfRack[ri];
+            const OpenFoamIntake& r = *byBox.at(k);
+            const std::vector<Zone> zones = zonesOf(*solved.solver, k);
+            if (zones.size() != r.zoneIntakeC.size()) {
 #pragma omp critical
-            error = r.patch + " has " + std::to_string(r.zoneIntakeC.size()) + " zones in the case, " +
-                    std::to_string(zones.size()) + " in " + d.file + ": the case was exported from another design";
-            continue;
-        }
-        const core::Rack& rack = d.racks[ri];
-        thermal::AirState a = base;
-        a.coldAisleK = r.intakeC + kZeroC;
-        a.hotAisleK = solved.solver->blackBoxState(k).exhaust + kZeroC; // behind the rack: rdt's
-        a.slotInletOffsetK.assign(rack.slots.size(), NAN);
-        std::vector<double> chassisC(rack.slots.size(), NAN);
-        for (std::size_t s = 0; s < rack.slots.size(); ++s) {
-            const core::Slot& slot = rack.slots[s];
-            if (slot.part->kind != core::PartKind::Chassis)
+                error = r.patch + " has " + std::to_string(r.zoneIntakeC.size()) + " zones in the case, " +
+                        std::to_string(zones.size()) + " in " + d.file + ": the case was exported from another design";
                 continue;
-            const double z0 = core::ouBottomZ(slot.ou, spacing);
-            chassisC[s] = bandMean(zones, r, z0, z0 + slot.part->ouHeight * spacing.ouPitch);
-            a.slotInletOffsetK[s] = chassisC[s] - r.intakeC;
-        }
-        const double ownK = res.racks[ri].fieldIntakeK;
-        thermal::RackThermal rt = thermal::solveRack(d, ri, a, prm, &res.racks[ri]);
-        rt.fieldIntakeK = r.intakeC + kZeroC;
-        rt.fieldIntakeMaxK = NAN; // the case samples each zone's mean only
-        for (thermal::ChassisThermal& c : rt.chassis) {
-            c.fieldInletK = chassisC[static_cast<std::size_t>(c.slot)] + kZeroC;
-            c.fieldInletMaxK = NAN;
-        }
-        res.racks[ri] = std::move(rt);
-#pragma omp critical
-        {
-            const double drift = std::abs(ownK - kZeroC - r.rdtIntakeC);
-            if (drift > staleK) {
-                staleK = drift;
-                staleRack = rack.id;
             }
+            const core::Rack& rack = d.racks[ri];
+            thermal::AirState a = base;
+            a.coldAisleK = r.intakeC + kZeroC;
+            a.hotAisleK = solved.solver->blackBoxState(k).exhaust + kZeroC; // behind the rack: rdt's
+            a.slotInletOffsetK.assign(rack.slots.size(), NAN);
+            std::vector<double> chassisC(rack.slots.size(), NAN);
+            for (std::size_t s = 0; s < rack.slots.size(); ++s) {
+                const core::Slot& slot = rack.slots[s];
+                if (slot.part->kind != core::PartKind::Chassis)
+                    continue;
+                const double z0 = core::ouBottomZ(slot.ou, spacing);
+                chassisC[s] = bandMean(zones, r, z0, z0 + slot.part->ouHeight * spacing.ouPitch);
+                a.slotInletOffsetK[s] = chassisC[s] - r.intakeC;
+            }
+            const double ownK = res.racks[ri].fieldIntakeK;
+            thermal::RackThermal rt = thermal::solveRack(d, ri, a, prm, &res.racks[ri]);
+            rt.fieldIntakeK = r.intakeC + kZeroC;
+            rt.fieldIntakeMaxK = NAN; // the case samples each zone's mean only
+            for (thermal::ChassisThermal& c : rt.chassis) {
+                c.fieldInletK = chassisC[static_cast<std::size_t>(c.slot)] + kZeroC;
+                c.fieldInletMaxK = NAN;
+            }
+            res.racks[ri] = std::move(rt);
+#pragma omp critical
+            {
+                // A non-finite intake (rdt's own or the case's) is as stale as any: never a silent match.
+                const double drift = std::abs(ownK - kZeroC - r.rdtIntakeC);
+                if (!std::isfinite(drift) || drift > staleK) {
+                    staleK = std::isfinite(drift) ? drift : std::numeric_limits<double>::infinity();
+                    staleRack = rack.id;
+                }
+            }
+        } catch (...) {
+#pragma omp critical
+            if (!failure)
+                failure = std::current_exception();
         }
     }
+    if (failure)
+        std::rethrow_exception(failure);
     if (!error.empty())
         throw core::InputError(at, error);
     rowsFromField(d, field, res);
     res.intakesFrom = referenceDescription(ref);
+    for (const OpenFoamIntake& r : ref.racks)
+        res.referenceDriftK = std::max(res.referenceDriftK, std::abs(r.driftK));
     if (staleK > kStaleK) {
         char b[200];
-        std::snprintf(b, sizeof b, "rdt's own intake of rack %s is %.2f K from the one it had when the case was exported",
+        std::snprintf(b, sizeof b,
+                      "rdt's own intake of rack %s is %.2f K from the one it had when the case was exported",
                       staleRack.c_str(), staleK);
         throw core::InputError(d.intakesFromLoc.file.empty() ? at : d.intakesFromLoc,
                                b + std::string(": the case was solved for other conditions (a what-if, or the "
-                                                   "design changed since); export and run it again"));
+                                               "design changed since); export and run it again"));
     }
     if (progress)
         progress->update(0.98, "rack intakes from the OpenFOAM case");

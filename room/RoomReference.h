@@ -16,7 +16,9 @@
 
 namespace rdt::room {
 
-/// The design's thermal result with the intakes of `reference` (read from `reference.dir`).
+/// The design's thermal result with the intakes of `reference` (read from `reference.dir`). Pods of
+/// the same layout are one room to rdt (solved once, room/RoomThermal.h): a case of one of them
+/// gives its intakes to every rack in the same position of the others.
 /// Throws core::InputError (naming the case's rdt-racks.txt) when the case does not hold the
 /// design's racks — a rack of the design in no room the case solved, a case rack the design lacks,
 /// a rack whose zones differ from the design's (exported from another design: export again), or

@@ -47,6 +47,9 @@ struct ThermalResult {
     /// Empty when the racks' intakes are the model's own; otherwise the reference solve they were
     /// taken from (`thermal: {intakes_from: DIR}`, `--intakes-from DIR`), in words every output prints.
     std::string intakesFrom;
+    /// With intakes from a reference: its largest change of a rack's intake over its last samples
+    /// (OpenFOAM: 500 iterations), K — a reference still moving is not yet an answer.
+    double referenceDriftK = 0;
 };
 
 /// RCI_HI and RCI_LO (%) of intake temperatures for a class's recommended and allowable limits.

@@ -57,7 +57,8 @@ TEST_CASE("liquid: counterflow effectiveness — limits and the inverse", "[liqu
 {
     CHECK(liquid::counterflowEffectiveness(2.0, 0.0) == Approx(1.0 - std::exp(-2.0)).epsilon(1e-12));
     CHECK(liquid::counterflowEffectiveness(3.0, 1.0) == Approx(0.75).epsilon(1e-12));
-    CHECK(liquid::counterflowEffectiveness(2.0, 0.5) == Approx(0.7746).margin(5e-4)); // Incropera Table 11.3: (1 − e^−1) / (1 − e^−1 / 2)
+    CHECK(liquid::counterflowEffectiveness(2.0, 0.5) ==
+          Approx(0.7746).margin(5e-4)); // Incropera Table 11.3: (1 − e^−1) / (1 − e^−1 / 2)
     CHECK(liquid::counterflowEffectiveness(50.0, 0.5) == Approx(1.0).margin(1e-9));
     for (double cr : {0.0, 0.3, 0.999999, 1.0})
         for (double ntu : {0.1, 1.0, 4.0}) {
@@ -85,6 +86,7 @@ TEST_CASE("liquid: CDUs from their rating points — Vertiv XDU1350 and Google D
     CHECK(liquid::cduCapacity(uaG, itSupply, fws, g.itRate, g.facilityRate) == Approx(2.0e6).epsilon(1e-9));
     CHECK(liquid::cduHeat(uaG, itReturn, fws, g.itRate, g.facilityRate) == Approx(2.0e6).epsilon(1e-9));
     // Facility water 1 K warmer, the IT supply held: the capacity scales with the approach (3 → 2 K).
-    CHECK(liquid::cduCapacity(uaG, itSupply, fws + 1.0, g.itRate, g.facilityRate) == Approx(2.0e6 * 2.0 / 3.0).epsilon(1e-9));
+    CHECK(liquid::cduCapacity(uaG, itSupply, fws + 1.0, g.itRate, g.facilityRate) ==
+          Approx(2.0e6 * 2.0 / 3.0).epsilon(1e-9));
     CHECK(liquid::cduCapacity(uaG, itSupply, itSupply + 0.5, g.itRate, g.facilityRate) == 0.0);
 }

@@ -102,10 +102,11 @@ TEST_CASE("liquid: a pump against one impedance and against parallel branches, i
     const double total = std::sqrt(dp0 / (req + dp0 / (qMax * qMax)));
     CHECK(two.flowM3s[0] == Approx(total).epsilon(1e-9));
     CHECK(two.flowM3s[1] / two.flowM3s[2] == Approx(std::sqrt(r2 / r1)).epsilon(1e-9));
-    CHECK(two.flowM3s[1] + two.flowM3s[2] == Approx(two.flowM3s[0]).epsilon(1e-9)); // continuity, to the solve's tolerance
+    CHECK(two.flowM3s[1] + two.flowM3s[2] ==
+          Approx(two.flowM3s[0]).epsilon(1e-9)); // continuity, to the solve's tolerance
     // Equal branches share alike; linear laws (n = 1) too.
-    const liquid::Solution equal = liquid::solve(
-        loop(pump(dp0, qMax), {curve(50e3, 100 * kLpm, 1), curve(50e3, 100 * kLpm, 1)}), fluid);
+    const liquid::Solution equal =
+        liquid::solve(loop(pump(dp0, qMax), {curve(50e3, 100 * kLpm, 1), curve(50e3, 100 * kLpm, 1)}), fluid);
     CHECK(equal.flowM3s[1] == Approx(equal.flowM3s[2]).epsilon(1e-12));
     // Linear: Δp0 (1 − (Q/Qmax)²) = R1 Q, R1 = 50 kPa / 100 L/min for each, R_eq = R1 / 2.
     const double rl = 50e3 / (100 * kLpm) / 2, a = dp0 / (qMax * qMax);
@@ -160,8 +161,8 @@ TEST_CASE("liquid: loops that cannot be solved name what is wrong", "[liquid]")
     const liquid::Fluid fluid{1000.0, 1e-3};
     liquid::Network n = loop(pump(200e3, 0.005), {curve(100e3, 0.0025, 2)});
     n.nodes.push_back("island");
-    CHECK_THROWS_WITH(liquid::solve(n, fluid), Catch::Matchers::Contains("island") &&
-                                                   Catch::Matchers::Contains("not connected"));
+    CHECK_THROWS_WITH(liquid::solve(n, fluid),
+                      Catch::Matchers::Contains("island") && Catch::Matchers::Contains("not connected"));
     n = loop(pump(200e3, 0.005), {curve(-1, 0.0025, 2, "plate 3")});
     CHECK_THROWS_WITH(liquid::solve(n, fluid), Catch::Matchers::Contains("plate 3"));
     n = loop(pump(200e3, 0.005), {curve(100e3, 0.0025, 2)});

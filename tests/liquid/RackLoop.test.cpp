@@ -100,12 +100,11 @@ TEST_CASE("liquid rack loop: heat is conserved, each tray rises by its heat, eac
         CHECK(t.caseC == Approx(t.inletC + t.caseRiseK));
         CHECK(t.dropPa > 0);
     }
-    CHECK(sum == Approx(r.flowM3s).epsilon(1e-9)); // continuity across the manifold
+    CHECK(sum == Approx(r.flowM3s).epsilon(1e-9));   // continuity across the manifold
     CHECK(r.flowM3s / kLpm / (r.heatW / 1e3) > 1.0); // L/min per kW, the loop's own figure
 }
 
-TEST_CASE("liquid rack loop: a direct-return manifold starves its top trays, a reverse return evens them",
-          "[liquid]")
+TEST_CASE("liquid rack loop: a direct-return manifold starves its top trays, a reverse return evens them", "[liquid]")
 {
     const liquid::RackLoopResult direct = liquid::solveRackLoop(rack(0.025, liquid::ManifoldReturn::Direct));
     const liquid::RackLoopResult reverse = liquid::solveRackLoop(rack(0.025, liquid::ManifoldReturn::Reverse));
@@ -173,8 +172,8 @@ TEST_CASE("liquid row loop: a CDU holds its supply while it can, its exchanger r
     CHECK(warm.supplyC > 30.0);
     const models::CoolantProperties pw = models::coolantProperties(models::Coolant::PG25, warm.propertiesC);
     const double itRate = pw.density * pw.specificHeat * warm.flowM3s;
-    CHECK(liquid::cduHeat(row(1, 30, liquid::ManifoldReturn::Reverse).ua, warm.returnC, 30.0, itRate,
-                          20.6 * 4180.0) == Approx(warm.heatW).epsilon(1e-9));
+    CHECK(liquid::cduHeat(row(1, 30, liquid::ManifoldReturn::Reverse).ua, warm.returnC, 30.0, itRate, 20.6 * 4180.0) ==
+          Approx(warm.heatW).epsilon(1e-9));
     for (const liquid::RackLoopResult& k : warm.racks)
         for (const liquid::TrayResult& t : k.trays)
             CHECK(t.caseC > r.racks.front().trays.front().caseC); // warmer supply, warmer cases
@@ -202,4 +201,34 @@ TEST_CASE("liquid row loop: along a direct-return header the far racks get less,
     const liquid::RowLoopResult one = liquid::solveRowLoop(failed);
     for (std::size_t j = 0; j < one.racks.size(); ++j)
         CHECK(one.racks[j].flowM3s < reverse.racks[j].flowM3s);
+}
+
+TEST_CASE("liquid row loop: the CDU's capacity at its setpoint, and the supply continuous where it runs out",
+          "[liquid]")
+{
+    // Capacity at the setpoint is the heat the exchanger moves with the IT loop returning at
+    // setpoint + capacity / C_it (cduHeat, the ε-NTU heat from the inlet temperatures): an
+    // independent path through the exchanger's equations.
+    const auto at = [](double fws) { return liquid::solveRowLoop(row(8, fws, liquid::ManifoldReturn::Reverse)); };
+    const liquid::RowLoopResult r = at(28.0);
+    const models::CoolantProperties p = models::coolantProperties(models::Coolant::PG25, r.propertiesC);
+    const double itRate = p.density * p.specificHeat * r.flowM3s;
+    const double ua = row(1, 28.0, liquid::ManifoldReturn::Reverse).ua;
+    CHECK(r.capacityW > 0);
+    CHECK(liquid::cduHeat(ua, 30.0 + r.capacityW / itRate, 28.0, itRate, 20.6 * 4180.0) ==
+          Approx(r.capacityW).epsilon(1e-9));
+    // Bisect the facility temperature where the capacity at 30 °C equals the heat: just below it the
+    // setpoint is held, just above the supply floats — from the setpoint, not with a jump.
+    double lo = 24.0, hi = 30.0;
+    for (int i = 0; i < 40; ++i)
+        (at(0.5 * (lo + hi)).holdsSetpoint ? lo : hi) = 0.5 * (lo + hi);
+    const liquid::RowLoopResult below = at(lo), above = at(hi + 1e-6);
+    CHECK(below.holdsSetpoint);
+    CHECK_FALSE(above.holdsSetpoint);
+    CHECK(above.supplyC == Approx(30.0).margin(1e-3));
+    CHECK(above.supplyC >= 30.0);
+    // Every CDU pump failed: no coolant moves, said so.
+    liquid::RowLoopSpec dead = row(2, 24.0, liquid::ManifoldReturn::Reverse);
+    dead.source.pump.failed = dead.source.pump.count;
+    CHECK_THROWS_WITH(liquid::solveRowLoop(dead), Catch::Matchers::Contains("move no coolant"));
 }

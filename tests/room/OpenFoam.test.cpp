@@ -385,6 +385,15 @@ TEST_CASE("OpenFOAM: the case runs on 2 MPI ranks (decomposePar, mpirun, reconst
                 CHECK(std::isnan(rk.fieldIntakeMaxK)); // the case samples means only
                 const auto [lo, hi] = std::minmax_element(back.racks[i].zoneIntakeC.begin(), back.racks[i].zoneIntakeC.end());
                 REQUIRE(back.racks[i].zoneIntakeC.size() == 4);
+                // The mapping's direction: the upper chassis sits in front of the upper zones.
+                const auto& z = back.racks[i].zoneIntakeC;
+                REQUIRE(rk.chassis.size() == 2);
+                const thermal::ChassisThermal& low = rk.chassis[0].slot < rk.chassis[1].slot ? rk.chassis[0] : rk.chassis[1];
+                const thermal::ChassisThermal& high = &low == &rk.chassis[0] ? rk.chassis[1] : rk.chassis[0];
+                if (z[3] > z[0] + 0.05)
+                    CHECK(high.fieldInletK > low.fieldInletK);
+                if (z[3] < z[0] - 0.05)
+                    CHECK(high.fieldInletK < low.fieldInletK);
                 for (const thermal::ChassisThermal& ch : rk.chassis) {
                     CHECK(ch.fieldInletK - 273.15 >= *lo - 1e-9);
                     CHECK(ch.fieldInletK - 273.15 <= *hi + 1e-9);
