@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <queue>
 
 namespace rdt::liquid {
@@ -107,6 +108,13 @@ double elementDrop(const Element& e, const Fluid& fluid, double q)
     }
     }
     return 0.0;
+}
+
+double pumpPowerW(const Pump& p, double flowM3s, double risePa)
+{
+    if (!(p.efficiency > 0 && p.efficiency <= 1))
+        return std::numeric_limits<double>::quiet_NaN();
+    return std::max(0.0, flowM3s) * std::max(0.0, risePa) / p.efficiency;
 }
 
 Solution solve(const Network& net, const Fluid& fluid, const Solution* start)

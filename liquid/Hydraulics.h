@@ -9,6 +9,7 @@
 /// method on the loop and node equations (the global gradient algorithm of Todini & Pilati 1988,
 /// as EPANET solves). Pressures in Pa, flows in m³/s, positive from a branch's `from` to its `to`.
 
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -48,7 +49,13 @@ struct Pump {
     double shutoffPa = 0, maxFlowM3s = 0;
     double speed = 1;
     int count = 1, failed = 0;
+    /// Wire-to-water efficiency at the operating point (0–1); NaN: not given, so the pumps' draw is
+    /// not known (reported as such, never assumed).
+    double efficiency = std::numeric_limits<double>::quiet_NaN();
 };
+
+/// Electrical draw (W) of the pumps moving `flowM3s` against `risePa`: Q Δp / η; NaN without η.
+double pumpPowerW(const Pump& p, double flowM3s, double risePa);
 
 struct Element {
     enum class Kind { Pipe, Fitting, Connector, Curve, Pump } kind = Kind::Pipe;

@@ -145,6 +145,7 @@ RackLoopResult solveRackLoop(const RackLoopSpec& spec)
         out = rackResult(spec, s, at, props, spec.supplyC);
         out.propertiesC = meanC;
         out.sourcePa = s.pressurePa[1] - s.pressurePa[0];
+        out.pumpPowerW = pumpPowerW(spec.source.pump, out.flowM3s, out.sourcePa);
         const models::CoolantRange range = models::coolantRange(spec.coolant);
         meanC = std::clamp(0.5 * (spec.supplyC + out.returnC), range.minC, range.maxC);
     }
@@ -227,6 +228,7 @@ RowLoopResult solveRowLoop(const RowLoopSpec& spec)
                                            props, out.supplyC));
         out.propertiesC = meanC;
         out.sourcePa = s.pressurePa[1] - s.pressurePa[0];
+        out.pumpPowerW = pumpPowerW(spec.source.pump, out.flowM3s, out.sourcePa);
         meanC = std::clamp(0.5 * (out.supplyC + out.returnC), range.minC, range.maxC);
     }
     out.hydraulics = std::move(s);

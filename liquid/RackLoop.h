@@ -57,6 +57,7 @@ struct RackLoopResult {
     double heatW = 0;
     double spread = 0;      ///< of the trays' flow per watt: (largest − smallest) / mean
     double sourcePa = 0;    ///< the source's pressure rise
+    double pumpPowerW = 0;  ///< the source's electrical draw, Q Δp / η; NaN when its efficiency is not given
     double propertiesC = 0; ///< the coolant's properties taken at this temperature (the loop's mean)
     Solution hydraulics;
 };
@@ -87,6 +88,7 @@ struct RowLoopResult {
     double capacityW = 0;            ///< what the CDU can remove holding its setpoint at this facility water
     bool holdsSetpoint = true;       ///< capacity ≥ heat
     double sourcePa = 0, propertiesC = 0;
+    double pumpPowerW = 0; ///< the CDU pumps' draw, Q Δp / η; NaN when their efficiency is not given
     Solution hydraulics;
 };
 

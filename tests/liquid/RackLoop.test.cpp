@@ -101,6 +101,14 @@ TEST_CASE("liquid rack loop: heat is conserved, each tray rises by its heat, eac
         CHECK(t.dropPa > 0);
     }
     CHECK(sum == Approx(r.flowM3s).epsilon(1e-9));   // continuity across the manifold
+    // The pumps' draw: unknown without their efficiency (not assumed), Q Δp / η with it, Δp the
+    // rise between the pumps' own nodes.
+    CHECK(std::isnan(r.pumpPowerW));
+    liquid::RackLoopSpec rated = rack(0.035, liquid::ManifoldReturn::Reverse);
+    rated.source.pump.efficiency = 0.5;
+    const liquid::RackLoopResult e = liquid::solveRackLoop(rated);
+    CHECK(e.pumpPowerW == Approx(e.flowM3s * (e.hydraulics.pressurePa[1] - e.hydraulics.pressurePa[0]) / 0.5));
+    CHECK(e.pumpPowerW > 0);
     CHECK(r.flowM3s / kLpm / (r.heatW / 1e3) > 1.0); // L/min per kW, the loop's own figure
 }
 
