@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -225,12 +226,25 @@ std::shared_ptr<const thermal::ThermalResult> thermalFor(const core::Design& des
 {
     if (auto cached = store.get<thermal::ThermalResult>("thermal"))
         return cached;
+    // A solve that failed once fails again the same way: its error, kept, is every later caller's
+    // (the rules then name the real reason, and nothing is solved twice).
+    if (auto failed = store.get<std::exception_ptr>(thermal::kThermalFailureKey))
+        std::rethrow_exception(*failed);
     if (design.thermalModel != core::ThermalModel::Field)
         return thermal::thermalFor(design, store, progress);
-    auto result = std::make_shared<const thermal::ThermalResult>(
-        design.intakesFrom.empty()
-            ? room::computeThermalField(design, {}, progress)
-            : room::computeThermalFromOpenFoam(design, room::readOpenFoamResult(design.intakesFrom), {}, progress));
+    std::shared_ptr<const thermal::ThermalResult> result;
+    try {
+        result = std::make_shared<const thermal::ThermalResult>(
+            design.intakesFrom.empty()
+                ? room::computeThermalField(design, {}, progress)
+                : room::computeThermalFromOpenFoam(design, room::readOpenFoamResult(design.intakesFrom), {}, progress));
+    } catch (const core::Cancelled&) {
+        throw;
+    } catch (...) {
+        store.put<std::exception_ptr>(thermal::kThermalFailureKey,
+                                      std::make_shared<const std::exception_ptr>(std::current_exception()));
+        throw;
+    }
     store.put<thermal::ThermalResult>("thermal", result);
     return result;
 }

@@ -241,6 +241,8 @@ std::shared_ptr<const ThermalResult> thermalFor(const core::Design& design, core
     (void)progress;
     if (auto cached = store.get<ThermalResult>("thermal"))
         return cached;
+    if (auto failed = store.get<std::exception_ptr>(kThermalFailureKey))
+        std::rethrow_exception(*failed); // the pipeline's solve failed: its reason, not a missing result
     // The room field model is solved by the room library, which the pipeline calls
     // (analysis::thermalFor) and stores here before any rule asks.
     if (design.thermalModel == core::ThermalModel::Field)

@@ -63,6 +63,10 @@ ThermalResult computeThermal(const core::Design& design, const RackAirflowParams
 /// settings that change heat or airflow): racks with equal keys are solved once.
 std::string contentKey(const core::Rack& rack);
 
+/// Where the pipeline keeps the exception of a thermal solve that failed (a std::exception_ptr), so
+/// that every later caller rethrows the real reason instead of solving again.
+inline constexpr const char* kThermalFailureKey = "thermal-failure";
+
 /// From `store` (key "thermal"), computed on first use with the rack network. A design whose
 /// thermal model is the room field must have its solution stored first (analysis::thermalFor
 /// chooses the model); std::logic_error otherwise.

@@ -240,6 +240,14 @@ TEST_CASE("studio: the what-if bar takes the racks' intakes from an OpenFOAM cas
     CHECK_THAT(window.studio().thermal()->intakesFrom, Catch::Matchers::Contains("OpenFOAM case " + run.string()));
     CHECK(inletErrors() == std::vector<std::string>{"h/p/a/r2/gt1"});
     CHECK(window.scene()->field()->hasField()); // the room's air drawn is still rdt's (its title says so)
+    // A what-if the case was not solved for: the checks fail with the real reason (solved once).
+    QStringList refusals;
+    QObject::connect(&window.studio(), &gui::Studio::refused, [&](const QString& m) { refusals << m; });
+    REQUIRE(window.whatIf()->set("inlet", "27degC"));
+    window.waitForChecks();
+    QApplication::processEvents();
+    CHECK(refusals.join("\n").contains("export and run it again"));
+    CHECK_FALSE(refusals.join("\n").contains("not in the result store"));
     window.whatIf()->reset();
     window.waitForChecks();
     CHECK(window.studio().thermal()->intakesFrom.empty());
