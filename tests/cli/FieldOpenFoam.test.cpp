@@ -20,9 +20,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// OpenFOAM's outputs as a run leaves them, for every zone of the case in `dir`: two samples of
-/// `kelvin(rack, patch, rdt's intake K)` and a converged log on 2 ranks. Returns the racks.
-int writeRun(const fs::path& dir, const std::function<double(const std::string&, const std::string&, double)>& kelvin)
+/// OpenFOAM's outputs as a run leaves them, for every zone of the case in `dir`: two samples, the
+/// last `kelvin(rack, patch, rdt's intake K)` and the first `riseK` below it, and a converged log on
+/// 2 ranks. Returns the racks.
+int writeRun(const fs::path& dir, const std::function<double(const std::string&, const std::string&, double)>& kelvin,
+             double riseK = 0)
 {
     std::ifstream compare(dir / "rdt-compare.txt");
     std::string line;
@@ -39,7 +41,7 @@ int writeRun(const fs::path& dir, const std::function<double(const std::string&,
             fs::create_directories(dir / "postProcessing" / patch / "0");
             const double k = kelvin(name, patch, rdtK);
             std::ofstream(dir / "postProcessing" / patch / "0" / "surfaceFieldValue.dat")
-                << "# Time areaAverage(T)\n50 " << k << "\n100 " << k << "\n";
+                << "# Time areaAverage(T)\n50 " << k - riseK << "\n100 " << k << "\n";
         }
     }
     std::ofstream(dir / "log.buoyantBoussinesqSimpleFoam") << "nProcs : 2\nTime = 1\n\nSIMPLE solution converged\n";
@@ -61,26 +63,9 @@ TEST_CASE("rdt field --from-openfoam: the case's racks beside rdt's, bad cases a
     r = runRdt("field " + design + " --from-openfoam " + dir.string());
     CHECK(r.code == 2);
     CHECK_THAT(r.out, Contains("surfaceFieldValue.dat") && Contains("run the case's Allrun first"));
-    // A run's samples (K) for every zone, and its log.
-    std::ifstream compare(dir / "rdt-compare.txt");
-    std::string line;
-    int racks = 0;
-    while (std::getline(compare, line)) {
-        if (line.empty() || line[0] == '#')
-            continue;
-        ++racks;
-        std::istringstream row(line);
-        std::string name, patch;
-        double rdtK = 0, flow = 0;
-        row >> name >> rdtK;
-        while (row >> patch >> flow) {
-            fs::create_directories(dir / "postProcessing" / patch / "0");
-            std::ofstream(dir / "postProcessing" / patch / "0" / "surfaceFieldValue.dat")
-                << "# Time areaAverage(T)\n50 " << rdtK + 0.5 << "\n100 " << rdtK + 1.0 << "\n";
-        }
-    }
-    REQUIRE(racks == 6);
-    std::ofstream(dir / "log.buoyantBoussinesqSimpleFoam") << "nProcs : 2\nTime = 1\n\nSIMPLE solution converged\n";
+    // A run's samples (K) for every zone — 0.5 K, then 1 K above rdt's — and its log.
+    REQUIRE(writeRun(
+                dir, [](const std::string&, const std::string&, double rdtK) { return rdtK + 1.0; }, 0.5) == 6);
     const fs::path h5 = dir / "cmp.h5";
     r = runRdt("field " + design + " --from-openfoam " + dir.string() + " --h5 " + h5.string());
     CHECK(r.code == 1);
