@@ -1,6 +1,7 @@
 #include "analysis/Pipeline.h"
 
 #include "analysis/Hil.h"
+#include "liquid/LiquidChecks.h"
 
 #include <algorithm>
 #include <chrono>
@@ -47,6 +48,7 @@ core::CheckRegistry makeRegistry()
     core::registerChecks(r);
     power::registerChecks(r);
     thermal::registerChecks(r);
+    liquid::registerChecks(r);
     signal::registerChecks(r);
     registerHilChecks(r);
     return r;
@@ -80,6 +82,28 @@ void applyScenario(core::Design& d, const RunOptions& o)
         refuse(o.scenarioFrom, "feed-loss=" + o.lostFeed + ": ", core::feedLossWhatIfError(d, o.lostFeed));
     if (std::isfinite(o.gpuCapW))
         refuse(o.gpuCapFrom, "", core::gpuCapWhatIfError(d, o.gpuCapW));
+    if (o.failedPumps != 0)
+        refuse(o.scenarioFrom, "pump-fail=" + std::to_string(o.failedPumps) + ": ",
+               core::pumpFailWhatIfError(d, o.failedPumps));
+    if (o.failedCdus != 0)
+        refuse(o.scenarioFrom, "cdu-fail=" + std::to_string(o.failedCdus) + ": ",
+               core::cduFailWhatIfError(d, o.failedCdus));
+    if (o.facilityWaterDeltaK != 0)
+        refuse(o.scenarioFrom, "facility-water=" + core::formatQuantity(o.facilityWaterDeltaK, core::Dimension::TemperatureDelta) + ": ",
+               d.liquid.loops.empty() ? "the design has no liquid loop: nothing to change" : "");
+    if (o.failedPumps > 0) {
+        d.scenario.failedPumps = o.failedPumps;
+        add("pump-fail=" + std::to_string(o.failedPumps));
+    }
+    if (o.failedCdus > 0) {
+        d.scenario.failedCdus = o.failedCdus;
+        add("cdu-fail=" + std::to_string(o.failedCdus));
+    }
+    if (o.facilityWaterDeltaK != 0) {
+        d.scenario.facilityWaterDeltaK = o.facilityWaterDeltaK;
+        add("facility-water=" + std::string(o.facilityWaterDeltaK > 0 ? "+" : "") +
+            core::formatQuantity(o.facilityWaterDeltaK, core::Dimension::TemperatureDelta));
+    }
     if (o.failedRotors > 0) {
         d.scenario.failedRotors = o.failedRotors;
         add("fan-fail=" + std::to_string(o.failedRotors));
@@ -336,6 +360,11 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     // is heat); the budget then draws the fans at those speeds. Both use the same chassis model,
     // so the budget's modelled chassis draw equals the heat the thermal solver put in the air.
     core::ResultStore store;
+    // The coolant loops first: what the cold plates carry leaves the air (the rack network takes each
+    // liquid-cooled part's remainder from the same catalog figure, liquid.fraction).
+    progress.update(0.12, "coolant loops");
+    result.liquid = liquid::liquidFor(result.design, store);
+    const auto tLiquid = Clock::now();
     progress.update(0.15, "airflow and temperatures");
     struct ThermalProgress : core::Progress { // the room field solve reports in 0.15…0.3
         core::Progress& outer;
@@ -373,7 +402,8 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     result.signal = verdictsFromRules(result.signal, result.violations);
     const auto t2 = Clock::now();
     result.loadSeconds = std::chrono::duration<double>(t1 - t0).count();
-    result.thermalSeconds = std::chrono::duration<double>(tThermal - t1).count();
+    result.liquidSeconds = std::chrono::duration<double>(tLiquid - t1).count();
+    result.thermalSeconds = std::chrono::duration<double>(tThermal - tLiquid).count();
     result.powerSeconds = std::chrono::duration<double>(tPower - tThermal).count();
     result.signalSeconds = std::chrono::duration<double>(tSignal - tPower).count();
     result.throughputSeconds = std::chrono::duration<double>(tThroughput - tSignal).count();

@@ -13,6 +13,7 @@
 #include "core/Design.h"
 #include "core/Progress.h"
 #include "core/Rules.h"
+#include "liquid/LiquidDesign.h"
 #include "power/Budget.h"
 #include "signal/LinkAnalysis.h"
 #include "thermal/Thermal.h"
@@ -37,6 +38,9 @@ struct RunOptions {
     std::string targetsPath{}; ///< targets file (`--targets`); empty = none (MFU 0.4, no verdicts)
     int failedRotors = 0;
     std::string lostFeed{}; ///< what-if: AC feed `A` or `B` lost, empty: none
+    int failedPumps = 0;    ///< what-if: pumps failed in every liquid loop (`pump-fail=N`)
+    int failedCdus = 0;     ///< what-if: CDUs lost from every liquid loop (`cdu-fail=N`)
+    double facilityWaterDeltaK = 0; ///< what-if: facility water (AALC: room air) this much warmer
     double inletK = 0.0;
     double altitudeM = NAN;
     double gpuCapW = NAN; ///< what-if: every GPU capped at this (within its own range), NaN: as designed
@@ -99,12 +103,14 @@ struct RunResult {
     std::vector<core::Violation> violations;
     std::shared_ptr<const power::PowerResult> power;
     std::shared_ptr<const thermal::ThermalResult> thermal;
+    std::shared_ptr<const liquid::LiquidResult> liquid; ///< empty loops for a design without `liquid:`
     std::shared_ptr<const signal::SignalResult> signal;
     std::shared_ptr<const ThroughputResult> throughput;
     std::shared_ptr<const EnergyResult> energy; ///< when the design declares `facility:`
     double loadSeconds = 0.0;
     double powerSeconds = 0.0;
     double thermalSeconds = 0.0;
+    double liquidSeconds = 0.0;
     double signalSeconds = 0.0;
     double throughputSeconds = 0.0;
     double checkSeconds = 0.0;

@@ -66,13 +66,32 @@ analysis::RunOptions runOptions(const std::string& design, const std::string& pr
                 throw core::InputError(at, core::clipped(w.scenario) + ": value " + core::clipped(n) +
                                                " is outside the allowed range of failed rotors per chassis");
             o.failedRotors = static_cast<int>(v);
+        } else if (w.scenario.rfind("pump-fail=", 0) == 0 || w.scenario.rfind("cdu-fail=", 0) == 0) {
+            const bool pump = w.scenario[0] == 'p';
+            const std::string n = w.scenario.substr(w.scenario.find('=') + 1);
+            long long v = 0;
+            const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
+            if (ec != std::errc() || end != n.data() + n.size() || n.empty() || v < -1000 || v > 1000)
+                throw core::InputError(at, core::clipped(w.scenario) + ": \"" + core::clipped(n) +
+                                               "\" is not a whole number of failed " + (pump ? "pumps" : "CDUs") +
+                                               " per liquid loop");
+            (pump ? o.failedPumps : o.failedCdus) = static_cast<int>(v);
+        } else if (w.scenario.rfind("facility-water=", 0) == 0) {
+            const std::string q = w.scenario.substr(std::string("facility-water=").size());
+            const core::ParsedQuantity p =
+                core::parseQuantity(q, core::Dimension::TemperatureDelta, core::Range{-30.0, 30.0});
+            if (!p.value)
+                throw core::InputError(at, core::clipped(w.scenario) + ": " + p.error +
+                                               " (a change of the facility water's temperature, e.g. +5K)");
+            o.facilityWaterDeltaK = *p.value;
         } else if (w.scenario.rfind(feed, 0) == 0) {
             o.lostFeed = w.scenario.substr(feed.size());
             if (o.lostFeed.empty())
                 throw core::InputError(at, "feed-loss=: feed must be A or B");
         } else {
             throw core::InputError(at, "unknown scenario \"" + core::clipped(w.scenario) +
-                                           "\" (use fan-fail=N, N failed rotors per chassis, or feed-loss=A|B)");
+                                           "\" (use fan-fail=N, N failed rotors per chassis; feed-loss=A|B; pump-fail=N or "
+                                           "cdu-fail=N per liquid loop; facility-water=+5K)");
         }
     }
     auto quantity = [](const std::string& text, core::Dimension dim, core::Range range, const char* option) {

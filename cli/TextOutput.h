@@ -19,6 +19,9 @@ std::string checkSummaryText(const analysis::RunResult& result, const core::Chec
 std::string powerSummaryText(const power::PowerResult& power);
 /// The `thermal` summary line: hottest GPU with its chassis, fan speed and margin to its limit.
 std::string thermalSummaryText(const thermal::ThermalResult& thermal);
+/// One `liquid` line per coolant loop: CDUs running, heat, flow, supply and return, capacity, the
+/// tray with the least flow per kW and the hottest plate case.
+std::string liquidSummaryText(const liquid::LiquidResult& liquid);
 /// Violations grouped by rule, at most `maxPerRule` subjects listed per rule.
 std::string violationsText(const std::vector<core::Violation>& violations, const core::CheckRegistry& registry,
                            std::size_t maxPerRule);

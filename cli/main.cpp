@@ -27,7 +27,8 @@ int main(int argc, char** argv)
 
     auto scenarioOptions = [](CLI::App* cmd, ScenarioArgs& w) {
         cmd->add_option("--scenario", w.scenario,
-                        "What-if: fan-fail=N (N failed rotors in every chassis) or feed-loss=A|B (that AC feed lost)");
+                        "What-if: fan-fail=N (N failed rotors in every chassis), feed-loss=A|B (that AC feed lost), "
+                        "pump-fail=N or cdu-fail=N (in every liquid loop), facility-water=+5K");
         cmd->add_option("--inlet", w.inlet, "What-if: supply air temperature, e.g. 35degC");
         cmd->add_option("--altitude", w.altitude, "What-if: site altitude, e.g. 1800m");
         cmd->add_option("--gpu-cap", w.gpuCap, "What-if: every GPU capped at this power, e.g. 600W (within its range)");

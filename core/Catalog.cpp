@@ -19,6 +19,7 @@ constexpr std::pair<PartKind, const char*> kKindNames[] = {
     {PartKind::Gpu, "gpu"},
     {PartKind::Nic, "nic"},
     {PartKind::Cable, "cable"},
+    {PartKind::Cdu, "cdu"},
     {PartKind::Device, "device"},
 };
 
@@ -233,6 +234,23 @@ void checkConsistency(const Cursor& doc, const Part& part)
             throw InputError(where("busbar_rating"), "a rack type needs busbar_rating (e.g. \"375 A\"), or "
                                                      "busbar: none when its parts bring their own supplies");
     }
+    if (part.kind == PartKind::Cdu) {
+        const std::string type = part.text("cdu.type");
+        if (type != "liquid-to-liquid" && type != "liquid-to-air")
+            throw InputError(where("cdu.type"), "a CDU needs cdu.type: liquid-to-liquid (facility water) or "
+                                                "liquid-to-air (an AALC or sidecar rejecting to the room's air)");
+        for (const char* f : {"cdu.rating.heat", "cdu.rating.approach", "cdu.rating.it_flow",
+                              "cdu.rating.facility_flow", "cdu.pumps", "cdu.pump.shutoff", "cdu.pump.max_flow"})
+            if (!part.find(f))
+                throw InputError(where(f), std::string("a CDU needs ") + f +
+                                               " (its exchanger is rated at one point and its pumps by a head curve; "
+                                               "see docs/liquid.md)");
+    }
+    for (const char* f : {"liquid.loop.pressure", "liquid.loop.flow", "liquid.plate.resistance"})
+        if (part.find("liquid.fraction") && !part.find(f) && !part.curve(f))
+            throw InputError(where("liquid.fraction"),
+                             std::string("a liquid-cooled part (liquid.fraction) needs ") + f +
+                                 ": its cold-plate loop's pressure drop at a flow, and its plates' resistance curve");
     if (part.kind == PartKind::BbuShelf && (!part.find("modules") || !part.find("module_rating")))
         throw InputError(where("modules"), "a BBU shelf needs modules and module_rating");
     if (const Curve* fan = part.curve("fans.curve"))

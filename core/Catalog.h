@@ -16,7 +16,9 @@
 namespace rdt::core {
 
 /// What a part is; decides which `rdt:` fields it may have and where it may go.
-enum class PartKind { Rack, Chassis, PowerShelf, BbuShelf, Switch, Gpu, Nic, Cable, Device };
+/// `Cdu`: a coolant distribution unit (liquid-to-liquid or liquid-to-air), placed in a design's
+/// `liquid:` section rather than in a rack's slots.
+enum class PartKind { Rack, Chassis, PowerShelf, BbuShelf, Switch, Gpu, Nic, Cable, Cdu, Device };
 
 /// `chassis`, `power-shelf`, ... as written in files.
 std::string_view partKindName(PartKind k);

@@ -46,6 +46,24 @@ std::vector<FieldSpec> portFields()
             q("lane_rate", Dimension::DataRate)};
 }
 
+/// A liquid-cooled part's loop (docs/liquid.md): the share of its draw the coolant carries, its
+/// cold-plate loop by one measured point and exponent, its plates' case-to-inlet resistance against
+/// the flow through each, and its tray connector pair.
+std::vector<FieldSpec> liquidFields()
+{
+    return {q("liquid.fraction", Dimension::Ratio, 0, 1),
+            q("liquid.loop.pressure", Dimension::Pressure, 1e-9),
+            q("liquid.loop.flow", Dimension::VolumeFlow, 1e-12),
+            num("liquid.loop.exponent", 1, 2),
+            curve("liquid.plate.resistance", Dimension::VolumeFlow, 0, 1, Dimension::ThermalResistance, 1e-9, 10),
+            n("liquid.plates.count", 1, 64),
+            q("liquid.min_flow", Dimension::VolumeFlow),
+            num("liquid.connector.cv", 1e-3, 1000),
+            q("liquid.connector.rated_flow", Dimension::VolumeFlow, 1e-12),
+            q("liquid.connector.max_pressure", Dimension::Pressure, 1e-9),
+            q("liquid.connector.max_temp", Dimension::Temperature, 273.15, 423.15)};
+}
+
 } // namespace
 
 std::vector<FieldSpec> fieldsFor(PartKind kind)
@@ -60,7 +78,11 @@ std::vector<FieldSpec> fieldsFor(PartKind kind)
              q("busbar_rating", Dimension::Current), q("busbar_min_voltage", Dimension::Voltage),
              q("busbar_max_voltage", Dimension::Voltage), q("power_n1", Dimension::Power),
              q("busbar_resistance", Dimension::ResistancePerLength), q("clip_rating", Dimension::Current),
-             t("busbar")});
+             t("busbar"), q("liquid.manifold.bore", Dimension::Length, 1e-4, 1),
+             t("liquid.manifold.return"), num("liquid.connector.cv", 1e-3, 1000),
+             q("liquid.connector.rated_flow", Dimension::VolumeFlow, 1e-12),
+             q("liquid.connector.max_pressure", Dimension::Pressure, 1e-9),
+             q("liquid.manifold.max_pressure", Dimension::Pressure, 1e-9)});
         break;
     case PartKind::Chassis:
         add(slotFields());
@@ -93,12 +115,25 @@ std::vector<FieldSpec> fieldsFor(PartKind kind)
              q("drives.write", Dimension::DataRate, 1e-9),
              q("drives.read", Dimension::DataRate, 1e-9),
              q("drives.path", Dimension::DataRate, 1e-9)});
+        add(liquidFields());
         break;
     case PartKind::Switch:
         add(slotFields());
         add(powerFields());
         add(portFields());
         add({q("capacity", Dimension::DataRate), n("fans.count", 0, 256), n("fans.rotors_per_fan", 1, 4)});
+        add(liquidFields());
+        break;
+    case PartKind::Cdu:
+        add(slotFields());
+        add(powerFields());
+        add({t("cdu.type"), q("cdu.rating.heat", Dimension::Power, 1e-9),
+             q("cdu.rating.approach", Dimension::TemperatureDelta, 1e-9, 100),
+             q("cdu.rating.it_flow", Dimension::VolumeFlow, 1e-12),
+             q("cdu.rating.facility_flow", Dimension::VolumeFlow, 1e-12), n("cdu.pumps", 1, 16),
+             q("cdu.pump.shutoff", Dimension::Pressure, 1e-9), q("cdu.pump.max_flow", Dimension::VolumeFlow, 1e-12),
+             q("cdu.pump.efficiency", Dimension::Ratio, 1e-3, 1), q("cdu.fans.power", Dimension::Power),
+             q("cdu.max_supply", Dimension::Temperature, 273.15, 373.15)});
         break;
     case PartKind::PowerShelf:
         add(slotFields());
@@ -148,6 +183,7 @@ std::vector<FieldSpec> fieldsFor(PartKind kind)
     case PartKind::Device:
         add(slotFields());
         add(powerFields());
+        add(liquidFields());
         break;
     }
     return f;

@@ -160,6 +160,9 @@ struct Scenario {
     double supplyAirK = NAN; ///< what-if supply air (K), NaN when not overridden
     double altitudeM = NAN;  ///< what-if altitude (m), NaN when not overridden
     std::string lostFeed;    ///< what-if: AC feed `A` or `B` lost (its shelves deliver nothing), empty: none
+    int failedPumps = 0;     ///< what-if: pumps failed in every liquid loop (`pump-fail=N`)
+    int failedCdus = 0;      ///< what-if: CDUs lost from every liquid loop (`cdu-fail=N`)
+    double facilityWaterDeltaK = 0; ///< what-if: facility water (or AALC room air) this much warmer
     Site designedSite;       ///< the site as the design file states it
 };
 
@@ -204,6 +207,35 @@ struct Facility {
     SourceLoc loc;
 };
 
+/// One coolant loop (`liquid: {loops: [...]}`): `count` identical CDUs of one part in parallel serving
+/// the racks its globs match, in layout order along one header (docs/liquid.md).
+struct LiquidLoop {
+    std::string id;
+    const Part* cdu = nullptr; ///< a PartKind::Cdu part
+    int count = 1;             ///< identical units in parallel (their pumps and exchangers add)
+    std::vector<std::string> rackGlobs;
+    std::vector<int> racks; ///< indices into Design::racks, in layout order (resolved at load)
+    SourceLoc loc;
+};
+
+/// The design's liquid cooling (`liquid:`): the coolant, what the CDUs hold and get, and the loops.
+struct Liquid {
+    bool declared = false;
+    std::string coolant = "pg25";  ///< `pg25` or `water`
+    double supplyK = 303.15;       ///< the IT supply the CDUs hold (Meta's facility-liquid case, 30 degC)
+    double facilityWaterK = NAN;   ///< liquid-to-liquid CDUs' facility water supply; needed by them
+    double fillPressurePa = 0;     ///< static gauge pressure at the CDUs' return (expansion tank), Pa
+    /// The flow the CDUs' pump control delivers, L/min per kW of the loop's liquid heat (Meta
+    /// R-LCOOL-110/120: 1.5); the pumps slow to it, or run flat out when they cannot reach it.
+    double flowPerKw = 1.5;
+    double headerBoreM = 0.08;     ///< the header between a loop's racks
+    double headerPitchM = 0.6;     ///< header length per rack along the row
+    double lineBoreM = 0.05;       ///< each rack's supply and return hose from its header tee
+    double lineLengthM = 3.0;      ///< each such hose
+    std::vector<LiquidLoop> loops;
+    SourceLoc loc;
+};
+
 struct Design {
     std::string file; ///< path as given
     std::string text; ///< the input verbatim
@@ -214,6 +246,7 @@ struct Design {
     Fabric fabric;
     Storage storage;
     Facility facility;
+    Liquid liquid;
     /// `workload: FILE`: the training job the design is sized for (its checkpoint), resolved against
     /// the design's folder; empty when none. A targets file's workload takes precedence.
     std::string workloadPath;

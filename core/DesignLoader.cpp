@@ -287,7 +287,7 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
     if (!doc.isMap())
         doc.fail("a design file must be a mapping with at least `layout:`");
     doc.allowKeys({"rdt", "name", "description", "profile", "site", "fabric", "storage", "facility", "workload",
-                   "power", "room", "thermal", "catalog", "templates", "layout", "links", "waivers"});
+                   "power", "room", "thermal", "liquid", "catalog", "templates", "layout", "links", "waivers"});
     if (auto v = doc.find("rdt"))
         v->integer(1, 1);
     d.name = doc.has("name") ? doc["name"].str() : std::filesystem::path(fileName).stem().string();
@@ -371,6 +371,16 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
     if (auto w = doc.find("waivers"))
         for (const Cursor& c : w->elements())
             d.waivers.push_back(readWaiver(c));
+    if (auto l = doc.find("liquid")) {
+        d.liquid = readLiquid(*l, d, *catalog);
+    } else {
+        for (const Rack& r : d.racks)
+            for (const Slot& s : r.slots)
+                if (s.part->value("liquid.fraction", 0.0) > 0.0)
+                    throw InputError(s.loc, s.id + " (" + s.part->slug +
+                                                ") is liquid-cooled but the design has no liquid: section (its "
+                                                "coolant, CDUs and the racks each loop serves; docs/liquid.md)");
+    }
     return d;
 }
 

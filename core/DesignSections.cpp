@@ -245,4 +245,102 @@ Fabric readFabric(const Cursor& c)
     return f;
 }
 
+namespace {
+
+/// True when a rack holds a part cooled by liquid (`liquid.fraction` above zero).
+bool liquidRack(const Rack& r)
+{
+    return std::any_of(r.slots.begin(), r.slots.end(),
+                       [](const Slot& s) { return s.part->value("liquid.fraction", 0.0) > 0.0; });
+}
+
+} // namespace
+
+Liquid readLiquid(const Cursor& c, const Design& design, const Catalog& catalog)
+{
+    c.requireMap();
+    c.allowKeys({"coolant", "supply", "facility_water", "fill_pressure", "flow_per_kw", "header", "lines", "loops"});
+    Liquid l;
+    l.declared = true;
+    l.loc = c.loc();
+    if (auto x = c.find("coolant")) {
+        l.coolant = readChoice<std::string>(*x, {{"pg25", "pg25"}, {"water", "water"}}, "coolant");
+    }
+    if (auto x = c.find("supply"))
+        l.supplyK = x->quantity(Dimension::Temperature, Range{275.15, 333.15});
+    if (auto x = c.find("facility_water"))
+        l.facilityWaterK = x->quantity(Dimension::Temperature, Range{275.15, 333.15});
+    if (auto x = c.find("fill_pressure"))
+        l.fillPressurePa = x->quantity(Dimension::Pressure, Range{0.0, 2e6});
+    if (auto x = c.find("flow_per_kw"))
+        l.flowPerKw = x->number(0.1, 10.0);
+    if (auto h = c.find("header")) {
+        h->requireMap();
+        h->allowKeys({"bore", "pitch"});
+        quantityIf(*h, "bore", Dimension::Length, Range{0.005, 1.0}, l.headerBoreM);
+        quantityIf(*h, "pitch", Dimension::Length, Range{0.1, 10.0}, l.headerPitchM);
+    }
+    if (auto h = c.find("lines")) {
+        h->requireMap();
+        h->allowKeys({"bore", "length"});
+        quantityIf(*h, "bore", Dimension::Length, Range{0.003, 1.0}, l.lineBoreM);
+        quantityIf(*h, "length", Dimension::Length, Range{0.1, 200.0}, l.lineLengthM);
+    }
+    std::vector<int> owner(design.racks.size(), -1);
+    const Cursor loops = c["loops"];
+    for (const Cursor& e : loops.elements()) {
+        e.requireMap();
+        e.allowKeys({"id", "cdu", "count", "racks"});
+        LiquidLoop loop;
+        loop.loc = e.loc();
+        loop.id = e["id"].str();
+        if (loop.id.empty())
+            e["id"].fail("a liquid loop needs an id");
+        for (const LiquidLoop& other : l.loops)
+            if (other.id == loop.id)
+                e["id"].fail("duplicate liquid loop \"" + loop.id + "\"");
+        const Cursor cdu = e["cdu"];
+        loop.cdu = &catalog.require(cdu.str(), cdu.loc());
+        if (loop.cdu->kind != PartKind::Cdu)
+            cdu.fail("\"" + cdu.str() + "\" is a " + std::string(partKindName(loop.cdu->kind)) +
+                     ", not a cdu (a coolant distribution unit)");
+        if (auto n = e.find("count"))
+            loop.count = static_cast<int>(n->integer(1, 64));
+        const Cursor globs = e["racks"];
+        for (const Cursor& g : globs.elements())
+            loop.rackGlobs.push_back(g.str());
+        if (loop.rackGlobs.empty())
+            globs.fail("a liquid loop needs the racks it serves (globs over rack ids, e.g. \"hall1/pod1/*\")");
+        const int index = static_cast<int>(l.loops.size());
+        for (std::size_t r = 0; r < design.racks.size(); ++r) {
+            bool match = false;
+            for (const std::string& g : loop.rackGlobs)
+                match = match || globMatch(g, design.racks[r].id);
+            if (!match)
+                continue;
+            if (owner[r] >= 0)
+                globs.fail("rack " + design.racks[r].id + " is already on liquid loop \"" +
+                           l.loops[static_cast<std::size_t>(owner[r])].id + "\": a rack takes one loop");
+            if (!liquidRack(design.racks[r]))
+                continue; // an air-cooled rack the glob also matches has nothing to connect
+            owner[r] = index;
+            loop.racks.push_back(static_cast<int>(r));
+        }
+        if (loop.racks.empty())
+            globs.fail("liquid loop \"" + loop.id + "\" matches no rack with liquid-cooled parts");
+        if (loop.cdu->text("cdu.type") == "liquid-to-liquid" && std::isnan(l.facilityWaterK))
+            cdu.fail("a liquid-to-liquid CDU needs the facility water's supply temperature: liquid: {facility_water: "
+                     "25 degC}");
+        l.loops.push_back(std::move(loop));
+    }
+    if (l.loops.empty())
+        loops.fail("liquid: needs at least one loop (id, cdu, racks)");
+    for (std::size_t r = 0; r < design.racks.size(); ++r)
+        if (owner[r] < 0 && liquidRack(design.racks[r]))
+            throw InputError(design.racks[r].loc, "rack " + design.racks[r].id +
+                                                      " holds liquid-cooled parts but no liquid loop serves it (add it "
+                                                      "to a loop's racks under liquid:)");
+    return l;
+}
+
 } // namespace rdt::core::detail

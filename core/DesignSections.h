@@ -19,6 +19,9 @@ Room readRoom(const Cursor& c);
 Facility readFacility(const Cursor& c);
 Storage readStorage(const Cursor& c);
 Fabric readFabric(const Cursor& c);
+/// `liquid:` with its loops' CDU parts from `catalog` and their rack globs matched against the
+/// expanded layout (every rack with liquid-cooled parts on exactly one loop).
+Liquid readLiquid(const Cursor& c, const Design& design, const Catalog& catalog);
 /// `out` from `key` when the section has it: a quantity of `dim` within `range`.
 void quantityIf(const Cursor& c, const char* key, Dimension dim, Range range, double& out);
 

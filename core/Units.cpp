@@ -106,9 +106,13 @@ constexpr std::array kUnits{
     UnitDef{"Pa", Dimension::Pressure, 1.0, 0},
     UnitDef{"kPa", Dimension::Pressure, 1e3, 0},
     UnitDef{"inH2O", Dimension::Pressure, 249.08891, 0},
+    UnitDef{"psi", Dimension::Pressure, 6894.757293168, 0}, // lbf/in² (NIST SP 811)
+    UnitDef{"bar", Dimension::Pressure, 1e5, 0},
     UnitDef{"m3/s", Dimension::VolumeFlow, 1.0, 0},
     UnitDef{"m3/h", Dimension::VolumeFlow, 1.0 / 3600.0, 0},
     UnitDef{"CFM", Dimension::VolumeFlow, kCfmToM3s, 0},
+    UnitDef{"L/min", Dimension::VolumeFlow, 1e-3 / 60.0, 0},
+    UnitDef{"gpm", Dimension::VolumeFlow, 3.785411784e-3 / 60.0, 0}, // US gallon (NIST SP 811)
     UnitDef{"OU", Dimension::OpenU, 1.0, 0},
 };
 

@@ -77,4 +77,33 @@ std::string feedLossWhatIfError(const Design& design, const std::string& feed)
            "): losing it would change nothing";
 }
 
+std::string pumpFailWhatIfError(const Design& design, int n)
+{
+    if (design.liquid.loops.empty())
+        return "the design has no liquid loop: nothing to change";
+    if (n < 1)
+        return "the number of failed pumps must be at least 1";
+    for (const LiquidLoop& l : design.liquid.loops) {
+        const int pumps = l.count * static_cast<int>(l.cdu->value("cdu.pumps", 1));
+        if (n >= pumps)
+            return "liquid loop " + l.id + " has " + std::to_string(pumps) + " pump" + (pumps == 1 ? "" : "s") +
+                   " (" + std::to_string(l.count) + " x " + l.cdu->slug + "): " + std::to_string(n) +
+                   " failed would leave none running";
+    }
+    return {};
+}
+
+std::string cduFailWhatIfError(const Design& design, int n)
+{
+    if (design.liquid.loops.empty())
+        return "the design has no liquid loop: nothing to change";
+    if (n < 1)
+        return "the number of failed CDUs must be at least 1";
+    for (const LiquidLoop& l : design.liquid.loops)
+        if (n >= l.count)
+            return "liquid loop " + l.id + " has " + std::to_string(l.count) + " CDU" + (l.count == 1 ? "" : "s") +
+                   " (" + l.cdu->slug + "): " + std::to_string(n) + " failed would leave none running";
+    return {};
+}
+
 } // namespace rdt::core

@@ -36,4 +36,13 @@ std::string fanFailWhatIfError(const Design& design, int extra);
 /// feed (the what-if would change nothing). Empty when at least one shelf is on it.
 std::string feedLossWhatIfError(const Design& design, const std::string& feed);
 
+/// Why "`n` more failed pumps in every liquid loop" cannot apply: no liquid loop (nothing to change),
+/// `n` below 1, or a loop whose CDUs would be left without a running pump (naming it: rdt solves
+/// loops whose coolant moves; a loop with every pump stopped starves every tray). Empty when it applies.
+std::string pumpFailWhatIfError(const Design& design, int n);
+
+/// Why "`n` CDUs lost from every liquid loop" cannot apply: as pumpFailWhatIfError, for a loop with
+/// `n` or fewer CDUs.
+std::string cduFailWhatIfError(const Design& design, int n);
+
 } // namespace rdt::core

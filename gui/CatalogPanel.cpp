@@ -86,8 +86,10 @@ void CatalogPanel::rebuild()
                                                           {"rack", tr("Rack types")},
                                                           {"gpu", tr("GPUs")},
                                                           {"nic", tr("NICs")},
-                                                          {"cable", tr("Cables")}};
-    for (const char* k : {"chassis", "power-shelf", "bbu-shelf", "switch", "device", "rack", "gpu", "nic", "cable"}) {
+                                                          {"cable", tr("Cables")},
+                                                          {"cdu", tr("Coolant distribution units")}};
+    for (const char* k :
+         {"chassis", "power-shelf", "bbu-shelf", "switch", "device", "rack", "gpu", "nic", "cable", "cdu"}) {
         auto* g = new QTreeWidgetItem(m_tree, {titles.at(k)});
         g->setFlags(Qt::ItemIsEnabled);
         QFont f = g->font(0);

@@ -3,6 +3,7 @@
 #include "core/JsonNumber.h"
 
 #include "report/PowerOutput.h"
+#include "report/LiquidOutput.h"
 #include "report/ThermalOutput.h"
 #include "report/ThroughputOutput.h"
 
@@ -79,6 +80,7 @@ json checkJson(const RunResult& result)
             {"scenario", result.design.scenario.name.empty() ? json("as designed") : json(result.design.scenario.name)},
             {"power", result.power ? powerJson(*result.power) : json(nullptr)},
             {"thermal", result.thermal ? thermalJson(*result.thermal) : json(nullptr)},
+            {"liquid", result.liquid ? liquidJson(*result.liquid) : json(nullptr)},
             {"signal", result.signal ? signalJson(*result.signal) : json(nullptr)},
             {"throughput", result.throughput ? throughputJson(*result.throughput) : json(nullptr)},
             {"energy", result.energy ? energyJson(*result.energy) : json(nullptr)}};

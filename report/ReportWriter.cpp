@@ -11,6 +11,7 @@
 
 #include "hil/H5Table.h"
 #include "report/PowerOutput.h"
+#include "report/LiquidOutput.h"
 #include "report/ThermalOutput.h"
 #include "report/ThroughputOutput.h"
 #include "core/AtomicFile.h"
@@ -377,6 +378,8 @@ void writeReport(const RunResult& result, const std::string& outPath, const std:
                 writePowerGroup(file.get(), *result.power);
             if (result.thermal)
                 writeThermalGroup(file.get(), *result.thermal, result.design);
+            if (result.liquid)
+                writeLiquidGroup(file.get(), *result.liquid);
             if (result.signal)
                 writeSignalGroup(file.get(), *result.signal);
             if (result.throughput)

@@ -24,7 +24,8 @@ struct ChassisModel {
     int failed = 0;
     double impedanceK = 0;
     double minSpeed = 0.25;
-    double heatW = 0, gpuW = 0;
+    double heatW = 0, gpuW = 0; ///< heatW: the chassis' draw
+    double airShare = 1.0;      ///< of the draw, what leaves in the air (1 − liquid.fraction)
     int gpus = 0;
     double rjc = 0, rsink = 0, sinkFlow = 1, preheat = 0;
     /// From the catalog; NaN when it lacks them (never another part's value): no setpoint runs
@@ -58,11 +59,12 @@ ChassisModel modelOf(const core::Design& d, const core::Slot& s, const AirState&
     m.op.failedRotors = m.failed; // a failed rotor draws no power
     m.draw = models::ChassisDrawModel(p, *d.catalog, m.op); // the catalog read once for every speed tried
     const models::ChassisDraw draw = m.draw.at(models::fanSpeedFor(p, m.op));
-    m.heatW = draw.inputW; // every watt drawn ends up as heat in the air
+    m.heatW = draw.inputW; // every watt drawn ends up as heat: in the air, less what cold plates carry
+    m.airShare = 1.0 - p.value("liquid.fraction", 0.0);
     m.gpus = core::Design::gpuCount(p);
     m.gpuW = m.gpus ? draw.gpuW / m.gpus : 0.0;
     if (!fan || m.fans == 0) {
-        if (m.heatW > 0)
+        if (m.heatW * m.airShare > 0)
             throw core::InputError(s.loc, "chassis " + s.id + " (" + p.slug + ") dissipates " +
                                               std::to_string(static_cast<int>(m.heatW)) +
                                               " W but has no air path: its catalog entry has no fans.curve");
@@ -72,7 +74,8 @@ ChassisModel modelOf(const core::Design& d, const core::Slot& s, const AirState&
     const double dp = p.value("impedance.pressure", 0.0), q = p.value("impedance.flow", 1.0);
     m.impedanceK = dp / (q * q);
     m.minSpeed = p.value("fans.min_speed", 0.25);
-    m.junctionModel = p.find("thermal.r_jc") || p.find("thermal.r_sink");
+    // A GPU under a cold plate: its junction follows the coolant (liquid/LiquidDesign.h), not the air.
+    m.junctionModel = (p.find("thermal.r_jc") || p.find("thermal.r_sink")) && m.airShare >= 1.0;
     m.rjc = p.value("thermal.r_jc", 0.0);
     m.rsink = p.value("thermal.r_sink", 0.0);
     m.sinkFlow = p.value("thermal.sink_flow", 1.0);
@@ -200,10 +203,13 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
         if (s.part->kind == core::PartKind::Chassis) {
             cs.push_back(modelOf(d, s, air));
         } else {
-            out.slotHeatW[i] = models::partDrawW(*s.part, *d.catalog, {1.0, 0.0, false});
+            const double drawW = models::partDrawW(*s.part, *d.catalog, {1.0, 0.0, false});
+            const double liquid = s.part->value("liquid.fraction", 0.0);
+            out.slotHeatW[i] = drawW * (1.0 - liquid);
+            out.liquidW += drawW * liquid;
             otherHeat += out.slotHeatW[i];
             if (s.part->busbarTap)
-                otherBusW += out.slotHeatW[i];
+                otherBusW += drawW;
         }
         if (s.part->kind == core::PartKind::PowerShelf &&
             (d.scenario.lostFeed.empty() || s.overrides.feed != d.scenario.lostFeed)) {
@@ -260,7 +266,7 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
         for (std::size_t c = 0; c < cs.size(); ++c) {
             for (int b : n.fanBranches[c])
                 flows[c] += n.sol.flow[static_cast<std::size_t>(b)];
-            heat += cs[c].heatW;
+            heat += cs[c].heatW * cs[c].airShare;
             flow += flows[c];
         }
         const double qDoor = std::max(0.0, n.sol.flow[static_cast<std::size_t>(n.frontDoor)]);
@@ -407,11 +413,12 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
         t.id = m.slot->id;
         t.rack = out.rack;
         t.slot = static_cast<int>(m.slot - rack.slots.data());
-        t.heatW = m.heatW;
+        t.heatW = m.heatW * m.airShare;
+        t.liquidW = m.heatW - t.heatW;
         t.gpuW = m.gpuW;
         t.airflowM3s = flows[c];
         t.inletK = front + offsetOf(c);
-        t.exhaustK = flows[c] > 0 ? t.inletK + m.heatW / (rhoCp * flows[c]) : t.inletK;
+        t.exhaustK = flows[c] > 0 ? t.inletK + t.heatW / (rhoCp * flows[c]) : t.inletK;
         t.gpuJunctionK = m.gpus > 0 && !m.junctionModel ? NAN : junction(m, flows[c], t.inletK);
         t.fanSpeed = speed[c];
         t.failedRotors = m.failed;
@@ -423,8 +430,9 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
         // is the backstop above it); with neither in the catalog throttling is not modelled.
         const double limitK = std::isnan(m.maxOperatingK) ? m.slowdownK : m.maxOperatingK;
         t.throttled = m.gpus > 0 && !std::isnan(limitK) && t.gpuJunctionK > limitK;
-        out.heatW += m.heatW;
-        out.slotHeatW[static_cast<std::size_t>(t.slot)] = m.heatW;
+        out.heatW += t.heatW;
+        out.liquidW += t.liquidW;
+        out.slotHeatW[static_cast<std::size_t>(t.slot)] = t.heatW;
         out.slotFlowM3s[static_cast<std::size_t>(t.slot)] = flows[c];
         out.chassis.push_back(t);
     }

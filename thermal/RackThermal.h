@@ -43,8 +43,9 @@ struct AirState {
 struct ChassisThermal {
     std::string id;
     int rack = -1, slot = -1;
-    double heatW = 0;
-    double gpuW = 0; ///< per GPU
+    double heatW = 0;   ///< into the air (a liquid-cooled part's draw less what its cold plates carry)
+    double liquidW = 0; ///< into the coolant (`liquid.fraction` of its draw); 0 for air-cooled parts
+    double gpuW = 0;    ///< per GPU
     double airflowM3s = 0;
     double inletK = 0, exhaustK = 0;
     double gpuJunctionK = 0; ///< hottest GPU
@@ -64,7 +65,8 @@ struct ChassisThermal {
 struct RackThermal {
     std::string id;
     int rack = -1;
-    double heatW = 0;            ///< all parts, the power shelves' conversion loss included
+    double heatW = 0;            ///< into the air: all parts, the power shelves' conversion loss included
+    double liquidW = 0;          ///< into the coolant from its liquid-cooled parts (not in heatW)
     double shelfLossW = 0;       ///< the power shelves' conversion loss (AC in − busbar out), part of heatW
     double doorFlowM3s = 0;      ///< drawn from the cold aisle
     double exhaustFlowM3s = 0;   ///< through the rear door

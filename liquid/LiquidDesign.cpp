@@ -1,0 +1,307 @@
+#include "liquid/LiquidDesign.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+#include "core/Error.h"
+#include "core/Units.h"
+#include "liquid/RackLoop.h"
+#include "models/Coolant.h"
+#include "models/PowerModels.h"
+
+namespace rdt::liquid {
+
+namespace {
+
+constexpr double kC = 273.15;
+constexpr double kOuM = 0.048;      ///< one OpenU
+constexpr double kAirDensity = 1.2; ///< kg/m³, standard air for a liquid-to-air unit's rated flow
+constexpr double kAirCp = 1005.0;   ///< J/(kg·K)
+
+/// A figure the loop needs from a part; a located error naming the field when the catalog lacks it.
+double need(const core::Part& part, const char* field, const std::string& why)
+{
+    if (const auto v = part.find(field))
+        return *v;
+    core::SourceLoc at = part.loc;
+    at.path = std::string("rdt.") + field;
+    throw core::InputError(at, part.slug + " has no " + field + ", which " + why);
+}
+
+double area(double boreM)
+{
+    return std::numbers::pi * boreM * boreM / 4.0;
+}
+
+bool isLiquid(const core::Part& p)
+{
+    return p.value("liquid.fraction", 0.0) > 0.0;
+}
+
+/// One liquid part's tray spec and the figures reported beside its solution.
+TraySpec traySpec(const core::Design& d, const core::Slot& s, TrayLiquid& out)
+{
+    const core::Part& p = *s.part;
+    models::ChassisOperating op;
+    op.utilisation = s.overrides.utilisation.value_or(1.0);
+    op.gpuCapW = s.overrides.gpuPowerCapW.value_or(0.0);
+    out.drawW = models::partDrawW(p, *d.catalog, op);
+    out.heatW = out.drawW * p.value("liquid.fraction", 0.0);
+    const int gpus = core::Design::gpuCount(p);
+    if (gpus > 0) {
+        out.gpuW = models::chassisDraw(p, *d.catalog, op).gpuW / gpus;
+        if (const core::Part* gpu = d.catalog->find(p.text("gpus.part")))
+            out.maxJunctionC = gpu->value("max_operating_temp", gpu->value("slowdown_temp", NAN)) - kC;
+    }
+    out.connectorRatedM3s = p.value("liquid.connector.rated_flow", NAN);
+    out.connectorMaxPa = p.value("liquid.connector.max_pressure", NAN);
+    out.connectorMaxC = p.value("liquid.connector.max_temp", NAN) - kC;
+    TraySpec t;
+    t.id = s.id;
+    t.heatW = out.heatW;
+    t.loop.dpRefPa = need(p, "liquid.loop.pressure", "the tray's cold-plate loop needs (with liquid.loop.flow)");
+    t.loop.qRefM3s = need(p, "liquid.loop.flow", "the tray's cold-plate loop needs (with liquid.loop.pressure)");
+    t.loop.exponent = p.value("liquid.loop.exponent", 2.0);
+    Element qd;
+    qd.kind = Element::Kind::Connector;
+    qd.connector.cv = need(p, "liquid.connector.cv", "the tray's quick-disconnect pair needs (its pressure drop)");
+    qd.name = s.id + " connector pair";
+    t.couplers.push_back(qd);
+    const core::Curve* plate = p.curve("liquid.plate.resistance");
+    if (!plate)
+        throw core::InputError(p.loc, p.slug + " has no liquid.plate.resistance (its cold plates' case-to-inlet "
+                                               "resistance against flow)");
+    t.plate.resistance = plate->points;
+    t.plates = static_cast<int>(p.value("liquid.plates.count", 1.0));
+    return t;
+}
+
+Element pipe(const std::string& name, double lengthM, double boreM)
+{
+    Element e;
+    e.kind = Element::Kind::Pipe;
+    e.pipe.lengthM = lengthM;
+    e.pipe.diameterM = boreM;
+    e.name = name;
+    return e;
+}
+
+} // namespace
+
+double dewPointC(double airC, double rh)
+{
+    constexpr double a = 17.62, b = 243.12;
+    const double g = std::log(std::max(rh, 1e-6)) + a * airC / (b + airC);
+    return b * g / (a - g);
+}
+
+LiquidResult computeLiquid(const core::Design& d)
+{
+    LiquidResult out;
+    out.rackOf.assign(d.racks.size(), -1);
+    if (!d.liquid.declared)
+        return out;
+    const core::Liquid& L = d.liquid;
+    out.coolant = L.coolant;
+    out.dewPointC = dewPointC(d.site.supplyAirK - kC, d.site.relativeHumidity);
+    const models::Coolant coolant = L.coolant == "water" ? models::Coolant::Water : models::Coolant::PG25;
+    const double setpointC = L.supplyK - kC;
+    for (const core::LiquidLoop& loop : L.loops) {
+        const core::Part& cdu = *loop.cdu;
+        LoopLiquid lo;
+        lo.id = loop.id;
+        lo.cdu = cdu.slug;
+        lo.type = cdu.text("cdu.type");
+        lo.count = loop.count;
+        lo.running = loop.count - d.scenario.failedCdus;
+        const int pumpsEach = static_cast<int>(cdu.value("cdu.pumps", 1.0));
+        lo.pumps = loop.count * pumpsEach;
+        lo.pumpsRunning = lo.running * pumpsEach - d.scenario.failedPumps;
+        lo.setpointC = setpointC;
+        const bool toAir = lo.type == "liquid-to-air";
+        lo.facilityC = (toAir ? d.site.supplyAirK : L.facilityWaterK) - kC + d.scenario.facilityWaterDeltaK;
+        std::string sc;
+        auto add = [&sc](const std::string& w) { sc += (sc.empty() ? "" : ", ") + w; };
+        if (d.scenario.failedCdus > 0)
+            add(std::to_string(d.scenario.failedCdus) + " of " + std::to_string(lo.count) + " CDUs failed");
+        if (d.scenario.failedPumps > 0)
+            add(std::to_string(d.scenario.failedPumps) + " of " + std::to_string(lo.running * pumpsEach) +
+                " pumps failed");
+        if (d.scenario.facilityWaterDeltaK != 0)
+            add(std::string(toAir ? "room air " : "facility water ") +
+                core::formatQuantity(d.scenario.facilityWaterDeltaK, core::Dimension::TemperatureDelta) + " warmer");
+        lo.scenario = sc;
+        const std::string why = "the CDU's rating needs";
+        try {
+            RowLoopSpec row;
+            row.coolant = coolant;
+            row.source.kind = Element::Kind::Pump;
+            row.source.name = loop.id + " CDU pumps";
+            row.source.pump.shutoffPa = need(cdu, "cdu.pump.shutoff", "the pumps' head curve needs");
+            row.source.pump.maxFlowM3s = need(cdu, "cdu.pump.max_flow", "the pumps' head curve needs");
+            row.source.pump.count = lo.running * pumpsEach;
+            row.source.pump.failed = d.scenario.failedPumps;
+            row.source.pump.efficiency = cdu.value("cdu.pump.efficiency", NAN);
+            const models::CoolantProperties it = models::coolantProperties(coolant, setpointC);
+            CduRating rating; // per unit
+            rating.ratedW = need(cdu, "cdu.rating.heat", why);
+            rating.approachK = need(cdu, "cdu.rating.approach", why);
+            rating.itRate = need(cdu, "cdu.rating.it_flow", why) * it.density * it.specificHeat;
+            const double facilityFlow = need(cdu, "cdu.rating.facility_flow", why);
+            if (toAir) {
+                rating.facilityRate = facilityFlow * kAirDensity * kAirCp;
+            } else {
+                const models::CoolantProperties w =
+                    models::coolantProperties(models::Coolant::Water, std::clamp(lo.facilityC, 0.0, 90.0));
+                rating.facilityRate = facilityFlow * w.density * w.specificHeat;
+            }
+            row.ua = cduUa(rating) * lo.running;
+            row.facilityRate = rating.facilityRate * lo.running;
+            row.facilitySupplyC = lo.facilityC;
+            row.supplySetpointC = setpointC;
+            row.headerSegment = Pipe{L.headerPitchM, L.headerBoreM};
+            lo.ratedFlowM3s = cdu.value("cdu.rating.it_flow", 0.0) * lo.running;
+            lo.fanPowerW = toAir ? cdu.value("cdu.fans.power", 0.0) * lo.running : 0.0;
+            std::vector<std::vector<TrayLiquid>> trays;
+            for (int ri : loop.racks) {
+                const core::Rack& rack = d.racks[static_cast<std::size_t>(ri)];
+                const core::Part& type = *rack.rackType;
+                RackLoopSpec rs;
+                rs.coolant = coolant;
+                rs.supplyC = setpointC;
+                const double bore = need(type, "liquid.manifold.bore", "the rack's liquid manifold needs");
+                Element conn;
+                conn.kind = Element::Kind::Connector;
+                conn.connector.cv = need(type, "liquid.connector.cv", "the rack's connector to the loop needs");
+                conn.name = rack.id + " rack connector";
+                rs.supplyLine = {pipe(rack.id + " supply hose", L.lineLengthM, L.lineBoreM), conn};
+                conn.name = rack.id + " rack connector (return)";
+                rs.returnLine = {conn, pipe(rack.id + " return hose", L.lineLengthM, L.lineBoreM)};
+                const std::string ret = type.text("liquid.manifold.return");
+                rs.returns = ret == "direct" ? ManifoldReturn::Direct : ManifoldReturn::Reverse;
+                if (!ret.empty() && ret != "direct" && ret != "reverse")
+                    throw core::InputError(type.textLoc("liquid.manifold.return"),
+                                           type.slug + ": liquid.manifold.return is direct or reverse, not \"" + ret +
+                                               "\"");
+                std::vector<std::size_t> slots;
+                for (std::size_t s = 0; s < rack.slots.size(); ++s)
+                    if (isLiquid(*rack.slots[s].part))
+                        slots.push_back(s);
+                std::sort(slots.begin(), slots.end(),
+                          [&](std::size_t a, std::size_t b) { return rack.slots[a].ou < rack.slots[b].ou; });
+                const double span = slots.size() > 1 ? (rack.slots[slots.back()].ou - rack.slots[slots.front()].ou) *
+                                                           kOuM / static_cast<double>(slots.size() - 1)
+                                                     : kOuM;
+                rs.manifoldSegment = Pipe{std::max(span, kOuM), bore};
+                std::vector<TrayLiquid> ts;
+                for (std::size_t s : slots) {
+                    TrayLiquid t;
+                    t.id = rack.slots[s].id;
+                    t.rack = ri;
+                    t.slot = static_cast<int>(s);
+                    rs.trays.push_back(traySpec(d, rack.slots[s], t));
+                    lo.targetFlowM3s += std::max(t.heatW / 1e3 * L.flowPerKw * 1e-3 / 60.0,
+                                                 rack.slots[s].part->value("liquid.min_flow", 0.0));
+                    ts.push_back(t);
+                }
+                row.racks.push_back(std::move(rs));
+                trays.push_back(std::move(ts));
+            }
+            // Pump control: the speed that delivers flow_per_kw for the loop's heat (each part's own
+            // liquid.min_flow where that is more); flat out when even full speed falls short.
+            RowLoopResult res = solveRowLoop(row);
+            if (res.flowM3s > lo.targetFlowM3s * 1.0005) {
+                double lo_s = 0.0, hi_s = 1.0;
+                for (int step = 0; step < 40 && hi_s - lo_s > 1e-4; ++step) {
+                    row.source.pump.speed = 0.5 * (lo_s + hi_s);
+                    bool above = false;
+                    try {
+                        above = solveRowLoop(row).flowM3s > lo.targetFlowM3s;
+                    } catch (const NetworkError&) {
+                        above = false; // too slow to move coolant at all
+                    }
+                    (above ? hi_s : lo_s) = row.source.pump.speed;
+                }
+                row.source.pump.speed = hi_s; // at or just above the target
+                res = solveRowLoop(row);
+            }
+            lo.pumpSpeed = row.source.pump.speed;
+            lo.heatW = res.heatW;
+            lo.flowM3s = res.flowM3s;
+            lo.supplyC = res.supplyC;
+            lo.returnC = res.returnC;
+            // Capacity by the vendor's convention: at the rated IT flow, re-rated to the actual facility
+            // water (the exchanger's UA from its rating). At a lower actual flow the same UA holds the
+            // setpoint for more heat with an ever hotter return, which no rating promises.
+            lo.capacityW = cduCapacity(row.ua, setpointC, lo.facilityC, rating.itRate * lo.running, row.facilityRate);
+            lo.holdsSetpoint = res.holdsSetpoint;
+            lo.sourcePa = res.sourcePa;
+            lo.pumpPowerW = res.pumpPowerW;
+            lo.airHeatW = toAir ? res.heatW : 0.0;
+            lo.headerVelocity = res.flowM3s / area(L.headerBoreM);
+            for (std::size_t k = 0; k < loop.racks.size(); ++k) {
+                const int ri = loop.racks[k];
+                const core::Rack& rack = d.racks[static_cast<std::size_t>(ri)];
+                const RackLoopResult& rr = res.racks[k];
+                RackLiquid rl;
+                rl.id = rack.id;
+                rl.rack = ri;
+                rl.loop = static_cast<int>(out.loops.size());
+                rl.heatW = rr.heatW;
+                rl.flowM3s = rr.flowM3s;
+                rl.supplyC = rr.trays.empty() ? res.supplyC : rr.trays.front().inletC;
+                rl.returnC = rr.returnC;
+                rl.spread = rr.spread;
+                rl.manifoldVelocity = rr.flowM3s / area(rack.rackType->value("liquid.manifold.bore", 1.0));
+                rl.lineVelocity = rr.flowM3s / area(L.lineBoreM);
+                rl.connectorRatedM3s = rack.rackType->value("liquid.connector.rated_flow", NAN);
+                rl.connectorMaxPa = rack.rackType->value("liquid.connector.max_pressure", NAN);
+                rl.manifoldMaxPa = rack.rackType->value("liquid.manifold.max_pressure", NAN);
+                double inlet = 0;
+                for (std::size_t j = 0; j < rr.trays.size(); ++j) {
+                    TrayLiquid t = trays[k][j];
+                    const TrayResult& tr = rr.trays[j];
+                    t.flowM3s = tr.flowM3s;
+                    t.inletC = tr.inletC;
+                    t.outletC = tr.outletC;
+                    t.plateMeasured = tr.plateMeasured;
+                    t.caseRiseK = tr.caseRiseK;
+                    t.caseC = tr.caseC;
+                    t.supplyPortPa = tr.supplyPortPa + L.fillPressurePa;
+                    t.returnPortPa = tr.returnPortPa + L.fillPressurePa;
+                    t.dropPa = tr.dropPa;
+                    const core::Part& part = *rack.slots[static_cast<std::size_t>(t.slot)].part;
+                    if (const auto rjc = part.find("thermal.r_jc"); rjc && t.gpuW > 0 && std::isfinite(t.caseC))
+                        t.junctionC = t.caseC + t.gpuW * *rjc;
+                    inlet = std::max(inlet, t.supplyPortPa);
+                    rl.trays.push_back(static_cast<int>(out.trays.size()));
+                    out.trays.push_back(std::move(t));
+                }
+                rl.inletPa = inlet;
+                lo.racks.push_back(static_cast<int>(out.racks.size()));
+                out.rackOf[static_cast<std::size_t>(ri)] = static_cast<int>(out.racks.size());
+                out.racks.push_back(std::move(rl));
+            }
+        } catch (const core::InputError&) {
+            throw;
+        } catch (const std::exception& e) {
+            throw core::InputError(loop.loc, "liquid loop " + loop.id + " (" + std::to_string(lo.running) + " x " +
+                                                 cdu.slug + (sc.empty() ? "" : "; " + sc) + "): " + e.what());
+        }
+        out.loops.push_back(std::move(lo));
+    }
+    return out;
+}
+
+std::shared_ptr<const LiquidResult> liquidFor(const core::Design& design, core::ResultStore& store)
+{
+    if (auto r = store.get<LiquidResult>("liquid"))
+        return r;
+    auto r = std::make_shared<const LiquidResult>(computeLiquid(design));
+    store.put<LiquidResult>("liquid", r);
+    return r;
+}
+
+} // namespace rdt::liquid

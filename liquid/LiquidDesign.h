@@ -1,0 +1,103 @@
+#pragma once
+/// \file LiquidDesign.h
+/// A design's liquid cooling solved: every loop of its `liquid:` section (core/Design.h) built from
+/// the catalog — the CDUs' pumps and exchangers, the header along the loop's racks, each rack's
+/// hoses, connector and manifold, each liquid-cooled part's connector pair, cold-plate loop and
+/// plates — and solved as one network per loop (liquid/RackLoop.h), with the what-ifs `pump-fail`,
+/// `cdu-fail` and `facility-water`. Every figure in SI; temperatures in degC as the loop solver
+/// keeps them.
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/Design.h"
+#include "core/ResultStore.h"
+
+namespace rdt::liquid {
+
+/// One liquid-cooled part (a compute or switch tray).
+struct TrayLiquid {
+    std::string id; ///< the slot's full id
+    int rack = -1, slot = -1;
+    double drawW = 0;  ///< the part's draw (W)
+    double heatW = 0;  ///< of it, into the coolant
+    double flowM3s = 0;
+    double inletC = 0, outletC = 0;
+    double caseC = NAN;       ///< each plate's case; NaN when starved (below its measured flow)
+    double caseRiseK = NAN;   ///< case − inlet
+    bool plateMeasured = true;
+    double gpuW = 0;          ///< per GPU (0 for parts without GPUs)
+    double junctionC = NAN;   ///< case + GPU power × thermal.r_jc; NaN without r_jc or when starved
+    double maxJunctionC = NAN; ///< the GPU's max_operating_temp (else slowdown_temp); NaN: not in the catalog
+    double supplyPortPa = 0;  ///< gauge (the fill pressure included)
+    double returnPortPa = 0;
+    double dropPa = 0;
+    /// The tray connector pair's ratings; NaN where the catalog lacks them.
+    double connectorRatedM3s = NAN, connectorMaxPa = NAN, connectorMaxC = NAN;
+};
+
+struct RackLiquid {
+    std::string id;
+    int rack = -1;
+    int loop = -1;
+    double heatW = 0, flowM3s = 0;
+    double supplyC = 0, returnC = 0;
+    double spread = 0;        ///< of the trays' flow per watt, (largest − smallest) / mean
+    double inletPa = 0;       ///< gauge at the rack's supply connector
+    double manifoldVelocity = 0; ///< m/s where the manifold carries the whole rack's flow
+    double lineVelocity = 0;     ///< m/s in its supply and return hoses
+    double connectorRatedM3s = NAN, connectorMaxPa = NAN, manifoldMaxPa = NAN;
+    std::vector<int> trays; ///< indices into LiquidResult::trays
+};
+
+struct LoopLiquid {
+    std::string id;
+    std::string cdu;  ///< the CDU part's slug
+    std::string type; ///< liquid-to-liquid, liquid-to-air
+    int count = 0, running = 0;       ///< CDUs, and those running under the what-if
+    int pumps = 0, pumpsRunning = 0;  ///< over all its CDUs
+    double heatW = 0, flowM3s = 0;
+    double supplyC = 0, returnC = 0;  ///< the CDUs' IT side
+    double setpointC = 0;
+    double facilityC = 0;             ///< facility water (liquid-to-air: the air the units draw)
+    /// What the running CDUs remove holding the setpoint at facilityC with their rated IT flow (the
+    /// vendor's re-rating convention; UA from the rating point).
+    double capacityW = 0;
+    bool holdsSetpoint = true;        ///< at the loop's actual flow, the supply stays at the setpoint
+    double ratedFlowM3s = 0;          ///< the running CDUs' rated IT flow
+    double sourcePa = 0;              ///< the pumps' rise
+    double pumpSpeed = 1;             ///< the speed the pump control settled at (fraction of full)
+    double targetFlowM3s = 0;         ///< what the control aims for: liquid: {flow_per_kw} × the loop's heat
+    double pumpPowerW = NAN;          ///< the pumps' draw; NaN without their efficiency
+    double fanPowerW = 0;             ///< liquid-to-air units' fans at rating (0 for liquid-to-liquid)
+    double airHeatW = 0;              ///< liquid-to-air: the heat the units give the room's air
+    double headerVelocity = 0;        ///< m/s in the header's first segment
+    std::vector<int> racks;           ///< indices into LiquidResult::racks
+    std::string scenario;             ///< what-ifs that changed it, in words
+};
+
+struct LiquidResult {
+    std::string coolant;
+    double dewPointC = NAN; ///< of the room's air (site supply air and humidity)
+    std::vector<LoopLiquid> loops;
+    std::vector<RackLiquid> racks;
+    std::vector<TrayLiquid> trays;
+    /// Index into racks by design rack index (-1 for air-cooled racks).
+    std::vector<int> rackOf;
+};
+
+/// Solve every loop. Throws core::InputError located at the loop or part for a figure the loop
+/// needs and the catalog lacks, a loop that cannot be solved, or coolant temperatures outside the
+/// property tables. An empty result for a design without `liquid:`.
+LiquidResult computeLiquid(const core::Design& design);
+
+/// From `store` (key "liquid"), computed on first use.
+std::shared_ptr<const LiquidResult> liquidFor(const core::Design& design, core::ResultStore& store);
+
+/// The dew point (degC) of air at `airC` and relative humidity `rh` (0–1): the Magnus form with
+/// Sonntag's (1990) constants a = 17.62, b = 243.12 degC (within 0.1 K from −45 to 60 degC).
+double dewPointC(double airC, double rh);
+
+} // namespace rdt::liquid
