@@ -275,6 +275,8 @@ std::string liquidSummaryText(const liquid::LiquidResult& L)
         if (!l.scenario.empty())
             out << " [" << l.scenario << "]";
         out << "\n";
+        if (!l.propertiesNote.empty())
+            out << "         " << l.propertiesNote << "\n";
     }
     return out.str();
 }

@@ -114,6 +114,8 @@ constexpr std::array kUnits{
     UnitDef{"L/min", Dimension::VolumeFlow, 1e-3 / 60.0, 0},
     UnitDef{"gpm", Dimension::VolumeFlow, 3.785411784e-3 / 60.0, 0}, // US gallon (NIST SP 811)
     UnitDef{"OU", Dimension::OpenU, 1.0, 0},
+    UnitDef{"m/s", Dimension::Velocity, 1.0, 0},
+    UnitDef{"L/min/kW", Dimension::FlowPerPower, 1e-3 / 60.0 / 1e3, 0},
 };
 
 std::string_view trim(std::string_view s)
@@ -151,6 +153,8 @@ std::string exampleText(Dimension d)
     case Dimension::Pressure: return "\"25 Pa\"";
     case Dimension::VolumeFlow: return "\"1200 CFM\"";
     case Dimension::OpenU: return "\"2 OU\"";
+    case Dimension::Velocity: return "\"1.5 m/s\"";
+    case Dimension::FlowPerPower: return "\"1.5 L/min/kW\"";
     }
     return "";
 }
@@ -188,6 +192,8 @@ std::string_view dimensionName(Dimension d)
     case Dimension::Pressure: return "pressure";
     case Dimension::VolumeFlow: return "volume flow";
     case Dimension::OpenU: return "height in OpenU";
+    case Dimension::Velocity: return "velocity";
+    case Dimension::FlowPerPower: return "flow per power";
     }
     return "quantity";
 }
@@ -218,6 +224,8 @@ std::string_view siUnit(Dimension d)
     case Dimension::Pressure: return "Pa";
     case Dimension::VolumeFlow: return "m3/s";
     case Dimension::OpenU: return "OU";
+    case Dimension::Velocity: return "m/s";
+    case Dimension::FlowPerPower: return "m3/s/W";
     }
     return "";
 }
@@ -370,6 +378,8 @@ std::string formatQuantity(double v, Dimension dim, int precision)
     case Dimension::Pressure: return fmt(v, "Pa");
     case Dimension::VolumeFlow: return fmt(v, "m3/s");
     case Dimension::OpenU: return fmt(v, "OU");
+    case Dimension::Velocity: return fmt(v, "m/s");
+    case Dimension::FlowPerPower: return fmt(v * 6e7, "L/min/kW");
     }
     return fmt(v, "");
 }

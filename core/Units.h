@@ -35,6 +35,8 @@ enum class Dimension {
     Pressure,            ///< Pa
     VolumeFlow,          ///< m^3/s (`CFM` converted)
     OpenU,               ///< count of 48 mm OpenU (`2 OU`); a whole number
+    Velocity,            ///< m/s
+    FlowPerPower,        ///< m^3/s per W: coolant allocated per unit of heat (`1.5 L/min/kW`)
 };
 
 /// Human name of a dimension ("power", "length", ...).

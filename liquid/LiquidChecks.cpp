@@ -16,7 +16,8 @@ namespace {
 using core::Dimension;
 using core::Severity;
 
-constexpr double kLpm = 1e-3 / 60.0; ///< m³/s per L/min
+constexpr double kLpm = 1e-3 / 60.0;        ///< m³/s per L/min
+constexpr double kLpmPerKw = kLpm / 1e3;    ///< m³/s per W in one L/min per kW
 std::string lpm(double m3s)
 {
     char b[64];
@@ -57,8 +58,7 @@ const core::LiquidLoop& loopOf(const core::CheckContext& ctx, std::size_t i)
 /// liquid.min_flow where that is more.
 double trayNeed(const core::CheckContext& ctx, const TrayLiquid& t)
 {
-    const double perKw = ctx.constraint("flow_per_kw");
-    return std::max(t.heatW / 1e3 * perKw * kLpm, slotOf(ctx, t).part->value("liquid.min_flow", 0.0));
+    return std::max(t.heatW * ctx.constraint("flow_per_kw"), slotOf(ctx, t).part->value("liquid.min_flow", 0.0));
 }
 
 } // namespace
@@ -72,9 +72,9 @@ void registerChecks(core::CheckRegistry& registry)
          "Meta Network Hardware Switch Requirements R-LCOOL-110/120: 1.5 L/min per kW of liquid-cooled power, "
          "equal liquid dT across a rack's trays [LC-F1]; OCP OAI guidelines 1.25-2.0 L/min/kW",
          "Each tray's flow, solved through the CDU pumps, header, rack connector, manifold, tray connector pair "
-         "and cold-plate loop, against its liquid heat times flow_per_kw (L/min per kW), or the part's own "
+         "and cold-plate loop, against its liquid heat times flow_per_kw, or the part's own "
          "liquid.min_flow where that is more.",
-         {{"flow_per_kw", {1.5, Dimension::Ratio}}}},
+         {{"flow_per_kw", {1.5 * kLpmPerKw, Dimension::FlowPerPower}}}},
         [](core::CheckContext& ctx) {
             const auto L = liquidFor(ctx.design(), ctx.results());
             for (const TrayLiquid& t : L->trays) {
@@ -176,8 +176,7 @@ void registerChecks(core::CheckRegistry& registry)
                                "manifold at " + kpa(r.inletPa) + " gauge at its highest port, above its rated " +
                                    kpa(r.manifoldMaxPa),
                                r.inletPa / 1e3, r.manifoldMaxPa / 1e3, "kPa", rackOf(ctx, r).loc);
-                const LoopLiquid& lo = L->loops[static_cast<std::size_t>(r.loop)];
-                const double outlet = lo.sourcePa + ctx.design().liquid.fillPressurePa;
+                const double outlet = r.connectorBoundPa;
                 if (outlet > r.connectorMaxPa * (1 + 1e-9))
                     ctx.report(r.id,
                                "rack connector may see the pumps' outlet, " + kpa(outlet) + " gauge, above its rated " +
@@ -208,8 +207,8 @@ void registerChecks(core::CheckRegistry& registry)
          Severity::Warning,
          "OCP white paper, Guidelines to Rack Manifold Requirements and Qualification v3: at most 1.5 m/s [LC-L8]",
          "The rack's whole flow over its manifold's bore (where the manifold carries all of it), against "
-         "max_velocity (m/s).",
-         {{"max_velocity", {1.5, Dimension::Ratio}}}},
+         "max_velocity.",
+         {{"max_velocity", {1.5, Dimension::Velocity}}}},
         [](core::CheckContext& ctx) {
             const auto L = liquidFor(ctx.design(), ctx.results());
             const double limit = ctx.constraint("max_velocity");
@@ -255,16 +254,16 @@ void registerChecks(core::CheckRegistry& registry)
          "count CDUs on flow and on heat [LC-L8]",
          "The sum of the loop's trays' allocated flows (liquid.tray.flow's flow_per_kw) against the running "
          "CDUs' rated IT-side flow (cdu.rating.it_flow each).",
-         {{"flow_per_kw", {1.5, Dimension::Ratio}}}},
+         {{"flow_per_kw", {1.5 * kLpmPerKw, Dimension::FlowPerPower}}}},
         [](core::CheckContext& ctx) {
             const auto L = liquidFor(ctx.design(), ctx.results());
-            const double perKw = ctx.constraint("flow_per_kw");
+            const double perW = ctx.constraint("flow_per_kw"); // m³/s per W
             for (std::size_t i = 0; i < L->loops.size(); ++i) {
                 const LoopLiquid& lo = L->loops[i];
                 double needM3s = 0;
                 for (int r : lo.racks)
                     for (int t : L->racks[static_cast<std::size_t>(r)].trays)
-                        needM3s += std::max(L->trays[static_cast<std::size_t>(t)].heatW / 1e3 * perKw * kLpm,
+                        needM3s += std::max(L->trays[static_cast<std::size_t>(t)].heatW * perW,
                                             slotOf(ctx, L->trays[static_cast<std::size_t>(t)])
                                                 .part->value("liquid.min_flow", 0.0));
                 if (needM3s > lo.ratedFlowM3s * (1 + 1e-9))

@@ -1,6 +1,7 @@
 #include "liquid/LiquidDesign.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -228,6 +229,19 @@ LiquidResult computeLiquid(const core::Design& d)
                 res = solveRowLoop(row);
             }
             lo.pumpSpeed = row.source.pump.speed;
+            {
+                const double meanC = 0.5 * (res.supplyC + res.returnC);
+                const models::CoolantRange range = models::coolantRange(coolant);
+                if (meanC < range.minC - 1e-9 || meanC > range.maxC + 1e-9) {
+                    char b[200];
+                    std::snprintf(b, sizeof b,
+                                  "%s properties taken at %.0f degC, the edge of their table (%.0f-%.0f degC), for a "
+                                  "loop whose mean is %.1f degC",
+                                  std::string(models::coolantName(coolant)).c_str(), res.propertiesC, range.minC,
+                                  range.maxC, meanC);
+                    lo.propertiesNote = b;
+                }
+            }
             lo.heatW = res.heatW;
             lo.flowM3s = res.flowM3s;
             lo.supplyC = res.supplyC;
@@ -280,6 +294,7 @@ LiquidResult computeLiquid(const core::Design& d)
                     out.trays.push_back(std::move(t));
                 }
                 rl.inletPa = inlet;
+                rl.connectorBoundPa = res.sourcePa + L.fillPressurePa;
                 lo.racks.push_back(static_cast<int>(out.racks.size()));
                 out.rackOf[static_cast<std::size_t>(ri)] = static_cast<int>(out.racks.size());
                 out.racks.push_back(std::move(rl));

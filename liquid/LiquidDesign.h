@@ -49,6 +49,8 @@ struct RackLiquid {
     double manifoldVelocity = 0; ///< m/s where the manifold carries the whole rack's flow
     double lineVelocity = 0;     ///< m/s in its supply and return hoses
     double connectorRatedM3s = NAN, connectorMaxPa = NAN, manifoldMaxPa = NAN;
+    /// Gauge pressure the rack connector may see, bounded by the pumps' outlet (their rise plus the fill).
+    double connectorBoundPa = 0;
     std::vector<int> trays; ///< indices into LiquidResult::trays
 };
 
@@ -76,6 +78,9 @@ struct LoopLiquid {
     double headerVelocity = 0;        ///< m/s in the header's first segment
     std::vector<int> racks;           ///< indices into LiquidResult::racks
     std::string scenario;             ///< what-ifs that changed it, in words
+    /// Non-empty when the loop's mean temperature lies outside the coolant's property table: the
+    /// properties were taken at the table's edge, and this says so (never a silent extrapolation).
+    std::string propertiesNote;
 };
 
 struct LiquidResult {

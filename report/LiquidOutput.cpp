@@ -45,7 +45,8 @@ json liquidJson(const liquid::LiquidResult& L)
                          {"fan_power_W", jsonNumber(l.fanPowerW)},
                          {"heat_to_room_air_W", jsonNumber(l.airHeatW)},
                          {"header_velocity_m_s", jsonNumber(l.headerVelocity)},
-                         {"scenario", l.scenario.empty() ? json("as designed") : json(l.scenario)}});
+                         {"scenario", l.scenario.empty() ? json("as designed") : json(l.scenario)},
+                         {"properties_note", l.propertiesNote.empty() ? json(nullptr) : json(l.propertiesNote)}});
     for (const liquid::RackLiquid& r : L.racks)
         racks.push_back({{"id", r.id},
                          {"loop", L.loops[static_cast<std::size_t>(r.loop)].id},
@@ -56,7 +57,10 @@ json liquidJson(const liquid::LiquidResult& L)
                          {"spread", jsonNumber(r.spread)},
                          {"manifold_kPa", jsonNumber(r.inletPa / 1e3)},
                          {"manifold_velocity_m_s", jsonNumber(r.manifoldVelocity)},
-                         {"connector_rated_L_min", jsonNumber(r.connectorRatedM3s / kLpm)}});
+                         {"manifold_max_kPa", jsonNumber(r.manifoldMaxPa / 1e3)},
+                         {"connector_rated_L_min", jsonNumber(r.connectorRatedM3s / kLpm)},
+                         {"connector_max_kPa", jsonNumber(r.connectorMaxPa / 1e3)},
+                         {"connector_bound_kPa", jsonNumber(r.connectorBoundPa / 1e3)}});
     for (const liquid::TrayLiquid& t : L.trays)
         trays.push_back({{"id", t.id},
                          {"draw_W", jsonNumber(t.drawW)},

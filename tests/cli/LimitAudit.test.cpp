@@ -147,6 +147,48 @@ std::set<std::string> auditedRules(const std::vector<Limited>& items)
 }
 
 /// The audit of one run: every value beyond its limit has its violation on its subject, and
+/// Every liquid figure with a limit in `rdt check --json`'s liquid section (null without `liquid:`).
+void liquidLimits(const json& liquid, double flowPerKw, double maxSpread, double maxVelocity, double dewMargin,
+                  std::vector<Limited>& out)
+{
+    if (liquid.is_null())
+        return;
+    std::map<std::string, double> allocated; // per loop, L/min
+    std::map<std::string, std::string> loopOfRack;
+    for (const json& r : liquid["racks"]) {
+        const std::string id = r["id"];
+        loopOfRack[id] = r["loop"];
+        above(out, "liquid.tray.spread", id, num(r["spread"]), maxSpread);
+        above(out, "liquid.manifold.velocity", id, num(r["manifold_velocity_m_s"]), maxVelocity);
+        above(out, "liquid.connector.flow", id, num(r["flow_L_min"]), num(r["connector_rated_L_min"]));
+        // Two pressures judge a rack under one rule: either beyond makes it a violation.
+        const double manifold = num(r["manifold_kPa"]), manifoldMax = num(r["manifold_max_kPa"]);
+        const double bound = num(r["connector_bound_kPa"]), connectorMax = num(r["connector_max_kPa"]);
+        const bool beyond = (!std::isnan(manifoldMax) && manifold > manifoldMax) ||
+                            (!std::isnan(connectorMax) && bound > connectorMax);
+        if (!std::isnan(manifoldMax) || !std::isnan(connectorMax))
+            out.push_back({"liquid.connector.pressure", id, manifold, manifoldMax, beyond, false});
+    }
+    for (const json& t : liquid["trays"]) {
+        const std::string id = t["id"];
+        const double heatKw = num(t["heat_W"]) / 1e3;
+        below(out, "liquid.tray.flow", id, num(t["flow_L_min"]), heatKw * flowPerKw);
+        above(out, "liquid.connector.flow", id, num(t["flow_L_min"]), num(t["connector_rated_L_min"]));
+        above(out, "liquid.connector.pressure", id, num(t["supply_port_kPa"]), num(t["connector_max_kPa"]));
+        above(out, "liquid.connector.temperature", id, num(t["outlet_C"]), num(t["connector_max_C"]));
+        above(out, "liquid.gpu.junction", id, num(t["gpu_junction_C"]), num(t["gpu_max_operating_C"]));
+        above(out, "liquid.plate.starved", id, t["plate_measured"].get<bool>() ? 0.0 : 1.0, 0.5);
+        const std::string rack = id.substr(0, id.rfind('/'));
+        allocated[loopOfRack.at(rack)] += heatKw * flowPerKw;
+    }
+    for (const json& l : liquid["loops"]) {
+        const std::string id = l["id"];
+        above(out, "liquid.cdu.heat", id, num(l["heat_W"]), num(l["capacity_W"]));
+        above(out, "liquid.cdu.flow", id, allocated[id], num(l["rated_flow_L_min"]));
+        below(out, "liquid.supply.dewpoint", id, num(l["supply_C"]), num(liquid["dew_point_C"]) + dewMargin);
+    }
+}
+
 /// every violation of an audited rule is a value beyond its limit.
 void audit(const analysis::RunResult& r)
 {
@@ -164,6 +206,10 @@ void audit(const analysis::RunResult& r)
     thermalLimits(j["thermal"], thermal::deratedMaxInletK(site.ashraeClass, site.altitudeM) - 273.15,
                   constraint("thermal.exhaust.dt", "min_exhaust_dt"), constraint("thermal.row.rci", "min_rci"), items);
     portLimits(j["signal"], items);
+    // flow_per_kw is m³/s per W; the JSON's flows are L/min and its heat W.
+    liquidLimits(j["liquid"], constraint("liquid.tray.flow", "flow_per_kw") * 6e7, constraint("liquid.tray.spread", "max_spread"),
+                 constraint("liquid.manifold.velocity", "max_velocity"), constraint("liquid.supply.dewpoint", "margin"),
+                 items);
     REQUIRE_FALSE(items.empty());
     std::multiset<std::pair<std::string, std::string>> violations;
     for (const json& v : j["violations"])
@@ -273,6 +319,14 @@ analysis::RunOptions design(const std::string& path)
     return o;
 }
 
+std::string readText(const std::string& path)
+{
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
 /// single-rack.yaml with one more Grand Teton in its rack (OU 33).
 analysis::RunOptions oneMoreChassis(const std::string& path)
 {
@@ -333,6 +387,49 @@ std::vector<std::pair<std::string, analysis::RunOptions>> variants()
     REQUIRE(at != std::string::npos);
     o.designText.replace(at, nics.size(), "count: 30}");
     out.emplace_back("single rack, 30 links a chassis", o);
+    // Liquid: the AALC pods with CDUs and pumps failed and warmer air; the row on hot facility water;
+    // and a pod whose manifolds, connectors and coolant are pushed past their ratings.
+    const std::string catalina = kRoot + "data/designs/meta-catalina-gb200.yaml",
+                      l2l = kRoot + "data/designs/meta-catalina-gb200-l2l.yaml";
+    o = design(catalina);
+    o.failedCdus = 3;
+    out.emplace_back("Catalina AALC, 3 of 4 CDUs failed", o);
+    o = design(catalina);
+    o.failedPumps = 7;
+    out.emplace_back("Catalina AALC, 7 of 8 pumps failed", o);
+    o = design(catalina);
+    o.facilityWaterDeltaK = 12.0;
+    out.emplace_back("Catalina AALC, room air 12 K warmer", o);
+    o = design(l2l);
+    o.facilityWaterDeltaK = 4.0;
+    out.emplace_back("Catalina on facility water 4 K warmer", o);
+    o = design(catalina);
+    o.designText = readText(catalina);
+    for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+             {"flow_per_kw: 1.6", "flow_per_kw: 3.6"}, {"fill_pressure: 70 kPa", "fill_pressure: 250 kPa"}}) {
+        const auto pos = o.designText.find(from);
+        REQUIRE(pos != std::string::npos);
+        o.designText.replace(pos, from.size(), to);
+    }
+    out.emplace_back("Catalina AALC pushed past its connector and manifold ratings", o);
+    o = design(catalina);
+    o.designText = readText(catalina);
+    for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+             {"flow_per_kw: 1.6", "flow_per_kw: 1.0"}, {"supply: 40 degC", "supply: 48 degC"}}) {
+        const auto pos = o.designText.find(from);
+        REQUIRE(pos != std::string::npos);
+        o.designText.replace(pos, from.size(), to);
+    }
+    out.emplace_back("Catalina AALC, warm coolant at 1 L/min per kW", o);
+    o = design(l2l);
+    o.designText = readText(l2l);
+    for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+             {"supply_air: 30 degC", "supply_air: 32 degC"}, {"humidity: 45 %", "humidity: 95 %"}}) {
+        const auto pos = o.designText.find(from);
+        REQUIRE(pos != std::string::npos);
+        o.designText.replace(pos, from.size(), to);
+    }
+    out.emplace_back("Catalina on facility water in humid 32 degC air", o);
     return out;
 }
 
