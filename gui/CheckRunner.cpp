@@ -82,6 +82,7 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
             try {
                 results->power = power::powerFor(*design, store);
                 results->thermal = analysis::thermalFor(*design, store);
+                results->liquid = liquid::liquidFor(*design, store);
                 results->signal = signal::signalFor(*design, store, analysis::dataDir() + "/si-profiles");
                 // The design's workload (its checkpoint) and facility energy, as rdt check computes them.
                 const std::optional<analysis::Workload> workload = analysis::workloadFor(*design);

@@ -11,6 +11,7 @@
 
 #include "analysis/Energy.h"
 #include "analysis/Throughput.h"
+#include "liquid/LiquidDesign.h"
 #include "core/PartField.h"
 #include "core/Rules.h"
 
@@ -22,6 +23,7 @@ struct SolverResults {
     std::shared_ptr<const analysis::ThroughputResult> throughput;
     std::shared_ptr<const power::PowerResult> power;
     std::shared_ptr<const thermal::ThermalResult> thermal;
+    std::shared_ptr<const liquid::LiquidResult> liquid; ///< empty loops without `liquid:`
     std::shared_ptr<const signal::SignalResult> signal;
     std::shared_ptr<const analysis::EnergyResult> energy; ///< with `facility:`
     std::vector<core::PartField> fields;

@@ -33,6 +33,7 @@
 #include "gui/CheckRunner.h"
 #include "gui/ElevationView.h"
 #include "gui/EnergyPanel.h"
+#include "gui/LiquidPanel.h"
 #include "gui/InspectorPanel.h"
 #include "gui/LayoutTree.h"
 #include "gui/PowerPanel.h"
@@ -77,6 +78,8 @@ MainWindow::MainWindow(const QString& catalogDir, bool interactive, QWidget* par
     addResultPanel(tr("Power"), m_power);
     m_thermal = new ThermalPanel(*m_studio);
     addResultPanel(tr("Thermal"), m_thermal);
+    m_liquid = new LiquidPanel(*m_studio);
+    addResultPanel(tr("Liquid"), m_liquid);
     m_signal = new SignalPanel(*m_studio);
     addResultPanel(tr("Signal"), m_signal);
     m_energy = new EnergyPanel(*m_studio);

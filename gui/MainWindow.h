@@ -23,6 +23,7 @@ class Studio;
 class ElevationView;
 class SceneView;
 class EnergyPanel;
+class LiquidPanel;
 class ProblemsPanel;
 class ThroughputPanel;
 class PowerPanel;
@@ -46,6 +47,7 @@ public:
     ProblemsPanel* problems() const { return m_problems; }
     ThroughputPanel* throughput() const { return m_throughput; }
     EnergyPanel* energy() const { return m_energy; }
+    LiquidPanel* liquid() const { return m_liquid; }
     PowerPanel* power() const { return m_power; }
     ThermalPanel* thermal() const { return m_thermal; }
     WhatIfBar* whatIf() const { return m_whatIf; }
@@ -103,6 +105,7 @@ private:
     ProblemsPanel* m_problems = nullptr;
     ThroughputPanel* m_throughput = nullptr;
     EnergyPanel* m_energy = nullptr;
+    LiquidPanel* m_liquid = nullptr;
     PowerPanel* m_power = nullptr;
     ThermalPanel* m_thermal = nullptr;
     WhatIfBar* m_whatIf = nullptr;

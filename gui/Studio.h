@@ -44,6 +44,8 @@ public:
     std::shared_ptr<const power::PowerResult> power() const { return m_results ? m_results->power : nullptr; }
     std::shared_ptr<const thermal::ThermalResult> thermal() const { return m_results ? m_results->thermal : nullptr; }
     std::shared_ptr<const signal::SignalResult> signal() const { return m_results ? m_results->signal : nullptr; }
+    /// The coolant loops of the last finished check (empty loops without `liquid:`).
+    std::shared_ptr<const liquid::LiquidResult> liquid() const { return m_results ? m_results->liquid : nullptr; }
     /// Facility energy of the last finished check (null without `facility:`).
     std::shared_ptr<const analysis::EnergyResult> energy() const { return m_results ? m_results->energy : nullptr; }
     /// Per-part fields of the last finished check (empty before the first), and the measured − model

@@ -57,7 +57,8 @@ bool accept(QWidget* w, const std::string& why, const QString& selector)
 WhatIfBar::WhatIfBar(Studio& studio, QWidget* parent)
     : QToolBar(tr("What-if"), parent), m_studio(studio), m_inlet(quantityEdit(tr("as designed"), 100)),
       m_altitude(quantityEdit(tr("as designed"), 100)), m_rotors(new QSpinBox), m_feed(new QComboBox),
-      m_cap(quantityEdit(tr("as designed"), 100)), m_thermal(new QComboBox)
+      m_cap(quantityEdit(tr("as designed"), 100)), m_pumps(new QSpinBox), m_cdus(new QSpinBox),
+      m_water(quantityEdit(tr("+0 K"), 60)), m_thermal(new QComboBox)
 {
     setObjectName("what-if");
     auto* title = new QLabel(tr("<b>What if</b> "));
@@ -76,6 +77,19 @@ WhatIfBar::WhatIfBar(Studio& studio, QWidget* parent)
     addWidget(m_feed);
     addWidget(new QLabel(tr("  GPU cap ")));
     addWidget(m_cap);
+    m_liquidActions.append(addWidget(new QLabel(tr("  pumps failed "))));
+    m_pumps->setRange(0, 1024); // the loops bound it: apply() refuses what would leave one without a pump
+    m_pumps->setToolTip(tr("Pumps stopped in every liquid loop (pump-fail=N)"));
+    m_pumps->setKeyboardTracking(false);
+    m_liquidActions.append(addWidget(m_pumps));
+    m_liquidActions.append(addWidget(new QLabel(tr("  CDUs failed "))));
+    m_cdus->setRange(0, 64);
+    m_cdus->setToolTip(tr("CDUs lost from every liquid loop (cdu-fail=N)"));
+    m_cdus->setKeyboardTracking(false);
+    m_liquidActions.append(addWidget(m_cdus));
+    m_liquidActions.append(addWidget(new QLabel(tr("  facility water "))));
+    m_water->setToolTip(tr("Facility water (a liquid-to-air unit: the room air it draws) warmer by this, e.g. +5 K"));
+    m_liquidActions.append(addWidget(m_water));
     addWidget(new QLabel(tr("  thermal ")));
     m_thermal->addItems({tr("as designed"), "network", "field", tr("field, OpenFOAM intakes…")});
     m_thermal->setToolTip(tr("Thermal model: the rack network (fast; rows as well-mixed rooms), the room "
@@ -87,9 +101,14 @@ WhatIfBar::WhatIfBar(Studio& studio, QWidget* parent)
     reset->setText(tr("Reset"));
     reset->setToolTip(tr("Back to the design as written"));
     addWidget(reset);
-    for (QLineEdit* e : {m_inlet, m_altitude, m_cap})
+    for (QLineEdit* e : {m_inlet, m_altitude, m_cap, m_water})
         connect(e, &QLineEdit::editingFinished, this, &WhatIfBar::apply);
     connect(m_rotors, &QSpinBox::valueChanged, this, &WhatIfBar::apply);
+    connect(m_pumps, &QSpinBox::valueChanged, this, &WhatIfBar::apply);
+    connect(m_cdus, &QSpinBox::valueChanged, this, &WhatIfBar::apply);
+    connect(&m_studio, &Studio::documentReplaced, this, &WhatIfBar::showLiquid);
+    connect(&m_studio, &Studio::designChanged, this, &WhatIfBar::showLiquid);
+    showLiquid();
     connect(m_feed, &QComboBox::currentIndexChanged, this, &WhatIfBar::apply);
     connect(m_thermal, &QComboBox::currentIndexChanged, this, &WhatIfBar::thermalChosen);
     connect(reset, &QToolButton::clicked, this, &WhatIfBar::reset);
@@ -110,6 +129,16 @@ bool WhatIfBar::set(const QString& what, const QString& value)
             return false;
         const QSignalBlocker block(m_rotors);
         m_rotors->setValue(n);
+    } else if (what == "pump-fail" || what == "cdu-fail") {
+        QSpinBox* box = what == "pump-fail" ? m_pumps : m_cdus;
+        bool ok = false;
+        const int n = value.toInt(&ok);
+        if (!ok || n < box->minimum() || n > box->maximum())
+            return false;
+        const QSignalBlocker block(box);
+        box->setValue(n);
+    } else if (what == "facility-water") {
+        m_water->setText(value);
     } else if (what == "feed-loss") {
         const int i = value.isEmpty() ? 0 : m_feed->findText(value);
         if (i < 0)
@@ -139,7 +168,10 @@ bool WhatIfBar::set(const QString& what, const QString& value)
 void WhatIfBar::reset()
 {
     {
-        const QSignalBlocker a(m_rotors), b(m_feed), c(m_thermal);
+        const QSignalBlocker a(m_rotors), b(m_feed), c(m_thermal), d(m_pumps), e(m_cdus);
+        m_pumps->setValue(0);
+        m_cdus->setValue(0);
+        m_water->clear();
         m_inlet->clear();
         m_altitude->clear();
         m_cap->clear();
@@ -172,7 +204,8 @@ void WhatIfBar::apply()
     const auto inlet = parse(m_inlet, core::Dimension::Temperature, {223.15, 373.15});
     const auto altitude = parse(m_altitude, core::Dimension::Length, {-500, 6000});
     const auto cap = parse(m_cap, core::Dimension::Power, {1, 5000});
-    if (!inlet || !altitude || !cap)
+    const auto water = parse(m_water, core::Dimension::TemperatureDelta, {-30, 30});
+    if (!inlet || !altitude || !cap || !water)
         return; // the red field says why; nothing changes until it is fixed
     analysis::RunOptions w;
     w.inletK = std::isnan(*inlet) ? 0.0 : *inlet;
@@ -180,6 +213,9 @@ void WhatIfBar::apply()
     w.gpuCapW = *cap;
     w.failedRotors = m_rotors->value();
     w.lostFeed = m_feed->currentIndex() == 0 ? std::string() : m_feed->currentText().toStdString();
+    w.failedPumps = m_pumps->value();
+    w.failedCdus = m_cdus->value();
+    w.facilityWaterDeltaK = std::isnan(*water) ? 0.0 : *water;
     if (m_thermal->currentIndex() > 0)
         w.thermalModel = m_thermal->currentIndex() >= 2 ? core::ThermalModel::Field : core::ThermalModel::Network;
     if (m_thermal->currentIndex() == 3)
@@ -192,23 +228,38 @@ void WhatIfBar::apply()
     const bool capOk = !std::isfinite(w.gpuCapW) || accept(m_cap, core::gpuCapWhatIfError(d, w.gpuCapW), "QLineEdit");
     const bool rotorsOk = accept(m_rotors, core::fanFailWhatIfError(d, w.failedRotors), "QSpinBox");
     const bool feedOk = accept(m_feed, w.lostFeed.empty() ? "" : core::feedLossWhatIfError(d, w.lostFeed), "QComboBox");
-    if (!capOk || !rotorsOk || !feedOk)
+    const bool pumpsOk = w.failedPumps == 0 || accept(m_pumps, core::pumpFailWhatIfError(d, w.failedPumps), "QSpinBox");
+    const bool cdusOk = w.failedCdus == 0 || accept(m_cdus, core::cduFailWhatIfError(d, w.failedCdus), "QSpinBox");
+    if (w.failedPumps == 0)
+        accept(m_pumps, "", "QSpinBox");
+    if (w.failedCdus == 0)
+        accept(m_cdus, "", "QSpinBox");
+    if (!capOk || !rotorsOk || !feedOk || !pumpsOk || !cdusOk)
         return;
     const analysis::RunOptions& now = m_studio.whatIf();
     const auto same = [](double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; };
     if (same(now.inletK, w.inletK) && same(now.altitudeM, w.altitudeM) && same(now.gpuCapW, w.gpuCapW) &&
         now.failedRotors == w.failedRotors && now.lostFeed == w.lostFeed && now.thermalModel == w.thermalModel &&
-        now.intakesFrom == w.intakesFrom)
+        now.intakesFrom == w.intakesFrom && now.failedPumps == w.failedPumps && now.failedCdus == w.failedCdus &&
+        now.facilityWaterDeltaK == w.facilityWaterDeltaK)
         return;
     m_studio.setWhatIf(w);
 }
 
 QString WhatIfBar::refusal() const
 {
-    for (const QWidget* w : std::initializer_list<const QWidget*>{m_inlet, m_altitude, m_cap, m_rotors, m_feed})
+    for (const QWidget* w :
+         std::initializer_list<const QWidget*>{m_inlet, m_altitude, m_cap, m_rotors, m_feed, m_pumps, m_cdus, m_water})
         if (!w->styleSheet().isEmpty())
             return w->toolTip().isEmpty() ? tr("refused") : w->toolTip();
     return {};
+}
+
+void WhatIfBar::showLiquid()
+{
+    const bool liquid = !m_studio.document().design().liquid.loops.empty();
+    for (QAction* a : m_liquidActions)
+        a->setVisible(liquid);
 }
 
 } // namespace rdt::gui

@@ -20,7 +20,8 @@ class WhatIfBar : public QToolBar {
 public:
     explicit WhatIfBar(Studio& studio, QWidget* parent = nullptr);
     /// Set a field as a user would (tests, --scenario): `inlet`, `altitude`, `gpu-cap` take text with a
-    /// unit, `fan-fail` a count, `feed-loss` A, B or empty. False when the text is refused.
+    /// unit, `fan-fail`, `pump-fail` and `cdu-fail` a count, `facility-water` a temperature change
+    /// (`+5K`), `feed-loss` A, B or empty. False when the text is refused.
     bool set(const QString& what, const QString& value);
     /// Why the bar's current what-if is not applied (the first field marked red), empty when it is.
     QString refusal() const;
@@ -35,6 +36,12 @@ private:
     QSpinBox* m_rotors;
     QComboBox* m_feed;
     QLineEdit* m_cap;
+    QSpinBox* m_pumps;    ///< liquid: pumps failed in every loop
+    QSpinBox* m_cdus;     ///< liquid: CDUs lost from every loop
+    QLineEdit* m_water;   ///< liquid: facility water (AALC: room air) warmer by this
+    QList<QAction*> m_liquidActions; ///< the liquid fields, shown when the design has liquid loops
+    /// Show the liquid fields only for designs with liquid loops.
+    void showLiquid();
     QComboBox* m_thermal; ///< as designed, network, field (the room's air in 3D), field with OpenFOAM's intakes
     QString m_intakesFrom; ///< the run OpenFOAM case the last item takes the racks' intakes from
     int m_thermalShown = 0; ///< the item before a choice of case was cancelled

@@ -58,7 +58,7 @@ int main(int argc, char** argv)
     QCommandLineOption size("size", "Window size for --screenshot (default 1600x1000).", "WxH", "1600x1000");
     QCommandLineOption panel("panel",
                              "With --screenshot: bring this bottom panel to the front "
-                             "(problems, throughput, power, thermal, signal, energy, sweep).",
+                             "(problems, throughput, power, thermal, liquid, signal, energy, sweep).",
                              "NAME");
     QCommandLineOption colourBy(
         "colour-by",
@@ -69,6 +69,7 @@ int main(int argc, char** argv)
     QCommandLineOption view("view", "3D camera: front, top or iso.", "VIEW");
     QCommandLineOption scenario("scenario",
                                 "What-if (repeatable): inlet=35degC, altitude=1800m, fan-fail=N, feed-loss=A|B, "
+                                "pump-fail=N, cdu-fail=N, facility-water=+5K, "
                                 "gpu-cap=600W, thermal=network|field (the room field solve), intakes-from=DIR (an OpenFOAM "
                                 "case's rack intakes).",
                                 "KEY=VALUE");
@@ -152,7 +153,8 @@ int main(int argc, char** argv)
             const QString why = window.whatIf()->refusal();
             std::fprintf(stderr,
                          "rdt-studio: bad --scenario \"%s\"%s%s (inlet=35degC, altitude=1800m, fan-fail=N, "
-                         "feed-loss=A|B, gpu-cap=600W, thermal=network|field, intakes-from=DIR)\n",
+                         "feed-loss=A|B, pump-fail=N, cdu-fail=N, facility-water=+5K, gpu-cap=600W, thermal=network|field, "
+                         "intakes-from=DIR)\n",
                          w.toUtf8().constData(), why.isEmpty() ? "" : ": ", why.toUtf8().constData());
             return 2;
         }
@@ -186,7 +188,7 @@ int main(int argc, char** argv)
         QTimer::singleShot(0, &window, [&window] { window.offerStartupRecovery(); });
     if (screenshot) {
         if (parser.isSet(panel) && !window.showPanel(parser.value(panel))) {
-            std::fprintf(stderr, "rdt-studio: no panel \"%s\" (problems, throughput, power, thermal, signal)\n",
+            std::fprintf(stderr, "rdt-studio: no panel \"%s\" (problems, throughput, power, thermal, liquid, signal, energy, sweep)\n",
                          parser.value(panel).toUtf8().constData());
             return 2;
         }

@@ -30,6 +30,7 @@
 #include "gui/MainWindow.h"
 #include "gui/SceneView.h"
 #include "gui/Studio.h"
+#include "gui/LiquidPanel.h"
 #include "gui/ThermalPanel.h"
 #include "gui/WhatIfBar.h"
 
@@ -445,4 +446,49 @@ TEST_CASE("the room field says why its iso-surface is empty and its scale is not
     const double* at = bar->GetPosition();
     CHECK(at[0] + bar->GetWidth() <= 0.5);
     CHECK(at[1] + bar->GetHeight() <= 0.25);
+}
+
+TEST_CASE("the Liquid panel and the what-if bar's liquid fields give rdt check's verdicts", "[gui][panels][liquid]")
+{
+    Fixture f(1600, 1000);
+    // An air-cooled design: the liquid fields are hidden and the panel says why it is empty.
+    REQUIRE(f.window->openFile(kData + "/designs/single-rack.yaml"));
+    f.window->waitForChecks();
+    CHECK(f.window->liquid()->loopTable()->rowCount() == 0);
+    CHECK(f.window->liquid()->headline().contains("air-cooled"));
+    CHECK_FALSE(f.window->whatIf()->set("cdu-fail", "1")); // nothing to fail: refused, not applied
+    f.window->whatIf()->reset();
+    f.window->waitForChecks();
+
+    const QString catalina = kData + "/designs/meta-catalina-gb200.yaml";
+    REQUIRE(f.window->openFile(catalina));
+    f.window->waitForChecks();
+    REQUIRE(f.window->showPanel("liquid"));
+    gui::LiquidPanel* panel = f.window->liquid();
+    REQUIRE(panel->loopTable()->rowCount() == 2);
+    CHECK(panel->trayTable()->rowCount() == 4 * 27);
+    for (int r = 0; r < panel->loopTable()->rowCount(); ++r)
+        CHECK(panel->loopTable()->item(r, 1)->text() == "ok");
+    // Three of four AALC units lost: the same loops fail cdu.heat and cdu.flow as on the command line.
+    REQUIRE(f.window->whatIf()->set("cdu-fail", "3"));
+    f.window->waitForChecks();
+    analysis::RunOptions o;
+    o.designPath = catalina.toStdString();
+    o.failedCdus = 3;
+    const auto cli = cliFailures(o);
+    REQUIRE(cli.count({"liquid.cdu.heat", "pod1-aalc"}));
+    std::set<std::pair<std::string, std::string>> shown;
+    for (int r = 0; r < panel->loopTable()->rowCount(); ++r) {
+        const std::string loop = panel->loopTable()->item(r, 0)->text().toStdString();
+        CHECK(panel->loopTable()->item(r, 2)->text().startsWith("1 of 4"));
+        for (const QString& rule : panel->loopTable()->item(r, 1)->text().split(", "))
+            if (rule != "ok")
+                shown.insert({"liquid." + rule.toStdString(), loop});
+    }
+    std::set<std::pair<std::string, std::string>> cliLoops;
+    for (const auto& [rule, subject] : cli)
+        if (rule.rfind("liquid.", 0) == 0 && subject.find('/') == std::string::npos)
+            cliLoops.insert({rule, subject});
+    CHECK(shown == cliLoops);
+    CHECK(panel->headline().contains("3 of 4 CDUs failed"));
 }
