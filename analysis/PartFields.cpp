@@ -226,6 +226,47 @@ std::vector<core::PartField> resultFields(const core::Design& d, const power::Po
     return out;
 }
 
+void appendLiquidFields(const core::Design& d, const liquid::LiquidResult& L, const core::Profile* profile,
+                        std::vector<core::PartField>& out)
+{
+    if (L.loops.empty())
+        return;
+    const core::CheckRegistry registry = makeRegistry();
+    const core::RuleInfo* rule = registry.find("liquid.tray.flow");
+    const double perW = profile ? profile->constraint(*rule, "flow_per_kw") : core::Profile{}.constraint(*rule, "flow_per_kw");
+    core::PartField out_ = blank(d, "Coolant out temperature", "degC", "liquid.connector.temperature", true);
+    core::PartField flow = blank(d, "Coolant flow vs allocation", "%", "liquid.tray.flow", false);
+    core::PartField pressure = blank(d, "Connector pressure vs rating", "%", "liquid.connector.pressure", true);
+    core::PartField load = blank(d, "CDU load vs capacity", "%", "liquid.cdu.heat", true);
+    out_.limits = out_.values;
+    out_.nearLimits = out_.values;
+    double supplyC = INFINITY, maxC = NAN;
+    for (const liquid::TrayLiquid& t : L.trays) {
+        const auto ri = static_cast<std::size_t>(t.rack), si = static_cast<std::size_t>(t.slot);
+        out_.values[ri][si] = t.outletC;
+        out_.limits[ri][si] = t.connectorMaxC;
+        out_.nearLimits[ri][si] = t.connectorMaxC - 5.0;
+        supplyC = std::min(supplyC, t.inletC);
+        if (std::isfinite(t.connectorMaxC))
+            maxC = std::isfinite(maxC) ? std::max(maxC, t.connectorMaxC) : t.connectorMaxC;
+        flow.values[ri][si] = t.heatW > 0 ? 100.0 * t.flowM3s / (t.heatW * perW) : NAN;
+        pressure.values[ri][si] = std::isfinite(t.connectorMaxPa) ? 100.0 * t.supplyPortPa / t.connectorMaxPa : NAN;
+        const liquid::RackLiquid& rack = L.racks[static_cast<std::size_t>(L.rackOf[ri])];
+        const liquid::LoopLiquid& loop = L.loops[static_cast<std::size_t>(rack.loop)];
+        load.values[ri][si] = loop.capacityW > 0 ? 100.0 * loop.heatW / loop.capacityW : INFINITY;
+    }
+    if (std::isfinite(maxC))
+        anchor(out_, supplyC, maxC - 5.0, "5 K below the connector's maximum", maxC, "connector maximum", kSpanK);
+    // Below the allocation fails; the first 5 % above it is the near band.
+    anchor(flow, 130.0, 105.0, "within 5 % of the allocation", 100.0, "allocation", kSpanPct);
+    anchor(pressure, 0.0, 90.0, "90 % of the rating", 100.0, "rating", kSpanPct);
+    anchor(load, 0.0, 90.0, "90 % of capacity", 100.0, "capacity", kSpanPct);
+    for (core::PartField* f : {&out_, &flow, &pressure, &load}) {
+        f->autoRange();
+        out.push_back(std::move(*f));
+    }
+}
+
 double exhaustDtTarget(const core::Profile* profile)
 {
     const core::CheckRegistry registry = makeRegistry();

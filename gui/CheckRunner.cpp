@@ -95,6 +95,7 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
                 results->fields = analysis::resultFields(*design, results->power.get(), results->thermal.get(),
                                                          results->throughput.get(), results->signal.get(),
                                                          analysis::exhaustDtTarget(&profile));
+                analysis::appendLiquidFields(*design, *results->liquid, &profile, results->fields);
             } catch (const core::Cancelled&) {
                 throw;
             } catch (const std::exception& e) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <set>
 
 #include "analysis/PartFields.h"
@@ -127,4 +129,54 @@ TEST_CASE("each field's fail band is its rule's violations, subject for subject"
         if (std::string(design).find("broken") != std::string::npos)
             CHECK(failing >= 10);
     }
+}
+
+TEST_CASE("liquid fields: a part's colour fails exactly where its liquid rule fails it", "[fields][liquid]")
+{
+    // The pushed AALC variant (flow 3.6 L/min per kW, 250 kPa fill) fails connector pressure on its
+    // trays and the warm one (1 L/min per kW at 48 degC) fails flow and outlet temperature: each
+    // part's band is Fail exactly when its rule names it.
+    std::ifstream in(RDT_SOURCE_DIR "/data/designs/meta-catalina-gb200.yaml");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string base = ss.str();
+    auto variant = [&](std::vector<std::pair<std::string, std::string>> edits) {
+        std::string t = base;
+        for (const auto& [from, to] : edits)
+            t.replace(t.find(from), from.size(), to);
+        analysis::RunOptions o;
+        o.designPath = RDT_SOURCE_DIR "/data/designs/meta-catalina-gb200.yaml";
+        o.designText = t;
+        core::Progress quiet;
+        return analysis::run(o, quiet);
+    };
+    std::size_t fails = 0;
+    for (const analysis::RunResult& r :
+         {variant({}), variant({{"flow_per_kw: 1.6", "flow_per_kw: 3.6"}, {"fill_pressure: 70 kPa", "fill_pressure: 250 kPa"}}),
+          variant({{"flow_per_kw: 1.6", "flow_per_kw: 1.0"}, {"supply: 40 degC", "supply: 48 degC"}})}) {
+        std::vector<core::PartField> fields;
+        analysis::appendLiquidFields(r.design, *r.liquid, &r.profile, fields);
+        REQUIRE(fields.size() == 4);
+        std::set<std::pair<std::string, std::string>> violations;
+        for (const core::Violation& v : r.violations)
+            violations.insert({v.rule, v.subject});
+        for (const core::PartField& f : fields) {
+            INFO(f.name);
+            CHECK(f.anchored());
+            for (const liquid::TrayLiquid& t : r.liquid->trays) {
+                const bool fail = f.band(t.rack, t.slot) == core::PartField::Band::Fail;
+                fails += fail ? 1 : 0;
+                // The loop's load colours its parts; its rule names the loop.
+                const std::string subject =
+                    f.rule == "liquid.cdu.heat"
+                        ? r.liquid->loops[static_cast<std::size_t>(
+                                              r.liquid->racks[static_cast<std::size_t>(r.liquid->rackOf[static_cast<std::size_t>(t.rack)])].loop)]
+                              .id
+                        : t.id;
+                INFO(subject);
+                CHECK(fail == (violations.count({f.rule, subject}) > 0));
+            }
+        }
+    }
+    CHECK(fails > 100); // the variants do fail parts
 }
