@@ -60,7 +60,9 @@ json thermalJson(const thermal::ThermalResult& t)
                         {"cold_aisle_C", jsonNumber(r.coldAisleK - kC)},
                         {"hot_aisle_C", jsonNumber(r.hotAisleK - kC)},
                         {"demand_m3s", jsonNumber(r.demandM3s)},
-                        {"supply_m3s", jsonNumber(r.supplyM3s)}});
+                        {"supply_m3s", jsonNumber(r.supplyM3s)},
+                        {"aalc_flow_m3s", jsonNumber(r.aalcFlowM3s)},
+                        {"aalc_heat_W", jsonNumber(r.aalcHeatW)}});
     return {{"scenario", t.scenario.empty() ? json("as designed") : json(t.scenario)},
             {"model", std::string(core::thermalModelName(t.model))},
             {"intakes_from", t.intakesFrom.empty() ? json("the model's own solve") : json(t.intakesFrom)},

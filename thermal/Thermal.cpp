@@ -97,9 +97,39 @@ private:
 /// One row as a room: iterate the cold- and hot-aisle temperatures to consistency (secant steps on
 /// the hot aisle, whose map is nearly linear). Each rack starts from its own solution of the
 /// previous iteration, or on the first from its neighbour's, usually a rack of the same build.
+/// A liquid-to-air CDU loop's share in one row: its units' rated air flow and fans in proportion to
+/// its racks there; the heat is what those racks' cold plates put into the coolant (RackThermal::
+/// liquidW, the same catalog figure the loop solve uses).
+struct AalcShare {
+    double flowM3s = 0, fanW = 0;
+    std::vector<int> racks;
+};
+
+/// Every liquid-to-air loop's share in row `row`.
+std::vector<AalcShare> aalcShares(const core::Design& d, int row)
+{
+    std::vector<AalcShare> out;
+    for (const core::LiquidLoop& l : d.liquid.loops) {
+        if (l.cdu->text("cdu.type") != "liquid-to-air" || l.racks.empty())
+            continue;
+        AalcShare a;
+        for (int ri : l.racks)
+            if (d.racks[static_cast<std::size_t>(ri)].row == row)
+                a.racks.push_back(ri);
+        if (a.racks.empty())
+            continue;
+        const int running = std::max(0, l.count - d.scenario.failedCdus);
+        const double share = static_cast<double>(a.racks.size()) / static_cast<double>(l.racks.size());
+        a.flowM3s = l.cdu->value("cdu.rating.facility_flow", 0.0) * running * share;
+        a.fanW = l.cdu->value("cdu.fans.power", 0.0) * running * share;
+        out.push_back(std::move(a));
+    }
+    return out;
+}
+
 RowThermal solveRow(const core::Design& d, const core::Group& row, const std::vector<std::string>& keys,
                     const std::vector<char>& shared, AirState air, const RackAirflowParams& prm,
-                    std::vector<RackThermal>& racks, RackCache& cache)
+                    std::vector<RackThermal>& racks, RackCache& cache, const std::vector<AalcShare>& aalc)
 {
     RowThermal out;
     out.id = row.id;
@@ -128,6 +158,20 @@ RowThermal solveRow(const core::Design& d, const core::Group& row, const std::ve
             demand += std::max(0.0, r.doorFlowM3s);
             exhaustFlow += std::max(0.0, r.exhaustFlowM3s);
             exhaustHeat += std::max(0.0, r.exhaustFlowM3s) * r.rearK;
+        }
+        // Liquid-to-air units: cold-aisle air through their coils into the hot aisle.
+        out.aalcFlowM3s = out.aalcHeatW = 0;
+        for (const AalcShare& a : aalc) {
+            double heat = a.fanW;
+            for (int ri : a.racks)
+                heat += solved.at(keys[static_cast<std::size_t>(ri)]).liquidW;
+            out.aalcFlowM3s += a.flowM3s;
+            out.aalcHeatW += heat;
+            if (a.flowM3s > 0) {
+                demand += a.flowM3s;
+                exhaustFlow += a.flowM3s;
+                exhaustHeat += a.flowM3s * (air.coldAisleK + heat / (air.density * air.cp * a.flowM3s));
+            }
         }
         out.demandM3s = demand;
         out.supplyM3s = d.site.supplyFlowRatio * demand;
@@ -221,7 +265,8 @@ ThermalResult computeThermal(const core::Design& d, const RackAirflowParams& prm
 #pragma omp parallel for schedule(dynamic)
     for (std::size_t i = 0; i < d.rows.size(); ++i) {
         try {
-            res.rows[i] = solveRow(d, d.rows[i], keys, shared, air, prm, res.racks, cache);
+            res.rows[i] = solveRow(d, d.rows[i], keys, shared, air, prm, res.racks, cache,
+                                   aalcShares(d, static_cast<int>(i)));
         } catch (...) {
 #pragma omp critical
             error = std::current_exception();

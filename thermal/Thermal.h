@@ -21,12 +21,15 @@ struct RowThermal {
     double supplyK = 0;              ///< CRAH supply
     double coldAisleK = 0;           ///< supply mixed with any recirculated shortfall
     double hotAisleK = 0;            ///< flow-weighted rear-door exhaust
-    double demandM3s = 0;            ///< air the racks draw from the cold aisle
+    double demandM3s = 0;            ///< air the racks (and liquid-to-air units) draw from the cold aisle
     double supplyM3s = 0;            ///< air the cooling delivers
     double rciHi = 100, rciLo = 100; ///< %
     double rti = 100;                ///< %
     double shi = 0;                  ///< 0…1
     int iterations = 0;
+    /// Liquid-to-air CDUs (AALC) serving this row's racks: the air they draw from the cold aisle and
+    /// the heat they give it (their racks' coolant heat, their fans), exhausted into the hot aisle.
+    double aalcFlowM3s = 0, aalcHeatW = 0;
 };
 
 /// Detail a higher-level solver attaches to a result (the room field's solutions, for one). The

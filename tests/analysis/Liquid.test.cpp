@@ -409,3 +409,35 @@ TEST_CASE("bad liquid input is a located error", "[liquid]")
     text.erase(from, to - from);
     CHECK_THROWS_WITH(run(options(kAalc, text)), Catch::Contains("has no liquid: section"));
 }
+
+TEST_CASE("liquid-to-air units put their racks' coolant heat into the row's air", "[liquid]")
+{
+    const analysis::RunResult r = run(options(kAalc));
+    constexpr double kCfm = 0.3048 * 0.3048 * 0.3048 / 60.0;
+    for (const thermal::RowThermal& row : r.thermal->rows) {
+        INFO(row.id);
+        double liquidW = 0, doors = 0;
+        for (const thermal::RackThermal& rt : r.thermal->racks)
+            if (rt.id.rfind(row.id + "/", 0) == 0) {
+                liquidW += rt.liquidW;
+                doors += rt.doorFlowM3s;
+            }
+        // Four AALC units per pod, 9,000 CFM and 1.4 kW of fans each (the catalog's figures).
+        CHECK(row.aalcFlowM3s == Approx(4 * 9000 * kCfm).epsilon(1e-12));
+        CHECK(row.aalcHeatW == Approx(liquidW + 4 * 1400.0).epsilon(1e-12));
+        CHECK(row.demandM3s == Approx(doors + row.aalcFlowM3s).epsilon(1e-9));
+        CHECK(row.supplyM3s == Approx(1.1 * row.demandM3s).epsilon(1e-9));
+    }
+    // Two of four lost: half the air, the same coolant heat.
+    analysis::RunOptions o = options(kAalc);
+    o.failedCdus = 2;
+    const analysis::RunResult half = run(o);
+    CHECK(half.thermal->rows[0].aalcFlowM3s == Approx(r.thermal->rows[0].aalcFlowM3s / 2).epsilon(1e-12));
+    CHECK(half.thermal->rows[0].hotAisleK > r.thermal->rows[0].hotAisleK);
+    // The room field does not place the units yet: it says so, loop by loop, with their heat.
+    analysis::RunOptions f = options(kAalc);
+    f.thermalModel = core::ThermalModel::Field;
+    const analysis::RunResult field = run(f);
+    CHECK(subjects(field, "liquid.aalc.room") == std::set<std::string>{"pod1-aalc", "pod2-aalc"});
+    CHECK(subjects(r, "liquid.aalc.room").empty());
+}
