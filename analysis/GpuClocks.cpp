@@ -70,8 +70,10 @@ std::vector<std::vector<ChassisClock>> chassisClocks(const core::Design& d, cons
             if (rt)
                 for (const thermal::ChassisThermal& c : rt->chassis)
                     if (c.slot == static_cast<int>(si)) {
-                        junction = c.gpuJunctionK;
-                        inlet = c.inletK;
+                        // A GPU under a cold plate: its junction over the coolant it gets.
+                        const bool liquid = std::isfinite(c.liquidJunctionK);
+                        junction = liquid ? c.liquidJunctionK : c.gpuJunctionK;
+                        inlet = liquid ? c.liquidInletK : c.inletK;
                         atPower = c.gpuW;
                     }
             const double cap = s.overrides.gpuPowerCapW.value_or(gpu.tdpW);

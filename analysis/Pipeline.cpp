@@ -245,6 +245,44 @@ ThroughputResult withRotorCase(const core::Design& design, const power::PowerRes
     return t;
 }
 
+namespace {
+
+/// The GPUs under cold plates judged by their coolant loop: each liquid-cooled chassis gets its loop
+/// junction and coolant inlet (the clock model throttles on them), and is throttled where that
+/// junction passes its GPU's maximum operating temperature. Stored back under "thermal", so every
+/// rule and output reads the same solution. Unchanged for designs without liquid loops.
+std::shared_ptr<const thermal::ThermalResult> withLiquidJunctions(const core::Design& design, core::ResultStore& store,
+                                                                  std::shared_ptr<const thermal::ThermalResult> t)
+{
+    if (design.liquid.loops.empty())
+        return t;
+    const auto L = liquid::liquidFor(design, store);
+    bool changed = false;
+    auto copy = std::make_shared<thermal::ThermalResult>(*t);
+    for (const liquid::TrayLiquid& tray : L->trays) {
+        if (!std::isfinite(tray.junctionC) || tray.rack < 0 ||
+            static_cast<std::size_t>(tray.rack) >= copy->racks.size())
+            continue;
+        for (thermal::ChassisThermal& c : copy->racks[static_cast<std::size_t>(tray.rack)].chassis)
+            if (c.slot == tray.slot && std::isnan(c.liquidJunctionK)) {
+                c.liquidJunctionK = tray.junctionC + 273.15;
+                c.liquidInletK = tray.inletC + 273.15;
+                if (!c.throttled && std::isfinite(tray.maxJunctionC) && tray.junctionC > tray.maxJunctionC) {
+                    c.throttled = true;
+                    ++copy->throttledChassis;
+                }
+                changed = true;
+            }
+    }
+    if (!changed)
+        return t;
+    std::shared_ptr<const thermal::ThermalResult> out = std::move(copy);
+    store.put<thermal::ThermalResult>("thermal", out);
+    return out;
+}
+
+} // namespace
+
 std::shared_ptr<const thermal::ThermalResult> thermalFor(const core::Design& design, core::ResultStore& store,
                                                          core::Progress* progress)
 {
@@ -255,7 +293,7 @@ std::shared_ptr<const thermal::ThermalResult> thermalFor(const core::Design& des
     if (auto failed = store.get<std::exception_ptr>(thermal::kThermalFailureKey))
         std::rethrow_exception(*failed);
     if (design.thermalModel != core::ThermalModel::Field)
-        return thermal::thermalFor(design, store, progress);
+        return withLiquidJunctions(design, store, thermal::thermalFor(design, store, progress));
     std::shared_ptr<const thermal::ThermalResult> result;
     try {
         result = std::make_shared<const thermal::ThermalResult>(
@@ -270,7 +308,7 @@ std::shared_ptr<const thermal::ThermalResult> thermalFor(const core::Design& des
         throw;
     }
     store.put<thermal::ThermalResult>("thermal", result);
-    return result;
+    return withLiquidJunctions(design, store, result);
 }
 
 void solveCoupled(const core::Design& design, const core::Profile& profile, core::PowerBasis basis,

@@ -60,6 +60,10 @@ struct ChassisThermal {
     double fieldInletK = NAN, fieldInletMaxK = NAN;
     /// From the catalog; NaN when it lacks them (the rules then say "not checked").
     double setpointK = NAN, maxOperatingK = NAN, slowdownK = NAN;
+    /// A GPU under a cold plate: its junction from the coolant loop (liquid/LiquidDesign.h: plate case
+    /// plus GPU power times r_jc) and the coolant arriving at its tray; NaN for air-cooled GPUs and
+    /// where the catalog lacks the figures. The clock model throttles on these where they are set.
+    double liquidJunctionK = NAN, liquidInletK = NAN;
 };
 
 struct RackThermal {

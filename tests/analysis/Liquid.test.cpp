@@ -307,11 +307,21 @@ TEST_CASE("liquid.gpu.junction judges each GPU by its plate and r_jc, against it
     const auto over = withTray(s2, {{"gpus: {part: nvidia-gb200-blackwell, count: 2}", "gpus: {part: test-gpu, count: 2}"},
                                     {"  cpus:\n", "  thermal:\n    r_jc: {value: 0.01 K/W, estimate: \"test\"}\n  cpus:\n"}});
     CHECK(subjects(over, "liquid.gpu.junction").count(hot->id));
+    // ... and the GPU throttles on it, as an air-cooled GPU does on its air junction: the chassis is
+    // marked throttled and its class's clock falls below full, limited by heat.
+    CHECK(over.thermal->throttledChassis >= 1);
+    bool slower = false;
+    for (const analysis::GpuClass& g : over.throughput->classes)
+        slower = slower || (g.clockRatio < 1.0 && g.limitedBy.find("thermal") != std::string::npos);
+    CHECK(slower);
     Scratch s3;
     s3.write("parts/test-gpu.yaml", gpu + "  max_operating_temp: " + fmt(limit + 1e-6) + " degC\n");
     const auto under = withTray(s3, {{"gpus: {part: nvidia-gb200-blackwell, count: 2}", "gpus: {part: test-gpu, count: 2}"},
                                      {"  cpus:\n", "  thermal:\n    r_jc: {value: 0.01 K/W, estimate: \"test\"}\n  cpus:\n"}});
     CHECK(subjects(under, "liquid.gpu.junction").empty());
+    CHECK(under.thermal->throttledChassis == 0);
+    for (const analysis::GpuClass& g : under.throughput->classes)
+        CHECK(g.clockRatio == Approx(1.0));
     // Without r_jc or a limit the rule is "not checked", named by liquid.limits.missing.
     const analysis::RunResult shipped = run(options(kAalc));
     CHECK(subjects(shipped, "liquid.limits.missing").count("meta-catalina-compute-tray"));
