@@ -214,19 +214,41 @@ LiquidResult computeLiquid(const core::Design& d)
             // liquid.min_flow where that is more); flat out when even full speed falls short.
             RowLoopResult res = solveRowLoop(row);
             if (res.flowM3s > lo.targetFlowM3s * 1.0005) {
-                double lo_s = 0.0, hi_s = 1.0;
-                for (int step = 0; step < 40 && hi_s - lo_s > 1e-4; ++step) {
-                    row.source.pump.speed = 0.5 * (lo_s + hi_s);
-                    bool above = false;
+                // Regula falsi (Illinois) on flow(speed) − target, bracketed by speed 0 (no flow) and
+                // full speed; the flow is nearly proportional to the speed, so a few solves settle it.
+                // The answer is the bracket's upper end: at the target or up to 0.05 % above it.
+                const double target = lo.targetFlowM3s;
+                double sLo = 0.0, fLo = -target, sHi = 1.0, fHi = res.flowM3s - target;
+                RowLoopResult best = res;
+                int side = 0;
+                for (int step = 0; step < 60 && fHi > 5e-4 * target; ++step) {
+                    double s = (sLo * fHi - sHi * fLo) / (fHi - fLo);
+                    if (!(s > sLo && s < sHi))
+                        s = 0.5 * (sLo + sHi);
+                    row.source.pump.speed = s;
+                    double f = -target;
+                    RowLoopResult trial;
                     try {
-                        above = solveRowLoop(row).flowM3s > lo.targetFlowM3s;
+                        trial = solveRowLoop(row);
+                        f = trial.flowM3s - target;
                     } catch (const NetworkError&) {
-                        above = false; // too slow to move coolant at all
+                        // too slow to move coolant at all: below the target
                     }
-                    (above ? hi_s : lo_s) = row.source.pump.speed;
+                    if (f >= 0) {
+                        sHi = s;
+                        fHi = f;
+                        best = std::move(trial);
+                        fLo *= side == 1 ? 0.5 : 1.0; // Illinois: the stale end's weight halves
+                        side = 1;
+                    } else {
+                        sLo = s;
+                        fLo = f;
+                        fHi *= side == -1 ? 0.5 : 1.0;
+                        side = -1;
+                    }
                 }
-                row.source.pump.speed = hi_s; // at or just above the target
-                res = solveRowLoop(row);
+                row.source.pump.speed = sHi;
+                res = std::move(best);
             }
             lo.pumpSpeed = row.source.pump.speed;
             {
