@@ -273,7 +273,8 @@ Liquid readLiquid(const Cursor& c, const Design& design, const Catalog& catalog)
     if (auto x = c.find("fill_pressure"))
         l.fillPressurePa = x->quantity(Dimension::Pressure, Range{0.0, 2e6});
     if (auto x = c.find("flow_per_kw"))
-        l.flowPerKw = x->number(0.1, 10.0);
+        l.flowPerKw = x->quantity(Dimension::FlowPerPower, Range{0.1 * 1e-3 / 60.0 / 1e3, 10.0 * 1e-3 / 60.0 / 1e3}) *
+                      60.0 * 1e3 * 1e3; // held in L/min per kW
     if (auto h = c.find("header")) {
         h->requireMap();
         h->allowKeys({"bore", "pitch"});

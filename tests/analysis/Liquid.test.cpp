@@ -394,6 +394,8 @@ TEST_CASE("bad liquid input is a located error", "[liquid]")
         {"racks: [\"cat/pod2/*\"]", "racks: [\"cat/pod9/*\"]", "matches no rack"},
         {"coolant: pg25", "coolant: glycol", "unknown coolant"},
         {"supply: 40 degC", "supply: 40", "unit"},
+        {"flow_per_kw: 1.6 L/min/kW", "flow_per_kw: 1.6", "missing unit"},
+        {"flow_per_kw: 1.6 L/min/kW", "flow_per_kw: -1.6 L/min/kW", "flow_per_kw"},
         {"    - {id: pod2-aalc, cdu: meta-catalina-aalc, count: 4, racks: [\"cat/pod2/*\"]}\n", "",
          "cat/pod2/row01/rack01 holds liquid-cooled parts but no liquid loop serves it"},
     };

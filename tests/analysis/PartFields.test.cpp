@@ -152,8 +152,8 @@ TEST_CASE("liquid fields: a part's colour fails exactly where its liquid rule fa
     };
     std::size_t fails = 0;
     for (const analysis::RunResult& r :
-         {variant({}), variant({{"flow_per_kw: 1.6", "flow_per_kw: 3.6"}, {"fill_pressure: 70 kPa", "fill_pressure: 250 kPa"}}),
-          variant({{"flow_per_kw: 1.6", "flow_per_kw: 1.0"}, {"supply: 40 degC", "supply: 48 degC"}})}) {
+         {variant({}), variant({{"flow_per_kw: 1.6 L/min/kW", "flow_per_kw: 3.6 L/min/kW"}, {"fill_pressure: 70 kPa", "fill_pressure: 250 kPa"}}),
+          variant({{"flow_per_kw: 1.6 L/min/kW", "flow_per_kw: 1.0 L/min/kW"}, {"supply: 40 degC", "supply: 48 degC"}})}) {
         std::vector<core::PartField> fields;
         analysis::appendLiquidFields(r.design, *r.liquid, &r.profile, fields);
         REQUIRE(fields.size() == 4);

@@ -406,7 +406,7 @@ std::vector<std::pair<std::string, analysis::RunOptions>> variants()
     o = design(catalina);
     o.designText = readText(catalina);
     for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
-             {"flow_per_kw: 1.6", "flow_per_kw: 3.6"}, {"fill_pressure: 70 kPa", "fill_pressure: 250 kPa"}}) {
+             {"flow_per_kw: 1.6 L/min/kW", "flow_per_kw: 3.6 L/min/kW"}, {"fill_pressure: 70 kPa", "fill_pressure: 250 kPa"}}) {
         const auto pos = o.designText.find(from);
         REQUIRE(pos != std::string::npos);
         o.designText.replace(pos, from.size(), to);
@@ -415,7 +415,7 @@ std::vector<std::pair<std::string, analysis::RunOptions>> variants()
     o = design(catalina);
     o.designText = readText(catalina);
     for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
-             {"flow_per_kw: 1.6", "flow_per_kw: 1.0"}, {"supply: 40 degC", "supply: 48 degC"}}) {
+             {"flow_per_kw: 1.6 L/min/kW", "flow_per_kw: 1.0 L/min/kW"}, {"supply: 40 degC", "supply: 48 degC"}}) {
         const auto pos = o.designText.find(from);
         REQUIRE(pos != std::string::npos);
         o.designText.replace(pos, from.size(), to);
