@@ -87,8 +87,10 @@ EnergyGroup group(const std::string& id, const power::GroupPower& basis, const p
     g.id = id;
     g.itModelledW = modelled.acInputW;
     g.itBasisW = basis.acInputW;
-    g.facilityW = g.itModelledW * e.pue;
-    g.facilityPeakW = g.itBasisW * e.pue;
+    g.cduModelledW = modelled.cduModelledW;
+    g.cduBasisW = basis.cduW;
+    g.facilityW = (g.itModelledW + g.cduModelledW) * e.pue;
+    g.facilityPeakW = (g.itBasisW + g.cduBasisW) * e.pue;
     if (e.profile.empty()) {
         g.annualMWh = g.facilityW * e.loadFactor * e.hoursPerYear / 1e6;
     } else {
@@ -127,7 +129,8 @@ EnergyResult analyseEnergy(const core::Design& d, const power::PowerResult& basi
         x.share = l.level.share;
         x.load = l.level.load;
         x.itW = l.power->cluster.acInputW;
-        x.facilityW = x.itW * e.pue;
+        x.cduW = l.power->cluster.cduModelledW;
+        x.facilityW = (x.itW + x.cduW) * e.pue;
         e.profile.push_back(x);
     }
     if (!e.profile.empty()) { // the year's mean draw over the full-load draw
@@ -145,9 +148,9 @@ EnergyResult analyseEnergy(const core::Design& d, const power::PowerResult& basi
     for (std::size_t h = 0; h < basis.halls.size() && h < modelled.halls.size(); ++h)
         e.halls.push_back(group(
             basis.halls[h].id, basis.halls[h], modelled.halls[h],
-            levelAc([h](const power::PowerResult& p) { return h < p.halls.size() ? p.halls[h].acInputW : 0.0; }), e));
+            levelAc([h](const power::PowerResult& p) { return h < p.halls.size() ? p.halls[h].acInputW + p.halls[h].cduModelledW : 0.0; }), e));
     e.total = group("all", basis.cluster, modelled.cluster,
-                    levelAc([](const power::PowerResult& p) { return p.cluster.acInputW; }), e);
+                    levelAc([](const power::PowerResult& p) { return p.cluster.acInputW + p.cluster.cduModelledW; }), e);
     return e;
 }
 

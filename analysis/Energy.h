@@ -42,8 +42,11 @@ struct EnergyGroup {
     std::string id;
     double itModelledW = 0;   ///< AC in at the modelled draw
     double itBasisW = 0;      ///< AC in on the budget's basis
-    double facilityW = 0;     ///< itModelledW × PUE
-    double facilityPeakW = 0; ///< itBasisW × PUE
+    /// The liquid loops' CDUs (pumps, fans, controls) serving these racks, modelled and on the
+    /// basis: not IT (PUE's denominator), but heat and draw the facility carries like IT's.
+    double cduModelledW = 0, cduBasisW = 0;
+    double facilityW = 0;     ///< (itModelledW + cduModelledW) × PUE
+    double facilityPeakW = 0; ///< (itBasisW + cduBasisW) × PUE
     double annualMWh = 0;     ///< the year at its load factor, or over the profile
     double co2Tonnes = NAN;   ///< annualMWh × grid intensity; NaN without one
 };
@@ -52,7 +55,8 @@ struct EnergyGroup {
 struct EnergyLevel {
     double share = 0, load = 0; ///< of the year's hours; the load (× each chassis' utilisation)
     double itW = 0;             ///< AC in at that load, all halls
-    double facilityW = 0;       ///< × PUE
+    double cduW = 0;            ///< the CDUs' draw (their full-load solve at every level)
+    double facilityW = 0;       ///< (itW + cduW) × PUE
 };
 
 struct EnergyResult {

@@ -187,7 +187,7 @@ core::PowerBasis effectiveBasis(const RunOptions& o, const core::Design& d, cons
 }
 
 power::PowerOptions powerOptions(const core::Design& d, const core::Profile& profile, core::PowerBasis basis,
-                                 const thermal::ThermalResult* thermal)
+                                 const thermal::ThermalResult* thermal, const liquid::LiquidResult* liquid)
 {
     power::PowerOptions o;
     o.basis = basis;
@@ -205,6 +205,9 @@ power::PowerOptions powerOptions(const core::Design& d, const core::Profile& pro
                 if (c.rack >= 0 && c.slot >= 0 && static_cast<std::size_t>(c.rack) < d.racks.size())
                     o.fanSpeeds[static_cast<std::size_t>(c.rack)][static_cast<std::size_t>(c.slot)] = c.fanSpeed;
     }
+    if (liquid && liquid->loops.size() == d.liquid.loops.size())
+        for (const liquid::LoopLiquid& l : liquid->loops)
+            o.cduModelledW.push_back(l.electricalW);
     return o;
 }
 
@@ -315,7 +318,18 @@ void solveCoupled(const core::Design& design, const core::Profile& profile, core
                   core::ResultStore& store, core::Progress* progress)
 {
     const auto thermal = thermalFor(design, store, progress);
-    const power::PowerOptions po = powerOptions(design, profile, basis, thermal.get());
+    // The CDUs' solved draw (the loops solved before the air; a loop that fails leaves its CDUs at
+    // nameplate here and reports its own error).
+    std::shared_ptr<const liquid::LiquidResult> coolant;
+    if (!design.liquid.loops.empty()) {
+        try {
+            coolant = liquid::liquidFor(design, store);
+        } catch (const core::Cancelled&) {
+            throw;
+        } catch (const std::exception&) {
+        }
+    }
+    const power::PowerOptions po = powerOptions(design, profile, basis, thermal.get(), coolant.get());
     store.put<power::PowerResult>("power", std::make_shared<const power::PowerResult>(power::computePower(design, po)));
 }
 
@@ -329,7 +343,8 @@ std::shared_ptr<const PueModel> pueModelFor(const core::Design& d)
 std::shared_ptr<const EnergyResult> facilityEnergy(const core::Design& d, const core::Profile& profile,
                                                    const power::PowerResult& basis,
                                                    const thermal::ThermalResult* thermal,
-                                                   std::shared_ptr<const PueModel> pueModel)
+                                                   std::shared_ptr<const PueModel> pueModel,
+                                                   const liquid::LiquidResult* liquid)
 {
     if (!d.facility.declared)
         return nullptr;
@@ -339,7 +354,7 @@ std::shared_ptr<const EnergyResult> facilityEnergy(const core::Design& d, const 
     std::shared_ptr<const power::PowerResult> modelled(std::shared_ptr<const power::PowerResult>{}, &basis);
     if (basis.basis != core::PowerBasis::Modelled)
         modelled = std::make_shared<const power::PowerResult>(
-            power::computePower(d, powerOptions(d, profile, core::PowerBasis::Modelled, thermal)));
+            power::computePower(d, powerOptions(d, profile, core::PowerBasis::Modelled, thermal, liquid)));
     // The year's profile: the modelled budget at each load level (full load is `modelled`).
     std::vector<std::shared_ptr<const power::PowerResult>> atLevel;
     std::vector<LevelPower> levels;
@@ -348,7 +363,7 @@ std::shared_ptr<const EnergyResult> facilityEnergy(const core::Design& d, const 
             levels.push_back({l, modelled.get()});
             continue;
         }
-        power::PowerOptions po = powerOptions(d, profile, core::PowerBasis::Modelled, thermal);
+        power::PowerOptions po = powerOptions(d, profile, core::PowerBasis::Modelled, thermal, liquid);
         po.utilisationScale = l.load;
         atLevel.push_back(std::make_shared<const power::PowerResult>(power::computePower(d, po)));
         levels.push_back({l, atLevel.back().get()});
@@ -416,7 +431,8 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     solveCoupled(result.design, result.profile, effectiveBasis(options, result.design, result.profile), store);
     result.power = store.get<power::PowerResult>("power");
     if (result.design.facility.declared)
-        result.energy = facilityEnergy(result.design, result.profile, *result.power, result.thermal.get(), pueModel);
+        result.energy = facilityEnergy(result.design, result.profile, *result.power, result.thermal.get(), pueModel,
+                                       result.liquid.get());
     const auto tPower = Clock::now();
     progress.update(0.45, "link channels and COM");
     result.signal = signal::signalFor(result.design, store, dataDir() + "/si-profiles");

@@ -85,9 +85,10 @@ void solveCoupled(const core::Design& design, const core::Profile& profile, core
                   core::ResultStore& store, core::Progress* progress = nullptr);
 
 /// Power budget options for a design under a profile, with the fan speeds of a thermal solution
-/// (fan power at the solved speeds: the power ↔ thermal coupling).
+/// (fan power at the solved speeds: the power ↔ thermal coupling) and the CDUs' draw from the
+/// coolant solve (`liquid`; without it the CDUs are drawn at nameplate).
 power::PowerOptions powerOptions(const core::Design& design, const core::Profile& profile, core::PowerBasis basis,
-                                 const thermal::ThermalResult* thermal);
+                                 const thermal::ThermalResult* thermal, const liquid::LiquidResult* liquid = nullptr);
 
 /// Throughput `t` with the "rotor failed" failure case added: every chassis with one more failed
 /// rotor, solved by the rack network at normal operation's caps (a room-field design is compared
@@ -124,7 +125,8 @@ std::shared_ptr<const PueModel> pueModelFor(const core::Design& design);
 std::shared_ptr<const EnergyResult> facilityEnergy(const core::Design& design, const core::Profile& profile,
                                                    const power::PowerResult& basis,
                                                    const thermal::ThermalResult* thermal,
-                                                   std::shared_ptr<const PueModel> pueModel = nullptr);
+                                                   std::shared_ptr<const PueModel> pueModel = nullptr,
+                                                   const liquid::LiquidResult* liquid = nullptr);
 /// The design's `workload:` file, read (InputError located at the design when it is missing).
 std::optional<Workload> workloadFor(const core::Design& design);
 

@@ -154,6 +154,14 @@ std::string powerSummaryText(const power::PowerResult& p)
     out << ", facility AC " << mw(c.acInputW);
     if (c.unfedLoadW > 0)
         out << " for the fed load (" << mw(c.unfedLoadW) << " in racks without a power shelf is not fed)";
+    if (!p.cdus.empty()) {
+        int units = 0;
+        for (const power::CduPower& cdu : p.cdus)
+            units += cdu.units;
+        out << " + " << plural(static_cast<std::size_t>(units), "CDU", "CDUs") << " " << mw(c.cduW);
+        if (p.basis != core::PowerBasis::Modelled)
+            out << " (modelled " << mw(c.cduModelledW) << ")";
+    }
     out << ", " << plural(c.racksOverBudget, "rack", "racks") << " over budget";
     if (!byRule.empty()) {
         out << " (";
@@ -367,9 +375,12 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
         else
             std::snprintf(load, sizeof load, "over the %zu-level utilisation profile (mean %.0f %% of full-load draw)",
                           e.profile.size(), e.loadFactor * 100.0);
-        std::snprintf(line, sizeof line,
-                      "energy   from the grid %s = IT AC %s (modelled) x PUE %.4g (%s); peak %s (%s); %s a year %s",
-                      mw(e.total.facilityW).c_str(), mw(e.total.itModelledW).c_str(), e.pue, e.pueSource.c_str(),
+        // The CDUs' draw is not IT: it joins the IT before the PUE (docs/liquid.md).
+        const std::string it = e.total.cduModelledW > 0 ? "(IT AC " + mw(e.total.itModelledW) + " + CDUs " +
+                                                              mw(e.total.cduModelledW) + ", modelled)"
+                                                        : "IT AC " + mw(e.total.itModelledW) + " (modelled)";
+        std::snprintf(line, sizeof line, "energy   from the grid %s = %s x PUE %.4g (%s); peak %s (%s); %s a year %s",
+                      mw(e.total.facilityW).c_str(), it.c_str(), e.pue, e.pueSource.c_str(),
                       mw(e.total.facilityPeakW).c_str(), std::string(core::powerBasisName(e.basis)).c_str(), energy,
                       load);
         out << line;

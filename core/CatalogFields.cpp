@@ -82,7 +82,8 @@ std::vector<FieldSpec> fieldsFor(PartKind kind)
              t("liquid.manifold.return"), num("liquid.connector.cv", 1e-3, 1000),
              q("liquid.connector.rated_flow", Dimension::VolumeFlow, 1e-12),
              q("liquid.connector.max_pressure", Dimension::Pressure, 1e-9),
-             q("liquid.manifold.max_pressure", Dimension::Pressure, 1e-9)});
+             q("liquid.manifold.max_pressure", Dimension::Pressure, 1e-9), n("liquid.leak.zones", 0, 64),
+             t("liquid.leak.response")});
         break;
     case PartKind::Chassis:
         add(slotFields());
@@ -184,6 +185,8 @@ std::vector<FieldSpec> fieldsFor(PartKind kind)
         add(slotFields());
         add(powerFields());
         add(liquidFields());
+        // A leak-detection module (sensors, rope, a monitoring controller) added to a rack.
+        add({n("liquid.leak.zones", 0, 64), t("liquid.leak.response")});
         break;
     }
     return f;

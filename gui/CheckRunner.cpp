@@ -91,7 +91,8 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
                     analysis::analyseThroughput(*design, *results->power, *results->thermal, *results->signal,
                                                 models::NcclParams::load(analysis::dataDir() + "/throughput/nccl.yaml"),
                                                 nullptr, workload ? &workload->checkpoint : nullptr)));
-                results->energy = analysis::facilityEnergy(*design, profile, *results->power, results->thermal.get());
+                results->energy = analysis::facilityEnergy(*design, profile, *results->power, results->thermal.get(),
+                                                           nullptr, results->liquid.get());
                 results->fields = analysis::resultFields(*design, results->power.get(), results->thermal.get(),
                                                          results->throughput.get(), results->signal.get(),
                                                          analysis::exhaustDtTarget(&profile));

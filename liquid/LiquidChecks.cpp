@@ -275,6 +275,50 @@ void registerChecks(core::CheckRegistry& registry)
             }
         });
     registry.add(
+        {"liquid.leak.zone",
+         "Every liquid-cooled rack watched by a leak-detection zone",
+         Severity::Error,
+         "Meta ORv3 HPR: drip pan in the bottom slot, leak detection reported to the Rack Management Controller "
+         "[LC-F1] [LC-C3]; liquid-cooling reference 4.1 item 10: a rack with liquid and no leak zone is an error",
+         "Each rack on a liquid loop needs at least one leak-detection zone: its rack type's liquid.leak.zones, or "
+         "a part in the rack with them (a leak-detection module). A zone covers its own rack only, so a leak "
+         "stops one rack.",
+         {}},
+        [](core::CheckContext& ctx) {
+            const auto L = liquidFor(ctx.design(), ctx.results());
+            for (const RackLiquid& r : L->racks)
+                if (r.leakZones < 1)
+                    ctx.report(r.id,
+                               "no leak-detection zone for " + lpm(r.flowM3s) + " of coolant through " +
+                                   std::to_string(r.trays.size()) + " tray connector pairs: rack type " +
+                                   rackOf(ctx, r).rackType->slug +
+                                   " has no liquid.leak.zones and no part in the rack brings one",
+                               0.0, 1.0, "zones", rackOf(ctx, r).loc);
+        });
+    registry.add(
+        {"liquid.leak.response",
+         "A leak in a liquid-cooled rack cuts its trays' power",
+         Severity::Warning,
+         "Meta Catalina: the Rack Management Controller monitors for leaks and controls power [LC-C3] [LC-F1]",
+         "Each liquid rack's leak-detection zones state liquid.leak.response: power-off (the rack's controller "
+         "cuts its trays' power) for every zone; a zone that only alarms, or says nothing, is reported.",
+         {}},
+        [](core::CheckContext& ctx) {
+            const auto L = liquidFor(ctx.design(), ctx.results());
+            for (const RackLiquid& r : L->racks)
+                if (r.leakZones >= 1 && r.leakResponse != "power-off") {
+                    std::string from;
+                    for (const std::string& x : r.leakSources)
+                        from += (from.empty() ? "" : ", ") + x;
+                    ctx.report(r.id,
+                               r.leakResponse == "alarm"
+                                   ? "a leak only raises an alarm (zones: " + from + "): nothing cuts the trays' power"
+                                   : "what a leak does is not stated for some zone (liquid.leak.response; zones: " +
+                                         from + ")",
+                               NAN, NAN, "", rackOf(ctx, r).loc);
+                }
+        });
+    registry.add(
         {"liquid.supply.dewpoint",
          "Coolant supply above the room's dew point",
          Severity::Error,

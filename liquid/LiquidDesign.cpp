@@ -98,6 +98,39 @@ double dewPointC(double airC, double rh)
     return b * g / (a - g);
 }
 
+namespace {
+
+/// The leak-detection zones `part` brings to a rack (docs/liquid.md), added to `rl` with where they
+/// come from; their response (empty: not stated) appended to `responses`.
+void addLeakZones(const core::Part& part, const std::string& where, RackLiquid& rl, std::vector<std::string>& responses)
+{
+    const int zones = static_cast<int>(part.value("liquid.leak.zones", 0.0));
+    const std::string response = part.text("liquid.leak.response");
+    if (!response.empty() && response != "power-off" && response != "alarm")
+        throw core::InputError(part.textLoc("liquid.leak.response"),
+                               part.slug + ": liquid.leak.response is power-off or alarm, not \"" + response + "\"");
+    if (zones <= 0)
+        return;
+    rl.leakSources.push_back(std::to_string(zones) + " at " + where);
+    rl.leakZones += zones;
+    responses.push_back(response);
+}
+
+/// The rack's response to a leak: power-off when every zone's is, alarm when any only alarms, else
+/// empty (not stated for some zone).
+std::string leakResponse(const std::vector<std::string>& responses)
+{
+    if (responses.empty())
+        return {};
+    if (std::find(responses.begin(), responses.end(), "alarm") != responses.end())
+        return "alarm";
+    if (std::find(responses.begin(), responses.end(), "") != responses.end())
+        return {};
+    return "power-off";
+}
+
+} // namespace
+
 LiquidResult computeLiquid(const core::Design& d)
 {
     LiquidResult out;
@@ -275,6 +308,8 @@ LiquidResult computeLiquid(const core::Design& d)
             lo.holdsSetpoint = res.holdsSetpoint;
             lo.sourcePa = res.sourcePa;
             lo.pumpPowerW = res.pumpPowerW;
+            if (!std::isnan(lo.pumpPowerW))
+                lo.electricalW = std::max(lo.pumpPowerW + lo.fanPowerW, cdu.value("power.idle", 0.0) * lo.running);
             lo.airHeatW = toAir ? res.heatW : 0.0;
             lo.headerVelocity = res.flowM3s / area(L.headerBoreM);
             for (std::size_t k = 0; k < loop.racks.size(); ++k) {
@@ -295,6 +330,12 @@ LiquidResult computeLiquid(const core::Design& d)
                 rl.connectorRatedM3s = rack.rackType->value("liquid.connector.rated_flow", NAN);
                 rl.connectorMaxPa = rack.rackType->value("liquid.connector.max_pressure", NAN);
                 rl.manifoldMaxPa = rack.rackType->value("liquid.manifold.max_pressure", NAN);
+                std::vector<std::string> responses;
+                addLeakZones(*rack.rackType, "rack type " + rack.rackType->slug, rl, responses);
+                for (const core::Slot& sl : rack.slots)
+                    if (sl.part)
+                        addLeakZones(*sl.part, sl.id + " (" + sl.part->slug + ")", rl, responses);
+                rl.leakResponse = leakResponse(responses);
                 double inlet = 0;
                 for (std::size_t j = 0; j < rr.trays.size(); ++j) {
                     TrayLiquid t = trays[k][j];

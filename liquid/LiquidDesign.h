@@ -52,6 +52,13 @@ struct RackLiquid {
     /// Gauge pressure the rack connector may see, bounded by the pumps' outlet (their rise plus the fill).
     double connectorBoundPa = 0;
     std::vector<int> trays; ///< indices into LiquidResult::trays
+    /// Leak-detection zones watching the rack (its rack type's `liquid.leak.zones`, and any part in
+    /// it with them, e.g. a leak-detection module), where they come from, and what a leak does:
+    /// `power-off` (the rack's controller cuts tray power: Meta's RMC) when every zone does so,
+    /// `alarm` when any only alarms, empty when the catalog does not say.
+    int leakZones = 0;
+    std::vector<std::string> leakSources;
+    std::string leakResponse;
 };
 
 struct LoopLiquid {
@@ -74,6 +81,9 @@ struct LoopLiquid {
     double targetFlowM3s = 0;         ///< what the control aims for: liquid: {flow_per_kw} × the loop's heat
     double pumpPowerW = NAN;          ///< the pumps' draw; NaN without their efficiency
     double fanPowerW = 0;             ///< liquid-to-air units' fans at rating (0 for liquid-to-liquid)
+    /// The running CDUs' electrical draw: pumps + fans, at least their idle draw (power.idle, the
+    /// controls); NaN when the pumps' draw is not known. Facility AC in the power budget.
+    double electricalW = NAN;
     double airHeatW = 0;              ///< liquid-to-air: the heat the units give the room's air
     double headerVelocity = 0;        ///< m/s in the header's first segment
     std::vector<int> racks;           ///< indices into LiquidResult::racks

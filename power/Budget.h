@@ -28,6 +28,23 @@ struct PowerOptions {
     /// Every chassis' utilisation times this (a load level of the year's profile, facility energy);
     /// fans keep their speeds from `fanSpeeds` (the full-load solution: the conservative side).
     double utilisationScale = 1.0;
+    /// The modelled electrical draw of each liquid loop's running CDUs (pumps at the solved flow and
+    /// rise, liquid-to-air fans, at least their idle draw), by index into the design's liquid loops,
+    /// from the coolant solve; empty, or NaN for a loop: not solved, and the loop's CDUs are drawn
+    /// at nameplate on every basis (the conservative side, with a note).
+    std::vector<double> cduModelledW;
+};
+
+/// The draw of one liquid loop's CDUs (`liquid: {loops}`): facility AC, not the racks' busbar, and
+/// not IT load. Shared over the loop's racks in proportion to their liquid heat (RackPower::cduW).
+struct CduPower {
+    std::string loop;           ///< the loop's id
+    std::string part;           ///< the CDU part's slug
+    int units = 0;              ///< installed
+    double nameplateW = NAN;    ///< units × power.max; NaN when the catalog lacks it
+    double modelledW = NAN;     ///< the running units' solved draw; NaN when not solved
+    double budgetW = 0;         ///< on the budget's basis (nameplate when the other is not known)
+    std::vector<int> racks;     ///< indices into PowerResult::racks
 };
 
 /// One power shelf's share of its rack's load.
@@ -148,6 +165,9 @@ struct RackPower {
     std::vector<LoadPoint> loads;
     std::vector<PartPower> parts;   ///< every powered part of the rack
     std::vector<std::string> notes; ///< figures the basis needed but the catalog lacks
+    /// The rack's share of its liquid loop's CDU draw (pumps, fans, controls) on the basis and
+    /// modelled: facility AC beside the rack, in no budget of its own shelves or busbar.
+    double cduW = 0, cduModelledW = 0;
 
     bool fails(const std::string& rule) const;
 };
@@ -165,6 +185,9 @@ struct GroupPower {
     double acInputW = 0;        ///< facility AC into the shelves plus AC-fed parts (fed load only)
     double psuLossW = 0;        ///< shelf rectifier loss
     double conversionLossW = 0; ///< 48 → 12 V loss inside chassis (inside itLoadW)
+    /// Facility AC to the CDUs serving these racks (their shares), on the basis and modelled: not
+    /// IT, so not in acInputW; the facility's energy adds it before the PUE.
+    double cduW = 0, cduModelledW = 0;
 };
 
 struct PowerResult {
@@ -175,6 +198,7 @@ struct PowerResult {
     double suggestedGpuCapW = NAN; ///< the lowest cap any rack needs (design-wide); NaN when all fit
     bool fanSpeedsSolved = false;  ///< fan power at the thermal solver's speeds
     double rideThroughS = 90.0;    ///< the hold-up the racks were judged against
+    std::vector<CduPower> cdus;    ///< per liquid loop, in the design's order
 };
 
 /// Budget every rack of the design on the design's basis (nameplate when it states none), with

@@ -92,6 +92,8 @@ json energyJson(const EnergyResult& e)
         return json{{"id", g.id},
                     {"it_modelled_W", jsonNumber(g.itModelledW)},
                     {"it_basis_W", jsonNumber(g.itBasisW)},
+                    {"cdu_modelled_W", jsonNumber(g.cduModelledW)},
+                    {"cdu_basis_W", jsonNumber(g.cduBasisW)},
                     {"facility_W", jsonNumber(g.facilityW)},
                     {"facility_peak_W", jsonNumber(g.facilityPeakW)},
                     {"annual_MWh", jsonNumber(g.annualMWh)},
@@ -107,7 +109,7 @@ json energyJson(const EnergyResult& e)
                  {"pue_p05", e.model->p05},       {"pue_p95", e.model->p95}, {"source", e.model->source}};
     json profile = json::array();
     for (const EnergyLevel& l : e.profile)
-        profile.push_back({{"hours_share", l.share}, {"load", l.load}, {"it_W", l.itW}, {"facility_W", l.facilityW}});
+        profile.push_back({{"hours_share", l.share}, {"load", l.load}, {"it_W", l.itW}, {"cdu_W", l.cduW}, {"facility_W", l.facilityW}});
     return {{"pue", e.pue},
             {"pue_source", e.pueSource},
             {"pue_model", model},

@@ -43,6 +43,7 @@ json liquidJson(const liquid::LiquidResult& L)
                          {"pump_rise_kPa", jsonNumber(l.sourcePa / 1e3)},
                          {"pump_power_W", jsonNumber(l.pumpPowerW)},
                          {"fan_power_W", jsonNumber(l.fanPowerW)},
+                         {"electrical_W", jsonNumber(l.electricalW)},
                          {"heat_to_room_air_W", jsonNumber(l.airHeatW)},
                          {"header_velocity_m_s", jsonNumber(l.headerVelocity)},
                          {"scenario", l.scenario.empty() ? json("as designed") : json(l.scenario)},
@@ -60,7 +61,10 @@ json liquidJson(const liquid::LiquidResult& L)
                          {"manifold_max_kPa", jsonNumber(r.manifoldMaxPa / 1e3)},
                          {"connector_rated_L_min", jsonNumber(r.connectorRatedM3s / kLpm)},
                          {"connector_max_kPa", jsonNumber(r.connectorMaxPa / 1e3)},
-                         {"connector_bound_kPa", jsonNumber(r.connectorBoundPa / 1e3)}});
+                         {"connector_bound_kPa", jsonNumber(r.connectorBoundPa / 1e3)},
+                         {"leak_zones", r.leakZones},
+                         {"leak_response", r.leakResponse.empty() ? json(nullptr) : json(r.leakResponse)},
+                         {"leak_sources", r.leakSources}});
     for (const liquid::TrayLiquid& t : L.trays)
         trays.push_back({{"id", t.id},
                          {"draw_W", jsonNumber(t.drawW)},
@@ -100,7 +104,7 @@ void writeLiquidGroup(hid_t file, const liquid::LiquidResult& L)
                lSup = loops.realColumn("supply", "degC"), lRet = loops.realColumn("return", "degC"),
                lFac = loops.realColumn("facility", "degC"), lCap = loops.realColumn("capacity", "W"),
                lRise = loops.realColumn("pump_rise", "kPa"), lPw = loops.realColumn("pump_power", "W"),
-               lFan = loops.realColumn("fan_power", "W");
+               lFan = loops.realColumn("fan_power", "W"), lEl = loops.realColumn("electrical", "W");
     for (const liquid::LoopLiquid& l : L.loops) {
         loops.addRow();
         loops.set(lId, l.id);
@@ -119,13 +123,15 @@ void writeLiquidGroup(hid_t file, const liquid::LiquidResult& L)
         loops.set(lRise, l.sourcePa / 1e3);
         loops.set(lPw, l.pumpPowerW);
         loops.set(lFan, l.fanPowerW);
+        loops.set(lEl, l.electricalW);
     }
     loops.write(g.get(), "loops");
     H5Table racks;
     const auto rId = racks.textColumn("id"), rHeat = racks.realColumn("heat", "W"),
                rFlow = racks.realColumn("flow", "L/min"), rSup = racks.realColumn("supply", "degC"),
                rRet = racks.realColumn("return", "degC"), rSpread = racks.realColumn("spread", "1"),
-               rP = racks.realColumn("manifold_pressure", "kPa"), rV = racks.realColumn("manifold_velocity", "m/s");
+               rP = racks.realColumn("manifold_pressure", "kPa"), rV = racks.realColumn("manifold_velocity", "m/s"),
+               rLeak = racks.intColumn("leak_zones", "1"), rLeakR = racks.textColumn("leak_response");
     for (const liquid::RackLiquid& r : L.racks) {
         racks.addRow();
         racks.set(rId, r.id);
@@ -136,6 +142,8 @@ void writeLiquidGroup(hid_t file, const liquid::LiquidResult& L)
         racks.set(rSpread, r.spread);
         racks.set(rP, r.inletPa / 1e3);
         racks.set(rV, r.manifoldVelocity);
+        racks.set(rLeak, static_cast<long long>(r.leakZones));
+        racks.set(rLeakR, r.leakResponse);
     }
     racks.write(g.get(), "racks");
     H5Table trays;

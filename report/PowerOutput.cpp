@@ -28,7 +28,9 @@ json groupJson(const power::GroupPower& g)
             {"unfed_load_W", jsonNumber(g.unfedLoadW)},
             {"ac_input_W", jsonNumber(g.acInputW)},
             {"psu_loss_W", jsonNumber(g.psuLossW)},
-            {"chassis_conversion_loss_W", jsonNumber(g.conversionLossW)}};
+            {"chassis_conversion_loss_W", jsonNumber(g.conversionLossW)},
+            {"cdu_W", jsonNumber(g.cduW)},
+            {"cdu_modelled_W", jsonNumber(g.cduModelledW)}};
 }
 
 json adviceJson(const power::CapAdvice& a)
@@ -152,6 +154,8 @@ json powerJson(const power::PowerResult& res)
                          {"whip_limit_A", jsonNumber(r.whipLimitA)},
                          {"bbu_discharge_W", jsonNumber(r.bbuDischargeW)},
                          {"chassis_conversion_loss_W", jsonNumber(r.conversionLossW)},
+                         {"cdu_W", jsonNumber(r.cduW)},
+                         {"cdu_modelled_W", jsonNumber(r.cduModelledW)},
                          {"gpu_cap_to_fit_W", jsonNumber(r.gpuCapToFitW)},
                          {"shelves", shelves},
                          {"feeds", feedsJson(r)},
@@ -166,7 +170,16 @@ json powerJson(const power::PowerResult& res)
         halls.push_back(groupJson(g));
     json totals = groupJson(res.cluster);
     totals["suggested_gpu_cap_W"] = jsonNumber(res.suggestedGpuCapW);
+    json cdus = json::array();
+    for (const power::CduPower& c : res.cdus)
+        cdus.push_back({{"loop", c.loop},
+                        {"part", c.part},
+                        {"units", c.units},
+                        {"nameplate_W", jsonNumber(c.nameplateW)},
+                        {"modelled_W", jsonNumber(c.modelledW)},
+                        {"budget_W", jsonNumber(c.budgetW)}});
     return {{"basis", std::string(core::powerBasisName(res.basis))},
+            {"cdus", cdus},
             {"fan_power_from_thermal", res.fanSpeedsSolved},
             {"racks", racks},
             {"rows", rows},
@@ -216,6 +229,8 @@ void writeRacks(hid_t g, const power::PowerResult& res)
     c.add("ac_input", "W", &power::RackPower::acInputW);
     c.add("psu_loss", "W", &power::RackPower::psuLossW);
     c.add("chassis_conversion_loss", "W", &power::RackPower::conversionLossW);
+    c.add("cdu", "W", &power::RackPower::cduW);
+    c.add("cdu_modelled", "W", &power::RackPower::cduModelledW);
     c.add("ac_phase_current", "A", &power::RackPower::acPhaseCurrentA);
     c.add("whip_current", "A", &power::RackPower::whipCurrentA);
     c.add("whip_current_normal", "A", &power::RackPower::whipCurrentNormalA);
@@ -335,6 +350,8 @@ void writeRollups(hid_t g, const power::PowerResult& res)
     c.add("ac_input", "W", &power::GroupPower::acInputW);
     c.add("psu_loss", "W", &power::GroupPower::psuLossW);
     c.add("chassis_conversion_loss", "W", &power::GroupPower::conversionLossW);
+    c.add("cdu", "W", &power::GroupPower::cduW);
+    c.add("cdu_modelled", "W", &power::GroupPower::cduModelledW);
     auto add = [&](const char* name, const std::vector<power::GroupPower>& list) {
         for (const power::GroupPower& p : list) {
             t.addRow();
@@ -352,6 +369,27 @@ void writeRollups(hid_t g, const power::PowerResult& res)
     t.write(g, "rollups");
 }
 
+/// `/power/cdus`: each liquid loop's CDUs, facility AC beside the racks.
+void writeCdus(hid_t g, const power::PowerResult& res)
+{
+    if (res.cdus.empty())
+        return;
+    H5Table t;
+    const auto loop = t.textColumn("loop"), part = t.textColumn("part"), units = t.intColumn("units", "1"),
+               nameplate = t.realColumn("nameplate", "W"), modelled = t.realColumn("modelled", "W"),
+               budget = t.realColumn("budget", "W");
+    for (const power::CduPower& c : res.cdus) {
+        t.addRow();
+        t.set(loop, c.loop);
+        t.set(part, c.part);
+        t.set(units, static_cast<long long>(c.units));
+        t.set(nameplate, c.nameplateW);
+        t.set(modelled, c.modelledW);
+        t.set(budget, c.budgetW);
+    }
+    t.write(g, "cdus");
+}
+
 } // namespace
 
 void writePowerGroup(hid_t file, const power::PowerResult& res)
@@ -363,6 +401,7 @@ void writePowerGroup(hid_t file, const power::PowerResult& res)
     writeShelves(g.get(), res);
     writeClips(g.get(), res);
     writeRollups(g.get(), res);
+    writeCdus(g.get(), res);
     writeScalar(g.get(), "suggested_gpu_cap", res.suggestedGpuCapW, "W");
 }
 

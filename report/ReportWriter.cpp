@@ -298,6 +298,7 @@ void writeEnergy(hid_t file, const EnergyResult& e)
     writeScalar(g.get(), "grid_intensity", e.gridKgPerKWh, "kg/kWh");
     H5Table t;
     const auto id = t.textColumn("id"), it = t.realColumn("it_modelled", "W"), itb = t.realColumn("it_basis", "W"),
+               cdu = t.realColumn("cdu_modelled", "W"), cdub = t.realColumn("cdu_basis", "W"),
                fac = t.realColumn("facility", "W"), peak = t.realColumn("facility_peak", "W"),
                mwh = t.realColumn("annual_energy", "MWh"), co2 = t.realColumn("co2", "t");
     std::vector<const EnergyGroup*> rows;
@@ -309,6 +310,8 @@ void writeEnergy(hid_t file, const EnergyResult& e)
         t.set(id, x->id);
         t.set(it, x->itModelledW);
         t.set(itb, x->itBasisW);
+        t.set(cdu, x->cduModelledW);
+        t.set(cdub, x->cduBasisW);
         t.set(fac, x->facilityW);
         t.set(peak, x->facilityPeakW);
         t.set(mwh, x->annualMWh);

@@ -160,6 +160,7 @@ void liquidLimits(const json& liquid, double flowPerKw, double maxSpread, double
         loopOfRack[id] = r["loop"];
         above(out, "liquid.tray.spread", id, num(r["spread"]), maxSpread);
         above(out, "liquid.manifold.velocity", id, num(r["manifold_velocity_m_s"]), maxVelocity);
+        below(out, "liquid.leak.zone", id, r["leak_zones"].get<double>(), 1.0);
         above(out, "liquid.connector.flow", id, num(r["flow_L_min"]), num(r["connector_rated_L_min"]));
         // Two pressures judge a rack under one rule: either beyond makes it a violation.
         const double manifold = num(r["manifold_kPa"]), manifoldMax = num(r["manifold_max_kPa"]);
