@@ -357,29 +357,6 @@ void registerChecks(core::CheckRegistry& registry)
                                    degc(t.inletC) + ") exceeds " + degc(t.maxJunctionC),
                                t.junctionC, t.maxJunctionC, "degC", slotOf(ctx, t).loc);
         });
-    registry.add({"liquid.aalc.room",
-                  "Liquid-to-air units' heat in the room model",
-                  Severity::Warning,
-                  "rdt: a model that leaves heat out says so (docs/liquid.md)",
-                  "The rack network's rows take each liquid-to-air unit's air and heat (its racks' coolant heat "
-                  "and its fans) between their cold and hot aisles. The room field does not place the units yet: "
-                  "with thermal: {model: field}, each such loop's heat is reported missing from the room's air.",
-                  {}},
-                 [](core::CheckContext& ctx) {
-                     if (ctx.design().thermalModel != core::ThermalModel::Field)
-                         return;
-                     const auto L = liquidFor(ctx.design(), ctx.results());
-                     for (std::size_t i = 0; i < L->loops.size(); ++i) {
-                         const LoopLiquid& lo = L->loops[i];
-                         if (lo.type != "liquid-to-air")
-                             continue;
-                         ctx.report(lo.id,
-                                    "the room field does not place its " + std::to_string(lo.running) + " " + lo.cdu +
-                                        " units: their " + core::formatQuantity(lo.airHeatW + lo.fanPowerW, Dimension::Power) +
-                                        " are missing from the room's air (the rack network's rows carry them)",
-                                    (lo.airHeatW + lo.fanPowerW) / 1e3, 0.0, "kW", loopOf(ctx, i).loc);
-                     }
-                 });
     registry.add({"liquid.limits.missing",
                   "Liquid figures present for every liquid-cooled part",
                   Severity::Info,

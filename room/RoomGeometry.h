@@ -43,6 +43,11 @@ struct RoomGeometry {
     std::vector<RoomSolid> solids;    ///< containment panels and doors
     std::vector<FieldBlackBox> boxes; ///< one per rack (flow and heat as last set), then the in-row units
     std::vector<std::string> coolers; ///< the in-row units' names, boxes[racks.size() + i]
+    /// Liquid-to-air CDUs (AALC) of the design's liquid loops standing at the ends of this room's
+    /// rows: boxes[racks.size() + coolers.size() + i], drawing their rated air from the cold aisle
+    /// and releasing it into the hot aisle with their racks' coolant heat and their fans.
+    std::vector<std::string> aalcUnits;
+    double aalcM3s = 0, aalcHeatW = 0;
     double inRowM3s = 0;              ///< the in-row units' flow (the tiles carry supplyM3s)
     std::vector<double> rackHeightM;  ///< frame height per rack (chassis bands use it)
     double supplyM3s = 0, demandM3s = 0;
@@ -61,11 +66,15 @@ struct RoomGeometry {
 /// (located at `room:` or the cooling unit) for a room that cannot be built: racks under too low
 /// a ceiling, overlapping racks, a return the containment closes off, no supply, a grid larger
 /// than `room.max_cells`.
+/// `rackLiquidW` (W per rack into its coolant, the network's RackThermal::liquidW) heats the
+/// liquid-to-air units beside the loop's racks; empty: they release only their fans' heat.
 std::vector<RoomGeometry> roomGeometries(const core::Design& design, const std::vector<double>& rackFlowKgS,
-                                         const std::vector<double>& rackHeatW, double density);
+                                         const std::vector<double>& rackHeatW, double density,
+                                         const std::vector<double>& rackLiquidW = {});
 
 /// A field solver set up for `room` (air properties with T_ref at the supply temperature).
-/// The room's black boxes by their names in `design`: its racks' ids, then its in-row units'.
+/// The room's black boxes by their names in `design`: its racks' ids, then its in-row units', then
+/// its liquid-to-air units'.
 std::vector<std::string> boxNames(const RoomGeometry& room, const core::Design& design);
 
 std::unique_ptr<FieldSolver> makeRoomSolver(const RoomGeometry& room, const FluidProperties& air);

@@ -207,12 +207,13 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
     const std::size_t n = d.racks.size();
     const AirState base = roomAir(d, res);
 
-    std::vector<double> flow(n, 0.0), heat(n, 0.0);
+    std::vector<double> flow(n, 0.0), heat(n, 0.0), liquidW(n, 0.0);
     for (std::size_t i = 0; i < n; ++i) {
         flow[i] = std::max(0.0, res.racks[i].doorFlowM3s) * base.density;
         heat[i] = std::max(0.0, res.racks[i].heatW);
+        liquidW[i] = std::max(0.0, res.racks[i].liquidW);
     }
-    std::vector<RoomGeometry> rooms = roomGeometries(d, flow, heat, base.density);
+    std::vector<RoomGeometry> rooms = roomGeometries(d, flow, heat, base.density, liquidW);
     auto field = std::make_shared<FieldThermal>();
     field->turbulence = d.room.turbulence;
     field->roomOfRack.assign(n, -1);
@@ -386,7 +387,7 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
             dc.room.cellM *= factor;
             std::optional<std::vector<RoomGeometry>> built;
             try {
-                built = roomGeometries(dc, flow, heat, base.density);
+                built = roomGeometries(dc, flow, heat, base.density, liquidW);
             } catch (const core::InputError&) {
                 built.reset();
             }

@@ -32,7 +32,7 @@ struct RoomField {
     ResidualRecord residuals;             ///< the last iteration's
     std::string criterion;                ///< what ended the last solve: "residuals", or a plateau with steady intakes
     std::vector<ResidualRecord> history;  ///< every iteration of every pass
-    double heatW = 0;                     ///< released by the racks
+    double heatW = 0;                     ///< released by the racks and liquid-to-air units
     double coolerW = 0;                   ///< removed by the in-row units
     double heatOutW = 0;                  ///< carried out through the returns
     double returnC = 0;                   ///< mass-weighted air leaving (°C)

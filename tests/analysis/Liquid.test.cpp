@@ -16,6 +16,7 @@
 
 #include "analysis/Pipeline.h"
 #include "core/Error.h"
+#include "room/RoomThermal.h"
 
 using namespace rdt;
 namespace fs = std::filesystem;
@@ -446,12 +447,47 @@ TEST_CASE("liquid-to-air units put their racks' coolant heat into the row's air"
     const analysis::RunResult half = run(o);
     CHECK(half.thermal->rows[0].aalcFlowM3s == Approx(r.thermal->rows[0].aalcFlowM3s / 2).epsilon(1e-12));
     CHECK(half.thermal->rows[0].hotAisleK > r.thermal->rows[0].hotAisleK);
-    // The room field does not place the units yet: it says so, loop by loop, with their heat.
+    // The room field places the units at their row's ends (two each end for four a pod, Catalina's CDU
+    // CDU GPU GPU CDU CDU), each drawing its rated air and releasing its share of the coolant heat.
     analysis::RunOptions f = options(kAalc);
     f.thermalModel = core::ThermalModel::Field;
     const analysis::RunResult field = run(f);
-    CHECK(subjects(field, "liquid.aalc.room") == std::set<std::string>{"pod1-aalc", "pod2-aalc"});
-    CHECK(subjects(r, "liquid.aalc.room").empty());
+    const room::FieldThermal* fieldDetail = room::fieldOf(*field.thermal);
+    REQUIRE(fieldDetail);
+    for (const room::RoomField& room : fieldDetail->rooms) {
+        const room::RoomGeometry& g = room.geometry;
+        INFO(g.id);
+        REQUIRE(g.aalcUnits.size() == 4);
+        REQUIRE(g.boxes.size() == g.racks.size() + g.coolers.size() + 4);
+        double liquidW = 0, rackAirW = 0;
+        for (int ri : g.racks) {
+            liquidW += r.thermal->racks[static_cast<std::size_t>(ri)].liquidW;
+            rackAirW += field.thermal->racks[static_cast<std::size_t>(ri)].heatW;
+        }
+        CHECK(g.aalcHeatW == Approx(liquidW + 4 * 1400.0).epsilon(1e-9));
+        CHECK(g.aalcM3s == Approx(4 * 9000 * kCfm).epsilon(1e-9));
+        const room::FieldBlackBox& rack0 = g.boxes.front();
+        int before = 0, after = 0;
+        for (std::size_t k = g.racks.size() + g.coolers.size(); k < g.boxes.size(); ++k) {
+            const room::FieldBlackBox& u = g.boxes[k];
+            CHECK(u.heat == Approx(g.aalcHeatW / 4));
+            CHECK(u.intake == rack0.intake); // draws from the racks' cold aisle
+            CHECK(u.max[0] - u.min[0] == Approx(0.6));
+            (u.max[0] <= rack0.min[0] + 1e-9 ? before : after) += 1;
+        }
+        CHECK(before == 2);
+        CHECK(after == 2);
+        // The room's air carries the racks' air heat and the units' heat, all of it.
+        CHECK(room.heatW == Approx(rackAirW + g.aalcHeatW).epsilon(1e-3));
+        CHECK(room.heatOutW == Approx(room.heatW).epsilon(1e-3));
+        CHECK(g.demandM3s > g.aalcM3s);
+    }
+    // With two of four units lost, the field's units draw half the air and release the same heat.
+    f.failedCdus = 2;
+    const analysis::RunResult fieldHalf = run(f);
+    const room::RoomGeometry& gh = room::fieldOf(*fieldHalf.thermal)->rooms.front().geometry;
+    CHECK(gh.aalcM3s == Approx(2 * 9000 * kCfm).epsilon(1e-9));
+    CHECK(gh.aalcHeatW == Approx(fieldDetail->rooms.front().geometry.aalcHeatW - 2 * 1400.0).epsilon(1e-9));
 }
 
 TEST_CASE("the CDUs' draw is facility AC in the budget: nameplate by default, the solved pumps and fans modelled",
