@@ -36,7 +36,7 @@ constexpr MetricInfo kMetrics[] = {
     {"goodput", Dimension::Ratio, false},
 };
 
-const std::vector<std::string> kScopes = {"chassis", "rack", "pod", "cluster"};
+const std::vector<std::string> kScopes = {"chassis", "nvlink-domain", "rack", "pod", "cluster"};
 
 Collective parseOp(const core::Cursor& c)
 {
@@ -260,6 +260,36 @@ models::Hierarchy hierarchyFor(const core::Design& d, const signal::SignalResult
     h.nodesPerRack = std::max(1, nodes);
     h.pods = std::max<int>(1, static_cast<int>(d.pods.size()));
     h.racksPerPod = std::max(1, static_cast<int>(d.racks.size()) / h.pods);
+    out.chassisGpus = h.gpusPerNode;
+    // An NVLink domain across chassis: NVLink switch trays (`nvlink.domain_gpus`) join the trays'
+    // GPUs, in one rack (NVL72) or over several (Catalina's NVL36x2: two racks, 72 GPUs). The domain
+    // is then the hierarchy's node: NVLink (and NVLS) inside it, the trays' NICs together out of it.
+    int domain = 0;
+    for (const core::Rack& r : d.racks)
+        for (const core::Slot& s : r.slots)
+            domain = std::max(domain, static_cast<int>(s.part->value("nvlink.domain_gpus", 0.0)));
+    if (chassis && domain > h.gpusPerNode && h.gpusPerNode > 0) {
+        const int trays = domain / h.gpusPerNode;
+        if (trays * h.gpusPerNode != domain)
+            out.notes.push_back("NVLink domain of " + std::to_string(domain) + " GPUs is not a whole number of " +
+                                chassis->slug + " (" + std::to_string(h.gpusPerNode) + " GPUs each): " +
+                                std::to_string(trays * h.gpusPerNode) + " GPUs taken");
+        const int gpusInRack = h.nodesPerRack * h.gpusPerNode;
+        h.nodeNetBps *= trays;
+        h.gpusPerNode = trays * h.gpusPerNode;
+        h.nodeScope = "nvlink-domain";
+        out.notes.push_back("NVLink domain of " + std::to_string(h.gpusPerNode) +
+                            " GPUs: its collectives use the NVLink and NVLS efficiencies calibrated on 8-GPU "
+                            "H100 nodes (data/throughput/nccl.yaml); no public nccl-tests log of such a domain "
+                            "is in the calibration set");
+        if (gpusInRack >= h.gpusPerNode) {
+            h.nodesPerRack = std::max(1, gpusInRack / h.gpusPerNode);
+        } else {
+            h.racksPerNode = (h.gpusPerNode + gpusInRack - 1) / gpusInRack;
+            h.nodesPerRack = 1;
+            h.racksPerPod = std::max(1, h.racksPerPod / h.racksPerNode);
+        }
+    }
     const core::Fabric& f = d.fabric;
     h.nicLatencyS = f.nicLatencyS;
     h.rackSwitchS = f.rackSwitchS;
@@ -337,7 +367,7 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
     const models::Hierarchy& h = out.hierarchy;
 
     // Collectives per scope with nccl-tests' size sweep.
-    std::vector<std::pair<std::string, int>> scopes = {{"chassis", h.gpusPerNode}};
+    std::vector<std::pair<std::string, int>> scopes = {{h.nodeScope, h.gpusPerNode}};
     auto addScope = [&](const char* name, int n) {
         n = std::min(n, out.gpus);
         if (n > scopes.back().second)
@@ -411,6 +441,8 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
             r.loc = t.loc;
             int n = t.gpus;
             if (t.scope == "chassis")
+                n = out.chassisGpus > 0 ? out.chassisGpus : h.gpusPerNode;
+            else if (t.scope == "nvlink-domain")
                 n = h.gpusPerNode;
             else if (t.scope == "rack")
                 n = std::min(h.gpusPerRack(), out.gpus);

@@ -132,6 +132,7 @@ struct ThroughputResult {
     std::vector<GpuClass> classes;
     models::Hierarchy hierarchy;
     double nicRateGbps = 0; ///< per NIC, after any lane-rate fallback
+    int chassisGpus = 0;    ///< GPUs in one chassis (a tray); the NVLink node when no domain spans chassis
     std::string fabric;     ///< fabric kind, or "default (no fabric: section)"
     int gpus = 0;
     double peakPflopsBf16 = 0,

@@ -448,11 +448,14 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
         const double gib = 1ull << 30;
         auto bw = [&](models::Collective op, int n) { return t.collective(op, n, gib).busbwGBps; };
         const int node = t.hierarchy.gpusPerNode, pod = std::min(t.gpus, t.hierarchy.gpusPerPod());
+        const std::string where = t.hierarchy.nodeScope == "nvlink-domain"
+                                      ? "in the " + std::to_string(node) + "-GPU NVLink domain"
+                                      : std::string("in a node");
         std::snprintf(buf, sizeof buf,
-                      "network  busbw at 1 GiB: AllReduce %.0f GB/s in a node, %.0f GB/s across a pod; "
+                      "network  busbw at 1 GiB: AllReduce %.0f GB/s %s, %.0f GB/s across a pod; "
                       "AllGather %.0f GB/s across a pod, %.0f GB/s across all; AlltoAll %.0f GB/s across all "
                       "(%s fabric)\n",
-                      bw(models::Collective::AllReduce, node), bw(models::Collective::AllReduce, pod),
+                      bw(models::Collective::AllReduce, node), where.c_str(), bw(models::Collective::AllReduce, pod),
                       bw(models::Collective::AllGather, pod), bw(models::Collective::AllGather, t.gpus),
                       bw(models::Collective::AllToAll, t.gpus), t.fabric.c_str());
         out << buf;

@@ -187,6 +187,8 @@ std::vector<FieldSpec> fieldsFor(PartKind kind)
         add(liquidFields());
         // A leak-detection module (sensors, rope, a monitoring controller) added to a rack.
         add({n("liquid.leak.zones", 0, 64), t("liquid.leak.response")});
+        // An NVLink switch tray: the GPUs its NVLink domain joins across chassis (GB200 NVL72: 72).
+        add({n("nvlink.domain_gpus", 2, 4096)});
         break;
     }
     return f;

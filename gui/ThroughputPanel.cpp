@@ -157,7 +157,7 @@ ThroughputPanel::ThroughputPanel(Studio& studio, QWidget* parent) : QWidget(pare
     m_table->setHeaderLabels({tr("busbw at 1 GiB"), tr("node"), tr("rack"), tr("pod"), tr("cluster")});
     m_table->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_scope = new QComboBox;
-    for (const char* s : {"chassis", "rack", "pod", "cluster"})
+    for (const char* s : {"chassis", "nvlink-domain", "rack", "pod", "cluster"})
         m_scope->addItem(s);
     m_plot = new BusbwPlot;
 
@@ -252,12 +252,16 @@ void ThroughputPanel::rebuild()
         if (g.limitedBy != "none")
             item->setForeground(4, QColor(200, 90, 0));
     }
+    m_table->headerItem()->setText(
+        1, t->hierarchy.nodeScope == "nvlink-domain" ? tr("NVLink domain (%1 GPUs)").arg(t->hierarchy.gpusPerNode)
+                                                     : tr("node"));
     for (int op = 0; op < 4; ++op) {
         auto* item = new QTreeWidgetItem(m_table);
         item->setText(0, kOpNames[op]);
         item->setForeground(0, kColours[op]);
         int col = 1;
-        for (const char* scope : {"chassis", "rack", "pod", "cluster"}) {
+        for (const std::string& scope : {t->hierarchy.nodeScope, std::string("rack"), std::string("pod"),
+                                         std::string("cluster")}) {
             for (const auto& c : t->collectives)
                 if (static_cast<int>(c.op) == op && c.scope == scope && c.sizeB == 1073741824.0)
                     item->setText(col, QString("%1 GB/s").arg(c.busbwGBps, 0, 'f', c.busbwGBps < 10 ? 1 : 0));

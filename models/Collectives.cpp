@@ -72,7 +72,7 @@ double Hierarchy::networkLatencyS(int n) const
 std::string Hierarchy::scopeOf(int n) const
 {
     if (n <= gpusPerNode)
-        return "chassis";
+        return nodeScope;
     if (n <= gpusPerRack())
         return "rack";
     if (n <= gpusPerPod())

@@ -35,7 +35,11 @@ struct NcclParams {
 
 /// The cluster as collectives see it. Bandwidths in bytes/s, per direction.
 struct Hierarchy {
+    /// GPUs that talk over NVLink: a chassis (HGX: 8), or an NVLink domain of NVLink switch trays
+    /// across chassis and racks (GB200 NVL72, Catalina's NVL36x2: 72 over two racks).
     int gpusPerNode = 8;
+    std::string nodeScope = "chassis"; ///< `chassis`, or `nvlink-domain` when it spans chassis
+    int racksPerNode = 1;              ///< racks one NVLink domain spans (then nodesPerRack is 1)
     double nvlinkBps = 450e9;  ///< per GPU, per direction, line rate
     bool nvls = true;          ///< NVSwitch with in-switch reduction
     double nodeNetBps = 400e9; ///< per node: NICs × usable rate (after lane-rate fallback and efficiency)
@@ -49,7 +53,8 @@ struct Hierarchy {
     int gpus() const { return gpusPerPod() * pods; }
     /// One-way latency between the two farthest ranks of a group of n GPUs packed from rank 0.
     double networkLatencyS(int n) const;
-    /// `chassis`, `rack`, `pod` or `cluster`: the smallest tier holding n packed GPUs.
+    /// nodeScope (`chassis` or `nvlink-domain`), `rack`, `pod` or `cluster`: the smallest tier
+    /// holding n packed GPUs.
     std::string scopeOf(int n) const;
 };
 

@@ -1,6 +1,8 @@
 // Throughput coupled to the solvers, targets files and nccl-tests logs.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -348,4 +350,70 @@ TEST_CASE("a target for more GPUs than the design has is not applicable, not fai
         CHECK(v.rule != "target.allgather-24k-normalised");
     // Scope targets use the design's own tiers: a one-rack design's "pod" is its 16 GPUs.
     CHECK(target(*r.throughput, "allreduce-pod-1GiB").applicable);
+}
+
+TEST_CASE("a 72-GPU NVLink domain over two racks is the collectives' node (Catalina NVL36x2)", "[throughput]")
+{
+    const std::string catalina = kRoot + "data/designs/meta-catalina-gb200.yaml";
+    const analysis::RunResult r = runDesign(catalina);
+    const analysis::ThroughputResult& t = *r.throughput;
+    const models::Hierarchy& h = t.hierarchy;
+    // Two GPUs a compute tray; nine NVLink switch trays a rack join two racks' 36 GPUs each.
+    CHECK(t.chassisGpus == 2);
+    CHECK(h.gpusPerNode == 72);
+    CHECK(h.nodeScope == "nvlink-domain");
+    CHECK(h.racksPerNode == 2);
+    CHECK(h.nodesPerRack == 1);
+    CHECK(h.pods == 2);
+    CHECK(h.racksPerPod == 1);
+    CHECK(h.gpusPerPod() == 72);
+    CHECK(h.nvlinkBps == Approx(900e9)); // NVLink 5: 1.8 TB/s both directions
+    // The domain's 36 trays' NICs (2 x 400G each) leave it together.
+    CHECK(h.nodeNetBps == Approx(36 * 2 * 400e9 / 8 * t.nccl.nicEfficiency));
+    CHECK(h.scopeOf(72) == "nvlink-domain");
+    CHECK(h.scopeOf(144) == "cluster");
+    // Collectives are reported for the domain, none for a lone tray.
+    bool domain = false, chassis = false;
+    for (const analysis::CollectivePoint& c : t.collectives) {
+        domain |= c.scope == "nvlink-domain" && c.gpus == 72;
+        chassis |= c.scope == "chassis";
+    }
+    CHECK(domain);
+    CHECK_FALSE(chassis);
+    const double gib = 1ull << 30;
+    const models::CollectiveTime in = t.collective(models::Collective::AllReduce, 72, gib);
+    const models::CollectiveTime across = t.collective(models::Collective::AllReduce, 144, gib);
+    CHECK(in.algorithm == models::Algorithm::Nvls);
+    CHECK(across.algorithm != models::Algorithm::Nvls);
+    CHECK(in.busbwGBps > across.busbwGBps);
+
+    // Without the switch trays' domain the same racks are 2-GPU nodes on their NICs: a 72-GPU
+    // AllReduce then crosses 36 nodes' NICs and is several times slower.
+    const auto dir = std::filesystem::temp_directory_path() / ("rdt-nvl-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir / "parts");
+    std::ifstream in1(kRoot + "data/catalog/nvidia-gb200-nvlink-switch-tray.yaml");
+    std::stringstream ss;
+    ss << in1.rdbuf();
+    std::string part = ss.str();
+    const std::string field = "  nvlink:\n    domain_gpus: {value: 72, source: \"[LC-C4]\"}\n";
+    REQUIRE(part.find(field) != std::string::npos);
+    part.replace(part.find(field), field.size(), "");
+    part.replace(part.find("slug: nvidia-gb200-nvlink-switch-tray"), 37, "slug: test-switch-tray");
+    std::ofstream(dir / "parts/test-switch-tray.yaml") << part;
+    std::ifstream in2(catalina);
+    std::stringstream ds;
+    ds << in2.rdbuf();
+    std::string text = ds.str();
+    text.replace(text.find("profile: default\n"), 17, "profile: default\ncatalog: [parts]\n");
+    for (std::size_t at; (at = text.find("part: nvidia-gb200-nvlink-switch-tray")) != std::string::npos;)
+        text.replace(at, 37, "part: test-switch-tray");
+    core::Progress quiet;
+    analysis::RunOptions o;
+    o.designPath = (dir / "design.yaml").string();
+    o.designText = text;
+    const analysis::RunResult plain = analysis::run(o, quiet);
+    std::filesystem::remove_all(dir);
+    CHECK(plain.throughput->hierarchy.gpusPerNode == 2);
+    CHECK(plain.throughput->hierarchy.nodeScope == "chassis");
+    CHECK(in.busbwGBps > 5 * plain.throughput->collective(models::Collective::AllReduce, 72, gib).busbwGBps);
 }
