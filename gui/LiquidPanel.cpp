@@ -49,7 +49,7 @@ LiquidPanel::LiquidPanel(Studio& studio, QWidget* parent)
     : QWidget(parent), m_studio(studio), m_headline(new QLabel),
       m_loops(makeTable({tr("Loop"), tr("State"), tr("CDUs\nrunning"), tr("Heat\n(kW)"), tr("Capacity\n(kW)"), tr("Flow\n(L/min)"),
                          tr("Pumps\n(%)"), tr("Supply\n(°C)"), tr("Setpoint\n(°C)"), tr("Return\n(°C)"),
-                         tr("Facility\n(°C)")})),
+                         tr("Facility\n(°C)"), tr("CDU draw\n(kW)")})),
       m_trays(makeTable({tr("Part"), tr("State"), tr("Liquid heat\n(kW)"), tr("Flow\n(L/min)"), tr("Flow\n(L/min/kW)"),
                          tr("In\n(°C)"), tr("Out\n(°C)"), tr("Connector\nmax (°C)"), tr("Plate case\n(°C)"),
                          tr("Port\n(kPa)"), tr("Rating\n(kPa)")}))
@@ -110,10 +110,22 @@ void LiquidPanel::refresh()
         m_loops->setItem(row, 8, new NumberItem(l.setpointC, 1));
         m_loops->setItem(row, 9, new NumberItem(l.returnC, 1));
         m_loops->setItem(row, 10, new NumberItem(l.facilityC, 1));
-        const auto it = verdicts.find(l.id);
-        const bool bad = it != verdicts.end();
+        m_loops->setItem(row, 11, new NumberItem(l.electricalW / 1e3, 1));
+        // The loop's own verdicts, then its racks' (manifold, rack connector, spread, leak zone).
+        QStringList why;
+        if (const auto it = verdicts.find(l.id); it != verdicts.end())
+            why = it->second;
+        for (int ri : l.racks) {
+            const liquid::RackLiquid& rk = L->racks[static_cast<std::size_t>(ri)];
+            if (const auto it = verdicts.find(rk.id); it != verdicts.end()) {
+                const std::string shortId = rk.id.substr(rk.id.rfind('/') + 1);
+                for (const QString& rule : it->second)
+                    why << QString::fromStdString(shortId) + ": " + rule;
+            }
+        }
+        const bool bad = !why.isEmpty();
         short_ += bad ? 1 : 0;
-        m_loops->setItem(row, 1, stateItem(bad ? it->second.join(", ") : tr("ok"), bad));
+        m_loops->setItem(row, 1, stateItem(bad ? why.join(", ") : tr("ok"), bad));
         ++row;
     }
     // The parts nearest their flow allocation first.
