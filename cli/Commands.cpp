@@ -238,6 +238,24 @@ int runField(const FieldArgs& args)
             room::OpenFoamOptions fo;
             fo.iterations = args.iterations;
             fo.ranks = args.ranks;
+            const auto time = [](const std::string& text, const char* option) {
+                const core::ParsedQuantity q = core::parseQuantity(text, core::Dimension::Time, {1.0, 1e6});
+                if (!q.value)
+                    throw core::InputError(core::SourceLoc{"command line", 0, 0, option}, q.error);
+                return *q.value;
+            };
+            if (!args.transient.empty())
+                fo.transientS = time(args.transient, "--transient");
+            if (!args.averageFrom.empty()) {
+                if (args.transient.empty())
+                    throw core::InputError(core::SourceLoc{"command line", 0, 0, "--average-from"},
+                                           "--average-from sets a transient reference's window: give --transient");
+                fo.averageFromS = time(args.averageFrom, "--average-from");
+                if (!(fo.averageFromS < fo.transientS))
+                    throw core::InputError(core::SourceLoc{"command line", 0, 0, "--average-from"},
+                                           "the averaging must start before the run ends (--transient " +
+                                               args.transient + ")");
+            }
             fo.title =
                 "room " + chosen->geometry.id + " of " + result.design.name + ", exported by rdt " + core::version();
             fo.boxNames = room::boxNames(chosen->geometry, result.design);

@@ -55,6 +55,8 @@ struct FieldArgs {
     std::string room; ///< empty: the first room
     int iterations = 2000;
     int ranks = 1;                 ///< OpenFOAM MPI ranks (decomposePar, mpirun -np N)
+    std::string transient;         ///< a transient reference of this much room time (`1200 s`); empty: steady
+    std::string averageFrom;       ///< its time mean from here (default: a third of it)
     std::string fromOpenFoam;      ///< a run case to read back and compare with rdt's solve
     std::string h5;                ///< where to write that comparison (HDF5)
     bool json = false;

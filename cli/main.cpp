@@ -85,6 +85,11 @@ int main(int argc, char** argv)
                          "OpenFOAM MPI ranks: the case's Allrun decomposes (scotch), runs mpirun -np N and reconstructs")
         ->check(CLI::Range(1, 4096))
         ->capture_default_str();
+    fieldCmd->add_option("--transient", fieldArgs.transient,
+                         "OpenFOAM reference run transient for this much of the room's time (e.g. 1200s), each "
+                         "intake its time mean: for rooms whose plumes never settle (docs/thermal.md)");
+    fieldCmd->add_option("--average-from", fieldArgs.averageFrom,
+                         "With --transient: average from this time on (default: a third of the run)");
     fieldCmd->add_option("--from-openfoam", fieldArgs.fromOpenFoam,
                          "Read an exported case back after its Allrun: each rack's intake from OpenFOAM beside rdt's");
     fieldCmd->add_option("--h5", fieldArgs.h5, "With --from-openfoam: write the comparison as HDF5 (/openfoam/intakes)");

@@ -47,6 +47,9 @@ json openFoamJson(const OpenFoamComparison& c)
     return {{"dir", c.result.dir},
             {"iterations", c.result.iterations},
             {"converged", c.result.converged},
+            {"reference", c.result.transient ? "transient" : "steady"},
+            {"end_time_s", jsonNumber(c.result.endS)},
+            {"average_from_s", jsonNumber(c.result.averageFromS)},
             {"ranks", c.result.ranks},
             {"largest_difference_K", jsonNumber(w.largestK)},
             {"most_optimistic_K", jsonNumber(w.coolestK)},
@@ -57,12 +60,20 @@ std::string openFoamText(const OpenFoamComparison& c)
 {
     std::string out;
     char line[256];
-    std::snprintf(line, sizeof line, "OpenFOAM in %s: %d iterations on %d rank%s, %s\n", c.result.dir.c_str(),
-                  c.result.iterations, c.result.ranks, c.result.ranks == 1 ? "" : "s",
-                  c.result.converged ? "converged on its residual targets" : "NOT converged on its residual targets");
+    if (c.result.transient)
+        std::snprintf(line, sizeof line,
+                      "OpenFOAM in %s: transient, %d time steps to %.0f s on %d rank%s%s; intakes are time means from "
+                      "%.0f s\n",
+                      c.result.dir.c_str(), c.result.iterations, c.result.endS, c.result.ranks,
+                      c.result.ranks == 1 ? "" : "s", c.result.converged ? "" : " (NOT run to its end)",
+                      c.result.averageFromS);
+    else
+        std::snprintf(line, sizeof line, "OpenFOAM in %s: %d iterations on %d rank%s, %s\n", c.result.dir.c_str(),
+                      c.result.iterations, c.result.ranks, c.result.ranks == 1 ? "" : "s",
+                      c.result.converged ? "converged on its residual targets" : "NOT converged on its residual targets");
     out += line;
     std::snprintf(line, sizeof line, "  %-28s %10s %12s %16s %22s\n", "rack", "rdt degC", "OpenFOAM degC",
-                  "rdt - OpenFOAM K", "OpenFOAM last 500 it K");
+                  "rdt - OpenFOAM K", c.result.transient ? "2nd - 1st half mean K" : "OpenFOAM last 500 it K");
     out += line;
     for (std::size_t i = 0; i < c.result.racks.size(); ++i) {
         const room::OpenFoamIntake& r = c.result.racks[i];
@@ -98,6 +109,11 @@ void writeOpenFoamH5(const std::string& path, const OpenFoamComparison& c)
         hil::writeStringAttribute(group.get(), "converged", c.result.converged ? "yes" : "no");
         hil::writeScalar(group.get(), "iterations", c.result.iterations, "1");
         hil::writeScalar(group.get(), "ranks", c.result.ranks, "1");
+        hil::writeStringAttribute(group.get(), "reference", c.result.transient ? "transient" : "steady");
+        if (c.result.transient) {
+            hil::writeScalar(group.get(), "end_time", c.result.endS, "s");
+            hil::writeScalar(group.get(), "average_from", c.result.averageFromS, "s");
+        }
         hil::H5Table t;
         const auto rack = t.textColumn("rack"), patch = t.textColumn("patch"),
                    ours = t.realColumn("rdt_intake", "degC"), theirs = t.realColumn("openfoam_intake", "degC"),

@@ -230,7 +230,12 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
     }
     writeFoamFile(dir / "system" / "fvOptions", foamHeader("dictionary", "fvOptions", "system") + options.str());
 
-    // Each rack zone's mean intake temperature, every 50 iterations, for the comparison.
+    // Each rack zone's mean intake temperature, every 50 iterations (transient: every 5 steps,
+    // a fraction of a second of the room's time), for the comparison.
+    const bool transient = o.transientS > 0;
+    const double averageFrom = std::isfinite(o.averageFromS) ? o.averageFromS : o.transientS / 3.0;
+    const std::string every = transient ? "5" : "50";
+    const std::string solverName = transient ? "buoyantBoussinesqPimpleFoam" : "buoyantBoussinesqSimpleFoam";
     std::ostringstream functions;
     for (const FoamPatch& p : patches)
         if (p.kind == K::Intake)
@@ -239,7 +244,7 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
                       << "        regionType      patch;\n        name            " << p.name << ";\n"
                       << "        operation       areaAverage;\n        fields          (T);\n"
                       << "        writeFields     false;\n        log             false;\n"
-                      << "        writeControl    timeStep;\n        writeInterval   50;\n    }\n";
+                      << "        writeControl    timeStep;\n        writeInterval   " << every << ";\n    }\n";
     // Each supply's and return's flow-weighted temperature and its flow (out of the room: +): the
     // room's heat balance in OpenFOAM.
     for (const FoamPatch& p : patches)
@@ -253,14 +258,17 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
                                    : "        operation       weightedAverage;\n        weightField     phi;\n"
                                      "        fields          (T);\n")
                           << "        writeFields     false;\n        log             false;\n"
-                          << "        writeControl    timeStep;\n        writeInterval   50;\n    }\n";
+                          << "        writeControl    timeStep;\n        writeInterval   " << every << ";\n    }\n";
+    const std::string end = transient ? foamNumber(o.transientS) : std::to_string(o.iterations);
     writeFoamFile(dir / "system" / "controlDict",
-                  foamHeader("dictionary", "controlDict", "system") +
-                      "application     buoyantBoussinesqSimpleFoam;\nstartFrom       startTime;\nstartTime       0;\n"
+                  foamHeader("dictionary", "controlDict", "system") + "application     " + solverName +
+                      ";\nstartFrom       startTime;\nstartTime       0;\n"
                       "stopAt          endTime;\nendTime         " +
-                      std::to_string(o.iterations) +
-                      ";\ndeltaT          1;\nwriteControl    timeStep;\nwriteInterval   " +
-                      std::to_string(o.iterations) +
+                      end +
+                      (transient ? ";\ndeltaT          0.02;\nadjustTimeStep  yes;\nmaxCo           2;\n"
+                                   "maxDeltaT       0.5;\nwriteControl    adjustableRunTime;\nwriteInterval   "
+                                 : ";\ndeltaT          1;\nwriteControl    timeStep;\nwriteInterval   ") +
+                      end +
                       ";\npurgeWrite      1;\nwriteFormat     ascii;\nwritePrecision  8;\nwriteCompression off;\n"
                       "timeFormat      general;\ntimePrecision   6;\nrunTimeModifiable false;\n\nfunctions\n{\n" +
                       functions.str() + "}\n");
@@ -269,24 +277,43 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
     writeFoamFile(
         dir / "system" / "fvSchemes",
         foamHeader("dictionary", "fvSchemes", "system") +
-            "ddtSchemes\n{\n    default         steadyState;\n}\n\ngradSchemes\n{\n    default         Gauss "
+            "ddtSchemes\n{\n    default         " + std::string(transient ? "Euler" : "steadyState") +
+            ";\n}\n\ngradSchemes\n{\n    default         Gauss "
             "linear;\n}\n\ndivSchemes\n{\n    default         none;\n    div(phi,U)      bounded Gauss upwind;\n"
             "    div(phi,T)      bounded Gauss vanLeer;\n    div(phi,k)      bounded Gauss upwind;\n"
             "    div(phi,epsilon) bounded Gauss upwind;\n    div((nuEff*dev2(T(grad(U))))) Gauss linear;\n}\n\n"
             "laplacianSchemes\n{\n    default         Gauss linear corrected;\n}\n\ninterpolationSchemes\n{\n"
             "    default         linear;\n}\n\nsnGradSchemes\n{\n    default         corrected;\n}\n");
-    writeFoamFile(dir / "system" / "fvSolution",
-                  foamHeader("dictionary", "fvSolution", "system") +
-                      "solvers\n{\n    p_rgh\n    {\n        solver          GAMG;\n        smoother        "
-                      "DICGaussSeidel;\n        tolerance       1e-8;\n        relTol          0.01;\n    }\n\n"
-                      "    \"(U|T|k|epsilon)\"\n    {\n        solver          PBiCGStab;\n        preconditioner  "
-                      "DILU;\n        tolerance       1e-8;\n        relTol          0.1;\n    }\n}\n\n"
-                      "SIMPLE\n{\n    momentumPredictor no;\n    nNonOrthogonalCorrectors 0;\n    pRefCell        0;\n"
-                      "    pRefValue       0;\n    residualControl\n    {\n        p_rgh           1e-4;\n"
-                      "        U               1e-5;\n        T               1e-5;\n        \"(k|epsilon)\"   1e-5;\n"
-                      "    }\n}\n\nrelaxationFactors\n{\n    fields\n    {\n        p_rgh           0.7;\n    }\n"
-                      "    equations\n    {\n        U               0.3;\n        T               0.5;\n"
-                      "        \"(k|epsilon)\"   0.5;\n    }\n}\n");
+    const std::string linear =
+        "solvers\n{\n    p_rgh\n    {\n        solver          GAMG;\n        smoother        "
+        "DICGaussSeidel;\n        tolerance       1e-8;\n        relTol          0.01;\n    }\n\n";
+    if (transient)
+        writeFoamFile(dir / "system" / "fvSolution",
+                      foamHeader("dictionary", "fvSolution", "system") + linear +
+                          "    p_rghFinal\n    {\n        solver          GAMG;\n        smoother        "
+                          "DICGaussSeidel;\n        tolerance       1e-7;\n        relTol          0;\n    }\n\n"
+                          "    \"(U|T|k|epsilon)(|Final)\"\n    {\n        solver          PBiCGStab;\n"
+                          "        preconditioner  DILU;\n        tolerance       1e-8;\n        relTol          0.1;\n"
+                          "    }\n}\n\nPIMPLE\n{\n    momentumPredictor yes;\n    nOuterCorrectors 1;\n"
+                          "    nCorrectors     2;\n    nNonOrthogonalCorrectors 0;\n    pRefCell        0;\n"
+                          "    pRefValue       0;\n}\n");
+    else
+        writeFoamFile(dir / "system" / "fvSolution",
+                      foamHeader("dictionary", "fvSolution", "system") + linear +
+                          "    \"(U|T|k|epsilon)\"\n    {\n        solver          PBiCGStab;\n        preconditioner  "
+                          "DILU;\n        tolerance       1e-8;\n        relTol          0.1;\n    }\n}\n\n"
+                          "SIMPLE\n{\n    momentumPredictor no;\n    nNonOrthogonalCorrectors 0;\n    pRefCell        0;\n"
+                          "    pRefValue       0;\n    residualControl\n    {\n        p_rgh           1e-4;\n"
+                          "        U               1e-5;\n        T               1e-5;\n        \"(k|epsilon)\"   1e-5;\n"
+                          "    }\n}\n\nrelaxationFactors\n{\n    fields\n    {\n        p_rgh           0.7;\n    }\n"
+                          "    equations\n    {\n        U               0.3;\n        T               0.5;\n"
+                          "        \"(k|epsilon)\"   0.5;\n    }\n}\n");
+    // How the intakes are read back (readOpenFoamResult, Allrun): the last sample of a steady run,
+    // or the time mean from `average_from` of a transient one.
+    writeFoamFile(dir / "rdt-reference.txt",
+                  transient ? "# how rdt reads this case's intakes\nmode transient\nend " + foamNumber(o.transientS) +
+                                  "\naverage_from " + foamNumber(averageFrom) + "\n"
+                            : std::string("# how rdt reads this case's intakes\nmode steady\n"));
 
     // What rdt computed, for the comparison Allrun prints: per rack its mean intake, then its
     // zones' intake patches with their flows (m³/s), to weigh OpenFOAM's zone means by.
@@ -336,13 +363,12 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
                    "exit 1; }\n"
                    "# Open MPI refuses root unless told; containers and CI often run as root.\n"
                    "if [ \"$(id -u)\" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi\n"
-                   "mpirun -np " + ranks + " --oversubscribe buoyantBoussinesqSimpleFoam -parallel > "
-                   "log.buoyantBoussinesqSimpleFoam 2>&1 || { echo \"solver failed: see log.buoyantBoussinesqSimpleFoam\"; "
-                   "exit 1; }\n"
+                   "mpirun -np " + ranks + " --oversubscribe " + solverName + " -parallel > log." + solverName +
+                   " 2>&1 || { echo \"solver failed: see log." + solverName + "\"; exit 1; }\n"
                    "reconstructPar -latestTime > log.reconstructPar 2>&1 || { echo \"reconstructPar failed: see "
                    "log.reconstructPar\"; exit 1; }\n"
-                 : "buoyantBoussinesqSimpleFoam > log.buoyantBoussinesqSimpleFoam 2>&1 || "
-                   "{ echo \"solver failed: see log.buoyantBoussinesqSimpleFoam\"; exit 1; }\n";
+                 : solverName + " > log." + solverName + " 2>&1 || { echo \"solver failed: see log." + solverName +
+                       "\"; exit 1; }\n";
     writeFoamFile(
         dir / "Allrun",
         "#!/bin/sh\n# " + o.title +
@@ -354,11 +380,17 @@ void writeOpenFoamCase(const RoomGeometry& room, const FieldSolver& s, const std
             run +
             "echo \"rack intake: OpenFOAM vs rdt (degC)\"\n"
             "while read -r name rdt zones; do\n"
-            "  case \"$name\" in \\#*) continue;; esac\n"
-            "  # The rack's mean: its zones' last values weighted by their flows.\n"
+            "  case \"$name\" in \\#*) continue;; esac\n" +
+            (transient ? "  # The rack's mean: its zones' time means from " + foamNumber(averageFrom) +
+                             " s on, weighted by their flows.\n"
+                       : std::string("  # The rack's mean: its zones' last values weighted by their flows.\n")) +
             "  of=$(for z in $zones; do echo \"$z\"; done | paste - - | while read -r patch flow; do\n"
-            "    f=$(ls postProcessing/\"$patch\"/*/surfaceFieldValue.dat 2>/dev/null | head -n 1)\n"
-            "    [ -n \"$f\" ] && echo \"$(tail -n 1 \"$f\" | awk '{print $2}') $flow\"\n"
+            "    f=$(ls postProcessing/\"$patch\"/*/surfaceFieldValue.dat 2>/dev/null | head -n 1)\n" +
+            (transient ? "    [ -n \"$f\" ] && echo \"$(awk -v t0=" + foamNumber(averageFrom) +
+                             " '/^#/ { next } { if (n > 0 && t >= t0) { s += 0.5 * ($2 + v) * ($1 - t); d += $1 - t } "
+                             "t = $1; v = $2; n++ } END { if (d > 0) printf \"%.8f\", s / d; else print v }' \"$f\") "
+                             "$flow\"\n"
+                       : std::string("    [ -n \"$f\" ] && echo \"$(tail -n 1 \"$f\" | awk '{print $2}') $flow\"\n")) +
             "  done | awk '{ s += $1 * $2; w += $2; n++ } END { if (n > 0 && w > 0) printf \"%.6f\", s / w }')\n"
             "  [ -n \"$of\" ] || { echo \"$name: no OpenFOAM result\"; continue; }\n"
             "  awk -v n=\"$name\" -v a=\"$of\" -v b=\"$rdt\" 'BEGIN { printf \"%s %.2f %.2f %+.2f\\n\", n, a - "

@@ -32,6 +32,13 @@ struct OpenFoamOptions {
     int iterations = 2000; ///< SIMPLE iterations (endTime); the residual controls may stop it earlier
     std::string title;     ///< into the case's README
     int ranks = 1;         ///< MPI ranks for the solver (> 1: decomposePar, mpirun, reconstructPar)
+    /// > 0: a transient reference instead of the steady one — buoyantBoussinesqPimpleFoam (PIMPLE,
+    /// Euler, Courant number 2) for this many seconds of the room's time, each intake averaged over
+    /// time from `averageFromS` (default: a third of the run) to the end. A room whose plumes never
+    /// settle has no steady answer: SIMPLE's last iteration is one sample of an oscillation, and
+    /// its time mean is the reference (docs/thermal.md).
+    double transientS = 0;
+    double averageFromS = NAN;
     /// Per black box (racks, then in-row units) its name in the design, into rdt-racks.txt for
     /// readOpenFoamResult; empty: rack_N.
     std::vector<std::string> boxNames;

@@ -34,10 +34,10 @@ void forEachRow(const fs::path& file, const std::string& missing, Fn&& fn)
     }
 }
 
-/// The sampled values of a surfaceFieldValue series, in order.
-std::vector<double> series(const fs::path& file)
+/// The samples (iteration or time, value) of a surfaceFieldValue series, in order.
+std::vector<std::pair<double, double>> series(const fs::path& file)
 {
-    std::vector<double> v;
+    std::vector<std::pair<double, double>> v;
     forEachRow(file, "no OpenFOAM result: run the case's Allrun first",
                [&](std::istringstream& row, const core::SourceLoc& at) {
                    double iteration = 0, value = 0;
@@ -47,7 +47,7 @@ std::vector<double> series(const fs::path& file)
                    if (value < 200.0 || value > 400.0)
                        throw core::InputError(at, "a temperature of " + std::to_string(value) +
                                                       " K is not air in a room (200 to 400 K): the run diverged");
-                   v.push_back(value);
+                   v.emplace_back(iteration, value);
                });
     if (v.empty())
         throw core::InputError(core::SourceLoc{file.string(), 0, 0, ""}, "no samples: the run stopped before its first");
@@ -62,6 +62,30 @@ OpenFoamResult readOpenFoamResult(const std::string& dirName)
     OpenFoamResult out;
     out.dir = dirName;
     const fs::path racksFile = dir / "rdt-racks.txt", compareFile = dir / "rdt-compare.txt";
+    // Steady (the last sample) or transient (the time mean over a window): rdt-reference.txt;
+    // a case exported before it existed is steady.
+    const fs::path referenceFile = dir / "rdt-reference.txt";
+    if (fs::exists(referenceFile))
+        forEachRow(referenceFile, "", [&](std::istringstream& row, const core::SourceLoc& at) {
+            std::string key, value;
+            if (!(row >> key >> value))
+                throw core::InputError(at, "expected: key value");
+            if (key == "mode") {
+                if (value != "steady" && value != "transient")
+                    throw core::InputError(at, "mode is steady or transient, not \"" + value + "\"");
+                out.transient = value == "transient";
+            } else if (key == "end" || key == "average_from") {
+                char* e = nullptr;
+                const double x = std::strtod(value.c_str(), &e);
+                if (*e != '\0' || !std::isfinite(x) || x < 0)
+                    throw core::InputError(at, key + " must be a time in seconds (>= 0), not \"" + value + "\"");
+                (key == "end" ? out.endS : out.averageFromS) = x;
+            } else
+                throw core::InputError(at, "unknown key \"" + key + "\" (mode, end, average_from)");
+        });
+    if (out.transient && !(out.averageFromS < out.endS))
+        throw core::InputError(core::SourceLoc{referenceFile.string(), 0, 0, ""},
+                               "a transient case needs average_from before its end");
     std::map<std::string, std::string> ids;
     forEachRow(racksFile, "not a case rdt exported (rdt field DESIGN --openfoam DIR writes it)",
                [&](std::istringstream& row, const core::SourceLoc& at) {
@@ -91,12 +115,31 @@ OpenFoamResult readOpenFoamResult(const std::string& dirName)
                 throw core::InputError(at, "\"" + patch + "\" is not a patch name (letters, digits and _)");
             if (!(row >> flow) || !(flow > 0) || !std::isfinite(flow))
                 throw core::InputError(at, patch + ": expected its flow (m3/s, > 0)");
-            const std::vector<double> v = series(dir / "postProcessing" / patch / "0" / "surfaceFieldValue.dat");
-            sum += flow * v.back();
-            r.zoneIntakeC.push_back(v.back() - kZeroC);
+            const fs::path file = dir / "postProcessing" / patch / "0" / "surfaceFieldValue.dat";
+            const std::vector<std::pair<double, double>> v = series(file);
+            double value = v.back().second, change = value - v[v.size() > 10 ? v.size() - 11 : 0].second;
+            if (out.transient) {
+                // The time mean (trapezoids) over the window, and its halves' difference.
+                const double mid = 0.5 * (out.averageFromS + v.back().first);
+                double s[2] = {0, 0}, d[2] = {0, 0};
+                for (std::size_t k = 1; k < v.size(); ++k)
+                    if (v[k - 1].first >= out.averageFromS) {
+                        const int h = v[k - 1].first >= mid ? 1 : 0;
+                        s[h] += 0.5 * (v[k].second + v[k - 1].second) * (v[k].first - v[k - 1].first);
+                        d[h] += v[k].first - v[k - 1].first;
+                    }
+                if (!(d[0] > 0 && d[1] > 0))
+                    throw core::InputError(core::SourceLoc{file.string(), 0, 0, ""},
+                                           "the run ended before its averaging window (from " +
+                                               std::to_string(out.averageFromS) + " s) was covered");
+                value = (s[0] + s[1]) / (d[0] + d[1]);
+                change = s[1] / d[1] - s[0] / d[0];
+            }
+            sum += flow * value;
+            r.zoneIntakeC.push_back(value - kZeroC);
             r.zoneFlowM3s.push_back(flow);
             weight += flow;
-            drift += flow * (v.back() - v[v.size() > 10 ? v.size() - 11 : 0]);
+            drift += flow * change;
         }
         if (!(weight > 0))
             throw core::InputError(at, r.patch + " has no zones");
@@ -104,7 +147,8 @@ OpenFoamResult readOpenFoamResult(const std::string& dirName)
         r.driftK = drift / weight;
         out.racks.push_back(r);
     });
-    const fs::path logFile = dir / "log.buoyantBoussinesqSimpleFoam";
+    const fs::path logFile =
+        dir / (out.transient ? "log.buoyantBoussinesqPimpleFoam" : "log.buoyantBoussinesqSimpleFoam");
     std::ifstream log(logFile);
     if (!log)
         throw core::InputError(core::SourceLoc{logFile.string(), 0, 0, ""}, "no solver log: run the case's Allrun");
@@ -112,7 +156,8 @@ OpenFoamResult readOpenFoamResult(const std::string& dirName)
     while (std::getline(log, line)) {
         if (line.rfind("Time = ", 0) == 0)
             ++out.iterations;
-        out.converged = out.converged || line.find("SIMPLE solution converged") != std::string::npos;
+        out.converged = out.converged || line.find("SIMPLE solution converged") != std::string::npos ||
+                        (out.transient && line == "End");
         if (line.rfind("nProcs", 0) == 0) {
             const auto colon = line.find(':');
             if (colon != std::string::npos)

@@ -457,3 +457,92 @@ TEST_CASE("OpenFOAM read-back: a folder rdt did not export, a case not run and a
     CHECK_FALSE(r.converged);
     fs::remove_all(dir);
 }
+
+TEST_CASE("OpenFOAM transient reference: time means over the window, read back as Allrun prints them",
+          "[thermal][room][openfoam]")
+{
+    // A synthetic run: the intake rises linearly from 300 K at t = 0 to 306 K at t = 60 s, sampled
+    // unevenly; from 30 s its time mean is 304.5 K exactly (trapezoids are exact on a line), the
+    // second half's mean (45-60 s: 305.25 K) less the first half's (30-45 s: 303.75 K) is 1.5 K.
+    const fs::path dir = fs::temp_directory_path() / ("rdt-openfoam-transient-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "postProcessing" / "rack_1_intake" / "0");
+    std::ofstream(dir / "rdt-racks.txt") << "# rack   its id in the design\nrack_1 h/p/a/r1\n";
+    std::ofstream(dir / "rdt-compare.txt") << "# header\nrack_1 300.0 rack_1_intake 0.5\n";
+    {
+        std::ofstream dat(dir / "postProcessing" / "rack_1_intake" / "0" / "surfaceFieldValue.dat");
+        dat << "# Time areaAverage(T)\n";
+        for (double t : {0.5, 7.0, 19.25, 30.0, 31.5, 37.0, 45.0, 52.75, 58.0, 60.0})
+            dat << t << " " << 300.0 + t / 10.0 << "\n";
+    }
+    std::ofstream(dir / "log.buoyantBoussinesqPimpleFoam") << "nProcs : 1\nTime = 0.5\n\nTime = 60\n\nEnd\n";
+    const auto message = [&] {
+        try {
+            room::readOpenFoamResult(dir.string());
+        } catch (const core::InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    std::ofstream(dir / "rdt-reference.txt") << "mode transient\nend 60\naverage_from 30\n";
+    const room::OpenFoamResult r = room::readOpenFoamResult(dir.string());
+    CHECK(r.transient);
+    CHECK(r.converged); // ran to its end
+    CHECK(r.iterations == 2);
+    CHECK(r.averageFromS == 30.0);
+    REQUIRE(r.racks.size() == 1);
+    CHECK(r.racks[0].intakeC == Approx(304.5 - 273.15).epsilon(1e-12));
+    CHECK(r.racks[0].driftK == Approx(1.5).epsilon(1e-12));
+    // The same file read as a steady run: its last sample.
+    std::ofstream(dir / "rdt-reference.txt") << "mode steady\n";
+    std::ofstream(dir / "log.buoyantBoussinesqSimpleFoam") << "Time = 1\n";
+    CHECK(room::readOpenFoamResult(dir.string()).racks[0].intakeC == Approx(306.0 - 273.15));
+    // Bad references: located errors.
+    std::ofstream(dir / "rdt-reference.txt") << "mode wobbly\n";
+    CHECK_THAT(message(), Catch::Matchers::Contains("rdt-reference.txt:1") && Catch::Matchers::Contains("steady or transient"));
+    std::ofstream(dir / "rdt-reference.txt") << "mode transient\nend 60\naverage_from 90\n";
+    CHECK_THAT(message(), Catch::Matchers::Contains("average_from before its end"));
+    std::ofstream(dir / "rdt-reference.txt") << "mode transient\nend 600\naverage_from 100\n";
+    CHECK_THAT(message(), Catch::Matchers::Contains("surfaceFieldValue.dat") &&
+                              Catch::Matchers::Contains("ended before its averaging window"));
+    std::ofstream(dir / "rdt-reference.txt") << "mode transient\nend 60 s\naverage_from -3\n";
+    CHECK_THAT(message(), Catch::Matchers::Contains("rdt-reference.txt:3") && Catch::Matchers::Contains("time in seconds"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("OpenFOAM transient reference: the row pair runs with buoyantBoussinesqPimpleFoam and its Allrun averages",
+          "[thermal][room][openfoam]")
+{
+    REQUIRE(haveOpenFoam());
+    const core::Design d =
+        core::loadDesign(RDT_SOURCE_DIR "/tests/fixtures/room/row-pair-6.yaml", test::kDataDir + "/catalog");
+    const thermal::ThermalResult t = room::computeThermalField(d);
+    const room::RoomField& room = room::fieldOf(t)->rooms.front();
+    const fs::path dir = fs::temp_directory_path() / ("rdt-openfoam-pimple-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    room::OpenFoamOptions o;
+    o.transientS = 60;
+    o.averageFromS = 20;
+    o.boxNames = room::boxNames(room.geometry, d);
+    room::exportOpenFoam(room.geometry, *room.solver, dir.string(), o);
+    CHECK(slurp(dir / "system" / "controlDict").find("application     buoyantBoussinesqPimpleFoam;") != std::string::npos);
+    CHECK(slurp(dir / "system" / "fvSchemes").find("default         Euler;") != std::string::npos);
+    CHECK(slurp(dir / "system" / "fvSolution").find("PIMPLE") != std::string::npos);
+    REQUIRE(std::system(("sh '" + (dir / "Allrun").string() + "' > '" + (dir / "allrun.out").string() + "' 2>&1")
+                            .c_str()) == 0);
+    const std::map<int, std::array<double, 2>> printed = intakeComparison(dir);
+    const room::OpenFoamResult back = room::readOpenFoamResult(dir.string());
+    CHECK(back.transient);
+    CHECK(back.converged);
+    CHECK(back.endS == 60.0);
+    REQUIRE(back.racks.size() == 6);
+    REQUIRE(printed.size() == 6);
+    for (std::size_t i = 0; i < back.racks.size(); ++i) {
+        INFO(back.racks[i].id);
+        // Allrun's awk and rdt's reader take the same time mean (printed to 0.01 K).
+        CHECK(std::abs(back.racks[i].intakeC - printed.at(static_cast<int>(i) + 1)[0]) <= 0.006);
+        CHECK(back.racks[i].intakeC > 15.0);
+        CHECK(back.racks[i].intakeC < 45.0);
+    }
+    fs::remove_all(dir);
+}
