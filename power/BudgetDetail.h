@@ -21,5 +21,7 @@ double whipExcess(const RackPower& out, const PowerOptions& o, bool normalOnly);
 void noteOnce(RackPower& out, const std::string& note);
 /// Cap advice for every failing rule, the named limits and normal operation (docs/power.md).
 void adviseCaps(const core::Design& d, std::size_t rackIndex, const PowerOptions& o, RackPower& out);
+/// Each liquid loop's CDUs into `res.cdus` and their shares onto its racks (CduPower.cpp).
+void addCdus(const core::Design& d, const PowerOptions& o, PowerResult& res);
 
 } // namespace rdt::power::detail

@@ -146,6 +146,17 @@ const RowPairRun& rowPairRun()
     return run;
 }
 
+/// The error reading `dir` back gives, or "no error".
+std::string readBackError(const fs::path& dir)
+{
+    try {
+        room::readOpenFoamResult(dir.string());
+    } catch (const core::InputError& e) {
+        return std::string(e.what());
+    }
+    return std::string("no error");
+}
+
 bool haveOpenFoam()
 {
     return std::system("command -v buoyantBoussinesqSimpleFoam >/dev/null 2>&1 && command -v checkMesh >/dev/null") ==
@@ -421,14 +432,7 @@ TEST_CASE("OpenFOAM read-back: a folder rdt did not export, a case not run and a
     const fs::path dir = fs::temp_directory_path() / ("rdt-openfoam-back-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
-    const auto message = [&] {
-        try {
-            room::readOpenFoamResult(dir.string());
-        } catch (const core::InputError& e) {
-            return std::string(e.what());
-        }
-        return std::string("no error");
-    };
+    const auto message = [&] { return readBackError(dir); };
     CHECK_THAT(message(), Catch::Matchers::Contains("rdt-racks.txt") && Catch::Matchers::Contains("not a case rdt exported"));
     std::ofstream(dir / "rdt-racks.txt") << "# rack   its id in the design\nrack_1 h/p/a/r1\n";
     std::ofstream(dir / "rdt-compare.txt") << "# header\nrack_1 300.0 rack_1_intake 0.5\n";
@@ -476,14 +480,7 @@ TEST_CASE("OpenFOAM transient reference: time means over the window, read back a
             dat << t << " " << 300.0 + t / 10.0 << "\n";
     }
     std::ofstream(dir / "log.buoyantBoussinesqPimpleFoam") << "nProcs : 1\nTime = 0.5\n\nTime = 60\n\nEnd\n";
-    const auto message = [&] {
-        try {
-            room::readOpenFoamResult(dir.string());
-        } catch (const core::InputError& e) {
-            return std::string(e.what());
-        }
-        return std::string("no error");
-    };
+    const auto message = [&] { return readBackError(dir); };
     std::ofstream(dir / "rdt-reference.txt") << "mode transient\nend 60\naverage_from 30\n";
     const room::OpenFoamResult r = room::readOpenFoamResult(dir.string());
     CHECK(r.transient);
