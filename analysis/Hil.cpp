@@ -14,7 +14,7 @@ using namespace hildetail;
 
 HilComparison compareTelemetry(const RunResult& run, const hil::Series& series)
 {
-    return compareTelemetry(run.design, run.power.get(), run.thermal.get(), series);
+    return compareTelemetry(run.design, run.power.get(), run.thermal.get(), series, run.liquid.get());
 }
 
 std::vector<core::PartField> residualFields(const core::Design& design, const HilComparison& comparison)
@@ -64,7 +64,8 @@ std::vector<core::PartField> residualFields(const core::Design& design, const Hi
 }
 
 HilComparison compareTelemetry(const core::Design& design, const power::PowerResult* powerResult,
-                               const thermal::ThermalResult* thermalResult, const hil::Series& series)
+                               const thermal::ThermalResult* thermalResult, const hil::Series& series,
+                               const liquid::LiquidResult* liquidResult)
 {
     struct View {
         const core::Design& design;
@@ -75,7 +76,13 @@ HilComparison compareTelemetry(const core::Design& design, const power::PowerRes
     out.sweeps = series.samples.size();
     const auto index = slotIndex(run.design);
     const std::size_t n = series.parts.size();
+    std::set<std::string> loopsRead;
     for (std::size_t i = 0; i < n; ++i) {
+        if (isLiquidTelemetryPart(run.design, series.parts[i], series.kinds[i])) {
+            compareCoolingUnit(run.design, liquidResult, series, i, out);
+            loopsRead.insert(series.parts[i].substr(0, series.parts[i].rfind("/cdu")));
+            continue;
+        }
         const auto it = index.find(series.parts[i]);
         if (it == index.end())
             throw core::InputError(core::SourceLoc{run.design.file, 0, 0, "layout"},
@@ -143,6 +150,7 @@ HilComparison compareTelemetry(const core::Design& design, const power::PowerRes
             } else if (inlet.n > 0) {
                 out.notChecked.push_back(slot.id + ": inlet, exhaust, fan (the model has no air path for it)");
             }
+            compareTray(run.design, liquidResult, series, i, out);
         }
         if (out.rows.size() == before)
             out.notChecked.push_back(
@@ -158,6 +166,9 @@ HilComparison compareTelemetry(const core::Design& design, const power::PowerRes
                 !covered.count(slot.id))
                 out.notChecked.push_back(slot.id + ": no telemetry mapped");
         }
+    for (const core::LiquidLoop& loop : run.design.liquid.loops)
+        if (!loopsRead.count(loop.id))
+            out.notChecked.push_back(loop.id + ": no telemetry mapped (its CDUs)");
     return out;
 }
 
@@ -237,6 +248,7 @@ void registerHilChecks(core::CheckRegistry& registry)
                   "measured load; a difference of more than `tolerance` (percentage points) is a violation.",
                   {{"tolerance", {0.01, Dimension::Ratio}}}},
                  deviation("psu_efficiency", false));
+    registerHilLiquidChecks(registry);
     registry.add({"hil.telemetry.missing",
                   "Every mapped part was read",
                   core::Severity::Warning,

@@ -33,9 +33,23 @@ struct HilComparison {
 /// Compare a run's predictions with the series' readings (means over its sweeps). Parts of the
 /// series that the design lacks are an InputError (the wrong design or file).
 HilComparison compareTelemetry(const RunResult& run, const hil::Series& series);
-/// The same from a design and its solver results (the studio's last check); either may be null.
+/// The same from a design and its solver results (the studio's last check); any may be null.
+/// A liquid loop's CDUs (`LOOP/cduN`, kind `cdu`) are compared with the loop, a tray's coolant
+/// readings with its branch.
 HilComparison compareTelemetry(const core::Design& design, const power::PowerResult* power,
-                               const thermal::ThermalResult* thermal, const hil::Series& series);
+                               const thermal::ThermalResult* thermal, const hil::Series& series,
+                               const liquid::LiquidResult* liquid = nullptr);
+
+/// Liquid cooling's part of the comparison (analysis/HilLiquid.cpp): whether a series part is one
+/// of the design's CDUs; one CDU's rows (flow, supply, return, heat, head, pump speed, failed
+/// pumps, leak state); a tray's coolant flow and inlet.
+bool isLiquidTelemetryPart(const core::Design& design, const std::string& part, const std::string& kind);
+void compareCoolingUnit(const core::Design& design, const liquid::LiquidResult* liquid, const hil::Series& series,
+                        std::size_t part, HilComparison& out);
+void compareTray(const core::Design& design, const liquid::LiquidResult* liquid, const hil::Series& series,
+                 std::size_t part, HilComparison& out);
+/// The `hil.liquid.*` rules (registered by registerHilChecks).
+void registerHilLiquidChecks(core::CheckRegistry& registry);
 
 /// The residuals (measured − model) laid over the layout for the studio's "Colour by": "Power residual" (% of
 /// the model), "Inlet residual" (K), "Fan residual" (points of full speed), each on a range symmetric about 0
@@ -78,6 +92,13 @@ struct Calibration {
 
 /// Fit the estimated catalog figures of the design's parts to the readings of the series.
 Calibration calibrate(const RunResult& run, const std::vector<hil::Series>& series);
+
+/// The liquid model's part of the fit (analysis/HilCalibrateLiquid.cpp): each mapped loop's
+/// pressure drop against flow (Δp = k·Qⁿ from its CDUs' flow and head; reported at the model's
+/// flow beside the model's drop) and each tray part's cold-plate resistance curve (a scale on the
+/// catalog's, from the trays' coolant flow, supply and return and their GPUs' temperature and power,
+/// through the part's thermal.r_jc). Called by calibrate().
+void calibrateLiquid(const RunResult& run, const std::vector<hil::Series>& series, Calibration& c);
 
 /// Catalog YAML lines (`field: {value: …, source: "measured: …"}`) for the fitted figures.
 std::string calibrationCatalogLines(const Calibration& c);

@@ -77,6 +77,8 @@ Calibration calibrate(const RunResult& run, const std::vector<hil::Series>& seri
         c.files.push_back(s.info.design.empty() ? "series" : s.info.map);
         c.sweeps += s.samples.size();
         for (std::size_t i = 0; i < s.parts.size(); ++i) {
+            if (isLiquidTelemetryPart(run.design, s.parts[i], s.kinds[i]))
+                continue; // a CDU: calibrateLiquid
             const auto it = index.find(s.parts[i]);
             if (it == index.end())
                 throw core::InputError(core::SourceLoc{run.design.file, 0, 0, "layout"},
@@ -259,6 +261,7 @@ Calibration calibrate(const RunResult& run, const std::vector<hil::Series>& seri
                           "sensors: {airflow: …, pressure: …})");
     if (psu.empty())
         c.notes.push_back("PSU efficiency: no power shelf readings");
+    calibrateLiquid(run, series, c);
     return c;
 }
 
@@ -290,8 +293,11 @@ std::string calibrationCatalogLines(const Calibration& c)
         if (pts.empty())
             continue;
         std::snprintf(b, sizeof b, "±%.2g %s", worst, f.yUnit.c_str());
-        const std::string indent = f.field == "fans.curve" ? "    " : "  ";
-        const std::string head = f.field == "fans.curve" ? "  fans:\n    curve:\n" : "  efficiency_curve:\n";
+        const bool plate = f.field == "liquid.plate.resistance";
+        const std::string indent = f.field == "fans.curve" ? "    " : plate ? "      " : "  ";
+        const std::string head = f.field == "fans.curve" ? "  fans:\n    curve:\n"
+                                 : plate                 ? "  liquid:\n    plate:\n      resistance:\n"
+                                                         : "  efficiency_curve:\n";
         byPart[f.part] += head + indent + "  value: [" + pts + "]\n" + indent + "  source: \"" +
                           measuredSource(c, f.points, b) + "\"\n";
     }

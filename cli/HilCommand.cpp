@@ -1,5 +1,6 @@
 #include "cli/HilCommand.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -101,14 +102,15 @@ hil::SeriesInfo info(const HilArgs& a)
 void printResiduals(const analysis::HilComparison& c, std::size_t limit)
 {
     std::map<std::string, std::map<std::string, const analysis::HilResidual*>> by;
-    std::vector<std::string> order;
+    std::vector<std::string> air, liquid;
+    static const std::set<std::string> coolant{"coolant_flow", "coolant_supply", "coolant_return", "coolant_dp",
+                                               "coolant_heat", "pump_speed",     "pumps_failed",   "leak_state"};
     for (const analysis::HilResidual& r : c.rows) {
-        if (!by.count(r.part))
+        std::vector<std::string>& order = coolant.count(r.quantity) ? liquid : air;
+        if (std::find(order.begin(), order.end(), r.part) == order.end())
             order.push_back(r.part);
         by[r.part][r.quantity] = &r;
     }
-    std::printf("%-34s %22s %20s %18s %18s\n", "part", "power W (model)", "inlet degC (model)", "fan % (model)",
-                "PSU eff % (model)");
     auto cell = [](const analysis::HilResidual* r, const char* fmt) {
         char b[48];
         if (!r)
@@ -116,16 +118,40 @@ void printResiduals(const analysis::HilComparison& c, std::size_t limit)
         std::snprintf(b, sizeof b, fmt, r->measured, r->predicted);
         return std::string(b);
     };
+    auto name = [](const std::string& p) { return p.size() > 34 ? "…" + p.substr(p.size() - 32) : p; };
+    if (!air.empty() || liquid.empty())
+        std::printf("%-34s %22s %20s %18s %18s\n", "part", "power W (model)", "inlet degC (model)", "fan % (model)",
+                    "PSU eff % (model)");
     std::size_t n = 0;
-    for (const std::string& p : order) {
+    for (const std::string& p : air) {
         if (n++ >= limit) {
-            std::printf("… %zu more parts (use --json for all)\n", order.size() - limit);
+            std::printf("… %zu more parts (use --json for all)\n", air.size() - limit);
             break;
         }
         auto& q = by[p];
-        std::printf("%-34s %22s %20s %18s %18s\n", p.size() > 34 ? ("…" + p.substr(p.size() - 32)).c_str() : p.c_str(),
-                    cell(q["power"], "%.0f (%.0f)").c_str(), cell(q["inlet"], "%.1f (%.1f)").c_str(),
-                    cell(q["fan"], "%.0f (%.0f)").c_str(), cell(q["psu_efficiency"], "%.1f (%.1f)").c_str());
+        std::printf("%-34s %22s %20s %18s %18s\n", name(p).c_str(), cell(q["power"], "%.0f (%.0f)").c_str(),
+                    cell(q["inlet"], "%.1f (%.1f)").c_str(), cell(q["fan"], "%.0f (%.0f)").c_str(),
+                    cell(q["psu_efficiency"], "%.1f (%.1f)").c_str());
+    }
+    if (!liquid.empty()) {
+        std::printf("%-34s %20s %20s %20s %16s %16s %14s %7s %7s\n", "CDU or tray", "flow L/min (model)",
+                    "supply degC (model)", "return degC (model)", "head kPa (model)", "pump % (model)",
+                    "heat kW (model)", "failed", "leak");
+        n = 0;
+        for (const std::string& p : liquid) {
+            if (n++ >= limit) {
+                std::printf("… %zu more CDUs and trays (use --json for all)\n", liquid.size() - limit);
+                break;
+            }
+            auto& q = by[p];
+            const analysis::HilResidual* leak = q["leak_state"];
+            const char* leakWord = !leak ? "-" : leak->measured >= 2 ? "CRIT" : leak->measured >= 1 ? "WARN" : "ok";
+            std::printf("%-34s %20s %20s %20s %16s %16s %14s %7s %7s\n", name(p).c_str(),
+                        cell(q["coolant_flow"], "%.1f (%.1f)").c_str(), cell(q["coolant_supply"], "%.1f (%.1f)").c_str(),
+                        cell(q["coolant_return"], "%.1f (%.1f)").c_str(), cell(q["coolant_dp"], "%.1f (%.1f)").c_str(),
+                        cell(q["pump_speed"], "%.0f (%.0f)").c_str(), cell(q["coolant_heat"], "%.1f (%.1f)").c_str(),
+                        cell(q["pumps_failed"], "%.0f (%.0f)").c_str(), leakWord);
+        }
     }
     for (std::size_t i = 0; i < c.notChecked.size() && i < 20; ++i)
         std::printf("not checked: %s\n", c.notChecked[i].c_str());

@@ -14,7 +14,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     rdt::hil::readLegacyPower(url, body, r, true);
     rdt::hil::readLegacyThermal(url, body, r);
     rdt::hil::readFans(url, body, r);
-    for (const char* q : {"power", "gpu_power", "inlet", "exhaust", "airflow", "pressure"})
+    for (const char* q : {"power", "gpu_power", "inlet", "exhaust", "airflow", "pressure", "coolant_flow",
+                          "coolant_supply", "coolant_return", "coolant_dp", "gpu_temperature"})
         rdt::hil::readSensor(url, body, q, r);
+    // A CDU's resources (DMTF CoolingUnit and its collections), then their sum.
+    for (const char* what : {"cdu", "connectors", "pumps", "leak-detectors", "connector", "pump", "leak-detector",
+                             "environment"})
+        rdt::hil::readCduResource(url, body, what, r);
+    rdt::hil::finishCoolingUnit(r);
     return 0;
 }

@@ -62,7 +62,8 @@ void Studio::rebuildFields()
         return;
     try {
         const analysis::HilComparison c =
-            analysis::compareTelemetry(design(), m_results->power.get(), m_results->thermal.get(), *m_series);
+            analysis::compareTelemetry(design(), m_results->power.get(), m_results->thermal.get(), *m_series,
+                                        m_results->liquid.get());
         for (core::PartField& f : analysis::residualFields(design(), c))
             m_fields.push_back(std::move(f));
         analysis::RunResult run;

@@ -5,9 +5,12 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
+#include "hil/RedfishDetail.h"
+
 namespace rdt::hil {
 
 using nlohmann::json;
+using namespace redfishdetail;
 
 namespace {
 
@@ -17,51 +20,6 @@ std::string lower(std::string s)
 {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
     return s;
-}
-
-/// Parse a response body; on failure append "URL: malformed JSON (…)" and return false.
-bool parse(const std::string& url, const std::string& body, json& out, PartReading& r)
-{
-    try {
-        out = json::parse(body);
-    } catch (const json::parse_error& e) {
-        r.errors.push_back("GET " + url + ": malformed JSON at byte " + std::to_string(e.byte) + " of " +
-                           std::to_string(body.size()));
-        return false;
-    } catch (const json::exception& e) { // e.g. a number beyond double's range (found by fuzz_redfish)
-        r.errors.push_back("GET " + url + ": unreadable JSON (" + e.what() + ")");
-        return false;
-    }
-    if (!out.is_object()) {
-        r.errors.push_back("GET " + url + ": expected a JSON object");
-        return false;
-    }
-    return true;
-}
-
-/// A finite number at j[key] (or j[key]["Reading"] when `reading`); NaN when absent or null.
-double number(const json& j, const char* key, bool reading = false)
-{
-    if (!j.is_object())
-        return NAN;
-    const auto it = j.find(key);
-    if (it == j.end())
-        return NAN;
-    const json* v = &*it;
-    if (reading) {
-        if (!v->is_object())
-            return NAN;
-        const auto r = v->find("Reading");
-        if (r == v->end())
-            return NAN;
-        v = &*r;
-    }
-    return v->is_number() ? v->get<double>() : NAN;
-}
-
-void missing(PartReading& r, const std::string& url, const std::string& what)
-{
-    r.errors.push_back("GET " + url + ": no " + what + " in the response");
 }
 
 /// The Redfish error message of a failed request, if its body carries one.
@@ -146,7 +104,8 @@ enum class What {
     Sensor,
     Psus,
     PsuMember,
-    PsuMetrics
+    PsuMetrics,
+    Cdu ///< a CDU's resources: `quantity` says which (readCduResource)
 };
 
 struct Job {
@@ -326,6 +285,22 @@ void readSensor(const std::string& url, const std::string& body, const std::stri
             r.pressurePa = v * 1000.0;
         else
             return wrong("Pa or kPa");
+    } else if (quantity == "coolant_flow") {
+        if (units != "L/min")
+            return wrong("L/min");
+        r.coolantFlowLpm = v;
+    } else if (quantity == "coolant_supply" || quantity == "coolant_return" || quantity == "gpu_temperature") {
+        if (units != "Cel")
+            return wrong("Cel");
+        (quantity == "coolant_supply" ? r.coolantSupplyC
+                                      : quantity == "coolant_return" ? r.coolantReturnC : r.gpuTemperatureC) = v;
+    } else if (quantity == "coolant_dp") {
+        if (units == "kPa")
+            r.coolantDpKPa = v;
+        else if (units == "Pa")
+            r.coolantDpKPa = v / 1000.0;
+        else
+            return wrong("kPa or Pa");
     }
 }
 
@@ -439,7 +414,13 @@ Sample Poller::poll()
         auto add = [&](What w, const std::string& url, const std::string& q = {}) {
             jobs.push_back(Job{i, w, url, s.token, q, 0});
         };
-        if (p.kind == "power-shelf") {
+        if (p.kind == "cdu") {
+            const std::string cdu = p.bmc + "/redfish/v1/ThermalEquipment/CDUs/" + p.chassis;
+            add(What::Cdu, cdu + (s.expandLevels ? "?$expand=.($levels=2)" : ""), "cdu");
+            // The detectors' own resources: LeakDetection's group excerpts may be stale copies.
+            add(What::Cdu, cdu + "/LeakDetection/LeakDetectors" + (s.expandLevels ? "?$expand=.($levels=1)" : ""),
+                "leak-detectors");
+        } else if (p.kind == "power-shelf") {
             if (p.api == RedfishApi::Legacy)
                 add(What::LegacyPower, chassis + "/Power");
             else
@@ -514,6 +495,10 @@ Sample Poller::poll()
                 break;
             case What::LegacyThermal: readLegacyThermal(h.url, h.body, r); break;
             case What::Sensor: readSensor(h.url, h.body, job.quantity, r); break;
+            case What::Cdu:
+                for (const auto& [path, what] : readCduResource(h.url, h.body, job.quantity, r))
+                    next.push_back(Job{job.part, What::Cdu, m_map.parts[job.part].bmc + path, job.token, what, 0});
+                break;
             case What::Psus: {
                 json j;
                 if (!parse(h.url, h.body, j, r))
@@ -585,6 +570,9 @@ Sample Poller::poll()
         }
         jobs = std::move(next);
     }
+    for (std::size_t i = 0; i < m_map.parts.size(); ++i)
+        if (m_map.parts[i].kind == "cdu")
+            finishCoolingUnit(sample.parts[i]);
     sample.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return sample;
 }

@@ -8,6 +8,7 @@
 /// and their Metrics, or legacy Power.PowerSupplies). A failing endpoint costs only its own
 /// readings: each error names the endpoint and what was wrong; the rest of the sweep stands.
 
+#include <array>
 #include <cmath>
 #include <map>
 #include <string>
@@ -32,6 +33,22 @@ struct PartReading {
     double pressurePa = NAN;                           ///< chassis pressure drop
     double powerLimitW = NAN;                          ///< Controls/PowerLimit set point
     std::vector<double> psuInW, psuOutW, psuCapacityW; ///< power shelves: per supply
+    // Liquid cooling: a CDU (its secondary, IT-side coolant connectors together; `powerW` its
+    // draw) or a tray (its connector's sensors named in the map).
+    double coolantFlowLpm = NAN;  ///< L/min, summed over the connectors
+    double coolantSupplyC = NAN;  ///< degC, flow-weighted over the connectors
+    double coolantReturnC = NAN;  ///< degC, flow-weighted
+    double coolantDpKPa = NAN;    ///< supply-to-return pressure difference (kPa), the largest
+    double coolantHeatKW = NAN;   ///< HeatRemovedkW, summed
+    double pumpSpeedPct = NAN;    ///< mean of the running pumps (% of full)
+    double pumpsFailed = NAN;     ///< pumps not running (State not Enabled, or Health Critical)
+    double leakState = NAN;       ///< worst leak detector: 0 OK, 1 Warning, 2 Critical; NaN: none read
+    double gpuTemperatureC = NAN; ///< the hottest GPU (a sensor the map names)
+    /// While a sweep reads a CDU: each connector's (flow, supply, return, Δp, heat), each pump's
+    /// (speed, failed), each detector's state; finishCoolingUnit() turns them into the figures above.
+    std::vector<std::array<double, 5>> connectors;
+    std::vector<std::array<double, 2>> pumps;
+    std::vector<int> leaks;
     std::vector<std::string> errors;                   ///< each names its endpoint
 };
 
@@ -76,6 +93,15 @@ void readLegacyPower(const std::string& url, const std::string& body, PartReadin
 /// ThermalSubsystem/Fans expanded: the members' SpeedPercent.Reading (mean and max).
 void readFans(const std::string& url, const std::string& body, PartReading& r);
 void readLegacyThermal(const std::string& url, const std::string& body, PartReading& r);
+/// A CDU's resources (DMTF CoolingUnit, 2023.1+; the OCP CDU profile's mandatory properties):
+/// `what` is "cdu" (the CoolingUnit, $expand-ed or not), "connectors" / "pumps" /
+/// "leak-detectors" (collections), "connector", "pump", "leak-detector" (members) or
+/// "environment". Readings go into `r`; the resources still to GET (links the answer did not
+/// expand) are returned as (path, what).
+std::vector<std::pair<std::string, std::string>> readCduResource(const std::string& url, const std::string& body,
+                                                                 const std::string& what, PartReading& r);
+/// Sum the CDU's connectors, pumps and detectors into the reading's figures.
+void finishCoolingUnit(PartReading& r);
 /// A Sensor resource's Reading for `quantity`, its ReadingUnits checked.
 void readSensor(const std::string& url, const std::string& body, const std::string& quantity, PartReading& r);
 

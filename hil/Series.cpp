@@ -188,21 +188,31 @@ const std::vector<QuantityInfo>& seriesQuantities()
 {
     static const std::vector<QuantityInfo> q{{"power", "W"},      {"inlet", "degC"},  {"exhaust", "degC"},
                                              {"fan", "%"},        {"fan_max", "%"},   {"gpu_power", "W"},
-                                             {"airflow", "m3/s"}, {"pressure", "Pa"}, {"power_limit", "W"}};
+                                             {"airflow", "m3/s"}, {"pressure", "Pa"}, {"power_limit", "W"},
+                                             // liquid cooling (2026-12): CDUs and trays
+                                             {"coolant_flow", "L/min"}, {"coolant_supply", "degC"},
+                                             {"coolant_return", "degC"}, {"coolant_dp", "kPa"},
+                                             {"coolant_heat", "kW"}, {"pump_speed", "%"},
+                                             {"pumps_failed", "count"}, {"leak_state", "state (0 OK, 1 Warning, 2 Critical)"},
+                                             {"gpu_temperature", "degC"}};
     return q;
 }
 
 double quantityValue(const PartReading& r, std::size_t q)
 {
-    const double v[] = {r.powerW,    r.inletC,     r.exhaustC,   r.fanPct,     r.fanMaxPct,
-                        r.gpuPowerW, r.airflowM3s, r.pressurePa, r.powerLimitW};
+    const double v[] = {r.powerW,         r.inletC,         r.exhaustC,       r.fanPct,          r.fanMaxPct,
+                        r.gpuPowerW,      r.airflowM3s,     r.pressurePa,     r.powerLimitW,     r.coolantFlowLpm,
+                        r.coolantSupplyC, r.coolantReturnC, r.coolantDpKPa,   r.coolantHeatKW,   r.pumpSpeedPct,
+                        r.pumpsFailed,    r.leakState,      r.gpuTemperatureC};
     return v[q];
 }
 
 void setQuantity(PartReading& r, std::size_t q, double v)
 {
-    double* p[] = {&r.powerW,    &r.inletC,     &r.exhaustC,   &r.fanPct,     &r.fanMaxPct,
-                   &r.gpuPowerW, &r.airflowM3s, &r.pressurePa, &r.powerLimitW};
+    double* p[] = {&r.powerW,         &r.inletC,         &r.exhaustC,       &r.fanPct,        &r.fanMaxPct,
+                   &r.gpuPowerW,      &r.airflowM3s,     &r.pressurePa,     &r.powerLimitW,   &r.coolantFlowLpm,
+                   &r.coolantSupplyC, &r.coolantReturnC, &r.coolantDpKPa,   &r.coolantHeatKW, &r.pumpSpeedPct,
+                   &r.pumpsFailed,    &r.leakState,      &r.gpuTemperatureC};
     *p[q] = v;
 }
 
@@ -362,6 +372,10 @@ Series readSeries(const std::string& path)
         const std::size_t n = s.parts.size();
         std::vector<std::vector<double>> q;
         for (const QuantityInfo& qi : seriesQuantities()) {
+            if (H5Lexists(g, qi.name, H5P_DEFAULT) <= 0) { // a file from before the quantity existed
+                q.emplace_back(t * n, NAN);
+                continue;
+            }
             q.push_back(readAll(g, qi.name, dims));
             t = std::min<std::size_t>(t, dims.empty() ? 0 : dims[0]); // a killed writer may leave rows unequal
         }

@@ -41,12 +41,57 @@ std::string expand(const std::string& tmpl, const std::map<std::string, std::str
                 where.fail("{" + name + "} is empty for this part (it is not in a " + name + ")");
             out += it->second;
         } else {
-            where.fail("unknown placeholder {" + name +
-                       "}: use {id}, {slot}, {rack}, {row}, {pod}, {hall}, {rack_index}, {chassis} or {env:NAME}");
+            where.fail("unknown placeholder {" + name + "}: use " +
+                       (values.count("loop") ? std::string("{loop}, {cdu_index}, {cdu_number}")
+                                             : std::string("{id}, {slot}, {rack}, {row}, {pod}, {hall}, {rack_index}, "
+                                                           "{chassis}")) +
+                       " or {env:NAME}");
         }
         i = close;
     }
     return out;
+}
+
+void checkBmc(const core::Cursor& t, const std::string& bmc)
+{
+    if (bmc.rfind("http://", 0) != 0 && bmc.rfind("https://", 0) != 0 && bmc.find("{env:") != 0)
+        t["bmc"].fail("the BMC address starts with https:// (or http:// for a lab mockup): \"" + bmc + "\"");
+}
+
+/// A `loops:` target: each CDU of each matching liquid loop becomes a mapped part `LOOP/cduN`.
+void mapLoops(const core::Cursor& t, const core::Design& design, std::vector<int>& taken, TelemetryMap& map)
+{
+    t.allowKeys({"loops", "bmc", "cdu"});
+    const std::string pattern = t["loops"].str();
+    const std::string bmc = t["bmc"].str();
+    checkBmc(t, bmc);
+    const std::string cdu = t.has("cdu") ? t["cdu"].str() : std::string("{cdu_number}");
+    int matched = 0;
+    for (std::size_t l = 0; l < design.liquid.loops.size(); ++l) {
+        const core::LiquidLoop& loop = design.liquid.loops[l];
+        if (!core::globMatch(pattern, loop.id))
+            continue;
+        ++matched;
+        if (taken[l]++ > 0)
+            continue; // the first matching target maps a loop
+        for (int k = 0; k < loop.count; ++k) {
+            const std::map<std::string, std::string> v{
+                {"loop", loop.id}, {"cdu_index", std::to_string(k)}, {"cdu_number", std::to_string(k + 1)}};
+            MappedPart m;
+            m.part = loop.id + "/cdu" + std::to_string(k + 1);
+            m.kind = "cdu";
+            m.loop = static_cast<int>(l);
+            m.bmc = expand(bmc, v, t["bmc"]);
+            while (!m.bmc.empty() && m.bmc.back() == '/')
+                m.bmc.pop_back();
+            m.chassis = expand(cdu, v, t.has("cdu") ? t["cdu"] : t);
+            m.loc = t.loc();
+            map.parts.push_back(std::move(m));
+        }
+    }
+    if (matched == 0)
+        t["loops"].fail("\"" + pattern + "\" matches no liquid loop of the design" +
+                        (design.liquid.loops.empty() ? std::string(" (it has no liquid: section)") : std::string()));
 }
 
 bool mappable(core::PartKind k)
@@ -58,7 +103,9 @@ bool mappable(core::PartKind k)
 
 const std::vector<std::string>& sensorQuantities()
 {
-    static const std::vector<std::string> q{"power", "inlet", "exhaust", "gpu_power", "airflow", "pressure"};
+    static const std::vector<std::string> q{"power",        "inlet",          "exhaust",        "gpu_power",
+                                            "airflow",      "pressure",       "coolant_flow",   "coolant_supply",
+                                            "coolant_return", "coolant_dp",   "gpu_temperature"};
     return q;
 }
 
@@ -121,8 +168,13 @@ TelemetryMap parseTelemetryMap(const std::string& text, const std::string& fileN
             if (mappable(design.racks[r].slots[s].part->kind))
                 all.emplace_back(r, s);
     taken.assign(all.size(), false);
+    std::vector<int> loopsTaken(design.liquid.loops.size(), 0);
     for (const core::Cursor& t : targets.elements()) {
         t.requireMap();
+        if (t.has("loops")) {
+            mapLoops(t, design, loopsTaken, map);
+            continue;
+        }
         t.allowKeys({"parts", "bmc", "chassis", "api", "sensors"});
         const std::string pattern = t["parts"].str();
         const std::string bmc = t["bmc"].str();
@@ -142,8 +194,7 @@ TelemetryMap parseTelemetryMap(const std::string& text, const std::string& fileN
             s->allowKeys(sensorQuantities());
             sensors = s->entries();
         }
-        if (bmc.rfind("http://", 0) != 0 && bmc.rfind("https://", 0) != 0 && bmc.find("{env:") != 0)
-            t["bmc"].fail("the BMC address starts with https:// (or http:// for a lab mockup): \"" + bmc + "\"");
+        checkBmc(t, bmc);
         int matched = 0;
         for (std::size_t k = 0; k < all.size(); ++k) {
             const auto [r, s] = all[k];
@@ -191,6 +242,9 @@ TelemetryMap parseTelemetryMap(const std::string& text, const std::string& fileN
     for (std::size_t k = 0; k < all.size(); ++k)
         if (!taken[k])
             map.unmapped.push_back(design.racks[all[k].first].slots[all[k].second].id);
+    for (std::size_t l = 0; l < loopsTaken.size(); ++l)
+        if (loopsTaken[l] == 0)
+            map.unmapped.push_back("liquid loop " + design.liquid.loops[l].id + " (its CDUs)");
     return map;
 }
 

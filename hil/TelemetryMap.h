@@ -16,6 +16,15 @@
 /// Placeholders: {id} (the part's full id), {slot} (its name in the rack), {rack}, {row}, {pod},
 /// {hall} (the last component of each group's id), {rack_index} (0-based, design order),
 /// {chassis} (in sensor paths), {env:NAME} (an environment variable).
+///
+/// A liquid loop's CDUs are mapped by loop id instead of part (each of the loop's `count` units is
+/// one mapped part, `LOOP/cduN`, kind `cdu`):
+///
+///       - loops: "pod*-aalc"
+///         bmc: "https://{loop}-cdu{cdu_number}.example.net"
+///         cdu: "1"          # its CoolingUnit id under /redfish/v1/ThermalEquipment/CDUs (default {cdu_number})
+///
+/// with the placeholders {loop}, {cdu_index} (0-based), {cdu_number} (1-based) and {env:NAME}.
 
 #include <map>
 #include <string>
@@ -37,16 +46,17 @@ enum class AuthMode { None, Basic, Session };
 
 /// One mapped design part.
 struct MappedPart {
-    std::string part; ///< design slot id
-    std::string kind; ///< `chassis`, `switch`, `power-shelf`
+    std::string part; ///< design slot id, or `LOOP/cduN` for a liquid loop's N-th CDU
+    std::string kind; ///< `chassis`, `switch`, `power-shelf`, `cdu`
     int rack = -1, slot = -1;
     std::string bmc;     ///< `https://host[:port]`, no trailing slash
-    std::string chassis; ///< Redfish chassis id
+    std::string chassis; ///< Redfish chassis id (a CDU: its CoolingUnit id)
     RedfishApi api = RedfishApi::Current;
     /// Extra Sensor resources by quantity (`gpu_power`, `airflow`, `pressure`, `inlet`, `power`),
     /// paths below /redfish/v1/.
     std::map<std::string, std::string> sensors;
     core::SourceLoc loc; ///< the target entry that mapped it
+    int loop = -1;       ///< a CDU: index into Design::liquid.loops
 };
 
 struct TelemetryMap {

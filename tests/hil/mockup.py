@@ -3,6 +3,7 @@
 
     python3 tests/hil/mockup.py --out DIR [--grand-teton NAME ...] [--power-shelf NAME ...]
                                 [--list FILE] [--lean] [--readings FILE.json]
+                                [--cdu NAME ...] [--liquid-sensors]
 
 Each chassis is a copy of a template chassis: tests/hil/mockups/grand-teton (Chassis/GT) or
 tests/hil/mockups/orv3-power-shelf (Chassis/PowerShelf), with its Id and every /redfish/v1/Chassis/GT...
@@ -16,6 +17,12 @@ from the chassis and from the collections, DataSourceUri values are kept as they
 "airflow_cfm", "deltap_pa", "psu": [[in_w, out_w] x 6]}} sets each value everywhere it appears.
 fan_pct is one number or 16; SpeedRPM follows it (3900 RPM at 100 %).  A power shelf takes power_w
 (AC input), inlet_c and psu; its input/output totals follow psu unless power_w is given.
+
+--cdu NAME: a coolant distribution unit at /redfish/v1/ThermalEquipment/CDUs/NAME, a copy of DMTF's
+public-cooling-unit CDU (tests/hil/mockups/cooling-unit, BSD 3-Clause: see its NOTICE) with its URIs
+rewritten; the ServiceRoot links ThermalEquipment.  --liquid-sensors: every grand-teton chassis gets the
+Sensors a liquid-cooled tray's coolant connector and GPUs would have: Coolant_Flow (L/min),
+Coolant_Supply, Coolant_Return and GPU_Temp (Cel).
 
 Files are written as one-line JSON (fast to write and to re-read; json.tool prints them).
 Serve DIR with tests/third_party/redfish-mockup-server/redfishMockupServer.py -S -D DIR, or with
@@ -178,8 +185,8 @@ def chassis_list(args):
         if name in seen:
             fail(f"chassis {name} named twice")
         seen.add(name)
-    if not out:
-        fail("no chassis: give --grand-teton, --power-shelf or --list")
+    if not out and not args.cdu:
+        fail("no chassis: give --grand-teton, --power-shelf, --list or --cdu")
     return out
 
 
@@ -235,6 +242,44 @@ def write_service(out, chassis):
     write_doc(out, R + "/Managers", collection("Managers", managers))
 
 
+LIQUID_SENSORS = {"Coolant_Flow": ("LiquidFlowLPM", "L/min", 10.0), "Coolant_Supply": ("Temperature", "Cel", 30.0),
+                  "Coolant_Return": ("Temperature", "Cel", 40.0), "GPU_Temp": ("Temperature", "Cel", 60.0)}
+
+
+def write_liquid_sensors(out, name):
+    for sid, (rtype, unit, value) in LIQUID_SENSORS.items():
+        write_doc(out, f"{R}/Chassis/{name}/Sensors/{sid}",
+                  {"@odata.type": "#Sensor.v1_7_0.Sensor", "Id": sid, "Name": sid.replace("_", " "),
+                   "ReadingType": rtype, "ReadingUnits": unit, "Reading": value,
+                   "Status": {"State": "Enabled", "Health": "OK"}})
+
+
+def write_cdus(out, names):
+    """ThermalEquipment with the CDUs, each a copy of the DMTF CDU with its URIs rewritten."""
+    base = os.path.join(HERE, "mockups", "cooling-unit", "ThermalEquipment")
+    src = f"{R}/ThermalEquipment/CDUs/1"
+    uri = re.compile(re.escape(src) + r'(?=[/"#])')
+    for name in names:
+        top = os.path.join(base, "CDUs", "1")
+        for dirpath, _, files in os.walk(top):
+            if "index.json" not in files:
+                continue
+            rel = os.path.relpath(dirpath, top).replace(os.sep, "/").lstrip(".")
+            text = uri.sub(f"{R}/ThermalEquipment/CDUs/{name}", json.dumps(load_json(os.path.join(dirpath, "index.json"))))
+            doc = json.loads(text)
+            if not rel:
+                doc["Id"] = name
+            write_doc(out, f"{R}/ThermalEquipment/CDUs/{name}" + (f"/{rel}" if rel else ""), doc)
+    write_doc(out, f"{R}/ThermalEquipment", load_json(os.path.join(base, "index.json")))
+    cdus = load_json(os.path.join(base, "CDUs", "index.json"))
+    cdus["Members"] = [{"@odata.id": f"{R}/ThermalEquipment/CDUs/{n}"} for n in names]
+    cdus["Members@odata.count"] = len(names)
+    write_doc(out, f"{R}/ThermalEquipment/CDUs", cdus)
+    root = load_json(os.path.join(out, "index.json"))
+    root["ThermalEquipment"] = {"@odata.id": f"{R}/ThermalEquipment"}
+    write_doc(out, R + "/", root)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", required=True, help="mockup directory to write (short form)")
@@ -244,6 +289,8 @@ def main():
     ap.add_argument("--list", metavar="FILE", help="lines `grand-teton NAME` / `power-shelf NAME`")
     ap.add_argument("--lean", action="store_true", help="only the resources a power/thermal poller reads")
     ap.add_argument("--readings", metavar="FILE.json", help="per-chassis readings")
+    ap.add_argument("--cdu", nargs="+", action="extend", metavar="NAME", help="add a CDU (ThermalEquipment/CDUs/NAME)")
+    ap.add_argument("--liquid-sensors", action="store_true", help="coolant and GPU temperature sensors on grand-teton")
     args = ap.parse_args()
     chassis = chassis_list(args)
     readings = load_json(args.readings) if args.readings else {}
@@ -278,9 +325,16 @@ def main():
             with open(d + "/index.json", "w") as f:
                 f.write(json.dumps(docs[rel]) + "\n" if rel in docs else text.replace(TOKEN, name))
     write_service(args.out, chassis)
+    if args.liquid_sensors:
+        for kind, name in chassis:
+            if kind == "grand-teton":
+                write_liquid_sensors(args.out, name)
+    if args.cdu:
+        write_cdus(args.out, args.cdu)
     kinds = [k for k, _ in chassis]
     print(f"wrote {len(chassis)} chassis ({kinds.count('grand-teton')} grand-teton, "
-          f"{kinds.count('power-shelf')} power-shelf{', lean' if args.lean else ''}) to {args.out}")
+          f"{kinds.count('power-shelf')} power-shelf{', lean' if args.lean else ''})"
+          f"{' and %d CDUs' % len(args.cdu) if args.cdu else ''} to {args.out}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,59 @@
+#pragma once
+// Shared by hil/Redfish.cpp (chassis, switches, shelves) and hil/RedfishLiquid.cpp (CDUs): reading a
+// Redfish payload into a PartReading, every problem an error naming its URL.
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "hil/Redfish.h"
+
+namespace rdt::hil::redfishdetail {
+
+using nlohmann::json;
+
+/// Parse a response body; on failure append "URL: malformed JSON (…)" and return false.
+inline bool parse(const std::string& url, const std::string& body, json& out, PartReading& r)
+{
+    try {
+        out = json::parse(body);
+    } catch (const json::parse_error& e) {
+        r.errors.push_back("GET " + url + ": malformed JSON at byte " + std::to_string(e.byte) + " of " +
+                           std::to_string(body.size()));
+        return false;
+    } catch (const json::exception& e) { // e.g. a number beyond double's range (found by fuzz_redfish)
+        r.errors.push_back("GET " + url + ": unreadable JSON (" + e.what() + ")");
+        return false;
+    }
+    if (!out.is_object()) {
+        r.errors.push_back("GET " + url + ": expected a JSON object");
+        return false;
+    }
+    return true;
+}
+
+/// A finite number at j[key] (or j[key]["Reading"] when `reading`); NaN when absent or null.
+inline double number(const json& j, const char* key, bool reading = false)
+{
+    if (!j.is_object())
+        return NAN;
+    const auto it = j.find(key);
+    if (it == j.end())
+        return NAN;
+    const json* v = &*it;
+    if (reading) {
+        if (!v->is_object())
+            return NAN;
+        const auto r = v->find("Reading");
+        if (r == v->end())
+            return NAN;
+        v = &*r;
+    }
+    return v->is_number() ? v->get<double>() : NAN;
+}
+
+inline void missing(PartReading& r, const std::string& url, const std::string& what)
+{
+    r.errors.push_back("GET " + url + ": no " + what + " in the response");
+}
+
+} // namespace rdt::hil::redfishdetail
