@@ -154,6 +154,8 @@ std::vector<FieldSpec> fieldsFor(PartKind kind)
         add({q("tdp", Dimension::Power),
              q("min_power_cap", Dimension::Power),
              q("power.idle", Dimension::Power),
+             q("power.communication", Dimension::Power),
+             q("power.floor_max", Dimension::Ratio, 0, 1),
              q("peak_power_ratio", Dimension::Ratio, 1, 3),
              q("memory", Dimension::DataSize),
              q("memory_bandwidth", Dimension::DataRate),

@@ -236,6 +236,37 @@ struct Liquid {
     SourceLoc loc;
 };
 
+/// `dynamics:` — the training job's power waveform (docs/dynamics.md): every GPU of the design in
+/// one synchronous job, alternating between its compute power and its communication power each
+/// iteration; GPU power smoothing (NVML's power floor and ramp rates) as mitigations.
+struct Dynamics {
+    bool declared = false;
+    double iterationS = NAN;   ///< the iteration's period
+    double computeShare = NAN; ///< share of the iteration the GPUs compute (the rest: communication)
+    double edgeS = 0;          ///< each swing's edge (linear); 0: as fast as the sampling
+    double startS = 0;         ///< the job's start ramp from idle; 0: a step
+    double durationS = 600;    ///< simulated time after the job starts
+    double stepS = 0.01;       ///< sampling interval
+    /// Mitigations: GPU power floor as a share of its TDP (NVML PERCENT_TMP_FLOOR), per-GPU ramp
+    /// limits (NVML RAMP_UP_RATE / RAMP_DOWN_RATE, W/s). NaN: not used.
+    double floorShare = NAN, rampUpWps = NAN, rampDownWps = NAN;
+    SourceLoc loc;
+};
+
+/// `grid:` — the site's interconnection limits (docs/dynamics.md); NaN: not set.
+struct Grid {
+    bool declared = false;
+    double rampWps = NAN;        ///< the largest change of the site's power, per window (W/s)
+    double rampWindowS = 60;     ///< the window the ramp is measured over
+    double bandLoHz = NAN, bandHiHz = NAN, bandShare = NAN; ///< the largest share of AC energy in a band
+    double shortCircuitVA = NAN; ///< the connection's short-circuit strength
+    double xOverR = NAN;         ///< its X/R ratio
+    double voltageChange = NAN;  ///< the largest voltage change the swing may cause (share of nominal)
+    double largeLoadW = NAN;     ///< the utility's large-load threshold
+    std::string source;          ///< where the limits come from (required)
+    SourceLoc loc;
+};
+
 struct Design {
     std::string file; ///< path as given
     std::string text; ///< the input verbatim
@@ -247,6 +278,8 @@ struct Design {
     Storage storage;
     Facility facility;
     Liquid liquid;
+    Dynamics dynamics;
+    Grid grid;
     /// `workload: FILE`: the training job the design is sized for (its checkpoint), resolved against
     /// the design's folder; empty when none. A targets file's workload takes precedence.
     std::string workloadPath;

@@ -286,7 +286,7 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
     const Cursor doc = Cursor::parse(text, fileName);
     if (!doc.isMap())
         doc.fail("a design file must be a mapping with at least `layout:`");
-    doc.allowKeys({"rdt", "name", "description", "profile", "site", "fabric", "storage", "facility", "workload",
+    doc.allowKeys({"rdt", "name", "description", "profile", "site", "fabric", "storage", "facility", "dynamics", "grid", "workload",
                    "power", "room", "thermal", "liquid", "catalog", "templates", "layout", "links", "waivers"});
     if (auto v = doc.find("rdt"))
         v->integer(1, 1);
@@ -303,6 +303,10 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
         d.storage = readStorage(*st);
     if (auto fa = doc.find("facility"))
         d.facility = readFacility(*fa);
+    if (auto dy = doc.find("dynamics"))
+        d.dynamics = readDynamics(*dy);
+    if (auto g = doc.find("grid"))
+        d.grid = readGrid(*g);
     if (auto w = doc.find("workload")) {
         d.workloadLoc = w->loc();
         d.workloadPath = w->str();

@@ -22,6 +22,8 @@ Fabric readFabric(const Cursor& c);
 /// `liquid:` with its loops' CDU parts from `catalog` and their rack globs matched against the
 /// expanded layout (every rack with liquid-cooled parts on exactly one loop).
 Liquid readLiquid(const Cursor& c, const Design& design, const Catalog& catalog);
+Dynamics readDynamics(const Cursor& c);
+Grid readGrid(const Cursor& c);
 /// `out` from `key` when the section has it: a quantity of `dim` within `range`.
 void quantityIf(const Cursor& c, const char* key, Dimension dim, Range range, double& out);
 

@@ -116,6 +116,10 @@ constexpr std::array kUnits{
     UnitDef{"OU", Dimension::OpenU, 1.0, 0},
     UnitDef{"m/s", Dimension::Velocity, 1.0, 0},
     UnitDef{"L/min/kW", Dimension::FlowPerPower, 1e-3 / 60.0 / 1e3, 0},
+    UnitDef{"W/s", Dimension::PowerRate, 1.0, 0},
+    UnitDef{"kW/s", Dimension::PowerRate, 1e3, 0},
+    UnitDef{"MW/s", Dimension::PowerRate, 1e6, 0},
+    UnitDef{"MW/min", Dimension::PowerRate, 1e6 / 60.0, 0},
 };
 
 std::string_view trim(std::string_view s)
@@ -155,6 +159,7 @@ std::string exampleText(Dimension d)
     case Dimension::OpenU: return "\"2 OU\"";
     case Dimension::Velocity: return "\"1.5 m/s\"";
     case Dimension::FlowPerPower: return "\"1.5 L/min/kW\"";
+    case Dimension::PowerRate: return "\"20 MW/min\"";
     }
     return "";
 }
@@ -194,6 +199,7 @@ std::string_view dimensionName(Dimension d)
     case Dimension::OpenU: return "height in OpenU";
     case Dimension::Velocity: return "velocity";
     case Dimension::FlowPerPower: return "flow per power";
+    case Dimension::PowerRate: return "power ramp rate";
     }
     return "quantity";
 }
@@ -226,6 +232,7 @@ std::string_view siUnit(Dimension d)
     case Dimension::OpenU: return "OU";
     case Dimension::Velocity: return "m/s";
     case Dimension::FlowPerPower: return "m3/s/W";
+    case Dimension::PowerRate: return "W/s";
     }
     return "";
 }
@@ -380,6 +387,7 @@ std::string formatQuantity(double v, Dimension dim, int precision)
     case Dimension::OpenU: return fmt(v, "OU");
     case Dimension::Velocity: return fmt(v, "m/s");
     case Dimension::FlowPerPower: return fmt(v * 6e7, "L/min/kW");
+    case Dimension::PowerRate: return fmt(v * 60.0 / 1e6, "MW/min");
     }
     return fmt(v, "");
 }

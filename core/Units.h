@@ -37,6 +37,7 @@ enum class Dimension {
     OpenU,               ///< count of 48 mm OpenU (`2 OU`); a whole number
     Velocity,            ///< m/s
     FlowPerPower,        ///< m^3/s per W: coolant allocated per unit of heat (`1.5 L/min/kW`)
+    PowerRate,           ///< W/s: how fast a load may change (`20 MW/min`)
 };
 
 /// Human name of a dimension ("power", "length", ...).

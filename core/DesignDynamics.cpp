@@ -1,0 +1,72 @@
+// The design file's `dynamics:` (the training job's power waveform) and `grid:` (the site's
+// interconnection limits) sections (docs/dynamics.md).
+#include <cmath>
+
+#include "core/DesignSections.h"
+
+namespace rdt::core::detail {
+
+Dynamics readDynamics(const Cursor& c)
+{
+    c.requireMap();
+    c.allowKeys({"iteration", "compute_share", "edge", "start", "duration", "step", "power_floor", "ramp_up",
+                 "ramp_down"});
+    Dynamics d;
+    d.declared = true;
+    d.loc = c.loc();
+    // The iteration and its compute share are the job's: no default stands in for them.
+    d.iterationS = c["iteration"].quantity(Dimension::Time, Range{0.01, 3600.0});
+    d.computeShare = c["compute_share"].quantity(Dimension::Ratio, Range{0.01, 1.0});
+    quantityIf(c, "edge", Dimension::Time, Range{0.0, 60.0}, d.edgeS);
+    quantityIf(c, "start", Dimension::Time, Range{0.0, 3600.0}, d.startS);
+    quantityIf(c, "duration", Dimension::Time, Range{10.0, 86400.0}, d.durationS);
+    quantityIf(c, "step", Dimension::Time, Range{0.001, 1.0}, d.stepS);
+    quantityIf(c, "power_floor", Dimension::Ratio, Range{0.0, 1.0}, d.floorShare);
+    quantityIf(c, "ramp_up", Dimension::PowerRate, Range{1e-3, 1e9}, d.rampUpWps);
+    quantityIf(c, "ramp_down", Dimension::PowerRate, Range{1e-3, 1e9}, d.rampDownWps);
+    if (d.edgeS > 0.5 * d.iterationS * std::min(d.computeShare, 1.0 - d.computeShare) && d.computeShare < 1.0)
+        c["edge"].fail("an edge longer than half the shorter phase (" +
+                       formatQuantity(0.5 * d.iterationS * std::min(d.computeShare, 1.0 - d.computeShare),
+                                      Dimension::Time) +
+                       ") leaves no flat top: shorten it or lengthen the iteration");
+    if (d.stepS * 4 > d.iterationS)
+        c["step"].fail("sample at least 4 times an iteration (" + formatQuantity(d.iterationS / 4, Dimension::Time) +
+                       " or less)");
+    if (d.durationS / d.stepS > 2e7)
+        c["duration"].fail("more than 20 million samples: lengthen the step or shorten the duration");
+    return d;
+}
+
+Grid readGrid(const Cursor& c)
+{
+    c.requireMap();
+    c.allowKeys({"source", "ramp", "ramp_window", "band", "short_circuit", "x_over_r", "voltage_change",
+                 "large_load"});
+    Grid g;
+    g.declared = true;
+    g.loc = c.loc();
+    g.source = c["source"].str(); // a limit without its source is a guess
+    if (g.source.empty())
+        c["source"].fail("name where the limits come from (the interconnection agreement, or a published template)");
+    quantityIf(c, "ramp", Dimension::PowerRate, Range{1.0, 1e12}, g.rampWps);
+    quantityIf(c, "ramp_window", Dimension::Time, Range{1.0, 3600.0}, g.rampWindowS);
+    if (auto b = c.find("band")) {
+        b->requireMap();
+        b->allowKeys({"from", "to", "share"});
+        g.bandLoHz = (*b)["from"].quantity(Dimension::Frequency, Range{0.0, 1000.0});
+        g.bandHiHz = (*b)["to"].quantity(Dimension::Frequency, Range{0.0, 1000.0});
+        g.bandShare = (*b)["share"].quantity(Dimension::Ratio, Range{0.0, 1.0});
+        if (!(g.bandHiHz > g.bandLoHz))
+            (*b)["to"].fail("the band's upper edge must lie above its lower edge");
+    }
+    quantityIf(c, "short_circuit", Dimension::Power, Range{1e3, 1e13}, g.shortCircuitVA);
+    if (auto x = c.find("x_over_r"))
+        g.xOverR = x->number(0.0, 100.0);
+    quantityIf(c, "voltage_change", Dimension::Ratio, Range{0.0, 1.0}, g.voltageChange);
+    if (!std::isnan(g.voltageChange) && std::isnan(g.shortCircuitVA))
+        c["voltage_change"].fail("a voltage-change limit needs the connection's short_circuit strength (MVA as MW)");
+    quantityIf(c, "large_load", Dimension::Power, Range{0.0, 1e13}, g.largeLoadW);
+    return g;
+}
+
+} // namespace rdt::core::detail
