@@ -51,6 +51,7 @@ core::CheckRegistry makeRegistry()
     liquid::registerChecks(r);
     signal::registerChecks(r);
     registerHilChecks(r);
+    registerDynamicsChecks(r);
     return r;
 }
 
@@ -442,6 +443,12 @@ RunResult run(const RunOptions& options, core::Progress& progress)
         withRotorCase(result.design, *result.power, *result.thermal,
                       analyseThroughput(result.design, *result.power, *result.thermal, *result.signal, nccl,
                                         targets ? &*targets : nullptr, workload ? &workload->checkpoint : nullptr)));
+    if (result.design.dynamics.declared) {
+        progress.update(0.49, "power dynamics");
+        result.dynamics = std::make_shared<const DynamicsResult>(
+            analyseDynamics(result.design, *result.power, *result.thermal));
+        store.put("dynamics", result.dynamics);
+    }
     const auto tThroughput = Clock::now();
 
     struct Scaled : core::Progress {

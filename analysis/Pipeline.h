@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/Dynamics.h"
 #include "analysis/Energy.h"
 #include "analysis/Throughput.h"
 #include "core/Design.h"
@@ -108,6 +109,7 @@ struct RunResult {
     std::shared_ptr<const signal::SignalResult> signal;
     std::shared_ptr<const ThroughputResult> throughput;
     std::shared_ptr<const EnergyResult> energy; ///< when the design declares `facility:`
+    std::shared_ptr<const DynamicsResult> dynamics; ///< when the design declares `dynamics:`
     double loadSeconds = 0.0;
     double powerSeconds = 0.0;
     double thermalSeconds = 0.0;

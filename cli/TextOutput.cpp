@@ -1,5 +1,6 @@
 #include "cli/TextOutput.h"
 
+#include "report/DynamicsOutput.h"
 #include "report/FieldOutput.h"
 
 #include <cctype>
@@ -396,6 +397,8 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
         out << thermalSummaryText(*r.thermal);
     if (r.liquid)
         out << liquidSummaryText(*r.liquid);
+    if (r.dynamics)
+        out << report::dynamicsSummaryText(*r.dynamics);
     if (r.signal && !r.signal->links.empty()) {
         out << "signal  ";
         for (const auto& l : r.signal->links) {

@@ -3,6 +3,7 @@
 #include "core/JsonNumber.h"
 
 #include "report/PowerOutput.h"
+#include "report/DynamicsOutput.h"
 #include "report/LiquidOutput.h"
 #include "report/ThermalOutput.h"
 #include "report/ThroughputOutput.h"
@@ -83,7 +84,8 @@ json checkJson(const RunResult& result)
             {"liquid", result.liquid ? liquidJson(*result.liquid) : json(nullptr)},
             {"signal", result.signal ? signalJson(*result.signal) : json(nullptr)},
             {"throughput", result.throughput ? throughputJson(*result.throughput) : json(nullptr)},
-            {"energy", result.energy ? energyJson(*result.energy) : json(nullptr)}};
+            {"energy", result.energy ? energyJson(*result.energy) : json(nullptr)},
+            {"dynamics", result.dynamics ? dynamicsJson(*result.dynamics) : json(nullptr)}};
 }
 
 json energyJson(const EnergyResult& e)

@@ -11,6 +11,7 @@
 
 #include "hil/H5Table.h"
 #include "report/PowerOutput.h"
+#include "report/DynamicsOutput.h"
 #include "report/LiquidOutput.h"
 #include "report/ThermalOutput.h"
 #include "report/ThroughputOutput.h"
@@ -389,6 +390,8 @@ void writeReport(const RunResult& result, const std::string& outPath, const std:
                 writeThroughputGroup(file.get(), *result.throughput);
             if (result.energy)
                 writeEnergy(file.get(), *result.energy);
+            if (result.dynamics)
+                writeDynamicsGroup(file.get(), *result.dynamics);
         } catch (...) {
             file = H5Handle();
             fs::remove(tmp, ec);

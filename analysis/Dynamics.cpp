@@ -1,0 +1,235 @@
+// The training job's power waveform from the design (docs/dynamics.md): per part, its GPUs' compute
+// and communication levels on top of its steady other draw; per rack, through its shelves; summed
+// to halls, rows and the site; then the site's trace, ramps, spectrum and bands.
+#include "analysis/Dynamics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "analysis/Throughput.h"
+#include "models/PowerDynamics.h"
+
+namespace rdt::analysis {
+
+namespace {
+
+constexpr double kLeadS = 300; ///< idle before the job starts: two 5-minute ramp windows see the start
+
+/// The GPUs' normalised wave (0: communication, 1: compute) at time t from the job's start:
+/// trapezoids with edges centred on the switching instants.
+double wave(double t, double period, double duty, double edge)
+{
+    if (duty >= 1.0)
+        return 1.0;
+    const double ph = std::fmod(t, period), down = duty * period, h = edge / 2;
+    double v = ph < down ? 1.0 : 0.0;
+    if (edge > 0) {
+        if (ph < h)
+            v = 0.5 + ph / edge;
+        else if (ph > period - h)
+            v = 0.5 + (ph - period) / edge;
+        else if (std::abs(ph - down) <= h)
+            v = 0.5 - (ph - down) / edge;
+    }
+    return v;
+}
+
+} // namespace
+
+DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& power,
+                               const thermal::ThermalResult& thermal)
+{
+    DynamicsResult out;
+    const core::Dynamics& dy = d.dynamics;
+    if (!dy.declared)
+        return out;
+    out.declared = true;
+    out.iterationS = dy.iterationS;
+    out.computeShare = dy.computeShare;
+    out.edgeS = dy.edgeS;
+    out.startS = dy.startS;
+    out.durationS = dy.durationS;
+    out.stepS = dy.stepS;
+    const auto clocks = chassisClocks(d, power, thermal);
+    // Per rack: its draw in each phase (W on the busbar, and AC-direct parts apart).
+    struct Phase {
+        double high = 0, low = 0, lowNoFloor = 0, idle = 0;
+        int gpus = 0;
+    };
+    std::vector<Phase> racks(d.racks.size());
+    double pSum = 0, qSum = 0, qCatSum = 0, floorSum = 0;
+    bool floor = !std::isnan(dy.floorShare);
+    for (std::size_t r = 0; r < d.racks.size() && r < power.racks.size(); ++r) {
+        const power::RackPower& rp = power.racks[r];
+        const core::Rack& rack = d.racks[r];
+        // The shelves' AC over what they carry: conversion at the budget's load.
+        const double k = rp.itLoadW > 0 && rp.acInputW > 0 ? rp.acInputW / rp.itLoadW : 1.0;
+        Phase& ph = racks[r];
+        for (const power::PartPower& pp : rp.parts) {
+            std::size_t s = 0;
+            while (s < rack.slots.size() && rack.slots[s].id != pp.id)
+                ++s;
+            const double kk = pp.busbar ? k : 1.0;
+            const int n = s < rack.slots.size() ? static_cast<int>(rack.slots[s].part->value("gpus.count", 0)) : 0;
+            if (n <= 0) {
+                ph.high += kk * pp.modelledW;
+                ph.low += kk * pp.modelledW;
+                ph.lowNoFloor += kk * pp.modelledW;
+                ph.idle += kk * pp.modelledW;
+                continue;
+            }
+            const core::Part& part = *rack.slots[s].part;
+            const core::Part* gpu = d.catalog->find(part.text("gpus.part"));
+            const double comm = gpu ? gpu->value("power.communication", NAN) : NAN;
+            const double idle = gpu ? gpu->value("power.idle", NAN) : NAN;
+            if (std::isnan(comm) || std::isnan(idle)) {
+                if (out.notChecked.empty()) {
+                    out.notChecked = (gpu ? gpu->slug : part.text("gpus.part")) + " has no " +
+                                     (std::isnan(comm) ? "power.communication" : "power.idle") +
+                                     ": the training job's waveform needs its GPUs' power between compute phases";
+                    out.notCheckedLoc = gpu ? gpu->loc : part.loc;
+                }
+                continue;
+            }
+            const ChassisClock& c = clocks[r][s];
+            const double p = c.powerW > 0 ? c.powerW : pp.gpuW / n;
+            const double f = floor ? dy.floorShare * gpu->value("tdp", p) : 0.0;
+            const double q = std::min(p, std::max(comm, f));
+            const double other = pp.modelledW - pp.gpuW;
+            ph.high += kk * (other + n * p);
+            ph.low += kk * (other + n * q);
+            ph.lowNoFloor += kk * (other + n * std::min(p, comm));
+            ph.idle += kk * (other + n * std::min(p, idle));
+            ph.gpus += n;
+            pSum += n * p;
+            qSum += n * q;
+            qCatSum += n * comm;
+            floorSum += n * f;
+        }
+    }
+    int gpus = 0;
+    for (const Phase& ph : racks)
+        gpus += ph.gpus;
+    out.gpus = gpus;
+    if (gpus == 0 && out.notChecked.empty()) {
+        out.notChecked = "the design has no GPUs: no training job to swing";
+        out.notCheckedLoc = dy.loc;
+    }
+    if (!out.notChecked.empty())
+        return out;
+    out.computeW = pSum / gpus;
+    out.commW = qSum / gpus;
+    out.commCatalogW = qCatSum / gpus;
+    if (floor)
+        out.floorW = floorSum / gpus;
+    // Levels: the site, each hall, each row.
+    DynamicsLevel site{"site", "site", 0, 0, 0, 0};
+    std::map<std::string, DynamicsLevel> halls, rows;
+    std::vector<std::string> hallOrder, rowOrder;
+    double lowNoFloor = 0;
+    for (std::size_t r = 0; r < racks.size(); ++r) {
+        const Phase& ph = racks[r];
+        const core::Rack& rack = d.racks[r];
+        auto add = [&](DynamicsLevel& l) {
+            l.gpus += ph.gpus;
+            l.highW += ph.high;
+            l.lowW += ph.low;
+            l.idleW += ph.idle;
+        };
+        add(site);
+        lowNoFloor += ph.lowNoFloor;
+        if (rack.hall >= 0) {
+            const std::string& id = d.halls[static_cast<std::size_t>(rack.hall)].id;
+            if (!halls.count(id)) {
+                halls[id] = DynamicsLevel{id, "hall", 0, 0, 0, 0};
+                hallOrder.push_back(id);
+            }
+            add(halls[id]);
+        }
+        if (rack.row >= 0) {
+            const std::string& id = d.rows[static_cast<std::size_t>(rack.row)].id;
+            if (!rows.count(id)) {
+                rows[id] = DynamicsLevel{id, "row", 0, 0, 0, 0};
+                rowOrder.push_back(id);
+            }
+            add(rows[id]);
+        }
+    }
+    out.levels.push_back(site);
+    for (const auto& id : hallOrder)
+        out.levels.push_back(halls[id]);
+    for (const auto& id : rowOrder)
+        out.levels.push_back(rows[id]);
+    out.unmitigatedSwingW = site.highW - lowNoFloor;
+
+    // The site's trace: idle, the start ramp, the job. The GPUs' wave, ramp-limited per GPU.
+    const double dt = dy.stepS;
+    const std::size_t lead = static_cast<std::size_t>(std::llround(kLeadS / dt));
+    const std::size_t start = static_cast<std::size_t>(std::llround(dy.startS / dt));
+    const std::size_t job = static_cast<std::size_t>(std::llround(dy.durationS / dt));
+    out.startAtS = kLeadS;
+    const double swingGpu = out.computeW - out.commW; // per GPU, mitigated
+    std::vector<double> s(job);
+    double g = out.commW;
+    for (std::size_t i = 0; i < job; ++i) {
+        const double want = out.commW + swingGpu * wave(static_cast<double>(i) * dt, dy.iterationS, dy.computeShare, dy.edgeS);
+        if (!std::isnan(dy.rampUpWps) && want > g)
+            g = std::min(want, g + dy.rampUpWps * dt);
+        else if (!std::isnan(dy.rampDownWps) && want < g)
+            g = std::max(want, g - dy.rampDownWps * dt);
+        else
+            g = want;
+        s[i] = swingGpu > 0 ? (g - out.commW) / swingGpu : 1.0;
+    }
+    out.siteW.assign(lead + job, site.idleW);
+    for (std::size_t i = 0; i < job; ++i) {
+        const double w = site.lowW + (site.highW - site.lowW) * s[i];
+        const double ramp = start > 0 ? std::min(1.0, static_cast<double>(i) / static_cast<double>(start)) : 1.0;
+        out.siteW[lead + i] = site.idleW + ramp * (w - site.idleW);
+    }
+    // The running job: after the start, whole iterations (lines on bins).
+    const std::size_t perIter = static_cast<std::size_t>(std::llround(dy.iterationS / dt));
+    std::size_t from = lead + start;
+    std::size_t n = out.siteW.size() - from;
+    if (perIter > 0 && n >= perIter)
+        n -= n % perIter;
+    const std::vector<double> running(out.siteW.begin() + static_cast<std::ptrdiff_t>(from),
+                                      out.siteW.begin() + static_cast<std::ptrdiff_t>(from + n));
+    const models::AmplitudeSpectrum spec = models::amplitudeSpectrum(running, dt);
+    out.meanW = spec.meanW;
+    out.fundamentalHz = 1.0 / dy.iterationS;
+    if (spec.stepHz > 0) {
+        const auto k = static_cast<std::size_t>(std::llround(out.fundamentalHz / spec.stepHz));
+        out.fundamentalW = k < spec.amplitude.size() ? spec.amplitude[k] : 0.0;
+        out.spectrumStepHz = spec.stepHz;
+        const std::size_t top = std::min(spec.amplitude.size(), static_cast<std::size_t>(25.0 / spec.stepHz) + 1);
+        out.spectrumW.assign(spec.amplitude.begin(), spec.amplitude.begin() + static_cast<std::ptrdiff_t>(top));
+    }
+    auto band = [&](double lo, double hi, bool grid) {
+        DynamicsBand b{lo, hi, models::bandShare(spec, lo, hi), 0, grid};
+        b.rmsW = std::sqrt(b.share * spec.acVariance);
+        out.bands.push_back(b);
+    };
+    for (const auto& [lo, hi] : std::vector<std::pair<double, double>>{{0.1, 1}, {1, 2.5}, {2.5, 7}, {7, 20}})
+        band(lo, hi, false);
+    if (!std::isnan(d.grid.bandShare))
+        band(d.grid.bandLoHz, d.grid.bandHiHz, true);
+    out.ramp1sWps = models::largestRamp(out.siteW, dt, 1);
+    out.ramp1minWps = models::largestRamp(out.siteW, dt, 60);
+    out.ramp5minWps = models::largestRamp(out.siteW, dt, 300);
+    if (d.grid.declared)
+        out.rampGridWps = models::largestRamp(out.siteW, dt, d.grid.rampWindowS);
+    if (!std::isnan(d.grid.shortCircuitVA)) {
+        // ΔV/V ≈ (ΔP·R + ΔQ·X)/|Z|·1/S_sc with the GPUs' rectifiers at unity power factor (ΔQ 0):
+        // ΔP·cos θ / S_sc, θ = atan(X/R); without X/R, cos θ = 1 (the largest).
+        const double cosTheta = std::isnan(d.grid.xOverR) ? 1.0 : 1.0 / std::sqrt(1.0 + d.grid.xOverR * d.grid.xOverR);
+        out.voltageChange = (site.highW - site.lowW) * cosTheta / d.grid.shortCircuitVA;
+    }
+    // What the mitigations cost: the job's energy with them against an unmitigated job's.
+    const double unmitigatedMean = lowNoFloor + (site.highW - lowNoFloor) * dy.computeShare;
+    out.extraEnergyShare = unmitigatedMean > 0 ? out.meanW / unmitigatedMean - 1.0 : 0.0;
+    return out;
+}
+
+} // namespace rdt::analysis

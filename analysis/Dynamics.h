@@ -1,0 +1,77 @@
+#pragma once
+/// \file Dynamics.h
+/// Power dynamics (docs/dynamics.md): the design's GPUs in one synchronous training job swing each
+/// iteration between their compute power (the board power their clocks run at under caps, rack
+/// budgets and heat) and their communication power (catalog `power.communication`), in lockstep;
+/// summed up the layout (each part's other draw steady, each rack through its shelves' AC/DC
+/// ratio) to the site, with the job's start from idle. What it reports: every level's peak, trough
+/// and swing; the site's ramps over 1 s, 1 min, 5 min and the grid's window; its spectrum and the
+/// share of its AC energy per band; the voltage change at the connection; and what a GPU power floor
+/// or ramp limit (NVML power smoothing) leaves and costs. Judged by the `dynamics.*` rules against
+/// the design's `grid:` limits.
+
+#include <string>
+#include <vector>
+
+#include "core/Design.h"
+#include "core/Rules.h"
+#include "power/Budget.h"
+#include "thermal/Thermal.h"
+
+namespace rdt::analysis {
+
+/// One level of the layout (site, hall, row): its draw in the compute and communication phases (W,
+/// AC), and its GPUs.
+struct DynamicsLevel {
+    std::string id, kind; ///< kind: site, hall, row
+    int gpus = 0;
+    double highW = 0, lowW = 0, idleW = 0;
+    double swingW() const { return highW - lowW; }
+};
+
+/// The share of the site's AC energy (its variance) in a frequency band.
+struct DynamicsBand {
+    double loHz = 0, hiHz = 0;
+    double share = 0;   ///< of the AC energy (Hann spectrum, docs/dynamics.md)
+    double rmsW = 0;    ///< the band's RMS power swing, sqrt(share × variance)
+    bool grid = false;  ///< the grid: section's band
+};
+
+struct DynamicsResult {
+    bool declared = false;  ///< the design has `dynamics:`
+    /// Why the waveform was not built (a figure the catalog lacks, no GPUs): the rules say "not
+    /// checked"; empty when it was.
+    std::string notChecked;
+    core::SourceLoc notCheckedLoc;
+    int gpus = 0;
+    double iterationS = 0, computeShare = 0, edgeS = 0, startS = 0, durationS = 0, stepS = 0;
+    double computeW = 0; ///< per GPU, mean over the GPUs (board power at its clock)
+    double commW = 0;    ///< per GPU in the communication phase, after any power floor
+    double commCatalogW = 0; ///< the catalog's communication power (before the floor)
+    double floorW = NAN;  ///< the power floor per GPU (NaN: none)
+    std::vector<DynamicsLevel> levels; ///< the site first, then halls, then rows
+    double meanW = 0;     ///< the site's mean over the running job
+    double fundamentalHz = 0, fundamentalW = 0; ///< the iteration's line: its peak amplitude
+    std::vector<DynamicsBand> bands;
+    double ramp1sWps = NAN, ramp1minWps = NAN, ramp5minWps = NAN; ///< the largest, over the whole trace
+    double rampGridWps = NAN;   ///< over the grid: section's window
+    double voltageChange = NAN; ///< ΔV/V at the connection for the site's swing (needs grid.short_circuit)
+    /// Mitigation: the swing without the floor and ramp limits (W), and the energy they add as a share
+    /// of the job's energy.
+    double unmitigatedSwingW = 0, extraEnergyShare = 0;
+    /// The site's trace (W, AC) every `stepS` from t = 0 (idle until the job starts at `startAtS`).
+    double startAtS = 0;
+    std::vector<double> siteW;
+    /// The running job's amplitude spectrum up to 25 Hz (W, peak), every `spectrumStepHz`.
+    double spectrumStepHz = 0;
+    std::vector<double> spectrumW;
+};
+
+/// Build the waveform and its figures. An empty result (declared false) without `dynamics:`.
+DynamicsResult analyseDynamics(const core::Design& design, const power::PowerResult& power,
+                               const thermal::ThermalResult& thermal);
+
+/// The `dynamics.*` rules; they judge the result put in the store under "dynamics".
+void registerDynamicsChecks(core::CheckRegistry& registry);
+
+} // namespace rdt::analysis

@@ -1,0 +1,170 @@
+// The `dynamics.*` rules: the site's power waveform against the design's `grid:` limits, and the
+// GPU power floor against what the part supports (docs/dynamics.md).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "analysis/Dynamics.h"
+
+namespace rdt::analysis {
+
+namespace {
+
+std::string mw(double w)
+{
+    char b[48];
+    std::snprintf(b, sizeof b, "%.3g MW", w / 1e6);
+    return b;
+}
+
+/// The GPU parts of the design, each once.
+std::vector<const core::Part*> floorGpus(const core::Design& d)
+{
+    std::vector<const core::Part*> out;
+    for (const core::Rack& rack : d.racks)
+        for (const core::Slot& s : rack.slots) {
+            const core::Part* gpu =
+                s.part->value("gpus.count", 0) > 0 ? d.catalog->find(s.part->text("gpus.part")) : nullptr;
+            if (gpu && std::find(out.begin(), out.end(), gpu) == out.end())
+                out.push_back(gpu);
+        }
+    return out;
+}
+
+} // namespace
+
+void registerDynamicsChecks(core::CheckRegistry& registry)
+{
+    auto result = [](core::CheckContext& ctx) { return ctx.results().get<DynamicsResult>("dynamics"); };
+    registry.add({"dynamics.not_checked",
+                  "The training job's waveform was built",
+                  core::Severity::Info,
+                  "rdt: a figure a check needs but the catalog lacks is reported, never borrowed from another part",
+                  "A design with `dynamics:` whose GPUs lack the figures the waveform needs (power.communication, "
+                  "power.idle): the dynamics rules are not checked.",
+                  {}},
+                 [result](core::CheckContext& ctx) {
+                     const auto r = result(ctx);
+                     if (r && r->declared && !r->notChecked.empty())
+                         ctx.report("dynamics", "not checked: " + r->notChecked, NAN, NAN, "", r->notCheckedLoc);
+                     // A power floor on a GPU whose supported maximum the catalog lacks.
+                     const core::Design& d = ctx.design();
+                     if (!d.dynamics.declared || std::isnan(d.dynamics.floorShare))
+                         return;
+                     for (const core::Part* gpu : floorGpus(d))
+                         if (std::isnan(gpu->value("power.floor_max", NAN)))
+                             ctx.report(gpu->slug,
+                                        "not checked: " + gpu->slug +
+                                            " has no power.floor_max (the highest power floor it supports): "
+                                            "dynamics.gpu.floor",
+                                        NAN, NAN, "", gpu->loc);
+                 });
+    registry.add({"dynamics.grid.ramp",
+                  "The site's power ramp within the interconnection's limit",
+                  core::Severity::Error,
+                  "Southern Company: <= 20 MW/min in normal operation [PD-U1]; the design's grid.ramp",
+                  "The largest change of the site's mean power from one `grid.ramp_window` (default 1 min) to the "
+                  "next, over the window, with the job's start from idle and its iterations, against grid.ramp.",
+                  {}},
+                 [result](core::CheckContext& ctx) {
+                     const auto r = result(ctx);
+                     const core::Grid& g = ctx.design().grid;
+                     if (!r || !r->notChecked.empty() || !r->declared || std::isnan(g.rampWps) ||
+                         !(r->rampGridWps > g.rampWps))
+                         return;
+                     char msg[256];
+                     std::snprintf(msg, sizeof msg,
+                                   "site ramps %.3g MW/min over %.0f s windows, over the grid's %.3g MW/min (%s)",
+                                   r->rampGridWps * 60 / 1e6, g.rampWindowS, g.rampWps * 60 / 1e6, g.source.c_str());
+                     ctx.report("site", msg, r->rampGridWps * 60 / 1e6, g.rampWps * 60 / 1e6, "MW/min", g.loc);
+                 });
+    registry.add({"dynamics.grid.band",
+                  "The site's swing energy in the grid's sensitive band within its share",
+                  core::Severity::Warning,
+                  "Choukse et al. 2025's example specification: at most 20 % of the energy in 0.1-20 Hz [PD-A1]; "
+                  "the design's grid.band",
+                  "The share of the site's AC energy (the variance of its running power, Hann spectrum) in the band "
+                  "grid.band names, against its share.",
+                  {}},
+                 [result](core::CheckContext& ctx) {
+                     const auto r = result(ctx);
+                     const core::Grid& g = ctx.design().grid;
+                     if (!r || !r->notChecked.empty() || !r->declared)
+                         return;
+                     for (const DynamicsBand& b : r->bands) {
+                         if (!b.grid || !(b.share > g.bandShare))
+                             continue;
+                         char msg[256];
+                         std::snprintf(msg, sizeof msg,
+                                       "%.1f %% of the swing's energy in %.3g-%.3g Hz (RMS %s), over the grid's "
+                                       "%.1f %% (%s)",
+                                       b.share * 100, b.loHz, b.hiHz, mw(b.rmsW).c_str(), g.bandShare * 100,
+                                       g.source.c_str());
+                         ctx.report("site", msg, b.share * 100, g.bandShare * 100, "%", g.loc);
+                     }
+                 });
+    registry.add({"dynamics.grid.voltage",
+                  "The swing's voltage change at the connection within the limit",
+                  core::Severity::Error,
+                  "Dominion Energy: <= 3 % voltage fluctuation at the point of interconnection [PD-U1]; the design's "
+                  "grid.voltage_change",
+                  "dV/V = dP cos(theta) / S_sc for the site's swing dP (rectifiers at unity power factor), theta = "
+                  "atan(X/R) of the connection (cos 1 without x_over_r), against grid.voltage_change.",
+                  {}},
+                 [result](core::CheckContext& ctx) {
+                     const auto r = result(ctx);
+                     const core::Grid& g = ctx.design().grid;
+                     if (!r || !r->notChecked.empty() || !r->declared || std::isnan(g.voltageChange) ||
+                         !(r->voltageChange > g.voltageChange))
+                         return;
+                     char msg[256];
+                     std::snprintf(msg, sizeof msg,
+                                   "site swing %s on a %s connection changes the voltage %.2f %%, over %.2f %% (%s)",
+                                   mw(r->levels.front().swingW()).c_str(), mw(g.shortCircuitVA).c_str(),
+                                   r->voltageChange * 100, g.voltageChange * 100, g.source.c_str());
+                     ctx.report("site", msg, r->voltageChange * 100, g.voltageChange * 100, "%", g.loc);
+                 });
+    registry.add({"dynamics.grid.large_load",
+                  "The site is a large load for its utility",
+                  core::Severity::Info,
+                  "ERCOT: large loads from 75 MW; Southern Company, Dominion: from 50 MW [PD-U1]; the design's "
+                  "grid.large_load",
+                  "The site's peak power at or over grid.large_load: the utility's large-load process applies "
+                  "(ride-through data and a dynamic model of the load are asked for).",
+                  {}},
+                 [result](core::CheckContext& ctx) {
+                     const auto r = result(ctx);
+                     const core::Grid& g = ctx.design().grid;
+                     if (!r || !r->notChecked.empty() || !r->declared || std::isnan(g.largeLoadW) ||
+                         r->levels.empty() || r->levels.front().highW < g.largeLoadW)
+                         return;
+                     ctx.report("site",
+                                "site peaks at " + mw(r->levels.front().highW) + ", a large load from " +
+                                    mw(g.largeLoadW) + " (" + g.source + "): ride-through data and a dynamic model "
+                                                                         "of the load will be asked for",
+                                r->levels.front().highW / 1e6, g.largeLoadW / 1e6, "MW", g.loc);
+                 });
+    registry.add({"dynamics.gpu.floor",
+                  "The GPU power floor within what the GPU supports",
+                  core::Severity::Error,
+                  "NVIDIA GB200: the power floor is at most 90 % of TDP [PD-A1]; NVML PERCENT_TMP_FLOOR [PD-N1]",
+                  "dynamics.power_floor (share of TDP) against each GPU part's power.floor_max; a GPU without "
+                  "power.floor_max is reported as not checked.",
+                  {}},
+                 [](core::CheckContext& ctx) {
+                     const core::Design& d = ctx.design();
+                     if (!d.dynamics.declared || std::isnan(d.dynamics.floorShare))
+                         return;
+                     for (const core::Part* gpu : floorGpus(d)) {
+                         const double max = gpu->value("power.floor_max", NAN);
+                         if (!(d.dynamics.floorShare > max + 1e-12))
+                             continue; // NaN: not checked (dynamics.not_checked)
+                         char msg[256];
+                         std::snprintf(msg, sizeof msg, "power floor %.0f %% of TDP is above the %.0f %% %s supports",
+                                       d.dynamics.floorShare * 100, max * 100, gpu->slug.c_str());
+                         ctx.report(gpu->slug, msg, d.dynamics.floorShare * 100, max * 100, "%", d.dynamics.loc);
+                     }
+                 });
+}
+
+} // namespace rdt::analysis

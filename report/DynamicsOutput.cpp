@@ -1,0 +1,140 @@
+#include "report/DynamicsOutput.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "core/JsonNumber.h"
+#include "hil/H5Table.h"
+
+using rdt::core::jsonNumber;
+using namespace rdt::hil; // the HDF5 table helpers (hil/H5Table.h)
+
+namespace rdt::report {
+
+using nlohmann::json;
+
+json dynamicsJson(const analysis::DynamicsResult& r)
+{
+    if (!r.declared)
+        return nullptr;
+    if (!r.notChecked.empty())
+        return {{"not_checked", r.notChecked}};
+    json levels = json::array(), bands = json::array();
+    for (const analysis::DynamicsLevel& l : r.levels)
+        levels.push_back({{"id", l.id},
+                          {"kind", l.kind},
+                          {"gpus", l.gpus},
+                          {"high_W", jsonNumber(l.highW)},
+                          {"low_W", jsonNumber(l.lowW)},
+                          {"idle_W", jsonNumber(l.idleW)},
+                          {"swing_W", jsonNumber(l.swingW())}});
+    for (const analysis::DynamicsBand& b : r.bands)
+        bands.push_back({{"from_Hz", b.loHz},
+                         {"to_Hz", b.hiHz},
+                         {"share", jsonNumber(b.share)},
+                         {"rms_W", jsonNumber(b.rmsW)},
+                         {"grid", b.grid}});
+    return {{"gpus", r.gpus},
+            {"iteration_s", r.iterationS},
+            {"compute_share", r.computeShare},
+            {"edge_s", r.edgeS},
+            {"start_s", r.startS},
+            {"gpu_compute_W", jsonNumber(r.computeW)},
+            {"gpu_communication_W", jsonNumber(r.commW)},
+            {"gpu_communication_catalog_W", jsonNumber(r.commCatalogW)},
+            {"gpu_floor_W", jsonNumber(r.floorW)},
+            {"levels", levels},
+            {"mean_W", jsonNumber(r.meanW)},
+            {"fundamental_Hz", jsonNumber(r.fundamentalHz)},
+            {"fundamental_W", jsonNumber(r.fundamentalW)},
+            {"bands", bands},
+            {"ramp_1s_W_per_s", jsonNumber(r.ramp1sWps)},
+            {"ramp_1min_W_per_s", jsonNumber(r.ramp1minWps)},
+            {"ramp_5min_W_per_s", jsonNumber(r.ramp5minWps)},
+            {"ramp_grid_window_W_per_s", jsonNumber(r.rampGridWps)},
+            {"voltage_change", jsonNumber(r.voltageChange)},
+            {"unmitigated_swing_W", jsonNumber(r.unmitigatedSwingW)},
+            {"extra_energy_share", jsonNumber(r.extraEnergyShare)}};
+}
+
+void writeDynamicsGroup(hid_t file, const analysis::DynamicsResult& r)
+{
+    if (!r.declared || !r.notChecked.empty())
+        return;
+    H5Handle g = createGroup(file, "dynamics");
+    writeScalar(g.get(), "iteration", r.iterationS, "s");
+    writeScalar(g.get(), "compute_share", r.computeShare, "1");
+    writeScalar(g.get(), "gpu_compute", r.computeW, "W");
+    writeScalar(g.get(), "gpu_communication", r.commW, "W");
+    writeScalar(g.get(), "fundamental_frequency", r.fundamentalHz, "Hz");
+    writeScalar(g.get(), "fundamental", r.fundamentalW, "W");
+    writeScalar(g.get(), "ramp_1s", r.ramp1sWps, "W/s");
+    writeScalar(g.get(), "ramp_1min", r.ramp1minWps, "W/s");
+    writeScalar(g.get(), "ramp_5min", r.ramp5minWps, "W/s");
+    writeScalar(g.get(), "voltage_change", r.voltageChange, "1");
+    writeScalar(g.get(), "extra_energy_share", r.extraEnergyShare, "1");
+    writeScalar(g.get(), "time_step", r.stepS, "s");
+    writeScalar(g.get(), "job_start", r.startAtS, "s");
+    writeArray(g.get(), "site_power", r.siteW, {static_cast<hsize_t>(r.siteW.size())}, "W");
+    writeScalar(g.get(), "frequency_step", r.spectrumStepHz, "Hz");
+    writeArray(g.get(), "spectrum", r.spectrumW, {static_cast<hsize_t>(r.spectrumW.size())}, "W");
+    H5Table levels;
+    const auto id = levels.textColumn("id"), kind = levels.textColumn("kind"), gpus = levels.intColumn("gpus", "1"),
+               high = levels.realColumn("high", "W"), low = levels.realColumn("low", "W"),
+               idle = levels.realColumn("idle", "W"), swing = levels.realColumn("swing", "W");
+    for (const analysis::DynamicsLevel& l : r.levels) {
+        levels.addRow();
+        levels.set(id, l.id);
+        levels.set(kind, l.kind);
+        levels.set(gpus, static_cast<long long>(l.gpus));
+        levels.set(high, l.highW);
+        levels.set(low, l.lowW);
+        levels.set(idle, l.idleW);
+        levels.set(swing, l.swingW());
+    }
+    levels.write(g.get(), "levels");
+    H5Table bands;
+    const auto lo = bands.realColumn("from", "Hz"), hi = bands.realColumn("to", "Hz"),
+               share = bands.realColumn("share", "1"), rms = bands.realColumn("rms", "W"),
+               grid = bands.intColumn("grid", "1");
+    for (const analysis::DynamicsBand& b : r.bands) {
+        bands.addRow();
+        bands.set(lo, b.loHz);
+        bands.set(hi, b.hiHz);
+        bands.set(share, b.share);
+        bands.set(rms, b.rmsW);
+        bands.set(grid, static_cast<long long>(b.grid ? 1 : 0));
+    }
+    bands.write(g.get(), "bands");
+}
+
+std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
+{
+    if (!r.declared)
+        return {};
+    if (!r.notChecked.empty())
+        return "dynamics not checked: " + r.notChecked + "\n";
+    const analysis::DynamicsLevel& site = r.levels.front();
+    char line[640];
+    double inBand = 0;
+    for (const analysis::DynamicsBand& b : r.bands)
+        if (!b.grid)
+            inBand += b.share;
+    std::snprintf(line, sizeof line,
+                  "dynamics %d GPUs in lockstep, %.3g s iterations at %.0f %% compute (GPU %.0f W / %.0f W): site "
+                  "swings %.2f MW (%.2f to %.2f MW AC), fundamental %.2f MW at %.3g Hz, %.0f %% of its energy in "
+                  "0.1-20 Hz; ramps %.3g MW/s over 1 s, %.3g MW/min over 1 min\n",
+                  r.gpus, r.iterationS, r.computeShare * 100, r.computeW, r.commW, site.swingW() / 1e6,
+                  site.lowW / 1e6, site.highW / 1e6, r.fundamentalW / 1e6, r.fundamentalHz, inBand * 100,
+                  r.ramp1sWps / 1e6, r.ramp1minWps * 60 / 1e6);
+    std::string out = line;
+    if (!std::isnan(r.floorW) || r.unmitigatedSwingW > site.swingW() + 1.0) {
+        std::snprintf(line, sizeof line,
+                      "         mitigated from a %.2f MW swing (GPU floor %.0f W): +%.2f %% energy\n",
+                      r.unmitigatedSwingW / 1e6, std::isnan(r.floorW) ? 0.0 : r.floorW, r.extraEnergyShare * 100);
+        out += line;
+    }
+    return out;
+}
+
+} // namespace rdt::report
