@@ -38,7 +38,7 @@ double wave(double t, double period, double duty, double edge)
 } // namespace
 
 DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& power,
-                               const thermal::ThermalResult& thermal)
+                               const power::PowerResult& modelled, const thermal::ThermalResult& thermal)
 {
     DynamicsResult out;
     const core::Dynamics& dy = d.dynamics;
@@ -60,10 +60,10 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     std::vector<Phase> racks(d.racks.size());
     double pSum = 0, qSum = 0, qCatSum = 0, floorSum = 0;
     bool floor = !std::isnan(dy.floorShare);
-    for (std::size_t r = 0; r < d.racks.size() && r < power.racks.size(); ++r) {
-        const power::RackPower& rp = power.racks[r];
+    for (std::size_t r = 0; r < d.racks.size() && r < modelled.racks.size(); ++r) {
+        const power::RackPower& rp = modelled.racks[r];
         const core::Rack& rack = d.racks[r];
-        // The shelves' AC over what they carry: conversion at the budget's load.
+        // The shelves' AC over what they carry at the modelled load (the energy line's conversion).
         const double k = rp.itLoadW > 0 && rp.acInputW > 0 ? rp.acInputW / rp.itLoadW : 1.0;
         Phase& ph = racks[r];
         for (const power::PartPower& pp : rp.parts) {
@@ -229,6 +229,8 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     // What the mitigations cost: the job's energy with them against an unmitigated job's.
     const double unmitigatedMean = lowNoFloor + (site.highW - lowNoFloor) * dy.computeShare;
     out.extraEnergyShare = unmitigatedMean > 0 ? out.meanW / unmitigatedMean - 1.0 : 0.0;
+    if (std::abs(out.extraEnergyShare) < 1e-9)
+        out.extraEnergyShare = 0; // the sampled mean's rounding, not a cost
     return out;
 }
 

@@ -68,8 +68,11 @@ struct DynamicsResult {
 };
 
 /// Build the waveform and its figures. An empty result (declared false) without `dynamics:`.
+/// `power` is the check's budget (its caps set the GPUs' clocks); `modelled` the same design on the
+/// modelled basis, whose shelves' AC over their load takes each rack to the AC side as the energy
+/// line does (the same object when the check's basis is modelled).
 DynamicsResult analyseDynamics(const core::Design& design, const power::PowerResult& power,
-                               const thermal::ThermalResult& thermal);
+                               const power::PowerResult& modelled, const thermal::ThermalResult& thermal);
 
 /// The `dynamics.*` rules; they judge the result put in the store under "dynamics".
 void registerDynamicsChecks(core::CheckRegistry& registry);

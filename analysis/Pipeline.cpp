@@ -445,8 +445,13 @@ RunResult run(const RunOptions& options, core::Progress& progress)
                                         targets ? &*targets : nullptr, workload ? &workload->checkpoint : nullptr)));
     if (result.design.dynamics.declared) {
         progress.update(0.49, "power dynamics");
+        std::shared_ptr<const power::PowerResult> modelled = result.power;
+        if (result.power->basis != core::PowerBasis::Modelled)
+            modelled = std::make_shared<const power::PowerResult>(power::computePower(
+                result.design, powerOptions(result.design, result.profile, core::PowerBasis::Modelled,
+                                            result.thermal.get(), result.liquid.get())));
         result.dynamics = std::make_shared<const DynamicsResult>(
-            analyseDynamics(result.design, *result.power, *result.thermal));
+            analyseDynamics(result.design, *result.power, *modelled, *result.thermal));
         store.put("dynamics", result.dynamics);
     }
     const auto tThroughput = Clock::now();

@@ -13,6 +13,33 @@ namespace rdt::report {
 
 using nlohmann::json;
 
+namespace {
+
+/// 24576 → "24,576".
+std::string grouped(long long n)
+{
+    std::string s = std::to_string(n), out;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (i > 0 && (s.size() - i) % 3 == 0)
+            out += ',';
+        out += s[i];
+    }
+    return out;
+}
+
+/// Power in MW from 1 MW, else kW (a rack's swing is kW, a site's MW).
+std::string watts(double w, const char* per = "")
+{
+    char b[48];
+    if (std::abs(w) >= 1e6)
+        std::snprintf(b, sizeof b, "%.3g MW%s", w / 1e6, per);
+    else
+        std::snprintf(b, sizeof b, "%.3g kW%s", w / 1e3, per);
+    return b;
+}
+
+} // namespace
+
 json dynamicsJson(const analysis::DynamicsResult& r)
 {
     if (!r.declared)
@@ -121,17 +148,19 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
         if (!b.grid)
             inBand += b.share;
     std::snprintf(line, sizeof line,
-                  "dynamics %d GPUs in lockstep, %.3g s iterations at %.0f %% compute (GPU %.0f W / %.0f W): site "
-                  "swings %.2f MW (%.2f to %.2f MW AC), fundamental %.2f MW at %.3g Hz, %.0f %% of its energy in "
-                  "0.1-20 Hz; ramps %.3g MW/s over 1 s, %.3g MW/min over 1 min\n",
-                  r.gpus, r.iterationS, r.computeShare * 100, r.computeW, r.commW, site.swingW() / 1e6,
-                  site.lowW / 1e6, site.highW / 1e6, r.fundamentalW / 1e6, r.fundamentalHz, inBand * 100,
-                  r.ramp1sWps / 1e6, r.ramp1minWps * 60 / 1e6);
+                  "dynamics %s GPUs in lockstep, %.3g s iterations at %.0f %% compute (GPU %.0f W / %.0f W): site "
+                  "swings %s (%s to %s AC), fundamental %s at %.3g Hz, %.1f %% of its energy in 0.1-20 Hz; ramps "
+                  "%s over 1 s, %s over 1 min\n",
+                  grouped(r.gpus).c_str(), r.iterationS, r.computeShare * 100, r.computeW, r.commW,
+                  watts(site.swingW()).c_str(), watts(site.lowW).c_str(), watts(site.highW).c_str(),
+                  watts(r.fundamentalW).c_str(), r.fundamentalHz, inBand * 100, watts(r.ramp1sWps, "/s").c_str(),
+                  watts(r.ramp1minWps * 60, "/min").c_str());
     std::string out = line;
     if (!std::isnan(r.floorW) || r.unmitigatedSwingW > site.swingW() + 1.0) {
         std::snprintf(line, sizeof line,
-                      "         mitigated from a %.2f MW swing (GPU floor %.0f W): +%.2f %% energy\n",
-                      r.unmitigatedSwingW / 1e6, std::isnan(r.floorW) ? 0.0 : r.floorW, r.extraEnergyShare * 100);
+                      "         mitigated from a %s swing (GPU floor %.0f W): +%.2f %% energy\n",
+                      watts(r.unmitigatedSwingW).c_str(), std::isnan(r.floorW) ? 0.0 : r.floorW,
+                      r.extraEnergyShare * 100);
         out += line;
     }
     return out;

@@ -170,7 +170,7 @@ TEST_CASE("Each dynamics rule fires just over its limit and not just under it", 
     }
 }
 
-TEST_CASE("A GPU power floor narrows the swing at the energy it costs; a floor above the part's maximum is an error",
+TEST_CASE("A GPU power floor narrows the swing at the energy it costs, a ramp limit stretches its edges",
           "[analysis][dynamics]")
 {
     const analysis::RunResult base = run(k24k);

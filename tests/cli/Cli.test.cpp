@@ -100,12 +100,16 @@ TEST_CASE("rdt check --json", "[cli][json]")
     CHECK(j["summary"]["racks"] == 1536);
     CHECK(j["summary"]["chassis"] == 3072);
     CHECK(j["summary"]["gpus"] == 24576);
-    // Only the two warnings that the Minipack2's 200G ports negotiate its links down (issue 33).
-    REQUIRE(j["violations"].size() == 2);
+    // Only the two warnings that the Minipack2's 200G ports negotiate its links down (issue 33), and
+    // the job's swing energy in the example band specification's 0.1-20 Hz (docs/dynamics.md).
+    REQUIRE(j["violations"].size() == 3);
+    int links = 0;
     for (const auto& v : j["violations"]) {
-        CHECK(v["rule"] == "link.rate.mismatch");
+        CHECK((v["rule"] == "link.rate.mismatch" || v["rule"] == "dynamics.grid.band"));
+        links += v["rule"] == "link.rate.mismatch" ? 1 : 0;
         CHECK(v["severity"] == "warning");
     }
+    CHECK(links == 2);
     const auto& racks = j["power"]["racks"];
     REQUIRE(racks.size() == 1536);
     for (const char* key : {"id", "it_load_W", "peak_load_W", "busbar_current_A", "busbar_min_voltage_V",

@@ -234,6 +234,9 @@ std::vector<Quote> quotes()
         {"README.md", [] { return grab(k24, R"(\n(energy +[^\n]+))"); }},
         {"README.md", [] { return grab(k24, R"(\n(ckpt +[^\n]+))"); }},
         {"docs/checkpoint.md", [] { return "# " + grab(k24, R"(\n(ckpt +[^\n]+))"); }},
+        // README and docs/dynamics.md: the 24k job's dynamics line, verbatim.
+        {"README.md", [] { return grab(k24, R"(\n(dynamics +[^\n]+))"); }},
+        {"docs/dynamics.md", [] { return grab(k24, R"(\n(dynamics +[^\n]+))"); }},
         // docs/thermal.md: a negative RCI_HI in words, and the two air figures of the row pair.
         {"docs/thermal.md",
          [] {
