@@ -51,6 +51,7 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     out.startS = dy.startS;
     out.durationS = dy.durationS;
     out.stepS = dy.stepS;
+    out.mitigated = !std::isnan(dy.floorShare) || !std::isnan(dy.rampUpWps) || !std::isnan(dy.rampDownWps);
     const auto clocks = chassisClocks(d, power, thermal);
     // Per rack: its draw in each phase (W on the busbar, and AC-direct parts apart).
     struct Phase {
@@ -124,7 +125,7 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     if (floor)
         out.floorW = floorSum / gpus;
     // Levels: the site, each hall, each row.
-    DynamicsLevel site{"site", "site", 0, 0, 0, 0};
+    DynamicsLevel site{"site", "site", 0, 0, 0, 0, 0};
     std::map<std::string, DynamicsLevel> halls, rows;
     std::vector<std::string> hallOrder, rowOrder;
     double lowNoFloor = 0;
@@ -136,13 +137,14 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
             l.highW += ph.high;
             l.lowW += ph.low;
             l.idleW += ph.idle;
+            l.lowUnmitigatedW += ph.lowNoFloor;
         };
         add(site);
         lowNoFloor += ph.lowNoFloor;
         if (rack.hall >= 0) {
             const std::string& id = d.halls[static_cast<std::size_t>(rack.hall)].id;
             if (!halls.count(id)) {
-                halls[id] = DynamicsLevel{id, "hall", 0, 0, 0, 0};
+                halls[id] = DynamicsLevel{id, "hall", 0, 0, 0, 0, 0};
                 hallOrder.push_back(id);
             }
             add(halls[id]);
@@ -150,7 +152,7 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
         if (rack.row >= 0) {
             const std::string& id = d.rows[static_cast<std::size_t>(rack.row)].id;
             if (!rows.count(id)) {
-                rows[id] = DynamicsLevel{id, "row", 0, 0, 0, 0};
+                rows[id] = DynamicsLevel{id, "row", 0, 0, 0, 0, 0};
                 rowOrder.push_back(id);
             }
             add(rows[id]);
@@ -171,9 +173,11 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     out.startAtS = kLeadS;
     const double swingGpu = out.computeW - out.commW; // per GPU, mitigated
     std::vector<double> s(job);
+    out.rawWave.resize(job);
     double g = out.commW;
     for (std::size_t i = 0; i < job; ++i) {
-        const double want = out.commW + swingGpu * wave(static_cast<double>(i) * dt, dy.iterationS, dy.computeShare, dy.edgeS);
+        out.rawWave[i] = wave(static_cast<double>(i) * dt, dy.iterationS, dy.computeShare, dy.edgeS);
+        const double want = out.commW + swingGpu * out.rawWave[i];
         if (!std::isnan(dy.rampUpWps) && want > g)
             g = std::min(want, g + dy.rampUpWps * dt);
         else if (!std::isnan(dy.rampDownWps) && want < g)
@@ -182,12 +186,14 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
             g = want;
         s[i] = swingGpu > 0 ? (g - out.commW) / swingGpu : 1.0;
     }
+    out.startSamples = start;
     out.siteW.assign(lead + job, site.idleW);
     for (std::size_t i = 0; i < job; ++i) {
         const double w = site.lowW + (site.highW - site.lowW) * s[i];
         const double ramp = start > 0 ? std::min(1.0, static_cast<double>(i) / static_cast<double>(start)) : 1.0;
         out.siteW[lead + i] = site.idleW + ramp * (w - site.idleW);
     }
+    out.wave = s;
     // The running job: after the start, whole iterations (lines on bins).
     const std::size_t perIter = static_cast<std::size_t>(std::llround(dy.iterationS / dt));
     std::size_t from = lead + start;
@@ -231,6 +237,29 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     out.extraEnergyShare = unmitigatedMean > 0 ? out.meanW / unmitigatedMean - 1.0 : 0.0;
     if (std::abs(out.extraEnergyShare) < 1e-9)
         out.extraEnergyShare = 0; // the sampled mean's rounding, not a cost
+    return out;
+}
+
+std::vector<double> DynamicsResult::levelTrace(const DynamicsLevel& l, double fromS, double toS, bool withMitigation) const
+{
+    std::vector<double> out;
+    if (!(stepS > 0) || siteW.empty())
+        return out;
+    const auto lead = static_cast<std::ptrdiff_t>(std::llround(startAtS / stepS));
+    const auto n = static_cast<std::ptrdiff_t>(siteW.size());
+    const auto a = std::clamp<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(std::llround(fromS / stepS)), 0, n);
+    const auto b = std::clamp<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(std::llround(toS / stepS)), a, n);
+    const double low = withMitigation ? l.lowW : l.lowUnmitigatedW;
+    for (std::ptrdiff_t i = a; i < b; ++i) {
+        if (i < lead) {
+            out.push_back(l.idleW);
+            continue;
+        }
+        const auto j = static_cast<std::size_t>(i - lead);
+        const double w = withMitigation ? wave[j] : rawWave[j];
+        const double ramp = startSamples > 0 ? std::min(1.0, static_cast<double>(j) / static_cast<double>(startSamples)) : 1.0;
+        out.push_back(l.idleW + ramp * (low + (l.highW - low) * w - l.idleW));
+    }
     return out;
 }
 

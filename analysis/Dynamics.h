@@ -26,6 +26,7 @@ struct DynamicsLevel {
     std::string id, kind; ///< kind: site, hall, row
     int gpus = 0;
     double highW = 0, lowW = 0, idleW = 0;
+    double lowUnmitigatedW = 0; ///< the communication phase without the power floor
     double swingW() const { return highW - lowW; }
 };
 
@@ -49,6 +50,7 @@ struct DynamicsResult {
     double commW = 0;    ///< per GPU in the communication phase, after any power floor
     double commCatalogW = 0; ///< the catalog's communication power (before the floor)
     double floorW = NAN;  ///< the power floor per GPU (NaN: none)
+    bool mitigated = false; ///< a power floor or a ramp limit is set
     std::vector<DynamicsLevel> levels; ///< the site first, then halls, then rows
     double meanW = 0;     ///< the site's mean over the running job
     double fundamentalHz = 0, fundamentalW = 0; ///< the iteration's line: its peak amplitude
@@ -62,6 +64,12 @@ struct DynamicsResult {
     /// The site's trace (W, AC) every `stepS` from t = 0 (idle until the job starts at `startAtS`).
     double startAtS = 0;
     std::vector<double> siteW;
+    /// The GPUs' normalised wave over the job (0: communication, 1: compute), with the ramp limits
+    /// (`wave`) and without (`rawWave`); the start ramp's fraction per job sample is min(1, i/startSamples).
+    std::vector<double> wave, rawWave;
+    std::size_t startSamples = 0;
+    /// A level's trace from `fromS` to `toS` (W), with the mitigations or without them.
+    std::vector<double> levelTrace(const DynamicsLevel& level, double fromS, double toS, bool withMitigation = true) const;
     /// The running job's amplitude spectrum up to 25 Hz (W, peak), every `spectrumStepHz`.
     double spectrumStepHz = 0;
     std::vector<double> spectrumW;

@@ -10,10 +10,14 @@ namespace rdt::analysis {
 
 namespace {
 
+/// MW from 1 MW, else kW.
 std::string mw(double w)
 {
     char b[48];
-    std::snprintf(b, sizeof b, "%.3g MW", w / 1e6);
+    if (std::abs(w) >= 1e6)
+        std::snprintf(b, sizeof b, "%.3g MW", w / 1e6);
+    else
+        std::snprintf(b, sizeof b, "%.3g kW", w / 1e3);
     return b;
 }
 

@@ -341,6 +341,20 @@ std::shared_ptr<const PueModel> pueModelFor(const core::Design& d)
     return std::make_shared<const PueModel>(modelPue(d.facility, dataDir() + "/facility/pue-by-climate.yaml"));
 }
 
+std::shared_ptr<const DynamicsResult> dynamicsFor(const core::Design& d, const core::Profile& profile,
+                                                  const std::shared_ptr<const power::PowerResult>& power,
+                                                  const thermal::ThermalResult& thermal,
+                                                  const liquid::LiquidResult* liquid)
+{
+    if (!d.dynamics.declared || !power)
+        return nullptr;
+    std::shared_ptr<const power::PowerResult> modelled = power;
+    if (power->basis != core::PowerBasis::Modelled)
+        modelled = std::make_shared<const power::PowerResult>(
+            power::computePower(d, powerOptions(d, profile, core::PowerBasis::Modelled, &thermal, liquid)));
+    return std::make_shared<const DynamicsResult>(analyseDynamics(d, *power, *modelled, thermal));
+}
+
 std::shared_ptr<const EnergyResult> facilityEnergy(const core::Design& d, const core::Profile& profile,
                                                    const power::PowerResult& basis,
                                                    const thermal::ThermalResult* thermal,
@@ -445,13 +459,8 @@ RunResult run(const RunOptions& options, core::Progress& progress)
                                         targets ? &*targets : nullptr, workload ? &workload->checkpoint : nullptr)));
     if (result.design.dynamics.declared) {
         progress.update(0.49, "power dynamics");
-        std::shared_ptr<const power::PowerResult> modelled = result.power;
-        if (result.power->basis != core::PowerBasis::Modelled)
-            modelled = std::make_shared<const power::PowerResult>(power::computePower(
-                result.design, powerOptions(result.design, result.profile, core::PowerBasis::Modelled,
-                                            result.thermal.get(), result.liquid.get())));
-        result.dynamics = std::make_shared<const DynamicsResult>(
-            analyseDynamics(result.design, *result.power, *modelled, *result.thermal));
+        result.dynamics =
+            dynamicsFor(result.design, result.profile, result.power, *result.thermal, result.liquid.get());
         store.put("dynamics", result.dynamics);
     }
     const auto tThroughput = Clock::now();

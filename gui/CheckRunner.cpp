@@ -76,6 +76,19 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
             } catch (const std::exception&) {
                 // The rules that need these results report the same error on their own.
             }
+            // The training job's waveform before the rules (the dynamics.* rules read it), as rdt check.
+            std::shared_ptr<const analysis::DynamicsResult> dynamics;
+            try {
+                dynamics = analysis::dynamicsFor(*design, profile, power::powerFor(*design, store),
+                                                 *analysis::thermalFor(*design, store),
+                                                 liquid::liquidFor(*design, store).get());
+                if (dynamics)
+                    store.put("dynamics", dynamics);
+            } catch (const core::Cancelled&) {
+                throw;
+            } catch (const std::exception&) {
+                // As above: the power and thermal rules say why.
+            }
             std::vector<core::Violation> result = core::runChecks(*design, registry, profile, *progress, &store);
             // Throughput and the per-part fields from the results the rules used (cached).
             auto results = std::make_shared<SolverResults>();
@@ -91,6 +104,7 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
                     analysis::analyseThroughput(*design, *results->power, *results->thermal, *results->signal,
                                                 models::NcclParams::load(analysis::dataDir() + "/throughput/nccl.yaml"),
                                                 nullptr, workload ? &workload->checkpoint : nullptr)));
+                results->dynamics = dynamics;
                 results->energy = analysis::facilityEnergy(*design, profile, *results->power, results->thermal.get(),
                                                            nullptr, results->liquid.get());
                 results->fields = analysis::resultFields(*design, results->power.get(), results->thermal.get(),

@@ -9,6 +9,7 @@
 #include <memory>
 #include <thread>
 
+#include "analysis/Dynamics.h"
 #include "analysis/Energy.h"
 #include "analysis/Throughput.h"
 #include "liquid/LiquidDesign.h"
@@ -26,6 +27,7 @@ struct SolverResults {
     std::shared_ptr<const liquid::LiquidResult> liquid; ///< empty loops without `liquid:`
     std::shared_ptr<const signal::SignalResult> signal;
     std::shared_ptr<const analysis::EnergyResult> energy; ///< with `facility:`
+    std::shared_ptr<const analysis::DynamicsResult> dynamics; ///< with `dynamics:`
     std::vector<core::PartField> fields;
     /// Why the results above are missing (a solver or an input it needs refused the design), or empty.
     std::string error;

@@ -32,6 +32,7 @@
 #include "gui/CatalogPanel.h"
 #include "gui/CheckRunner.h"
 #include "gui/ElevationView.h"
+#include "gui/DynamicsPanel.h"
 #include "gui/EnergyPanel.h"
 #include "gui/LiquidPanel.h"
 #include "gui/InspectorPanel.h"
@@ -84,6 +85,8 @@ MainWindow::MainWindow(const QString& catalogDir, bool interactive, QWidget* par
     addResultPanel(tr("Signal"), m_signal);
     m_energy = new EnergyPanel(*m_studio);
     addResultPanel(tr("Energy"), m_energy);
+    m_dynamics = new DynamicsPanel(*m_studio);
+    addResultPanel(tr("Power swings"), m_dynamics);
     m_sweep = new SweepPanel;
     addResultPanel(tr("Sweep"), m_sweep);
     setAcceptDrops(true);

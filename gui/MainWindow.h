@@ -22,6 +22,7 @@ namespace rdt::gui {
 class Studio;
 class ElevationView;
 class SceneView;
+class DynamicsPanel;
 class EnergyPanel;
 class LiquidPanel;
 class ProblemsPanel;
@@ -47,6 +48,7 @@ public:
     ProblemsPanel* problems() const { return m_problems; }
     ThroughputPanel* throughput() const { return m_throughput; }
     EnergyPanel* energy() const { return m_energy; }
+    DynamicsPanel* dynamics() const { return m_dynamics; }
     LiquidPanel* liquid() const { return m_liquid; }
     PowerPanel* power() const { return m_power; }
     ThermalPanel* thermal() const { return m_thermal; }
@@ -105,6 +107,7 @@ private:
     ProblemsPanel* m_problems = nullptr;
     ThroughputPanel* m_throughput = nullptr;
     EnergyPanel* m_energy = nullptr;
+    DynamicsPanel* m_dynamics = nullptr;
     LiquidPanel* m_liquid = nullptr;
     PowerPanel* m_power = nullptr;
     ThermalPanel* m_thermal = nullptr;

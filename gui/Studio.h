@@ -48,6 +48,10 @@ public:
     std::shared_ptr<const liquid::LiquidResult> liquid() const { return m_results ? m_results->liquid : nullptr; }
     /// Facility energy of the last finished check (null without `facility:`).
     std::shared_ptr<const analysis::EnergyResult> energy() const { return m_results ? m_results->energy : nullptr; }
+    std::shared_ptr<const analysis::DynamicsResult> dynamics() const
+    {
+        return m_results ? m_results->dynamics : nullptr;
+    }
     /// Per-part fields of the last finished check (empty before the first), and the measured − model
     /// residuals of the telemetry file when one is open.
     const std::vector<core::PartField>* fields() const { return m_results ? &m_fields : nullptr; }

@@ -58,7 +58,7 @@ int main(int argc, char** argv)
     QCommandLineOption size("size", "Window size for --screenshot (default 1600x1000).", "WxH", "1600x1000");
     QCommandLineOption panel("panel",
                              "With --screenshot: bring this bottom panel to the front "
-                             "(problems, throughput, power, thermal, liquid, signal, energy, sweep).",
+                             "(problems, throughput, power, thermal, liquid, signal, energy, power-swings, sweep).",
                              "NAME");
     QCommandLineOption colourBy(
         "colour-by",
@@ -188,7 +188,7 @@ int main(int argc, char** argv)
         QTimer::singleShot(0, &window, [&window] { window.offerStartupRecovery(); });
     if (screenshot) {
         if (parser.isSet(panel) && !window.showPanel(parser.value(panel))) {
-            std::fprintf(stderr, "rdt-studio: no panel \"%s\" (problems, throughput, power, thermal, liquid, signal, energy, sweep)\n",
+            std::fprintf(stderr, "rdt-studio: no panel \"%s\" (problems, throughput, power, thermal, liquid, signal, energy, power-swings, sweep)\n",
                          parser.value(panel).toUtf8().constData());
             return 2;
         }

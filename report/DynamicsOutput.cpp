@@ -156,7 +156,7 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
                   watts(r.fundamentalW).c_str(), r.fundamentalHz, inBand * 100, watts(r.ramp1sWps, "/s").c_str(),
                   watts(r.ramp1minWps * 60, "/min").c_str());
     std::string out = line;
-    if (!std::isnan(r.floorW) || r.unmitigatedSwingW > site.swingW() + 1.0) {
+    if (r.mitigated) {
         std::snprintf(line, sizeof line,
                       "         mitigated from a %s swing (GPU floor %.0f W): +%.2f %% energy\n",
                       watts(r.unmitigatedSwingW).c_str(), std::isnan(r.floorW) ? 0.0 : r.floorW,

@@ -1,0 +1,188 @@
+#include "gui/DynamicsPanel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+#include "analysis/Dynamics.h"
+#include "gui/LinePlot.h"
+#include "gui/Studio.h"
+#include "report/DynamicsOutput.h"
+
+namespace rdt::gui {
+
+namespace {
+
+/// The unit a level's power reads in: MW from 1 MW, else kW.
+std::pair<double, QString> powerUnit(double w)
+{
+    return std::abs(w) >= 1e6 ? std::make_pair(1e6, QStringLiteral("MW")) : std::make_pair(1e3, QStringLiteral("kW"));
+}
+
+/// A power (or, with `per`, a rate) in MW from 1 MW, else kW.
+QString power(double w, const QString& per = QString())
+{
+    const auto [scale, unit] = powerUnit(w);
+    return QStringLiteral("%1 %2%3").arg(w / scale, 0, 'g', 3).arg(unit, per);
+}
+
+QTableWidgetItem* cell(const QString& text, bool over = false)
+{
+    auto* item = new QTableWidgetItem(text);
+    if (over) {
+        item->setForeground(QColor(180, 20, 20));
+        QFont f = item->font();
+        f.setBold(true);
+        item->setFont(f);
+    }
+    return item;
+}
+
+} // namespace
+
+DynamicsPanel::DynamicsPanel(Studio& studio, QWidget* parent)
+    : QWidget(parent), m_studio(studio), m_header(new QLabel), m_level(new QComboBox), m_wave(new LinePlot),
+      m_spectrum(new LinePlot), m_limits(new QTableWidget(0, 4))
+{
+    m_header->setWordWrap(true);
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_limits->setHorizontalHeaderLabels({tr("figure"), tr("value (energy: share of the swing's)"), tr("limit"), tr("rule")});
+    m_limits->verticalHeader()->hide();
+    m_limits->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_limits->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_limits->horizontalHeader()->setStretchLastSection(true);
+    auto* top = new QVBoxLayout(this);
+    top->addWidget(new QLabel(tr("<b>Power swings of the training job</b>")));
+    top->addWidget(m_header);
+    auto* chooser = new QHBoxLayout;
+    chooser->addWidget(new QLabel(tr("Level:")));
+    chooser->addWidget(m_level);
+    chooser->addStretch(1);
+    top->addLayout(chooser);
+    auto* plots = new QHBoxLayout;
+    plots->addWidget(m_wave, 3);
+    plots->addWidget(m_spectrum, 2);
+    plots->addWidget(m_limits, 3);
+    top->addLayout(plots, 1);
+    connect(m_level, qOverload<int>(&QComboBox::currentIndexChanged), this, &DynamicsPanel::showLevel);
+    connect(&m_studio, &Studio::checksFinished, this, &DynamicsPanel::rebuild);
+    rebuild();
+}
+
+QString DynamicsPanel::headline() const
+{
+    return m_header->text();
+}
+
+void DynamicsPanel::rebuild()
+{
+    const auto d = m_studio.dynamics();
+    const QString keep = m_level->currentText();
+    m_level->blockSignals(true);
+    m_level->clear();
+    m_limits->setRowCount(0);
+    if (!d) {
+        m_header->setText(tr("No dynamics: section in the design: the training job's power waveform is not built. "
+                             "Give the iteration and its compute share (docs/dynamics.md)."));
+        m_wave->setSeries({});
+        m_spectrum->setSeries({});
+        m_level->blockSignals(false);
+        return;
+    }
+    m_header->setText(QString::fromStdString(report::dynamicsSummaryText(*d)).trimmed());
+    for (const analysis::DynamicsLevel& l : d->levels)
+        m_level->addItem(QString::fromStdString(l.kind == "site" ? std::string("site") : l.kind + " " + l.id));
+    const int at = m_level->findText(keep);
+    m_level->setCurrentIndex(at >= 0 ? at : 0);
+    m_level->blockSignals(false);
+    if (d->notChecked.empty()) {
+        // The figures with limits, each against its own (red when beyond it).
+        const core::Grid& g = m_studio.design().grid;
+        auto row = [&](const QString& figure, const QString& value, const QString& limit, const QString& rule,
+                       bool over) {
+            const int r = m_limits->rowCount();
+            m_limits->insertRow(r);
+            m_limits->setItem(r, 0, cell(figure));
+            m_limits->setItem(r, 1, cell(value, over));
+            m_limits->setItem(r, 2, cell(limit));
+            m_limits->setItem(r, 3, cell(rule));
+        };
+        const QString noLimit = tr("none (grid:)");
+        row(tr("ramp (%1 s windows)").arg(g.rampWindowS, 0, 'g', 3),
+            power(d->rampGridWps * 60, "/min"), std::isnan(g.rampWps) ? noLimit : power(g.rampWps * 60, "/min"),
+            "dynamics.grid.ramp", !std::isnan(g.rampWps) && d->rampGridWps > g.rampWps);
+        for (const analysis::DynamicsBand& b : d->bands) {
+            const bool limited = b.grid && !std::isnan(g.bandShare);
+            row(tr("%1–%2 Hz%3").arg(b.loHz, 0, 'g', 3).arg(b.hiHz, 0, 'g', 3).arg(b.grid ? tr(" (grid band)") : QString()),
+                tr("%1 % (RMS %2)").arg(b.share * 100, 0, 'f', 1).arg(power(b.rmsW)),
+                limited ? tr("%1 %").arg(g.bandShare * 100, 0, 'g', 3) : tr("—"), limited ? "dynamics.grid.band" : "",
+                limited && b.share > g.bandShare);
+        }
+        if (!std::isnan(d->voltageChange))
+            row(tr("voltage change"), tr("%1 %").arg(d->voltageChange * 100, 0, 'f', 3),
+                std::isnan(g.voltageChange) ? noLimit : tr("%1 %").arg(g.voltageChange * 100, 0, 'g', 3),
+                "dynamics.grid.voltage", !std::isnan(g.voltageChange) && d->voltageChange > g.voltageChange);
+        if (d->mitigated)
+            row(tr("mitigation energy"), tr("+%1 % (swing %2 → %3)")
+                                               .arg(d->extraEnergyShare * 100, 0, 'f', 2)
+                                               .arg(power(d->unmitigatedSwingW), power(d->levels.front().swingW())),
+                tr("—"), "", false);
+    }
+    showLevel();
+}
+
+void DynamicsPanel::showLevel()
+{
+    const auto d = m_studio.dynamics();
+    const int i = m_level->currentIndex();
+    if (!d || !d->notChecked.empty() || i < 0 || i >= static_cast<int>(d->levels.size())) {
+        m_wave->setSeries({});
+        m_spectrum->setSeries({});
+        return;
+    }
+    const analysis::DynamicsLevel& l = d->levels[static_cast<std::size_t>(i)];
+    const auto [scale, unit] = powerUnit(l.highW);
+    // Around the job's start: 5 s of idle, then four iterations (at least 10 s).
+    const double from = d->startAtS - 5, to = d->startAtS + d->startS + std::max(10.0, 4 * d->iterationS);
+    const std::vector<double> on = d->levelTrace(l, from, to, true);
+    const bool mitigated = d->mitigated;
+    std::vector<LinePlot::Series> series;
+    auto add = [&](const std::vector<double>& w, const QString& label, QColor colour, bool dashed) {
+        LinePlot::Series s{label, {}, {}, colour, dashed};
+        for (std::size_t k = 0; k < w.size(); ++k) {
+            s.x.push_back(from - d->startAtS + static_cast<double>(k) * d->stepS);
+            s.y.push_back(w[k] / scale);
+        }
+        series.push_back(std::move(s));
+    };
+    if (mitigated)
+        add(d->levelTrace(l, from, to, false), tr("unmitigated"), QColor(150, 150, 150), true);
+    add(on, mitigated ? tr("mitigated") : tr("power"), seriesColour(0), false);
+    m_wave->setTitle(tr("%1: %2 GPUs, swing %3 %4").arg(m_level->currentText()).arg(l.gpus).arg(l.swingW() / scale, 0, 'g', 3).arg(unit));
+    m_wave->setAxes(tr("time from the job's start (s)"), tr("AC power (%1)").arg(unit));
+    m_wave->setSeries(std::move(series));
+    // The level's spectrum: the site's, scaled by the level's swing (every GPU in phase).
+    const double k = d->levels.front().swingW() > 0 ? l.swingW() / d->levels.front().swingW() : 0.0;
+    LinePlot::Series sp{tr("amplitude"), {}, {}, seriesColour(1), false};
+    for (std::size_t b = 1; b < d->spectrumW.size(); ++b) {
+        const double f = static_cast<double>(b) * d->spectrumStepHz;
+        if (f > 20)
+            break;
+        sp.x.push_back(f);
+        sp.y.push_back(d->spectrumW[b] * k / scale);
+    }
+    m_spectrum->setTitle(tr("Spectrum: fundamental %1 %2 at %3 Hz")
+                             .arg(d->fundamentalW * k / scale, 0, 'g', 3)
+                             .arg(unit)
+                             .arg(d->fundamentalHz, 0, 'g', 3));
+    m_spectrum->setAxes(tr("frequency (Hz)"), tr("amplitude (%1, peak)").arg(unit));
+    m_spectrum->setSeries({sp});
+}
+
+} // namespace rdt::gui

@@ -1,0 +1,110 @@
+// rdt-studio under Xvfb: the Power swings panel (issue 38) gives rdt check's dynamics line and
+// verdicts, plots the chosen level's waveform and spectrum from the same result, marks exactly the
+// figures beyond their grid limits, and says why it is empty without `dynamics:`.
+#include <catch2/catch.hpp>
+
+#include <QApplication>
+#include <QComboBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <cmath>
+
+#include "analysis/Pipeline.h"
+#include "gui/DynamicsPanel.h"
+#include "gui/LinePlot.h"
+#include "gui/MainWindow.h"
+#include "report/DynamicsOutput.h"
+
+using namespace rdt;
+
+static const QString kSource = RDT_SOURCE_DIR;
+
+namespace {
+
+/// A window of `w` × `h` on a private recovery folder, without modal dialogs.
+struct Fixture {
+    QTemporaryDir dir;
+    std::unique_ptr<gui::MainWindow> window;
+    explicit Fixture(int w = 1600, int h = 1000)
+    {
+        qputenv("RDT_STUDIO_RECOVERY_DIR", (dir.path() + "/recovery").toUtf8());
+        window = std::make_unique<gui::MainWindow>(kSource + "/data/catalog", false);
+        window->resize(w, h);
+        window->show();
+        QApplication::processEvents();
+    }
+};
+
+} // namespace
+
+TEST_CASE("the Power swings panel gives rdt check's dynamics line, plots its levels and marks its limits",
+          "[gui][dynamics]")
+{
+    Fixture f;
+    // Without dynamics: the panel says why it is empty.
+    REQUIRE(f.window->openFile(kSource + "/data/designs/single-rack.yaml"));
+    f.window->waitForChecks();
+    gui::DynamicsPanel* panel = f.window->dynamics();
+    REQUIRE(panel);
+    CHECK(panel->headline().contains("No dynamics: section"));
+    CHECK(panel->waveform()->seriesCount() == 0);
+    // Without mitigations, one trace.
+    REQUIRE(f.window->openFile(kSource + "/data/designs/meta-24k-roce.yaml"));
+    f.window->waitForChecks();
+    CHECK(panel->waveform()->seriesCount() == 1);
+    CHECK(panel->waveform()->yLabel().contains("MW"));
+
+    // One rack in one job with a power floor, ramp limits and grid limits (the fuzz seed).
+    const QString design = kSource + "/fuzz/corpus/design/dynamics-grid.yaml";
+    REQUIRE(f.window->openFile(design));
+    f.window->waitForChecks();
+    REQUIRE(f.window->showPanel("power-swings"));
+    analysis::RunOptions o;
+    o.designPath = design.toStdString();
+    core::Progress quiet;
+    const analysis::RunResult cli = analysis::run(o, quiet);
+    REQUIRE(cli.dynamics);
+    // The same line as rdt check prints.
+    CHECK(panel->headline() == QString::fromStdString(report::dynamicsSummaryText(*cli.dynamics)).trimmed());
+    // Levels: the site and the row and hall, as the result lists them.
+    REQUIRE(panel->levels()->count() == static_cast<int>(cli.dynamics->levels.size()));
+    CHECK(panel->levels()->itemText(0) == "site");
+    // With a floor and ramp limits the waveform shows the unmitigated trace beside the mitigated one,
+    // between the site's levels.
+    const gui::LinePlot* wave = panel->waveform();
+    REQUIRE(wave->seriesCount() == 2);
+    const auto& mitigated = wave->series()[1].y;
+    const analysis::DynamicsLevel& site = cli.dynamics->levels.front();
+    CHECK(*std::max_element(mitigated.begin(), mitigated.end()) == Approx(site.highW / 1e3).epsilon(1e-6));
+    CHECK(*std::min_element(wave->series()[0].y.begin(), wave->series()[0].y.end()) ==
+          Approx(site.idleW / 1e3).epsilon(1e-6));
+    CHECK(wave->yLabel().contains("kW"));
+    // The spectrum's fundamental is the result's, at its frequency.
+    const gui::LinePlot* spectrum = panel->spectrum();
+    REQUIRE(spectrum->seriesCount() == 1);
+    const auto& sx = spectrum->series()[0].x;
+    const auto& sy = spectrum->series()[0].y;
+    const auto peak = std::max_element(sy.begin(), sy.end()) - sy.begin();
+    CHECK(sx[static_cast<std::size_t>(peak)] == Approx(cli.dynamics->fundamentalHz).epsilon(1e-6));
+    CHECK(sy[static_cast<std::size_t>(peak)] == Approx(cli.dynamics->fundamentalW / 1e3).epsilon(1e-6));
+    // A row's level: the same wave scaled to the row (here the whole site: one row).
+    panel->levels()->setCurrentIndex(panel->levels()->count() - 1);
+    QApplication::processEvents();
+    CHECK(panel->waveform()->title().startsWith(panel->levels()->currentText()));
+    // The limits table: red exactly where rdt check reports a dynamics violation.
+    std::set<std::string> cliRules;
+    for (const core::Violation& v : cli.violations)
+        if (v.rule.rfind("dynamics.grid.", 0) == 0)
+            cliRules.insert(v.rule);
+    REQUIRE(cliRules.count("dynamics.grid.band"));
+    std::set<std::string> red;
+    const QTableWidget* t = panel->limits();
+    for (int r = 0; r < t->rowCount(); ++r)
+        if (t->item(r, 1)->foreground().color() == QColor(180, 20, 20))
+            red.insert(t->item(r, 3)->text().toStdString());
+    CHECK(red == cliRules);
+    // The status bar's warning count includes the band's warning, as rdt check's.
+    f.window->grab().save(f.dir.path() + "/dynamics.png");
+}
