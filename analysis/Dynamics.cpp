@@ -51,11 +51,13 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     out.startS = dy.startS;
     out.durationS = dy.durationS;
     out.stepS = dy.stepS;
-    out.mitigated = !std::isnan(dy.floorShare) || !std::isnan(dy.rampUpWps) || !std::isnan(dy.rampDownWps);
+    out.mitigated = !std::isnan(dy.floorShare) || !std::isnan(dy.rampUpWps) || !std::isnan(dy.rampDownWps) ||
+                    dy.bbuSmoothing;
     const auto clocks = chassisClocks(d, power, thermal);
     // Per rack: its draw in each phase (W on the busbar, and AC-direct parts apart).
     struct Phase {
-        double high = 0, low = 0, lowNoFloor = 0, idle = 0;
+        double high = 0, low = 0, lowNoFloor = 0, idle = 0, highRaw = 0;
+        double swingDc = 0; ///< the GPUs' swing on the busbar (the BBU's side)
         int gpus = 0;
     };
     std::vector<Phase> racks(d.racks.size());
@@ -99,6 +101,7 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
             const double q = std::min(p, std::max(comm, f));
             const double other = pp.modelledW - pp.gpuW;
             ph.high += kk * (other + n * p);
+            ph.swingDc += pp.busbar ? n * (p - q) : 0.0;
             ph.low += kk * (other + n * q);
             ph.lowNoFloor += kk * (other + n * std::min(p, comm));
             ph.idle += kk * (other + n * std::min(p, idle));
@@ -109,6 +112,29 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
             floorSum += n * f;
         }
     }
+    for (Phase& ph : racks)
+        ph.highRaw = ph.high;
+    // BBU smoothing: each rack with battery shelves draws its mean; its shelves give and take the swing.
+    if (dy.bbuSmoothing)
+        for (std::size_t r = 0; r < racks.size() && r < modelled.racks.size(); ++r) {
+            Phase& ph = racks[r];
+            if (ph.gpus == 0)
+                continue;
+            const power::RackPower& rp = modelled.racks[r];
+            DynamicsBbu b;
+            b.rack = d.racks[r].id;
+            b.swingW = ph.swingDc;
+            b.cycleJ = models::flatteningEnergy(ph.swingDc, dy.computeShare, dy.iterationS);
+            b.storeJ = rp.bbuEnergyJ;
+            b.cyclesPerDay = models::cyclesPerDay(b.cycleJ, dy.iterationS, b.storeJ);
+            b.dischargeW = rp.bbuDischargeW;
+            b.dischargeOk = rp.bbuDischargeW >= (1.0 - dy.computeShare) * ph.swingDc;
+            out.bbu.push_back(b);
+            if (b.storeJ > 0 && b.dischargeOk) {
+                const double mean = ph.low + dy.computeShare * (ph.high - ph.low);
+                ph.high = ph.low = mean;
+            }
+        }
     int gpus = 0;
     for (const Phase& ph : racks)
         gpus += ph.gpus;
@@ -125,7 +151,7 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     if (floor)
         out.floorW = floorSum / gpus;
     // Levels: the site, each hall, each row.
-    DynamicsLevel site{"site", "site", 0, 0, 0, 0, 0};
+    DynamicsLevel site{"site", "site", 0, 0, 0, 0, 0, 0};
     std::map<std::string, DynamicsLevel> halls, rows;
     std::vector<std::string> hallOrder, rowOrder;
     double lowNoFloor = 0;
@@ -138,13 +164,14 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
             l.lowW += ph.low;
             l.idleW += ph.idle;
             l.lowUnmitigatedW += ph.lowNoFloor;
+            l.highUnmitigatedW += ph.highRaw;
         };
         add(site);
         lowNoFloor += ph.lowNoFloor;
         if (rack.hall >= 0) {
             const std::string& id = d.halls[static_cast<std::size_t>(rack.hall)].id;
             if (!halls.count(id)) {
-                halls[id] = DynamicsLevel{id, "hall", 0, 0, 0, 0, 0};
+                halls[id] = DynamicsLevel{id, "hall", 0, 0, 0, 0, 0, 0};
                 hallOrder.push_back(id);
             }
             add(halls[id]);
@@ -152,7 +179,7 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
         if (rack.row >= 0) {
             const std::string& id = d.rows[static_cast<std::size_t>(rack.row)].id;
             if (!rows.count(id)) {
-                rows[id] = DynamicsLevel{id, "row", 0, 0, 0, 0, 0};
+                rows[id] = DynamicsLevel{id, "row", 0, 0, 0, 0, 0, 0};
                 rowOrder.push_back(id);
             }
             add(rows[id]);
@@ -163,7 +190,7 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
         out.levels.push_back(halls[id]);
     for (const auto& id : rowOrder)
         out.levels.push_back(rows[id]);
-    out.unmitigatedSwingW = site.highW - lowNoFloor;
+    out.unmitigatedSwingW = site.highUnmitigatedW - lowNoFloor;
 
     // The site's trace: idle, the start ramp, the job. The GPUs' wave, ramp-limited per GPU.
     const double dt = dy.stepS;
@@ -208,6 +235,8 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     if (spec.stepHz > 0) {
         const auto k = static_cast<std::size_t>(std::llround(out.fundamentalHz / spec.stepHz));
         out.fundamentalW = k < spec.amplitude.size() ? spec.amplitude[k] : 0.0;
+        if (out.fundamentalW < 1e-9 * std::max(1.0, spec.meanW))
+            out.fundamentalW = 0; // a flat trace: rounding, not a line
         out.spectrumStepHz = spec.stepHz;
         const std::size_t top = std::min(spec.amplitude.size(), static_cast<std::size_t>(25.0 / spec.stepHz) + 1);
         out.spectrumW.assign(spec.amplitude.begin(), spec.amplitude.begin() + static_cast<std::ptrdiff_t>(top));
@@ -233,7 +262,7 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
         out.voltageChange = (site.highW - site.lowW) * cosTheta / d.grid.shortCircuitVA;
     }
     // What the mitigations cost: the job's energy with them against an unmitigated job's.
-    const double unmitigatedMean = lowNoFloor + (site.highW - lowNoFloor) * dy.computeShare;
+    const double unmitigatedMean = lowNoFloor + (site.highUnmitigatedW - lowNoFloor) * dy.computeShare;
     out.extraEnergyShare = unmitigatedMean > 0 ? out.meanW / unmitigatedMean - 1.0 : 0.0;
     if (std::abs(out.extraEnergyShare) < 1e-9)
         out.extraEnergyShare = 0; // the sampled mean's rounding, not a cost
@@ -250,6 +279,7 @@ std::vector<double> DynamicsResult::levelTrace(const DynamicsLevel& l, double fr
     const auto a = std::clamp<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(std::llround(fromS / stepS)), 0, n);
     const auto b = std::clamp<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(std::llround(toS / stepS)), a, n);
     const double low = withMitigation ? l.lowW : l.lowUnmitigatedW;
+    const double high = withMitigation ? l.highW : l.highUnmitigatedW;
     for (std::ptrdiff_t i = a; i < b; ++i) {
         if (i < lead) {
             out.push_back(l.idleW);
@@ -258,7 +288,7 @@ std::vector<double> DynamicsResult::levelTrace(const DynamicsLevel& l, double fr
         const auto j = static_cast<std::size_t>(i - lead);
         const double w = withMitigation ? wave[j] : rawWave[j];
         const double ramp = startSamples > 0 ? std::min(1.0, static_cast<double>(j) / static_cast<double>(startSamples)) : 1.0;
-        out.push_back(l.idleW + ramp * (low + (l.highW - low) * w - l.idleW));
+        out.push_back(l.idleW + ramp * (low + (high - low) * w - l.idleW));
     }
     return out;
 }

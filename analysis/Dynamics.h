@@ -26,7 +26,8 @@ struct DynamicsLevel {
     std::string id, kind; ///< kind: site, hall, row
     int gpus = 0;
     double highW = 0, lowW = 0, idleW = 0;
-    double lowUnmitigatedW = 0; ///< the communication phase without the power floor
+    double lowUnmitigatedW = 0;  ///< the communication phase without the mitigations
+    double highUnmitigatedW = 0; ///< the compute phase without them (BBU smoothing changes it)
     double swingW() const { return highW - lowW; }
 };
 
@@ -36,6 +37,18 @@ struct DynamicsBand {
     double share = 0;   ///< of the AC energy (Hann spectrum, docs/dynamics.md)
     double rmsW = 0;    ///< the band's RMS power swing, sqrt(share × variance)
     bool grid = false;  ///< the grid: section's band
+};
+
+/// A rack's battery shelves flattening its swing (`smoothing: bbu`): the energy one iteration takes
+/// from them and gives back (its DC swing·D(1 − D)·T), and what that does to them a day.
+struct DynamicsBbu {
+    std::string rack;
+    double swingW = 0;       ///< the rack's swing on its busbar (DC)
+    double cycleJ = 0;       ///< per iteration
+    double storeJ = 0;       ///< the rack's BBU energy (catalog)
+    double cyclesPerDay = NAN; ///< equivalent full cycles a day; NaN without BBU
+    bool dischargeOk = true; ///< the shelves can give the swing's compute-phase part (1 − D)·swing
+    double dischargeW = 0;
 };
 
 struct DynamicsResult {
@@ -52,6 +65,7 @@ struct DynamicsResult {
     double floorW = NAN;  ///< the power floor per GPU (NaN: none)
     bool mitigated = false; ///< a power floor or a ramp limit is set
     std::vector<DynamicsLevel> levels; ///< the site first, then halls, then rows
+    std::vector<DynamicsBbu> bbu;      ///< with `smoothing: bbu`, per rack with GPUs
     double meanW = 0;     ///< the site's mean over the running job
     double fundamentalHz = 0, fundamentalW = 0; ///< the iteration's line: its peak amplitude
     std::vector<DynamicsBand> bands;

@@ -148,6 +148,44 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                                                                          "of the load will be asked for",
                                 r->levels.front().highW / 1e6, g.largeLoadW / 1e6, "MW", g.loc);
                  });
+    registry.add({"dynamics.bbu.cycles",
+                  "Battery shelves smoothing the swing within their cycle budget",
+                  core::Severity::Error,
+                  "ORv3 battery backup units: 8-year life, end of life at 90 s of full power [PD-O1]; the design's "
+                  "dynamics.bbu_cycle_budget",
+                  "With dynamics.smoothing: bbu, each rack's battery shelves give and take its swing every "
+                  "iteration: the energy swing*D(1-D)*T a cycle, times the iterations a day, over the shelves' "
+                  "energy, in equivalent full cycles a day, against bbu_cycle_budget; a rack without battery "
+                  "shelves, or whose shelves cannot discharge the swing's compute part, is a violation too.",
+                  {}},
+                 [result](core::CheckContext& ctx) {
+                     const auto r = result(ctx);
+                     const core::Dynamics& dy = ctx.design().dynamics;
+                     if (!r || !r->notChecked.empty() || !dy.bbuSmoothing)
+                         return;
+                     for (const DynamicsBbu& b : r->bbu) {
+                         char msg[320];
+                         if (!(b.storeJ > 0)) {
+                             std::snprintf(msg, sizeof msg, "%s has no battery shelf to smooth its %s swing",
+                                           b.rack.c_str(), mw(b.swingW).c_str());
+                             ctx.report(b.rack, msg, 0, NAN, "", dy.loc);
+                         } else if (!b.dischargeOk) {
+                             std::snprintf(msg, sizeof msg,
+                                           "%s's battery shelves discharge %s, less than the %s the swing asks",
+                                           b.rack.c_str(), mw(b.dischargeW).c_str(),
+                                           mw((1.0 - dy.computeShare) * b.swingW).c_str());
+                             ctx.report(b.rack, msg, b.dischargeW / 1e3, (1.0 - dy.computeShare) * b.swingW / 1e3,
+                                        "kW", dy.loc);
+                         } else if (b.cyclesPerDay > dy.bbuCyclesPerDay) {
+                             std::snprintf(msg, sizeof msg,
+                                           "%s's battery shelves (%.3g MJ) would cycle %.0f times a day smoothing "
+                                           "its %s swing (%.3g kJ an iteration), over their budget of %.3g",
+                                           b.rack.c_str(), b.storeJ / 1e6, b.cyclesPerDay, mw(b.swingW).c_str(),
+                                           b.cycleJ / 1e3, dy.bbuCyclesPerDay);
+                             ctx.report(b.rack, msg, b.cyclesPerDay, dy.bbuCyclesPerDay, "cycles/day", dy.loc);
+                         }
+                     }
+                 });
     registry.add({"dynamics.gpu.floor",
                   "The GPU power floor within what the GPU supports",
                   core::Severity::Error,

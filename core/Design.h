@@ -250,6 +250,10 @@ struct Dynamics {
     /// Mitigations: GPU power floor as a share of its TDP (NVML PERCENT_TMP_FLOOR), per-GPU ramp
     /// limits (NVML RAMP_UP_RATE / RAMP_DOWN_RATE, W/s). NaN: not used.
     double floorShare = NAN, rampUpWps = NAN, rampDownWps = NAN;
+    /// Mitigation: each rack's BBU shelves flatten its swing to its mean (`smoothing: bbu`), within
+    /// `bbuCyclesPerDay` equivalent full cycles a day (required with it: the BBU vendor's budget).
+    bool bbuSmoothing = false;
+    double bbuCyclesPerDay = NAN;
     SourceLoc loc;
 };
 

@@ -10,7 +10,7 @@ Dynamics readDynamics(const Cursor& c)
 {
     c.requireMap();
     c.allowKeys({"iteration", "compute_share", "edge", "start", "duration", "step", "power_floor", "ramp_up",
-                 "ramp_down"});
+                 "ramp_down", "smoothing", "bbu_cycle_budget"});
     Dynamics d;
     d.declared = true;
     d.loc = c.loc();
@@ -24,6 +24,18 @@ Dynamics readDynamics(const Cursor& c)
     quantityIf(c, "power_floor", Dimension::Ratio, Range{0.0, 1.0}, d.floorShare);
     quantityIf(c, "ramp_up", Dimension::PowerRate, Range{1e-3, 1e9}, d.rampUpWps);
     quantityIf(c, "ramp_down", Dimension::PowerRate, Range{1e-3, 1e9}, d.rampDownWps);
+    if (auto sm = c.find("smoothing")) {
+        const std::string v = sm->str();
+        if (v == "bbu")
+            d.bbuSmoothing = true;
+        else if (v != "none")
+            sm->fail("smoothing is none or bbu (each rack's battery shelves flatten its swing), not \"" + v + "\"");
+    }
+    if (auto b = c.find("bbu_cycle_budget"))
+        d.bbuCyclesPerDay = b->number(0.0, 1000.0);
+    if (d.bbuSmoothing && std::isnan(d.bbuCyclesPerDay))
+        c["smoothing"].fail("smoothing with the BBU shelves needs their cycle budget: bbu_cycle_budget (equivalent "
+                            "full cycles a day, from the BBU's rated cycle life over its service life)");
     if (d.edgeS > 0.5 * d.iterationS * std::min(d.computeShare, 1.0 - d.computeShare) && d.computeShare < 1.0)
         c["edge"].fail("an edge longer than half the shorter phase (" +
                        formatQuantity(0.5 * d.iterationS * std::min(d.computeShare, 1.0 - d.computeShare),

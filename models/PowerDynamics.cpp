@@ -97,6 +97,11 @@ double flatteningEnergy(double swing, double duty, double periodS)
     return swing * duty * (1.0 - duty) * periodS;
 }
 
+double cyclesPerDay(double cycleJ, double periodS, double storeJ)
+{
+    return storeJ > 0 && periodS > 0 ? cycleJ * (86400.0 / periodS) / storeJ : NAN;
+}
+
 double stepRocofHzPerS(const GridMachine& g, double stepW)
 {
     return stepW / g.baseW / (2.0 * g.inertiaS) * g.nominalHz;

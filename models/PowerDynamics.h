@@ -46,6 +46,10 @@ double floorEnergyShare(double floor, double pLow, double duty);
 /// its mean: swing·D(1 − D)·T (charged in the low phase, given back in the high one).
 double flatteningEnergy(double swing, double duty, double periodS);
 
+/// Equivalent full cycles a day of a store of `storeJ` that gives and takes back `cycleJ` every
+/// `periodS`: cycleJ · (86,400 / periodS) / storeJ.
+double cyclesPerDay(double cycleJ, double periodS, double storeJ);
+
 /// A single-machine equivalent of the grid the site hangs on: inertia H (s), load damping D (pu),
 /// governor droop R (pu) with its time constant Tg (s), base power (W) and nominal frequency (Hz).
 struct GridMachine {

@@ -38,6 +38,14 @@ std::string watts(double w, const char* per = "")
     return b;
 }
 
+/// Energy in MJ from 1 MJ, else kJ.
+std::string joules(double j)
+{
+    char b[48];
+    std::snprintf(b, sizeof b, std::abs(j) >= 1e6 ? "%.3g MJ" : "%.3g kJ", std::abs(j) >= 1e6 ? j / 1e6 : j / 1e3);
+    return b;
+}
+
 } // namespace
 
 json dynamicsJson(const analysis::DynamicsResult& r)
@@ -61,7 +69,17 @@ json dynamicsJson(const analysis::DynamicsResult& r)
                          {"share", jsonNumber(b.share)},
                          {"rms_W", jsonNumber(b.rmsW)},
                          {"grid", b.grid}});
+    json bbu = json::array();
+    for (const analysis::DynamicsBbu& b : r.bbu)
+        bbu.push_back({{"rack", b.rack},
+                       {"swing_W", jsonNumber(b.swingW)},
+                       {"cycle_J", jsonNumber(b.cycleJ)},
+                       {"store_J", jsonNumber(b.storeJ)},
+                       {"cycles_per_day", jsonNumber(b.cyclesPerDay)},
+                       {"discharge_W", jsonNumber(b.dischargeW)},
+                       {"discharge_ok", b.dischargeOk}});
     return {{"gpus", r.gpus},
+            {"bbu_smoothing", bbu},
             {"iteration_s", r.iterationS},
             {"compute_share", r.computeShare},
             {"edge_s", r.edgeS},
@@ -156,11 +174,29 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
                   watts(r.fundamentalW).c_str(), r.fundamentalHz, inBand * 100, watts(r.ramp1sWps, "/s").c_str(),
                   watts(r.ramp1minWps * 60, "/min").c_str());
     std::string out = line;
-    if (r.mitigated) {
+    if (!r.bbu.empty()) {
+        const analysis::DynamicsBbu* worst = &r.bbu.front();
+        for (const analysis::DynamicsBbu& b : r.bbu)
+            if (!(b.cyclesPerDay <= worst->cyclesPerDay))
+                worst = &b;
         std::snprintf(line, sizeof line,
-                      "         mitigated from a %s swing (GPU floor %.0f W): +%.2f %% energy\n",
-                      watts(r.unmitigatedSwingW).c_str(), std::isnan(r.floorW) ? 0.0 : r.floorW,
-                      r.extraEnergyShare * 100);
+                      "         battery shelves smooth %zu racks: %s a cycle, up to %.0f equivalent full cycles a day "
+                      "(%s)\n",
+                      r.bbu.size(), joules(worst->cycleJ).c_str(), worst->cyclesPerDay, worst->rack.c_str());
+        out += line;
+    }
+    if (r.mitigated) {
+        std::string how;
+        if (!std::isnan(r.floorW)) {
+            std::snprintf(line, sizeof line, "GPU floor %.0f W", r.floorW);
+            how = line;
+        }
+        if (r.wave != r.rawWave)
+            how += std::string(how.empty() ? "" : ", ") + "GPU ramp limits";
+        if (!r.bbu.empty())
+            how += std::string(how.empty() ? "" : ", ") + "battery shelves (their round-trip loss not modelled)";
+        std::snprintf(line, sizeof line, "         mitigated from a %s swing (%s): +%.2f %% energy\n",
+                      watts(r.unmitigatedSwingW).c_str(), how.c_str(), r.extraEnergyShare * 100);
         out += line;
     }
     return out;

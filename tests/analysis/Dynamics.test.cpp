@@ -208,6 +208,50 @@ TEST_CASE("A GPU power floor narrows the swing at the energy it costs, a ramp li
     CHECK(rr.dynamics->ramp1sWps < base.dynamics->ramp1sWps);
 }
 
+TEST_CASE("Battery shelves flatten each rack's swing at the cycles a day they cost, judged against their budget",
+          "[analysis][dynamics][rules]")
+{
+    const analysis::RunResult base = run(k24k);
+    REQUIRE(base.dynamics);
+    std::string t = readText(k24k);
+    replace(t, "  edge: 20 ms", "  edge: 20 ms\n  smoothing: bbu\n  bbu_cycle_budget: 1.4");
+    const analysis::RunResult r = run(k24k, t);
+    REQUIRE(r.dynamics);
+    const analysis::DynamicsResult& d = *r.dynamics;
+    REQUIRE(d.bbu.size() == 1536);
+    // Each rack: 16 GPUs × 550 W on its busbar, half of it a cycle of 2 s: 16 × 550 × 0.25 × 2 = 4.4 kJ,
+    // 43,200 times a day, over its two HPR shelves' 2 × 2.97 MJ.
+    const analysis::DynamicsBbu& b = d.bbu.front();
+    CHECK(b.swingW == Approx(16 * 550.0));
+    CHECK(b.cycleJ == Approx(4400.0));
+    CHECK(b.storeJ == Approx(2 * 2.97e6));
+    CHECK(b.cyclesPerDay == Approx(4400.0 * 43200 / 5.94e6));
+    // The site then draws its mean: no swing left.
+    CHECK(d.levels.front().swingW() == Approx(0).margin(1e-6));
+    CHECK(d.unmitigatedSwingW == Approx(base.dynamics->levels.front().swingW()));
+    CHECK(d.meanW == Approx(base.dynamics->meanW).epsilon(1e-6));
+    // Smoothing without the shelves' budget, or by something rdt does not model: located errors.
+    std::string bad = readText(k24k);
+    replace(bad, "  edge: 20 ms", "  edge: 20 ms\n  smoothing: bbu");
+    CHECK_THROWS_WITH(run(k24k, bad), Catch::Matchers::Contains("bbu_cycle_budget") &&
+                                          Catch::Matchers::Contains("meta-24k-roce.yaml:"));
+    bad = readText(k24k);
+    replace(bad, "  edge: 20 ms", "  edge: 20 ms\n  smoothing: flywheel");
+    CHECK_THROWS_WITH(run(k24k, bad), Catch::Matchers::Contains("smoothing is none or bbu"));
+    // 32 cycles a day against 1.4: every rack fails, named; a budget just over passes, just under fails.
+    CHECK(violations(r, "dynamics.bbu.cycles").size() == 1536);
+    char budget[64];
+    for (const double f : {0.99, 1.01}) {
+        std::string tb = t;
+        std::snprintf(budget, sizeof budget, "bbu_cycle_budget: %.6f", b.cyclesPerDay * f);
+        replace(tb, "bbu_cycle_budget: 1.4", budget);
+        const auto v = violations(run(k24k, tb), "dynamics.bbu.cycles");
+        CHECK(v.size() == (f < 1 ? 1536u : 0u));
+        if (!v.empty())
+            CHECK(v.front()->measured == Approx(b.cyclesPerDay));
+    }
+}
+
 TEST_CASE("Dynamics on GPUs the catalog lacks a figure for is not checked, and a GB200 floor over 90 % is an error",
           "[analysis][dynamics]")
 {

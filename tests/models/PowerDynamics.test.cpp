@@ -118,6 +118,11 @@ TEST_CASE("The power floor's energy cost and the storage that flattens a swing, 
     CHECK(floorEnergyShare(0.1, 0.2, 0.5) == 0);
     // A GB300 rack: 72 × (1,400 − 300) W at 2 s and 50 %: 39.6 kJ a swing against 72 × 65 J.
     CHECK(flatteningEnergy(72 * 1100.0, 0.5, 2.0) == Approx(39.6e3));
+    // Its battery shelves used every iteration (V4): 356 / 691 / 475 equivalent full cycles a day for
+    // HPR 20 kW x 240 s, HPR 27.5 kW x 90 s and ORv3 15 kW x 240 s.
+    CHECK(cyclesPerDay(39.6e3, 2.0, 20e3 * 240) == Approx(356).margin(0.5));
+    CHECK(cyclesPerDay(39.6e3, 2.0, 27.5e3 * 90) == Approx(691).margin(0.5));
+    CHECK(cyclesPerDay(39.6e3, 2.0, 15e3 * 240) == Approx(475).margin(0.5));
     // The 24k job's swing (V2): 24,576 × (700 − 150) W = 13.52 MW, its fundamental 8.61 MW.
     CHECK(24576 * 550.0 == Approx(13.52e6).epsilon(1e-3));
     CHECK(squareWaveHarmonic(1, 24576 * 550.0, 0.5) == Approx(8.61e6).epsilon(1e-3));
