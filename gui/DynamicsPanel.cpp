@@ -147,7 +147,9 @@ void DynamicsPanel::showLevel()
         return;
     }
     const analysis::DynamicsLevel& l = d->levels[static_cast<std::size_t>(i)];
-    const auto [scale, unit] = powerUnit(l.highW);
+    const std::pair<double, QString> su = powerUnit(l.highW);
+    const double scale = su.first; // plain variables: clang 14 captures no structured bindings
+    const QString unit = su.second;
     // Around the job's start: 5 s of idle, then four iterations (at least 10 s).
     const double from = d->startAtS - 5, to = d->startAtS + d->startS + std::max(10.0, 4 * d->iterationS);
     const std::vector<double> on = d->levelTrace(l, from, to, true);
