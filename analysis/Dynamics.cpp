@@ -51,13 +51,14 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     out.startS = dy.startS;
     out.durationS = dy.durationS;
     out.stepS = dy.stepS;
-    out.mitigated = !std::isnan(dy.floorShare) || !std::isnan(dy.rampUpWps) || !std::isnan(dy.rampDownWps) ||
-                    dy.bbuSmoothing;
+    out.rampLimited = !std::isnan(dy.rampUpWps) || !std::isnan(dy.rampDownWps);
+    out.mitigated = !std::isnan(dy.floorShare) || out.rampLimited || dy.bbuSmoothing;
     const auto clocks = chassisClocks(d, power, thermal);
     // Per rack: its draw in each phase (W on the busbar, and AC-direct parts apart).
     struct Phase {
         double high = 0, low = 0, lowNoFloor = 0, idle = 0, highRaw = 0;
         double swingDc = 0; ///< the GPUs' swing on the busbar (the BBU's side)
+        double acHigh = 0, acLow = 0; ///< of high and low, the parts with their own AC supplies
         int gpus = 0;
     };
     std::vector<Phase> racks(d.racks.size());
@@ -102,6 +103,10 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
             const double other = pp.modelledW - pp.gpuW;
             ph.high += kk * (other + n * p);
             ph.swingDc += pp.busbar ? n * (p - q) : 0.0;
+            if (!pp.busbar) {
+                ph.acHigh += other + n * p;
+                ph.acLow += other + n * q;
+            }
             ph.low += kk * (other + n * q);
             ph.lowNoFloor += kk * (other + n * std::min(p, comm));
             ph.idle += kk * (other + n * std::min(p, idle));
@@ -131,8 +136,11 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
             b.dischargeOk = rp.bbuDischargeW >= (1.0 - dy.computeShare) * ph.swingDc;
             out.bbu.push_back(b);
             if (b.storeJ > 0 && b.dischargeOk) {
-                const double mean = ph.low + dy.computeShare * (ph.high - ph.low);
-                ph.high = ph.low = mean;
+                // The busbar's parts draw their mean; parts with their own AC supplies still swing.
+                const double busHigh = ph.high - ph.acHigh, busLow = ph.low - ph.acLow;
+                const double mean = busLow + dy.computeShare * (busHigh - busLow);
+                ph.high = mean + ph.acHigh;
+                ph.low = mean + ph.acLow;
             }
         }
     int gpus = 0;
@@ -194,16 +202,22 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
 
     // The site's trace: idle, the start ramp, the job. The GPUs' wave, ramp-limited per GPU.
     const double dt = dy.stepS;
-    const std::size_t lead = static_cast<std::size_t>(std::llround(kLeadS / dt));
+    // Idle long enough, and the job long enough, that two consecutive windows of every ramp reported
+    // (5 min and the grid's) see the start.
+    const double leadS = std::max(kLeadS, d.grid.declared ? d.grid.rampWindowS : 0.0);
+    const double jobS = std::max(dy.durationS, leadS);
+    const std::size_t lead = static_cast<std::size_t>(std::llround(leadS / dt));
     const std::size_t start = static_cast<std::size_t>(std::llround(dy.startS / dt));
-    const std::size_t job = static_cast<std::size_t>(std::llround(dy.durationS / dt));
-    out.startAtS = kLeadS;
+    const std::size_t job = static_cast<std::size_t>(std::llround(jobS / dt));
+    out.startAtS = leadS;
     const double swingGpu = out.computeW - out.commW; // per GPU, mitigated
+    const std::size_t perIteration = std::max<std::size_t>(1, static_cast<std::size_t>(std::llround(dy.iterationS / dt)));
     std::vector<double> s(job);
     out.rawWave.resize(job);
     double g = out.commW;
     for (std::size_t i = 0; i < job; ++i) {
-        out.rawWave[i] = wave(static_cast<double>(i) * dt, dy.iterationS, dy.computeShare, dy.edgeS);
+        // The phase from whole samples (the iteration is a whole number of steps): no drift.
+        out.rawWave[i] = wave(static_cast<double>(i % perIteration) * dt, dy.iterationS, dy.computeShare, dy.edgeS);
         const double want = out.commW + swingGpu * out.rawWave[i];
         if (!std::isnan(dy.rampUpWps) && want > g)
             g = std::min(want, g + dy.rampUpWps * dt);
@@ -223,7 +237,13 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     out.wave = s;
     // The running job: after the start, whole iterations (lines on bins).
     const std::size_t perIter = static_cast<std::size_t>(std::llround(dy.iterationS / dt));
-    std::size_t from = lead + start;
+    const std::size_t from = lead + start;
+    if (from + 4 * perIter > out.siteW.size()) {
+        out.notChecked = "the job's start ramp leaves fewer than four iterations of the simulated duration: "
+                         "lengthen dynamics.duration";
+        out.notCheckedLoc = dy.loc;
+        return out;
+    }
     std::size_t n = out.siteW.size() - from;
     if (perIter > 0 && n >= perIter)
         n -= n % perIter;

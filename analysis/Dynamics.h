@@ -63,7 +63,8 @@ struct DynamicsResult {
     double commW = 0;    ///< per GPU in the communication phase, after any power floor
     double commCatalogW = 0; ///< the catalog's communication power (before the floor)
     double floorW = NAN;  ///< the power floor per GPU (NaN: none)
-    bool mitigated = false; ///< a power floor or a ramp limit is set
+    bool mitigated = false;   ///< a power floor, a ramp limit or battery smoothing is set
+    bool rampLimited = false; ///< a per-GPU ramp limit is set
     std::vector<DynamicsLevel> levels; ///< the site first, then halls, then rows
     std::vector<DynamicsBbu> bbu;      ///< with `smoothing: bbu`, per rack with GPUs
     double meanW = 0;     ///< the site's mean over the running job

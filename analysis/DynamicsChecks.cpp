@@ -10,14 +10,16 @@ namespace rdt::analysis {
 
 namespace {
 
-/// MW from 1 MW, else kW.
-std::string mw(double w)
+/// GW from 1 GW, MW from 1 MW, else kW (`unit` "W" or "VA").
+std::string mw(double w, const char* unit = "W")
 {
     char b[48];
-    if (std::abs(w) >= 1e6)
-        std::snprintf(b, sizeof b, "%.3g MW", w / 1e6);
+    if (std::abs(w) >= 1e9)
+        std::snprintf(b, sizeof b, "%.4g G%s", w / 1e9, unit);
+    else if (std::abs(w) >= 1e6)
+        std::snprintf(b, sizeof b, "%.4g M%s", w / 1e6, unit);
     else
-        std::snprintf(b, sizeof b, "%.3g kW", w / 1e3);
+        std::snprintf(b, sizeof b, "%.4g k%s", w / 1e3, unit);
     return b;
 }
 
@@ -78,7 +80,7 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                          return;
                      char msg[256];
                      std::snprintf(msg, sizeof msg,
-                                   "site ramps %.3g MW/min over %.0f s windows, over the grid's %.3g MW/min (%s)",
+                                   "site ramps %.4g MW/min over %.0f s windows, over the grid's %.4g MW/min (%s)",
                                    r->rampGridWps * 60 / 1e6, g.rampWindowS, g.rampWps * 60 / 1e6, g.source.c_str());
                      ctx.report("site", msg, r->rampGridWps * 60 / 1e6, g.rampWps * 60 / 1e6, "MW/min", g.loc);
                  });
@@ -100,8 +102,8 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                              continue;
                          char msg[256];
                          std::snprintf(msg, sizeof msg,
-                                       "%.1f %% of the swing's energy in %.3g-%.3g Hz (RMS %s), over the grid's "
-                                       "%.1f %% (%s)",
+                                       "%.4g %% of the swing's energy in %.3g-%.3g Hz (RMS %s), over the grid's "
+                                       "%.4g %% (%s)",
                                        b.share * 100, b.loHz, b.hiHz, mw(b.rmsW).c_str(), g.bandShare * 100,
                                        g.source.c_str());
                          ctx.report("site", msg, b.share * 100, g.bandShare * 100, "%", g.loc);
@@ -123,8 +125,8 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                          return;
                      char msg[256];
                      std::snprintf(msg, sizeof msg,
-                                   "site swing %s on a %s connection changes the voltage %.2f %%, over %.2f %% (%s)",
-                                   mw(r->levels.front().swingW()).c_str(), mw(g.shortCircuitVA).c_str(),
+                                   "site swing %s on a %s connection changes the voltage %.4g %%, over %.4g %% (%s)",
+                                   mw(r->levels.front().swingW()).c_str(), mw(g.shortCircuitVA, "VA").c_str(),
                                    r->voltageChange * 100, g.voltageChange * 100, g.source.c_str());
                      ctx.report("site", msg, r->voltageChange * 100, g.voltageChange * 100, "%", g.loc);
                  });
@@ -178,8 +180,8 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                                         "kW", dy.loc);
                          } else if (b.cyclesPerDay > dy.bbuCyclesPerDay) {
                              std::snprintf(msg, sizeof msg,
-                                           "%s's battery shelves (%.3g MJ) would cycle %.0f times a day smoothing "
-                                           "its %s swing (%.3g kJ an iteration), over their budget of %.3g",
+                                           "%s's battery shelves (%.3g MJ) would cycle %.4g times a day smoothing "
+                                           "its %s swing (%.3g kJ an iteration), over their budget of %.4g",
                                            b.rack.c_str(), b.storeJ / 1e6, b.cyclesPerDay, mw(b.swingW).c_str(),
                                            b.cycleJ / 1e3, dy.bbuCyclesPerDay);
                              ctx.report(b.rack, msg, b.cyclesPerDay, dy.bbuCyclesPerDay, "cycles/day", dy.loc);
@@ -202,7 +204,7 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                          if (!(d.dynamics.floorShare > max + 1e-12))
                              continue; // NaN: not checked (dynamics.not_checked)
                          char msg[256];
-                         std::snprintf(msg, sizeof msg, "power floor %.0f %% of TDP is above the %.0f %% %s supports",
+                         std::snprintf(msg, sizeof msg, "power floor %.4g %% of TDP is above the %.4g %% %s supports",
                                        d.dynamics.floorShare * 100, max * 100, gpu->slug.c_str());
                          ctx.report(gpu->slug, msg, d.dynamics.floorShare * 100, max * 100, "%", d.dynamics.loc);
                      }

@@ -79,7 +79,7 @@ void calibrateLiquid(const RunResult& run, const std::vector<hil::Series>& serie
     // Per loop and sweep: the CDUs' flows summed, their heads averaged.
     struct LoopPoint {
         double flow = 0, dp = 0;
-        int dps = 0;
+        int dps = 0, flows = 0, cdus = 0; ///< heads and flows read, of the loop's mapped CDUs
     };
     std::map<std::string, std::vector<LoopPoint>> loops;
     struct PlatePoint {
@@ -94,9 +94,14 @@ void calibrateLiquid(const RunResult& run, const std::vector<hil::Series>& serie
             for (std::size_t i = 0; i < s.parts.size(); ++i) {
                 const hil::PartReading& r = smp.parts[i];
                 if (isLiquidTelemetryPart(design, s.parts[i], s.kinds[i])) {
+                    // The loop's flow is every CDU's (in parallel); its head the mean of those read.
                     LoopPoint& p = sweep[s.parts[i].substr(0, s.parts[i].rfind("/cdu"))];
-                    if (std::isfinite(r.coolantFlowLpm) && std::isfinite(r.coolantDpKPa)) {
+                    ++p.cdus;
+                    if (std::isfinite(r.coolantFlowLpm)) {
                         p.flow += r.coolantFlowLpm;
+                        ++p.flows;
+                    }
+                    if (std::isfinite(r.coolantDpKPa)) {
                         p.dp += r.coolantDpKPa;
                         ++p.dps;
                     }
@@ -131,8 +136,8 @@ void calibrateLiquid(const RunResult& run, const std::vector<hil::Series>& serie
                 plates[part.slug].push_back({q / n, (caseC - r.coolantSupplyC) / (heat / n)});
             }
             for (const auto& [loop, p] : sweep)
-                if (p.dps > 0)
-                    loops[loop].push_back({p.flow, p.dp / p.dps, 1});
+                if (p.dps > 0 && p.flows == p.cdus) // a CDU without its flow would understate the loop's
+                    loops[loop].push_back({p.flow, p.dp / p.dps, 1, p.flows, p.cdus});
         }
     // Loops: ln Δp = ln k + n ln Q.
     for (const core::LiquidLoop& loop : design.liquid.loops) {

@@ -41,6 +41,14 @@ Dynamics readDynamics(const Cursor& c)
                        formatQuantity(0.5 * d.iterationS * std::min(d.computeShare, 1.0 - d.computeShare),
                                       Dimension::Time) +
                        ") leaves no flat top: shorten it or lengthen the iteration");
+    const double steps = d.iterationS / d.stepS;
+    if (std::abs(steps - std::round(steps)) > 1e-6 * steps)
+        c["iteration"].fail("the iteration must be a whole number of steps (" + formatQuantity(d.stepS, Dimension::Time) +
+                            "), so that its lines fall on the spectrum's bins");
+    if (d.durationS < d.startS + 4 * d.iterationS)
+        c[c.has("duration") ? "duration" : "start"].fail(
+            "the simulated duration must hold the start ramp and at least four iterations (" +
+            formatQuantity(d.startS + 4 * d.iterationS, Dimension::Time) + ")");
     if (d.stepS * 4 > d.iterationS)
         c["step"].fail("sample at least 4 times an iteration (" + formatQuantity(d.iterationS / 4, Dimension::Time) +
                        " or less)");

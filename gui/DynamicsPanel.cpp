@@ -114,9 +114,12 @@ void DynamicsPanel::rebuild()
             m_limits->setItem(r, 3, cell(rule));
         };
         const QString noLimit = tr("none (grid:)");
-        row(tr("ramp (%1 s windows)").arg(g.rampWindowS, 0, 'g', 3),
-            power(d->rampGridWps * 60, "/min"), std::isnan(g.rampWps) ? noLimit : power(g.rampWps * 60, "/min"),
-            "dynamics.grid.ramp", !std::isnan(g.rampWps) && d->rampGridWps > g.rampWps);
+        if (std::isfinite(d->rampGridWps))
+            row(tr("ramp (%1 s windows)").arg(g.rampWindowS, 0, 'g', 3), power(d->rampGridWps * 60, "/min"),
+                std::isnan(g.rampWps) ? noLimit : power(g.rampWps * 60, "/min"), "dynamics.grid.ramp",
+                !std::isnan(g.rampWps) && d->rampGridWps > g.rampWps);
+        else
+            row(tr("ramp (1 min windows)"), power(d->ramp1minWps * 60, "/min"), noLimit, "", false);
         for (const analysis::DynamicsBand& b : d->bands) {
             const bool limited = b.grid && !std::isnan(g.bandShare);
             row(tr("%1–%2 Hz%3").arg(b.loHz, 0, 'g', 3).arg(b.hiHz, 0, 'g', 3).arg(b.grid ? tr(" (grid band)") : QString()),
@@ -129,8 +132,8 @@ void DynamicsPanel::rebuild()
                 std::isnan(g.voltageChange) ? noLimit : tr("%1 %").arg(g.voltageChange * 100, 0, 'g', 3),
                 "dynamics.grid.voltage", !std::isnan(g.voltageChange) && d->voltageChange > g.voltageChange);
         if (d->mitigated)
-            row(tr("mitigation energy"), tr("+%1 % (swing %2 → %3)")
-                                               .arg(d->extraEnergyShare * 100, 0, 'f', 2)
+            row(tr("mitigation energy"), tr("%1 % (swing %2 → %3)")
+                                               .arg(QString::asprintf("%+.2f", d->extraEnergyShare * 100))
                                                .arg(power(d->unmitigatedSwingW), power(d->levels.front().swingW())),
                 tr("—"), "", false);
     }

@@ -53,11 +53,15 @@ void readPump(const std::string& url, const json& p, PartReading& r)
     const json status = p.value("Status", json::object());
     const std::string state = status.is_object() ? status.value("State", std::string("Enabled")) : "Enabled";
     const std::string health = status.is_object() ? status.value("Health", std::string("OK")) : "OK";
-    const bool failed = state != "Enabled" || health == "Critical";
+    // Failed: gone, offline or disabled, or Critical. A standby pump (a hot spare) is neither failed
+    // nor running; a pump starting, in test or updating counts as running.
+    const bool failed = state == "Absent" || state == "UnavailableOffline" || state == "Disabled" ||
+                        health == "Critical";
+    const bool standby = !failed && (state == "StandbySpare" || state == "StandbyOffline");
     const double speed = number(p, "PumpSpeedPercent", true);
-    if (std::isnan(speed) && !failed)
+    if (std::isnan(speed) && !failed && !standby)
         missing(r, url, "PumpSpeedPercent.Reading");
-    r.pumps.push_back({speed, failed ? 1.0 : 0.0});
+    r.pumps.push_back({standby ? NAN : speed, failed ? 1.0 : standby ? -1.0 : 0.0});
 }
 
 void readDetector(const std::string& url, const json& d, PartReading& r)
@@ -163,7 +167,7 @@ void finishCoolingUnit(PartReading& r)
 {
     double flow = 0, supply = 0, ret = 0, heat = 0, dp = NAN;
     int nFlow = 0, nSupply = 0, nRet = 0, nHeat = 0;
-    double supplyPlain = 0, retPlain = 0;
+    double supplyPlain = 0, retPlain = 0, qSupply = 0, qRet = 0; // the flows behind each weighted sum
     for (const auto& c : r.connectors) {
         const double q = c[0];
         if (std::isfinite(q)) {
@@ -172,11 +176,13 @@ void finishCoolingUnit(PartReading& r)
         }
         if (std::isfinite(c[1])) {
             supply += (std::isfinite(q) ? q : 0) * c[1];
+            qSupply += std::isfinite(q) ? q : 0;
             supplyPlain += c[1];
             ++nSupply;
         }
         if (std::isfinite(c[2])) {
             ret += (std::isfinite(q) ? q : 0) * c[2];
+            qRet += std::isfinite(q) ? q : 0;
             retPlain += c[2];
             ++nRet;
         }
@@ -191,9 +197,9 @@ void finishCoolingUnit(PartReading& r)
     if (nFlow > 0)
         r.coolantFlowLpm = flow;
     if (nSupply > 0)
-        r.coolantSupplyC = weighted ? supply / flow : supplyPlain / nSupply;
+        r.coolantSupplyC = weighted && qSupply > 0 ? supply / qSupply : supplyPlain / nSupply;
     if (nRet > 0)
-        r.coolantReturnC = weighted ? ret / flow : retPlain / nRet;
+        r.coolantReturnC = weighted && qRet > 0 ? ret / qRet : retPlain / nRet;
     r.coolantDpKPa = dp;
     if (nHeat > 0)
         r.coolantHeatKW = heat;
@@ -203,7 +209,7 @@ void finishCoolingUnit(PartReading& r)
         for (const auto& p : r.pumps) {
             if (p[1] > 0) {
                 failed += 1;
-            } else if (std::isfinite(p[0])) {
+            } else if (p[1] == 0 && std::isfinite(p[0])) { // running (a standby pump is -1)
                 sum += p[0];
                 ++running;
             }

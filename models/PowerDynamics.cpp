@@ -34,7 +34,7 @@ AmplitudeSpectrum amplitudeSpectrum(const std::vector<double>& x, double dt)
     s.stepHz = 1.0 / (static_cast<double>(n) * dt);
     s.amplitude.assign(n / 2 + 1, 0.0);
     for (std::size_t k = 1; k <= n / 2; ++k)
-        s.amplitude[k] = (k == n / 2 ? 1.0 : 2.0) * std::abs(out[k]) / (0.5 * static_cast<double>(n));
+        s.amplitude[k] = (2 * k == n ? 1.0 : 2.0) * std::abs(out[k]) / (0.5 * static_cast<double>(n));
     return s;
 }
 
@@ -66,7 +66,7 @@ double largestRamp(const std::vector<double>& x, double dt, double windowS)
         const double b = (prefix[i + 2 * m] - prefix[i + m]) / static_cast<double>(m);
         worst = std::max(worst, std::abs(b - a));
     }
-    return worst / windowS;
+    return worst / (static_cast<double>(m) * dt); // the window the means were taken over
 }
 
 double squareWaveHarmonic(int n, double swing, double duty, double edgeS, double periodS)

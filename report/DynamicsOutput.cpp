@@ -31,7 +31,9 @@ std::string grouped(long long n)
 std::string watts(double w, const char* per = "")
 {
     char b[48];
-    if (std::abs(w) >= 1e6)
+    if (std::abs(w) >= 1e9)
+        std::snprintf(b, sizeof b, "%.3g GW%s", w / 1e9, per);
+    else if (std::abs(w) >= 1e6)
         std::snprintf(b, sizeof b, "%.3g MW%s", w / 1e6, per);
     else
         std::snprintf(b, sizeof b, "%.3g kW%s", w / 1e3, per);
@@ -88,6 +90,7 @@ json dynamicsJson(const analysis::DynamicsResult& r)
             {"gpu_communication_W", jsonNumber(r.commW)},
             {"gpu_communication_catalog_W", jsonNumber(r.commCatalogW)},
             {"gpu_floor_W", jsonNumber(r.floorW)},
+            {"gpu_ramp_limited", r.rampLimited},
             {"levels", levels},
             {"mean_W", jsonNumber(r.meanW)},
             {"fundamental_Hz", jsonNumber(r.fundamentalHz)},
@@ -174,15 +177,27 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
                   watts(r.fundamentalW).c_str(), r.fundamentalHz, inBand * 100, watts(r.ramp1sWps, "/s").c_str(),
                   watts(r.ramp1minWps * 60, "/min").c_str());
     std::string out = line;
+    // The racks the battery shelves smooth (those with shelves strong enough), the most cycled named.
+    const analysis::DynamicsBbu* worst = nullptr;
+    std::size_t smoothed = 0;
+    for (const analysis::DynamicsBbu& b : r.bbu) {
+        if (!std::isfinite(b.cyclesPerDay) || !b.dischargeOk)
+            continue;
+        ++smoothed;
+        if (!worst || b.cyclesPerDay > worst->cyclesPerDay)
+            worst = &b;
+    }
     if (!r.bbu.empty()) {
-        const analysis::DynamicsBbu* worst = &r.bbu.front();
-        for (const analysis::DynamicsBbu& b : r.bbu)
-            if (!(b.cyclesPerDay <= worst->cyclesPerDay))
-                worst = &b;
-        std::snprintf(line, sizeof line,
-                      "         battery shelves smooth %zu racks: %s a cycle, up to %.0f equivalent full cycles a day "
-                      "(%s)\n",
-                      r.bbu.size(), joules(worst->cycleJ).c_str(), worst->cyclesPerDay, worst->rack.c_str());
+        if (worst)
+            std::snprintf(line, sizeof line,
+                          "         battery shelves smooth %zu of %zu racks: %s a cycle, up to %.4g equivalent full "
+                          "cycles a day (%s)\n",
+                          smoothed, r.bbu.size(), joules(worst->cycleJ).c_str(), worst->cyclesPerDay,
+                          worst->rack.c_str());
+        else
+            std::snprintf(line, sizeof line, "         battery shelves smooth none of %zu racks (none has shelves "
+                                             "strong enough)\n",
+                          r.bbu.size());
         out += line;
     }
     if (r.mitigated) {
@@ -191,11 +206,11 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
             std::snprintf(line, sizeof line, "GPU floor %.0f W", r.floorW);
             how = line;
         }
-        if (r.wave != r.rawWave)
+        if (r.rampLimited)
             how += std::string(how.empty() ? "" : ", ") + "GPU ramp limits";
         if (!r.bbu.empty())
             how += std::string(how.empty() ? "" : ", ") + "battery shelves (their round-trip loss not modelled)";
-        std::snprintf(line, sizeof line, "         mitigated from a %s swing (%s): +%.2f %% energy\n",
+        std::snprintf(line, sizeof line, "         mitigated from a %s swing (%s): %+.2f %% energy\n",
                       watts(r.unmitigatedSwingW).c_str(), how.c_str(), r.extraEnergyShare * 100);
         out += line;
     }

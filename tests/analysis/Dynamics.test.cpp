@@ -245,11 +245,31 @@ TEST_CASE("Battery shelves flatten each rack's swing at the cycles a day they co
         std::string tb = t;
         std::snprintf(budget, sizeof budget, "bbu_cycle_budget: %.6f", b.cyclesPerDay * f);
         replace(tb, "bbu_cycle_budget: 1.4", budget);
-        const auto v = violations(run(k24k, tb), "dynamics.bbu.cycles");
+        const analysis::RunResult rb = run(k24k, tb); // the violations point into it: keep it alive
+        const auto v = violations(rb, "dynamics.bbu.cycles");
         CHECK(v.size() == (f < 1 ? 1536u : 0u));
         if (!v.empty())
             CHECK(v.front()->measured == Approx(b.cyclesPerDay));
     }
+}
+
+TEST_CASE("A dynamics section that cannot give a clean spectrum or a whole start is a located error",
+          "[analysis][dynamics]")
+{
+    std::string t = readText(k24k);
+    replace(t, "  iteration: 2 s", "  iteration: 2.005 s");
+    CHECK_THROWS_WITH(run(k24k, t), Catch::Matchers::Contains("whole number of steps") &&
+                                        Catch::Matchers::Contains("meta-24k-roce.yaml:"));
+    t = readText(k24k);
+    replace(t, "  edge: 20 ms", "  edge: 20 ms\n  start: 600 s");
+    CHECK_THROWS_WITH(run(k24k, t), Catch::Matchers::Contains("at least four iterations"));
+    // A grid ramp window longer than the default idle lead: the trace grows to see the start in it.
+    t = readText(k24k);
+    replace(t, "ramp_window: 1 min", "ramp_window: 15 min");
+    const analysis::RunResult r = run(k24k, t);
+    REQUIRE(r.dynamics);
+    REQUIRE(std::isfinite(r.dynamics->rampGridWps));
+    CHECK(r.dynamics->rampGridWps * 900 == Approx(r.dynamics->meanW - r.dynamics->levels.front().idleW).epsilon(0.01));
 }
 
 TEST_CASE("Dynamics on GPUs the catalog lacks a figure for is not checked, and a GB200 floor over 90 % is an error",

@@ -193,6 +193,46 @@ TEST_CASE("CDU and tray coolant telemetry over Redfish is compared with the loop
                             Contains("hil.liquid.flow") && Contains("hil.liquid.leak"));
 }
 
+TEST_CASE("A CDU's readings: a hot-spare pump is not failed, a connector without a temperature is not averaged in",
+          "[hil][liquid]")
+{
+    hil::PartReading r;
+    const std::string url = "http://bmc/redfish/v1/ThermalEquipment/CDUs/1";
+    const nlohmann::json cdu = {
+        {"@odata.id", "/redfish/v1/ThermalEquipment/CDUs/1"},
+        {"EquipmentType", "CDU"},
+        {"SecondaryCoolantConnectors",
+         {{"@odata.id", "/x/Secondary"},
+          {"Members",
+           {{{"@odata.id", "/x/Secondary/A"},
+             {"FlowLitersPerMinute", {{"Reading", 10.0}}},
+             {"SupplyTemperatureCelsius", {{"Reading", 30.0}}},
+             {"ReturnTemperatureCelsius", {{"Reading", 40.0}}}},
+            {{"@odata.id", "/x/Secondary/B"},
+             {"FlowLitersPerMinute", {{"Reading", 30.0}}},
+             {"ReturnTemperatureCelsius", {{"Reading", 44.0}}}}}}}},
+        {"Pumps",
+         {{"@odata.id", "/x/Pumps"},
+          {"Members",
+           {{{"@odata.id", "/x/Pumps/1"}, {"PumpSpeedPercent", {{"Reading", 60.0}}}, {"Status", {{"State", "Enabled"}}}},
+            {{"@odata.id", "/x/Pumps/2"},
+             {"PumpSpeedPercent", {{"Reading", 0.0}}},
+             {"Status", {{"State", "StandbySpare"}, {"Health", "OK"}}}},
+            {{"@odata.id", "/x/Pumps/3"},
+             {"PumpSpeedPercent", {{"Reading", 0.0}}},
+             {"Status", {{"State", "UnavailableOffline"}, {"Health", "Critical"}}}}}}}}};
+    CHECK(hil::readCduResource(url, cdu.dump(), "cdu", r).empty()); // everything expanded: nothing to follow
+    hil::finishCoolingUnit(r);
+    CHECK(r.coolantFlowLpm == Approx(40));
+    CHECK(r.coolantSupplyC == Approx(30)); // only connector A has a supply: its own, not 10/40 of it
+    CHECK(r.coolantReturnC == Approx((10 * 40.0 + 30 * 44.0) / 40));
+    CHECK(r.pumpsFailed == 1);              // pump 3; the hot spare is not failed
+    CHECK(r.pumpSpeedPct == Approx(60));    // the running pump only
+    // Connector B's missing supply is a read error, named (OCP makes it mandatory).
+    REQUIRE(r.errors.size() == 1);
+    CHECK_THAT(r.errors[0], Contains("SupplyTemperatureCelsius"));
+}
+
 TEST_CASE("A telemetry map's loop target is checked against the design", "[hil][liquid]")
 {
     Lab lab;

@@ -98,6 +98,11 @@ TEST_CASE("Ramps are the change of consecutive window means", "[models][dynamics
         x[i] = 10e6;
     CHECK(largestRamp(x, 0.01, 1) == Approx(10e6));
     CHECK(largestRamp(x, 0.01, 60) * 60 == Approx(10e6));
+    // A window that is not a whole number of samples: the means are over 3 samples of 0.3 s, 0.9 s.
+    std::vector<double> coarse(100, 0.0);
+    for (std::size_t i = 50; i < coarse.size(); ++i)
+        coarse[i] = 9e6;
+    CHECK(largestRamp(coarse, 0.3, 1.0) == Approx(9e6 / 0.9));
     // A 2 s square wave of 13.52 MW averages out over a minute's windows (30 whole periods).
     std::vector<double> sq(60000);
     for (std::size_t i = 0; i < sq.size(); ++i)
