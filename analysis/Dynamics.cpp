@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "analysis/Throughput.h"
@@ -287,6 +288,16 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     if (std::abs(out.extraEnergyShare) < 1e-9)
         out.extraEnergyShare = 0; // the sampled mean's rounding, not a cost
     return out;
+}
+
+std::string powerText(double w, int digits, const std::string& unit, const std::string& per)
+{
+    const double a = std::abs(w);
+    const double scale = a >= 1e9 ? 1e9 : a >= 1e6 ? 1e6 : 1e3;
+    const char* prefix = a >= 1e9 ? "G" : a >= 1e6 ? "M" : "k";
+    char b[64];
+    std::snprintf(b, sizeof b, "%.*g %s%s%s", digits, w / scale, prefix, unit.c_str(), per.c_str());
+    return b;
 }
 
 std::vector<double> DynamicsResult::levelTrace(const DynamicsLevel& l, double fromS, double toS, bool withMitigation) const

@@ -90,6 +90,11 @@ struct DynamicsResult {
     std::vector<double> spectrumW;
 };
 
+/// A power (or with `per`, a rate; or with `unit` "VA", a strength) in GW from 1 GW, MW from 1 MW,
+/// else kW, to `digits` significant digits: "14.1 MW", "8.03 kW/min", "5 GVA". The dynamics line and
+/// the dynamics.* messages both use it.
+std::string powerText(double w, int digits, const std::string& unit = "W", const std::string& per = "");
+
 /// Build the waveform and its figures. An empty result (declared false) without `dynamics:`.
 /// `power` is the check's budget (its caps set the GPUs' clocks); `modelled` the same design on the
 /// modelled basis, whose shelves' AC over their load takes each rack to the AC side as the energy

@@ -10,17 +10,10 @@ namespace rdt::analysis {
 
 namespace {
 
-/// GW from 1 GW, MW from 1 MW, else kW (`unit` "W" or "VA").
+/// The messages' powers: 4 digits, so that a value just over its limit never reads as equal to it.
 std::string mw(double w, const char* unit = "W")
 {
-    char b[48];
-    if (std::abs(w) >= 1e9)
-        std::snprintf(b, sizeof b, "%.4g G%s", w / 1e9, unit);
-    else if (std::abs(w) >= 1e6)
-        std::snprintf(b, sizeof b, "%.4g M%s", w / 1e6, unit);
-    else
-        std::snprintf(b, sizeof b, "%.4g k%s", w / 1e3, unit);
-    return b;
+    return powerText(w, 4, unit);
 }
 
 /// The GPU parts of the design, each once.

@@ -25,11 +25,10 @@ std::pair<double, QString> powerUnit(double w)
     return std::abs(w) >= 1e6 ? std::make_pair(1e6, QStringLiteral("MW")) : std::make_pair(1e3, QStringLiteral("kW"));
 }
 
-/// A power (or, with `per`, a rate) in MW from 1 MW, else kW.
+/// A power (or, with `per`, a rate) as rdt check writes it (analysis::powerText).
 QString power(double w, const QString& per = QString())
 {
-    const auto [scale, unit] = powerUnit(w);
-    return QStringLiteral("%1 %2%3").arg(w / scale, 0, 'g', 3).arg(unit, per);
+    return QString::fromStdString(analysis::powerText(w, 3, "W", per.toStdString()));
 }
 
 QTableWidgetItem* cell(const QString& text, bool over = false)

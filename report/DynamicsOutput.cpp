@@ -27,17 +27,10 @@ std::string grouped(long long n)
     return out;
 }
 
-/// Power in MW from 1 MW, else kW (a rack's swing is kW, a site's MW).
+/// The summary line's powers: 3 digits (analysis::powerText).
 std::string watts(double w, const char* per = "")
 {
-    char b[48];
-    if (std::abs(w) >= 1e9)
-        std::snprintf(b, sizeof b, "%.3g GW%s", w / 1e9, per);
-    else if (std::abs(w) >= 1e6)
-        std::snprintf(b, sizeof b, "%.3g MW%s", w / 1e6, per);
-    else
-        std::snprintf(b, sizeof b, "%.3g kW%s", w / 1e3, per);
-    return b;
+    return analysis::powerText(w, 3, "W", per);
 }
 
 /// Energy in MJ from 1 MJ, else kJ.
