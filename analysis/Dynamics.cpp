@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <numbers>
 
 #include "analysis/Throughput.h"
 #include "models/PowerDynamics.h"
@@ -17,26 +18,69 @@ namespace {
 
 constexpr double kLeadS = 300; ///< idle before the job starts: two 5-minute ramp windows see the start
 
-/// The GPUs' normalised wave (0: communication, 1: compute) at time t from the job's start:
-/// trapezoids with edges centred on the switching instants.
-double wave(double t, double period, double duty, double edge)
+/// The site storage at the connection (docs/dynamics.md): a first-order low-pass of the site's draw
+/// at the cutoff goes to the grid, the storage gives (takes) the rest within its power rating and
+/// its energy (starting half full), losing 1 − √η each way; the connection's trace replaces siteW.
+void applySiteStorage(DynamicsResult& out, const core::Dynamics::SiteStorage& st, double dt)
 {
-    if (duty >= 1.0)
-        return 1.0;
-    const double ph = std::fmod(t, period), down = duty * period, h = edge / 2;
-    double v = ph < down ? 1.0 : 0.0;
-    if (edge > 0) {
-        if (ph < h)
-            v = 0.5 + ph / edge;
-        else if (ph > period - h)
-            v = 0.5 + (ph - period) / edge;
-        else if (std::abs(ph - down) <= h)
-            v = 0.5 - (ph - down) / edge;
+    out.siteStorage = true;
+    DynamicsSiteStorage& r = out.store;
+    r.powerW = st.powerW;
+    r.energyJ = st.energyJ;
+    r.cutoffHz = st.cutoffHz;
+    r.efficiency = st.efficiency;
+    out.loadW = out.siteW;
+    const double tau = 1.0 / (2 * std::numbers::pi * st.cutoffHz), alpha = dt / (tau + dt), leg = std::sqrt(st.efficiency);
+    const auto start = static_cast<std::size_t>(std::llround(out.startAtS / dt));
+    double y = out.loadW.empty() ? 0.0 : out.loadW[0], e = 0.5 * st.energyJ, eMin = e, eMax = e, eStart = e;
+    for (std::size_t i = 0; i < out.loadW.size(); ++i) {
+        if (i == start)
+            eStart = e; // the drift and the losses count from the job's start
+        const double x = out.loadW[i];
+        y += alpha * (x - y);
+        double p = x - y; // > 0: the storage gives
+        if (std::abs(p) > st.powerW) {
+            p = std::copysign(st.powerW, p);
+            r.powerLimited = true;
+        }
+        // Its energy bounds it: what it holds (giving), what it has room for (taking).
+        const double de = p > 0 ? p / leg * dt : p * leg * dt;
+        if (e - de < 0 || e - de > st.energyJ) {
+            const double room = p > 0 ? e : st.energyJ - e;
+            p = p > 0 ? room * leg / dt : -room / (leg * dt);
+            r.energyLimited = true;
+        }
+        const double used = p > 0 ? p / leg * dt : p * leg * dt;
+        e -= used;
+        if (i >= start)
+            r.lossJ += used - p * dt; // what the round trip lost, giving or taking
+        eMin = std::min(eMin, e);
+        eMax = std::max(eMax, e);
+        r.peakW = std::max(r.peakW, std::abs(p));
+        out.siteW[i] = x - p;
     }
-    return v;
+    r.spanJ = eMax - eMin;
+    r.driftJ = e - eStart;
 }
 
 } // namespace
+
+std::vector<DynamicsResonance> resonancesAt(const std::vector<core::Grid::Mode>& modes, double swingW, double duty,
+                                            double edgeS, double periodS)
+{
+    std::vector<DynamicsResonance> out;
+    if (!(swingW > 0) || !(periodS > 0))
+        return out;
+    for (const core::Grid::Mode& m : modes) {
+        const double lo = m.hz * (1 - m.damping), hi = m.hz * (1 + m.damping);
+        for (int n = std::max(1, static_cast<int>(std::ceil(lo * periodS))); n / periodS <= hi; ++n) {
+            const double a = models::squareWaveHarmonic(n, swingW, duty, edgeS, periodS);
+            if (a >= 0.05 * swingW)
+                out.push_back({m.hz, m.damping, n, n / periodS, a});
+        }
+    }
+    return out;
+}
 
 DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& power,
                                const power::PowerResult& modelled, const thermal::ThermalResult& thermal)
@@ -53,7 +97,8 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     out.durationS = dy.durationS;
     out.stepS = dy.stepS;
     out.rampLimited = !std::isnan(dy.rampUpWps) || !std::isnan(dy.rampDownWps);
-    out.mitigated = !std::isnan(dy.floorShare) || out.rampLimited || dy.bbuSmoothing;
+    out.mitigated = !std::isnan(dy.floorShare) || out.rampLimited || dy.bbuSmoothing || !std::isnan(dy.psuStorageJ) ||
+                    dy.siteStorage.declared;
     const auto clocks = chassisClocks(d, power, thermal);
     // Per rack: its draw in each phase (W on the busbar, and AC-direct parts apart).
     struct Phase {
@@ -218,7 +263,8 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     double g = out.commW;
     for (std::size_t i = 0; i < job; ++i) {
         // The phase from whole samples (the iteration is a whole number of steps): no drift.
-        out.rawWave[i] = wave(static_cast<double>(i % perIteration) * dt, dy.iterationS, dy.computeShare, dy.edgeS);
+        out.rawWave[i] = models::trapezoidWave(static_cast<double>(i % perIteration) * dt, dy.iterationS, dy.computeShare,
+                                              dy.edgeS);
         const double want = out.commW + swingGpu * out.rawWave[i];
         if (!std::isnan(dy.rampUpWps) && want > g)
             g = std::min(want, g + dy.rampUpWps * dt);
@@ -228,6 +274,20 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
             g = want;
         s[i] = swingGpu > 0 ? (g - out.commW) / swingGpu : 1.0;
     }
+    // PSU storage: the supplies draw each edge over 2E/ΔP, the storage giving (taking) the
+    // difference, ΔP·τ/2 = E for a step: a rate limit of ΔP/(2E) of the swing a second.
+    if (!std::isnan(dy.psuStorageJ) && swingGpu > 0) {
+        out.psuStorageJ = dy.psuStorageJ;
+        out.psuEdgeS = 2 * dy.psuStorageJ / swingGpu;
+        out.psuShare = dy.psuStorageJ / models::flatteningEnergy(swingGpu, dy.computeShare, dy.iterationS);
+        out.psuRideS = dy.psuStorageJ / out.computeW;
+        const double step = dt / out.psuEdgeS;
+        double u = 0; // from the communication level, so that the first edge is drawn as every other
+        for (double& v : s) {
+            u = std::clamp(v, u - step, u + step);
+            v = u;
+        }
+    }
     out.startSamples = start;
     out.siteW.assign(lead + job, site.idleW);
     for (std::size_t i = 0; i < job; ++i) {
@@ -236,6 +296,8 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
         out.siteW[lead + i] = site.idleW + ramp * (w - site.idleW);
     }
     out.wave = s;
+    if (dy.siteStorage.declared)
+        applySiteStorage(out, dy.siteStorage, dt);
     // The running job: after the start, whole iterations (lines on bins).
     const std::size_t perIter = static_cast<std::size_t>(std::llround(dy.iterationS / dt));
     const std::size_t from = lead + start;
@@ -251,6 +313,16 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     const std::vector<double> running(out.siteW.begin() + static_cast<std::ptrdiff_t>(from),
                                       out.siteW.begin() + static_cast<std::ptrdiff_t>(from + n));
     const models::AmplitudeSpectrum spec = models::amplitudeSpectrum(running, dt);
+    // The steady swing at the connection: the running trace's second half (a site storage's filter
+    // settles from the job's start in the first).
+    const auto half = running.begin() + static_cast<std::ptrdiff_t>((n / perIter / 2) * perIter);
+    const auto [runLo, runHi] = std::minmax_element(half, running.end());
+    out.poiSwingW = *runHi - *runLo;
+    if (out.siteStorage) {
+        const auto [llo, lhi] = std::minmax_element(out.loadW.begin() + static_cast<std::ptrdiff_t>(from),
+                                                    out.loadW.begin() + static_cast<std::ptrdiff_t>(from + n));
+        out.store.loadSwingW = *lhi - *llo;
+    }
     out.meanW = spec.meanW;
     out.fundamentalHz = 1.0 / dy.iterationS;
     if (spec.stepHz > 0) {
@@ -261,6 +333,14 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
         out.spectrumStepHz = spec.stepHz;
         const std::size_t top = std::min(spec.amplitude.size(), static_cast<std::size_t>(25.0 / spec.stepHz) + 1);
         out.spectrumW.assign(spec.amplitude.begin(), spec.amplitude.begin() + static_cast<std::ptrdiff_t>(top));
+        if (out.siteStorage) {
+            const models::AmplitudeSpectrum ls = models::amplitudeSpectrum(
+                std::vector<double>(out.loadW.begin() + static_cast<std::ptrdiff_t>(from),
+                                    out.loadW.begin() + static_cast<std::ptrdiff_t>(from + n)),
+                dt);
+            out.loadSpectrumW.assign(ls.amplitude.begin(),
+                                     ls.amplitude.begin() + static_cast<std::ptrdiff_t>(std::min(top, ls.amplitude.size())));
+        }
     }
     auto band = [&](double lo, double hi, bool grid) {
         DynamicsBand b{lo, hi, models::bandShare(spec, lo, hi), 0, grid};
@@ -280,11 +360,36 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
         // ΔV/V ≈ (ΔP·R + ΔQ·X)/|Z|·1/S_sc with the GPUs' rectifiers at unity power factor (ΔQ 0):
         // ΔP·cos θ / S_sc, θ = atan(X/R); without X/R, cos θ = 1 (the largest).
         const double cosTheta = std::isnan(d.grid.xOverR) ? 1.0 : 1.0 / std::sqrt(1.0 + d.grid.xOverR * d.grid.xOverR);
-        out.voltageChange = (site.highW - site.lowW) * cosTheta / d.grid.shortCircuitVA;
+        out.voltageChange = out.poiSwingW * cosTheta / d.grid.shortCircuitVA;
+    }
+    // The grid's modes: the design's iteration, and the periods a sweep finds risky.
+    if (!d.grid.modes.empty()) {
+        const double swing = out.poiSwingW, duty = dy.computeShare, edge = std::max(dy.edgeS, out.psuEdgeS);
+        out.resonances = resonancesAt(d.grid.modes, swing, duty, edge, dy.iterationS);
+        bool inRange = false;
+        constexpr int kSweep = 2000;
+        for (int i = 0; i <= kSweep; ++i) {
+            const double T = 0.2 * std::pow(300.0, static_cast<double>(i) / kSweep); // 0.2 s to 60 s
+            const bool risky = !resonancesAt(d.grid.modes, swing, duty, std::min(edge, 0.5 * T), T).empty();
+            if (risky && !inRange)
+                out.riskyPeriods.push_back({T, T});
+            if (risky)
+                out.riskyPeriods.back().second = T;
+            inRange = risky;
+        }
     }
     // What the mitigations cost: the job's energy with them against an unmitigated job's.
     const double unmitigatedMean = lowNoFloor + (site.highUnmitigatedW - lowNoFloor) * dy.computeShare;
-    out.extraEnergyShare = unmitigatedMean > 0 ? out.meanW / unmitigatedMean - 1.0 : 0.0;
+    // With site storage: the site's own draw behind it, plus the storage's round-trip losses over the
+    // running job (what recharging it to where it started costs; its drift is reported apart).
+    double mean = out.meanW;
+    if (out.siteStorage) {
+        double sum = 0;
+        for (std::size_t i = from; i < from + n; ++i)
+            sum += out.loadW[i];
+        mean = sum / static_cast<double>(n) + out.store.lossJ / (static_cast<double>(out.siteW.size() - lead) * dt);
+    }
+    out.extraEnergyShare = unmitigatedMean > 0 ? mean / unmitigatedMean - 1.0 : 0.0;
     if (std::abs(out.extraEnergyShare) < 1e-9)
         out.extraEnergyShare = 0; // the sampled mean's rounding, not a cost
     return out;

@@ -51,6 +51,25 @@ struct DynamicsBbu {
     double dischargeW = 0;
 };
 
+/// A site battery or supercapacitor at the connection (`dynamics.site_storage`): what it took of the
+/// swing, and what that cost it.
+struct DynamicsSiteStorage {
+    double powerW = 0, energyJ = 0, cutoffHz = 0, efficiency = 1;
+    double peakW = 0;     ///< the largest power it gave or took
+    double spanJ = 0;     ///< its stored energy's range over the trace
+    double driftJ = 0;    ///< its stored energy at the end less at the job's start
+    double lossJ = 0;     ///< lost in its round trips over the running job
+    bool powerLimited = false, energyLimited = false; ///< its rating or its energy cut what it took
+    double loadSwingW = 0; ///< the site's own swing behind it (peak to peak, running job)
+};
+
+/// A harmonic of the iteration inside one of the grid's oscillation modes' half-power band.
+struct DynamicsResonance {
+    double modeHz = 0, damping = 0;
+    int harmonic = 0;
+    double harmonicHz = 0, amplitudeW = 0; ///< its peak amplitude at the connection
+};
+
 struct DynamicsResult {
     bool declared = false;  ///< the design has `dynamics:`
     /// Why the waveform was not built (a figure the catalog lacks, no GPUs): the rules say "not
@@ -67,6 +86,17 @@ struct DynamicsResult {
     bool rampLimited = false; ///< a per-GPU ramp limit is set
     std::vector<DynamicsLevel> levels; ///< the site first, then halls, then rows
     std::vector<DynamicsBbu> bbu;      ///< with `smoothing: bbu`, per rack with GPUs
+    /// PSU energy storage (`psu_storage`, J per GPU; NaN: none): the supplies' edge it gives (2E/ΔP
+    /// for the GPU's swing ΔP), its share of the energy that would flatten the swing (ΔP·D(1 − D)·T)
+    /// and how long it carries a GPU at its compute power.
+    double psuStorageJ = NAN, psuEdgeS = 0, psuShare = NAN, psuRideS = NAN;
+    bool siteStorage = false; ///< `site_storage` is used: `store` holds its figures, `loadW` the site's draw
+    DynamicsSiteStorage store;
+    std::vector<double> loadW;  ///< with site storage, the site's draw behind it (W, as siteW)
+    double poiSwingW = 0;       ///< the connection's running trace, peak to peak
+    std::vector<DynamicsResonance> resonances; ///< the design's iteration against `grid.modes`
+    /// Iteration periods (s, from 0.2 s to 60 s) whose harmonics fall in a grid mode, as ranges.
+    std::vector<std::pair<double, double>> riskyPeriods;
     double meanW = 0;     ///< the site's mean over the running job
     double fundamentalHz = 0, fundamentalW = 0; ///< the iteration's line: its peak amplitude
     std::vector<DynamicsBand> bands;
@@ -76,7 +106,8 @@ struct DynamicsResult {
     /// Mitigation: the swing without the floor and ramp limits (W), and the energy they add as a share
     /// of the job's energy.
     double unmitigatedSwingW = 0, extraEnergyShare = 0;
-    /// The site's trace (W, AC) every `stepS` from t = 0 (idle until the job starts at `startAtS`).
+    /// The site's trace at the connection (W, AC; after any site storage) every `stepS` from t = 0
+    /// (idle until the job starts at `startAtS`).
     double startAtS = 0;
     std::vector<double> siteW;
     /// The GPUs' normalised wave over the job (0: communication, 1: compute), with the ramp limits
@@ -88,12 +119,20 @@ struct DynamicsResult {
     /// The running job's amplitude spectrum up to 25 Hz (W, peak), every `spectrumStepHz`.
     double spectrumStepHz = 0;
     std::vector<double> spectrumW;
+    /// With site storage, the site's own draw's spectrum behind it (as spectrumW; empty without).
+    std::vector<double> loadSpectrumW;
 };
 
 /// A power (or with `per`, a rate; or with `unit` "VA", a strength) in GW from 1 GW, MW from 1 MW,
 /// else kW, to `digits` significant digits: "14.1 MW", "8.03 kW/min", "5 GVA". The dynamics line and
 /// the dynamics.* messages both use it.
 std::string powerText(double w, int digits, const std::string& unit = "W", const std::string& per = "");
+
+/// Harmonics of a swing of `swingW`, duty `duty` and edges `edgeS` at iteration `periodS` inside a
+/// mode's half-power band f(1 ± ζ), of at least 5 % of the swing (the screen the
+/// `dynamics.grid.resonance` rule applies, docs/dynamics.md).
+std::vector<DynamicsResonance> resonancesAt(const std::vector<core::Grid::Mode>& modes, double swingW,
+                                            double duty, double edgeS, double periodS);
 
 /// Build the waveform and its figures. An empty result (declared false) without `dynamics:`.
 /// `power` is the check's budget (its caps set the GPUs' clocks); `modelled` the same design on the

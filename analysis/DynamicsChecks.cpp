@@ -107,7 +107,8 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                   core::Severity::Error,
                   "Dominion Energy: <= 3 % voltage fluctuation at the point of interconnection [PD-U1]; the design's "
                   "grid.voltage_change",
-                  "dV/V = dP cos(theta) / S_sc for the site's swing dP (rectifiers at unity power factor), theta = "
+                  "dV/V = dP cos(theta) / S_sc for the swing dP at the connection (its running trace's peak to peak, "
+                  "after any site storage; rectifiers at unity power factor), theta = "
                   "atan(X/R) of the connection (cos 1 without x_over_r), against grid.voltage_change.",
                   {}},
                  [result](core::CheckContext& ctx) {
@@ -119,7 +120,7 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                      char msg[256];
                      std::snprintf(msg, sizeof msg,
                                    "site swing %s on a %s connection changes the voltage %.4g %%, over %.4g %% (%s)",
-                                   mw(r->levels.front().swingW()).c_str(), mw(g.shortCircuitVA, "VA").c_str(),
+                                   mw(r->poiSwingW).c_str(), mw(g.shortCircuitVA, "VA").c_str(),
                                    r->voltageChange * 100, g.voltageChange * 100, g.source.c_str());
                      ctx.report("site", msg, r->voltageChange * 100, g.voltageChange * 100, "%", g.loc);
                  });
@@ -179,6 +180,64 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                                            b.cycleJ / 1e3, dy.bbuCyclesPerDay);
                              ctx.report(b.rack, msg, b.cyclesPerDay, dy.bbuCyclesPerDay, "cycles/day", dy.loc);
                          }
+                     }
+                 });
+    registry.add({"dynamics.grid.resonance",
+                  "No harmonic of the iteration in one of the grid's oscillation modes",
+                  core::Severity::Warning,
+                  "Choukse et al. 2025: periodic training swings in 0.1-20 Hz can excite grid modes and shaft "
+                  "torsionals [PD-A1]; the design's grid.modes (the utility's study)",
+                  "Each harmonic n of the connection's swing (a trapezoid: swing, compute share, edge) of at least 5 % "
+                  "of the swing, at n/T, against each of grid.modes' half-power bands f(1 +- damping); the "
+                  "message names the iteration periods from 0.2 s to 60 s clear of every mode.",
+                  {}},
+                 [result](core::CheckContext& ctx) {
+                     const auto r = result(ctx);
+                     const core::Grid& g = ctx.design().grid;
+                     if (!r || !r->notChecked.empty() || !r->declared)
+                         return;
+                     for (const DynamicsResonance& x : r->resonances) {
+                         char msg[320];
+                         std::snprintf(msg, sizeof msg,
+                                       "harmonic %d of the %.4g s iteration (%.4g Hz, %s) lies in the grid's %.4g Hz "
+                                       "mode (%.4g-%.4g Hz at %.3g %% damping; %s): change the iteration period",
+                                       x.harmonic, r->iterationS, x.harmonicHz, mw(x.amplitudeW).c_str(), x.modeHz,
+                                       x.modeHz * (1 - x.damping), x.modeHz * (1 + x.damping), x.damping * 100,
+                                       g.source.c_str());
+                         // Measured: how far the harmonic is from the mode; limit: the band's half-width.
+                         ctx.report("site", msg, std::abs(x.harmonicHz / x.modeHz - 1) * 100, x.damping * 100,
+                                    "% from the mode", g.loc);
+                     }
+                 });
+    registry.add({"dynamics.storage.site",
+                  "The site storage takes the swing within its power and energy",
+                  core::Severity::Warning,
+                  "Choukse et al. 2025: a site battery or supercapacitor takes the fast part of the swing [PD-A1]; "
+                  "the design's dynamics.site_storage",
+                  "With dynamics.site_storage, the storage's power (above its cutoff) against its rating and its "
+                  "stored energy against empty and full over the simulated trace: either limit leaves the grid "
+                  "the rest of the swing.",
+                  {}},
+                 [result](core::CheckContext& ctx) {
+                     const auto r = result(ctx);
+                     const core::Dynamics& dy = ctx.design().dynamics;
+                     if (!r || !r->notChecked.empty() || !r->siteStorage)
+                         return;
+                     const DynamicsSiteStorage& st = r->store;
+                     char msg[320];
+                     if (st.powerLimited) {
+                         std::snprintf(msg, sizeof msg,
+                                       "site storage (%s) is at its power rating: the connection still swings %s "
+                                       "of the site's %s",
+                                       mw(st.powerW).c_str(), mw(r->poiSwingW).c_str(), mw(st.loadSwingW).c_str());
+                         ctx.report("site storage", msg, st.peakW / 1e6, st.powerW / 1e6, "MW", dy.siteStorage.loc);
+                     }
+                     if (st.energyLimited) {
+                         std::snprintf(msg, sizeof msg,
+                                       "site storage (%.4g MJ) ran empty or full: its energy swings %.4g MJ over the "
+                                       "trace; the connection still swings %s",
+                                       st.energyJ / 1e6, st.spanJ / 1e6, mw(r->poiSwingW).c_str());
+                         ctx.report("site storage", msg, st.spanJ / 1e6, st.energyJ / 1e6, "MJ", dy.siteStorage.loc);
                      }
                  });
     registry.add({"dynamics.gpu.floor",

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "analysis/DynamicsTrace.h"
 #include "analysis/HilDetail.h"
 #include "models/PowerModels.h"
 
@@ -249,6 +250,7 @@ void registerHilChecks(core::CheckRegistry& registry)
                   {{"tolerance", {0.01, Dimension::Ratio}}}},
                  deviation("psu_efficiency", false));
     registerHilLiquidChecks(registry);
+    registerPowerTraceChecks(registry);
     registry.add({"hil.telemetry.missing",
                   "Every mapped part was read",
                   core::Severity::Warning,

@@ -56,6 +56,53 @@ core::CheckRegistry makeRegistry()
 }
 
 /// Scenario overrides change the expanded design; their description goes into every output.
+namespace {
+
+/// The power-dynamics what-ifs (RunOptions): applied as asked, or refused where the design has no
+/// `dynamics:` or where `smoothing=bbu` lacks its cycle budget.
+template <class Add>
+void applyDynamicsWhatIfs(core::Design& d, const RunOptions& o, Add&& add)
+{
+    const bool any = !std::isnan(o.powerFloorShare) || !std::isnan(o.gpuRampWps) || !std::isnan(o.psuStorageJ) ||
+                     !o.smoothing.empty();
+    if (!any)
+        return;
+    if (!d.dynamics.declared)
+        throw core::InputError(o.scenarioFrom, "the design has no dynamics: section (the training job's power "
+                                               "waveform): nothing for a power-dynamics what-if to change");
+    core::Dynamics& dy = d.dynamics;
+    if (!std::isnan(o.powerFloorShare)) {
+        dy.floorShare = o.powerFloorShare;
+        add("power-floor=" + core::formatQuantity(o.powerFloorShare, core::Dimension::Ratio));
+    }
+    if (!std::isnan(o.gpuRampWps)) {
+        dy.rampUpWps = dy.rampDownWps = o.gpuRampWps;
+        add("gpu-ramp=" + core::formatQuantity(o.gpuRampWps, core::Dimension::PowerRate));
+    }
+    if (!std::isnan(o.psuStorageJ)) {
+        dy.psuStorageJ = o.psuStorageJ;
+        add("psu-storage=" + core::formatQuantity(o.psuStorageJ, core::Dimension::Energy));
+    }
+    if (o.smoothing == "none") {
+        dy.bbuSmoothing = false;
+        dy.psuStorageJ = NAN;
+        dy.siteStorage.declared = false;
+        add("smoothing=none");
+    } else if (o.smoothing == "bbu") {
+        if (std::isnan(dy.bbuCyclesPerDay))
+            throw core::InputError(o.scenarioFrom, "smoothing=bbu: the design's dynamics: section has no "
+                                                   "bbu_cycle_budget (the battery shelves' equivalent full cycles a day)");
+        dy.bbuSmoothing = true;
+        add("smoothing=bbu");
+    } else if (!o.smoothing.empty()) {
+        throw core::InputError(o.scenarioFrom, "smoothing=" + core::clipped(o.smoothing) +
+                                                   ": use smoothing=none (no battery, PSU or site storage) or "
+                                                   "smoothing=bbu (the racks' battery shelves)");
+    }
+}
+
+} // namespace
+
 void applyScenario(core::Design& d, const RunOptions& o)
 {
     if (o.thermalModel)
@@ -92,6 +139,7 @@ void applyScenario(core::Design& d, const RunOptions& o)
     if (o.facilityWaterDeltaK != 0)
         refuse(o.scenarioFrom, "facility-water=" + core::formatQuantity(o.facilityWaterDeltaK, core::Dimension::TemperatureDelta) + ": ",
                d.liquid.loops.empty() ? "the design has no liquid loop: nothing to change" : "");
+    applyDynamicsWhatIfs(d, o, add);
     if (o.failedPumps > 0) {
         d.scenario.failedPumps = o.failedPumps;
         add("pump-fail=" + std::to_string(o.failedPumps));

@@ -45,6 +45,12 @@ struct RunOptions {
     double inletK = 0.0;
     double altitudeM = NAN;
     double gpuCapW = NAN; ///< what-if: every GPU capped at this (within its own range), NaN: as designed
+    /// Power-dynamics what-ifs (docs/dynamics.md), on a design with `dynamics:`: a GPU power floor
+    /// (share of TDP, `power-floor=90%`), per-GPU ramp limits up and down (`gpu-ramp=2000W/s`), PSU
+    /// storage per GPU (`psu-storage=65J`), and which storage smooths (`smoothing=none|bbu`: none
+    /// takes away the design's battery, PSU and site storage). NaN / empty: as designed.
+    double powerFloorShare = NAN, gpuRampWps = NAN, psuStorageJ = NAN;
+    std::string smoothing{};
     /// Where the what-ifs come from, named in their errors (a value the design file would refuse, or
     /// a what-if that changes nothing): the command line's options by default; a sweep names its axis.
     core::SourceLoc gpuCapFrom{"command line", 0, 0, "--gpu-cap"};
@@ -60,6 +66,13 @@ struct RunOptions {
     /// exports and compares rdt's own solve).
     bool ownIntakes = false;
     std::string designText{}; ///< when set, the design itself (designPath only names it in messages)
+    /// Whether any what-if or model choice is set (applyScenario would change the design).
+    bool anyWhatIf() const
+    {
+        return failedRotors > 0 || !lostFeed.empty() || inletK > 0 || !std::isnan(altitudeM) || std::isfinite(gpuCapW) ||
+               thermalModel || !intakesFrom.empty() || failedPumps > 0 || failedCdus > 0 || facilityWaterDeltaK != 0 ||
+               !std::isnan(powerFloorShare) || !std::isnan(gpuRampWps) || !std::isnan(psuStorageJ) || !smoothing.empty();
+    }
 };
 
 /// Apply the what-if overrides of `options` (fan failures, lost feed, inlet, altitude, GPU cap) to an

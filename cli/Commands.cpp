@@ -84,6 +84,23 @@ analysis::RunOptions runOptions(const std::string& design, const std::string& pr
                 throw core::InputError(at, core::clipped(w.scenario) + ": " + p.error +
                                                " (a change of the facility water's temperature, e.g. +5K)");
             o.facilityWaterDeltaK = *p.value;
+        } else if (w.scenario.rfind("power-floor=", 0) == 0 || w.scenario.rfind("gpu-ramp=", 0) == 0 ||
+                   w.scenario.rfind("psu-storage=", 0) == 0) {
+            // Power dynamics (docs/dynamics.md): a floor as a share of TDP, a ramp per GPU, storage per GPU.
+            const std::string word = w.scenario.substr(0, w.scenario.find('='));
+            const std::string q = w.scenario.substr(word.size() + 1);
+            const bool floor = word == "power-floor", ramp = word == "gpu-ramp";
+            const core::ParsedQuantity p = core::parseQuantity(
+                q, floor ? core::Dimension::Ratio : ramp ? core::Dimension::PowerRate : core::Dimension::Energy,
+                floor ? core::Range{0.0, 1.0} : ramp ? core::Range{1e-3, 1e9} : core::Range{1e-3, 1e6});
+            if (!p.value)
+                throw core::InputError(at, core::clipped(w.scenario) + ": " + p.error +
+                                               (floor  ? " (a share of the GPUs' TDP, e.g. 90%)"
+                                                : ramp ? " (a GPU's ramp limit, e.g. 2000W/s)"
+                                                       : " (storage per GPU, e.g. 65J)"));
+            (floor ? o.powerFloorShare : ramp ? o.gpuRampWps : o.psuStorageJ) = *p.value;
+        } else if (w.scenario.rfind("smoothing=", 0) == 0) {
+            o.smoothing = w.scenario.substr(std::string("smoothing=").size()); // checked against the design
         } else if (w.scenario.rfind(feed, 0) == 0) {
             o.lostFeed = w.scenario.substr(feed.size());
             if (o.lostFeed.empty())
@@ -91,7 +108,8 @@ analysis::RunOptions runOptions(const std::string& design, const std::string& pr
         } else {
             throw core::InputError(at, "unknown scenario \"" + core::clipped(w.scenario) +
                                            "\" (use fan-fail=N, N failed rotors per chassis; feed-loss=A|B; pump-fail=N or "
-                                           "cdu-fail=N per liquid loop; facility-water=+5K)");
+                                           "cdu-fail=N per liquid loop; facility-water=+5K; power-floor=90%, "
+                                           "gpu-ramp=2000W/s, psu-storage=65J, smoothing=none|bbu)");
         }
     }
     auto quantity = [](const std::string& text, core::Dimension dim, core::Range range, const char* option) {

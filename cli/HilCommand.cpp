@@ -12,6 +12,7 @@
 #include <set>
 #include <thread>
 
+#include "analysis/DynamicsTrace.h"
 #include "analysis/Hil.h"
 #include "cli/Guarded.h"
 #include "core/Units.h"
@@ -339,6 +340,78 @@ int runHilCalibrate(const HilArgs& a)
         if (!lines.empty())
             std::printf("\nCatalog lines (measured provenance; extrapolated points left out):\n%s", lines.c_str());
         return kExitOk;
+    });
+}
+
+int runHilPowerTrace(const HilArgs& a)
+{
+    return guarded([&] {
+        const analysis::RunResult run = model(a);
+        if (a.inputs.size() != 1)
+            throw core::InputError(core::SourceLoc{"command line", 0, 0, "trace"}, "power-trace takes one trace");
+        const double interval = a.traceInterval.empty() ? NAN : seconds(a.traceInterval, "--interval");
+        const hil::PowerTrace trace = hil::readPowerTrace(a.inputs[0], interval);
+        if (!run.dynamics)
+            throw core::InputError(core::SourceLoc{a.design, 0, 0, "dynamics"},
+                                   "the design has no dynamics: section: no predicted waveform to compare the trace with");
+        const analysis::TraceComparison c = analysis::compareTrace(run.design, *run.dynamics, trace);
+        const std::vector<core::Violation> v = analysis::judgePowerTrace(run.design, run.profile, c);
+        const core::CheckCounts counts = core::countViolations(v);
+        auto num = [](double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); };
+        if (a.json) {
+            nlohmann::json rows = nlohmann::json::array(), viol = nlohmann::json::array();
+            for (const analysis::TraceRow& r : c.rows)
+                rows.push_back({{"figure", r.figure},
+                                {"unit", r.unit},
+                                {"measured", num(r.measured)},
+                                {"predicted", num(r.predicted)},
+                                {"rule", r.rule}});
+            for (const core::Violation& x : v)
+                viol.push_back({{"rule", x.rule},
+                                {"severity", std::string(core::severityName(x.severity))},
+                                {"subject", x.subject},
+                                {"message", x.message},
+                                {"measured", num(x.measured)},
+                                {"limit", num(x.limit)},
+                                {"unit", x.unit},
+                                {"waived", x.waived}});
+            std::cout << nlohmann::json{{"design", a.design},
+                                        {"trace", c.file},
+                                        {"gpus", c.gpus},
+                                        {"step_s", c.stepS},
+                                        {"duration_s", c.durationS},
+                                        {"figures", rows},
+                                        {"catalog", c.catalogLine},
+                                        {"violations", viol},
+                                        {"errors", counts.errors},
+                                        {"warnings", counts.warnings}}
+                             .dump(2)
+                      << "\n";
+        } else {
+            std::printf("%s against %s: %d GPU(s), %zu samples every %.3g s (%.0f s)\n\n", c.file.c_str(),
+                        a.design.c_str(), c.gpus, static_cast<std::size_t>(std::llround(c.durationS / c.stepS)),
+                        c.stepS, c.durationS);
+            std::printf("%-22s %12s %12s  %s\n", "figure (per GPU)", "measured", "predicted", "rule");
+            for (const analysis::TraceRow& r : c.rows) {
+                auto cell = [&](double x) {
+                    char b[32];
+                    if (!std::isfinite(x))
+                        std::snprintf(b, sizeof b, "%s", "-");
+                    else
+                        std::snprintf(b, sizeof b, "%.4g %s", x, r.unit.c_str());
+                    return std::string(b);
+                };
+                std::printf("%-22s %12s %12s  %s\n", r.figure.c_str(), cell(r.measured).c_str(),
+                            cell(r.predicted).c_str(), r.rule.c_str());
+            }
+            std::printf("\nbands above the trace's Nyquist frequency (%.3g Hz) are not measured (-)\n", 0.5 / c.stepS);
+            std::printf("calibrated (catalog part %s):\n%s\n\n", c.gpuPart.c_str(), c.catalogLine.c_str());
+            for (const core::Violation& x : v)
+                std::printf("%-7s %-18s %s%s\n", std::string(core::severityName(x.severity)).c_str(), x.rule.c_str(),
+                            x.message.c_str(), x.waived ? " (waived)" : "");
+            std::printf("%zu errors, %zu warnings\n", counts.errors, counts.warnings);
+        }
+        return counts.errors > 0 ? kExitViolations : kExitOk;
     });
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 /// \file HilCommand.h
-/// `rdt hil snapshot|watch|compare|calibrate`: read live Redfish telemetry of the mapped parts,
+/// `rdt hil snapshot|watch|compare|calibrate|power-trace`: read live Redfish telemetry of the mapped parts,
 /// keep it in HDF5, compare it with the model and fit the catalog's estimates to it.
 
 #include <string>
@@ -16,6 +16,7 @@ struct HilArgs {
     std::string caCert;
     bool insecure = false;
     int count = 0; ///< watch: stop after this many sweeps (0: until interrupted)
+    std::string traceInterval; ///< power-trace: sampling of a trace without timestamps (dcgmi dmon)
     bool json = false;
 };
 
@@ -23,6 +24,8 @@ int runHilSnapshot(const HilArgs& args);
 int runHilWatch(const HilArgs& args);
 int runHilCompare(const HilArgs& args);
 int runHilCalibrate(const HilArgs& args);
+/// `rdt hil power-trace DESIGN TRACE`: a measured GPU power trace against the design's waveform.
+int runHilPowerTrace(const HilArgs& args);
 
 /// `rdt import netbox DUMP -o design.yaml [--base BASE.yaml]` and `rdt export netbox DESIGN -o DIR`.
 int runNetBoxImport(const std::string& dump, const std::string& output, const std::string& base);

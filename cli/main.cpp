@@ -28,7 +28,8 @@ int main(int argc, char** argv)
     auto scenarioOptions = [](CLI::App* cmd, ScenarioArgs& w) {
         cmd->add_option("--scenario", w.scenario,
                         "What-if: fan-fail=N (N failed rotors in every chassis), feed-loss=A|B (that AC feed lost), "
-                        "pump-fail=N or cdu-fail=N (in every liquid loop), facility-water=+5K");
+                        "pump-fail=N or cdu-fail=N (in every liquid loop), facility-water=+5K; power dynamics: power-floor=90%, "
+                        "gpu-ramp=2000W/s, psu-storage=65J (per GPU), smoothing=none|bbu");
         cmd->add_option("--inlet", w.inlet, "What-if: supply air temperature, e.g. 35degC");
         cmd->add_option("--altitude", w.altitude, "What-if: site altitude, e.g. 1800m");
         cmd->add_option("--gpu-cap", w.gpuCap, "What-if: every GPU capped at this power, e.g. 600W (within its range)");
@@ -188,6 +189,16 @@ int main(int argc, char** argv)
     hilCommon(hilCalib);
     hilCalib->add_option("telemetry", hil.inputs, "Snapshot or series files (.h5)")->required();
     hilCalib->add_flag("--json", hil.json, "Print JSON");
+    auto* hilTrace = hilCmd->add_subcommand(
+        "power-trace", "A measured GPU power trace (nvidia-smi -lms 100, dcgmi dmon -d 100) against the design's "
+                       "power waveform; calibrates the communication power");
+    hilCommon(hilTrace);
+    hilTrace->add_option("trace", hil.inputs, "nvidia-smi --query-gpu=timestamp,index,power.draw --format=csv -lms 100 "
+                                              "output, or dcgmi dmon -e 155,100 -d 100 text")
+        ->required();
+    hilTrace->add_option("--interval", hil.traceInterval, "Sampling interval of a trace without timestamps, e.g. 100ms");
+    hilTrace->add_option("--profile", hil.profile, "Rule profile name or path (hil.power.* tolerances)");
+    hilTrace->add_flag("--json", hil.json, "Print JSON");
 
     std::string nbDump, nbOut, nbBase, nbDesign;
     std::size_t nbPage = 1000;
@@ -284,6 +295,8 @@ int main(int argc, char** argv)
         return runHilCompare(hil);
     if (*hilCalib)
         return runHilCalibrate(hil);
+    if (*hilTrace)
+        return runHilPowerTrace(hil);
     if (*sweepCmd)
         return runSweepCommand(sweep);
     if (*compareCmd)

@@ -254,6 +254,17 @@ struct Dynamics {
     /// `bbuCyclesPerDay` equivalent full cycles a day (required with it: the BBU vendor's budget).
     bool bbuSmoothing = false;
     double bbuCyclesPerDay = NAN;
+    /// Mitigation: energy storage in the GPUs' power supplies (J per GPU, GB300 NVL72: 65 J
+    /// [PD-N2]); it stretches each edge the supplies draw to 2E/ΔP. NaN: none.
+    double psuStorageJ = NAN;
+    /// Mitigation: a site battery or supercapacitor at the connection (`site_storage:`) taking the
+    /// swing above `cutoffHz` (a first-order high-pass split), within its power rating and energy,
+    /// at a round-trip efficiency. Declared false: none.
+    struct SiteStorage {
+        bool declared = false;
+        double powerW = NAN, energyJ = NAN, cutoffHz = NAN, efficiency = 1.0;
+        SourceLoc loc;
+    } siteStorage;
     SourceLoc loc;
 };
 
@@ -267,6 +278,13 @@ struct Grid {
     double xOverR = NAN;         ///< its X/R ratio
     double voltageChange = NAN;  ///< the largest voltage change the swing may cause (share of nominal)
     double largeLoadW = NAN;     ///< the utility's large-load threshold
+    /// The grid's oscillation modes near the site (the utility's study): a harmonic of the swing
+    /// inside a mode's half-power band, f(1 ± ζ), is flagged (`dynamics.grid.resonance`).
+    struct Mode {
+        double hz = NAN, damping = NAN;
+        SourceLoc loc;
+    };
+    std::vector<Mode> modes;
     std::string source;          ///< where the limits come from (required)
     SourceLoc loc;
 };

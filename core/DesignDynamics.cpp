@@ -10,7 +10,7 @@ Dynamics readDynamics(const Cursor& c)
 {
     c.requireMap();
     c.allowKeys({"iteration", "compute_share", "edge", "start", "duration", "step", "power_floor", "ramp_up",
-                 "ramp_down", "smoothing", "bbu_cycle_budget"});
+                 "ramp_down", "smoothing", "bbu_cycle_budget", "psu_storage", "site_storage"});
     Dynamics d;
     d.declared = true;
     d.loc = c.loc();
@@ -33,6 +33,20 @@ Dynamics readDynamics(const Cursor& c)
     }
     if (auto b = c.find("bbu_cycle_budget"))
         d.bbuCyclesPerDay = b->number(0.0, 1000.0);
+    // Energy storage in the GPUs' power supplies, per GPU (GB300 NVL72: 65 J [PD-N2]).
+    quantityIf(c, "psu_storage", Dimension::Energy, Range{1e-3, 1e6}, d.psuStorageJ);
+    if (auto st = c.find("site_storage")) {
+        st->requireMap();
+        st->allowKeys({"power", "energy", "cutoff", "efficiency"});
+        Dynamics::SiteStorage& s = d.siteStorage;
+        s.declared = true;
+        s.loc = st->loc();
+        // A battery or supercapacitor is sized by its power and its energy; the split by its cutoff.
+        s.powerW = (*st)["power"].quantity(Dimension::Power, Range{1.0, 1e12});
+        s.energyJ = (*st)["energy"].quantity(Dimension::Energy, Range{1.0, 1e16});
+        s.cutoffHz = (*st)["cutoff"].quantity(Dimension::Frequency, Range{1e-4, 10.0});
+        quantityIf(*st, "efficiency", Dimension::Ratio, Range{0.5, 1.0}, s.efficiency);
+    }
     if (d.bbuSmoothing && std::isnan(d.bbuCyclesPerDay))
         c["smoothing"].fail("smoothing with the BBU shelves needs their cycle budget: bbu_cycle_budget (equivalent "
                             "full cycles a day, from the BBU's rated cycle life over its service life)");
@@ -61,7 +75,7 @@ Grid readGrid(const Cursor& c)
 {
     c.requireMap();
     c.allowKeys({"source", "ramp", "ramp_window", "band", "short_circuit", "x_over_r", "voltage_change",
-                 "large_load"});
+                 "large_load", "modes"});
     Grid g;
     g.declared = true;
     g.loc = c.loc();
@@ -86,6 +100,18 @@ Grid readGrid(const Cursor& c)
     if (!std::isnan(g.voltageChange) && std::isnan(g.shortCircuitVA))
         c["voltage_change"].fail("a voltage-change limit needs the connection's short_circuit strength (MVA as MW)");
     quantityIf(c, "large_load", Dimension::Power, Range{0.0, 1e13}, g.largeLoadW);
+    if (auto m = c.find("modes")) {
+        m->requireSequence();
+        for (const Cursor& e : m->elements()) {
+            e.requireMap();
+            e.allowKeys({"frequency", "damping"});
+            Grid::Mode mode;
+            mode.loc = e.loc();
+            mode.hz = e["frequency"].quantity(Dimension::Frequency, Range{0.001, 1000.0});
+            mode.damping = e["damping"].quantity(Dimension::Ratio, Range{0.001, 1.0});
+            g.modes.push_back(mode);
+        }
+    }
     return g;
 }
 

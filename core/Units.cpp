@@ -56,8 +56,10 @@ constexpr std::array kUnits{
     UnitDef{"J", Dimension::Energy, 1.0, 0},
     UnitDef{"kJ", Dimension::Energy, 1e3, 0},
     UnitDef{"MJ", Dimension::Energy, 1e6, 0},
+    UnitDef{"GJ", Dimension::Energy, 1e9, 0},
     UnitDef{"Wh", Dimension::Energy, 3600.0, 0},
     UnitDef{"kWh", Dimension::Energy, 3.6e6, 0},
+    UnitDef{"MWh", Dimension::Energy, 3.6e9, 0},
     UnitDef{"mV", Dimension::Voltage, 1e-3, 0},
     UnitDef{"V", Dimension::Voltage, 1.0, 0},
     UnitDef{"kV", Dimension::Voltage, 1e3, 0},
@@ -368,7 +370,7 @@ std::string formatQuantity(double v, Dimension dim, int precision)
     case Dimension::Temperature: return fmt(v - kZeroCelsiusK, "degC");
     case Dimension::TemperatureDelta: return fmt(v, "K");
     case Dimension::Power: return a >= 1e6 ? fmt(v / 1e6, "MW") : a >= 1e3 ? fmt(v / 1e3, "kW") : fmt(v, "W");
-    case Dimension::Energy: return a >= 1e6 ? fmt(v / 1e6, "MJ") : a >= 1e3 ? fmt(v / 1e3, "kJ") : fmt(v, "J");
+    case Dimension::Energy: return a >= 1e9 ? fmt(v / 1e9, "GJ") : a >= 1e6 ? fmt(v / 1e6, "MJ") : a >= 1e3 ? fmt(v / 1e3, "kJ") : fmt(v, "J");
     case Dimension::Voltage: return fmt(v, "V");
     case Dimension::Current: return fmt(v, "A");
     case Dimension::Resistance: return a < 1.0 && a > 0.0 ? fmt(v * 1e3, "mohm") : fmt(v, "ohm");

@@ -130,6 +130,26 @@ void DynamicsPanel::rebuild()
             row(tr("voltage change"), tr("%1 %").arg(d->voltageChange * 100, 0, 'f', 3),
                 std::isnan(g.voltageChange) ? noLimit : tr("%1 %").arg(g.voltageChange * 100, 0, 'g', 3),
                 "dynamics.grid.voltage", !std::isnan(g.voltageChange) && d->voltageChange > g.voltageChange);
+        for (const analysis::DynamicsResonance& x : d->resonances)
+            row(tr("harmonic %1 (%2 Hz)").arg(x.harmonic).arg(x.harmonicHz, 0, 'g', 4), power(x.amplitudeW),
+                tr("mode %1 Hz ± %2 %").arg(x.modeHz, 0, 'g', 4).arg(x.damping * 100, 0, 'g', 3),
+                "dynamics.grid.resonance", true);
+        if (!g.modes.empty() && d->resonances.empty())
+            row(tr("grid modes"), tr("no harmonic in a mode"), tr("%1 mode(s)").arg(g.modes.size()),
+                "dynamics.grid.resonance", false);
+        if (!std::isnan(d->psuStorageJ))
+            row(tr("PSU storage"), tr("%1 J/GPU: edges %2 ms, %3 % of flattening")
+                                       .arg(d->psuStorageJ, 0, 'g', 3)
+                                       .arg(d->psuEdgeS * 1e3, 0, 'g', 3)
+                                       .arg(d->psuShare * 100, 0, 'g', 3),
+                tr("—"), "", false);
+        if (d->siteStorage) {
+            const analysis::DynamicsSiteStorage& st = d->store;
+            row(tr("site storage power"), power(st.peakW), power(st.powerW), "dynamics.storage.site", st.powerLimited);
+            row(tr("site storage energy range"), tr("%1 MJ").arg(st.spanJ / 1e6, 0, 'g', 3),
+                tr("%1 MJ").arg(st.energyJ / 1e6, 0, 'g', 3), "dynamics.storage.site", st.energyLimited);
+            row(tr("connection swing"), power(d->poiSwingW), tr("site %1").arg(power(st.loadSwingW)), "", false);
+        }
         if (d->mitigated)
             row(tr("mitigation energy"), tr("%1 % (swing %2 → %3)")
                                                .arg(QString::asprintf("%+.2f", d->extraEnergyShare * 100))
@@ -168,25 +188,44 @@ void DynamicsPanel::showLevel()
     if (mitigated)
         add(d->levelTrace(l, from, to, false), tr("unmitigated"), QColor(150, 150, 150), true);
     add(on, mitigated ? tr("mitigated") : tr("power"), seriesColour(0), false);
+    if (d->siteStorage && i == 0) {
+        // The connection: the site after its storage.
+        const auto a = static_cast<std::ptrdiff_t>(std::max(0.0, std::round(from / d->stepS)));
+        const auto b = std::min(static_cast<std::ptrdiff_t>(d->siteW.size()), static_cast<std::ptrdiff_t>(std::round(to / d->stepS)));
+        std::vector<double> poi;
+        for (std::ptrdiff_t k = a; k < b; ++k)
+            poi.push_back(d->siteW[static_cast<std::size_t>(k)]);
+        add(poi, tr("at the connection"), seriesColour(2), false);
+    }
     m_wave->setTitle(tr("%1: %2 GPUs, swing %3 %4").arg(m_level->currentText()).arg(l.gpus).arg(l.swingW() / scale, 0, 'g', 3).arg(unit));
     m_wave->setAxes(tr("time from the job's start (s)"), tr("AC power (%1)").arg(unit));
     m_wave->setSeries(std::move(series));
-    // The level's spectrum: the site's, scaled by the level's swing (every GPU in phase).
+    // The level's spectrum: the site's own draw's, scaled by the level's swing (every GPU in phase);
+    // with site storage, the connection's beside it at the site.
     const double k = d->levels.front().swingW() > 0 ? l.swingW() / d->levels.front().swingW() : 0.0;
-    LinePlot::Series sp{tr("amplitude"), {}, {}, seriesColour(1), false};
-    for (std::size_t b = 1; b < d->spectrumW.size(); ++b) {
-        const double f = static_cast<double>(b) * d->spectrumStepHz;
-        if (f > 20)
-            break;
-        sp.x.push_back(f);
-        sp.y.push_back(d->spectrumW[b] * k / scale);
-    }
+    const std::vector<double>& own = d->siteStorage ? d->loadSpectrumW : d->spectrumW;
+    auto spectrum = [&](const std::vector<double>& a, double factor, const QString& label, QColor colour) {
+        LinePlot::Series sp{label, {}, {}, colour, false};
+        for (std::size_t b = 1; b < a.size(); ++b) {
+            const double f = static_cast<double>(b) * d->spectrumStepHz;
+            if (f > 20)
+                break;
+            sp.x.push_back(f);
+            sp.y.push_back(a[b] * factor / scale);
+        }
+        return sp;
+    };
+    std::vector<LinePlot::Series> spectra{spectrum(own, k, tr("amplitude"), seriesColour(1))};
+    if (d->siteStorage && i == 0)
+        spectra.push_back(spectrum(d->spectrumW, 1.0, tr("connection"), seriesColour(2)));
+    const std::size_t f0 = d->spectrumStepHz > 0 ? static_cast<std::size_t>(std::llround(d->fundamentalHz / d->spectrumStepHz)) : 0;
+    const double fundamental = f0 < own.size() ? own[f0] * k : d->fundamentalW * k;
     m_spectrum->setTitle(tr("Spectrum: fundamental %1 %2 at %3 Hz")
-                             .arg(d->fundamentalW * k / scale, 0, 'g', 3)
+                             .arg(fundamental / scale, 0, 'g', 3)
                              .arg(unit)
                              .arg(d->fundamentalHz, 0, 'g', 3));
     m_spectrum->setAxes(tr("frequency (Hz)"), tr("amplitude (%1, peak)").arg(unit));
-    m_spectrum->setSeries({sp});
+    m_spectrum->setSeries(std::move(spectra));
 }
 
 } // namespace rdt::gui

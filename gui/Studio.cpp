@@ -197,9 +197,7 @@ void Studio::startChecks()
     Q_EMIT checksStarted();
     std::shared_ptr<const core::Design> design = m_document->designSnapshot();
     const analysis::RunOptions& w = m_whatIf;
-    if (w.failedRotors > 0 || !w.lostFeed.empty() || w.inletK > 0 || !std::isnan(w.altitudeM) ||
-        std::isfinite(w.gpuCapW) || w.thermalModel || !w.intakesFrom.empty() || w.failedPumps > 0 || w.failedCdus > 0 ||
-        w.facilityWaterDeltaK != 0) {
+    if (w.anyWhatIf()) {
         // The same what-if code as `rdt check --scenario/--inlet/…`, on a copy of the design.
         auto copy = std::make_shared<core::Design>(*design);
         try {

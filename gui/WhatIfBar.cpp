@@ -58,7 +58,9 @@ WhatIfBar::WhatIfBar(Studio& studio, QWidget* parent)
     : QToolBar(tr("What-if"), parent), m_studio(studio), m_inlet(quantityEdit(tr("as designed"), 100)),
       m_altitude(quantityEdit(tr("as designed"), 100)), m_rotors(new QSpinBox), m_feed(new QComboBox),
       m_cap(quantityEdit(tr("as designed"), 100)), m_pumps(new QSpinBox), m_cdus(new QSpinBox),
-      m_water(quantityEdit(tr("+0 K"), 60)), m_thermal(new QComboBox)
+      m_water(quantityEdit(tr("+0 K"), 60)), m_floor(quantityEdit(tr("as designed"), 90)),
+      m_ramp(quantityEdit(tr("as designed"), 90)), m_psu(quantityEdit(tr("as designed"), 90)),
+      m_smoothing(new QComboBox), m_thermal(new QComboBox)
 {
     setObjectName("what-if");
     auto* title = new QLabel(tr("<b>What if</b> "));
@@ -90,6 +92,20 @@ WhatIfBar::WhatIfBar(Studio& studio, QWidget* parent)
     m_liquidActions.append(addWidget(new QLabel(tr("  facility water "))));
     m_water->setToolTip(tr("Facility water (a liquid-to-air unit: the room air it draws) warmer by this, e.g. +5 K"));
     m_liquidActions.append(addWidget(m_water));
+    m_dynamicsActions.append(addWidget(new QLabel(tr("  GPU floor "))));
+    m_floor->setToolTip(tr("GPU power floor as a share of TDP (NVML PERCENT_TMP_FLOOR), e.g. 90%"));
+    m_dynamicsActions.append(addWidget(m_floor));
+    m_dynamicsActions.append(addWidget(new QLabel(tr("  GPU ramp "))));
+    m_ramp->setToolTip(tr("Every GPU's power ramp limit, up and down (NVML RAMP_UP_RATE, RAMP_DOWN_RATE), e.g. 2000 W/s"));
+    m_dynamicsActions.append(addWidget(m_ramp));
+    m_dynamicsActions.append(addWidget(new QLabel(tr("  PSU storage "))));
+    m_psu->setToolTip(tr("Energy storage in the GPUs' power supplies, per GPU (GB300 NVL72: 65 J), e.g. 65 J"));
+    m_dynamicsActions.append(addWidget(m_psu));
+    m_dynamicsActions.append(addWidget(new QLabel(tr("  smoothing "))));
+    m_smoothing->addItems({tr("as designed"), "none", "bbu"});
+    m_smoothing->setToolTip(tr("Storage smoothing the swing: none (no battery, PSU or site storage) or bbu (each "
+                               "rack's battery shelves, within the design's bbu_cycle_budget)"));
+    m_dynamicsActions.append(addWidget(m_smoothing));
     addWidget(new QLabel(tr("  thermal ")));
     m_thermal->addItems({tr("as designed"), "network", "field", tr("field, OpenFOAM intakes…")});
     m_thermal->setToolTip(tr("Thermal model: the rack network (fast; rows as well-mixed rooms), the room "
@@ -101,7 +117,7 @@ WhatIfBar::WhatIfBar(Studio& studio, QWidget* parent)
     reset->setText(tr("Reset"));
     reset->setToolTip(tr("Back to the design as written"));
     addWidget(reset);
-    for (QLineEdit* e : {m_inlet, m_altitude, m_cap, m_water})
+    for (QLineEdit* e : {m_inlet, m_altitude, m_cap, m_water, m_floor, m_ramp, m_psu})
         connect(e, &QLineEdit::editingFinished, this, &WhatIfBar::apply);
     connect(m_rotors, &QSpinBox::valueChanged, this, &WhatIfBar::apply);
     connect(m_pumps, &QSpinBox::valueChanged, this, &WhatIfBar::apply);
@@ -110,6 +126,7 @@ WhatIfBar::WhatIfBar(Studio& studio, QWidget* parent)
     connect(&m_studio, &Studio::designChanged, this, &WhatIfBar::showLiquid);
     showLiquid();
     connect(m_feed, &QComboBox::currentIndexChanged, this, &WhatIfBar::apply);
+    connect(m_smoothing, &QComboBox::currentIndexChanged, this, &WhatIfBar::apply);
     connect(m_thermal, &QComboBox::currentIndexChanged, this, &WhatIfBar::thermalChosen);
     connect(reset, &QToolButton::clicked, this, &WhatIfBar::reset);
 }
@@ -139,6 +156,14 @@ bool WhatIfBar::set(const QString& what, const QString& value)
         box->setValue(n);
     } else if (what == "facility-water") {
         m_water->setText(value);
+    } else if (what == "power-floor" || what == "gpu-ramp" || what == "psu-storage") {
+        (what == "power-floor" ? m_floor : what == "gpu-ramp" ? m_ramp : m_psu)->setText(value);
+    } else if (what == "smoothing") {
+        const int i = m_smoothing->findText(value);
+        if (i < 1)
+            return false;
+        const QSignalBlocker block(m_smoothing);
+        m_smoothing->setCurrentIndex(i);
     } else if (what == "feed-loss") {
         const int i = value.isEmpty() ? 0 : m_feed->findText(value);
         if (i < 0)
@@ -168,7 +193,11 @@ bool WhatIfBar::set(const QString& what, const QString& value)
 void WhatIfBar::reset()
 {
     {
-        const QSignalBlocker a(m_rotors), b(m_feed), c(m_thermal), d(m_pumps), e(m_cdus);
+        const QSignalBlocker a(m_rotors), b(m_feed), c(m_thermal), d(m_pumps), e(m_cdus), f(m_smoothing);
+        m_floor->clear();
+        m_ramp->clear();
+        m_psu->clear();
+        m_smoothing->setCurrentIndex(0);
         m_pumps->setValue(0);
         m_cdus->setValue(0);
         m_water->clear();
@@ -205,9 +234,16 @@ void WhatIfBar::apply()
     const auto altitude = parse(m_altitude, core::Dimension::Length, {-500, 6000});
     const auto cap = parse(m_cap, core::Dimension::Power, {1, 5000});
     const auto water = parse(m_water, core::Dimension::TemperatureDelta, {-30, 30});
-    if (!inlet || !altitude || !cap || !water)
+    const auto floor = parse(m_floor, core::Dimension::Ratio, {0, 1});
+    const auto ramp = parse(m_ramp, core::Dimension::PowerRate, {1e-3, 1e9});
+    const auto psu = parse(m_psu, core::Dimension::Energy, {1e-3, 1e6});
+    if (!inlet || !altitude || !cap || !water || !floor || !ramp || !psu)
         return; // the red field says why; nothing changes until it is fixed
     analysis::RunOptions w;
+    w.powerFloorShare = *floor;
+    w.gpuRampWps = *ramp;
+    w.psuStorageJ = *psu;
+    w.smoothing = m_smoothing->currentIndex() == 0 ? std::string() : m_smoothing->currentText().toStdString();
     w.inletK = std::isnan(*inlet) ? 0.0 : *inlet;
     w.altitudeM = *altitude;
     w.gpuCapW = *cap;
@@ -234,14 +270,21 @@ void WhatIfBar::apply()
         accept(m_pumps, "", "QSpinBox");
     if (w.failedCdus == 0)
         accept(m_cdus, "", "QSpinBox");
-    if (!capOk || !rotorsOk || !feedOk || !pumpsOk || !cdusOk)
+    const bool smoothingOk =
+        accept(m_smoothing,
+               w.smoothing == "bbu" && std::isnan(d.dynamics.bbuCyclesPerDay)
+                   ? "the design's dynamics: section has no bbu_cycle_budget (the battery shelves' cycles a day)"
+                   : "",
+               "QComboBox");
+    if (!capOk || !rotorsOk || !feedOk || !pumpsOk || !cdusOk || !smoothingOk)
         return;
     const analysis::RunOptions& now = m_studio.whatIf();
     const auto same = [](double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; };
     if (same(now.inletK, w.inletK) && same(now.altitudeM, w.altitudeM) && same(now.gpuCapW, w.gpuCapW) &&
         now.failedRotors == w.failedRotors && now.lostFeed == w.lostFeed && now.thermalModel == w.thermalModel &&
         now.intakesFrom == w.intakesFrom && now.failedPumps == w.failedPumps && now.failedCdus == w.failedCdus &&
-        now.facilityWaterDeltaK == w.facilityWaterDeltaK)
+        now.facilityWaterDeltaK == w.facilityWaterDeltaK && same(now.powerFloorShare, w.powerFloorShare) &&
+        same(now.gpuRampWps, w.gpuRampWps) && same(now.psuStorageJ, w.psuStorageJ) && now.smoothing == w.smoothing)
         return;
     m_studio.setWhatIf(w);
 }
@@ -249,7 +292,8 @@ void WhatIfBar::apply()
 QString WhatIfBar::refusal() const
 {
     for (const QWidget* w :
-         std::initializer_list<const QWidget*>{m_inlet, m_altitude, m_cap, m_rotors, m_feed, m_pumps, m_cdus, m_water})
+         std::initializer_list<const QWidget*>{m_inlet, m_altitude, m_cap, m_rotors, m_feed, m_pumps, m_cdus, m_water,
+                                               m_floor, m_ramp, m_psu, m_smoothing})
         if (!w->styleSheet().isEmpty())
             return w->toolTip().isEmpty() ? tr("refused") : w->toolTip();
     return {};
@@ -260,6 +304,9 @@ void WhatIfBar::showLiquid()
     const bool liquid = !m_studio.document().design().liquid.loops.empty();
     for (QAction* a : m_liquidActions)
         a->setVisible(liquid);
+    const bool dynamics = m_studio.document().design().dynamics.declared;
+    for (QAction* a : m_dynamicsActions)
+        a->setVisible(dynamics);
 }
 
 } // namespace rdt::gui

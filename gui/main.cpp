@@ -69,8 +69,8 @@ int main(int argc, char** argv)
     QCommandLineOption view("view", "3D camera: front, top or iso.", "VIEW");
     QCommandLineOption scenario("scenario",
                                 "What-if (repeatable): inlet=35degC, altitude=1800m, fan-fail=N, feed-loss=A|B, "
-                                "pump-fail=N, cdu-fail=N, facility-water=+5K, "
-                                "gpu-cap=600W, thermal=network|field (the room field solve), intakes-from=DIR (an OpenFOAM "
+                                "pump-fail=N, cdu-fail=N, facility-water=+5K, power-floor=90%, gpu-ramp=2000W/s, "
+                                "psu-storage=65J, smoothing=none|bbu, gpu-cap=600W, thermal=network|field (the room field solve), intakes-from=DIR (an OpenFOAM "
                                 "case's rack intakes).",
                                 "KEY=VALUE");
     parser.addOption(shot);
@@ -153,7 +153,8 @@ int main(int argc, char** argv)
             const QString why = window.whatIf()->refusal();
             std::fprintf(stderr,
                          "rdt-studio: bad --scenario \"%s\"%s%s (inlet=35degC, altitude=1800m, fan-fail=N, "
-                         "feed-loss=A|B, pump-fail=N, cdu-fail=N, facility-water=+5K, gpu-cap=600W, thermal=network|field, "
+                         "feed-loss=A|B, pump-fail=N, cdu-fail=N, facility-water=+5K, power-floor=90%%, gpu-ramp=2000W/s, "
+                         "psu-storage=65J, smoothing=none|bbu, gpu-cap=600W, thermal=network|field, "
                          "intakes-from=DIR)\n",
                          w.toUtf8().constData(), why.isEmpty() ? "" : ": ", why.toUtf8().constData());
             return 2;

@@ -119,4 +119,21 @@ double sinusoidDeviationHz(const GridMachine& g, double amplitudeW, double hz)
     return amplitudeW / g.baseW * g.nominalHz / std::abs(den);
 }
 
+double trapezoidWave(double t, double period, double duty, double edge)
+{
+    if (duty >= 1.0)
+        return 1.0;
+    const double ph = std::fmod(t, period), down = duty * period, h = edge / 2;
+    double v = ph < down ? 1.0 : 0.0;
+    if (edge > 0) {
+        if (ph < h)
+            v = 0.5 + ph / edge;
+        else if (ph > period - h)
+            v = 0.5 + (ph - period) / edge;
+        else if (std::abs(ph - down) <= h)
+            v = 0.5 - (ph - down) / edge;
+    }
+    return v;
+}
+
 } // namespace rdt::models

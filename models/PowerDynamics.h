@@ -30,6 +30,11 @@ double bandShare(const AmplitudeSpectrum& s, double loHz, double hiHz);
 /// utility meters a ramp (the change of the average power between consecutive intervals).
 double largestRamp(const std::vector<double>& x, double dt, double windowS);
 
+/// A synchronous job's normalised wave at time t (0: communication, 1: compute): a trapezoid of
+/// period T, duty D (the compute share, from t = 0) and linear edges of `edgeS` centred on the
+/// switching instants.
+double trapezoidWave(double t, double periodS, double duty, double edgeS);
+
 /// Peak amplitude of harmonic n of a square wave of swing `swing` (high − low) and duty D (the
 /// high share): (2·swing/(nπ))·|sin(nπD)|, times |sinc(nπ·edge/period)| for linear edges of
 /// `edge` seconds (a trapezoid; 0: ideal).

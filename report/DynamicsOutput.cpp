@@ -33,11 +33,13 @@ std::string watts(double w, const char* per = "")
     return analysis::powerText(w, 3, "W", per);
 }
 
-/// Energy in MJ from 1 MJ, else kJ.
+/// Energy in GJ from 1 GJ, MJ from 1 MJ, else kJ.
 std::string joules(double j)
 {
+    const double a = std::abs(j);
     char b[48];
-    std::snprintf(b, sizeof b, std::abs(j) >= 1e6 ? "%.3g MJ" : "%.3g kJ", std::abs(j) >= 1e6 ? j / 1e6 : j / 1e3);
+    std::snprintf(b, sizeof b, a >= 1e9 ? "%.3g GJ" : a >= 1e6 ? "%.3g MJ" : "%.3g kJ",
+                  a >= 1e9 ? j / 1e9 : a >= 1e6 ? j / 1e6 : j / 1e3);
     return b;
 }
 
@@ -73,8 +75,36 @@ json dynamicsJson(const analysis::DynamicsResult& r)
                        {"cycles_per_day", jsonNumber(b.cyclesPerDay)},
                        {"discharge_W", jsonNumber(b.dischargeW)},
                        {"discharge_ok", b.dischargeOk}});
+    json psu = nullptr, store = nullptr, resonances = json::array(), risky = json::array();
+    if (!std::isnan(r.psuStorageJ))
+        psu = {{"storage_per_gpu_J", jsonNumber(r.psuStorageJ)},
+               {"edge_s", jsonNumber(r.psuEdgeS)},
+               {"share_of_flattening", jsonNumber(r.psuShare)},
+               {"ride_through_s", jsonNumber(r.psuRideS)}};
+    if (r.siteStorage) {
+        const analysis::DynamicsSiteStorage& st = r.store;
+        store = {{"power_W", jsonNumber(st.powerW)},       {"energy_J", jsonNumber(st.energyJ)},
+                 {"cutoff_Hz", jsonNumber(st.cutoffHz)},    {"efficiency", jsonNumber(st.efficiency)},
+                 {"peak_W", jsonNumber(st.peakW)},          {"energy_span_J", jsonNumber(st.spanJ)},
+                 {"energy_drift_J", jsonNumber(st.driftJ)}, {"loss_J", jsonNumber(st.lossJ)},
+                 {"power_limited", st.powerLimited},        {"energy_limited", st.energyLimited},
+                 {"site_swing_W", jsonNumber(st.loadSwingW)}};
+    }
+    for (const analysis::DynamicsResonance& x : r.resonances)
+        resonances.push_back({{"mode_Hz", x.modeHz},
+                              {"damping", x.damping},
+                              {"harmonic", x.harmonic},
+                              {"harmonic_Hz", jsonNumber(x.harmonicHz)},
+                              {"amplitude_W", jsonNumber(x.amplitudeW)}});
+    for (const auto& [a, b] : r.riskyPeriods)
+        risky.push_back({{"from_s", jsonNumber(a)}, {"to_s", jsonNumber(b)}});
     return {{"gpus", r.gpus},
             {"bbu_smoothing", bbu},
+            {"psu_storage", psu},
+            {"site_storage", store},
+            {"connection_swing_W", jsonNumber(r.poiSwingW)},
+            {"resonances", resonances},
+            {"risky_periods", risky},
             {"iteration_s", r.iterationS},
             {"compute_share", r.computeShare},
             {"edge_s", r.edgeS},
@@ -117,6 +147,49 @@ void writeDynamicsGroup(hid_t file, const analysis::DynamicsResult& r)
     writeScalar(g.get(), "time_step", r.stepS, "s");
     writeScalar(g.get(), "job_start", r.startAtS, "s");
     writeArray(g.get(), "site_power", r.siteW, {static_cast<hsize_t>(r.siteW.size())}, "W");
+    writeScalar(g.get(), "connection_swing", r.poiSwingW, "W");
+    if (!std::isnan(r.psuStorageJ)) {
+        writeScalar(g.get(), "psu_storage_per_gpu", r.psuStorageJ, "J");
+        writeScalar(g.get(), "psu_edge", r.psuEdgeS, "s");
+        writeScalar(g.get(), "psu_share_of_flattening", r.psuShare, "1");
+        writeScalar(g.get(), "psu_ride_through", r.psuRideS, "s");
+    }
+    if (r.siteStorage) {
+        H5Handle st = createGroup(g.get(), "site_storage");
+        writeScalar(st.get(), "power", r.store.powerW, "W");
+        writeScalar(st.get(), "energy", r.store.energyJ, "J");
+        writeScalar(st.get(), "cutoff", r.store.cutoffHz, "Hz");
+        writeScalar(st.get(), "efficiency", r.store.efficiency, "1");
+        writeScalar(st.get(), "peak", r.store.peakW, "W");
+        writeScalar(st.get(), "energy_span", r.store.spanJ, "J");
+        writeScalar(st.get(), "energy_drift", r.store.driftJ, "J");
+        writeScalar(st.get(), "loss", r.store.lossJ, "J");
+        writeScalar(st.get(), "site_swing", r.store.loadSwingW, "W");
+        writeArray(st.get(), "site_power_behind", r.loadW, {static_cast<hsize_t>(r.loadW.size())}, "W");
+    }
+    if (!r.riskyPeriods.empty() || !r.resonances.empty()) {
+        H5Table res;
+        const auto mode = res.realColumn("mode", "Hz"), damping = res.realColumn("damping", "1"),
+                   harmonic = res.intColumn("harmonic", "1"), at = res.realColumn("frequency", "Hz"),
+                   amp = res.realColumn("amplitude", "W");
+        for (const analysis::DynamicsResonance& x : r.resonances) {
+            res.addRow();
+            res.set(mode, x.modeHz);
+            res.set(damping, x.damping);
+            res.set(harmonic, static_cast<long long>(x.harmonic));
+            res.set(at, x.harmonicHz);
+            res.set(amp, x.amplitudeW);
+        }
+        res.write(g.get(), "resonances");
+        H5Table periods;
+        const auto from = periods.realColumn("from", "s"), to = periods.realColumn("to", "s");
+        for (const auto& [a, b] : r.riskyPeriods) {
+            periods.addRow();
+            periods.set(from, a);
+            periods.set(to, b);
+        }
+        periods.write(g.get(), "risky_periods");
+    }
     writeScalar(g.get(), "frequency_step", r.spectrumStepHz, "Hz");
     writeArray(g.get(), "spectrum", r.spectrumW, {static_cast<hsize_t>(r.spectrumW.size())}, "W");
     H5Table levels;
@@ -163,11 +236,11 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
             inBand += b.share;
     std::snprintf(line, sizeof line,
                   "dynamics %s GPUs in lockstep, %.3g s iterations at %.0f %% compute (GPU %.0f W / %.0f W): site "
-                  "swings %s (%s to %s AC), fundamental %s at %.3g Hz, %.1f %% of its energy in 0.1-20 Hz; ramps "
+                  "swings %s (%s to %s AC), fundamental%s %s at %.3g Hz, %.1f %% of its energy in 0.1-20 Hz; ramps "
                   "%s over 1 s, %s over 1 min\n",
                   grouped(r.gpus).c_str(), r.iterationS, r.computeShare * 100, r.computeW, r.commW,
                   watts(site.swingW()).c_str(), watts(site.lowW).c_str(), watts(site.highW).c_str(),
-                  watts(r.fundamentalW).c_str(), r.fundamentalHz, inBand * 100, watts(r.ramp1sWps, "/s").c_str(),
+                  r.siteStorage ? " at the connection" : "", watts(r.fundamentalW).c_str(), r.fundamentalHz, inBand * 100, watts(r.ramp1sWps, "/s").c_str(),
                   watts(r.ramp1minWps * 60, "/min").c_str());
     std::string out = line;
     // The racks the battery shelves smooth (those with shelves strong enough), the most cycled named.
@@ -193,6 +266,35 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
                           r.bbu.size());
         out += line;
     }
+    if (!std::isnan(r.psuStorageJ)) {
+        std::snprintf(line, sizeof line,
+                      "         PSU storage %.3g J a GPU: the supplies' edges take %.3g ms; %.3g %% of what would "
+                      "flatten the swing, %.3g ms of a GPU's compute power\n",
+                      r.psuStorageJ, r.psuEdgeS * 1e3, r.psuShare * 100, r.psuRideS * 1e3);
+        out += line;
+    }
+    if (r.siteStorage) {
+        const analysis::DynamicsSiteStorage& st = r.store;
+        std::snprintf(line, sizeof line,
+                      "         site storage %s / %s above %.3g Hz: the connection swings %s of the site's %s; "
+                      "peak %s, energy range %s, drift %s over the job, %s lost%s\n",
+                      watts(st.powerW).c_str(), joules(st.energyJ).c_str(), st.cutoffHz, watts(r.poiSwingW).c_str(),
+                      watts(st.loadSwingW).c_str(), watts(st.peakW).c_str(), joules(st.spanJ).c_str(),
+                      joules(st.driftJ).c_str(), joules(st.lossJ).c_str(),
+                      st.powerLimited || st.energyLimited ? " (at its limits)" : "");
+        out += line;
+    }
+    if (!r.resonances.empty() || !r.riskyPeriods.empty()) {
+        std::string periods;
+        for (const auto& [a, b] : r.riskyPeriods) {
+            std::snprintf(line, sizeof line, "%s%.3g-%.3g s", periods.empty() ? "" : ", ", a, b);
+            periods += line;
+        }
+        std::snprintf(line, sizeof line, "         grid modes: %zu harmonic(s) of this iteration in a mode; risky "
+                                         "iterations %s\n",
+                      r.resonances.size(), periods.empty() ? "none from 0.2 s to 60 s" : periods.c_str());
+        out += line;
+    }
     if (r.mitigated) {
         std::string how;
         if (!std::isnan(r.floorW)) {
@@ -203,6 +305,10 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
             how += std::string(how.empty() ? "" : ", ") + "GPU ramp limits";
         if (!r.bbu.empty())
             how += std::string(how.empty() ? "" : ", ") + "battery shelves (their round-trip loss not modelled)";
+        if (!std::isnan(r.psuStorageJ))
+            how += std::string(how.empty() ? "" : ", ") + "PSU storage";
+        if (r.siteStorage)
+            how += std::string(how.empty() ? "" : ", ") + "site storage";
         std::snprintf(line, sizeof line, "         mitigated from a %s swing (%s): %+.2f %% energy\n",
                       watts(r.unmitigatedSwingW).c_str(), how.c_str(), r.extraEnergyShare * 100);
         out += line;

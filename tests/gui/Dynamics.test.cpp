@@ -15,6 +15,8 @@
 #include "gui/DynamicsPanel.h"
 #include "gui/LinePlot.h"
 #include "gui/MainWindow.h"
+#include "gui/Studio.h"
+#include "gui/WhatIfBar.h"
 #include "report/DynamicsOutput.h"
 
 using namespace rdt;
@@ -107,4 +109,66 @@ TEST_CASE("the Power swings panel gives rdt check's dynamics line, plots its lev
     CHECK(red == cliRules);
     // The status bar's warning count includes the band's warning, as rdt check's.
     f.window->grab().save(f.dir.path() + "/dynamics.png");
+}
+
+TEST_CASE("the Power swings panel shows the connection after site storage, the grid modes and the storage "
+          "figures, red where rdt check reports them; the what-if bar changes floor and storage",
+          "[gui][dynamics]")
+{
+    Fixture f;
+    const QString design = kSource + "/fuzz/corpus/design/dynamics-storage.yaml";
+    REQUIRE(f.window->openFile(design));
+    f.window->waitForChecks();
+    REQUIRE(f.window->showPanel("power-swings"));
+    gui::DynamicsPanel* panel = f.window->dynamics();
+    analysis::RunOptions o;
+    o.designPath = design.toStdString();
+    core::Progress quiet;
+    const analysis::RunResult cli = analysis::run(o, quiet);
+    REQUIRE(cli.dynamics);
+    CHECK(panel->headline() == QString::fromStdString(report::dynamicsSummaryText(*cli.dynamics)).trimmed());
+    // The site: its own draw and, after the storage, the connection's; spectra of both.
+    const gui::LinePlot* wave = panel->waveform();
+    REQUIRE(wave->seriesCount() == 3);
+    CHECK(wave->series()[2].label.contains("connection"));
+    const auto& poi = wave->series()[2].y;
+    const auto& own = wave->series()[1].y;
+    CHECK(*std::max_element(poi.begin(), poi.end()) - *std::min_element(poi.begin() + static_cast<long>(poi.size() / 2), poi.end()) <
+          *std::max_element(own.begin(), own.end()) - *std::min_element(own.begin() + static_cast<long>(own.size() / 2), own.end()));
+    REQUIRE(panel->spectrum()->seriesCount() == 2);
+    // Red rows exactly where rdt check reports a dynamics violation (the mode and the band here).
+    std::set<std::string> cliRules, red;
+    for (const core::Violation& v : cli.violations)
+        if (v.rule.rfind("dynamics.", 0) == 0)
+            cliRules.insert(v.rule);
+    REQUIRE(cliRules.count("dynamics.grid.resonance"));
+    const QTableWidget* t = panel->limits();
+    bool psuRow = false;
+    for (int r = 0; r < t->rowCount(); ++r) {
+        if (t->item(r, 1)->foreground().color() == QColor(180, 20, 20))
+            red.insert(t->item(r, 3)->text().toStdString());
+        psuRow = psuRow || t->item(r, 0)->text() == "PSU storage";
+    }
+    CHECK(red == cliRules);
+    CHECK(psuRow);
+    f.window->grab().save(f.dir.path() + "/storage.png");
+
+    // The what-if bar: smoothing none takes the storage away; a floor and PSU storage on the 24k job.
+    REQUIRE(f.window->whatIf()->set("smoothing", "none"));
+    f.window->waitForChecks();
+    REQUIRE(f.window->studio().dynamics());
+    CHECK_FALSE(f.window->studio().dynamics()->siteStorage);
+    CHECK(std::isnan(f.window->studio().dynamics()->psuStorageJ));
+    f.window->whatIf()->reset();
+    REQUIRE(f.window->openFile(kSource + "/data/designs/meta-24k-roce.yaml"));
+    f.window->waitForChecks();
+    REQUIRE(f.window->whatIf()->set("psu-storage", "65J"));
+    f.window->waitForChecks();
+    CHECK(f.window->studio().dynamics()->psuStorageJ == Approx(65));
+    REQUIRE(f.window->whatIf()->set("power-floor", "50%"));
+    f.window->waitForChecks();
+    CHECK(f.window->studio().dynamics()->floorW == Approx(350));
+    // smoothing=bbu without the design's cycle budget is refused, marked, not applied.
+    CHECK_FALSE(f.window->whatIf()->set("smoothing", "bbu"));
+    CHECK(f.window->whatIf()->refusal().contains("bbu_cycle_budget"));
 }
