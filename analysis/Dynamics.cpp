@@ -83,7 +83,8 @@ std::vector<DynamicsResonance> resonancesAt(const std::vector<core::Grid::Mode>&
 }
 
 DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& power,
-                               const power::PowerResult& modelled, const thermal::ThermalResult& thermal)
+                               const power::PowerResult& modelled, const thermal::ThermalResult& thermal,
+                               const CheckpointResult* checkpoint)
 {
     DynamicsResult out;
     const core::Dynamics& dy = d.dynamics;
@@ -258,6 +259,27 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     out.startAtS = leadS;
     const double swingGpu = out.computeW - out.commW; // per GPU, mitigated
     const std::size_t perIteration = std::max<std::size_t>(1, static_cast<std::size_t>(std::llround(dy.iterationS / dt)));
+    // One checkpoint stall: from the first iteration boundary past the job's middle (at least four
+    // iterations after its start, so that the spectrum has them), at the communication level.
+    std::size_t stallA = job, stallB = job;
+    if (checkpoint && checkpoint->checked && checkpoint->stallS > 0 && dy.checkpoint) {
+        const std::size_t len = static_cast<std::size_t>(std::llround(checkpoint->stallS / dt));
+        std::size_t at = start + (job - start) / 2;
+        at = (at + perIteration - 1) / perIteration * perIteration;
+        if (at >= start + 4 * perIteration && at + len <= job) {
+            stallA = at;
+            stallB = at + len;
+            out.checkpointStallS = checkpoint->stallS;
+            out.checkpointIntervalS = checkpoint->intervalS;
+            out.checkpointAtS = leadS + static_cast<double>(at) * dt;
+        } else {
+            out.checkpointNote = "the trace is too short to hold the workload's " +
+                                 core::formatQuantity(checkpoint->stallS, core::Dimension::Time) +
+                                 " checkpoint stall: lengthen dynamics.duration";
+        }
+    } else if (checkpoint && !checkpoint->checked && dy.checkpoint) {
+        out.checkpointNote = "the workload's checkpoint is not modelled (its figures are missing): no stall in the trace";
+    }
     std::vector<double> s(job);
     out.rawWave.resize(job);
     double g = out.commW;
@@ -265,6 +287,8 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
         // The phase from whole samples (the iteration is a whole number of steps): no drift.
         out.rawWave[i] = models::trapezoidWave(static_cast<double>(i % perIteration) * dt, dy.iterationS, dy.computeShare,
                                               dy.edgeS);
+        if (i >= stallA && i < stallB)
+            out.rawWave[i] = 0; // the checkpoint stall: the GPUs wait
         const double want = out.commW + swingGpu * out.rawWave[i];
         if (!std::isnan(dy.rampUpWps) && want > g)
             g = std::min(want, g + dy.rampUpWps * dt);
@@ -307,7 +331,8 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
         out.notCheckedLoc = dy.loc;
         return out;
     }
-    std::size_t n = out.siteW.size() - from;
+    // Up to the checkpoint stall, whole iterations: the job's periodic swing.
+    std::size_t n = std::min(out.siteW.size(), lead + stallA) - from;
     if (perIter > 0 && n >= perIter)
         n -= n % perIter;
     const std::vector<double> running(out.siteW.begin() + static_cast<std::ptrdiff_t>(from),
@@ -324,6 +349,8 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
         out.store.loadSwingW = *lhi - *llo;
     }
     out.meanW = spec.meanW;
+    if (!std::isnan(out.checkpointStallS))
+        out.checkpointDropW = out.meanW - site.lowW;
     out.fundamentalHz = 1.0 / dy.iterationS;
     if (spec.stepHz > 0) {
         const auto k = static_cast<std::size_t>(std::llround(out.fundamentalHz / spec.stepHz));

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/Checkpoint.h"
 #include "core/Design.h"
 #include "core/Rules.h"
 #include "power/Budget.h"
@@ -94,6 +95,11 @@ struct DynamicsResult {
     DynamicsSiteStorage store;
     std::vector<double> loadW;  ///< with site storage, the site's draw behind it (W, as siteW)
     double poiSwingW = 0;       ///< the connection's running trace, peak to peak
+    /// The checkpoint stall in the trace (the design's workload's checkpoint model): its length, the
+    /// compute time between checkpoints, where it starts in the trace and the site's drop (its mean
+    /// to its communication level); NaN without one. `checkpointNote`: why there is none.
+    double checkpointStallS = NAN, checkpointIntervalS = NAN, checkpointAtS = NAN, checkpointDropW = NAN;
+    std::string checkpointNote;
     std::vector<DynamicsResonance> resonances; ///< the design's iteration against `grid.modes`
     /// Iteration periods (s, from 0.2 s to 60 s) whose harmonics fall in a grid mode, as ranges.
     std::vector<std::pair<double, double>> riskyPeriods;
@@ -138,8 +144,10 @@ std::vector<DynamicsResonance> resonancesAt(const std::vector<core::Grid::Mode>&
 /// `power` is the check's budget (its caps set the GPUs' clocks); `modelled` the same design on the
 /// modelled basis, whose shelves' AC over their load takes each rack to the AC side as the energy
 /// line does (the same object when the check's basis is modelled).
+/// `checkpoint`: the design's workload's checkpoint model (null: none), whose stall the trace holds.
 DynamicsResult analyseDynamics(const core::Design& design, const power::PowerResult& power,
-                               const power::PowerResult& modelled, const thermal::ThermalResult& thermal);
+                               const power::PowerResult& modelled, const thermal::ThermalResult& thermal,
+                               const CheckpointResult* checkpoint = nullptr);
 
 /// The `dynamics.*` rules; they judge the result put in the store under "dynamics".
 void registerDynamicsChecks(core::CheckRegistry& registry);

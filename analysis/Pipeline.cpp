@@ -400,7 +400,12 @@ std::shared_ptr<const DynamicsResult> dynamicsFor(const core::Design& d, const c
     if (power->basis != core::PowerBasis::Modelled)
         modelled = std::make_shared<const power::PowerResult>(
             power::computePower(d, powerOptions(d, profile, core::PowerBasis::Modelled, &thermal, liquid)));
-    return std::make_shared<const DynamicsResult>(analyseDynamics(d, *power, *modelled, thermal));
+    // The design's workload's checkpoint: its stall is in the trace.
+    std::optional<CheckpointResult> checkpoint;
+    if (const std::optional<Workload> w = workloadFor(d))
+        checkpoint = analyseCheckpoint(d, w->checkpoint);
+    return std::make_shared<const DynamicsResult>(
+        analyseDynamics(d, *power, *modelled, thermal, checkpoint ? &*checkpoint : nullptr));
 }
 
 std::shared_ptr<const EnergyResult> facilityEnergy(const core::Design& d, const core::Profile& profile,

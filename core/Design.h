@@ -257,6 +257,9 @@ struct Dynamics {
     /// Mitigation: energy storage in the GPUs' power supplies (J per GPU, GB300 NVL72: 65 J
     /// [PD-N2]); it stretches each edge the supplies draw to 2E/ΔP. NaN: none.
     double psuStorageJ = NAN;
+    /// One checkpoint stall of the design's workload (its checkpoint model's stall, at the
+    /// communication power) in the trace (`checkpoint: false` leaves it out).
+    bool checkpoint = true;
     /// Mitigation: a site battery or supercapacitor at the connection (`site_storage:`) taking the
     /// swing above `cutoffHz` (a first-order high-pass split), within its power rating and energy,
     /// at a round-trip efficiency. Declared false: none.

@@ -10,7 +10,7 @@ Dynamics readDynamics(const Cursor& c)
 {
     c.requireMap();
     c.allowKeys({"iteration", "compute_share", "edge", "start", "duration", "step", "power_floor", "ramp_up",
-                 "ramp_down", "smoothing", "bbu_cycle_budget", "psu_storage", "site_storage"});
+                 "ramp_down", "smoothing", "bbu_cycle_budget", "psu_storage", "site_storage", "checkpoint"});
     Dynamics d;
     d.declared = true;
     d.loc = c.loc();
@@ -33,6 +33,8 @@ Dynamics readDynamics(const Cursor& c)
     }
     if (auto b = c.find("bbu_cycle_budget"))
         d.bbuCyclesPerDay = b->number(0.0, 1000.0);
+    if (auto cp = c.find("checkpoint"))
+        d.checkpoint = cp->boolean();
     // Energy storage in the GPUs' power supplies, per GPU (GB300 NVL72: 65 J [PD-N2]).
     quantityIf(c, "psu_storage", Dimension::Energy, Range{1e-3, 1e6}, d.psuStorageJ);
     if (auto st = c.find("site_storage")) {

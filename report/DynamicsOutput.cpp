@@ -103,6 +103,11 @@ json dynamicsJson(const analysis::DynamicsResult& r)
             {"psu_storage", psu},
             {"site_storage", store},
             {"connection_swing_W", jsonNumber(r.poiSwingW)},
+            {"checkpoint", {{"stall_s", jsonNumber(r.checkpointStallS)},
+                            {"interval_s", jsonNumber(r.checkpointIntervalS)},
+                            {"at_s", jsonNumber(r.checkpointAtS)},
+                            {"drop_W", jsonNumber(r.checkpointDropW)},
+                            {"note", r.checkpointNote}}},
             {"resonances", resonances},
             {"risky_periods", risky},
             {"iteration_s", r.iterationS},
@@ -148,6 +153,12 @@ void writeDynamicsGroup(hid_t file, const analysis::DynamicsResult& r)
     writeScalar(g.get(), "job_start", r.startAtS, "s");
     writeArray(g.get(), "site_power", r.siteW, {static_cast<hsize_t>(r.siteW.size())}, "W");
     writeScalar(g.get(), "connection_swing", r.poiSwingW, "W");
+    if (!std::isnan(r.checkpointStallS)) {
+        writeScalar(g.get(), "checkpoint_stall", r.checkpointStallS, "s");
+        writeScalar(g.get(), "checkpoint_interval", r.checkpointIntervalS, "s");
+        writeScalar(g.get(), "checkpoint_at", r.checkpointAtS, "s");
+        writeScalar(g.get(), "checkpoint_drop", r.checkpointDropW, "W");
+    }
     if (!std::isnan(r.psuStorageJ)) {
         writeScalar(g.get(), "psu_storage_per_gpu", r.psuStorageJ, "J");
         writeScalar(g.get(), "psu_edge", r.psuEdgeS, "s");
@@ -265,6 +276,15 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
                                              "strong enough)\n",
                           r.bbu.size());
         out += line;
+    }
+    if (!std::isnan(r.checkpointStallS)) {
+        std::snprintf(line, sizeof line,
+                      "         checkpoint stall %.3g s every %.3g min (the workload's checkpoint model): the site drops "
+                      "%s for it, at %.0f s in the trace\n",
+                      r.checkpointStallS, r.checkpointIntervalS / 60, watts(r.checkpointDropW).c_str(), r.checkpointAtS);
+        out += line;
+    } else if (!r.checkpointNote.empty()) {
+        out += "         no checkpoint stall: " + r.checkpointNote + "\n";
     }
     if (!std::isnan(r.psuStorageJ)) {
         std::snprintf(line, sizeof line,

@@ -221,3 +221,36 @@ TEST_CASE("The power-dynamics what-ifs give what the design file gives, and refu
     CHECK_THROWS_WITH(run(kRoot + "data/designs/single-rack.yaml", "", floor),
                       Catch::Matchers::Contains("no dynamics: section"));
 }
+
+TEST_CASE("The workload's checkpoint stall is in the trace at the communication level, the spectrum the "
+          "swing's before it",
+          "[analysis][dynamics]")
+{
+    const analysis::RunResult r = run(k24k);
+    REQUIRE(r.dynamics);
+    REQUIRE(r.throughput);
+    const analysis::DynamicsResult& d = *r.dynamics;
+    // The same stall and interval as the checkpoint model rdt check reports.
+    REQUIRE(r.throughput->checkpoint);
+    REQUIRE(r.throughput->checkpoint->checked);
+    REQUIRE(std::isfinite(d.checkpointStallS));
+    CHECK(d.checkpointStallS == Approx(r.throughput->checkpoint->stallS));
+    CHECK(d.checkpointIntervalS == Approx(r.throughput->checkpoint->intervalS));
+    // The site holds its communication level through the stall, then swings again.
+    const analysis::DynamicsLevel& site = d.levels.front();
+    const auto a = static_cast<std::size_t>(std::llround(d.checkpointAtS / d.stepS));
+    const auto b = a + static_cast<std::size_t>(std::llround(d.checkpointStallS / d.stepS));
+    REQUIRE(b + 10 < d.siteW.size());
+    for (std::size_t i = a + 2; i < b; i += 7)
+        CHECK(d.siteW[i] == Approx(site.lowW));
+    CHECK(*std::max_element(d.siteW.begin() + static_cast<long>(b), d.siteW.end()) == Approx(site.highW));
+    CHECK(d.checkpointDropW == Approx(d.meanW - site.lowW));
+    // Without it: the same swing's spectrum (its iterations before the stall), no stall.
+    std::string t = readText(k24k);
+    replace(t, "  edge: 20 ms", "  edge: 20 ms\n  checkpoint: false");
+    const analysis::RunResult off = run(k24k, t);
+    REQUIRE(off.dynamics);
+    CHECK(std::isnan(off.dynamics->checkpointStallS));
+    CHECK(off.dynamics->fundamentalW == Approx(d.fundamentalW).epsilon(1e-3));
+    CHECK(off.dynamics->meanW == Approx(d.meanW).epsilon(1e-6));
+}
