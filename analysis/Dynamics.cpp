@@ -84,10 +84,11 @@ std::vector<DynamicsResonance> resonancesAt(const std::vector<core::Grid::Mode>&
 
 DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& power,
                                const power::PowerResult& modelled, const thermal::ThermalResult& thermal,
-                               const CheckpointResult* checkpoint)
+                               const CheckpointResult* checkpoint, const Workload* workload, double mfu)
 {
     DynamicsResult out;
-    const core::Dynamics& dy = d.dynamics;
+    core::Dynamics resolved = d.dynamics; // with `iteration: auto`, its period once known
+    const core::Dynamics& dy = resolved;
     if (!dy.declared)
         return out;
     out.declared = true;
@@ -110,6 +111,8 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     };
     std::vector<Phase> racks(d.racks.size());
     double pSum = 0, qSum = 0, qCatSum = 0, floorSum = 0;
+    double slowestFlops = INFINITY;
+    const core::Part* noBf16 = nullptr;
     bool floor = !std::isnan(dy.floorShare);
     for (std::size_t r = 0; r < d.racks.size() && r < modelled.racks.size(); ++r) {
         const power::RackPower& rp = modelled.racks[r];
@@ -144,6 +147,10 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
                 continue;
             }
             const ChassisClock& c = clocks[r][s];
+            // The slowest GPU's sustained BF16 throughput paces a synchronous job.
+            slowestFlops = std::min(slowestFlops, gpu->value("bf16_dense", NAN) * (std::isnan(c.ratio) ? 1.0 : c.ratio));
+            if (std::isnan(gpu->value("bf16_dense", NAN)))
+                noBf16 = gpu;
             const double p = c.powerW > 0 ? c.powerW : pp.gpuW / n;
             const double f = floor ? dy.floorShare * gpu->value("tdp", p) : 0.0;
             const double q = std::min(p, std::max(comm, f));
@@ -166,6 +173,45 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     }
     for (Phase& ph : racks)
         ph.highRaw = ph.high;
+    if (dy.iterationAuto && out.notChecked.empty()) {
+        // The iteration from the workload: its FLOPs over the job's GPUs at the slowest one's
+        // sustained pace (peak BF16 × clock × MFU), rounded to the sampling step.
+        int n = 0;
+        for (const Phase& ph : racks)
+            n += ph.gpus;
+        if (!workload || std::isnan(workload->batchTokens)) {
+            out.notChecked = "iteration: auto needs the design's workload: file with training: {global_batch_tokens}";
+            out.notCheckedLoc = dy.loc;
+        } else if (noBf16) {
+            out.notChecked = noBf16->slug + " has no bf16_dense: iteration: auto needs the GPUs' throughput";
+            out.notCheckedLoc = noBf16->loc;
+        } else if (n > 0) {
+            const double sustained = slowestFlops * mfu;
+            const double t = workload->flopsPerToken * workload->batchTokens / (n * sustained);
+            resolved.iterationS = std::max(4.0, std::round(t / dy.stepS)) * dy.stepS;
+            char b[320];
+            std::snprintf(b, sizeof b,
+                          "%.4g FLOPs a token x %.4g tokens / (%d GPUs x %.4g TFLOPS at MFU %.0f %%) = %.4g s (%s)",
+                          workload->flopsPerToken, workload->batchTokens, n, slowestFlops * mfu / 1e12, mfu * 100, t,
+                          workload->name.c_str());
+            out.iterationFrom = b;
+            const double shorter = 0.5 * dy.iterationS * std::min(dy.computeShare, 1.0 - dy.computeShare);
+            auto refuse = [&](const std::string& why) {
+                throw core::InputError(dy.loc, "iteration: auto gives " +
+                                                   core::formatQuantity(dy.iterationS, core::Dimension::Time) + ": " + why);
+            };
+            if (dy.computeShare < 1.0 && dy.edgeS > shorter)
+                refuse("the edge is longer than half its shorter phase (" +
+                       core::formatQuantity(shorter, core::Dimension::Time) + "): shorten dynamics.edge");
+            if (dy.durationS < dy.startS + 4 * dy.iterationS)
+                refuse("the simulated duration must hold the start ramp and at least four iterations (" +
+                       core::formatQuantity(dy.startS + 4 * dy.iterationS, core::Dimension::Time) +
+                       "): lengthen dynamics.duration");
+            if (dy.durationS / dy.stepS > 2e7)
+                refuse("more than 20 million samples: lengthen dynamics.step");
+        }
+        out.iterationS = dy.iterationS;
+    }
     // BBU smoothing: each rack with battery shelves draws its mean; its shelves give and take the swing.
     if (dy.bbuSmoothing)
         for (std::size_t r = 0; r < racks.size() && r < modelled.racks.size(); ++r) {

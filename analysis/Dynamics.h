@@ -21,6 +21,8 @@
 
 namespace rdt::analysis {
 
+struct Workload;
+
 /// One level of the layout (site, hall, row): its draw in the compute and communication phases (W,
 /// AC), and its GPUs.
 struct DynamicsLevel {
@@ -79,6 +81,9 @@ struct DynamicsResult {
     core::SourceLoc notCheckedLoc;
     int gpus = 0;
     double iterationS = 0, computeShare = 0, edgeS = 0, startS = 0, durationS = 0, stepS = 0;
+    /// With `iteration: auto`, how the period was found (the workload's FLOPs over the GPUs'
+    /// sustained throughput); empty when the design gives it.
+    std::string iterationFrom;
     double computeW = 0; ///< per GPU, mean over the GPUs (board power at its clock)
     double commW = 0;    ///< per GPU in the communication phase, after any power floor
     double commCatalogW = 0; ///< the catalog's communication power (before the floor)
@@ -144,10 +149,12 @@ std::vector<DynamicsResonance> resonancesAt(const std::vector<core::Grid::Mode>&
 /// `power` is the check's budget (its caps set the GPUs' clocks); `modelled` the same design on the
 /// modelled basis, whose shelves' AC over their load takes each rack to the AC side as the energy
 /// line does (the same object when the check's basis is modelled).
-/// `checkpoint`: the design's workload's checkpoint model (null: none), whose stall the trace holds.
+/// `checkpoint`: the design's workload's checkpoint model (null: none), whose stall the trace holds;
+/// `workload` and `mfu` give the period with `iteration: auto` (null: it is not checked).
 DynamicsResult analyseDynamics(const core::Design& design, const power::PowerResult& power,
                                const power::PowerResult& modelled, const thermal::ThermalResult& thermal,
-                               const CheckpointResult* checkpoint = nullptr);
+                               const CheckpointResult* checkpoint = nullptr, const Workload* workload = nullptr,
+                               double mfu = 0.4);
 
 /// The `dynamics.*` rules; they judge the result put in the store under "dynamics".
 void registerDynamicsChecks(core::CheckRegistry& registry);

@@ -392,7 +392,7 @@ std::shared_ptr<const PueModel> pueModelFor(const core::Design& d)
 std::shared_ptr<const DynamicsResult> dynamicsFor(const core::Design& d, const core::Profile& profile,
                                                   const std::shared_ptr<const power::PowerResult>& power,
                                                   const thermal::ThermalResult& thermal,
-                                                  const liquid::LiquidResult* liquid)
+                                                  const liquid::LiquidResult* liquid, double mfu)
 {
     if (!d.dynamics.declared || !power)
         return nullptr;
@@ -402,10 +402,11 @@ std::shared_ptr<const DynamicsResult> dynamicsFor(const core::Design& d, const c
             power::computePower(d, powerOptions(d, profile, core::PowerBasis::Modelled, &thermal, liquid)));
     // The design's workload's checkpoint: its stall is in the trace.
     std::optional<CheckpointResult> checkpoint;
-    if (const std::optional<Workload> w = workloadFor(d))
+    const std::optional<Workload> w = workloadFor(d);
+    if (w)
         checkpoint = analyseCheckpoint(d, w->checkpoint);
-    return std::make_shared<const DynamicsResult>(
-        analyseDynamics(d, *power, *modelled, thermal, checkpoint ? &*checkpoint : nullptr));
+    return std::make_shared<const DynamicsResult>(analyseDynamics(
+        d, *power, *modelled, thermal, checkpoint ? &*checkpoint : nullptr, w ? &*w : nullptr, mfu));
 }
 
 std::shared_ptr<const EnergyResult> facilityEnergy(const core::Design& d, const core::Profile& profile,
@@ -513,7 +514,8 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     if (result.design.dynamics.declared) {
         progress.update(0.49, "power dynamics");
         result.dynamics =
-            dynamicsFor(result.design, result.profile, result.power, *result.thermal, result.liquid.get());
+            dynamicsFor(result.design, result.profile, result.power, *result.thermal, result.liquid.get(),
+                        targets ? targets->mfu : 0.4);
         store.put("dynamics", result.dynamics);
     }
     const auto tThroughput = Clock::now();

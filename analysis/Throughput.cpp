@@ -101,7 +101,7 @@ Workload Workload::loadText(const std::string& text, const std::string& fileName
 {
     const core::Cursor doc = core::Cursor::parse(text, fileName);
     doc.requireMap();
-    doc.allowKeys({"name", "description", "source", "checkpoint"});
+    doc.allowKeys({"name", "description", "source", "checkpoint", "training"});
     Workload w;
     w.file = fileName;
     w.name = doc["name"].str();
@@ -112,6 +112,16 @@ Workload Workload::loadText(const std::string& text, const std::string& fileName
     w.checkpoint = readCheckpoint(doc["checkpoint"]);
     w.checkpoint.workload = w.name;
     w.checkpoint.workloadFile = fileName;
+    if (auto t = doc.find("training")) {
+        t->requireMap();
+        t->allowKeys({"global_batch_tokens", "flops_per_token", "source"});
+        w.trainingLoc = t->loc();
+        w.batchTokens = (*t)["global_batch_tokens"].number(1.0, 1e15);
+        w.flopsPerToken = 6 * w.checkpoint.parameters;
+        if (auto f = t->find("flops_per_token"))
+            w.flopsPerToken = f->number(1.0, 1e20);
+        w.trainingSource = (*t)["source"].str(); // a batch without its source is a guess
+    }
     return w;
 }
 

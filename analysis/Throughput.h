@@ -41,6 +41,12 @@ struct Target {
 struct Workload {
     std::string name, description, source, file;
     CheckpointSpec checkpoint;
+    /// `training:` — the iteration's work, for `dynamics: {iteration: auto}`: tokens per iteration
+    /// (the global batch) and the model FLOPs per token (default 6 × the checkpoint's parameters,
+    /// a dense transformer's forward and backward pass); NaN when not given.
+    double batchTokens = NAN, flopsPerToken = NAN;
+    std::string trainingSource;
+    core::SourceLoc trainingLoc;
     /// InputError (file:line) on bad input; a missing file is located at `from` (who named it).
     static Workload load(const std::string& path, const core::SourceLoc& from);
     static Workload loadText(const std::string& text, const std::string& fileName);

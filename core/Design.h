@@ -241,7 +241,10 @@ struct Liquid {
 /// iteration; GPU power smoothing (NVML's power floor and ramp rates) as mitigations.
 struct Dynamics {
     bool declared = false;
-    double iterationS = NAN;   ///< the iteration's period
+    double iterationS = NAN;   ///< the iteration's period (NaN with `iteration: auto`)
+    /// `iteration: auto`: the period from the design's workload (its `training:` batch and FLOPs per
+    /// token) over the GPUs' sustained throughput (docs/dynamics.md).
+    bool iterationAuto = false;
     double computeShare = NAN; ///< share of the iteration the GPUs compute (the rest: communication)
     double edgeS = 0;          ///< each swing's edge (linear); 0: as fast as the sampling
     double startS = 0;         ///< the job's start ramp from idle; 0: a step

@@ -15,7 +15,10 @@ Dynamics readDynamics(const Cursor& c)
     d.declared = true;
     d.loc = c.loc();
     // The iteration and its compute share are the job's: no default stands in for them.
-    d.iterationS = c["iteration"].quantity(Dimension::Time, Range{0.01, 3600.0});
+    const Cursor it = c["iteration"];
+    d.iterationAuto = it.isScalar() && it.str() == "auto";
+    if (!d.iterationAuto)
+        d.iterationS = it.quantity(Dimension::Time, Range{0.01, 3600.0});
     d.computeShare = c["compute_share"].quantity(Dimension::Ratio, Range{0.01, 1.0});
     quantityIf(c, "edge", Dimension::Time, Range{0.0, 60.0}, d.edgeS);
     quantityIf(c, "start", Dimension::Time, Range{0.0, 3600.0}, d.startS);
@@ -52,6 +55,8 @@ Dynamics readDynamics(const Cursor& c)
     if (d.bbuSmoothing && std::isnan(d.bbuCyclesPerDay))
         c["smoothing"].fail("smoothing with the BBU shelves needs their cycle budget: bbu_cycle_budget (equivalent "
                             "full cycles a day, from the BBU's rated cycle life over its service life)");
+    if (d.iterationAuto)
+        return d; // the period's checks once it is known (analysis/Dynamics.cpp)
     if (d.edgeS > 0.5 * d.iterationS * std::min(d.computeShare, 1.0 - d.computeShare) && d.computeShare < 1.0)
         c["edge"].fail("an edge longer than half the shorter phase (" +
                        formatQuantity(0.5 * d.iterationS * std::min(d.computeShare, 1.0 - d.computeShare),

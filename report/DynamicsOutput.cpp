@@ -111,6 +111,7 @@ json dynamicsJson(const analysis::DynamicsResult& r)
             {"resonances", resonances},
             {"risky_periods", risky},
             {"iteration_s", r.iterationS},
+            {"iteration_from", r.iterationFrom},
             {"compute_share", r.computeShare},
             {"edge_s", r.edgeS},
             {"start_s", r.startS},
@@ -277,6 +278,8 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
                           r.bbu.size());
         out += line;
     }
+    if (!r.iterationFrom.empty())
+        out += "         iteration from the workload: " + r.iterationFrom + "\n";
     if (!std::isnan(r.checkpointStallS)) {
         std::snprintf(line, sizeof line,
                       "         checkpoint stall %.3g s every %.3g min (the workload's checkpoint model): the site drops "

@@ -254,3 +254,44 @@ TEST_CASE("The workload's checkpoint stall is in the trace at the communication 
     CHECK(off.dynamics->fundamentalW == Approx(d.fundamentalW).epsilon(1e-3));
     CHECK(off.dynamics->meanW == Approx(d.meanW).epsilon(1e-6));
 }
+
+TEST_CASE("iteration: auto takes the period from the workload's batch over the throughput model's sustained "
+          "TFLOPS, and a GPU cap lengthens it",
+          "[analysis][dynamics]")
+{
+    std::string t = readText(k24k);
+    replace(t, "  iteration: 2 s", "  iteration: auto");
+    const analysis::RunResult r = run(k24k, t);
+    REQUIRE(r.dynamics);
+    REQUIRE(r.dynamics->notChecked.empty());
+    REQUIRE(r.throughput);
+    // Llama 3 405B: 6 × 405e9 FLOPs a token × 16M tokens over 24,576 GPUs at the throughput model's
+    // sustained BF16 (its slowest class), to the 10 ms step.
+    double sustained = INFINITY;
+    for (const analysis::GpuClass& g : r.throughput->classes)
+        sustained = std::min(sustained, g.sustainedTflopsBf16 * 1e12);
+    const double expected = 6 * 405e9 * 16e6 / (24576 * sustained);
+    CHECK(expected == Approx(4.0).epsilon(0.01));
+    CHECK(r.dynamics->iterationS == Approx(expected).margin(0.005 + 1e-9));
+    CHECK(std::abs(r.dynamics->iterationS / 0.01 - std::round(r.dynamics->iterationS / 0.01)) < 1e-6);
+    CHECK(r.dynamics->fundamentalHz == Approx(1 / r.dynamics->iterationS));
+    CHECK(r.dynamics->iterationFrom.find("Llama 3 405B") != std::string::npos);
+    // A 500 W cap slows every GPU: a longer iteration.
+    analysis::RunOptions capped;
+    capped.gpuCapW = 500;
+    const analysis::RunResult c = run(k24k, t, capped);
+    REQUIRE(c.dynamics);
+    CHECK(c.dynamics->iterationS > r.dynamics->iterationS * 1.1);
+    // Without the workload's training: not checked, and said.
+    std::string noWorkload = t;
+    replace(noWorkload, "workload: ../workloads/llama3-405b.yaml", "");
+    const analysis::RunResult n = run(k24k, noWorkload);
+    REQUIRE(n.dynamics);
+    CHECK(n.dynamics->notChecked.find("global_batch_tokens") != std::string::npos);
+    CHECK(count(n, "dynamics.not_checked") == 1);
+    // A period too long for the simulated duration is a located error.
+    std::string tooShort = t;
+    replace(tooShort, "  iteration: auto", "  iteration: auto\n  duration: 12 s");
+    CHECK_THROWS_WITH(run(k24k, tooShort), Catch::Matchers::Contains("iteration: auto gives") &&
+                                                 Catch::Matchers::Contains("meta-24k-roce.yaml:"));
+}
