@@ -32,28 +32,39 @@ void applySiteStorage(DynamicsResult& out, const core::Dynamics::SiteStorage& st
     out.loadW = out.siteW;
     const double tau = 1.0 / (2 * std::numbers::pi * st.cutoffHz), alpha = dt / (tau + dt), leg = std::sqrt(st.efficiency);
     const auto start = static_cast<std::size_t>(std::llround(out.startAtS / dt));
-    double y = out.loadW.empty() ? 0.0 : out.loadW[0], e = 0.5 * st.energyJ, eMin = e, eMax = e, eStart = e;
+    // The store starts half full. The grid draws the site's low-pass and, as the store's controller
+    // would, the last step's round-trip loss on top, so the losses do not drain it over a long job:
+    // what it holds then follows the swing and the start, not the trace's length. `free` is the same
+    // store without its limits: what the filter asks of it (the verdicts), beside what it gives.
+    const double half = 0.5 * st.energyJ;
+    double y = out.loadW.empty() ? 0.0 : out.loadW[0], e = half, eMin = e, eMax = e, eStart = e;
+    double loss = 0, freeE = half, freeLoss = 0, freeExcursion = 0;
+    auto drawn = [leg, dt](double p) { return p > 0 ? p / leg * dt : p * leg * dt; };
     for (std::size_t i = 0; i < out.loadW.size(); ++i) {
         if (i == start)
             eStart = e; // the drift and the losses count from the job's start
         const double x = out.loadW[i];
         y += alpha * (x - y);
-        double p = x - y; // > 0: the storage gives
-        if (std::abs(p) > st.powerW) {
+        // Unlimited: its power and its excursion from half full.
+        const double pf = x - y - freeLoss;
+        const double usedF = drawn(pf);
+        freeE -= usedF;
+        freeLoss = (usedF - pf * dt) / dt;
+        r.demandW = std::max(r.demandW, std::abs(pf));
+        freeExcursion = std::max(freeExcursion, std::abs(freeE - half));
+        // Within its rating and its energy: what it holds (giving), what it has room for (taking).
+        double p = x - y - loss; // > 0: the storage gives
+        if (std::abs(p) > st.powerW)
             p = std::copysign(st.powerW, p);
-            r.powerLimited = true;
-        }
-        // Its energy bounds it: what it holds (giving), what it has room for (taking).
-        const double de = p > 0 ? p / leg * dt : p * leg * dt;
-        if (e - de < 0 || e - de > st.energyJ) {
+        if (e - drawn(p) < 0 || e - drawn(p) > st.energyJ) {
             const double room = p > 0 ? e : st.energyJ - e;
             p = p > 0 ? room * leg / dt : -room / (leg * dt);
-            r.energyLimited = true;
         }
-        const double used = p > 0 ? p / leg * dt : p * leg * dt;
+        const double used = drawn(p);
         e -= used;
+        loss = (used - p * dt) / dt; // what the round trip lost, giving or taking (W)
         if (i >= start)
-            r.lossJ += used - p * dt; // what the round trip lost, giving or taking
+            r.lossJ += loss * dt;
         eMin = std::min(eMin, e);
         eMax = std::max(eMax, e);
         r.peakW = std::max(r.peakW, std::abs(p));
@@ -61,6 +72,10 @@ void applySiteStorage(DynamicsResult& out, const core::Dynamics::SiteStorage& st
     }
     r.spanJ = eMax - eMin;
     r.driftJ = e - eStart;
+    // Starting half full, it needs twice its largest excursion.
+    r.neededJ = 2 * freeExcursion;
+    r.powerLimited = r.demandW > st.powerW;
+    r.energyLimited = r.neededJ > st.energyJ;
 }
 
 } // namespace
@@ -73,7 +88,8 @@ std::vector<DynamicsResonance> resonancesAt(const std::vector<core::Grid::Mode>&
         return out;
     for (const core::Grid::Mode& m : modes) {
         const double lo = m.hz * (1 - m.damping), hi = m.hz * (1 + m.damping);
-        for (int n = std::max(1, static_cast<int>(std::ceil(lo * periodS))); n / periodS <= hi; ++n) {
+        // Beyond the 12th harmonic a trapezoid's lines are below 2/(nπ) < 5 % of the swing: not flagged.
+        for (int n = std::max(1, static_cast<int>(std::ceil(lo * periodS))); n <= 12 && n / periodS <= hi; ++n) {
             const double a = models::squareWaveHarmonic(n, swingW, duty, edgeS, periodS);
             if (a >= 0.05 * swingW)
                 out.push_back({m.hz, m.damping, n, n / periodS, a});
@@ -312,7 +328,10 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
         const std::size_t len = static_cast<std::size_t>(std::llround(checkpoint->stallS / dt));
         std::size_t at = start + (job - start) / 2;
         at = (at + perIteration - 1) / perIteration * perIteration;
-        if (at >= start + 4 * perIteration && at + len <= job) {
+        if (len == 0) {
+            out.checkpointNote = "the workload's " + core::formatQuantity(checkpoint->stallS, core::Dimension::Time) +
+                                 " checkpoint stall is shorter than half the trace's step: not drawn";
+        } else if (at >= start + 4 * perIteration && at + len <= job) {
             stallA = at;
             stallB = at + len;
             out.checkpointStallS = checkpoint->stallS;
@@ -349,7 +368,9 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     if (!std::isnan(dy.psuStorageJ) && swingGpu > 0) {
         out.psuStorageJ = dy.psuStorageJ;
         out.psuEdgeS = 2 * dy.psuStorageJ / swingGpu;
-        out.psuShare = dy.psuStorageJ / models::flatteningEnergy(swingGpu, dy.computeShare, dy.iterationS);
+        // A job at full compute (or none) has no swing to flatten: no share (NaN, not infinity).
+        const double flatten = models::flatteningEnergy(swingGpu, dy.computeShare, dy.iterationS);
+        out.psuShare = flatten > 0 ? dy.psuStorageJ / flatten : NAN;
         out.psuRideS = dy.psuStorageJ / out.computeW;
         const double step = dt / out.psuEdgeS;
         double u = 0; // from the communication level, so that the first edge is drawn as every other

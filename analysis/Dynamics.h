@@ -58,11 +58,15 @@ struct DynamicsBbu {
 /// swing, and what that cost it.
 struct DynamicsSiteStorage {
     double powerW = 0, energyJ = 0, cutoffHz = 0, efficiency = 1;
-    double peakW = 0;     ///< the largest power it gave or took
+    double peakW = 0;     ///< the largest power it gave or took (within its rating)
+    double demandW = 0;   ///< the largest power the split asked of it (without its limits)
+    double neededJ = 0;   ///< the energy the split needs: twice its largest excursion from half full
     double spanJ = 0;     ///< its stored energy's range over the trace
     double driftJ = 0;    ///< its stored energy at the end less at the job's start
-    double lossJ = 0;     ///< lost in its round trips over the running job
-    bool powerLimited = false, energyLimited = false; ///< its rating or its energy cut what it took
+    double lossJ = 0;     ///< lost in its round trips over the running job (the grid makes them up)
+    /// The split asks more than its rating (demandW > powerW), more than its energy (neededJ >
+    /// energyJ): the connection keeps the rest of the swing.
+    bool powerLimited = false, energyLimited = false;
     double loadSwingW = 0; ///< the site's own swing behind it (peak to peak, running job)
 };
 

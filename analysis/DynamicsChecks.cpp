@@ -119,7 +119,7 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                          return;
                      char msg[256];
                      std::snprintf(msg, sizeof msg,
-                                   "site swing %s on a %s connection changes the voltage %.4g %%, over %.4g %% (%s)",
+                                   "connection swing %s on a %s connection changes the voltage %.4g %%, over %.4g %% (%s)",
                                    mw(r->poiSwingW).c_str(), mw(g.shortCircuitVA, "VA").c_str(),
                                    r->voltageChange * 100, g.voltageChange * 100, g.source.c_str());
                      ctx.report("site", msg, r->voltageChange * 100, g.voltageChange * 100, "%", g.loc);
@@ -189,7 +189,8 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                   "torsionals [PD-A1]; the design's grid.modes (the utility's study)",
                   "Each harmonic n of the connection's swing (a trapezoid: swing, compute share, edge) of at least 5 % "
                   "of the swing, at n/T, against each of grid.modes' half-power bands f(1 +- damping); the "
-                  "message names the iteration periods from 0.2 s to 60 s clear of every mode.",
+                  "dynamics line (text, JSON risky_periods, HDF5) lists the iteration periods from 0.2 s to 60 s "
+                  "that would put a harmonic in a mode.",
                   {}},
                  [result](core::CheckContext& ctx) {
                      const auto r = result(ctx);
@@ -214,9 +215,10 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                   core::Severity::Warning,
                   "Choukse et al. 2025: a site battery or supercapacitor takes the fast part of the swing [PD-A1]; "
                   "the design's dynamics.site_storage",
-                  "With dynamics.site_storage, the storage's power (above its cutoff) against its rating and its "
-                  "stored energy against empty and full over the simulated trace: either limit leaves the grid "
-                  "the rest of the swing.",
+                  "With dynamics.site_storage, the power the filter split asks of the storage (the site's swing "
+                  "above its cutoff) against its rating, and the energy it needs (twice its largest excursion from "
+                  "half full; the grid makes up its losses) against its capacity: either limit leaves the grid the "
+                  "rest of the swing.",
                   {}},
                  [result](core::CheckContext& ctx) {
                      const auto r = result(ctx);
@@ -227,17 +229,18 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                      char msg[320];
                      if (st.powerLimited) {
                          std::snprintf(msg, sizeof msg,
-                                       "site storage (%s) is at its power rating: the connection still swings %s "
-                                       "of the site's %s",
-                                       mw(st.powerW).c_str(), mw(r->poiSwingW).c_str(), mw(st.loadSwingW).c_str());
-                         ctx.report("site storage", msg, st.peakW / 1e6, st.powerW / 1e6, "MW", dy.siteStorage.loc);
+                                       "site storage is asked %s against its %s rating: the connection still swings "
+                                       "%s of the site's %s",
+                                       mw(st.demandW).c_str(), mw(st.powerW).c_str(), mw(r->poiSwingW).c_str(),
+                                       mw(st.loadSwingW).c_str());
+                         ctx.report("site storage", msg, st.demandW / 1e6, st.powerW / 1e6, "MW", dy.siteStorage.loc);
                      }
                      if (st.energyLimited) {
                          std::snprintf(msg, sizeof msg,
-                                       "site storage (%.4g MJ) ran empty or full: its energy swings %.4g MJ over the "
-                                       "trace; the connection still swings %s",
-                                       st.energyJ / 1e6, st.spanJ / 1e6, mw(r->poiSwingW).c_str());
-                         ctx.report("site storage", msg, st.spanJ / 1e6, st.energyJ / 1e6, "MJ", dy.siteStorage.loc);
+                                       "site storage needs %.4g MJ (twice its largest excursion from half full) against "
+                                       "its %.4g MJ: it runs empty or full, and the connection still swings %s",
+                                       st.neededJ / 1e6, st.energyJ / 1e6, mw(r->poiSwingW).c_str());
+                         ctx.report("site storage", msg, st.neededJ / 1e6, st.energyJ / 1e6, "MJ", dy.siteStorage.loc);
                      }
                  });
     registry.add({"dynamics.gpu.floor",

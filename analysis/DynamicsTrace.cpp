@@ -29,15 +29,17 @@ double percentile(std::vector<double> v, double p)
 }
 
 /// The predicted per-GPU series at the trace's sampling, built as the design's waveform is (the
-/// trapezoid, the GPUs' ramp limits), so that both go through the same estimator.
+/// trapezoid of the resolved iteration — `iteration: auto` included — and the GPUs' ramp limits), so
+/// that both go through the same estimator. PSU storage is left out: it smooths the supplies' input,
+/// and nvidia-smi and DCGM read the GPU's board power, upstream of it.
 std::vector<double> predictedSeries(const core::Dynamics& dy, const DynamicsResult& r, double dt, std::size_t n)
 {
     std::vector<double> out(n);
     const double swing = r.computeW - r.commW;
     double g = r.commW;
     for (std::size_t i = 0; i < n; ++i) {
-        const double want = r.commW + swing * models::trapezoidWave(static_cast<double>(i) * dt, dy.iterationS,
-                                                                    dy.computeShare, dy.edgeS);
+        const double want = r.commW + swing * models::trapezoidWave(static_cast<double>(i) * dt, r.iterationS,
+                                                                    r.computeShare, r.edgeS);
         if (!std::isnan(dy.rampUpWps) && want > g)
             g = std::min(want, g + dy.rampUpWps * dt);
         else if (!std::isnan(dy.rampDownWps) && want < g)
@@ -51,7 +53,7 @@ std::vector<double> predictedSeries(const core::Dynamics& dy, const DynamicsResu
 
 } // namespace
 
-TraceFigures traceFigures(const std::vector<double>& w, double dt)
+TraceFigures traceFigures(const std::vector<double>& w, double dt, double lowestHz)
 {
     TraceFigures f;
     if (w.size() < 16 || !(dt > 0))
@@ -65,10 +67,10 @@ TraceFigures traceFigures(const std::vector<double>& w, double dt)
     f.computeShare = static_cast<double>(above.size()) / static_cast<double>(w.size());
     const models::AmplitudeSpectrum s = models::amplitudeSpectrum(w, dt);
     const double nyquist = 0.5 / dt;
-    // The strongest line from 0.02 Hz (three bins at least) to the Nyquist frequency; then the
+    // The strongest line from `lowestHz` (three bins at least) to the Nyquist frequency; then the
     // lowest of its subharmonics that is strong too (a duty far from half weakens the fundamental
     // below a harmonic, never to nothing).
-    const std::size_t first = std::max<std::size_t>(3, static_cast<std::size_t>(std::ceil(0.02 / s.stepHz)));
+    const std::size_t first = std::max<std::size_t>(3, static_cast<std::size_t>(std::ceil(lowestHz / s.stepHz)));
     std::size_t peak = 0;
     for (std::size_t k = first; k + 1 < s.amplitude.size(); ++k)
         if (peak == 0 || s.amplitude[k] > s.amplitude[peak])
@@ -78,14 +80,17 @@ TraceFigures traceFigures(const std::vector<double>& w, double dt)
     const double top = s.amplitude[peak];
     for (int m = 6; m >= 2; --m) {
         const auto k = static_cast<std::size_t>(std::llround(static_cast<double>(peak) / m));
-        if (k < first)
+        // Outside the strongest line's own main lobe (a Hann window spreads a line over its two
+        // neighbours at half height: those are not a subharmonic).
+        if (k < first || k + 2 > peak)
             continue;
-        // The subharmonic's line may straddle two bins.
+        // The subharmonic's line may straddle two bins; it must be a line (a local maximum).
         std::size_t best = k;
-        for (std::size_t j = k - 1; j <= k + 1 && j < s.amplitude.size(); ++j)
+        for (std::size_t j = k - 1; j <= k + 1 && j + 2 <= peak; ++j)
             if (s.amplitude[j] > s.amplitude[best])
                 best = j;
-        if (s.amplitude[best] >= 0.3 * top) {
+        const bool isLine = s.amplitude[best] >= s.amplitude[best - 1] && s.amplitude[best] >= s.amplitude[best + 1];
+        if (isLine && s.amplitude[best] >= 0.3 * top) {
             peak = best;
             break;
         }
@@ -95,7 +100,7 @@ TraceFigures traceFigures(const std::vector<double>& w, double dt)
     if (peak + 1 < s.amplitude.size()) {
         const double a = s.amplitude[peak - 1], b = s.amplitude[peak], c = s.amplitude[peak + 1];
         const double den = a - 2 * b + c;
-        if (den < 0)
+        if (den < 0 && b >= a && b >= c)
             k += 0.5 * (a - c) / den;
     }
     f.periodS = 1.0 / (k * s.stepHz);
@@ -125,8 +130,11 @@ TraceComparison compareTrace(const core::Design& d, const DynamicsResult& r, con
         throw core::InputError(core::SourceLoc{trace.file, 0, 0, "samples"},
                                "the trace holds fewer than four of the design's iterations (" +
                                    std::to_string(r.iterationS) + " s): record a longer one");
-    c.measured = traceFigures(trace.meanW, trace.stepS);
-    c.predicted = traceFigures(predictedSeries(d.dynamics, r, trace.stepS, trace.meanW.size()), trace.stepS);
+    // Lines from half the design's iteration rate up (0.02 Hz at most): an iteration longer than
+    // 50 s keeps its fundamental in the search.
+    const double lowestHz = std::min(0.02, 0.5 / r.iterationS);
+    c.measured = traceFigures(trace.meanW, trace.stepS, lowestHz);
+    c.predicted = traceFigures(predictedSeries(d.dynamics, r, trace.stepS, trace.meanW.size()), trace.stepS, lowestHz);
     // The design's own levels, period and share, rather than their estimates from its sampled wave.
     c.predicted.highW = r.computeW;
     c.predicted.lowW = r.commW;

@@ -23,8 +23,9 @@ struct TraceFigures {
     double swingW() const { return highW - lowW; }
 };
 
-/// The figures of a per-GPU power series every `dt` (mean removed for the spectrum, Hann window).
-TraceFigures traceFigures(const std::vector<double>& w, double dt);
+/// The figures of a per-GPU power series every `dt` (mean removed for the spectrum, Hann window), its
+/// period searched from `lowestHz` up.
+TraceFigures traceFigures(const std::vector<double>& w, double dt, double lowestHz = 0.02);
 
 /// One figure, measured beside predicted.
 struct TraceRow {

@@ -392,7 +392,7 @@ std::shared_ptr<const PueModel> pueModelFor(const core::Design& d)
 std::shared_ptr<const DynamicsResult> dynamicsFor(const core::Design& d, const core::Profile& profile,
                                                   const std::shared_ptr<const power::PowerResult>& power,
                                                   const thermal::ThermalResult& thermal,
-                                                  const liquid::LiquidResult* liquid, double mfu)
+                                                  const liquid::LiquidResult* liquid, const Targets* targets)
 {
     if (!d.dynamics.declared || !power)
         return nullptr;
@@ -400,13 +400,17 @@ std::shared_ptr<const DynamicsResult> dynamicsFor(const core::Design& d, const c
     if (power->basis != core::PowerBasis::Modelled)
         modelled = std::make_shared<const power::PowerResult>(
             power::computePower(d, powerOptions(d, profile, core::PowerBasis::Modelled, &thermal, liquid)));
-    // The design's workload's checkpoint: its stall is in the trace.
+    // The checkpoint the throughput model takes (the targets', else the design's workload's): its
+    // stall is in the trace. The workload's training batch sets `iteration: auto`.
     std::optional<CheckpointResult> checkpoint;
     const std::optional<Workload> w = workloadFor(d);
-    if (w)
+    if (targets && targets->checkpoint)
+        checkpoint = analyseCheckpoint(d, *targets->checkpoint);
+    else if (w)
         checkpoint = analyseCheckpoint(d, w->checkpoint);
-    return std::make_shared<const DynamicsResult>(analyseDynamics(
-        d, *power, *modelled, thermal, checkpoint ? &*checkpoint : nullptr, w ? &*w : nullptr, mfu));
+    return std::make_shared<const DynamicsResult>(analyseDynamics(d, *power, *modelled, thermal,
+                                                                  checkpoint ? &*checkpoint : nullptr,
+                                                                  w ? &*w : nullptr, targets ? targets->mfu : 0.4));
 }
 
 std::shared_ptr<const EnergyResult> facilityEnergy(const core::Design& d, const core::Profile& profile,
@@ -515,7 +519,7 @@ RunResult run(const RunOptions& options, core::Progress& progress)
         progress.update(0.49, "power dynamics");
         result.dynamics =
             dynamicsFor(result.design, result.profile, result.power, *result.thermal, result.liquid.get(),
-                        targets ? targets->mfu : 0.4);
+                        targets ? &*targets : nullptr);
         store.put("dynamics", result.dynamics);
     }
     const auto tThroughput = Clock::now();

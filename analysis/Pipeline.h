@@ -135,12 +135,13 @@ struct RunResult {
 /// The training job's power waveform for a design with `dynamics:` (null without): the check's
 /// budget `power` sets the clocks, a modelled-basis budget (computed here when `power` is on another
 /// basis) the shelves' conversion. rdt check and the studio both call it before the rules run (the
-/// dynamics.* rules read it from the store), so they agree. `mfu`: the targets' (0.4 without them, as
-/// the throughput model), for `iteration: auto`.
+/// dynamics.* rules read it from the store), so they agree. `targets` (rdt check's `--targets`): their
+/// MFU for `iteration: auto` (0.4 without them, as the throughput model) and their checkpoint before
+/// the design's workload's, as the throughput model takes them.
 std::shared_ptr<const DynamicsResult> dynamicsFor(const core::Design& design, const core::Profile& profile,
                                                   const std::shared_ptr<const power::PowerResult>& power,
                                                   const thermal::ThermalResult& thermal,
-                                                  const liquid::LiquidResult* liquid, double mfu = 0.4);
+                                                  const liquid::LiquidResult* liquid, const Targets* targets = nullptr);
 
 /// The PUE model's answer for the design's facility (null when its PUE is measured, or no facility).
 std::shared_ptr<const PueModel> pueModelFor(const core::Design& design);

@@ -78,6 +78,7 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
             }
             // The training job's waveform before the rules (the dynamics.* rules read it), as rdt check.
             std::shared_ptr<const analysis::DynamicsResult> dynamics;
+            std::string dynamicsError;
             try {
                 dynamics = analysis::dynamicsFor(*design, profile, power::powerFor(*design, store),
                                                  *analysis::thermalFor(*design, store),
@@ -86,6 +87,10 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
                     store.put("dynamics", dynamics);
             } catch (const core::Cancelled&) {
                 throw;
+            } catch (const core::InputError& e) {
+                // The dynamics: section's own input (iteration: auto's period, its workload file): no
+                // rule reports it, so the results do, as rdt check refuses the design with it.
+                dynamicsError = e.what();
             } catch (const std::exception&) {
                 // As above: the power and thermal rules say why.
             }
@@ -111,6 +116,8 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
                                                          results->throughput.get(), results->signal.get(),
                                                          analysis::exhaustDtTarget(&profile));
                 analysis::appendLiquidFields(*design, *results->liquid, &profile, results->fields);
+                if (!dynamicsError.empty())
+                    results->error = dynamicsError;
             } catch (const core::Cancelled&) {
                 throw;
             } catch (const std::exception& e) {

@@ -138,15 +138,18 @@ void DynamicsPanel::rebuild()
             row(tr("grid modes"), tr("no harmonic in a mode"), tr("%1 mode(s)").arg(g.modes.size()),
                 "dynamics.grid.resonance", false);
         if (!std::isnan(d->psuStorageJ))
-            row(tr("PSU storage"), tr("%1 J/GPU: edges %2 ms, %3 % of flattening")
+            row(tr("PSU storage"), tr("%1 J/GPU: edges %2 ms, %3")
                                        .arg(d->psuStorageJ, 0, 'g', 3)
                                        .arg(d->psuEdgeS * 1e3, 0, 'g', 3)
-                                       .arg(d->psuShare * 100, 0, 'g', 3),
+                                       .arg(std::isnan(d->psuShare)
+                                                ? tr("no swing to flatten")
+                                                : tr("%1 % of flattening").arg(d->psuShare * 100, 0, 'g', 3)),
                 tr("—"), "", false);
         if (d->siteStorage) {
             const analysis::DynamicsSiteStorage& st = d->store;
-            row(tr("site storage power"), power(st.peakW), power(st.powerW), "dynamics.storage.site", st.powerLimited);
-            row(tr("site storage energy range"), tr("%1 MJ").arg(st.spanJ / 1e6, 0, 'g', 3),
+            row(tr("site storage power asked"), power(st.demandW), power(st.powerW), "dynamics.storage.site",
+                st.powerLimited);
+            row(tr("site storage energy needed"), tr("%1 MJ").arg(st.neededJ / 1e6, 0, 'g', 3),
                 tr("%1 MJ").arg(st.energyJ / 1e6, 0, 'g', 3), "dynamics.storage.site", st.energyLimited);
             row(tr("connection swing"), power(d->poiSwingW), tr("site %1").arg(power(st.loadSwingW)), "", false);
         }
@@ -220,10 +223,18 @@ void DynamicsPanel::showLevel()
         spectra.push_back(spectrum(d->spectrumW, 1.0, tr("connection"), seriesColour(2)));
     const std::size_t f0 = d->spectrumStepHz > 0 ? static_cast<std::size_t>(std::llround(d->fundamentalHz / d->spectrumStepHz)) : 0;
     const double fundamental = f0 < own.size() ? own[f0] * k : d->fundamentalW * k;
-    m_spectrum->setTitle(tr("Spectrum: fundamental %1 %2 at %3 Hz")
-                             .arg(fundamental / scale, 0, 'g', 3)
-                             .arg(unit)
-                             .arg(d->fundamentalHz, 0, 'g', 3));
+    // With site storage, the site's own line and the connection's (rdt check's "at the connection").
+    if (d->siteStorage && i == 0)
+        m_spectrum->setTitle(tr("Spectrum at %1 Hz: fundamental %2 %3 behind the storage, %4 %3 at the connection")
+                                 .arg(d->fundamentalHz, 0, 'g', 3)
+                                 .arg(fundamental / scale, 0, 'g', 3)
+                                 .arg(unit)
+                                 .arg(d->fundamentalW / scale, 0, 'g', 3));
+    else
+        m_spectrum->setTitle(tr("Spectrum: fundamental %1 %2 at %3 Hz")
+                                 .arg(fundamental / scale, 0, 'g', 3)
+                                 .arg(unit)
+                                 .arg(d->fundamentalHz, 0, 'g', 3));
     m_spectrum->setAxes(tr("frequency (Hz)"), tr("amplitude (%1, peak)").arg(unit));
     m_spectrum->setSeries(std::move(spectra));
 }

@@ -131,9 +131,12 @@ PowerTrace parsePowerTrace(const std::string& text, const std::string& file, dou
                                    "dcgmi dmon text has no timestamps: give its sampling interval (--interval 100ms, "
                                    "as dmon's -d 100)");
         const Telemetry tel = parseDcgmDmon(text, file);
+        // A sample dmon could not read (N/A) keeps its place in time: the next one is still an interval on.
+        std::map<int, std::size_t> seen;
         for (const TelemetrySample& s : tel.samples) {
-            auto& v = byGpu[s.gpu];
-            v.emplace_back(static_cast<double>(v.size()) * intervalS, s.powerW);
+            const double t = static_cast<double>(seen[s.gpu]++) * intervalS;
+            if (!std::isnan(s.powerW))
+                byGpu[s.gpu].emplace_back(t, s.powerW);
         }
         return resample(byGpu, file, tel.samples.size(), intervalS);
     }
@@ -141,6 +144,7 @@ PowerTrace parsePowerTrace(const std::string& text, const std::string& file, dou
     std::string line;
     int lineNo = 0, cTime = -1, cPower = -1, cIndex = -1;
     std::size_t width = 0, rows = 0;
+    std::map<int, std::size_t> seen; // rows per GPU, read or not
     auto fail = [&](const std::string& what, const std::string& msg) {
         throw core::InputError(core::SourceLoc{file, lineNo, 0, what}, msg);
     };
@@ -170,6 +174,15 @@ PowerTrace parsePowerTrace(const std::string& text, const std::string& file, dou
         if (f.size() != width)
             fail("row", "a row with " + std::to_string(f.size()) + " fields, the header has " + std::to_string(width) +
                             (f.size() < width ? " — is the file truncated?" : ""));
+        int gpu = 0;
+        if (cIndex >= 0) {
+            const std::string& v = f[static_cast<std::size_t>(cIndex)];
+            const auto ri = std::from_chars(v.data(), v.data() + v.size(), gpu);
+            if (ri.ec != std::errc() || ri.ptr != v.data() + v.size())
+                fail("index", "column \"index\": not a GPU index: \"" + core::clipped(v) + "\"");
+        }
+        // Without timestamps a row's time is its place in the GPU's rows, read or not.
+        const std::size_t place = seen[gpu]++;
         std::string p = f[static_cast<std::size_t>(cPower)];
         if (p == "[N/A]" || p == "N/A" || p == "[Not Supported]" || p == "[Unknown Error]")
             continue;
@@ -183,15 +196,8 @@ PowerTrace parsePowerTrace(const std::string& text, const std::string& file, dou
         const auto r = std::from_chars(p.data(), p.data() + p.size(), w);
         if (r.ec != std::errc() || r.ptr != p.data() + p.size() || !std::isfinite(w) || w < 0 || w > 5000)
             fail("power.draw", "column \"power.draw\": not a GPU's power in W: \"" + core::clipped(p) + "\"");
-        int gpu = 0;
-        if (cIndex >= 0) {
-            const std::string& v = f[static_cast<std::size_t>(cIndex)];
-            const auto ri = std::from_chars(v.data(), v.data() + v.size(), gpu);
-            if (ri.ec != std::errc() || ri.ptr != v.data() + v.size())
-                fail("index", "column \"index\": not a GPU index: \"" + core::clipped(v) + "\"");
-        }
         auto& s = byGpu[gpu];
-        double t = static_cast<double>(s.size()) * intervalS;
+        double t = static_cast<double>(place) * intervalS;
         if (cTime >= 0) {
             t = parseTimestamp(f[static_cast<std::size_t>(cTime)]);
             if (std::isnan(t))

@@ -43,6 +43,16 @@ std::string joules(double j)
     return b;
 }
 
+/// A storage's capacity as it is rated: MWh from 1 MWh, kWh from 1 kWh, else joules.
+std::string capacity(double j)
+{
+    if (std::abs(j) < 3.6e6)
+        return joules(j);
+    char b[48];
+    std::snprintf(b, sizeof b, std::abs(j) >= 3.6e9 ? "%.3g MWh" : "%.3g kWh", std::abs(j) >= 3.6e9 ? j / 3.6e9 : j / 3.6e6);
+    return b;
+}
+
 } // namespace
 
 json dynamicsJson(const analysis::DynamicsResult& r)
@@ -85,7 +95,8 @@ json dynamicsJson(const analysis::DynamicsResult& r)
         const analysis::DynamicsSiteStorage& st = r.store;
         store = {{"power_W", jsonNumber(st.powerW)},       {"energy_J", jsonNumber(st.energyJ)},
                  {"cutoff_Hz", jsonNumber(st.cutoffHz)},    {"efficiency", jsonNumber(st.efficiency)},
-                 {"peak_W", jsonNumber(st.peakW)},          {"energy_span_J", jsonNumber(st.spanJ)},
+                 {"peak_W", jsonNumber(st.peakW)},          {"demand_W", jsonNumber(st.demandW)},
+                 {"energy_needed_J", jsonNumber(st.neededJ)}, {"energy_span_J", jsonNumber(st.spanJ)},
                  {"energy_drift_J", jsonNumber(st.driftJ)}, {"loss_J", jsonNumber(st.lossJ)},
                  {"power_limited", st.powerLimited},        {"energy_limited", st.energyLimited},
                  {"site_swing_W", jsonNumber(st.loadSwingW)}};
@@ -173,6 +184,8 @@ void writeDynamicsGroup(hid_t file, const analysis::DynamicsResult& r)
         writeScalar(st.get(), "cutoff", r.store.cutoffHz, "Hz");
         writeScalar(st.get(), "efficiency", r.store.efficiency, "1");
         writeScalar(st.get(), "peak", r.store.peakW, "W");
+        writeScalar(st.get(), "demand", r.store.demandW, "W");
+        writeScalar(st.get(), "energy_needed", r.store.neededJ, "J");
         writeScalar(st.get(), "energy_span", r.store.spanJ, "J");
         writeScalar(st.get(), "energy_drift", r.store.driftJ, "J");
         writeScalar(st.get(), "loss", r.store.lossJ, "J");
@@ -290,19 +303,22 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
         out += "         no checkpoint stall: " + r.checkpointNote + "\n";
     }
     if (!std::isnan(r.psuStorageJ)) {
+        char share[64] = "nothing to flatten (the job does not swing)";
+        if (!std::isnan(r.psuShare))
+            std::snprintf(share, sizeof share, "%.3g %% of what would flatten the swing", r.psuShare * 100);
         std::snprintf(line, sizeof line,
-                      "         PSU storage %.3g J a GPU: the supplies' edges take %.3g ms; %.3g %% of what would "
-                      "flatten the swing, %.3g ms of a GPU's compute power\n",
-                      r.psuStorageJ, r.psuEdgeS * 1e3, r.psuShare * 100, r.psuRideS * 1e3);
+                      "         PSU storage %.3g J a GPU: the supplies' edges take %.3g ms; %s, %.3g ms of a GPU's "
+                      "compute power\n",
+                      r.psuStorageJ, r.psuEdgeS * 1e3, share, r.psuRideS * 1e3);
         out += line;
     }
     if (r.siteStorage) {
         const analysis::DynamicsSiteStorage& st = r.store;
         std::snprintf(line, sizeof line,
                       "         site storage %s / %s above %.3g Hz: the connection swings %s of the site's %s; "
-                      "peak %s, energy range %s, drift %s over the job, %s lost%s\n",
-                      watts(st.powerW).c_str(), joules(st.energyJ).c_str(), st.cutoffHz, watts(r.poiSwingW).c_str(),
-                      watts(st.loadSwingW).c_str(), watts(st.peakW).c_str(), joules(st.spanJ).c_str(),
+                      "asked %s, needs %s, drift %s over the job, %s lost%s\n",
+                      watts(st.powerW).c_str(), capacity(st.energyJ).c_str(), st.cutoffHz, watts(r.poiSwingW).c_str(),
+                      watts(st.loadSwingW).c_str(), watts(st.demandW).c_str(), joules(st.neededJ).c_str(),
                       joules(st.driftJ).c_str(), joules(st.lossJ).c_str(),
                       st.powerLimited || st.energyLimited ? " (at its limits)" : "");
         out += line;
@@ -313,10 +329,13 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
             std::snprintf(line, sizeof line, "%s%.3g-%.3g s", periods.empty() ? "" : ", ", a, b);
             periods += line;
         }
+        // The list may be longer than a line buffer: appended, not formatted.
         std::snprintf(line, sizeof line, "         grid modes: %zu harmonic(s) of this iteration in a mode; risky "
-                                         "iterations %s\n",
-                      r.resonances.size(), periods.empty() ? "none from 0.2 s to 60 s" : periods.c_str());
+                                         "iterations ",
+                      r.resonances.size());
         out += line;
+        out += periods.empty() ? "none from 0.2 s to 60 s" : periods;
+        out += "\n";
     }
     if (r.mitigated) {
         std::string how;

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -18,15 +19,15 @@ using rdt::test::runRdt;
 
 namespace {
 
-/// A node's 8 GPUs every 100 ms for 120 s as `nvidia-smi --query-gpu=timestamp,index,power.draw
+/// A node's 8 GPUs every 100 ms for `seconds` (120 s by default) as `nvidia-smi --query-gpu=timestamp,index,power.draw
 /// --format=csv -lms 100` writes them: a trapezoid between `high` and `low` of `period` at half compute
 /// (40 ms edges), each GPU a few ms after the last, with ±3 W of deterministic noise.
-std::string nvidiaSmi(double high, double low, double period)
+std::string nvidiaSmi(double high, double low, double period, int seconds = 120)
 {
     std::string out = "timestamp, index, power.draw [W]\n";
     unsigned seed = 12345;
     char line[96];
-    for (int k = 0; k < 1200; ++k)
+    for (int k = 0; k < 10 * seconds; ++k)
         for (int g = 0; g < 8; ++g) {
             const double t = 0.1 * k + 0.002 * g;
             const double ph = std::fmod(t, period) / period;
@@ -42,7 +43,8 @@ std::string nvidiaSmi(double high, double low, double period)
             const double noise = 3.0 * (static_cast<double>((seed >> 16) % 2001) / 1000.0 - 1.0);
             const double ms = 1000 * t;
             const int s = static_cast<int>(ms / 1000), frac = static_cast<int>(std::fmod(ms, 1000.0));
-            std::snprintf(line, sizeof line, "2026/12/04 10:%02d:%02d.%03d, %d, %.2f W\n", s / 60, s % 60, frac, g,
+            std::snprintf(line, sizeof line, "2026/12/04 1%d:%02d:%02d.%03d, %d, %.2f W\n", s / 3600, s / 60 % 60, s % 60,
+                          frac, g,
                           low + (high - low) * v + noise);
             out += line;
         }
@@ -156,4 +158,39 @@ TEST_CASE("rdt hil power-trace reads dcgmi dmon with its interval and refuses tr
     // A design without dynamics: says so.
     CHECK_THAT(runRdt("hil power-trace data/designs/single-rack.yaml " + path + " --interval 100ms").out,
                Contains("no dynamics: section"));
+}
+
+TEST_CASE("rdt hil power-trace predicts with the period iteration: auto resolves, and finds an iteration "
+          "longer than 50 s",
+          "[cli][hil][dynamics]")
+{
+    rdt::test::TempDir tmp;
+    std::ifstream in(RDT_SOURCE_DIR "/data/designs/meta-24k-roce.yaml");
+    const std::string base((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    REQUIRE(base.find("  iteration: 2 s") != std::string::npos);
+    auto variant = [&](const std::string& name, const std::string& iteration) {
+        std::string t = base;
+        t.replace(t.find("  iteration: 2 s"), 16, iteration);
+        t.replace(t.find("../workloads/"), 13, std::string(RDT_SOURCE_DIR "/data/workloads/"));
+        return write(tmp.path, name, t);
+    };
+    // iteration: auto gives 4.0 s for the 24k job (tests/analysis/DynamicsStorage.test.cpp): a trace
+    // at 4.0 s passes, its prediction is the same 4 s wave (not an empty one from the unresolved period).
+    const std::string autoDesign = variant("auto.yaml", "  iteration: auto");
+    const Run ok = runRdt("hil power-trace " + autoDesign + " " +
+                              write(tmp.path, "four.csv", nvidiaSmi(700, 150, 4.0)) + " --json", false);
+    REQUIRE(ok.code == 0);
+    const nlohmann::json f = figures(nlohmann::json::parse(ok.out));
+    CHECK(f["iteration"]["predicted"].get<double>() == Approx(4.0).margin(0.05));
+    CHECK(f["iteration"]["measured"].get<double>() == Approx(4.0).epsilon(0.005));
+    CHECK(f["fundamental"]["predicted"].get<double>() == Approx(2 * 550 / M_PI).epsilon(0.03));
+    CHECK(f["fundamental"]["measured"].get<double>() ==
+          Approx(f["fundamental"]["predicted"].get<double>()).epsilon(0.02));
+    // A 60 s iteration (0.0167 Hz, below the old 0.02 Hz floor) over 5 minutes: measured as 60 s.
+    const std::string slowDesign = variant("slow.yaml", "  iteration: 60 s\n  duration: 10 min");
+    const Run slow = runRdt("hil power-trace " + slowDesign + " " +
+                                write(tmp.path, "minute.csv", nvidiaSmi(700, 150, 60.0, 300)) + " --json", false);
+    REQUIRE(slow.code == 0);
+    const nlohmann::json fs = figures(nlohmann::json::parse(slow.out));
+    CHECK(fs["iteration"]["measured"].get<double>() == Approx(60).epsilon(0.02));
 }

@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QFile>
 #include <QTableWidget>
 #include <QTemporaryDir>
 
@@ -171,4 +172,33 @@ TEST_CASE("the Power swings panel shows the connection after site storage, the g
     // smoothing=bbu without the design's cycle budget is refused, marked, not applied.
     CHECK_FALSE(f.window->whatIf()->set("smoothing", "bbu"));
     CHECK(f.window->whatIf()->refusal().contains("bbu_cycle_budget"));
+}
+
+TEST_CASE("studio: an iteration: auto the simulated duration cannot hold is reported, as rdt check refuses it",
+          "[gui][dynamics]")
+{
+    Fixture f;
+    QFile in(kSource + "/data/designs/meta-24k-roce.yaml");
+    REQUIRE(in.open(QIODevice::ReadOnly));
+    QString text = QString::fromUtf8(in.readAll());
+    REQUIRE(text.contains("  iteration: 2 s\n"));
+    text.replace("  iteration: 2 s\n", "  iteration: auto\n  duration: 12 s\n");
+    text.replace("../workloads/", kSource + "/data/workloads/");
+    const QString path = f.dir.path() + "/auto-short.yaml";
+    QFile out(path);
+    REQUIRE(out.open(QIODevice::WriteOnly));
+    out.write(text.toUtf8());
+    out.close();
+    // rdt check: a located input error.
+    analysis::RunOptions o;
+    o.designPath = path.toStdString();
+    core::Progress quiet;
+    CHECK_THROWS_WITH(analysis::run(o, quiet), Catch::Matchers::Contains("iteration: auto gives"));
+    // The studio: the same message, not a silently empty panel.
+    QStringList refusals;
+    QObject::connect(&f.window->studio(), &gui::Studio::refused, [&](const QString& m) { refusals << m; });
+    REQUIRE(f.window->openFile(path));
+    f.window->waitForChecks();
+    CHECK(f.window->studio().resultsError().find("iteration: auto gives") != std::string::npos);
+    CHECK_FALSE(refusals.filter("iteration: auto gives").isEmpty());
 }
