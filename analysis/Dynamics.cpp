@@ -9,6 +9,7 @@
 #include <map>
 #include <numbers>
 
+#include "analysis/DynamicsDetail.h"
 #include "analysis/Throughput.h"
 #include "models/PowerDynamics.h"
 
@@ -18,85 +19,7 @@ namespace {
 
 constexpr double kLeadS = 300; ///< idle before the job starts: two 5-minute ramp windows see the start
 
-/// The site storage at the connection (docs/dynamics.md): a first-order low-pass of the site's draw
-/// at the cutoff goes to the grid, the storage gives (takes) the rest within its power rating and
-/// its energy (starting half full), losing 1 − √η each way; the connection's trace replaces siteW.
-void applySiteStorage(DynamicsResult& out, const core::Dynamics::SiteStorage& st, double dt)
-{
-    out.siteStorage = true;
-    DynamicsSiteStorage& r = out.store;
-    r.powerW = st.powerW;
-    r.energyJ = st.energyJ;
-    r.cutoffHz = st.cutoffHz;
-    r.efficiency = st.efficiency;
-    out.loadW = out.siteW;
-    const double tau = 1.0 / (2 * std::numbers::pi * st.cutoffHz), alpha = dt / (tau + dt), leg = std::sqrt(st.efficiency);
-    const auto start = static_cast<std::size_t>(std::llround(out.startAtS / dt));
-    // The store starts half full. The grid draws the site's low-pass and, as the store's controller
-    // would, the last step's round-trip loss on top, so the losses do not drain it over a long job:
-    // what it holds then follows the swing and the start, not the trace's length. `free` is the same
-    // store without its limits: what the filter asks of it (the verdicts), beside what it gives.
-    const double half = 0.5 * st.energyJ;
-    double y = out.loadW.empty() ? 0.0 : out.loadW[0], e = half, eMin = e, eMax = e, eStart = e;
-    double loss = 0, freeE = half, freeLoss = 0, freeExcursion = 0;
-    auto drawn = [leg, dt](double p) { return p > 0 ? p / leg * dt : p * leg * dt; };
-    for (std::size_t i = 0; i < out.loadW.size(); ++i) {
-        if (i == start)
-            eStart = e; // the drift and the losses count from the job's start
-        const double x = out.loadW[i];
-        y += alpha * (x - y);
-        // Unlimited: its power and its excursion from half full.
-        const double pf = x - y - freeLoss;
-        const double usedF = drawn(pf);
-        freeE -= usedF;
-        freeLoss = (usedF - pf * dt) / dt;
-        r.demandW = std::max(r.demandW, std::abs(pf));
-        freeExcursion = std::max(freeExcursion, std::abs(freeE - half));
-        // Within its rating and its energy: what it holds (giving), what it has room for (taking).
-        double p = x - y - loss; // > 0: the storage gives
-        if (std::abs(p) > st.powerW)
-            p = std::copysign(st.powerW, p);
-        if (e - drawn(p) < 0 || e - drawn(p) > st.energyJ) {
-            const double room = p > 0 ? e : st.energyJ - e;
-            p = p > 0 ? room * leg / dt : -room / (leg * dt);
-        }
-        const double used = drawn(p);
-        e -= used;
-        loss = (used - p * dt) / dt; // what the round trip lost, giving or taking (W)
-        if (i >= start)
-            r.lossJ += loss * dt;
-        eMin = std::min(eMin, e);
-        eMax = std::max(eMax, e);
-        r.peakW = std::max(r.peakW, std::abs(p));
-        out.siteW[i] = x - p;
-    }
-    r.spanJ = eMax - eMin;
-    r.driftJ = e - eStart;
-    // Starting half full, it needs twice its largest excursion.
-    r.neededJ = 2 * freeExcursion;
-    r.powerLimited = r.demandW > st.powerW;
-    r.energyLimited = r.neededJ > st.energyJ;
-}
-
 } // namespace
-
-std::vector<DynamicsResonance> resonancesAt(const std::vector<core::Grid::Mode>& modes, double swingW, double duty,
-                                            double edgeS, double periodS)
-{
-    std::vector<DynamicsResonance> out;
-    if (!(swingW > 0) || !(periodS > 0))
-        return out;
-    for (const core::Grid::Mode& m : modes) {
-        const double lo = m.hz * (1 - m.damping), hi = m.hz * (1 + m.damping);
-        // Beyond the 12th harmonic a trapezoid's lines are below 2/(nπ) < 5 % of the swing: not flagged.
-        for (int n = std::max(1, static_cast<int>(std::ceil(lo * periodS))); n <= 12 && n / periodS <= hi; ++n) {
-            const double a = models::squareWaveHarmonic(n, swingW, duty, edgeS, periodS);
-            if (a >= 0.05 * swingW)
-                out.push_back({m.hz, m.damping, n, n / periodS, a});
-        }
-    }
-    return out;
-}
 
 DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& power,
                                const power::PowerResult& modelled, const thermal::ThermalResult& thermal,
@@ -203,6 +126,7 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
             out.notCheckedLoc = noBf16->loc;
         } else if (n > 0) {
             const double sustained = slowestFlops * mfu;
+            n /= dy.jobs; // each independent job trains the workload on its share of the GPUs
             const double t = workload->flopsPerToken * workload->batchTokens / (n * sustained);
             resolved.iterationS = std::max(4.0, std::round(t / dy.stepS)) * dy.stepS;
             char b[320];
@@ -267,8 +191,13 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     out.commCatalogW = qCatSum / gpus;
     if (floor)
         out.floorW = floorSum / gpus;
+    // Independent jobs: which racks' GPUs each one runs on.
+    std::vector<int> rackGpus;
+    for (const Phase& ph : racks)
+        rackGpus.push_back(ph.gpus);
+    const auto jobsOf = detail::rackJobs(rackGpus, dy.jobs);
     // Levels: the site, each hall, each row.
-    DynamicsLevel site{"site", "site", 0, 0, 0, 0, 0, 0};
+    DynamicsLevel site{"site", "site", 0, 0, 0, 0, 0, 0, {}, {}, 0};
     std::map<std::string, DynamicsLevel> halls, rows;
     std::vector<std::string> hallOrder, rowOrder;
     double lowNoFloor = 0;
@@ -276,6 +205,14 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
         const Phase& ph = racks[r];
         const core::Rack& rack = d.racks[r];
         auto add = [&](DynamicsLevel& l) {
+            if (dy.jobs > 1) {
+                l.jobShare.resize(static_cast<std::size_t>(dy.jobs), 0.0);
+                l.jobShareRaw.resize(static_cast<std::size_t>(dy.jobs), 0.0);
+                for (const auto& [job, share] : jobsOf[r]) {
+                    l.jobShare[static_cast<std::size_t>(job)] += share * (ph.high - ph.low);
+                    l.jobShareRaw[static_cast<std::size_t>(job)] += share * (ph.highRaw - ph.lowNoFloor);
+                }
+            }
             l.gpus += ph.gpus;
             l.highW += ph.high;
             l.lowW += ph.low;
@@ -288,7 +225,7 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
         if (rack.hall >= 0) {
             const std::string& id = d.halls[static_cast<std::size_t>(rack.hall)].id;
             if (!halls.count(id)) {
-                halls[id] = DynamicsLevel{id, "hall", 0, 0, 0, 0, 0, 0};
+                halls[id] = DynamicsLevel{id, "hall", 0, 0, 0, 0, 0, 0, {}, {}, 0};
                 hallOrder.push_back(id);
             }
             add(halls[id]);
@@ -296,7 +233,7 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
         if (rack.row >= 0) {
             const std::string& id = d.rows[static_cast<std::size_t>(rack.row)].id;
             if (!rows.count(id)) {
-                rows[id] = DynamicsLevel{id, "row", 0, 0, 0, 0, 0, 0};
+                rows[id] = DynamicsLevel{id, "row", 0, 0, 0, 0, 0, 0, {}, {}, 0};
                 rowOrder.push_back(id);
             }
             add(rows[id]);
@@ -308,6 +245,16 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     for (const auto& id : rowOrder)
         out.levels.push_back(rows[id]);
     out.unmitigatedSwingW = site.highUnmitigatedW - lowNoFloor;
+    // Each job's share of a level's swing (a level without swing: its GPUs' shares).
+    for (DynamicsLevel& l : out.levels)
+        for (std::vector<double>* v : {&l.jobShare, &l.jobShareRaw}) {
+            double sum = 0;
+            for (const double x : *v)
+                sum += x;
+            for (double& x : *v)
+                x = sum > 0 ? x / sum : 1.0 / static_cast<double>(v->size());
+        }
+    site = out.levels.front();
 
     // The site's trace: idle, the start ramp, the job. The GPUs' wave, ramp-limited per GPU.
     const double dt = dy.stepS;
@@ -345,26 +292,41 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     } else if (checkpoint && !checkpoint->checked && dy.checkpoint) {
         out.checkpointNote = "the workload's checkpoint is not modelled (its figures are missing): no stall in the trace";
     }
-    std::vector<double> s(job);
-    out.rawWave.resize(job);
-    double g = out.commW;
-    for (std::size_t i = 0; i < job; ++i) {
-        // The phase from whole samples (the iteration is a whole number of steps): no drift.
-        out.rawWave[i] = models::trapezoidWave(static_cast<double>(i % perIteration) * dt, dy.iterationS, dy.computeShare,
-                                              dy.edgeS);
-        if (i >= stallA && i < stallB)
-            out.rawWave[i] = 0; // the checkpoint stall: the GPUs wait
-        const double want = out.commW + swingGpu * out.rawWave[i];
-        if (!std::isnan(dy.rampUpWps) && want > g)
-            g = std::min(want, g + dy.rampUpWps * dt);
-        else if (!std::isnan(dy.rampDownWps) && want < g)
-            g = std::max(want, g - dy.rampDownWps * dt);
-        else
-            g = want;
-        s[i] = swingGpu > 0 ? (g - out.commW) / swingGpu : 1.0;
-    }
-    // PSU storage: the supplies draw each edge over 2E/ΔP, the storage giving (taking) the
-    // difference, ΔP·τ/2 = E for a step: a rate limit of ΔP/(2E) of the swing a second.
+    // One job's wave over `len` samples (`raw`: before the ramp limits and PSU storage), the
+    // checkpoint stall from stallA to stallB.
+    const std::size_t stallFrom = stallA, stallTo = stallB;
+    auto jobWave = [&](std::size_t len, bool stall, std::vector<double>& raw) {
+        std::vector<double> w(len);
+        raw.resize(len);
+        double g = out.commW;
+        for (std::size_t i = 0; i < len; ++i) {
+            // The phase from whole samples (the iteration is a whole number of steps): no drift.
+            raw[i] = models::trapezoidWave(static_cast<double>(i % perIteration) * dt, dy.iterationS, dy.computeShare,
+                                           dy.edgeS);
+            if (stall && i >= stallFrom && i < stallTo)
+                raw[i] = 0; // the checkpoint stall: the GPUs wait
+            const double want = out.commW + swingGpu * raw[i];
+            if (!std::isnan(dy.rampUpWps) && want > g)
+                g = std::min(want, g + dy.rampUpWps * dt);
+            else if (!std::isnan(dy.rampDownWps) && want < g)
+                g = std::max(want, g - dy.rampDownWps * dt);
+            else
+                g = want;
+            w[i] = swingGpu > 0 ? (g - out.commW) / swingGpu : 1.0;
+        }
+        // PSU storage: the supplies draw each edge over 2E/ΔP, the storage giving (taking) the
+        // difference, ΔP·τ/2 = E for a step: a rate limit of ΔP/(2E) of the swing a second.
+        if (!std::isnan(dy.psuStorageJ) && swingGpu > 0) {
+            const double step = dt / (2 * dy.psuStorageJ / swingGpu);
+            double u = 0; // from the communication level, so that the first edge is drawn as every other
+            for (double& v : w) {
+                u = std::clamp(v, u - step, u + step);
+                v = u;
+            }
+        }
+        return w;
+    };
+    std::vector<double> s = jobWave(job, true, out.rawWave);
     if (!std::isnan(dy.psuStorageJ) && swingGpu > 0) {
         out.psuStorageJ = dy.psuStorageJ;
         out.psuEdgeS = 2 * dy.psuStorageJ / swingGpu;
@@ -372,23 +334,24 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
         const double flatten = models::flatteningEnergy(swingGpu, dy.computeShare, dy.iterationS);
         out.psuShare = flatten > 0 ? dy.psuStorageJ / flatten : NAN;
         out.psuRideS = dy.psuStorageJ / out.computeW;
-        const double step = dt / out.psuEdgeS;
-        double u = 0; // from the communication level, so that the first edge is drawn as every other
-        for (double& v : s) {
-            u = std::clamp(v, u - step, u + step);
-            v = u;
-        }
     }
+    // Independent jobs: every other job is the stall-free wave from its phase on.
+    out.jobs = dy.jobs;
+    out.jobPhaseS = detail::jobPhases(dy, dy.iterationS);
+    for (const double ph : out.jobPhaseS)
+        out.jobShift.push_back(static_cast<std::size_t>(std::llround(ph / dt)) % perIteration);
+    if (dy.jobs > 1)
+        out.baseWave = jobWave(job + perIteration, false, out.baseRawWave);
     out.startSamples = start;
     out.siteW.assign(lead + job, site.idleW);
+    out.wave = s;
     for (std::size_t i = 0; i < job; ++i) {
-        const double w = site.lowW + (site.highW - site.lowW) * s[i];
+        const double w = site.lowW + (site.highW - site.lowW) * out.mixedWave(site, i);
         const double ramp = start > 0 ? std::min(1.0, static_cast<double>(i) / static_cast<double>(start)) : 1.0;
         out.siteW[lead + i] = site.idleW + ramp * (w - site.idleW);
     }
-    out.wave = s;
     if (dy.siteStorage.declared)
-        applySiteStorage(out, dy.siteStorage, dt);
+        detail::applySiteStorage(out, dy.siteStorage, dt);
     // The running job: after the start, whole iterations (lines on bins).
     const std::size_t perIter = static_cast<std::size_t>(std::llround(dy.iterationS / dt));
     const std::size_t from = lead + start;
@@ -415,9 +378,16 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
                                                     out.loadW.begin() + static_cast<std::ptrdiff_t>(from + n));
         out.store.loadSwingW = *lhi - *llo;
     }
+    for (DynamicsLevel& l : out.levels) {
+        const std::vector<double> t = out.levelTrace(l, static_cast<double>(from + n / 2) * dt, static_cast<double>(from + n) * dt);
+        if (!t.empty()) {
+            const auto [lo, hi] = std::minmax_element(t.begin(), t.end());
+            l.runningSwingW = *hi - *lo;
+        }
+    }
     out.meanW = spec.meanW;
     if (!std::isnan(out.checkpointStallS))
-        out.checkpointDropW = out.meanW - site.lowW;
+        out.checkpointDropW = (out.meanW - site.lowW) * (site.jobShare.empty() ? 1.0 : site.jobShare[0]);
     out.fundamentalHz = 1.0 / dy.iterationS;
     if (spec.stepHz > 0) {
         const auto k = static_cast<std::size_t>(std::llround(out.fundamentalHz / spec.stepHz));
@@ -486,40 +456,6 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     out.extraEnergyShare = unmitigatedMean > 0 ? mean / unmitigatedMean - 1.0 : 0.0;
     if (std::abs(out.extraEnergyShare) < 1e-9)
         out.extraEnergyShare = 0; // the sampled mean's rounding, not a cost
-    return out;
-}
-
-std::string powerText(double w, int digits, const std::string& unit, const std::string& per)
-{
-    const double a = std::abs(w);
-    const double scale = a >= 1e9 ? 1e9 : a >= 1e6 ? 1e6 : 1e3;
-    const char* prefix = a >= 1e9 ? "G" : a >= 1e6 ? "M" : "k";
-    char b[64];
-    std::snprintf(b, sizeof b, "%.*g %s%s%s", digits, w / scale, prefix, unit.c_str(), per.c_str());
-    return b;
-}
-
-std::vector<double> DynamicsResult::levelTrace(const DynamicsLevel& l, double fromS, double toS, bool withMitigation) const
-{
-    std::vector<double> out;
-    if (!(stepS > 0) || siteW.empty())
-        return out;
-    const auto lead = static_cast<std::ptrdiff_t>(std::llround(startAtS / stepS));
-    const auto n = static_cast<std::ptrdiff_t>(siteW.size());
-    const auto a = std::clamp<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(std::llround(fromS / stepS)), 0, n);
-    const auto b = std::clamp<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(std::llround(toS / stepS)), a, n);
-    const double low = withMitigation ? l.lowW : l.lowUnmitigatedW;
-    const double high = withMitigation ? l.highW : l.highUnmitigatedW;
-    for (std::ptrdiff_t i = a; i < b; ++i) {
-        if (i < lead) {
-            out.push_back(l.idleW);
-            continue;
-        }
-        const auto j = static_cast<std::size_t>(i - lead);
-        const double w = withMitigation ? wave[j] : rawWave[j];
-        const double ramp = startSamples > 0 ? std::min(1.0, static_cast<double>(j) / static_cast<double>(startSamples)) : 1.0;
-        out.push_back(l.idleW + ramp * (low + (high - low) * w - l.idleW));
-    }
     return out;
 }
 

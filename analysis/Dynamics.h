@@ -31,6 +31,12 @@ struct DynamicsLevel {
     double highW = 0, lowW = 0, idleW = 0;
     double lowUnmitigatedW = 0;  ///< the communication phase without the mitigations
     double highUnmitigatedW = 0; ///< the compute phase without them (BBU smoothing changes it)
+    /// With independent jobs, each job's share of the level's swing (with the mitigations, and
+    /// without); empty with one job.
+    std::vector<double> jobShare, jobShareRaw;
+    /// Its running trace's peak to peak (the job's second half, before any site storage): the
+    /// swing with independent jobs at their phases; with one job, swingW() less any smoothing's cut.
+    double runningSwingW = 0;
     double swingW() const { return highW - lowW; }
 };
 
@@ -129,6 +135,15 @@ struct DynamicsResult {
     /// (`wave`) and without (`rawWave`); the start ramp's fraction per job sample is min(1, i/startSamples).
     std::vector<double> wave, rawWave;
     std::size_t startSamples = 0;
+    /// Independent jobs (`dynamics.jobs`): each one's phase (s into the iteration) and its shift in
+    /// samples; the first job's wave is `wave` (with the checkpoint stall), every other job's is the
+    /// stall-free `baseWave` (`baseRawWave`) from its shift on. One job: jobShift holds one 0.
+    int jobs = 1;
+    std::vector<double> jobPhaseS;
+    std::vector<std::size_t> jobShift;
+    std::vector<double> baseWave, baseRawWave;
+    /// A level's normalised wave at job sample `i`: its jobs' waves weighted by their shares of its swing.
+    double mixedWave(const DynamicsLevel& level, std::size_t i, bool withMitigation = true) const;
     /// A level's trace from `fromS` to `toS` (W), with the mitigations or without them.
     std::vector<double> levelTrace(const DynamicsLevel& level, double fromS, double toS, bool withMitigation = true) const;
     /// The running job's amplitude spectrum up to 25 Hz (W, peak), every `spectrumStepHz`.

@@ -263,6 +263,12 @@ struct Dynamics {
     /// One checkpoint stall of the design's workload (its checkpoint model's stall, at the
     /// communication power) in the trace (`checkpoint: false` leaves it out).
     bool checkpoint = true;
+    /// Independent jobs (`jobs`, default 1: one synchronous job): the GPUs split into equal shares in
+    /// the design's rack order, each job swinging at its own phase: `jobPhasesS` (one each, seconds
+    /// into the iteration), or drawn uniformly over the iteration from `phaseSeed`.
+    int jobs = 1;
+    std::vector<double> jobPhasesS;
+    unsigned phaseSeed = 1;
     /// Mitigation: a site battery or supercapacitor at the connection (`site_storage:`) taking the
     /// swing above `cutoffHz` (a first-order high-pass split), within its power rating and energy,
     /// at a round-trip efficiency. Declared false: none.

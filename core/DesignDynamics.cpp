@@ -10,7 +10,8 @@ Dynamics readDynamics(const Cursor& c)
 {
     c.requireMap();
     c.allowKeys({"iteration", "compute_share", "edge", "start", "duration", "step", "power_floor", "ramp_up",
-                 "ramp_down", "smoothing", "bbu_cycle_budget", "psu_storage", "site_storage", "checkpoint"});
+                 "ramp_down", "smoothing", "bbu_cycle_budget", "psu_storage", "site_storage", "checkpoint", "jobs",
+                 "job_phases", "phase_seed"});
     Dynamics d;
     d.declared = true;
     d.loc = c.loc();
@@ -51,6 +52,22 @@ Dynamics readDynamics(const Cursor& c)
         s.energyJ = (*st)["energy"].quantity(Dimension::Energy, Range{1.0, 1e16});
         s.cutoffHz = (*st)["cutoff"].quantity(Dimension::Frequency, Range{1e-4, 10.0});
         quantityIf(*st, "efficiency", Dimension::Ratio, Range{0.5, 1.0}, s.efficiency);
+    }
+    // Independent jobs, each on an equal share of the GPUs (in the design's rack order), each at its
+    // own phase: given, or drawn from a seed.
+    if (auto j = c.find("jobs"))
+        d.jobs = static_cast<int>(j->integer(1, 1024));
+    if (auto ps = c.find("phase_seed"))
+        d.phaseSeed = static_cast<unsigned>(ps->integer(0, 4294967295LL));
+    if (auto ph = c.find("job_phases")) {
+        ph->requireSequence();
+        for (const Cursor& e : ph->elements())
+            d.jobPhasesS.push_back(e.quantity(Dimension::Time, Range{0.0, 3600.0}));
+        if (static_cast<int>(d.jobPhasesS.size()) != d.jobs)
+            ph->fail("job_phases gives " + std::to_string(d.jobPhasesS.size()) + " phase(s) for " +
+                     std::to_string(d.jobs) + " job(s): one each");
+        if (c.has("phase_seed"))
+            c["phase_seed"].fail("phase_seed draws the phases that job_phases gives: set one of them");
     }
     if (d.bbuSmoothing && std::isnan(d.bbuCyclesPerDay))
         c["smoothing"].fail("smoothing with the BBU shelves needs their cycle budget: bbu_cycle_budget (equivalent "

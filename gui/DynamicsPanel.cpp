@@ -13,6 +13,7 @@
 #include "analysis/Dynamics.h"
 #include "gui/LinePlot.h"
 #include "gui/Studio.h"
+#include "models/PowerDynamics.h"
 #include "report/DynamicsOutput.h"
 
 namespace rdt::gui {
@@ -200,13 +201,26 @@ void DynamicsPanel::showLevel()
             poi.push_back(d->siteW[static_cast<std::size_t>(k)]);
         add(poi, tr("at the connection"), seriesColour(2), false);
     }
-    m_wave->setTitle(tr("%1: %2 GPUs, swing %3 %4").arg(m_level->currentText()).arg(l.gpus).arg(l.swingW() / scale, 0, 'g', 3).arg(unit));
+    m_wave->setTitle(tr("%1: %2 GPUs, swing %3 %4").arg(m_level->currentText()).arg(l.gpus).arg((d->jobs > 1 ? l.runningSwingW : l.swingW()) / scale, 0, 'g', 3).arg(unit));
     m_wave->setAxes(tr("time from the job's start (s)"), tr("AC power (%1)").arg(unit));
     m_wave->setSeries(std::move(series));
-    // The level's spectrum: the site's own draw's, scaled by the level's swing (every GPU in phase);
+    // The level's spectrum: the site's own draw's, scaled by the level's swing (one job: every GPU in phase);
     // with site storage, the connection's beside it at the site.
-    const double k = d->levels.front().swingW() > 0 ? l.swingW() / d->levels.front().swingW() : 0.0;
-    const std::vector<double>& own = d->siteStorage ? d->loadSpectrumW : d->spectrumW;
+    double k = d->levels.front().swingW() > 0 ? l.swingW() / d->levels.front().swingW() : 0.0;
+    const std::vector<double>* ownSpectrum = d->siteStorage ? &d->loadSpectrumW : &d->spectrumW;
+    // Independent jobs: a hall or row holds its own mix of them, its spectrum its own trace's (the
+    // running job's whole iterations up to any checkpoint stall, as the site's).
+    std::vector<double> levelSpectrum;
+    if (d->jobs > 1 && i != 0 && d->iterationS > 0) {
+        const double runFrom = d->startAtS + d->startS;
+        const double runTo = std::isfinite(d->checkpointAtS) ? d->checkpointAtS : static_cast<double>(d->siteW.size()) * d->stepS;
+        const double whole = std::floor((runTo - runFrom) / d->iterationS + 1e-9) * d->iterationS;
+        levelSpectrum = models::amplitudeSpectrum(d->levelTrace(l, runFrom, runFrom + whole), d->stepS).amplitude;
+        levelSpectrum.resize(std::min(levelSpectrum.size(), d->spectrumW.size()));
+        ownSpectrum = &levelSpectrum;
+        k = 1.0;
+    }
+    const std::vector<double>& own = *ownSpectrum;
     auto spectrum = [&](const std::vector<double>& a, double factor, const QString& label, QColor colour) {
         LinePlot::Series sp{label, {}, {}, colour, false};
         for (std::size_t b = 1; b < a.size(); ++b) {

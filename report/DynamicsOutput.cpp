@@ -69,7 +69,8 @@ json dynamicsJson(const analysis::DynamicsResult& r)
                           {"high_W", jsonNumber(l.highW)},
                           {"low_W", jsonNumber(l.lowW)},
                           {"idle_W", jsonNumber(l.idleW)},
-                          {"swing_W", jsonNumber(l.swingW())}});
+                          {"swing_W", jsonNumber(l.swingW())},
+                          {"running_swing_W", jsonNumber(l.runningSwingW)}});
     for (const analysis::DynamicsBand& b : r.bands)
         bands.push_back({{"from_Hz", b.loHz},
                          {"to_Hz", b.hiHz},
@@ -109,7 +110,12 @@ json dynamicsJson(const analysis::DynamicsResult& r)
                               {"amplitude_W", jsonNumber(x.amplitudeW)}});
     for (const auto& [a, b] : r.riskyPeriods)
         risky.push_back({{"from_s", jsonNumber(a)}, {"to_s", jsonNumber(b)}});
+    json phases = json::array();
+    for (const double p : r.jobPhaseS)
+        phases.push_back(jsonNumber(p));
     return {{"gpus", r.gpus},
+            {"jobs", r.jobs},
+            {"job_phases_s", phases},
             {"bbu_smoothing", bbu},
             {"psu_storage", psu},
             {"site_storage", store},
@@ -152,6 +158,8 @@ void writeDynamicsGroup(hid_t file, const analysis::DynamicsResult& r)
     H5Handle g = createGroup(file, "dynamics");
     writeScalar(g.get(), "iteration", r.iterationS, "s");
     writeScalar(g.get(), "compute_share", r.computeShare, "1");
+    writeScalar(g.get(), "jobs", static_cast<double>(r.jobs), "1");
+    writeArray(g.get(), "job_phases", r.jobPhaseS, {static_cast<hsize_t>(r.jobPhaseS.size())}, "s");
     writeScalar(g.get(), "gpu_compute", r.computeW, "W");
     writeScalar(g.get(), "gpu_communication", r.commW, "W");
     writeScalar(g.get(), "fundamental_frequency", r.fundamentalHz, "Hz");
@@ -220,7 +228,8 @@ void writeDynamicsGroup(hid_t file, const analysis::DynamicsResult& r)
     H5Table levels;
     const auto id = levels.textColumn("id"), kind = levels.textColumn("kind"), gpus = levels.intColumn("gpus", "1"),
                high = levels.realColumn("high", "W"), low = levels.realColumn("low", "W"),
-               idle = levels.realColumn("idle", "W"), swing = levels.realColumn("swing", "W");
+               idle = levels.realColumn("idle", "W"), swing = levels.realColumn("swing", "W"),
+               running = levels.realColumn("running_swing", "W");
     for (const analysis::DynamicsLevel& l : r.levels) {
         levels.addRow();
         levels.set(id, l.id);
@@ -230,6 +239,7 @@ void writeDynamicsGroup(hid_t file, const analysis::DynamicsResult& r)
         levels.set(low, l.lowW);
         levels.set(idle, l.idleW);
         levels.set(swing, l.swingW());
+        levels.set(running, l.runningSwingW);
     }
     levels.write(g.get(), "levels");
     H5Table bands;
@@ -259,12 +269,20 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
     for (const analysis::DynamicsBand& b : r.bands)
         if (!b.grid)
             inBand += b.share;
+    // Independent jobs: the site's swing is its running trace's, beside the lockstep envelope.
+    char jobs[48] = "in lockstep", lockstep[64] = "";
+    std::string swing = watts(site.swingW());
+    if (r.jobs > 1) {
+        std::snprintf(jobs, sizeof jobs, "in %d independent jobs", r.jobs);
+        swing = watts(site.runningSwingW);
+        std::snprintf(lockstep, sizeof lockstep, "%s in lockstep, ", watts(site.swingW()).c_str());
+    }
     std::snprintf(line, sizeof line,
-                  "dynamics %s GPUs in lockstep, %.3g s iterations at %.0f %% compute (GPU %.0f W / %.0f W): site "
-                  "swings %s (%s to %s AC), fundamental%s %s at %.3g Hz, %.1f %% of its energy in 0.1-20 Hz; ramps "
+                  "dynamics %s GPUs %s, %.3g s iterations at %.0f %% compute (GPU %.0f W / %.0f W): site "
+                  "swings %s (%s%s to %s AC), fundamental%s %s at %.3g Hz, %.1f %% of its energy in 0.1-20 Hz; ramps "
                   "%s over 1 s, %s over 1 min\n",
-                  grouped(r.gpus).c_str(), r.iterationS, r.computeShare * 100, r.computeW, r.commW,
-                  watts(site.swingW()).c_str(), watts(site.lowW).c_str(), watts(site.highW).c_str(),
+                  grouped(r.gpus).c_str(), jobs, r.iterationS, r.computeShare * 100, r.computeW, r.commW,
+                  swing.c_str(), lockstep, watts(site.lowW).c_str(), watts(site.highW).c_str(),
                   r.siteStorage ? " at the connection" : "", watts(r.fundamentalW).c_str(), r.fundamentalHz, inBand * 100, watts(r.ramp1sWps, "/s").c_str(),
                   watts(r.ramp1minWps * 60, "/min").c_str());
     std::string out = line;

@@ -1,0 +1,22 @@
+#pragma once
+/// \file DynamicsDetail.h
+/// Internals of analyseDynamics (analysis/Dynamics.cpp, analysis/DynamicsWave.cpp).
+
+#include "analysis/Dynamics.h"
+
+namespace rdt::analysis::detail {
+
+/// The site storage at the connection: a first-order low-pass of the site's draw at the cutoff goes
+/// to the grid, the storage gives (takes) the rest within its power rating and energy; the
+/// connection's trace replaces out.siteW, the site's own draw moves to out.loadW.
+void applySiteStorage(DynamicsResult& out, const core::Dynamics::SiteStorage& st, double dt);
+
+/// Each job's start within the iteration (s): the design's job_phases, or drawn uniformly over
+/// [0, iteration) from phase_seed; the first job's at 0 when drawn.
+std::vector<double> jobPhases(const core::Dynamics& dy, double iterationS);
+
+/// Per rack (its GPU count in `gpus`, in order), the jobs its GPUs belong to with their shares of
+/// them: the GPUs split into `jobs` equal shares in rack order.
+std::vector<std::vector<std::pair<int, double>>> rackJobs(const std::vector<int>& gpus, int jobs);
+
+} // namespace rdt::analysis::detail
