@@ -314,6 +314,16 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
                 g = want;
             w[i] = swingGpu > 0 ? (g - out.commW) / swingGpu : 1.0;
         }
+        if (stall && swingGpu > 0) {
+            // What the ramp-up limit withholds from the compute phases (before any PSU storage,
+            // which smooths the supplies, not the GPUs).
+            double want = 0, lost = 0;
+            for (std::size_t i = 0; i < len; ++i) {
+                want += raw[i];
+                lost += std::max(0.0, raw[i] - w[i]) * (std::isnan(dy.rampUpWps) ? 0.0 : 1.0);
+            }
+            out.throughputLost = want > 0 ? lost / want : 0.0;
+        }
         // PSU storage: the supplies draw each edge over 2E/ΔP, the storage giving (taking) the
         // difference, ΔP·τ/2 = E for a step: a rate limit of ΔP/(2E) of the swing a second.
         if (!std::isnan(dy.psuStorageJ) && swingGpu > 0) {
@@ -444,6 +454,7 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     }
     // What the mitigations cost: the job's energy with them against an unmitigated job's.
     const double unmitigatedMean = lowNoFloor + (site.highUnmitigatedW - lowNoFloor) * dy.computeShare;
+    out.unmitigatedMeanW = unmitigatedMean;
     // With site storage: the site's own draw behind it, plus the storage's round-trip losses over the
     // running job (what recharging it to where it started costs; its drift is reported apart).
     double mean = out.meanW;

@@ -127,6 +127,15 @@ struct DynamicsResult {
     /// Mitigation: the swing without the floor and ramp limits (W), and the energy they add as a share
     /// of the job's energy.
     double unmitigatedSwingW = 0, extraEnergyShare = 0;
+    double unmitigatedMeanW = 0; ///< the site's mean over the running job without the mitigations
+    /// The mitigations' energy a year at the facility (energy model: PUE × hours × load factor × the
+    /// job's extra mean draw; NaN without `facility:`), and the PUE it used.
+    double extraMWhPerYear = NAN, pue = NAN;
+    /// The compute the ramp-up limit withholds, as a share of the compute phase's work (the work
+    /// taken as linear in the power between the communication and compute levels, the iteration
+    /// lengthening by what is lost); 0 without a ramp-up limit. Floors, PSU, battery and site
+    /// storage do not slow the GPUs.
+    double throughputLost = 0;
     /// The site's trace at the connection (W, AC; after any site storage) every `stepS` from t = 0
     /// (idle until the job starts at `startAtS`).
     double startAtS = 0;

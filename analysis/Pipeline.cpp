@@ -408,9 +408,19 @@ std::shared_ptr<const DynamicsResult> dynamicsFor(const core::Design& d, const c
         checkpoint = analyseCheckpoint(d, *targets->checkpoint);
     else if (w)
         checkpoint = analyseCheckpoint(d, w->checkpoint);
-    return std::make_shared<const DynamicsResult>(analyseDynamics(d, *power, *modelled, thermal,
-                                                                  checkpoint ? &*checkpoint : nullptr,
-                                                                  w ? &*w : nullptr, targets ? targets->mfu : 0.4));
+    DynamicsResult r = analyseDynamics(d, *power, *modelled, thermal, checkpoint ? &*checkpoint : nullptr,
+                                       w ? &*w : nullptr, targets ? targets->mfu : 0.4);
+    // The mitigations' energy a year with the energy model's PUE, hours and load factor.
+    if (d.facility.declared && r.notChecked.empty()) {
+        const std::shared_ptr<const PueModel> model = std::isnan(d.facility.pue) ? pueModelFor(d) : nullptr;
+        r.pue = model ? model->pue : d.facility.pue;
+        // The year's mean load: its profile's, else its load factor.
+        double load = d.facility.profile.empty() ? d.facility.loadFactor : 0.0;
+        for (const core::Facility::LoadLevel& l : d.facility.profile)
+            load += l.share * l.load;
+        r.extraMWhPerYear = r.extraEnergyShare * r.unmitigatedMeanW * r.pue * d.facility.hoursPerYear * load / 1e6;
+    }
+    return std::make_shared<const DynamicsResult>(std::move(r));
 }
 
 std::shared_ptr<const EnergyResult> facilityEnergy(const core::Design& d, const core::Profile& profile,

@@ -154,11 +154,19 @@ void DynamicsPanel::rebuild()
                 tr("%1 MJ").arg(st.energyJ / 1e6, 0, 'g', 3), "dynamics.storage.site", st.energyLimited);
             row(tr("connection swing"), power(d->poiSwingW), tr("site %1").arg(power(st.loadSwingW)), "", false);
         }
-        if (d->mitigated)
+        if (d->mitigated) {
             row(tr("mitigation energy"), tr("%1 % (swing %2 → %3)")
                                                .arg(QString::asprintf("%+.2f", d->extraEnergyShare * 100))
                                                .arg(power(d->unmitigatedSwingW), power(d->levels.front().swingW())),
                 tr("—"), "", false);
+            row(tr("mitigation energy a year"),
+                std::isfinite(d->extraMWhPerYear)
+                    ? tr("%1 MWh at PUE %2").arg(QString::asprintf("%+.4g", d->extraMWhPerYear)).arg(d->pue, 0, 'g', 3)
+                    : tr("no facility: section"),
+                tr("—"), "", false);
+            row(tr("mitigation throughput"), QString::asprintf("%s%.3g %%", d->throughputLost > 0 ? "-" : "", d->throughputLost * 100),
+                tr("—"), "", false);
+        }
     }
     showLevel();
 }

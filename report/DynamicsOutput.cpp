@@ -148,7 +148,10 @@ json dynamicsJson(const analysis::DynamicsResult& r)
             {"ramp_grid_window_W_per_s", jsonNumber(r.rampGridWps)},
             {"voltage_change", jsonNumber(r.voltageChange)},
             {"unmitigated_swing_W", jsonNumber(r.unmitigatedSwingW)},
-            {"extra_energy_share", jsonNumber(r.extraEnergyShare)}};
+            {"extra_energy_share", jsonNumber(r.extraEnergyShare)},
+            {"extra_energy_MWh_per_year", jsonNumber(r.extraMWhPerYear)},
+            {"pue", jsonNumber(r.pue)},
+            {"throughput_lost_share", jsonNumber(r.throughputLost)}};
 }
 
 void writeDynamicsGroup(hid_t file, const analysis::DynamicsResult& r)
@@ -169,6 +172,11 @@ void writeDynamicsGroup(hid_t file, const analysis::DynamicsResult& r)
     writeScalar(g.get(), "ramp_5min", r.ramp5minWps, "W/s");
     writeScalar(g.get(), "voltage_change", r.voltageChange, "1");
     writeScalar(g.get(), "extra_energy_share", r.extraEnergyShare, "1");
+    if (std::isfinite(r.extraMWhPerYear)) {
+        writeScalar(g.get(), "extra_energy_per_year", r.extraMWhPerYear, "MWh");
+        writeScalar(g.get(), "pue", r.pue, "1");
+    }
+    writeScalar(g.get(), "throughput_lost_share", r.throughputLost, "1");
     writeScalar(g.get(), "time_step", r.stepS, "s");
     writeScalar(g.get(), "job_start", r.startAtS, "s");
     writeArray(g.get(), "site_power", r.siteW, {static_cast<hsize_t>(r.siteW.size())}, "W");
@@ -369,8 +377,14 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
             how += std::string(how.empty() ? "" : ", ") + "PSU storage";
         if (r.siteStorage)
             how += std::string(how.empty() ? "" : ", ") + "site storage";
-        std::snprintf(line, sizeof line, "         mitigated from a %s swing (%s): %+.2f %% energy\n",
-                      watts(r.unmitigatedSwingW).c_str(), how.c_str(), r.extraEnergyShare * 100);
+        char year[96] = ", no facility: section for the year's energy";
+        if (std::isfinite(r.extraMWhPerYear))
+            std::snprintf(year, sizeof year, std::abs(r.extraMWhPerYear) >= 100 ? " (%+.0f MWh a year at PUE %.3g)"
+                                                                               : " (%+.3g MWh a year at PUE %.3g)",
+                          r.extraMWhPerYear, r.pue);
+        std::snprintf(line, sizeof line, "         mitigated from a %s swing (%s): %+.2f %% energy%s; throughput %s%.3g %%\n",
+                      watts(r.unmitigatedSwingW).c_str(), how.c_str(), r.extraEnergyShare * 100, year,
+                      r.throughputLost > 0 ? "-" : "", r.throughputLost * 100);
         out += line;
     }
     return out;

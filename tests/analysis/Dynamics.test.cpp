@@ -206,6 +206,14 @@ TEST_CASE("A GPU power floor narrows the swing at the energy it costs, a ramp li
     CHECK(rr.dynamics->fundamentalW ==
           Approx(models::squareWaveHarmonic(1, rr.dynamics->levels.front().swingW(), 0.5, 0.275, 2.0)).epsilon(5e-3));
     CHECK(rr.dynamics->ramp1sWps < base.dynamics->ramp1sWps);
+    // Its cost in compute: each compute phase starts over 0.275 s instead of the 20 ms edge, losing
+    // (0.275 − 0.02)/2 s of the 1 s phase's work: 12.75 % (the floor and the ramp-down cost none).
+    CHECK(rr.dynamics->throughputLost == Approx((0.275 - 0.02) / 2 / 1.0).epsilon(0.01));
+    CHECK(d.throughputLost == 0.0);
+    // The year's energy with the energy model's PUE (the example's measured 1.08, 8,760 h at 100 %).
+    CHECK(d.pue == Approx(1.08));
+    CHECK(d.extraMWhPerYear == Approx(d.extraEnergyShare * d.unmitigatedMeanW * 1.08 * 8760 / 1e6).epsilon(1e-9));
+    CHECK(d.unmitigatedMeanW == Approx(base.dynamics->meanW).epsilon(1e-3));
 }
 
 TEST_CASE("Battery shelves flatten each rack's swing at the cycles a day they cost, judged against their budget",

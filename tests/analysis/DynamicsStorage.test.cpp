@@ -10,6 +10,7 @@
 
 #include "analysis/Pipeline.h"
 #include "models/PowerDynamics.h"
+#include "report/DynamicsOutput.h"
 
 using namespace rdt;
 
@@ -84,6 +85,14 @@ TEST_CASE("PSU storage: the reference note's V4 figures, and the 24k job's edges
     // Storage gives back what it takes: the energy is the same.
     CHECK(d.meanW == Approx(base.dynamics->meanW).epsilon(1e-6));
     CHECK(d.extraEnergyShare == Approx(0).margin(1e-6));
+    // PSU storage smooths the supplies, not the GPUs: no compute lost.
+    CHECK(d.throughputLost == 0.0);
+    // A design without facility: has no PUE: the year's energy is not given, and the text says why.
+    const analysis::RunResult seed = run(kSeed);
+    REQUIRE(seed.dynamics);
+    CHECK(std::isnan(seed.dynamics->extraMWhPerYear));
+    CHECK(report::dynamicsSummaryText(*seed.dynamics).find("no facility: section for the year's energy") !=
+          std::string::npos);
 }
 
 TEST_CASE("A site battery takes the swing above its cutoff, keeps its books, and is judged at its limits",
