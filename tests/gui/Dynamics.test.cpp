@@ -202,3 +202,37 @@ TEST_CASE("studio: an iteration: auto the simulated duration cannot hold is repo
     CHECK(f.window->studio().resultsError().find("iteration: auto gives") != std::string::npos);
     CHECK_FALSE(refusals.filter("iteration: auto gives").isEmpty());
 }
+
+TEST_CASE("the Power swings panel shows independent jobs: each row's own swing and spectrum, the site's running swing",
+          "[gui][dynamics]")
+{
+    Fixture f;
+    const QString design = kSource + "/fuzz/corpus/design/dynamics-jobs.yaml";
+    REQUIRE(f.window->openFile(design));
+    f.window->waitForChecks();
+    REQUIRE(f.window->showPanel("power-swings"));
+    gui::DynamicsPanel* panel = f.window->dynamics();
+    analysis::RunOptions o;
+    o.designPath = design.toStdString();
+    core::Progress quiet;
+    const analysis::RunResult cli = analysis::run(o, quiet);
+    REQUIRE(cli.dynamics);
+    CHECK(panel->headline() == QString::fromStdString(report::dynamicsSummaryText(*cli.dynamics)).trimmed());
+    CHECK(panel->headline().contains("in 2 independent jobs"));
+    REQUIRE(panel->levels()->count() == 4);
+    // A row: one job, a quarter iteration behind the other; its wave and its spectrum are its own.
+    panel->levels()->setCurrentIndex(3);
+    QApplication::processEvents();
+    const analysis::DynamicsLevel& row = cli.dynamics->levels[3];
+    CHECK(panel->waveform()->title().contains(QString::number(row.runningSwingW / 1e3, 'g', 3)));
+    const auto& wy = panel->waveform()->series()[0].y;
+    CHECK(*std::max_element(wy.begin(), wy.end()) - *std::min_element(wy.begin() + static_cast<long>(wy.size() / 2), wy.end()) ==
+          Approx(row.swingW() / 1e3).epsilon(1e-6));
+    // The row's fundamental is its own job's whole line (half the lockstep site's), not the site's
+    // quarter-apart phasor sum scaled down (the site's is 0.7071 of lockstep).
+    const auto& sy = panel->spectrum()->series()[0].y;
+    const double rowLine = *std::max_element(sy.begin(), sy.end());
+    CHECK(rowLine == Approx(0.5 * cli.dynamics->fundamentalW / 1e3 / std::sqrt(0.5)).epsilon(2e-3));
+    CHECK(rowLine > 0.5 * cli.dynamics->fundamentalW / 1e3 * 1.3);
+    f.window->grab().save(f.dir.path() + "/jobs.png");
+}
