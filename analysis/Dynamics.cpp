@@ -167,6 +167,23 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
             b.cyclesPerDay = models::cyclesPerDay(b.cycleJ, dy.iterationS, b.storeJ);
             b.dischargeW = rp.bbuDischargeW;
             b.dischargeOk = rp.bbuDischargeW >= (1.0 - dy.computeShare) * ph.swingDc;
+            // Recharge in the communication phase, and the charge it leaves for a feed's loss.
+            b.chargeNeedW = dy.computeShare * ph.swingDc;
+            double charge = 0;
+            for (const core::Slot& slot : d.racks[r].slots)
+                if (slot.part->kind == core::PartKind::BbuShelf) {
+                    const double c = slot.part->value("charge_power", NAN);
+                    if (std::isnan(c) && b.chargeMissing.empty())
+                        b.chargeMissing = slot.part->slug;
+                    charge += c;
+                }
+            b.chargeW = b.storeJ > 0 ? charge : NAN;
+            b.itLoadW = r < power.racks.size() ? power.racks[r].itLoadW : 0.0;
+            b.rideThroughS = power.rideThroughS;
+            if (b.storeJ > 0) {
+                b.socLow = std::max(0.0, 1.0 - b.cycleJ / b.storeJ);
+                b.holdupLeftS = b.itLoadW > 0 ? std::max(0.0, b.storeJ - b.cycleJ) / b.itLoadW : INFINITY;
+            }
             out.bbu.push_back(b);
             if (b.storeJ > 0 && b.dischargeOk) {
                 // The busbar's parts draw their mean; parts with their own AC supplies still swing.

@@ -58,6 +58,14 @@ struct DynamicsBbu {
     double cyclesPerDay = NAN; ///< equivalent full cycles a day; NaN without BBU
     bool dischargeOk = true; ///< the shelves can give the swing's compute-phase part (1 − D)·swing
     double dischargeW = 0;
+    /// Recharging in the communication phase: the shelves take D·swing (the rack draws its mean), against
+    /// their catalog `charge_power` (summed; NaN when a shelf lacks it: not checked, said so).
+    double chargeNeedW = 0, chargeW = NAN;
+    std::string chargeMissing; ///< the first shelf part without charge_power
+    /// Their state of charge: starting full, an iteration's compute phase takes them down to
+    /// 1 − cycleJ/storeJ; the hold-up they leave the rack there, (storeJ − cycleJ)/itLoadW (the
+    /// budget's basis), against the ride-through the racks are judged by.
+    double socLow = NAN, holdupLeftS = NAN, rideThroughS = NAN, itLoadW = 0;
 };
 
 /// A site battery or supercapacitor at the connection (`dynamics.site_storage`): what it took of the

@@ -2,6 +2,7 @@
 // GPU power floor against what the part supports (docs/dynamics.md).
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <cstdio>
 
 #include "analysis/Dynamics.h"
@@ -48,7 +49,22 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                          ctx.report("dynamics", "not checked: " + r->notChecked, NAN, NAN, "", r->notCheckedLoc);
                      // A power floor on a GPU whose supported maximum the catalog lacks.
                      const core::Design& d = ctx.design();
-                     if (!d.dynamics.declared || std::isnan(d.dynamics.floorShare))
+                     if (!d.dynamics.declared)
+                         return;
+                     // Battery smoothing on shelves whose charge power the catalog lacks.
+                     if (r && d.dynamics.bbuSmoothing) {
+                         std::set<std::string> said;
+                         for (const DynamicsBbu& b : r->bbu)
+                             if (!b.chargeMissing.empty() && said.insert(b.chargeMissing).second) {
+                                 const core::Part* shelf = d.catalog->find(b.chargeMissing);
+                                 ctx.report(b.chargeMissing,
+                                            "not checked: " + b.chargeMissing +
+                                                " has no charge_power (what its modules take recharging): "
+                                                "dynamics.bbu.charge",
+                                            NAN, NAN, "", shelf ? shelf->loc : d.dynamics.loc);
+                             }
+                     }
+                     if (std::isnan(d.dynamics.floorShare))
                          return;
                      for (const core::Part* gpu : floorGpus(d))
                          if (std::isnan(gpu->value("power.floor_max", NAN)))
@@ -181,6 +197,55 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                              ctx.report(b.rack, msg, b.cyclesPerDay, dy.bbuCyclesPerDay, "cycles/day", dy.loc);
                          }
                      }
+                 });
+    registry.add({"dynamics.bbu.charge",
+                  "Battery shelves smoothing the swing recharge within their charge power",
+                  core::Severity::Error,
+                  "ORv3 BBUs are normally charging and can modulate their charge current [PD-R2]; the shelf's "
+                  "catalog charge_power",
+                  "With dynamics.smoothing: bbu, each rack draws its mean, so in the communication phase its "
+                  "battery shelves take D*swing back (D the compute share): against the sum of its shelves' "
+                  "charge_power. A shelf without charge_power is reported not checked (dynamics.not_checked).",
+                  {}},
+                 [result](core::CheckContext& ctx) {
+                     const auto r = result(ctx);
+                     const core::Dynamics& dy = ctx.design().dynamics;
+                     if (!r || !r->notChecked.empty() || !dy.bbuSmoothing)
+                         return;
+                     for (const DynamicsBbu& b : r->bbu)
+                         if (std::isfinite(b.chargeW) && b.chargeNeedW > b.chargeW) {
+                             char msg[320];
+                             std::snprintf(msg, sizeof msg,
+                                           "%s's battery shelves charge at %s, less than the %s the swing gives back "
+                                           "each communication phase",
+                                           b.rack.c_str(), mw(b.chargeW).c_str(), mw(b.chargeNeedW).c_str());
+                             ctx.report(b.rack, msg, b.chargeNeedW / 1e3, b.chargeW / 1e3, "kW", dy.loc);
+                         }
+                 });
+    registry.add({"dynamics.bbu.holdup",
+                  "Battery shelves smoothing the swing keep the rack's ride-through",
+                  core::Severity::Error,
+                  "ORv3 BBU: end of life at 90 s of full-power backup [PD-O1]; the profile's ride_through "
+                  "(orv3.bbu.holdup)",
+                  "With dynamics.smoothing: bbu, the shelves start each compute phase full and give it "
+                  "swing*D(1-D)*T: at their lowest charge, (energy - that)/the rack's IT load (the budget's basis) "
+                  "must still cover the ride-through orv3.bbu.holdup judges the racks by.",
+                  {}},
+                 [result](core::CheckContext& ctx) {
+                     const auto r = result(ctx);
+                     const core::Dynamics& dy = ctx.design().dynamics;
+                     if (!r || !r->notChecked.empty() || !dy.bbuSmoothing)
+                         return;
+                     for (const DynamicsBbu& b : r->bbu)
+                         if (std::isfinite(b.holdupLeftS) && b.holdupLeftS < b.rideThroughS) {
+                             char msg[320];
+                             std::snprintf(msg, sizeof msg,
+                                           "%s's battery shelves at their lowest charge while smoothing (%.3g %%) hold "
+                                           "the rack's %s for %.3g s, less than its %.3g s ride-through",
+                                           b.rack.c_str(), b.socLow * 100, mw(b.itLoadW).c_str(), b.holdupLeftS,
+                                           b.rideThroughS);
+                             ctx.report(b.rack, msg, b.holdupLeftS, b.rideThroughS, "s", dy.loc);
+                         }
                  });
     registry.add({"dynamics.grid.resonance",
                   "No harmonic of the iteration in one of the grid's oscillation modes",

@@ -148,7 +148,7 @@ std::vector<FieldSpec> fieldsFor(PartKind kind)
     case PartKind::BbuShelf:
         add(slotFields());
         add({n("modules", 1, 64), q("module_rating", Dimension::Power, 1e-9), q("holdup_at_rating", Dimension::Time),
-             q("energy", Dimension::Energy)});
+             q("energy", Dimension::Energy), q("charge_power", Dimension::Power, 1e-9)});
         break;
     case PartKind::Gpu:
         add({q("tdp", Dimension::Power),

@@ -146,6 +146,34 @@ void DynamicsPanel::rebuild()
                                                 ? tr("no swing to flatten")
                                                 : tr("%1 % of flattening").arg(d->psuShare * 100, 0, 'g', 3)),
                 tr("—"), "", false);
+        // Battery smoothing: the most cycled rack, the least hold-up left, the hardest recharge.
+        const core::Dynamics& dyn = m_studio.design().dynamics;
+        const analysis::DynamicsBbu *cycled = nullptr, *held = nullptr, *charged = nullptr;
+        bool chargeUnknown = false;
+        for (const analysis::DynamicsBbu& b : d->bbu) {
+            if (std::isfinite(b.cyclesPerDay) && (!cycled || b.cyclesPerDay > cycled->cyclesPerDay))
+                cycled = &b;
+            if (std::isfinite(b.holdupLeftS) && (!held || b.holdupLeftS < held->holdupLeftS))
+                held = &b;
+            chargeUnknown = chargeUnknown || !b.chargeMissing.empty();
+            if (std::isfinite(b.chargeW) && (!charged || b.chargeNeedW / b.chargeW > charged->chargeNeedW / charged->chargeW))
+                charged = &b;
+        }
+        if (cycled)
+            row(tr("battery cycles a day (%1)").arg(QString::fromStdString(cycled->rack)),
+                QString::number(cycled->cyclesPerDay, 'g', 4), QString::number(dyn.bbuCyclesPerDay, 'g', 4),
+                "dynamics.bbu.cycles", cycled->cyclesPerDay > dyn.bbuCyclesPerDay);
+        if (held)
+            row(tr("battery hold-up at lowest charge (%1)").arg(QString::fromStdString(held->rack)),
+                tr("%1 s at %2 %").arg(held->holdupLeftS, 0, 'g', 3).arg(held->socLow * 100, 0, 'g', 3),
+                tr("%1 s").arg(held->rideThroughS, 0, 'g', 3), "dynamics.bbu.holdup",
+                held->holdupLeftS < held->rideThroughS);
+        if (charged)
+            row(tr("battery recharge (%1)").arg(QString::fromStdString(charged->rack)), power(charged->chargeNeedW),
+                power(charged->chargeW), "dynamics.bbu.charge", charged->chargeNeedW > charged->chargeW);
+        else if (chargeUnknown)
+            row(tr("battery recharge"), tr("not checked"), tr("no charge_power in the catalog"), "dynamics.not_checked",
+                false);
         if (d->siteStorage) {
             const analysis::DynamicsSiteStorage& st = d->store;
             row(tr("site storage power asked"), power(st.demandW), power(st.powerW), "dynamics.storage.site",

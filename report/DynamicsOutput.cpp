@@ -85,7 +85,12 @@ json dynamicsJson(const analysis::DynamicsResult& r)
                        {"store_J", jsonNumber(b.storeJ)},
                        {"cycles_per_day", jsonNumber(b.cyclesPerDay)},
                        {"discharge_W", jsonNumber(b.dischargeW)},
-                       {"discharge_ok", b.dischargeOk}});
+                       {"discharge_ok", b.dischargeOk},
+                       {"charge_need_W", jsonNumber(b.chargeNeedW)},
+                       {"charge_W", jsonNumber(b.chargeW)},
+                       {"lowest_charge", jsonNumber(b.socLow)},
+                       {"holdup_left_s", jsonNumber(b.holdupLeftS)},
+                       {"ride_through_s", jsonNumber(b.rideThroughS)}});
     json psu = nullptr, store = nullptr, resonances = json::array(), risky = json::array();
     if (!std::isnan(r.psuStorageJ))
         psu = {{"storage_per_gpu_J", jsonNumber(r.psuStorageJ)},
@@ -305,12 +310,20 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
             worst = &b;
     }
     if (!r.bbu.empty()) {
+        const analysis::DynamicsBbu* held = nullptr;
+        for (const analysis::DynamicsBbu& b : r.bbu)
+            if (std::isfinite(b.holdupLeftS) && (!held || b.holdupLeftS < held->holdupLeftS))
+                held = &b;
+        char hold[160] = "";
+        if (held)
+            std::snprintf(hold, sizeof hold, "; lowest charge %.3g %%, leaving %.3g s of hold-up (%s; ride-through %.3g s)",
+                          held->socLow * 100, held->holdupLeftS, held->rack.c_str(), held->rideThroughS);
         if (worst)
             std::snprintf(line, sizeof line,
                           "         battery shelves smooth %zu of %zu racks: %s a cycle, up to %.4g equivalent full "
-                          "cycles a day (%s)\n",
+                          "cycles a day (%s)%s\n",
                           smoothed, r.bbu.size(), joules(worst->cycleJ).c_str(), worst->cyclesPerDay,
-                          worst->rack.c_str());
+                          worst->rack.c_str(), hold);
         else
             std::snprintf(line, sizeof line, "         battery shelves smooth none of %zu racks (none has shelves "
                                              "strong enough)\n",

@@ -1,0 +1,132 @@
+// Battery-shelf smoothing's charge and state of charge (docs/dynamics.md "Battery shelves"): a rack
+// whose shelves take the swing back each communication phase just over and just under their
+// charge_power, and whose lowest charge while smoothing leaves just under and just over the
+// ride-through; a shelf without charge_power is reported not checked, never assumed.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "analysis/Pipeline.h"
+#include "tests/support/TempDir.h"
+
+using namespace rdt;
+
+namespace {
+
+std::string readText(const std::string& path)
+{
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+/// One rack of two Grand Tetons (16 H100s) smoothed by one battery shelf `shelf` from the folder
+/// `parts` beside the design.
+std::string writeDesign(const std::string& dir, const std::string& shelf)
+{
+    std::string t = readText(RDT_SOURCE_DIR "/fuzz/corpus/design/dynamics-jobs.yaml");
+    const auto at = t.find("        - id: row2");
+    REQUIRE(at != std::string::npos);
+    t.erase(at);
+    const std::string jobs = "  jobs: 2\n  job_phases: [0 s, 0.5 s]\n";
+    t.replace(t.find(jobs), jobs.size(), "  smoothing: bbu\n  bbu_cycle_budget: 1000\n");
+    const std::string hpr = "orv3-hpr-bbu-shelf-6x5p5kw";
+    t.replace(t.find(hpr), hpr.size(), shelf);
+    t.insert(t.find("site:"), "catalog: [parts]\n");
+    const std::string path = dir + "/bbu.yaml";
+    std::ofstream(path) << t;
+    return path;
+}
+
+/// The HPR shelf as `slug` with `energy` J and, when finite, `charge` W of charge power.
+void writeShelf(const std::string& dir, const std::string& slug, double energy, double charge)
+{
+    std::string t = readText(RDT_SOURCE_DIR "/data/catalog/orv3-hpr-bbu-shelf-6x5p5kw.yaml");
+    const std::string old = "slug: orv3-hpr-bbu-shelf-6x5p5kw";
+    t.replace(t.find(old), old.size(), "slug: " + slug);
+    const auto e = t.find("  energy:");
+    t.erase(e, t.find('\n', e) + 1 - e);
+    char extra[160];
+    std::snprintf(extra, sizeof extra, "  energy: %.6f J\n", energy);
+    t += extra;
+    if (std::isfinite(charge)) {
+        std::snprintf(extra, sizeof extra, "  charge_power: %.6f W\n", charge);
+        t += extra;
+    }
+    std::filesystem::create_directories(dir + "/parts");
+    std::ofstream(dir + "/parts/" + slug + ".yaml") << t;
+}
+
+analysis::RunResult run(const std::string& path)
+{
+    analysis::RunOptions o;
+    o.designPath = path;
+    core::Progress quiet;
+    return analysis::run(o, quiet);
+}
+
+std::vector<const core::Violation*> violations(const analysis::RunResult& r, const std::string& rule)
+{
+    std::vector<const core::Violation*> out;
+    for (const core::Violation& v : r.violations)
+        if (v.rule == rule)
+            out.push_back(&v);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("Battery smoothing recharges within the shelves' charge power and keeps the rack's ride-through",
+          "[analysis][dynamics][rules]")
+{
+    rdt::test::TempDir tmp;
+    // A shelf without charge_power: the charge is not checked, and says so; the rest is.
+    writeShelf(tmp.path, "test-bbu", 2.97e6, NAN);
+    const analysis::RunResult plain = run(writeDesign(tmp.path, "test-bbu"));
+    REQUIRE(plain.dynamics);
+    REQUIRE(plain.dynamics->bbu.size() == 1);
+    const analysis::DynamicsBbu b = plain.dynamics->bbu.front();
+    // 16 GPUs × 550 W on the busbar at half compute: 4.4 kW back each communication phase.
+    CHECK(b.chargeNeedW == Approx(0.5 * 16 * 550));
+    CHECK(std::isnan(b.chargeW));
+    CHECK(violations(plain, "dynamics.bbu.charge").empty());
+    const auto nc = violations(plain, "dynamics.not_checked");
+    REQUIRE(nc.size() == 1);
+    CHECK(nc[0]->subject == "test-bbu");
+    CHECK(nc[0]->message.find("charge_power") != std::string::npos);
+    // Its lowest charge: full less one compute phase's 16 × 550 × 0.25 × 2 = 4.4 kJ.
+    CHECK(b.cycleJ == Approx(4400));
+    CHECK(b.socLow == Approx(1 - 4400 / 2.97e6));
+    CHECK(b.holdupLeftS == Approx((2.97e6 - 4400) / b.itLoadW));
+    CHECK(b.rideThroughS == Approx(90));
+
+    for (const double f : {0.99, 1.01}) {
+        // Charge power just under and just over what the swing gives back.
+        writeShelf(tmp.path, "test-bbu", 2.97e6, f * b.chargeNeedW);
+        const analysis::RunResult r = run(writeDesign(tmp.path, "test-bbu"));
+        const auto v = violations(r, "dynamics.bbu.charge");
+        CHECK(v.size() == (f < 1 ? 1u : 0u));
+        if (!v.empty()) {
+            CHECK(v[0]->subject == "lab/row1/rack1");
+            CHECK(v[0]->measured == Approx(b.chargeNeedW / 1e3));
+            CHECK(v[0]->limit == Approx(f * b.chargeNeedW / 1e3));
+            CHECK(v[0]->measured > v[0]->limit);
+        }
+        CHECK(violations(r, "dynamics.not_checked").empty());
+        // Energy that leaves just under and just over 90 s at the lowest charge.
+        writeShelf(tmp.path, "test-bbu", 90 * f * b.itLoadW + b.cycleJ, 1e5);
+        const analysis::RunResult h = run(writeDesign(tmp.path, "test-bbu"));
+        const auto vh = violations(h, "dynamics.bbu.holdup");
+        CHECK(vh.size() == (f < 1 ? 1u : 0u));
+        if (!vh.empty()) {
+            CHECK(vh[0]->subject == "lab/row1/rack1");
+            CHECK(vh[0]->measured == Approx(90 * f).epsilon(1e-6));
+            CHECK(vh[0]->limit == Approx(90));
+            CHECK(vh[0]->measured < vh[0]->limit);
+        }
+    }
+}
