@@ -137,7 +137,7 @@ TEST_CASE("Jobs split the GPUs equally in rack order, phases fill the iteration 
     CHECK(chi2 < 27.9);
 }
 
-TEST_CASE("With iteration: auto each job trains the workload on its share of the GPUs; bad jobs sections are located",
+TEST_CASE("With iteration: auto each job trains the workload on its share of the GPUs, and bad jobs sections are located",
           "[analysis][dynamics]")
 {
     std::string one = with(""), four = with("  jobs: 4\n");
