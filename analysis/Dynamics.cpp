@@ -322,13 +322,7 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
                                            dy.edgeS);
             if (stall && i >= stallFrom && i < stallTo)
                 raw[i] = 0; // the checkpoint stall: the GPUs wait
-            const double want = out.commW + swingGpu * raw[i];
-            if (!std::isnan(dy.rampUpWps) && want > g)
-                g = std::min(want, g + dy.rampUpWps * dt);
-            else if (!std::isnan(dy.rampDownWps) && want < g)
-                g = std::max(want, g - dy.rampDownWps * dt);
-            else
-                g = want;
+            g = detail::rampStep(g, out.commW + swingGpu * raw[i], dy, dt);
             w[i] = swingGpu > 0 ? (g - out.commW) / swingGpu : 1.0;
         }
         if (stall && swingGpu > 0) {

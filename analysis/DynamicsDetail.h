@@ -4,7 +4,21 @@
 
 #include "analysis/Dynamics.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace rdt::analysis::detail {
+
+/// A GPU's power one step on from `g` towards `want` under the design's per-GPU ramp limits
+/// (NVML RAMP_UP_RATE / RAMP_DOWN_RATE; NaN: unlimited).
+inline double rampStep(double g, double want, const core::Dynamics& dy, double dt)
+{
+    if (!std::isnan(dy.rampUpWps) && want > g)
+        return std::min(want, g + dy.rampUpWps * dt);
+    if (!std::isnan(dy.rampDownWps) && want < g)
+        return std::max(want, g - dy.rampDownWps * dt);
+    return want;
+}
 
 /// The site storage at the connection: a first-order low-pass of the site's draw at the cutoff goes
 /// to the grid, the storage gives (takes) the rest within its power rating and energy; the

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "analysis/DynamicsDetail.h"
 #include "core/Error.h"
 #include "core/ResultStore.h"
 #include "models/PowerDynamics.h"
@@ -38,14 +39,10 @@ std::vector<double> predictedSeries(const core::Dynamics& dy, const DynamicsResu
     const double swing = r.computeW - r.commW;
     double g = r.commW;
     for (std::size_t i = 0; i < n; ++i) {
-        const double want = r.commW + swing * models::trapezoidWave(static_cast<double>(i) * dt, r.iterationS,
-                                                                    r.computeShare, r.edgeS);
-        if (!std::isnan(dy.rampUpWps) && want > g)
-            g = std::min(want, g + dy.rampUpWps * dt);
-        else if (!std::isnan(dy.rampDownWps) && want < g)
-            g = std::max(want, g - dy.rampDownWps * dt);
-        else
-            g = want;
+        g = detail::rampStep(g,
+                             r.commW + swing * models::trapezoidWave(static_cast<double>(i) * dt, r.iterationS,
+                                                                     r.computeShare, r.edgeS),
+                             dy, dt);
         out[i] = g;
     }
     return out;
