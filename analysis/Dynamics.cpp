@@ -23,7 +23,8 @@ constexpr double kLeadS = 300; ///< idle before the job starts: two 5-minute ram
 
 DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& power,
                                const power::PowerResult& modelled, const thermal::ThermalResult& thermal,
-                               const CheckpointResult* checkpoint, const Workload* workload, double mfu)
+                               const CheckpointResult* checkpoint, const Workload* workload, double mfu,
+                               const ThroughputResult* throughput)
 {
     DynamicsResult out;
     core::Dynamics resolved = d.dynamics; // with `iteration: auto`, its period once known
@@ -135,23 +136,19 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
                           workload->flopsPerToken, workload->batchTokens, n, slowestFlops * mfu / 1e12, mfu * 100, t,
                           workload->name.c_str());
             out.iterationFrom = b;
-            const double shorter = 0.5 * dy.iterationS * std::min(dy.computeShare, 1.0 - dy.computeShare);
-            auto refuse = [&](const std::string& why) {
-                throw core::InputError(dy.loc, "iteration: auto gives " +
-                                                   core::formatQuantity(dy.iterationS, core::Dimension::Time) + ": " + why);
-            };
-            if (dy.computeShare < 1.0 && dy.edgeS > shorter)
-                refuse("the edge is longer than half its shorter phase (" +
-                       core::formatQuantity(shorter, core::Dimension::Time) + "): shorten dynamics.edge");
-            if (dy.durationS < dy.startS + 4 * dy.iterationS)
-                refuse("the simulated duration must hold the start ramp and at least four iterations (" +
-                       core::formatQuantity(dy.startS + 4 * dy.iterationS, core::Dimension::Time) +
-                       "): lengthen dynamics.duration");
-            if (dy.durationS / dy.stepS > 2e7)
-                refuse("more than 20 million samples: lengthen dynamics.step");
         }
-        out.iterationS = dy.iterationS;
     }
+    if (dy.computeShareAuto && out.notChecked.empty()) {
+        int n = 0;
+        for (const Phase& ph : racks)
+            n += ph.gpus;
+        if (n > 0)
+            detail::resolveComputeShare(resolved, out, n / dy.jobs, workload, throughput);
+    }
+    if ((dy.iterationAuto || dy.computeShareAuto) && out.notChecked.empty() && !std::isnan(dy.computeShare))
+        detail::checkResolved(dy);
+    out.iterationS = dy.iterationS;
+    out.computeShare = dy.computeShare;
     // BBU smoothing: each rack with battery shelves draws its mean; its shelves give and take the swing.
     if (dy.bbuSmoothing)
         for (std::size_t r = 0; r < racks.size() && r < modelled.racks.size(); ++r) {

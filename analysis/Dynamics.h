@@ -16,12 +16,14 @@
 #include "analysis/Checkpoint.h"
 #include "core/Design.h"
 #include "core/Rules.h"
+#include "models/Parallelism.h"
 #include "power/Budget.h"
 #include "thermal/Thermal.h"
 
 namespace rdt::analysis {
 
 struct Workload;
+struct ThroughputResult;
 
 /// One level of the layout (site, hall, row): its draw in the compute and communication phases (W,
 /// AC), and its GPUs.
@@ -102,6 +104,10 @@ struct DynamicsResult {
     /// With `iteration: auto`, how the period was found (the workload's FLOPs over the GPUs'
     /// sustained throughput); empty when the design gives it.
     std::string iterationFrom;
+    /// With `compute_share: auto`, the split it comes from (the workload's parallel layout on the
+    /// collective model) and how, in words; `split.dataParallel` 0 when the design gives the share.
+    models::IterationSplit split;
+    std::string computeShareFrom;
     double computeW = 0; ///< per GPU, mean over the GPUs (board power at its clock)
     double commW = 0;    ///< per GPU in the communication phase, after any power floor
     double commCatalogW = 0; ///< the catalog's communication power (before the floor)
@@ -186,11 +192,12 @@ std::vector<DynamicsResonance> resonancesAt(const std::vector<core::Grid::Mode>&
 /// modelled basis, whose shelves' AC over their load takes each rack to the AC side as the energy
 /// line does (the same object when the check's basis is modelled).
 /// `checkpoint`: the design's workload's checkpoint model (null: none), whose stall the trace holds;
-/// `workload` and `mfu` give the period with `iteration: auto` (null: it is not checked).
+/// `workload` and `mfu` give the period with `iteration: auto` (null: it is not checked);
+/// `throughput` (its cluster hierarchy and NCCL parameters) the share with `compute_share: auto`.
 DynamicsResult analyseDynamics(const core::Design& design, const power::PowerResult& power,
                                const power::PowerResult& modelled, const thermal::ThermalResult& thermal,
                                const CheckpointResult* checkpoint = nullptr, const Workload* workload = nullptr,
-                               double mfu = 0.4);
+                               double mfu = 0.4, const ThroughputResult* throughput = nullptr);
 
 /// The `dynamics.*` rules; they judge the result put in the store under "dynamics".
 void registerDynamicsChecks(core::CheckRegistry& registry);

@@ -185,8 +185,8 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                              std::snprintf(msg, sizeof msg,
                                            "%s's battery shelves discharge %s, less than the %s the swing asks",
                                            b.rack.c_str(), mw(b.dischargeW).c_str(),
-                                           mw((1.0 - dy.computeShare) * b.swingW).c_str());
-                             ctx.report(b.rack, msg, b.dischargeW / 1e3, (1.0 - dy.computeShare) * b.swingW / 1e3,
+                                           mw((1.0 - r->computeShare) * b.swingW).c_str());
+                             ctx.report(b.rack, msg, b.dischargeW / 1e3, (1.0 - r->computeShare) * b.swingW / 1e3,
                                         "kW", dy.loc);
                          } else if (b.cyclesPerDay > dy.bbuCyclesPerDay) {
                              std::snprintf(msg, sizeof msg,

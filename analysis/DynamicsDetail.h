@@ -33,4 +33,13 @@ std::vector<double> jobPhases(const core::Dynamics& dy, double iterationS);
 /// them: the GPUs split into `jobs` equal shares in rack order.
 std::vector<std::vector<std::pair<int, double>>> rackJobs(const std::vector<int>& gpus, int jobs);
 
+/// `compute_share: auto`: the share from the workload's parallel layout over one job's GPUs on the
+/// throughput analysis' collective model (models/Parallelism.h), into dy and out (its split and how);
+/// out.notChecked when a figure is missing, InputError when the layout does not hold.
+void resolveComputeShare(core::Dynamics& dy, DynamicsResult& out, int jobGpus, const Workload* workload,
+                         const ThroughputResult* throughput);
+/// The checks a period or share found with `auto` must pass (the edge, the duration, the samples):
+/// InputError naming which `auto` gave it.
+void checkResolved(const core::Dynamics& dy);
+
 } // namespace rdt::analysis::detail

@@ -392,7 +392,8 @@ std::shared_ptr<const PueModel> pueModelFor(const core::Design& d)
 std::shared_ptr<const DynamicsResult> dynamicsFor(const core::Design& d, const core::Profile& profile,
                                                   const std::shared_ptr<const power::PowerResult>& power,
                                                   const thermal::ThermalResult& thermal,
-                                                  const liquid::LiquidResult* liquid, const Targets* targets)
+                                                  const liquid::LiquidResult* liquid, const Targets* targets,
+                                                  const ThroughputResult* throughput)
 {
     if (!d.dynamics.declared || !power)
         return nullptr;
@@ -409,7 +410,7 @@ std::shared_ptr<const DynamicsResult> dynamicsFor(const core::Design& d, const c
     else if (w)
         checkpoint = analyseCheckpoint(d, w->checkpoint);
     DynamicsResult r = analyseDynamics(d, *power, *modelled, thermal, checkpoint ? &*checkpoint : nullptr,
-                                       w ? &*w : nullptr, targets ? targets->mfu : 0.4);
+                                       w ? &*w : nullptr, targets ? targets->mfu : 0.4, throughput);
     // The mitigations' energy a year with the energy model's PUE, hours and load factor.
     if (d.facility.declared && r.notChecked.empty()) {
         const std::shared_ptr<const PueModel> model = std::isnan(d.facility.pue) ? pueModelFor(d) : nullptr;
@@ -529,7 +530,7 @@ RunResult run(const RunOptions& options, core::Progress& progress)
         progress.update(0.49, "power dynamics");
         result.dynamics =
             dynamicsFor(result.design, result.profile, result.power, *result.thermal, result.liquid.get(),
-                        targets ? &*targets : nullptr);
+                        targets ? &*targets : nullptr, result.throughput.get());
         store.put("dynamics", result.dynamics);
     }
     const auto tThroughput = Clock::now();

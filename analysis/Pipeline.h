@@ -137,11 +137,13 @@ struct RunResult {
 /// basis) the shelves' conversion. rdt check and the studio both call it before the rules run (the
 /// dynamics.* rules read it from the store), so they agree. `targets` (rdt check's `--targets`): their
 /// MFU for `iteration: auto` (0.4 without them, as the throughput model) and their checkpoint before
-/// the design's workload's, as the throughput model takes them.
+/// the design's workload's, as the throughput model takes them. `throughput`: its collective model
+/// gives `compute_share: auto` (null: that share is not checked).
 std::shared_ptr<const DynamicsResult> dynamicsFor(const core::Design& design, const core::Profile& profile,
                                                   const std::shared_ptr<const power::PowerResult>& power,
                                                   const thermal::ThermalResult& thermal,
-                                                  const liquid::LiquidResult* liquid, const Targets* targets = nullptr);
+                                                  const liquid::LiquidResult* liquid, const Targets* targets = nullptr,
+                                                  const ThroughputResult* throughput = nullptr);
 
 /// The PUE model's answer for the design's facility (null when its PUE is measured, or no facility).
 std::shared_ptr<const PueModel> pueModelFor(const core::Design& design);

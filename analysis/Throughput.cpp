@@ -114,13 +114,36 @@ Workload Workload::loadText(const std::string& text, const std::string& fileName
     w.checkpoint.workloadFile = fileName;
     if (auto t = doc.find("training")) {
         t->requireMap();
-        t->allowKeys({"global_batch_tokens", "flops_per_token", "source"});
+        t->allowKeys({"global_batch_tokens", "flops_per_token", "parallel", "source"});
         w.trainingLoc = t->loc();
         w.batchTokens = (*t)["global_batch_tokens"].number(1.0, 1e15);
         w.flopsPerToken = 6 * w.checkpoint.parameters;
         if (auto f = t->find("flops_per_token"))
             w.flopsPerToken = f->number(1.0, 1e20);
         w.trainingSource = (*t)["source"].str(); // a batch without its source is a guess
+        if (auto par = t->find("parallel")) {
+            // The layout the compute share comes from: every figure it needs is given, none guessed.
+            par->requireMap();
+            par->allowKeys({"tensor", "pipeline", "microbatches", "virtual_stages", "gradient_bytes", "gather_bytes",
+                            "overlap", "source"});
+            models::ParallelLayout l;
+            l.tensor = static_cast<int>((*par)["tensor"].integer(1, 1 << 20));
+            l.pipeline = static_cast<int>((*par)["pipeline"].integer(1, 1 << 20));
+            if (l.pipeline > 1)
+                l.microbatches = static_cast<int>((*par)["microbatches"].integer(1, 1 << 20));
+            else if (auto m = par->find("microbatches"))
+                l.microbatches = static_cast<int>(m->integer(1, 1 << 20));
+            if (auto v = par->find("virtual_stages"))
+                l.virtualStages = static_cast<int>(v->integer(1, 1024));
+            l.gradientBytes = (*par)["gradient_bytes"].number(0.125, 16.0);
+            l.gatherBytes = l.gradientBytes; // a plain all-reduce: reduce-scatter and all-gather of the gradients
+            if (auto g = par->find("gather_bytes"))
+                l.gatherBytes = g->number(0.0, 16.0);
+            l.overlap = (*par)["overlap"].quantity(core::Dimension::Ratio, core::Range{0.0, 1.0});
+            w.parallelSource = (*par)["source"].str();
+            w.parallelLoc = par->loc();
+            w.parallel = l;
+        }
     }
     return w;
 }

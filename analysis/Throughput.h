@@ -15,6 +15,7 @@
 #include "core/Rules.h"
 #include "models/Collectives.h"
 #include "models/GpuModel.h"
+#include "models/Parallelism.h"
 #include "power/Budget.h"
 #include "signal/LinkAnalysis.h"
 #include "thermal/Thermal.h"
@@ -47,6 +48,12 @@ struct Workload {
     double batchTokens = NAN, flopsPerToken = NAN;
     std::string trainingSource;
     core::SourceLoc trainingLoc;
+    /// `training.parallel:` — the job's tensor and pipeline split, microbatches, the bytes its
+    /// data-parallel synchronisation moves and the share the backward pass hides, for
+    /// `dynamics: {compute_share: auto}` (models/Parallelism.h); absent when not given.
+    std::optional<models::ParallelLayout> parallel;
+    std::string parallelSource;
+    core::SourceLoc parallelLoc;
     /// InputError (file:line) on bad input; a missing file is located at `from` (who named it).
     static Workload load(const std::string& path, const core::SourceLoc& from);
     static Workload loadText(const std::string& text, const std::string& fileName);

@@ -246,6 +246,9 @@ struct Dynamics {
     /// token) over the GPUs' sustained throughput (docs/dynamics.md).
     bool iterationAuto = false;
     double computeShare = NAN; ///< share of the iteration the GPUs compute (the rest: communication)
+    /// `compute_share: auto`: the share from the workload's parallel layout — the pipeline bubble and
+    /// the exposed gradient synchronisation on the collective model (models/Parallelism.h).
+    bool computeShareAuto = false;
     double edgeS = 0;          ///< each swing's edge (linear); 0: as fast as the sampling
     double startS = 0;         ///< the job's start ramp from idle; 0: a step
     double durationS = 600;    ///< simulated time after the job starts

@@ -20,7 +20,10 @@ Dynamics readDynamics(const Cursor& c)
     d.iterationAuto = it.isScalar() && it.str() == "auto";
     if (!d.iterationAuto)
         d.iterationS = it.quantity(Dimension::Time, Range{0.01, 3600.0});
-    d.computeShare = c["compute_share"].quantity(Dimension::Ratio, Range{0.01, 1.0});
+    const Cursor share = c["compute_share"];
+    d.computeShareAuto = share.isScalar() && share.str() == "auto";
+    if (!d.computeShareAuto)
+        d.computeShare = share.quantity(Dimension::Ratio, Range{0.01, 1.0});
     quantityIf(c, "edge", Dimension::Time, Range{0.0, 60.0}, d.edgeS);
     quantityIf(c, "start", Dimension::Time, Range{0.0, 3600.0}, d.startS);
     quantityIf(c, "duration", Dimension::Time, Range{10.0, 86400.0}, d.durationS);
@@ -72,8 +75,8 @@ Dynamics readDynamics(const Cursor& c)
     if (d.bbuSmoothing && std::isnan(d.bbuCyclesPerDay))
         c["smoothing"].fail("smoothing with the BBU shelves needs their cycle budget: bbu_cycle_budget (equivalent "
                             "full cycles a day, from the BBU's rated cycle life over its service life)");
-    if (d.iterationAuto)
-        return d; // the period's checks once it is known (analysis/Dynamics.cpp)
+    if (d.iterationAuto || d.computeShareAuto)
+        return d; // the period's and the share's checks once they are known (analysis/Dynamics.cpp)
     if (d.edgeS > 0.5 * d.iterationS * std::min(d.computeShare, 1.0 - d.computeShare) && d.computeShare < 1.0)
         c["edge"].fail("an edge longer than half the shorter phase (" +
                        formatQuantity(0.5 * d.iterationS * std::min(d.computeShare, 1.0 - d.computeShare),

@@ -1,6 +1,8 @@
 #include "gui/CheckRunner.h"
 
 #include <QMetaObject>
+#include <optional>
+#include <stdexcept>
 
 #include "analysis/PartFields.h"
 #include "analysis/Pipeline.h"
@@ -76,13 +78,31 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
             } catch (const std::exception&) {
                 // The rules that need these results report the same error on their own.
             }
-            // The training job's waveform before the rules (the dynamics.* rules read it), as rdt check.
+            // Throughput (its collective model gives compute_share: auto) and the training job's
+            // waveform before the rules (the dynamics.* rules read it), as rdt check.
+            std::shared_ptr<const analysis::ThroughputResult> throughput;
+            std::optional<analysis::Workload> workload;
+            std::string throughputError;
+            try {
+                workload = analysis::workloadFor(*design);
+                throughput = std::make_shared<const analysis::ThroughputResult>(analysis::withRotorCase(
+                    *design, *power::powerFor(*design, store), *analysis::thermalFor(*design, store),
+                    analysis::analyseThroughput(
+                        *design, *power::powerFor(*design, store), *analysis::thermalFor(*design, store),
+                        *signal::signalFor(*design, store, analysis::dataDir() + "/si-profiles"),
+                        models::NcclParams::load(analysis::dataDir() + "/throughput/nccl.yaml"), nullptr,
+                        workload ? &workload->checkpoint : nullptr)));
+            } catch (const core::Cancelled&) {
+                throw;
+            } catch (const std::exception& e) {
+                throughputError = e.what(); // reported with the results below
+            }
             std::shared_ptr<const analysis::DynamicsResult> dynamics;
             std::string dynamicsError;
             try {
                 dynamics = analysis::dynamicsFor(*design, profile, power::powerFor(*design, store),
                                                  *analysis::thermalFor(*design, store),
-                                                 liquid::liquidFor(*design, store).get());
+                                                 liquid::liquidFor(*design, store).get(), nullptr, throughput.get());
                 if (dynamics)
                     store.put("dynamics", dynamics);
             } catch (const core::Cancelled&) {
@@ -103,12 +123,9 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
                 results->liquid = liquid::liquidFor(*design, store);
                 results->signal = signal::signalFor(*design, store, analysis::dataDir() + "/si-profiles");
                 // The design's workload (its checkpoint) and facility energy, as rdt check computes them.
-                const std::optional<analysis::Workload> workload = analysis::workloadFor(*design);
-                results->throughput = std::make_shared<const analysis::ThroughputResult>(analysis::withRotorCase(
-                    *design, *results->power, *results->thermal,
-                    analysis::analyseThroughput(*design, *results->power, *results->thermal, *results->signal,
-                                                models::NcclParams::load(analysis::dataDir() + "/throughput/nccl.yaml"),
-                                                nullptr, workload ? &workload->checkpoint : nullptr)));
+                if (!throughput)
+                    throw std::runtime_error(throughputError);
+                results->throughput = throughput;
                 results->dynamics = dynamics;
                 results->energy = analysis::facilityEnergy(*design, profile, *results->power, results->thermal.get(),
                                                            nullptr, results->liquid.get());

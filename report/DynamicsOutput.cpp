@@ -135,6 +135,19 @@ json dynamicsJson(const analysis::DynamicsResult& r)
             {"iteration_s", r.iterationS},
             {"iteration_from", r.iterationFrom},
             {"compute_share", r.computeShare},
+            {"compute_share_from", r.computeShareFrom},
+            {"iteration_split",
+             r.split.dataParallel > 0
+                 ? nlohmann::json{{"tensor_x_pipeline", r.split.replicaGpus},
+                                  {"data_parallel", r.split.dataParallel},
+                                  {"gradient_sync_s", jsonNumber(r.split.syncS)},
+                                  {"reduce_scatter_busbw_GBps", jsonNumber(r.split.reduceScatter.busbwGBps)},
+                                  {"all_gather_busbw_GBps", jsonNumber(r.split.allGather.busbwGBps)},
+                                  {"exposed_sync_s", jsonNumber(r.split.exposedSyncS)},
+                                  {"pipeline_bubble_share", jsonNumber(r.split.bubbleShare)},
+                                  {"pipeline_bubble_s", jsonNumber(r.split.bubbleS)},
+                                  {"compute_s", jsonNumber(r.split.computeS)}}
+                 : nlohmann::json(nullptr)},
             {"edge_s", r.edgeS},
             {"start_s", r.startS},
             {"gpu_compute_W", jsonNumber(r.computeW)},
@@ -166,6 +179,14 @@ void writeDynamicsGroup(hid_t file, const analysis::DynamicsResult& r)
     H5Handle g = createGroup(file, "dynamics");
     writeScalar(g.get(), "iteration", r.iterationS, "s");
     writeScalar(g.get(), "compute_share", r.computeShare, "1");
+    if (r.split.dataParallel > 0) {
+        // compute_share: auto — the split it comes from.
+        writeScalar(g.get(), "gradient_sync", r.split.syncS, "s");
+        writeScalar(g.get(), "exposed_sync", r.split.exposedSyncS, "s");
+        writeScalar(g.get(), "pipeline_bubble", r.split.bubbleS, "s");
+        writeScalar(g.get(), "compute_time", r.split.computeS, "s");
+        writeScalar(g.get(), "data_parallel", static_cast<double>(r.split.dataParallel), "1");
+    }
     writeScalar(g.get(), "jobs", static_cast<double>(r.jobs), "1");
     writeArray(g.get(), "job_phases", r.jobPhaseS, {static_cast<hsize_t>(r.jobPhaseS.size())}, "s");
     writeScalar(g.get(), "gpu_compute", r.computeW, "W");
@@ -332,6 +353,8 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
     }
     if (!r.iterationFrom.empty())
         out += "         iteration from the workload: " + r.iterationFrom + "\n";
+    if (!r.computeShareFrom.empty())
+        out += "         compute share from the workload's layout: " + r.computeShareFrom + "\n";
     if (!std::isnan(r.checkpointStallS)) {
         std::snprintf(line, sizeof line,
                       "         checkpoint stall %.3g s every %.3g min (the workload's checkpoint model): the site drops "
