@@ -173,8 +173,15 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
                     if (std::isnan(c) && b.chargeMissing.empty())
                         b.chargeMissing = slot.part->slug;
                     charge += c;
+                    const double eta = slot.part->value("round_trip_efficiency", NAN);
+                    if (std::isnan(eta) && b.efficiencyMissing.empty())
+                        b.efficiencyMissing = slot.part->slug;
+                    b.efficiency = std::isnan(b.efficiency) ? eta : std::min(b.efficiency, eta);
                 }
             b.chargeW = b.storeJ > 0 ? charge : NAN;
+            if (!b.efficiencyMissing.empty())
+                b.efficiency = NAN;
+            b.lossW = b.cycleJ * (1.0 / b.efficiency - 1.0) / dy.iterationS;
             b.itLoadW = r < power.racks.size() ? power.racks[r].itLoadW : 0.0;
             b.rideThroughS = power.rideThroughS;
             if (b.storeJ > 0) {
@@ -185,7 +192,10 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
             if (b.storeJ > 0 && b.dischargeOk) {
                 // The busbar's parts draw their mean; parts with their own AC supplies still swing.
                 const double busHigh = ph.high - ph.acHigh, busLow = ph.low - ph.acLow;
-                const double mean = busLow + dy.computeShare * (busHigh - busLow);
+                // The round trip's loss, drawn on the busbar: at the rack's AC over DC for the swing.
+                const double acPerDc = ph.swingDc > 0 ? (busHigh - busLow) / ph.swingDc : 1.0;
+                const double mean = busLow + dy.computeShare * (busHigh - busLow) +
+                                    (std::isnan(b.lossW) ? 0.0 : acPerDc * b.lossW);
                 ph.high = mean + ph.acHigh;
                 ph.low = mean + ph.acLow;
             }
@@ -404,8 +414,11 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
         }
     }
     out.meanW = spec.meanW;
-    if (!std::isnan(out.checkpointStallS))
+    if (!std::isnan(out.checkpointStallS)) {
         out.checkpointDropW = (out.meanW - site.lowW) * (site.jobShare.empty() ? 1.0 : site.jobShare[0]);
+        if (std::abs(out.checkpointDropW) < 1e-9 * std::max(1.0, out.meanW))
+            out.checkpointDropW = 0; // smoothed flat: the sampled mean's rounding, not a drop
+    }
     out.fundamentalHz = 1.0 / dy.iterationS;
     if (spec.stepHz > 0) {
         const auto k = static_cast<std::size_t>(std::llround(out.fundamentalHz / spec.stepHz));

@@ -64,6 +64,11 @@ struct DynamicsBbu {
     /// their catalog `charge_power` (summed; NaN when a shelf lacks it: not checked, said so).
     double chargeNeedW = 0, chargeW = NAN;
     std::string chargeMissing; ///< the first shelf part without charge_power
+    /// What cycling them costs: the lowest catalog `round_trip_efficiency` of its shelves (NaN when a
+    /// shelf lacks it: the loss is not counted, said so) and the mean power the round trip loses on
+    /// the busbar, cycleJ (1/η − 1) per iteration.
+    double efficiency = NAN, lossW = NAN;
+    std::string efficiencyMissing; ///< the first shelf part without round_trip_efficiency
     /// Their state of charge: starting full, an iteration's compute phase takes them down to
     /// 1 − cycleJ/storeJ; the hold-up they leave the rack there, (storeJ − cycleJ)/itLoadW (the
     /// budget's basis), against the ride-through the racks are judged by.

@@ -41,7 +41,9 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                   core::Severity::Info,
                   "rdt: a figure a check needs but the catalog lacks is reported, never borrowed from another part",
                   "A design with `dynamics:` whose GPUs lack the figures the waveform needs (power.communication, "
-                  "power.idle): the dynamics rules are not checked.",
+                  "power.idle): the dynamics rules are not checked. A battery shelf smoothing the swing without "
+                  "charge_power or round_trip_efficiency, a GPU under a power floor without power.floor_max: that "
+                  "figure's check or cost, named.",
                   {}},
                  [result](core::CheckContext& ctx) {
                      const auto r = result(ctx);
@@ -61,6 +63,15 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                                             "not checked: " + b.chargeMissing +
                                                 " has no charge_power (what its modules take recharging): "
                                                 "dynamics.bbu.charge",
+                                            NAN, NAN, "", shelf ? shelf->loc : d.dynamics.loc);
+                             }
+                         for (const DynamicsBbu& b : r->bbu)
+                             if (!b.efficiencyMissing.empty() && said.insert(b.efficiencyMissing + "/eta").second) {
+                                 const core::Part* shelf = d.catalog->find(b.efficiencyMissing);
+                                 ctx.report(b.efficiencyMissing,
+                                            "not checked: " + b.efficiencyMissing +
+                                                " has no round_trip_efficiency: the smoothing's energy cost leaves "
+                                                "out the batteries' round-trip loss",
                                             NAN, NAN, "", shelf ? shelf->loc : d.dynamics.loc);
                              }
                      }

@@ -148,7 +148,8 @@ std::vector<FieldSpec> fieldsFor(PartKind kind)
     case PartKind::BbuShelf:
         add(slotFields());
         add({n("modules", 1, 64), q("module_rating", Dimension::Power, 1e-9), q("holdup_at_rating", Dimension::Time),
-             q("energy", Dimension::Energy), q("charge_power", Dimension::Power, 1e-9)});
+             q("energy", Dimension::Energy), q("charge_power", Dimension::Power, 1e-9),
+             q("round_trip_efficiency", Dimension::Ratio, 1e-9, 1)});
         break;
     case PartKind::Gpu:
         add({q("tdp", Dimension::Power),

@@ -174,6 +174,19 @@ void DynamicsPanel::rebuild()
         else if (chargeUnknown)
             row(tr("battery recharge"), tr("not checked"), tr("no charge_power in the catalog"), "dynamics.not_checked",
                 false);
+        // Their round trip's loss (in the mitigation's energy cost), or why it is not counted.
+        double loss = 0;
+        bool lossUnknown = false, smoothing = false;
+        for (const analysis::DynamicsBbu& b : d->bbu)
+            if (b.storeJ > 0 && b.dischargeOk) {
+                smoothing = true;
+                lossUnknown = lossUnknown || std::isnan(b.lossW);
+                loss += std::isnan(b.lossW) ? 0.0 : b.lossW;
+            }
+        if (smoothing)
+            row(tr("battery round-trip loss"), lossUnknown ? tr("not counted") : power(loss),
+                lossUnknown ? tr("no round_trip_efficiency in the catalog") : tr("in the energy cost"),
+                lossUnknown ? "dynamics.not_checked" : "", false);
         if (d->siteStorage) {
             const analysis::DynamicsSiteStorage& st = d->store;
             row(tr("site storage power asked"), power(st.demandW), power(st.powerW), "dynamics.storage.site",

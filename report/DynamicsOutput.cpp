@@ -88,6 +88,8 @@ json dynamicsJson(const analysis::DynamicsResult& r)
                        {"discharge_ok", b.dischargeOk},
                        {"charge_need_W", jsonNumber(b.chargeNeedW)},
                        {"charge_W", jsonNumber(b.chargeW)},
+                       {"round_trip_efficiency", jsonNumber(b.efficiency)},
+                       {"round_trip_loss_W", jsonNumber(b.lossW)},
                        {"lowest_charge", jsonNumber(b.socLow)},
                        {"holdup_left_s", jsonNumber(b.holdupLeftS)},
                        {"ride_through_s", jsonNumber(b.rideThroughS)}});
@@ -407,8 +409,19 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
         }
         if (r.rampLimited)
             how += std::string(how.empty() ? "" : ", ") + "GPU ramp limits";
-        if (!r.bbu.empty())
-            how += std::string(how.empty() ? "" : ", ") + "battery shelves (their round-trip loss not modelled)";
+        if (!r.bbu.empty()) {
+            // Their round-trip loss is in the energy when every smoothing shelf has its efficiency.
+            double loss = 0;
+            bool unknown = false;
+            for (const analysis::DynamicsBbu& b : r.bbu)
+                if (b.storeJ > 0 && b.dischargeOk) {
+                    unknown = unknown || std::isnan(b.lossW);
+                    loss += std::isnan(b.lossW) ? 0.0 : b.lossW;
+                }
+            how += std::string(how.empty() ? "" : ", ") +
+                   (unknown ? "battery shelves (round-trip loss not counted: no round_trip_efficiency)"
+                            : "battery shelves losing " + watts(loss) + " on their round trips");
+        }
         if (!std::isnan(r.psuStorageJ))
             how += std::string(how.empty() ? "" : ", ") + "PSU storage";
         if (r.siteStorage)

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "analysis/Pipeline.h"
+#include "report/DynamicsOutput.h"
 #include "tests/support/TempDir.h"
 
 using namespace rdt;
@@ -42,8 +43,9 @@ std::string writeDesign(const std::string& dir, const std::string& shelf)
     return path;
 }
 
-/// The HPR shelf as `slug` with `energy` J and, when finite, `charge` W of charge power.
-void writeShelf(const std::string& dir, const std::string& slug, double energy, double charge)
+/// The HPR shelf as `slug` with `energy` J and, when finite, `charge` W of charge power and a round
+/// trip of `eta`.
+void writeShelf(const std::string& dir, const std::string& slug, double energy, double charge, double eta = 0.95)
 {
     std::string t = readText(RDT_SOURCE_DIR "/data/catalog/orv3-hpr-bbu-shelf-6x5p5kw.yaml");
     const std::string old = "slug: orv3-hpr-bbu-shelf-6x5p5kw";
@@ -55,6 +57,10 @@ void writeShelf(const std::string& dir, const std::string& slug, double energy, 
     t += extra;
     if (std::isfinite(charge)) {
         std::snprintf(extra, sizeof extra, "  charge_power: %.6f W\n", charge);
+        t += extra;
+    }
+    if (std::isfinite(eta)) {
+        std::snprintf(extra, sizeof extra, "  round_trip_efficiency: %.6f %%\n", eta * 100);
         t += extra;
     }
     std::filesystem::create_directories(dir + "/parts");
@@ -129,4 +135,43 @@ TEST_CASE("Battery smoothing recharges within the shelves' charge power and keep
             CHECK(vh[0]->measured < vh[0]->limit);
         }
     }
+}
+
+TEST_CASE("Battery smoothing's round-trip loss is in its energy cost, and a shelf without its efficiency says so",
+          "[analysis][dynamics][rules]")
+{
+    rdt::test::TempDir tmp;
+    writeShelf(tmp.path, "test-bbu", 2.97e6, 1e5, 1.0);
+    const analysis::RunResult lossless = run(writeDesign(tmp.path, "test-bbu"));
+    writeShelf(tmp.path, "test-bbu", 2.97e6, 1e5, 0.9);
+    const analysis::RunResult lossy = run(writeDesign(tmp.path, "test-bbu"));
+    REQUIRE(lossless.dynamics);
+    REQUIRE(lossy.dynamics);
+    const analysis::DynamicsResult& a = *lossless.dynamics;
+    const analysis::DynamicsResult& b = *lossy.dynamics;
+    REQUIRE(b.bbu.size() == 1);
+    // 4.4 kJ discharged an iteration needs 4.4 kJ / 0.9 back: 489 J lost each 2 s on the busbar.
+    CHECK(b.bbu[0].efficiency == Approx(0.9));
+    CHECK(b.bbu[0].lossW == Approx(4400 * (1 / 0.9 - 1) / 2).epsilon(1e-9));
+    CHECK(a.bbu[0].lossW == Approx(0).margin(1e-9));
+    // On the AC side through the rack's shelves (its AC over DC for the swing), in the energy cost.
+    const double acPerDc = b.unmitigatedSwingW / b.bbu[0].swingW;
+    CHECK(acPerDc > 1.0);
+    CHECK(acPerDc < 1.1);
+    CHECK((b.extraEnergyShare - a.extraEnergyShare) * b.unmitigatedMeanW ==
+          Approx(acPerDc * b.bbu[0].lossW).epsilon(1e-3));
+    CHECK(violations(lossy, "dynamics.not_checked").empty());
+    CHECK(report::dynamicsSummaryText(b).find("battery shelves losing") != std::string::npos);
+    CHECK(report::dynamicsJson(b)["bbu_smoothing"][0]["round_trip_loss_W"].get<double>() == Approx(b.bbu[0].lossW));
+
+    // Without it: not counted, never assumed, and said so in the text.
+    writeShelf(tmp.path, "test-bbu", 2.97e6, 1e5, NAN);
+    const analysis::RunResult unknown = run(writeDesign(tmp.path, "test-bbu"));
+    REQUIRE(unknown.dynamics);
+    CHECK(std::isnan(unknown.dynamics->bbu[0].lossW));
+    const auto nc = violations(unknown, "dynamics.not_checked");
+    REQUIRE(nc.size() == 1);
+    CHECK(nc[0]->subject == "test-bbu");
+    CHECK(nc[0]->message.find("round_trip_efficiency") != std::string::npos);
+    CHECK(report::dynamicsSummaryText(*unknown.dynamics).find("round-trip loss not counted") != std::string::npos);
 }

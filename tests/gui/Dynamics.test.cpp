@@ -236,3 +236,44 @@ TEST_CASE("the Power swings panel shows independent jobs: each row's own swing a
     CHECK(rowLine > 0.5 * cli.dynamics->fundamentalW / 1e3 * 1.3);
     f.window->grab().save(f.dir.path() + "/jobs.png");
 }
+
+TEST_CASE("the Power swings panel gives compute_share: auto's share and the battery shelves' uncounted loss as "
+          "rdt check does",
+          "[gui][dynamics]")
+{
+    Fixture f;
+    // The 24k example with the share from its workload's layout and its racks' shelves smoothing.
+    QFile in(kSource + "/data/designs/meta-24k-roce.yaml");
+    REQUIRE(in.open(QIODevice::ReadOnly));
+    QString text = QString::fromUtf8(in.readAll());
+    text.replace("  compute_share: 50 %", "  compute_share: auto\n  smoothing: bbu\n  bbu_cycle_budget: 40");
+    text.replace("workload: ../workloads/", "workload: " + kSource + "/data/workloads/");
+    const QString design = f.dir.path() + "/auto.yaml";
+    QFile out(design);
+    REQUIRE(out.open(QIODevice::WriteOnly));
+    out.write(text.toUtf8());
+    out.close();
+    REQUIRE(f.window->openFile(design));
+    f.window->waitForChecks();
+    REQUIRE(f.window->showPanel("power-swings"));
+    analysis::RunOptions o;
+    o.designPath = design.toStdString();
+    core::Progress quiet;
+    const analysis::RunResult cli = analysis::run(o, quiet);
+    REQUIRE(cli.dynamics);
+    REQUIRE(f.window->studio().dynamics());
+    CHECK(f.window->studio().dynamics()->computeShare == Approx(cli.dynamics->computeShare));
+    CHECK(cli.dynamics->computeShare == Approx(0.646).margin(0.001));
+    gui::DynamicsPanel* panel = f.window->dynamics();
+    CHECK(panel->headline() == QString::fromStdString(report::dynamicsSummaryText(*cli.dynamics)).trimmed());
+    CHECK(panel->headline().contains("compute share from the workload's layout"));
+    const QTableWidget* t = panel->limits();
+    bool lossRow = false;
+    for (int r = 0; r < t->rowCount(); ++r)
+        if (t->item(r, 0)->text() == "battery round-trip loss") {
+            lossRow = true;
+            CHECK(t->item(r, 1)->text() == "not counted");
+            CHECK(t->item(r, 3)->text() == "dynamics.not_checked");
+        }
+    CHECK(lossRow);
+}
