@@ -318,7 +318,8 @@ TEST_CASE("OpenFOAM: every rack of the row pair within 1 K and never 0.5 K coole
     }
 }
 
-TEST_CASE("OpenFOAM: the case runs on 2 MPI ranks (decomposePar, mpirun, reconstructPar) with the serial answer",
+TEST_CASE("OpenFOAM: the case runs on 2 MPI ranks (decomposePar, mpirun, reconstructPar) with the serial answer "
+          "(OpenFOAM run)",
           "[thermal][room][openfoam][mpi]")
 {
     REQUIRE(haveOpenFoam());
@@ -507,7 +508,8 @@ TEST_CASE("OpenFOAM transient reference: time means over the window, read back a
     fs::remove_all(dir);
 }
 
-TEST_CASE("OpenFOAM transient reference: the row pair runs with buoyantBoussinesqPimpleFoam and its Allrun averages",
+TEST_CASE("OpenFOAM transient reference: the row pair runs with buoyantBoussinesqPimpleFoam and its Allrun averages "
+          "(OpenFOAM run)",
           "[thermal][room][openfoam]")
 {
     REQUIRE(haveOpenFoam());
