@@ -54,11 +54,32 @@ int runNcclCompare(const NcclArgs& args)
             throw core::InputError(core::SourceLoc{args.log, 0, 0, "op"},
                                    "cannot tell which collective the log measured (the file name does not say): "
                                    "pass --op allreduce|allgather|reducescatter|alltoall");
-        const int n = args.gpus > 0 ? args.gpus : log.ranks;
+        std::vector<std::string> notes = log.notes;
+        int n = args.gpus > 0 ? args.gpus : log.ranks;
+        if (n == 0 && log.ranksFromFactor > 0) {
+            n = log.ranksFromFactor;
+            notes.push_back("no \"#  Rank\" lines: " + std::to_string(n) +
+                            " ranks from the largest row's busbw/algbw (nccl-tests' factor); --gpus overrides");
+        }
         if (n < 2)
             throw core::InputError(core::SourceLoc{args.log, 0, 0, "ranks"},
                                    "the log lists " + std::to_string(log.ranks) +
                                        " ranks (\"#  Rank …\" lines); pass --gpus N for the number of GPUs");
+        // The algorithms NCCL was allowed: --algo, else the log's NCCL_ALGO.
+        const std::string algoSpec = !args.algo.empty() ? args.algo : log.ncclAlgo;
+        const models::AlgoSelection sel = models::ncclAlgoSelection(algoSpec, *op);
+        if (!sel.error.empty())
+            throw core::InputError(args.algo.empty() ? core::SourceLoc{args.log, 0, 0, "NCCL_ALGO"}
+                                                     : core::SourceLoc{"command line", 0, 0, "--algo"},
+                                   sel.error);
+        const bool unmodelledOnly = !sel.unmodelled.empty() && sel.allowed.empty();
+        if (!algoSpec.empty())
+            notes.push_back("NCCL_ALGO=" + algoSpec + (args.algo.empty() ? " (the log's)" : " (--algo)") +
+                            (unmodelledOnly ? ": rdt does not model " + sel.unmodelled.front() +
+                                                  " — the prediction is not checked"
+                                            : ""));
+        if (!log.ncclProto.empty())
+            notes.push_back("NCCL_PROTO=" + log.ncclProto + " (the log's): rdt's bandwidths are the Simple protocol's");
         core::Progress quiet;
         analysis::RunOptions o;
         o.designPath = args.design;
@@ -74,18 +95,23 @@ int runNcclCompare(const NcclArgs& args)
         std::string table;
         char line[200];
         for (const hil::NcclRow& r : log.rows) {
-            const models::CollectiveTime p = t.collective(*op, n, r.sizeB);
+            models::CollectiveTime p = models::bestCollective(*op, n, r.sizeB, t.hierarchy, t.nccl, sel.allowed);
+            if (unmodelledOnly)
+                p = models::CollectiveTime{models::Algorithm::Ring, NAN, NAN, NAN};
             const double ratio = p.busbwGBps > 0 && r.busbwGBps > 0 ? r.busbwGBps / p.busbwGBps : NAN;
             if (r.sizeB >= 64.0 * (1 << 20) && std::isfinite(ratio))
                 ratios.push_back(ratio);
             std::snprintf(line, sizeof line, "%10s  %10.2f GB/s  %10.2f GB/s  %-10s %6s\n", sizeText(r.sizeB).c_str(),
-                          r.busbwGBps, p.busbwGBps, std::string(models::algorithmName(p.algorithm)).c_str(),
+                          r.busbwGBps, p.busbwGBps,
+                          unmodelledOnly ? "—" : std::string(models::algorithmName(p.algorithm)).c_str(),
                           std::isfinite(ratio) ? ratioText(ratio).c_str() : "—");
             table += line;
             rows.push_back({{"size_B", r.sizeB},
                             {"measured_busbw_GBps", r.busbwGBps},
-                            {"predicted_busbw_GBps", p.busbwGBps},
-                            {"algorithm", std::string(models::algorithmName(p.algorithm))},
+                            {"predicted_busbw_GBps",
+                             std::isfinite(p.busbwGBps) ? nlohmann::json(p.busbwGBps) : nlohmann::json(nullptr)},
+                            {"algorithm", unmodelledOnly ? nlohmann::json(nullptr)
+                                                         : nlohmann::json(std::string(models::algorithmName(p.algorithm)))},
                             {"ratio", std::isfinite(ratio) ? nlohmann::json(ratio) : nlohmann::json(nullptr)}});
         }
         double median = NAN;
@@ -105,6 +131,9 @@ int runNcclCompare(const NcclArgs& args)
                                         {"avg_busbw_GBps", std::isfinite(log.avgBusbwGBps)
                                                                ? nlohmann::json(log.avgBusbwGBps)
                                                                : nlohmann::json(nullptr)},
+                                        {"nccl_algo", algoSpec},
+                                        {"trailer", log.trailer},
+                                        {"notes", notes},
                                         {"median_ratio_large",
                                          std::isfinite(median) ? nlohmann::json(median) : nlohmann::json(nullptr)},
                                         {"rows", rows}}
@@ -115,11 +144,17 @@ int runNcclCompare(const NcclArgs& args)
         std::cout << "log      " << args.log << " (" << log.format << "): " << opName << ", " << n << " GPUs"
                   << (log.device.empty() ? "" : " (" + log.device + ")") << ", " << log.rows.size() << " sizes\n";
         std::cout << "model    " << run.design.name << ", " << scope << " scope, " << t.fabric
-                  << " fabric; NCCL's fastest algorithm per size\n\n";
+                  << " fabric; NCCL's fastest algorithm per size"
+                  << (algoSpec.empty() ? std::string() : " among NCCL_ALGO=" + algoSpec) << "\n\n";
         std::printf("%10s  %15s  %15s  %-10s %6s\n", "size", "measured busbw", "predicted busbw", "algorithm", "ratio");
         std::cout << table;
         if (std::isfinite(median))
             std::printf("\nmedian measured/predicted busbw at sizes >= 64 MiB: %.2f\n", median);
+        else if (unmodelledOnly)
+            std::printf("\nmedian measured/predicted busbw: not checked (%s is not modelled)\n",
+                        sel.unmodelled.front().c_str());
+        for (const std::string& note : notes)
+            std::cout << "note     " << note << "\n";
         return 0;
     });
 }

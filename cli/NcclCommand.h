@@ -12,6 +12,7 @@ struct NcclArgs {
     std::string design;
     std::string op; ///< allreduce, allgather, reducescatter, alltoall; empty = from the file name
     int gpus = 0;   ///< 0 = from the log's device list
+    std::string algo; ///< NCCL_ALGO syntax; empty = the log's NCCL_ALGO, else NCCL's choice
     bool json = false;
 };
 

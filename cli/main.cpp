@@ -138,6 +138,8 @@ int main(int argc, char** argv)
                         "allreduce, allgather, reducescatter or alltoall (default: from the file name)");
     compare->add_option("--gpus", nccl.gpus, "GPUs in the run (default: the log's \"# Rank\" lines)")
         ->check(CLI::PositiveNumber);
+    compare->add_option("--algo", nccl.algo,
+                        "Algorithms NCCL may use, in NCCL_ALGO's syntax (default: the log's NCCL_ALGO, else all)");
     compare->add_flag("--json", nccl.json, "Print JSON");
 
     GpuCalibrateArgs calib;

@@ -1,6 +1,7 @@
 #include "hil/NcclLog.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <sstream>
@@ -52,6 +53,15 @@ std::vector<std::string> splitComma(const std::string& s)
 std::string stripPrefix(const std::string& line)
 {
     std::string rest = line;
+    // A quoted log (`> ` in an issue or a mail) and Open MPI's `--timestamp-output`
+    // ("Thu Jul 18 15:41:05 2024<stdout>:").
+    while (rest.rfind("> ", 0) == 0 || rest == ">")
+        rest = rest.size() > 2 ? rest.substr(2) : "";
+    for (const char* tag : {"<stdout>:", "<stderr>:"}) {
+        const auto at = rest.find(tag);
+        if (at != std::string::npos && at < 48 && (rest[0] != '[' || rest.find(']') > at))
+            rest = rest.substr(at + 9);
+    }
     if (!rest.empty() && rest[0] == '[') {
         const auto close = rest.find(']');
         const bool rank =
@@ -71,6 +81,49 @@ std::string stripPrefix(const std::string& line)
     if (first != std::string::npos && rest[first] == '#')
         rest = rest.substr(first);
     return rest;
+}
+
+/// MPICH's `-prepend-rank` can land inside a row when ranks' output interleaves ("-1[0]    1626.5"):
+/// drop every "[digits]" from a result row.
+std::string dropRankTags(const std::string& l)
+{
+    std::string out;
+    for (std::size_t i = 0; i < l.size(); ++i) {
+        if (l[i] == '[') {
+            std::size_t j = i + 1;
+            while (j < l.size() && std::isdigit(static_cast<unsigned char>(l[j])))
+                ++j;
+            if (j > i + 1 && j < l.size() && l[j] == ']') {
+                out += ' ';
+                i = j;
+                continue;
+            }
+        }
+        out += l[i];
+    }
+    return out;
+}
+
+/// The value an NCCL setting is given in a line: `NCCL_ALGO=Ring` (a command line's `-x`, an
+/// `export`), or NCCL's own "NCCL_ALGO set by environment to Ring".
+std::string ncclSetting(const std::string& l, const std::string& name)
+{
+    const auto at = l.find(name);
+    if (at == std::string::npos)
+        return "";
+    std::size_t v = at + name.size();
+    if (v < l.size() && l[v] == '=')
+        ++v;
+    else if (l.compare(v, 24, " set by environment to ") == 0 || l.compare(v, 23, " set by environment to") == 0)
+        v = l.find("to", v) + 2;
+    else
+        return "";
+    while (v < l.size() && (l[v] == ' ' || l[v] == '"' || l[v] == '\''))
+        ++v;
+    std::string out;
+    while (v < l.size() && !std::isspace(static_cast<unsigned char>(l[v])) && l[v] != '"' && l[v] != '\'')
+        out += l[v++];
+    return out;
 }
 
 bool toNumber(const std::string& s, double& v)
@@ -135,6 +188,10 @@ NcclLog parseNcclLog(const std::string& text, const std::string& file)
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string& l = lines[i];
         const int lineNo = static_cast<int>(i + 1);
+        for (auto [name, into] : {std::pair<const char*, std::string*>{"NCCL_ALGO", &log.ncclAlgo},
+                                  {"NCCL_PROTO", &log.ncclProto}})
+            if (const std::string v = ncclSetting(l, name); !v.empty())
+                *into = v;
         if (l.find("NCCL INFO") != std::string::npos)
             continue;
         if (l.find("NCCL WARN") != std::string::npos)
@@ -142,8 +199,15 @@ NcclLog parseNcclLog(const std::string& text, const std::string& file)
         if (l.find("Test NCCL failure") != std::string::npos || l.find("Test CUDA failure") != std::string::npos ||
             l.find("Test failure") != std::string::npos)
             fail(file, lineNo, "run", "the nccl-tests run failed here: " + l);
-        if (!csv && l.rfind("#", 0) == 0) {
-            const std::vector<std::string> w = splitWhitespace(l.substr(1));
+        // A rendering that drops the `#` (a web page's copy): the header and trailer lines without it.
+        const std::vector<std::string> words = csv ? std::vector<std::string>{} : splitWhitespace(l);
+        const bool bareHeader = !csv && header.empty() && std::find(words.begin(), words.end(), "size") != words.end() &&
+                                std::find(words.begin(), words.end(), "busbw") != words.end();
+        const bool bareTrailer = !csv && !words.empty() && (words[0] == "Out" || words[0] == "Avg") &&
+                                 (l.find("Out of bounds values") != std::string::npos ||
+                                  l.find("Avg bus bandwidth") != std::string::npos);
+        if (!csv && (l.rfind("#", 0) == 0 || bareHeader || bareTrailer)) {
+            const std::vector<std::string> w = splitWhitespace(l.substr(l.rfind("#", 0) == 0 ? 1 : 0));
             if (w.size() >= 2 && w[0] == "Rank") {
                 ++log.ranks;
                 if (log.device.empty()) {
@@ -183,7 +247,7 @@ NcclLog parseNcclLog(const std::string& text, const std::string& file)
             }
             continue;
         }
-        const std::vector<std::string> f = csv ? splitComma(l) : splitWhitespace(l);
+        const std::vector<std::string> f = csv ? splitComma(l) : splitWhitespace(dropRankTags(l));
         if (f.empty() || (f.size() == 1 && f[0].empty()))
             continue;
         if (header.empty()) {
@@ -234,7 +298,7 @@ NcclLog parseNcclLog(const std::string& text, const std::string& file)
                 r.type = v;
             else if (name == "redop")
                 r.redop = v;
-            else if (name == "time") {
+            else if (name == "time" || name == "cputime") {
                 (seenTime++ == 0 ? r.timeUs : r.inTimeUs) = num("time");
             } else if (name == "algbw") {
                 (seenAlg++ == 0 ? r.algbwGBps : r.inAlgbwGBps) = num("algbw");
@@ -253,10 +317,32 @@ NcclLog parseNcclLog(const std::string& text, const std::string& file)
         fail(file, 0, "header", "no nccl-tests result table (a \"size count type … busbw\" header) in the file");
     if (log.rows.empty())
         fail(file, headerLine, "rows", "the result table has no rows — is the log truncated?");
-    if (!csv && !trailer)
-        fail(file, log.rows.back().line, "trailer",
-             "no \"# Out of bounds values\" / \"# Avg bus bandwidth\" lines after the last row — the log looks "
-             "truncated");
+    if (!csv && !trailer) {
+        // Cut after its rows (a README's excerpt, a run that crashed after printing): every row is
+        // whole (a row cut short is an error above), so the rows stand; say so.
+        log.trailer = false;
+        log.notes.push_back("no \"# Out of bounds values\" / \"# Avg bus bandwidth\" lines after the last row (line " +
+                            std::to_string(log.rows.back().line) +
+                            "): the log ends after its rows; its rows are read, its run's own check is not");
+    }
+    // Without rank lines: the ranks nccl-tests' busbw/algbw factor gives at the largest size.
+    const NcclRow& big = log.rows.back();
+    if (log.ranks == 0 && log.op && big.algbwGBps > 0 && big.busbwGBps > 0) {
+        const double k = big.busbwGBps / big.algbwGBps;
+        // Both printed to 2 decimals: the factor's uncertainty, and the ranks' it gives.
+        const double dk = k * (0.005 / big.busbwGBps + 0.005 / big.algbwGBps);
+        double n = NAN, dn = INFINITY;
+        if (*log.op == "allreduce" && k < 1.999) {
+            n = 2 / (2 - k);
+            dn = 2 * dk / ((2 - k) * (2 - k));
+        } else if ((*log.op == "allgather" || *log.op == "reducescatter") && k < 0.999) {
+            n = 1 / (1 - k);
+            dn = dk / ((1 - k) * (1 - k));
+        }
+        // Trusted while the printed figures tell whole ranks apart.
+        if (std::isfinite(n) && n >= 1.5 && dn < 0.4 && std::abs(n - std::round(n)) < 0.5 - dn)
+            log.ranksFromFactor = static_cast<int>(std::round(n));
+    }
     return log;
 }
 

@@ -30,10 +30,22 @@ struct NcclLog {
     int ranks = 0;                        ///< `#  Rank N …` device lines (0 when not printed)
     std::string device;                   ///< GPU name from the first device line
     double avgBusbwGBps = NAN;            ///< the trailer's "Avg bus bandwidth"
+    /// Without rank lines, the ranks the largest row's busbw/algbw gives (nccl-tests' factor:
+    /// 2(n − 1)/n for AllReduce, (n − 1)/n for AllGather and ReduceScatter); 0 when it cannot tell.
+    int ranksFromFactor = 0;
+    /// NCCL settings the log names (its command line's `-x NCCL_ALGO=…`, an `export`, or NCCL's
+    /// "NCCL_ALGO set by environment to …" line); empty when it does not.
+    std::string ncclAlgo, ncclProto;
+    bool trailer = true; ///< false: the log ends after its rows (cut by its author or a crash; noted)
+    std::vector<std::string> notes; ///< what the reader accepted that a user should know
     std::vector<NcclRow> rows;
 };
 
-/// Parse a log; InputError (file:line and the column) on a malformed or truncated log.
+/// Parse a log; InputError (file:line and the column) on a malformed log or a row cut short. A log
+/// that ends after its last whole row (no trailer) is read, with a note. Formats: the text table
+/// with or without `#` (a rendering that drops it), `cputime` for `time` (`-C`), per-iteration
+/// columns (`-I`); launcher prefixes (Open MPI `[1,0]<stdout>:` with or without a timestamp,
+/// MPICH `[0] ` also inside a row, `srun -l`), quoted (`> `) lines.
 NcclLog parseNcclLog(const std::string& text, const std::string& fileName);
 NcclLog readNcclLog(const std::string& path);
 

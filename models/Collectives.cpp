@@ -1,6 +1,7 @@
 #include "models/Collectives.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "core/Yaml.h"
@@ -179,6 +180,93 @@ CollectiveTime bestCollective(Collective op, int n, double sizeB, const Hierarch
             best = c;
     }
     return best;
+}
+
+CollectiveTime bestCollective(Collective op, int n, double sizeB, const Hierarchy& h, const NcclParams& p,
+                              const std::vector<Algorithm>& allowed)
+{
+    if (allowed.empty())
+        return bestCollective(op, n, sizeB, h, p);
+    CollectiveTime best;
+    best.timeS = NAN;
+    for (Algorithm a : allowed) {
+        const CollectiveTime c = collectiveTime(op, a, n, sizeB, h, p);
+        if (!std::isnan(c.timeS) && (std::isnan(best.timeS) || c.timeS < best.timeS))
+            best = c;
+    }
+    return best;
+}
+
+AlgoSelection ncclAlgoSelection(const std::string& spec, Collective op)
+{
+    AlgoSelection out;
+    const std::vector<Algorithm> modelled = {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::NvlsTree};
+    if (op == Collective::AllToAll || spec.empty())
+        return out;
+    auto lower = [](std::string s) {
+        for (char& c : s)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
+        return s;
+    };
+    // The list that applies to op: a per-function one ("allreduce:tree,ring;allgather:ring"), or the
+    // global one (no "func:" prefix).
+    std::string list;
+    bool found = false;
+    std::size_t from = 0;
+    const std::string s = lower(spec);
+    while (from <= s.size()) {
+        const auto semi = s.find(';', from);
+        const std::string part = s.substr(from, semi == std::string::npos ? std::string::npos : semi - from);
+        const auto colon = part.find(':');
+        if (colon == std::string::npos) {
+            if (!found)
+                list = part;
+        } else {
+            std::string fn = part.substr(0, colon);
+            fn.erase(std::remove(fn.begin(), fn.end(), '_'), fn.end());
+            if (fn == collectiveName(op)) {
+                list = part.substr(colon + 1);
+                found = true;
+            }
+        }
+        if (semi == std::string::npos)
+            break;
+        from = semi + 1;
+    }
+    if (list.empty())
+        return out;
+    const bool exclude = list[0] == '^';
+    if (exclude)
+        list = list.substr(1);
+    std::vector<Algorithm> named;
+    std::size_t at = 0;
+    while (at <= list.size()) {
+        const auto comma = list.find(',', at);
+        const std::string name = list.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+        if (name == "ring")
+            named.push_back(Algorithm::Ring);
+        else if (name == "tree")
+            named.push_back(Algorithm::Tree);
+        else if (name == "nvls")
+            named.push_back(Algorithm::Nvls);
+        else if (name == "nvlstree")
+            named.push_back(Algorithm::NvlsTree);
+        else if (name == "collnetdirect" || name == "collnetchain" || name == "collnet" || name == "pat")
+            out.unmodelled.push_back(name);
+        else if (!name.empty()) {
+            out.error = "NCCL_ALGO names \"" + name + "\": NCCL knows Ring, Tree, NVLS, NVLSTree, CollNetDirect, "
+                        "CollNetChain and PAT";
+            return out;
+        }
+        if (comma == std::string::npos)
+            break;
+        at = comma + 1;
+    }
+    for (Algorithm a : modelled)
+        if ((std::find(named.begin(), named.end(), a) != named.end()) != exclude)
+            out.allowed.push_back(a);
+    return out;
 }
 
 std::vector<double> ncclSizes(double fromB, double toB)

@@ -71,6 +71,21 @@ CollectiveTime collectiveTime(Collective op, Algorithm algo, int n, double sizeB
 /// The fastest applicable algorithm, as NCCL's tuner would pick.
 CollectiveTime bestCollective(Collective op, int n, double sizeB, const Hierarchy& h, const NcclParams& p);
 
+/// The fastest applicable algorithm among `allowed` (empty: all), as NCCL picks under NCCL_ALGO.
+CollectiveTime bestCollective(Collective op, int n, double sizeB, const Hierarchy& h, const NcclParams& p,
+                              const std::vector<Algorithm>& allowed);
+
+/// NCCL_ALGO's syntax for `op`: a list (`Ring,Tree`), an exclusion (`^NVLS`), per-function lists
+/// (`allreduce:tree,ring;allgather:ring`). `allowed`: the algorithms rdt models that it leaves (all
+/// when it does not restrict `op`); `unmodelled`: those it names that rdt does not model (CollNet,
+/// PAT); `error`: a name NCCL does not know. AlltoAll is point-to-point: NCCL_ALGO leaves it alone.
+struct AlgoSelection {
+    std::vector<Algorithm> allowed;
+    std::vector<std::string> unmodelled;
+    std::string error;
+};
+AlgoSelection ncclAlgoSelection(const std::string& spec, Collective op);
+
 /// nccl-tests' default sweep: 1 KiB … 8 GiB by factors of 2.
 std::vector<double> ncclSizes(double fromB = 1024.0, double toB = 8589934592.0);
 

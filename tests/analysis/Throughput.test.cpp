@@ -94,7 +94,6 @@ TEST_CASE("malformed and truncated nccl-tests logs: located errors", "[throughpu
     const std::string dir = kRoot + "tests/fixtures/nccl/bad/";
     const std::pair<const char*, const char*> cases[] = {
         {"truncated_row.log", "truncated_row.log:40"},
-        {"no_trailer.log", "no_trailer.log:40"},
         {"bad_number.log", "bad_number.log:40"},
         {"no_table.log", "no nccl-tests result table"},
         {"failed_run.log", "failed_run.log:40"},
@@ -110,6 +109,60 @@ TEST_CASE("malformed and truncated nccl-tests logs: located errors", "[throughpu
     CHECK_THROWS_WITH(hil::readNcclLog(dir + "bad_number.log"), Contains("column \"algbw\""));
     CHECK_THROWS_WITH(hil::readNcclLog(dir + "truncated_row.log"), Contains("truncated"));
     CHECK_THROWS_WITH(hil::readNcclLog(dir + "huge_count.csv"), Contains("column \"count\""));
+}
+
+TEST_CASE("nccl-tests logs as public copies show them: cut after the rows, without '#', quoted, timestamped, "
+          "cputime, rank tags inside a row, NCCL_ALGO, ranks from the busbw factor",
+          "[throughput][nccl]")
+{
+    const std::string dir = kRoot + "tests/fixtures/nccl/";
+    // Cut after its rows: read, with a note naming the last row's line.
+    const hil::NcclLog cut = hil::readNcclLog(dir + "all_reduce_perf_cut_after_rows.log");
+    CHECK_FALSE(cut.trailer);
+    CHECK(cut.rows.size() == 18);
+    REQUIRE(cut.notes.size() == 1);
+    CHECK_THAT(cut.notes[0], Contains("line 40") && Contains("ends after its rows"));
+    // A web page's copy without '#': header, units row and trailer still found.
+    const hil::NcclLog bare = hil::readNcclLog(dir + "all_gather_perf_no_hash.log");
+    CHECK(bare.trailer);
+    CHECK(bare.notes.empty());
+    REQUIRE(bare.rows.size() == 5);
+    CHECK(bare.rows.front().sizeB == 67108864);
+    CHECK(bare.rows.front().redop == "none");
+    CHECK(bare.avgBusbwGBps == Approx(140.5));
+    CHECK(bare.ranks == 0);
+    CHECK(bare.ranksFromFactor == 16); // busbw/algbw = 15/16
+    // Quoted, Open MPI timestamps, cputime, an MPICH rank tag inside a row, NCCL_ALGO/PROTO.
+    const hil::NcclLog q = hil::readNcclLog(dir + "all_reduce_perf_quoted_timestamped.log");
+    REQUIRE(q.rows.size() == 3);
+    CHECK(q.rows[1].sizeB == 2147483648.0);
+    CHECK(q.rows[1].timeUs == Approx(10250.0));
+    CHECK(q.rows[1].busbwGBps == Approx(392.83));
+    CHECK(q.rows[1].inBusbwGBps == Approx(392.83));
+    CHECK(q.ncclAlgo == "Ring");
+    CHECK(q.ncclProto == "Simple");
+    CHECK(q.ranksFromFactor == 16); // busbw/algbw = 2 x 15/16
+    CHECK(q.avgBusbwGBps == Approx(392.1));
+    // Logs with rank lines keep them; the factor is only for logs without.
+    CHECK(hil::readNcclLog(kRoot + "data/nccl-tests/all_reduce_perf_1x8_h100.log").ranksFromFactor == 0);
+}
+
+TEST_CASE("NCCL_ALGO's syntax: lists, exclusions, per-function lists, names rdt does not model", "[throughput][nccl]")
+{
+    using models::Algorithm;
+    using models::Collective;
+    const auto ring = models::ncclAlgoSelection("Ring", Collective::AllReduce);
+    CHECK(ring.allowed == std::vector<Algorithm>{Algorithm::Ring});
+    CHECK(models::ncclAlgoSelection("^NVLS,NVLSTree", Collective::AllReduce).allowed ==
+          std::vector<Algorithm>{Algorithm::Ring, Algorithm::Tree});
+    CHECK(models::ncclAlgoSelection("allreduce:tree,ring;allgather:ring", Collective::AllGather).allowed ==
+          std::vector<Algorithm>{Algorithm::Ring});
+    CHECK(models::ncclAlgoSelection("allreduce:tree;allgather:ring", Collective::ReduceScatter).allowed.empty());
+    const auto collnet = models::ncclAlgoSelection("COLLNETCHAIN", Collective::AllReduce);
+    CHECK(collnet.allowed.empty());
+    CHECK(collnet.unmodelled == std::vector<std::string>{"collnetchain"});
+    CHECK_THAT(models::ncclAlgoSelection("Rings", Collective::AllReduce).error, Contains("\"rings\""));
+    CHECK(models::ncclAlgoSelection("Ring", Collective::AllToAll).allowed.empty()); // point to point
 }
 
 TEST_CASE("RoCE and InfiniBand examples differ where their fabrics differ", "[throughput][pipeline]")

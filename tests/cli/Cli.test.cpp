@@ -431,11 +431,12 @@ TEST_CASE("rdt nccl compare: measured against predicted busbw per size", "[cli][
     CHECK(text.code == 0);
     CHECK_THAT(text.out, Contains("allgather, 16 GPUs"));
     CHECK_THAT(text.out, Contains("median measured/predicted busbw"));
-    // CSV has no device list: the GPU count must be given.
+    // CSV has no device list: the ranks come from nccl-tests' busbw/algbw factor, said so.
     const Run csv = runRdt("nccl compare tests/fixtures/nccl/all_reduce_perf_ring.csv --design "
-                           "data/designs/meta-24k-roce.yaml");
-    CHECK(csv.code == 2);
-    CHECK_THAT(csv.out, Contains("--gpus"));
+                           "data/designs/meta-24k-roce.yaml --json");
+    CHECK(csv.code == 0);
+    CHECK(nlohmann::json::parse(csv.out).at("gpus") == 8);
+    CHECK_THAT(nlohmann::json::parse(csv.out).at("notes").dump(), Contains("busbw/algbw"));
     CHECK(runRdt("nccl compare tests/fixtures/nccl/all_reduce_perf_ring.csv --gpus 8 --design "
                  "data/designs/meta-24k-roce.yaml")
               .code == 0);
@@ -443,6 +444,40 @@ TEST_CASE("rdt nccl compare: measured against predicted busbw per size", "[cli][
                              "data/designs/meta-24k-roce.yaml");
     CHECK(trunc.code == 2);
     CHECK_THAT(trunc.out, Contains("truncated_row.log:40"));
+}
+
+TEST_CASE("rdt nccl compare: the log's NCCL_ALGO and --algo pick the algorithm, ranks from the busbw factor",
+          "[cli][throughput][nccl]")
+{
+    const std::string log = "tests/fixtures/nccl/all_reduce_perf_quoted_timestamped.log";
+    const std::string design = " --design data/designs/meta-24k-ib.yaml";
+    // The log ran NCCL_ALGO=Ring on 16 GPUs (no rank lines: the factor says 16): predicted as a ring.
+    const Run r = runRdt("nccl compare " + log + design + " --json");
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j.at("gpus") == 16);
+    CHECK(j.at("nccl_algo") == "Ring");
+    for (const auto& row : j.at("rows"))
+        CHECK(row.at("algorithm") == "ring");
+    const std::string notes = j.at("notes").dump();
+    CHECK_THAT(notes, Contains("busbw/algbw") && Contains("NCCL_ALGO=Ring (the log's)"));
+    // Without the restriction NCCL's default on two H100 nodes is NVLS-tree.
+    const auto free = nlohmann::json::parse(runRdt("nccl compare " + log + design + " --algo ^collnetchain --json").out);
+    CHECK(free.at("rows")[0].at("algorithm") == "nvls_tree");
+    // A ring over two nodes cannot beat a tree that also may run: the ring-only prediction is lower.
+    CHECK(j.at("rows")[0].at("predicted_busbw_GBps").get<double>() <
+          free.at("rows")[0].at("predicted_busbw_GBps").get<double>());
+    // An algorithm rdt does not model: not checked, said so; a name NCCL does not know: an error.
+    const Run collnet = runRdt("nccl compare " + log + design + " --algo CollNetChain");
+    CHECK(collnet.code == 0);
+    CHECK_THAT(collnet.out, Contains("not checked (collnetchain is not modelled)"));
+    const Run bad = runRdt("nccl compare " + log + design + " --algo Rings");
+    CHECK(bad.code == 2);
+    CHECK_THAT(bad.out, Contains("--algo") && Contains("\"rings\""));
+    // A log cut after its rows is read, with its note.
+    const Run cut = runRdt("nccl compare tests/fixtures/nccl/all_reduce_perf_cut_after_rows.log" + design);
+    CHECK(cut.code == 0);
+    CHECK_THAT(cut.out, Contains("note     no \"# Out of bounds values\""));
 }
 
 TEST_CASE("rdt gpu calibrate: DVFS fit from nvidia-smi telemetry against the catalog", "[cli][throughput][telemetry]")
