@@ -271,6 +271,7 @@ models::Hierarchy hierarchyFor(const core::Design& d, const signal::SignalResult
         }
         out.nicRateGbps = rate / 1e9;
         h.nodeNetBps = nics * rate / 8.0 * out.nccl.nicEfficiency;
+        h.nics = nics;
     }
     if (gpu) {
         if (std::isfinite(gpu->nvlinkBytesPerS))
@@ -281,6 +282,8 @@ models::Hierarchy hierarchyFor(const core::Design& d, const signal::SignalResult
                                             "PCIe Gen5 x16 (64 GB/s per direction)");
         }
         h.nvls = gpu->nvlinkSharp;
+        h.nvlsTreeChannel2Bps = gpu->nvlsTreeChannel2Bps;
+        h.nvlsTreeChannelBps = gpu->nvlsTreeChannelBps;
     }
     // Nodes per rack, racks per pod, pods.
     int nodes = 0;
@@ -309,6 +312,7 @@ models::Hierarchy hierarchyFor(const core::Design& d, const signal::SignalResult
                                 std::to_string(trays * h.gpusPerNode) + " GPUs taken");
         const int gpusInRack = h.nodesPerRack * h.gpusPerNode;
         h.nodeNetBps *= trays;
+        h.nics *= trays;
         h.gpusPerNode = trays * h.gpusPerNode;
         h.nodeScope = "nvlink-domain";
         out.notes.push_back("NVLink domain of " + std::to_string(h.gpusPerNode) +

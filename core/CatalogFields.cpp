@@ -161,6 +161,8 @@ std::vector<FieldSpec> fieldsFor(PartKind kind)
              q("memory", Dimension::DataSize),
              q("memory_bandwidth", Dimension::DataRate),
              q("nvlink_bandwidth", Dimension::DataRate),
+             q("nvls_tree_channel_2_nodes", Dimension::DataRate, 1e-9),
+             q("nvls_tree_channel", Dimension::DataRate, 1e-9),
              q("bf16_dense", Dimension::ComputeRate),
              q("fp8_dense", Dimension::ComputeRate),
              q("fp16_dense", Dimension::ComputeRate),

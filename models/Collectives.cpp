@@ -110,8 +110,11 @@ CollectiveTime collectiveTime(Collective op, Algorithm algo, int n, double sizeB
     const bool multiNode = nodes > 1;
     const double nvRing = p.ringEfficiency * h.nvlinkBps;
     // A ring (or tree) across nodes passes each node boundary once per channel; all channels
-    // together use every rail NIC, so the boundary carries the node's whole network rate [K2].
-    const double ringBps = multiNode ? std::min(nvRing, h.nodeNetBps) : nvRing;
+    // together use every rail NIC, so the boundary carries the node's whole network rate [K2]. Inside
+    // the node each GPU forwards all but the channel that leaves from it: g/(g − 1) of NVLink's
+    // ring rate is what NVLink allows.
+    const double ringBps =
+        multiNode ? std::min(g > 1 ? nvRing * g / (g - 1.0) : INFINITY, h.nodeNetBps) : nvRing;
     const double step = multiNode ? h.networkLatencyS(n) + p.nvlinkStepS : p.nvlinkStepS;
     const double nn = n, r = (nn - 1) / nn;
     double t = nan;
@@ -137,6 +140,12 @@ CollectiveTime collectiveTime(Collective op, Algorithm algo, int n, double sizeB
                 const double dn = nodes;
                 t = p.nvlsS + 2 * std::log2(dn) * h.networkLatencyS(n) +
                     std::max(sizeB / (p.nvlsEfficiency * h.nvlinkBps), 2 * (dn - 1) / dn * sizeB / h.nodeNetBps);
+                // NCCL's per-channel cap: heads × cap of busbw, on two nodes and on more.
+                const double cap = nodes == 2 ? h.nvlsTreeChannel2Bps : h.nvlsTreeChannelBps;
+                const int heads = std::min(h.gpusPerNode, h.nics);
+                if (std::isfinite(cap) && heads > 0)
+                    t = std::max(t, p.nvlsS + 2 * std::log2(dn) * h.networkLatencyS(n) +
+                                        sizeB * busbwFactor(op, n) / (heads * cap));
             }
             break;
         case Algorithm::Direct: break;

@@ -6,6 +6,7 @@
 /// nccl-tests "size": the per-rank buffer for AllReduce, the total (gathered) buffer for
 /// AllGather and ReduceScatter, the per-rank send buffer for AlltoAll.
 
+#include <cmath>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,6 +43,11 @@ struct Hierarchy {
     int racksPerNode = 1;              ///< racks one NVLink domain spans (then nodesPerRack is 1)
     double nvlinkBps = 450e9;  ///< per GPU, per direction, line rate
     bool nvls = true;          ///< NVSwitch with in-switch reduction
+    /// NVLS-tree across nodes: NCCL runs one channel ("head") per NIC a node has, up to its GPUs,
+    /// each capped (per channel, busbw) by its tuning model for the GPU generation: on two nodes
+    /// and on more. NaN: no cap (the GPU's catalog entry lacks it).
+    int nics = 8;
+    double nvlsTreeChannel2Bps = NAN, nvlsTreeChannelBps = NAN;
     double nodeNetBps = 400e9; ///< per node: NICs × usable rate (after lane-rate fallback and efficiency)
     int nodesPerRack = 2, racksPerPod = 192, pods = 8;
     double rackOversubscription = 1.0;                                   ///< rack switch downlinks / uplinks

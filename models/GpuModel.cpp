@@ -34,6 +34,8 @@ GpuSpec GpuSpec::fromPart(const core::Part& p)
     g.memoryBytesPerS = p.value("memory_bandwidth", NAN) / 8.0;
     g.nvlinkBytesPerS = p.value("nvlink_bandwidth", NAN) / 8.0;
     g.nvlinkSharp = p.text("nvlink_sharp") == "true";
+    g.nvlsTreeChannel2Bps = p.value("nvls_tree_channel_2_nodes", NAN) / 8.0;
+    g.nvlsTreeChannelBps = p.value("nvls_tree_channel", NAN) / 8.0;
     g.slowdownK = p.value("slowdown_temp", NAN);
     g.maxOperatingK = p.value("max_operating_temp", NAN);
     return g;

@@ -29,6 +29,9 @@ struct GpuSpec {
     double sparsity = 2.0;                               ///< 2:4 sparse speed-up on tensor types
     double memoryBytesPerS = NAN, nvlinkBytesPerS = NAN; ///< NVLink: both directions together
     bool nvlinkSharp = false;                            ///< NVSwitch with in-switch reduction (NVLS)
+    /// NCCL's per-channel cap on NVLS-tree busbw for this GPU generation, bytes/s, on two nodes and
+    /// on more (its tuning model's perChMaxNVLSTreeBws); NaN: not in the catalog (no cap).
+    double nvlsTreeChannel2Bps = NAN, nvlsTreeChannelBps = NAN;
     double slowdownK = NAN;                              ///< hardware slowdown (NaN: not in the catalog)
     double maxOperatingK = NAN; ///< the temperature the GPU lowers its clocks to hold (NaN: not in the catalog)
     /// Where thermal throttling starts: max operating temperature, else slowdown; NaN when neither is known.

@@ -351,21 +351,28 @@ TEST_CASE("a link class passes only if every rule on it passes", "[signoff][sign
 
 TEST_CASE("busbw that rises with scope at the same algbw is explained", "[signoff][throughput]")
 {
-    // The InfiniBand example: 400G NICs into 400G Quantum-2 ports, so a rack's AllReduce keeps the
-    // node's algbw (single-rack's NICs now run at the Minipack2's 200G: issue 33).
+    // The InfiniBand example: 400G NICs into 400G Quantum-2 ports, so a rack's AllGather keeps
+    // (nearly) the node's algbw while nccl-tests' factor (n-1)/n grows.
     const auto r = runWith(kRoot + "data/designs/meta-24k-ib.yaml");
     const double gib = double(1ull << 30);
-    const auto node = r.throughput->collective(models::Collective::AllReduce, 8, gib);
-    const auto rack = r.throughput->collective(models::Collective::AllReduce, 16, gib);
+    const auto node = r.throughput->collective(models::Collective::AllGather, 8, gib);
+    const auto rack = r.throughput->collective(models::Collective::AllGather, 16, gib);
     REQUIRE(rack.busbwGBps > node.busbwGBps);
-    // nccl-tests: busbw = algbw × 2(n−1)/n; 1.75 at 8 GPUs, 1.875 at 16 (ratio 1.0714).
+    // nccl-tests: busbw = algbw × (n−1)/n; 0.875 at 8 GPUs, 0.9375 at 16.
     CHECK(rack.algbwGBps <= node.algbwGBps * 1.005);
-    CHECK(rack.busbwGBps / node.busbwGBps == Approx(1.875 / 1.75 * rack.algbwGBps / node.algbwGBps));
+    CHECK(rack.busbwGBps / node.busbwGBps == Approx(0.9375 / 0.875 * rack.algbwGBps / node.algbwGBps));
     bool explained = false;
     for (const std::string& n : r.throughput->notes)
         explained =
-            explained || (n.find("allreduce busbw") != std::string::npos && n.find("2(n-1)/n") != std::string::npos);
+            explained || (n.find("allgather busbw") != std::string::npos && n.find("(n-1)/n") != std::string::npos);
     CHECK(explained);
+    // AllReduce over two nodes is held by NCCL's NVLS-tree cap (8 channels x 57.7 GB/s), below the
+    // node's NVLS: nccl-tests issue 309 measured 480 GB/s in a node and about 470 on two.
+    const auto node2 = r.throughput->collective(models::Collective::AllReduce, 8, gib);
+    const auto rack2 = r.throughput->collective(models::Collective::AllReduce, 16, gib);
+    CHECK(rack2.algorithm == models::Algorithm::NvlsTree);
+    CHECK(rack2.busbwGBps < node2.busbwGBps);
+    CHECK(rack2.busbwGBps == Approx(8 * 57.7).epsilon(0.01));
 }
 
 TEST_CASE("a chassis without a junction model gets no invented junction temperature", "[signoff][thermal]")

@@ -173,6 +173,46 @@ TEST_CASE("across nodes: 46–48 GB/s per 400G NIC", "[models][collectives]")
     CHECK(h100.busbwGBps / 8 >= 46.0);
 }
 
+TEST_CASE("H100 nodes with 8 x 400G: AllReduce busbw within 10 % of nccl-tests #309 at 2 and 4 nodes",
+          "[models][collectives]")
+{
+    // Issue 39's table of NVIDIA/nccl-tests issue 309 (Dell XE9680, 8 x H100, 8 x CX-7 NDR, NCCL
+    // 2.26.2), AllReduce busbw at 2-16 GiB: 2 nodes by default 461-469 GB/s, with NCCL_ALGO=Ring
+    // 389-393; 4 nodes by default 362-366. The caps per NVLS-tree channel are the catalog's (NCCL's
+    // tuning model for Hopper), nothing here is fitted to these figures.
+    Hierarchy h = grandTeton();
+    h.nics = 8;
+    h.nvlsTreeChannel2Bps = h100().nvlsTreeChannel2Bps;
+    h.nvlsTreeChannelBps = h100().nvlsTreeChannelBps;
+    REQUIRE(h.nvlsTreeChannel2Bps == Approx(57.7e9));
+    REQUIRE(h.nvlsTreeChannelBps == Approx(45.5e9));
+    const NcclParams p = nccl();
+    struct Case {
+        int gpus;
+        std::vector<Algorithm> allowed;
+        double lo, hi;
+    };
+    const Case cases[] = {{16, {}, 461, 469}, {16, {Algorithm::Ring}, 389, 393}, {32, {}, 362, 366}};
+    for (const Case& c : cases)
+        for (double gib : {2.0, 4.0, 8.0, 16.0}) {
+            const CollectiveTime t = bestCollective(Collective::AllReduce, c.gpus, gib * (1ull << 30), h, p, c.allowed);
+            INFO(c.gpus << " GPUs, " << gib << " GiB, " << algorithmName(t.algorithm) << ": " << t.busbwGBps);
+            CHECK(c.lo / t.busbwGBps >= 0.9);
+            CHECK(c.hi / t.busbwGBps <= 1.1);
+        }
+    // Two nodes pick NVLS-tree, held by its cap (8 heads x 57.7 GB/s), not by NVLink.
+    const double s = 16.0 * (1ull << 30);
+    const CollectiveTime two = bestCollective(Collective::AllReduce, 16, s, h, p);
+    CHECK(two.algorithm == Algorithm::NvlsTree);
+    CHECK(two.busbwGBps == Approx(8 * 57.7).epsilon(0.01));
+    Hierarchy uncapped = h;
+    uncapped.nvlsTreeChannel2Bps = NAN;
+    CHECK(collectiveTime(Collective::AllReduce, Algorithm::NvlsTree, 16, s, uncapped, p).busbwGBps > 500);
+    // A ring over nodes runs at the NICs' rate (8 x 47 GB/s), above NVLink's 369 GB/s ring inside one.
+    CHECK(collectiveTime(Collective::AllReduce, Algorithm::Ring, 16, s, h, p).busbwGBps ==
+          Approx(376 * 15.0 / 16 * 16 / 15).epsilon(0.01));
+}
+
 TEST_CASE("busbw grows with message size towards its bound, α–β by hand", "[models][collectives]")
 {
     const Hierarchy h = grandTeton();
