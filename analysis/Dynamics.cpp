@@ -142,6 +142,9 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
         int n = 0;
         for (const Phase& ph : racks)
             n += ph.gpus;
+        if (n > 0 && n % dy.jobs != 0)
+            throw core::InputError(dy.loc, "compute_share: auto needs the job's GPUs: " + std::to_string(n) +
+                                               " GPUs do not split into " + std::to_string(dy.jobs) + " equal jobs");
         if (n > 0)
             detail::resolveComputeShare(resolved, out, n / dy.jobs, workload, throughput);
     }
@@ -182,6 +185,8 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
             if (!b.efficiencyMissing.empty())
                 b.efficiency = NAN;
             b.lossW = b.cycleJ * (1.0 / b.efficiency - 1.0) / dy.iterationS;
+            if (std::isfinite(b.lossW))
+                b.chargeNeedW += b.lossW; // the rack's extra draw makes up the round trip, through the shelves
             b.itLoadW = r < power.racks.size() ? power.racks[r].itLoadW : 0.0;
             b.rideThroughS = power.rideThroughS;
             if (b.storeJ > 0) {

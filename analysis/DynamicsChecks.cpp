@@ -215,8 +215,8 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                   "ORv3 BBUs are normally charging and can modulate their charge current [PD-R2]; the shelf's "
                   "catalog charge_power",
                   "With dynamics.smoothing: bbu, each rack draws its mean, so in the communication phase its "
-                  "battery shelves take D*swing back (D the compute share): against the sum of its shelves' "
-                  "charge_power. A shelf without charge_power is reported not checked (dynamics.not_checked).",
+                  "battery shelves take D*swing back (D the compute share), plus their round trip's loss: against "
+                  "the sum of its shelves' charge_power. A shelf without charge_power is reported not checked (dynamics.not_checked).",
                   {}},
                  [result](core::CheckContext& ctx) {
                      const auto r = result(ctx);

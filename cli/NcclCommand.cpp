@@ -67,17 +67,22 @@ int runNcclCompare(const NcclArgs& args)
                                        " ranks (\"#  Rank …\" lines); pass --gpus N for the number of GPUs");
         // The algorithms NCCL was allowed: --algo, else the log's NCCL_ALGO.
         const std::string algoSpec = !args.algo.empty() ? args.algo : log.ncclAlgo;
-        const models::AlgoSelection sel = models::ncclAlgoSelection(algoSpec, *op);
-        if (!sel.error.empty())
-            throw core::InputError(args.algo.empty() ? core::SourceLoc{args.log, 0, 0, "NCCL_ALGO"}
-                                                     : core::SourceLoc{"command line", 0, 0, "--algo"},
-                                   sel.error);
-        const bool unmodelledOnly = !sel.unmodelled.empty() && sel.allowed.empty();
-        if (!algoSpec.empty())
+        models::AlgoSelection sel = models::ncclAlgoSelection(algoSpec, *op);
+        if (!sel.error.empty() && !args.algo.empty())
+            throw core::InputError(core::SourceLoc{"command line", 0, 0, "--algo"}, sel.error);
+        if (!sel.error.empty()) {
+            // The log's own line (an echoed script's NCCL_ALGO=$ALGO, say): noted, not fatal.
+            notes.push_back("the log's " + sel.error + ": ignored, NCCL's choice among all algorithms predicted");
+            sel = models::AlgoSelection{};
+        }
+        const bool unmodelledOnly = sel.restricted && sel.allowed.empty();
+        const std::string unmodelledWhy =
+            sel.unmodelled.empty() ? std::string("NCCL_ALGO leaves none of the algorithms rdt models")
+                                   : sel.unmodelled.front() + " is not modelled";
+        if (!algoSpec.empty() && sel.error.empty())
             notes.push_back("NCCL_ALGO=" + algoSpec + (args.algo.empty() ? " (the log's)" : " (--algo)") +
-                            (unmodelledOnly ? ": rdt does not model " + sel.unmodelled.front() +
-                                                  " — the prediction is not checked"
-                                            : ""));
+                            (unmodelledOnly ? ": " + unmodelledWhy + " — the prediction is not checked" : ""));
+        bool noneApplies = false;
         if (!log.ncclProto.empty())
             notes.push_back("NCCL_PROTO=" + log.ncclProto + " (the log's): rdt's bandwidths are the Simple protocol's");
         core::Progress quiet;
@@ -96,24 +101,30 @@ int runNcclCompare(const NcclArgs& args)
         char line[200];
         for (const hil::NcclRow& r : log.rows) {
             models::CollectiveTime p = models::bestCollective(*op, n, r.sizeB, t.hierarchy, t.nccl, sel.allowed);
-            if (unmodelledOnly)
+            const bool none = unmodelledOnly || std::isnan(p.timeS);
+            if (none) {
+                noneApplies = noneApplies || !unmodelledOnly;
                 p = models::CollectiveTime{models::Algorithm::Ring, NAN, NAN, NAN};
+            }
             const double ratio = p.busbwGBps > 0 && r.busbwGBps > 0 ? r.busbwGBps / p.busbwGBps : NAN;
             if (r.sizeB >= 64.0 * (1 << 20) && std::isfinite(ratio))
                 ratios.push_back(ratio);
             std::snprintf(line, sizeof line, "%10s  %10.2f GB/s  %10.2f GB/s  %-10s %6s\n", sizeText(r.sizeB).c_str(),
                           r.busbwGBps, p.busbwGBps,
-                          unmodelledOnly ? "—" : std::string(models::algorithmName(p.algorithm)).c_str(),
+                          none ? "—" : std::string(models::algorithmName(p.algorithm)).c_str(),
                           std::isfinite(ratio) ? ratioText(ratio).c_str() : "—");
             table += line;
             rows.push_back({{"size_B", r.sizeB},
                             {"measured_busbw_GBps", r.busbwGBps},
                             {"predicted_busbw_GBps",
                              std::isfinite(p.busbwGBps) ? nlohmann::json(p.busbwGBps) : nlohmann::json(nullptr)},
-                            {"algorithm", unmodelledOnly ? nlohmann::json(nullptr)
+                            {"algorithm", none ? nlohmann::json(nullptr)
                                                          : nlohmann::json(std::string(models::algorithmName(p.algorithm)))},
                             {"ratio", std::isfinite(ratio) ? nlohmann::json(ratio) : nlohmann::json(nullptr)}});
         }
+        if (noneApplies)
+            notes.push_back("no allowed algorithm applies to " + std::string(models::collectiveName(*op)) + " on " +
+                            std::to_string(n) + " GPUs here: those sizes are not predicted");
         double median = NAN;
         if (!ratios.empty()) {
             std::sort(ratios.begin(), ratios.end());
@@ -151,8 +162,7 @@ int runNcclCompare(const NcclArgs& args)
         if (std::isfinite(median))
             std::printf("\nmedian measured/predicted busbw at sizes >= 64 MiB: %.2f\n", median);
         else if (unmodelledOnly)
-            std::printf("\nmedian measured/predicted busbw: not checked (%s is not modelled)\n",
-                        sel.unmodelled.front().c_str());
+            std::printf("\nmedian measured/predicted busbw: not checked (%s)\n", unmodelledWhy.c_str());
         for (const std::string& note : notes)
             std::cout << "note     " << note << "\n";
         return 0;

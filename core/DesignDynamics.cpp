@@ -75,9 +75,11 @@ Dynamics readDynamics(const Cursor& c)
     if (d.bbuSmoothing && std::isnan(d.bbuCyclesPerDay))
         c["smoothing"].fail("smoothing with the BBU shelves needs their cycle budget: bbu_cycle_budget (equivalent "
                             "full cycles a day, from the BBU's rated cycle life over its service life)");
-    if (d.iterationAuto || d.computeShareAuto)
-        return d; // the period's and the share's checks once they are known (analysis/Dynamics.cpp)
-    if (d.edgeS > 0.5 * d.iterationS * std::min(d.computeShare, 1.0 - d.computeShare) && d.computeShare < 1.0)
+    if (d.iterationAuto)
+        return d; // the period's checks once it is known (analysis/Dynamics.cpp)
+    // With compute_share: auto, the edge against the share once it is known (analysis/Dynamics.cpp).
+    if (!d.computeShareAuto && d.edgeS > 0.5 * d.iterationS * std::min(d.computeShare, 1.0 - d.computeShare) &&
+        d.computeShare < 1.0)
         c["edge"].fail("an edge longer than half the shorter phase (" +
                        formatQuantity(0.5 * d.iterationS * std::min(d.computeShare, 1.0 - d.computeShare),
                                       Dimension::Time) +

@@ -123,10 +123,11 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
                 results->liquid = liquid::liquidFor(*design, store);
                 results->signal = signal::signalFor(*design, store, analysis::dataDir() + "/si-profiles");
                 // The design's workload (its checkpoint) and facility energy, as rdt check computes them.
-                if (!throughput)
-                    throw std::runtime_error(throughputError);
-                results->throughput = throughput;
                 results->dynamics = dynamics;
+                if (!throughput)
+                    throw std::runtime_error(dynamicsError.empty() ? throughputError
+                                                                   : throughputError + "; " + dynamicsError);
+                results->throughput = throughput;
                 results->energy = analysis::facilityEnergy(*design, profile, *results->power, results->thermal.get(),
                                                            nullptr, results->liquid.get());
                 results->fields = analysis::resultFields(*design, results->power.get(), results->thermal.get(),

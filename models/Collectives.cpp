@@ -228,7 +228,9 @@ AlgoSelection ncclAlgoSelection(const std::string& spec, Collective op)
         const auto semi = s.find(';', from);
         const std::string part = s.substr(from, semi == std::string::npos ? std::string::npos : semi - from);
         const auto colon = part.find(':');
-        if (colon == std::string::npos) {
+        if (part.empty()) {
+            // "ring;" — nothing after the separator
+        } else if (colon == std::string::npos) {
             if (!found)
                 list = part;
         } else {
@@ -245,6 +247,7 @@ AlgoSelection ncclAlgoSelection(const std::string& spec, Collective op)
     }
     if (list.empty())
         return out;
+    out.restricted = true;
     const bool exclude = list[0] == '^';
     if (exclude)
         list = list.substr(1);

@@ -86,6 +86,7 @@ CollectiveTime bestCollective(Collective op, int n, double sizeB, const Hierarch
 /// when it does not restrict `op`); `unmodelled`: those it names that rdt does not model (CollNet,
 /// PAT); `error`: a name NCCL does not know. AlltoAll is point-to-point: NCCL_ALGO leaves it alone.
 struct AlgoSelection {
+    bool restricted = false; ///< the spec restricts op: then `allowed` empty means none rdt models is left
     std::vector<Algorithm> allowed;
     std::vector<std::string> unmodelled;
     std::string error;

@@ -26,14 +26,15 @@ IterationSplit splitIteration(double periodS, double parameters, int gpus, const
                               const Hierarchy& h, const NcclParams& p)
 {
     IterationSplit s;
-    s.replicaGpus = l.tensor * l.pipeline;
+    const long long replica = static_cast<long long>(l.tensor) * l.pipeline;
     char b[256];
-    if (s.replicaGpus <= 0 || gpus % s.replicaGpus != 0) {
+    if (replica <= 0 || replica > gpus || gpus % replica != 0) {
         std::snprintf(b, sizeof b, "%d GPUs do not split into replicas of tensor %d x pipeline %d", gpus, l.tensor,
                       l.pipeline);
         s.error = b;
         return s;
     }
+    s.replicaGpus = static_cast<int>(replica);
     s.dataParallel = gpus / s.replicaGpus;
     s.parametersPerRank = parameters / s.replicaGpus;
     if (s.dataParallel > 1) {

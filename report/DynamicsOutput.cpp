@@ -412,15 +412,17 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
         if (!r.bbu.empty()) {
             // Their round-trip loss is in the energy when every smoothing shelf has its efficiency.
             double loss = 0;
-            bool unknown = false;
+            bool unknown = false, smoothing = false;
             for (const analysis::DynamicsBbu& b : r.bbu)
                 if (b.storeJ > 0 && b.dischargeOk) {
+                    smoothing = true;
                     unknown = unknown || std::isnan(b.lossW);
                     loss += std::isnan(b.lossW) ? 0.0 : b.lossW;
                 }
             how += std::string(how.empty() ? "" : ", ") +
-                   (unknown ? "battery shelves (round-trip loss not counted: no round_trip_efficiency)"
-                            : "battery shelves losing " + watts(loss) + " on their round trips");
+                   (!smoothing ? "battery shelves (none strong enough to smooth)"
+                    : unknown  ? "battery shelves (round-trip loss not counted: no round_trip_efficiency)"
+                               : "battery shelves losing " + watts(loss) + " on their round trips");
         }
         if (!std::isnan(r.psuStorageJ))
             how += std::string(how.empty() ? "" : ", ") + "PSU storage";

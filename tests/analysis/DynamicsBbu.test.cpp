@@ -96,8 +96,10 @@ TEST_CASE("Battery smoothing recharges within the shelves' charge power and keep
     REQUIRE(plain.dynamics);
     REQUIRE(plain.dynamics->bbu.size() == 1);
     const analysis::DynamicsBbu b = plain.dynamics->bbu.front();
-    // 16 GPUs × 550 W on the busbar at half compute: 4.4 kW back each communication phase.
-    CHECK(b.chargeNeedW == Approx(0.5 * 16 * 550));
+    // 16 GPUs × 550 W on the busbar at half compute: 4.4 kW back each communication phase, and the
+    // round trip's loss at 95 %: 4.4 kJ × (1/0.95 − 1) each 2 s.
+    CHECK(b.lossW == Approx(4400 * (1 / 0.95 - 1) / 2));
+    CHECK(b.chargeNeedW == Approx(0.5 * 16 * 550 + b.lossW));
     CHECK(std::isnan(b.chargeW));
     CHECK(violations(plain, "dynamics.bbu.charge").empty());
     const auto nc = violations(plain, "dynamics.not_checked");

@@ -145,4 +145,11 @@ TEST_CASE("compute_share: auto without a layout is not checked, a bad layout or 
     std::string t = autoDesign();
     t.replace(t.find("  edge: 20 ms"), 13, "  edge: 400 ms");
     CHECK_THROWS_WITH(run(t), Contains("compute_share: auto gives 64.6 % compute") && Contains("shorten dynamics.edge"));
+    // The iteration's own checks still hold with the share auto, and the jobs must split the GPUs.
+    std::string steps = autoDesign();
+    steps.replace(steps.find("  iteration: 2 s"), 16, "  iteration: 2.005 s");
+    CHECK_THROWS_WITH(run(steps), Contains("whole number of steps"));
+    std::string jobs = autoDesign();
+    jobs.insert(jobs.find("  edge: 20 ms"), "  jobs: 7\n");
+    CHECK_THROWS_WITH(run(jobs), Contains("24576 GPUs do not split into 7 equal jobs"));
 }

@@ -163,6 +163,12 @@ TEST_CASE("NCCL_ALGO's syntax: lists, exclusions, per-function lists, names rdt 
     CHECK(collnet.unmodelled == std::vector<std::string>{"collnetchain"});
     CHECK_THAT(models::ncclAlgoSelection("Rings", Collective::AllReduce).error, Contains("\"rings\""));
     CHECK(models::ncclAlgoSelection("Ring", Collective::AllToAll).allowed.empty()); // point to point
+    // Everything excluded is a restriction that leaves nothing, not "no restriction".
+    const auto none = models::ncclAlgoSelection("^Ring,Tree,NVLS,NVLSTree", Collective::AllReduce);
+    CHECK(none.restricted);
+    CHECK(none.allowed.empty());
+    CHECK_FALSE(models::ncclAlgoSelection("allreduce:tree;allgather:ring", Collective::ReduceScatter).restricted);
+    CHECK(models::ncclAlgoSelection("ring;", Collective::AllReduce).allowed == std::vector<Algorithm>{Algorithm::Ring});
 }
 
 TEST_CASE("RoCE and InfiniBand examples differ where their fabrics differ", "[throughput][pipeline]")

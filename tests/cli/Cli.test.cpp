@@ -471,6 +471,17 @@ TEST_CASE("rdt nccl compare: the log's NCCL_ALGO and --algo pick the algorithm, 
     const Run collnet = runRdt("nccl compare " + log + design + " --algo CollNetChain");
     CHECK(collnet.code == 0);
     CHECK_THAT(collnet.out, Contains("not checked (collnetchain is not modelled)"));
+    const Run none = runRdt("nccl compare " + log + design + " --algo ^ring,tree,nvls,nvlstree");
+    CHECK(none.code == 0);
+    CHECK_THAT(none.out, Contains("not checked (NCCL_ALGO leaves none of the algorithms rdt models)"));
+    // NVLS alone cannot cross nodes: those sizes are not predicted, never a 0 GB/s "ring".
+    const auto nvls = nlohmann::json::parse(runRdt("nccl compare " + log + design + " --algo NVLS --json").out);
+    CHECK(nvls.at("rows")[0].at("predicted_busbw_GBps").is_null());
+    CHECK_THAT(nvls.at("notes").dump(), Contains("no allowed algorithm applies"));
+    // An echoed script line in the log (NCCL_ALGO=$ALGO) is noted, not fatal.
+    const Run echoed = runRdt("nccl compare tests/fixtures/nccl/all_reduce_perf_echoed_algo.log" + design);
+    CHECK(echoed.code == 0);
+    CHECK_THAT(echoed.out, Contains("the log's NCCL_ALGO names \"$algo\"") && Contains("ignored"));
     const Run bad = runRdt("nccl compare " + log + design + " --algo Rings");
     CHECK(bad.code == 2);
     CHECK_THAT(bad.out, Contains("--algo") && Contains("\"rings\""));

@@ -89,6 +89,10 @@ TEST_CASE("Data-parallel sync and pipeline bubble split a 1 s iteration as worke
     {
         CHECK_THAT(splitIteration(1.0, 16e9, 120, l, h, p).error,
                    Catch::Matchers::Contains("120 GPUs do not split into replicas of tensor 8 x pipeline 2"));
+        CHECK_THAT(splitIteration(1.0, 16e9, 8, l, h, p).error, Catch::Matchers::Contains("8 GPUs do not split"));
+        ParallelLayout huge = l;
+        huge.tensor = huge.pipeline = 1 << 20; // their product is past an int: refused, not overflowed
+        CHECK_FALSE(splitIteration(1.0, 16e9, 128, huge, h, p).error.empty());
         l.overlap = 0;
         CHECK_THAT(splitIteration(0.1, 16e9, 128, l, h, p).error,
                    Catch::Matchers::Contains("leave under 1 % of the 0.1 s iteration"));
