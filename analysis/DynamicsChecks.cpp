@@ -53,27 +53,22 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                      const core::Design& d = ctx.design();
                      if (!d.dynamics.declared)
                          return;
-                     // Battery smoothing on shelves whose charge power the catalog lacks.
+                     // Battery smoothing on shelves whose charge power or round trip the catalog lacks.
                      if (r && d.dynamics.bbuSmoothing) {
                          std::set<std::string> said;
+                         auto missing = [&](const std::string& slug, const std::string& what) {
+                             if (slug.empty() || !said.insert(slug + "/" + what).second)
+                                 return;
+                             const core::Part* shelf = d.catalog->find(slug);
+                             ctx.report(slug, "not checked: " + slug + " has no " + what, NAN, NAN, "",
+                                        shelf ? shelf->loc : d.dynamics.loc);
+                         };
                          for (const DynamicsBbu& b : r->bbu)
-                             if (!b.chargeMissing.empty() && said.insert(b.chargeMissing).second) {
-                                 const core::Part* shelf = d.catalog->find(b.chargeMissing);
-                                 ctx.report(b.chargeMissing,
-                                            "not checked: " + b.chargeMissing +
-                                                " has no charge_power (what its modules take recharging): "
-                                                "dynamics.bbu.charge",
-                                            NAN, NAN, "", shelf ? shelf->loc : d.dynamics.loc);
-                             }
+                             missing(b.chargeMissing,
+                                     "charge_power (what its modules take recharging): dynamics.bbu.charge");
                          for (const DynamicsBbu& b : r->bbu)
-                             if (!b.efficiencyMissing.empty() && said.insert(b.efficiencyMissing + "/eta").second) {
-                                 const core::Part* shelf = d.catalog->find(b.efficiencyMissing);
-                                 ctx.report(b.efficiencyMissing,
-                                            "not checked: " + b.efficiencyMissing +
-                                                " has no round_trip_efficiency: the smoothing's energy cost leaves "
-                                                "out the batteries' round-trip loss",
-                                            NAN, NAN, "", shelf ? shelf->loc : d.dynamics.loc);
-                             }
+                             missing(b.efficiencyMissing, "round_trip_efficiency: the smoothing's energy cost leaves "
+                                                          "out the batteries' round-trip loss");
                      }
                      if (std::isnan(d.dynamics.floorShare))
                          return;
