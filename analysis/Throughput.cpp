@@ -271,6 +271,7 @@ models::Hierarchy hierarchyFor(const core::Design& d, const signal::SignalResult
         }
         out.nicRateGbps = rate / 1e9;
         h.nodeNetBps = nics * rate / 8.0 * out.nccl.nicEfficiency;
+        h.nicBps = rate / 8.0 * out.nccl.nicEfficiency;
         h.nics = nics;
     }
     if (gpu) {

@@ -7,10 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "hil/NcclLog.h"
-#include "analysis/Pipeline.h"
+#include "analysis/NcclCompare.h"
 #include "cli/Guarded.h"
 #include "core/Error.h"
-#include "core/Progress.h"
 
 namespace rdt::cli {
 
@@ -29,6 +28,15 @@ std::string sizeText(double b)
     return buf;
 }
 
+/// `ring`, or `ring/LL128` when the protocol is not Simple.
+std::string label(const models::CollectiveTime& c)
+{
+    std::string s(models::algorithmName(c.algorithm));
+    if (c.protocol != models::Protocol::Simple)
+        s += "/" + std::string(models::protocolName(c.protocol));
+    return s;
+}
+
 std::string ratioText(double r)
 {
     char buf[16];
@@ -42,128 +50,66 @@ int runNcclCompare(const NcclArgs& args)
 {
     return guarded([&] {
         const hil::NcclLog log = hil::readNcclLog(args.log);
-        std::optional<models::Collective> op = log.op ? analysis::collectiveFromName(*log.op) : std::nullopt;
-        if (!args.op.empty()) {
-            op = analysis::collectiveFromName(args.op);
-            if (!op)
-                throw core::InputError(core::SourceLoc{"command line", 0, 0, "--op"},
-                                       "unknown collective \"" + args.op +
-                                           "\" (allreduce, allgather, reducescatter or alltoall)");
-        }
-        if (!op)
-            throw core::InputError(core::SourceLoc{args.log, 0, 0, "op"},
-                                   "cannot tell which collective the log measured (the file name does not say): "
-                                   "pass --op allreduce|allgather|reducescatter|alltoall");
-        std::vector<std::string> notes = log.notes;
-        int n = args.gpus > 0 ? args.gpus : log.ranks;
-        if (n == 0 && log.ranksFromFactor > 0) {
-            n = log.ranksFromFactor;
-            notes.push_back("no \"#  Rank\" lines: " + std::to_string(n) +
-                            " ranks from the largest row's busbw/algbw (nccl-tests' factor); --gpus overrides");
-        }
-        if (n < 2)
-            throw core::InputError(core::SourceLoc{args.log, 0, 0, "ranks"},
-                                   "the log lists " + std::to_string(log.ranks) +
-                                       " ranks (\"#  Rank …\" lines); pass --gpus N for the number of GPUs");
-        // The algorithms NCCL was allowed: --algo, else the log's NCCL_ALGO.
-        const std::string algoSpec = !args.algo.empty() ? args.algo : log.ncclAlgo;
-        models::AlgoSelection sel = models::ncclAlgoSelection(algoSpec, *op);
-        if (!sel.error.empty() && !args.algo.empty())
-            throw core::InputError(core::SourceLoc{"command line", 0, 0, "--algo"}, sel.error);
-        if (!sel.error.empty()) {
-            // The log's own line (an echoed script's NCCL_ALGO=$ALGO, say): noted, not fatal.
-            notes.push_back("the log's " + sel.error + ": ignored, NCCL's choice among all algorithms predicted");
-            sel = models::AlgoSelection{};
-        }
-        const bool unmodelledOnly = sel.restricted && sel.allowed.empty();
-        const std::string unmodelledWhy =
-            sel.unmodelled.empty() ? std::string("NCCL_ALGO leaves none of the algorithms rdt models")
-                                   : sel.unmodelled.front() + " is not modelled";
-        if (!algoSpec.empty() && sel.error.empty())
-            notes.push_back("NCCL_ALGO=" + algoSpec + (args.algo.empty() ? " (the log's)" : " (--algo)") +
-                            (unmodelledOnly ? ": " + unmodelledWhy + " — the prediction is not checked" : ""));
-        bool noneApplies = false;
-        if (!log.ncclProto.empty())
-            notes.push_back("NCCL_PROTO=" + log.ncclProto + " (the log's): rdt's bandwidths are the Simple protocol's");
-        core::Progress quiet;
-        analysis::RunOptions o;
-        o.designPath = args.design;
-        const analysis::RunResult run = analysis::run(o, quiet);
-        const analysis::ThroughputResult& t = *run.throughput;
-        if (n > t.gpus)
-            throw core::InputError(core::SourceLoc{"command line", 0, 0, "--gpus"},
-                                   "the log has " + std::to_string(n) + " ranks, the design only " +
-                                       std::to_string(t.gpus) + " GPUs");
-        const std::string scope = t.hierarchy.scopeOf(n);
-        std::vector<double> ratios;
+        const analysis::NcclModel model = analysis::ncclModelFor(args.design);
+        const analysis::NcclComparison c =
+            analysis::compareNccl(log, model, analysis::NcclCompareOptions{args.op, args.gpus, args.algo, args.proto});
         nlohmann::json rows = nlohmann::json::array();
         std::string table;
         char line[200];
-        for (const hil::NcclRow& r : log.rows) {
-            models::CollectiveTime p = models::bestCollective(*op, n, r.sizeB, t.hierarchy, t.nccl, sel.allowed);
-            const bool none = unmodelledOnly || std::isnan(p.timeS);
-            if (none) {
-                noneApplies = noneApplies || !unmodelledOnly;
-                p = models::CollectiveTime{models::Algorithm::Ring, NAN, NAN, NAN};
-            }
-            const double ratio = p.busbwGBps > 0 && r.busbwGBps > 0 ? r.busbwGBps / p.busbwGBps : NAN;
-            if (r.sizeB >= 64.0 * (1 << 20) && std::isfinite(ratio))
-                ratios.push_back(ratio);
+        for (const analysis::NcclComparedRow& r : c.rows) {
+            const models::CollectiveTime& p = r.predicted;
             std::snprintf(line, sizeof line, "%10s  %10.2f GB/s  %10.2f GB/s  %-10s %6s\n", sizeText(r.sizeB).c_str(),
-                          r.busbwGBps, p.busbwGBps,
-                          none ? "—" : std::string(models::algorithmName(p.algorithm)).c_str(),
-                          std::isfinite(ratio) ? ratioText(ratio).c_str() : "—");
+                          r.measuredGBps, p.busbwGBps, r.predictedValid ? label(p).c_str() : "—",
+                          std::isfinite(r.ratio) ? ratioText(r.ratio).c_str() : "—");
             table += line;
-            rows.push_back({{"size_B", r.sizeB},
-                            {"measured_busbw_GBps", r.busbwGBps},
-                            {"predicted_busbw_GBps",
-                             std::isfinite(p.busbwGBps) ? nlohmann::json(p.busbwGBps) : nlohmann::json(nullptr)},
-                            {"algorithm", none ? nlohmann::json(nullptr)
-                                                         : nlohmann::json(std::string(models::algorithmName(p.algorithm)))},
-                            {"ratio", std::isfinite(ratio) ? nlohmann::json(ratio) : nlohmann::json(nullptr)}});
+            auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+            rows.push_back(
+                {{"size_B", r.sizeB},
+                 {"measured_busbw_GBps", r.measuredGBps},
+                 {"predicted_busbw_GBps", num(p.busbwGBps)},
+                 {"algorithm", r.predictedValid ? nlohmann::json(std::string(models::algorithmName(p.algorithm)))
+                                                : nlohmann::json(nullptr)},
+                 {"protocol", r.predictedValid ? nlohmann::json(std::string(models::protocolName(p.protocol)))
+                                               : nlohmann::json(nullptr)},
+                 {"ratio", num(r.ratio)}});
         }
-        if (noneApplies)
-            notes.push_back("no allowed algorithm applies to " + std::string(models::collectiveName(*op)) + " on " +
-                            std::to_string(n) + " GPUs here: those sizes are not predicted");
-        double median = NAN;
-        if (!ratios.empty()) {
-            std::sort(ratios.begin(), ratios.end());
-            median = ratios[ratios.size() / 2];
-        }
-        const std::string opName(models::collectiveName(*op));
+        const std::string opName(models::collectiveName(c.op));
         if (args.json) {
             std::cout << nlohmann::json{{"log", args.log},
                                         {"format", log.format},
                                         {"op", opName},
-                                        {"gpus", n},
+                                        {"gpus", c.gpus},
                                         {"device", log.device},
-                                        {"design", run.design.name},
-                                        {"scope", scope},
+                                        {"design", c.modelName},
+                                        {"fabric", c.fabric},
+                                        {"scope", c.scope},
                                         {"avg_busbw_GBps", std::isfinite(log.avgBusbwGBps)
                                                                ? nlohmann::json(log.avgBusbwGBps)
                                                                : nlohmann::json(nullptr)},
-                                        {"nccl_algo", algoSpec},
+                                        {"nccl_algo", c.algoSpec},
+                                        {"nccl_proto", c.protoSpec},
                                         {"trailer", log.trailer},
-                                        {"notes", notes},
-                                        {"median_ratio_large",
-                                         std::isfinite(median) ? nlohmann::json(median) : nlohmann::json(nullptr)},
+                                        {"notes", c.notes},
+                                        {"median_ratio_large", std::isfinite(c.medianLarge)
+                                                                   ? nlohmann::json(c.medianLarge)
+                                                                   : nlohmann::json(nullptr)},
                                         {"rows", rows}}
                              .dump(2)
                       << "\n";
             return 0;
         }
-        std::cout << "log      " << args.log << " (" << log.format << "): " << opName << ", " << n << " GPUs"
+        std::cout << "log      " << args.log << " (" << log.format << "): " << opName << ", " << c.gpus << " GPUs"
                   << (log.device.empty() ? "" : " (" + log.device + ")") << ", " << log.rows.size() << " sizes\n";
-        std::cout << "model    " << run.design.name << ", " << scope << " scope, " << t.fabric
+        std::cout << "model    " << c.modelName << ", " << c.scope << " scope, " << c.fabric
                   << " fabric; NCCL's fastest algorithm per size"
-                  << (algoSpec.empty() ? std::string() : " among NCCL_ALGO=" + algoSpec) << "\n\n";
+                  << (c.algoSpec.empty() ? std::string() : " among NCCL_ALGO=" + c.algoSpec) << "\n\n";
         std::printf("%10s  %15s  %15s  %-10s %6s\n", "size", "measured busbw", "predicted busbw", "algorithm", "ratio");
         std::cout << table;
-        if (std::isfinite(median))
-            std::printf("\nmedian measured/predicted busbw at sizes >= 64 MiB: %.2f\n", median);
-        else if (unmodelledOnly)
-            std::printf("\nmedian measured/predicted busbw: not checked (%s)\n", unmodelledWhy.c_str());
-        for (const std::string& note : notes)
+        if (std::isfinite(c.medianLarge))
+            std::printf("\nmedian measured/predicted busbw at sizes >= 64 MiB: %.2f\n", c.medianLarge);
+        else if (c.unmodelledOnly)
+            std::printf("\nmedian measured/predicted busbw: not checked (%s)\n", c.unmodelledWhy.c_str());
+        for (const std::string& note : c.notes)
             std::cout << "note     " << note << "\n";
         return 0;
     });

@@ -133,13 +133,18 @@ int main(int argc, char** argv)
     ncclCmd->require_subcommand(1);
     auto* compare = ncclCmd->add_subcommand("compare", "Measured busbw per size against the model's prediction");
     compare->add_option("log", nccl.log, "nccl-tests output (text table or -F CSV)")->required();
-    compare->add_option("--design", nccl.design, "Design whose hierarchy and parts predict the run")->required();
+    compare
+        ->add_option("--design", nccl.design,
+                     "Design, or cluster file (data/calibration/nccl/), whose hierarchy and parts predict the run")
+        ->required();
     compare->add_option("--op", nccl.op,
                         "allreduce, allgather, reducescatter or alltoall (default: from the file name)");
     compare->add_option("--gpus", nccl.gpus, "GPUs in the run (default: the log's \"# Rank\" lines)")
         ->check(CLI::PositiveNumber);
     compare->add_option("--algo", nccl.algo,
                         "Algorithms NCCL may use, in NCCL_ALGO's syntax (default: the log's NCCL_ALGO, else all)");
+    compare->add_option("--proto", nccl.proto,
+                        "Protocols NCCL may use, in NCCL_PROTO's syntax (default: the log's NCCL_PROTO, else all)");
     compare->add_flag("--json", nccl.json, "Print JSON");
 
     GpuCalibrateArgs calib;

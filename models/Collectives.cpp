@@ -31,12 +31,23 @@ std::string_view algorithmName(Algorithm a)
     return "?";
 }
 
+std::string_view protocolName(Protocol p)
+{
+    switch (p) {
+    case Protocol::LL: return "LL";
+    case Protocol::LL128: return "LL128";
+    case Protocol::Simple: return "Simple";
+    }
+    return "?";
+}
+
 NcclParams NcclParams::load(const std::string& path)
 {
     const std::string text = core::readTextFile(path);
     const core::Cursor doc = core::Cursor::parse(text, path);
     doc.allowKeys(
-        {"name", "ring_efficiency", "nvls_efficiency", "nic_efficiency", "nvlink_step", "nvls_fixed", "alltoall_peer"});
+        {"name", "ring_efficiency", "nvls_efficiency", "nic_efficiency", "nvlink_step", "nvls_fixed", "alltoall_peer",
+         "tree_efficiency", "ll128_efficiency", "ll_efficiency"});
     using D = core::Dimension;
     NcclParams p;
     p.name = doc["name"].str();
@@ -44,6 +55,9 @@ NcclParams NcclParams::load(const std::string& path)
     p.ringEfficiency = doc["ring_efficiency"].sourcedQuantity(D::Ratio, eff).si;
     p.nvlsEfficiency = doc["nvls_efficiency"].sourcedQuantity(D::Ratio, eff).si;
     p.nicEfficiency = doc["nic_efficiency"].sourcedQuantity(D::Ratio, eff).si;
+    p.treeEfficiency = doc["tree_efficiency"].sourcedQuantity(D::Ratio, eff).si;
+    p.ll128Efficiency = doc["ll128_efficiency"].sourcedQuantity(D::Ratio, eff).si;
+    p.llEfficiency = doc["ll_efficiency"].sourcedQuantity(D::Ratio, eff).si;
     const core::Range lat{0.0, 1e-2};
     p.nvlinkStepS = doc["nvlink_step"].sourcedQuantity(D::Time, lat).si;
     p.nvlsS = doc["nvls_fixed"].sourcedQuantity(D::Time, lat).si;
@@ -123,11 +137,19 @@ CollectiveTime collectiveTime(Collective op, Algorithm algo, int n, double sizeB
         switch (algo) {
         case Algorithm::Ring: t = 2 * (nn - 1) * step + 2 * r * sizeB / ringBps; break;
         case Algorithm::Tree:
-            // Double binary tree between nodes, a chain inside each: each node receives and sends
-            // the whole buffer once per phase (reduce, broadcast).
-            if (multiNode)
+            // Double binary tree between nodes, a chain inside each. Each tree carries half the
+            // buffer. On three nodes or more a node is inner in one tree (two children up, a parent
+            // down) and a leaf in the other: its NICs carry the whole buffer each way in each phase
+            // (reduce, broadcast). On two nodes each is the other's only child in one tree and its
+            // root in the other: half the buffer each way per phase, so the whole buffer once (why
+            // NCCL doubles the tree's inter-node rate on two nodes). The chain inside the node
+            // passes the buffer over NVLink in both phases. NCCL's model takes 92 % of the rate.
+            if (multiNode) {
+                const double net = (nodes == 2 ? 1.0 : 2.0) * sizeB / h.nodeNetBps;
+                const double nv = g > 1 ? 2 * sizeB / (nvRing * g / (g - 1.0)) : 0.0;
                 t = 2 * std::log2(static_cast<double>(nodes)) * (h.networkLatencyS(n) + p.nvlinkStepS) +
-                    2 * (g - 1) * p.nvlinkStepS + 2 * sizeB / ringBps;
+                    2 * (g - 1) * p.nvlinkStepS + std::max(net, nv) / p.treeEfficiency;
+            }
             break;
         case Algorithm::Nvls:
             if (!multiNode && h.nvls)
@@ -161,7 +183,12 @@ CollectiveTime collectiveTime(Collective op, Algorithm algo, int n, double sizeB
             // Each rank sends S/n to every other rank at once: peers in the node over NVLink,
             // the rest over the rank's share of the node's NICs; traffic leaving a rack or a pod
             // is limited further by that tier's oversubscription.
-            const double perGpuNet = h.nodeNetBps / h.gpusPerNode;
+            // A rank's peers across nodes are reached through one NIC: NCCL does not spread one
+            // GPU's point-to-point traffic over several [K7], so a node with more NICs than GPUs
+            // gives each GPU one NIC's rate, not its share of all.
+            double perGpuNet = h.nodeNetBps / h.gpusPerNode;
+            if (std::isfinite(h.nicBps))
+                perGpuNet = std::min(perGpuNet, h.nicBps);
             double tNet = 0;
             if (multiNode) {
                 tNet = (nn - g) / nn * sizeB / perGpuNet;
@@ -206,20 +233,48 @@ CollectiveTime bestCollective(Collective op, int n, double sizeB, const Hierarch
     return best;
 }
 
-AlgoSelection ncclAlgoSelection(const std::string& spec, Collective op)
+CollectiveTime bestCollective(Collective op, int n, double sizeB, const Hierarchy& h, const NcclParams& p,
+                              const std::vector<Algorithm>& allowed, const std::vector<Protocol>& protocols)
 {
-    AlgoSelection out;
-    const std::vector<Algorithm> modelled = {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::NvlsTree};
-    if (op == Collective::AllToAll || spec.empty())
-        return out;
+    const bool simple =
+        protocols.empty() || std::find(protocols.begin(), protocols.end(), Protocol::Simple) != protocols.end();
+    if (simple || op == Collective::AllToAll)
+        return bestCollective(op, n, sizeB, h, p, allowed);
+    // LL and LL128: the algorithm's latency, its bandwidth scaled. NVLS and NVLS-tree are Simple only.
+    CollectiveTime best;
+    best.timeS = NAN;
+    const std::vector<Algorithm> all = {Algorithm::Ring, Algorithm::Tree};
+    for (Algorithm a : allowed.empty() ? all : allowed) {
+        if (a == Algorithm::Nvls || a == Algorithm::NvlsTree || a == Algorithm::Direct)
+            continue;
+        const CollectiveTime c = collectiveTime(op, a, n, sizeB, h, p);
+        if (std::isnan(c.timeS))
+            continue;
+        const double t0 = collectiveTime(op, a, n, 0.0, h, p).timeS;
+        for (Protocol pr : protocols) {
+            const double eff = pr == Protocol::LL ? p.llEfficiency : p.ll128Efficiency;
+            CollectiveTime x = finish(op, a, n, sizeB, t0 + (c.timeS - t0) / eff);
+            x.protocol = pr;
+            if (std::isnan(best.timeS) || x.timeS < best.timeS)
+                best = x;
+        }
+    }
+    return best;
+}
+
+namespace {
+
+/// The list of an NCCL_ALGO / NCCL_PROTO spec that applies to op, lower-cased and without spaces: a
+/// per-function one ("allreduce:tree,ring;allgather:ring"), else the global one (no "func:"
+/// prefix); empty when the spec does not restrict op.
+std::string specListFor(const std::string& spec, Collective op)
+{
     auto lower = [](std::string s) {
         for (char& c : s)
             c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
         return s;
     };
-    // The list that applies to op: a per-function one ("allreduce:tree,ring;allgather:ring"), or the
-    // global one (no "func:" prefix).
     std::string list;
     bool found = false;
     std::size_t from = 0;
@@ -245,17 +300,44 @@ AlgoSelection ncclAlgoSelection(const std::string& spec, Collective op)
             break;
         from = semi + 1;
     }
-    if (list.empty())
-        return out;
-    out.restricted = true;
-    const bool exclude = list[0] == '^';
+    return list;
+}
+
+/// The names of a spec list, and whether it excludes them (`^`).
+std::vector<std::string> specNames(std::string list, bool& exclude)
+{
+    exclude = !list.empty() && list[0] == '^';
     if (exclude)
         list = list.substr(1);
-    std::vector<Algorithm> named;
+    std::vector<std::string> names;
     std::size_t at = 0;
     while (at <= list.size()) {
         const auto comma = list.find(',', at);
         const std::string name = list.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+        if (!name.empty())
+            names.push_back(name);
+        if (comma == std::string::npos)
+            break;
+        at = comma + 1;
+    }
+    return names;
+}
+
+} // namespace
+
+AlgoSelection ncclAlgoSelection(const std::string& spec, Collective op)
+{
+    AlgoSelection out;
+    const std::vector<Algorithm> modelled = {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::NvlsTree};
+    if (op == Collective::AllToAll || spec.empty())
+        return out;
+    std::string list = specListFor(spec, op);
+    if (list.empty())
+        return out;
+    out.restricted = true;
+    bool exclude = false;
+    std::vector<Algorithm> named;
+    for (const std::string& name : specNames(list, exclude)) {
         if (name == "ring")
             named.push_back(Algorithm::Ring);
         else if (name == "tree")
@@ -266,18 +348,44 @@ AlgoSelection ncclAlgoSelection(const std::string& spec, Collective op)
             named.push_back(Algorithm::NvlsTree);
         else if (name == "collnetdirect" || name == "collnetchain" || name == "collnet" || name == "pat")
             out.unmodelled.push_back(name);
-        else if (!name.empty()) {
+        else {
             out.error = "NCCL_ALGO names \"" + name + "\": NCCL knows Ring, Tree, NVLS, NVLSTree, CollNetDirect, "
                         "CollNetChain and PAT";
             return out;
         }
-        if (comma == std::string::npos)
-            break;
-        at = comma + 1;
     }
     for (Algorithm a : modelled)
         if ((std::find(named.begin(), named.end(), a) != named.end()) != exclude)
             out.allowed.push_back(a);
+    return out;
+}
+
+ProtoSelection ncclProtoSelection(const std::string& spec, Collective op)
+{
+    ProtoSelection out;
+    if (spec.empty())
+        return out;
+    const std::string list = specListFor(spec, op);
+    if (list.empty())
+        return out;
+    out.restricted = true;
+    bool exclude = false;
+    std::vector<Protocol> named;
+    for (const std::string& name : specNames(list, exclude)) {
+        if (name == "ll")
+            named.push_back(Protocol::LL);
+        else if (name == "ll128")
+            named.push_back(Protocol::LL128);
+        else if (name == "simple")
+            named.push_back(Protocol::Simple);
+        else {
+            out.error = "NCCL_PROTO names \"" + name + "\": NCCL knows LL, LL128 and Simple";
+            return out;
+        }
+    }
+    for (Protocol pr : {Protocol::LL, Protocol::LL128, Protocol::Simple})
+        if ((std::find(named.begin(), named.end(), pr) != named.end()) != exclude)
+            out.allowed.push_back(pr);
     return out;
 }
 

@@ -15,9 +15,12 @@ namespace rdt::models {
 
 enum class Collective { AllReduce, AllGather, ReduceScatter, AllToAll };
 enum class Algorithm { Ring, Tree, Nvls, NvlsTree, Direct };
+/// NCCL's protocols: LL and LL128 trade bandwidth for latency; Simple is the large-message one.
+enum class Protocol { LL, LL128, Simple };
 
 std::string_view collectiveName(Collective c); ///< `allreduce`, `allgather`, …
 std::string_view algorithmName(Algorithm a);   ///< `ring`, `tree`, `nvls`, `nvls_tree`, `direct`
+std::string_view protocolName(Protocol p);     ///< `LL`, `LL128`, `Simple`
 /// nccl-tests' busbw/algbw factor for `n` ranks [K1].
 double busbwFactor(Collective c, int n);
 
@@ -29,6 +32,9 @@ struct NcclParams {
     double nvlinkStepS = 0.7e-6;  ///< one ring step inside the node
     double nvlsS = 20e-6;         ///< fixed cost of an NVLS operation
     double peerS = 0.2e-6;        ///< AlltoAll: per-peer cost of posting a send/receive pair
+    double treeEfficiency = 0.92; ///< tree AllReduce busbw / its links' rate (NCCL's tuning model)
+    double ll128Efficiency = 0.92; ///< LL128's payload share of Simple's bandwidth
+    double llEfficiency = 0.5;    ///< LL's (4 bytes of data in every 8)
     std::string name;
     /// From a YAML file such as data/throughput/nccl.yaml; InputError (file:line) on bad input.
     static NcclParams load(const std::string& path);
@@ -47,6 +53,8 @@ struct Hierarchy {
     /// each capped (per channel, busbw) by its tuning model for the GPU generation: on two nodes
     /// and on more. NaN: no cap (the GPU's catalog entry lacks it).
     int nics = 8;
+    /// One NIC's usable rate (bytes/s, per direction). NaN: the node's rate over its NICs.
+    double nicBps = NAN;
     double nvlsTreeChannel2Bps = NAN, nvlsTreeChannelBps = NAN;
     double nodeNetBps = 400e9; ///< per node: NICs × usable rate (after lane-rate fallback and efficiency)
     int nodesPerRack = 2, racksPerPod = 192, pods = 8;
@@ -66,6 +74,7 @@ struct Hierarchy {
 
 struct CollectiveTime {
     Algorithm algorithm = Algorithm::Ring;
+    Protocol protocol = Protocol::Simple;
     double timeS = 0;
     double algbwGBps = 0, busbwGBps = 0; ///< GB/s = 1e9 bytes/s, as nccl-tests prints
 };
@@ -81,6 +90,12 @@ CollectiveTime bestCollective(Collective op, int n, double sizeB, const Hierarch
 CollectiveTime bestCollective(Collective op, int n, double sizeB, const Hierarchy& h, const NcclParams& p,
                               const std::vector<Algorithm>& allowed);
 
+/// The fastest applicable (algorithm, protocol) among those allowed (empty: all). NVLS and
+/// NVLS-tree run Simple only; LL and LL128 keep an algorithm's latency and scale its bandwidth by
+/// their efficiency. AlltoAll (point-to-point) is modelled on Simple whatever the protocols.
+CollectiveTime bestCollective(Collective op, int n, double sizeB, const Hierarchy& h, const NcclParams& p,
+                              const std::vector<Algorithm>& allowed, const std::vector<Protocol>& protocols);
+
 /// NCCL_ALGO's syntax for `op`: a list (`Ring,Tree`), an exclusion (`^NVLS`), per-function lists
 /// (`allreduce:tree,ring;allgather:ring`). `allowed`: the algorithms rdt models that it leaves (all
 /// when it does not restrict `op`); `unmodelled`: those it names that rdt does not model (CollNet,
@@ -92,6 +107,15 @@ struct AlgoSelection {
     std::string error;
 };
 AlgoSelection ncclAlgoSelection(const std::string& spec, Collective op);
+
+/// NCCL_PROTO's syntax for `op` (the same as NCCL_ALGO's: `LL,LL128`, `^LL128`,
+/// `allreduce:simple;allgather:ll128`). `allowed` is empty when the spec does not restrict op.
+struct ProtoSelection {
+    bool restricted = false;
+    std::vector<Protocol> allowed;
+    std::string error;
+};
+ProtoSelection ncclProtoSelection(const std::string& spec, Collective op);
 
 /// nccl-tests' default sweep: 1 KiB … 8 GiB by factors of 2.
 std::vector<double> ncclSizes(double fromB = 1024.0, double toB = 8589934592.0);

@@ -1,0 +1,135 @@
+#include "analysis/NcclCompare.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "analysis/NcclCluster.h"
+#include "analysis/Pipeline.h"
+#include "analysis/Throughput.h"
+#include "core/Error.h"
+#include "core/Progress.h"
+
+namespace rdt::analysis {
+
+NcclModel ncclModelFor(const std::string& designOrCluster)
+{
+    if (isNcclClusterFile(designOrCluster)) {
+        NcclCluster c = loadNcclCluster(designOrCluster);
+        return NcclModel{c.hierarchy, c.nccl, c.gpus, c.name, c.fabric};
+    }
+    core::Progress quiet;
+    RunOptions o;
+    o.designPath = designOrCluster;
+    const RunResult run = analysis::run(o, quiet);
+    const ThroughputResult& t = *run.throughput;
+    return NcclModel{t.hierarchy, t.nccl, t.gpus, run.design.name, t.fabric};
+}
+
+NcclComparison compareNccl(const hil::NcclLog& log, const NcclModel& model, const NcclCompareOptions& o)
+{
+    std::optional<models::Collective> op = log.op ? analysis::collectiveFromName(*log.op) : std::nullopt;
+    if (!o.op.empty()) {
+        op = analysis::collectiveFromName(o.op);
+        if (!op)
+            throw core::InputError(core::SourceLoc{"command line", 0, 0, "--op"},
+                                   "unknown collective \"" + o.op +
+                                       "\" (allreduce, allgather, reducescatter or alltoall)");
+    }
+    if (!op)
+        throw core::InputError(core::SourceLoc{log.file, 0, 0, "op"},
+                               "cannot tell which collective the log measured (the file name does not say): "
+                               "pass --op allreduce|allgather|reducescatter|alltoall");
+    std::vector<std::string> notes = log.notes;
+    int n = o.gpus > 0 ? o.gpus : log.ranks;
+    if (n == 0 && log.ranksFromFactor > 0) {
+        n = log.ranksFromFactor;
+        notes.push_back("no \"#  Rank\" lines: " + std::to_string(n) +
+                        " ranks from the largest row's busbw/algbw (nccl-tests' factor); --gpus overrides");
+    }
+    if (n < 2)
+        throw core::InputError(core::SourceLoc{log.file, 0, 0, "ranks"},
+                               "the log lists " + std::to_string(log.ranks) +
+                                   " ranks (\"#  Rank …\" lines); pass --gpus N for the number of GPUs");
+    // The algorithms NCCL was allowed: --algo, else the log's NCCL_ALGO.
+    const std::string algoSpec = !o.algo.empty() ? o.algo : log.ncclAlgo;
+    models::AlgoSelection sel = models::ncclAlgoSelection(algoSpec, *op);
+    if (!sel.error.empty() && !o.algo.empty())
+        throw core::InputError(core::SourceLoc{"command line", 0, 0, "--algo"}, sel.error);
+    if (!sel.error.empty()) {
+        // The log's own line (an echoed script's NCCL_ALGO=$ALGO, say): noted, not fatal.
+        notes.push_back("the log's " + sel.error + ": ignored, NCCL's choice among all algorithms predicted");
+        sel = models::AlgoSelection{};
+    }
+    const bool unmodelledOnly = sel.restricted && sel.allowed.empty();
+    const std::string unmodelledWhy =
+        sel.unmodelled.empty() ? std::string("NCCL_ALGO leaves none of the algorithms rdt models")
+                               : sel.unmodelled.front() + " is not modelled";
+    if (!algoSpec.empty() && sel.error.empty())
+        notes.push_back("NCCL_ALGO=" + algoSpec + (o.algo.empty() ? " (the log's)" : " (--algo)") +
+                        (unmodelledOnly ? ": " + unmodelledWhy + " — the prediction is not checked" : ""));
+    bool noneApplies = false;
+    // The protocols NCCL was allowed: --proto, else the log's NCCL_PROTO.
+    const std::string protoSpec = !o.proto.empty() ? o.proto : log.ncclProto;
+    models::ProtoSelection proto = models::ncclProtoSelection(protoSpec, *op);
+    if (!proto.error.empty() && !o.proto.empty())
+        throw core::InputError(core::SourceLoc{"command line", 0, 0, "--proto"}, proto.error);
+    if (!proto.error.empty()) {
+        notes.push_back("the log's " + proto.error + ": ignored, all protocols predicted");
+        proto = models::ProtoSelection{};
+    }
+    if (proto.restricted && proto.allowed.empty())
+        throw core::InputError(core::SourceLoc{o.proto.empty() ? log.file : "command line", 0, 0,
+                                               o.proto.empty() ? "NCCL_PROTO" : "--proto"},
+                               "NCCL_PROTO=" + protoSpec + " leaves no protocol");
+    if (!protoSpec.empty() && proto.error.empty()) {
+        std::string which;
+        for (models::Protocol pr : proto.allowed)
+            which += (which.empty() ? "" : ", ") + std::string(models::protocolName(pr));
+        notes.push_back("NCCL_PROTO=" + protoSpec + (o.proto.empty() ? " (the log's)" : " (--proto)") +
+                        (proto.restricted ? ": " + which + " predicted" : ""));
+    }
+    if (n > model.gpus)
+        throw core::InputError(core::SourceLoc{"command line", 0, 0, "--gpus"},
+                               "the log has " + std::to_string(n) + " ranks, the model only " +
+                                   std::to_string(model.gpus) + " GPUs");
+    NcclComparison out;
+    out.log = log;
+    out.op = *op;
+    out.gpus = n;
+    out.algoSpec = algoSpec;
+    out.protoSpec = protoSpec;
+    out.scope = model.hierarchy.scopeOf(n);
+    out.modelName = model.name;
+    out.fabric = model.fabric;
+    out.unmodelledOnly = unmodelledOnly;
+    out.unmodelledWhy = unmodelledWhy;
+    std::vector<double> ratios;
+    for (const hil::NcclRow& r : log.rows) {
+        NcclComparedRow row;
+        row.sizeB = r.sizeB;
+        row.measuredGBps = r.busbwGBps;
+        row.predicted = models::bestCollective(*op, n, r.sizeB, model.hierarchy, model.nccl, sel.allowed, proto.allowed);
+        row.predictedValid = !unmodelledOnly && !std::isnan(row.predicted.timeS);
+        if (!row.predictedValid) {
+            noneApplies = noneApplies || !unmodelledOnly;
+            row.predicted = models::CollectiveTime{models::Algorithm::Ring, models::Protocol::Simple, NAN, NAN, NAN};
+        }
+        if (row.predicted.busbwGBps > 0 && r.busbwGBps > 0)
+            row.ratio = r.busbwGBps / row.predicted.busbwGBps;
+        if (r.sizeB >= 64.0 * (1 << 20) && std::isfinite(row.ratio))
+            ratios.push_back(row.ratio);
+        out.rows.push_back(row);
+    }
+    if (noneApplies)
+        notes.push_back("no allowed algorithm applies to " + std::string(models::collectiveName(*op)) + " on " +
+                        std::to_string(n) + " GPUs here: those sizes are not predicted");
+    if (!ratios.empty()) {
+        std::sort(ratios.begin(), ratios.end());
+        const std::size_t k = ratios.size() / 2;
+        out.medianLarge = ratios.size() % 2 ? ratios[k] : (ratios[k - 1] + ratios[k]) / 2;
+    }
+    out.notes = std::move(notes);
+    return out;
+}
+
+} // namespace rdt::analysis
