@@ -25,6 +25,7 @@
 #include <QShowEvent>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTextDocumentFragment>
 #include <QTimer>
 #include <QToolButton>
 #include <QUrl>
@@ -531,6 +532,16 @@ bool MainWindow::openTouchstone(const QString& path)
     showPanel("signal");
     const bool ok = m_signal->openTouchstone(path);
     statusBar()->showMessage(ok ? tr("Opened %1 in the Signal panel").arg(path) : m_signal->touchstoneStatus(), 8000);
+    return ok;
+}
+
+bool MainWindow::openNcclLog(const QString& path)
+{
+    showPanel("throughput");
+    const bool ok = m_throughput->openNcclLog(path);
+    statusBar()->showMessage(ok ? tr("Compared %1 with the design's collectives").arg(path)
+                                : QTextDocumentFragment::fromHtml(m_throughput->ncclStatus()).toPlainText(),
+                             8000);
     return ok;
 }
 

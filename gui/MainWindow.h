@@ -59,6 +59,9 @@ public:
     bool openSweep(const QString& path);
     /// Open a Touchstone file in the Signal panel (what dropping one on the window does).
     bool openTouchstone(const QString& path);
+    /// Show the Throughput panel with an nccl-tests log over the model's curve; false when it
+    /// cannot be read or compared (the panel says why).
+    bool openNcclLog(const QString& path);
     /// Show and raise the dock whose object name is `name` (`problems`, `throughput`, …).
     bool showPanel(const QString& name);
     const QString& lastError() const { return m_lastError; }

@@ -1,6 +1,9 @@
 #include "gui/ThroughputPanel.h"
 
 #include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QPushButton>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -11,7 +14,9 @@
 
 #include <cmath>
 
+#include "analysis/NcclCompare.h"
 #include "analysis/Throughput.h"
+#include "core/Error.h"
 #include "gui/Studio.h"
 
 namespace rdt::gui {
@@ -32,6 +37,57 @@ QString sizeLabel(double b)
     return QString("%1 %2").arg(b, 0, 'f', 0).arg(units[u]);
 }
 
+/// Log₂ size axis and busbw axis with round steps, grid, labels and a bold title.
+struct Axes {
+    QRectF area;
+    double lx0 = 0, lx1 = 1, yTop = 1;
+    double x(double s) const { return area.left() + (std::log2(s) - lx0) / (lx1 - lx0) * area.width(); }
+    double y(double v) const { return area.bottom() - v / yTop * area.height(); }
+};
+
+Axes drawAxes(QPainter& p, const QWidget& w, const QRectF& area, double xMin, double xMax, double yMax,
+              const QString& title)
+{
+    Axes a;
+    a.area = area;
+    // A round y range: steps that give 4-10 lines up to the largest value.
+    const double step = yMax > 400 ? 100 : yMax > 100 ? 50 : yMax > 20 ? 10 : yMax > 5 ? 2 : 0.5;
+    a.yTop = std::max(step, std::ceil(yMax * 1.05 / step) * step);
+    a.lx0 = std::log2(xMin);
+    a.lx1 = std::max(a.lx0 + 1, std::log2(xMax));
+    const QColor grid = w.palette().color(QPalette::Mid);
+    const QColor text = w.palette().color(QPalette::Text);
+    QFont small = w.font();
+    small.setPointSizeF(w.font().pointSizeF() * 0.9);
+    p.setFont(small);
+    for (double v = 0; v <= a.yTop + 1e-9; v += step) {
+        p.setPen(QPen(grid, 0.6, v == 0 ? Qt::SolidLine : Qt::DotLine));
+        p.drawLine(QPointF(area.left(), a.y(v)), QPointF(area.right(), a.y(v)));
+        p.setPen(text);
+        p.drawText(QRectF(0, a.y(v) - 8, area.left() - 6, 16), Qt::AlignRight | Qt::AlignVCenter,
+                   QString::number(v, 'g', 4));
+    }
+    for (double s = xMin; s <= xMax * 1.0001; s *= 8) {
+        p.setPen(QPen(grid, 0.6, Qt::DotLine));
+        p.drawLine(QPointF(a.x(s), area.top()), QPointF(a.x(s), area.bottom()));
+        p.setPen(text);
+        p.drawText(QRectF(a.x(s) - 30, area.bottom() + 4, 60, 16), Qt::AlignCenter, sizeLabel(s));
+    }
+    p.drawText(QRectF(area.left(), w.height() - 20, area.width(), 16), Qt::AlignCenter,
+               QObject::tr("message size (nccl-tests size)"));
+    p.save();
+    p.translate(12, area.center().y());
+    p.rotate(-90);
+    p.drawText(QRectF(-80, -8, 160, 16), Qt::AlignCenter, QObject::tr("busbw (GB/s)"));
+    p.restore();
+    QFont bold = w.font();
+    bold.setBold(true);
+    p.setFont(bold);
+    p.drawText(QRectF(area.left(), 4, area.width(), 20), Qt::AlignLeft | Qt::AlignVCenter, title);
+    p.setFont(small);
+    return a;
+}
+
 } // namespace
 
 BusbwPlot::BusbwPlot(QWidget* parent) : QWidget(parent)
@@ -47,12 +103,23 @@ void BusbwPlot::setData(std::shared_ptr<const analysis::ThroughputResult> t, con
     update();
 }
 
+void BusbwPlot::setComparison(std::shared_ptr<const analysis::NcclComparison> c)
+{
+    m_cmp = std::move(c);
+    update();
+}
+
 void BusbwPlot::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     const QRectF area(62, 28, width() - 62 - 16, height() - 28 - 44);
     m_series = 0;
+    m_points = 0;
+    if (m_cmp && area.width() >= 50 && area.height() >= 50) {
+        paintComparison(p, area);
+        return;
+    }
     if (!m_t || area.width() < 50 || area.height() < 50) {
         p.drawText(rect(), Qt::AlignCenter, tr("No throughput results yet"));
         return;
@@ -73,47 +140,14 @@ void BusbwPlot::paintEvent(QPaintEvent*)
         p.drawText(rect(), Qt::AlignCenter, tr("No collectives at this scope"));
         return;
     }
-    // A round y range: 50 GB/s steps up to the largest value.
-    const double step = yMax > 400 ? 100 : yMax > 100 ? 50 : yMax > 20 ? 10 : yMax > 5 ? 2 : 0.5;
-    const double yTop = std::ceil(yMax * 1.05 / step) * step;
-    const double lx0 = std::log2(xMin), lx1 = std::log2(xMax);
-    auto X = [&](double s) { return area.left() + (std::log2(s) - lx0) / (lx1 - lx0) * area.width(); };
-    auto Y = [&](double v) { return area.bottom() - v / yTop * area.height(); };
-
-    const QColor grid = palette().color(QPalette::Mid);
+    const Axes ax = drawAxes(p, *this, area, xMin, xMax, yMax,
+                             tr("busbw vs size, %1 scope (%2 GPUs), %3 fabric")
+                                 .arg(m_scope)
+                                 .arg(gpus)
+                                 .arg(QString::fromStdString(m_t->fabric)));
+    auto X = [&](double v) { return ax.x(v); };
+    auto Y = [&](double v) { return ax.y(v); };
     const QColor text = palette().color(QPalette::Text);
-    QFont small = font();
-    small.setPointSizeF(font().pointSizeF() * 0.9);
-    p.setFont(small);
-    for (double v = 0; v <= yTop + 1e-9; v += step) {
-        p.setPen(QPen(grid, 0.6, v == 0 ? Qt::SolidLine : Qt::DotLine));
-        p.drawLine(QPointF(area.left(), Y(v)), QPointF(area.right(), Y(v)));
-        p.setPen(text);
-        p.drawText(QRectF(0, Y(v) - 8, area.left() - 6, 16), Qt::AlignRight | Qt::AlignVCenter,
-                   QString::number(v, 'g', 4));
-    }
-    for (double s = xMin; s <= xMax * 1.0001; s *= 8) {
-        p.setPen(QPen(grid, 0.6, Qt::DotLine));
-        p.drawLine(QPointF(X(s), area.top()), QPointF(X(s), area.bottom()));
-        p.setPen(text);
-        p.drawText(QRectF(X(s) - 30, area.bottom() + 4, 60, 16), Qt::AlignCenter, sizeLabel(s));
-    }
-    p.drawText(QRectF(area.left(), height() - 20, area.width(), 16), Qt::AlignCenter,
-               tr("message size (nccl-tests size)"));
-    p.save();
-    p.translate(12, area.center().y());
-    p.rotate(-90);
-    p.drawText(QRectF(-80, -8, 160, 16), Qt::AlignCenter, tr("busbw (GB/s)"));
-    p.restore();
-    QFont bold = font();
-    bold.setBold(true);
-    p.setFont(bold);
-    p.drawText(QRectF(area.left(), 4, area.width(), 20), Qt::AlignLeft | Qt::AlignVCenter,
-               tr("busbw vs size, %1 scope (%2 GPUs), %3 fabric")
-                   .arg(m_scope)
-                   .arg(gpus)
-                   .arg(QString::fromStdString(m_t->fabric)));
-    p.setFont(small);
 
     for (int op = 0; op < 4; ++op) {
         QPainterPath path;
@@ -142,6 +176,84 @@ void BusbwPlot::paintEvent(QPaintEvent*)
     }
 }
 
+void BusbwPlot::paintComparison(QPainter& p, const QRectF& area)
+{
+    const analysis::NcclComparison& c = *m_cmp;
+    double yMax = 0, xMin = 1e300, xMax = 0;
+    for (const auto& r : c.rows) {
+        if (!(r.sizeB > 0))
+            continue;
+        xMin = std::min(xMin, r.sizeB);
+        xMax = std::max(xMax, r.sizeB);
+        yMax = std::max(yMax, r.measuredGBps);
+        if (r.predictedValid)
+            yMax = std::max(yMax, r.predicted.busbwGBps);
+    }
+    if (xMax <= 0) {
+        p.drawText(rect(), Qt::AlignCenter, tr("The log has no rows"));
+        return;
+    }
+    const int op = static_cast<int>(c.op);
+    const QString file = QFileInfo(QString::fromStdString(c.log.file)).fileName();
+    const Axes ax = drawAxes(p, *this, area, xMin, xMax, yMax,
+                             tr("%1: %2, %3 GPUs, measured vs %4 (%5 scope)")
+                                 .arg(file)
+                                 .arg(kOpNames[op])
+                                 .arg(c.gpus)
+                                 .arg(QString::fromStdString(c.modelName))
+                                 .arg(QString::fromStdString(c.scope)));
+    const QColor text = palette().color(QPalette::Text);
+    // The model's curve for the same run: the algorithms NCCL was allowed, the log's sizes.
+    QPainterPath path;
+    bool first = true;
+    for (const auto& r : c.rows) {
+        if (!r.predictedValid || !(r.sizeB > 0) || !std::isfinite(r.predicted.busbwGBps)) {
+            first = true; // a gap where nothing is predicted
+            continue;
+        }
+        const QPointF q(ax.x(r.sizeB), ax.y(r.predicted.busbwGBps));
+        if (first)
+            path.moveTo(q);
+        else
+            path.lineTo(q);
+        first = false;
+    }
+    if (!path.isEmpty()) {
+        ++m_series;
+        p.setPen(QPen(kColours[op], 2.0));
+        p.drawPath(path);
+    }
+    // Measured points on top.
+    p.setPen(QPen(text, 1.0));
+    p.setBrush(palette().color(QPalette::Base));
+    for (const auto& r : c.rows)
+        if (r.sizeB > 0 && std::isfinite(r.measuredGBps)) {
+            p.drawEllipse(QPointF(ax.x(r.sizeB), ax.y(r.measuredGBps)), 3.5, 3.5);
+            ++m_points;
+        }
+    p.setBrush(Qt::NoBrush);
+    // Legend and verdict, top left inside the plot.
+    const QPointF l(area.left() + 10, area.top() + 12);
+    p.setPen(QPen(kColours[op], 2.0));
+    p.drawLine(l, l + QPointF(22, 0));
+    p.setPen(text);
+    p.drawText(QRectF(l.x() + 28, l.y() - 8, area.width() - 40, 16), Qt::AlignLeft | Qt::AlignVCenter,
+               c.algoSpec.empty() ? tr("predicted (NCCL's fastest algorithm per size)")
+                                  : tr("predicted among NCCL_ALGO=%1").arg(QString::fromStdString(c.algoSpec)));
+    p.setPen(QPen(text, 1.0));
+    p.setBrush(palette().color(QPalette::Base));
+    p.drawEllipse(l + QPointF(11, 17), 3.5, 3.5);
+    p.setBrush(Qt::NoBrush);
+    p.drawText(QRectF(l.x() + 28, l.y() + 9, area.width() - 40, 16), Qt::AlignLeft | Qt::AlignVCenter,
+               tr("measured (%1 sizes)").arg(m_points));
+    const QString verdict =
+        std::isfinite(c.medianLarge)
+            ? tr("median measured/predicted at ≥ 64 MiB: %1").arg(c.medianLarge, 0, 'f', 2)
+            : c.unmodelledOnly ? tr("not checked: %1").arg(QString::fromStdString(c.unmodelledWhy))
+                               : tr("no sizes ≥ 64 MiB to compare");
+    p.drawText(QRectF(l.x(), l.y() + 26, area.width() - 20, 16), Qt::AlignLeft | Qt::AlignVCenter, verdict);
+}
+
 ThroughputPanel::ThroughputPanel(Studio& studio, QWidget* parent) : QWidget(parent), m_studio(studio)
 {
     m_header = new QLabel;
@@ -160,6 +272,14 @@ ThroughputPanel::ThroughputPanel(Studio& studio, QWidget* parent) : QWidget(pare
     for (const char* s : {"chassis", "nvlink-domain", "rack", "pod", "cluster"})
         m_scope->addItem(s);
     m_plot = new BusbwPlot;
+    auto* openLog = new QPushButton(tr("Compare nccl-tests log…"));
+    openLog->setToolTip(tr("Draw a nccl-tests log's measured busbw over the model's prediction for the same run"));
+    m_clearLog = new QPushButton(tr("Back to the design's curves"));
+    m_clearLog->setVisible(false);
+    m_ncclStatus = new QLabel;
+    m_ncclStatus->setWordWrap(true);
+    m_ncclStatus->setTextFormat(Qt::RichText);
+    m_ncclStatus->setVisible(false);
 
     auto* left = new QVBoxLayout;
     left->addWidget(m_header);
@@ -169,9 +289,12 @@ ThroughputPanel::ThroughputPanel(Studio& studio, QWidget* parent) : QWidget(pare
     scopeRow->addWidget(new QLabel(tr("Scope:")));
     scopeRow->addWidget(m_scope);
     scopeRow->addStretch(1);
+    scopeRow->addWidget(openLog);
+    scopeRow->addWidget(m_clearLog);
     auto* right = new QVBoxLayout;
     right->addLayout(scopeRow);
     right->addWidget(m_plot, 1);
+    right->addWidget(m_ncclStatus);
     auto* top = new QHBoxLayout(this);
     top->addLayout(left, 1);
     top->addLayout(right, 1);
@@ -181,7 +304,67 @@ ThroughputPanel::ThroughputPanel(Studio& studio, QWidget* parent) : QWidget(pare
         m_scopeChosen = true;
         m_plot->setData(m_studio.throughput(), s);
     });
+    connect(openLog, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("nccl-tests log"), QString(),
+                                                          tr("nccl-tests output (*.log *.txt *.out *.csv);;All files (*)"));
+        if (!path.isEmpty())
+            openNcclLog(path);
+    });
+    connect(m_clearLog, &QPushButton::clicked, this, &ThroughputPanel::clearNcclLog);
     rebuild();
+}
+
+bool ThroughputPanel::openNcclLog(const QString& path)
+{
+    m_logPath = path;
+    return compareLog();
+}
+
+void ThroughputPanel::clearNcclLog()
+{
+    m_logPath.clear();
+    m_cmp.reset();
+    m_plot->setComparison(nullptr);
+    m_clearLog->setVisible(false);
+    m_ncclStatus->setVisible(false);
+}
+
+QString ThroughputPanel::ncclStatus() const
+{
+    return m_ncclStatus->text();
+}
+
+bool ThroughputPanel::compareLog()
+{
+    if (m_logPath.isEmpty())
+        return false;
+    m_cmp.reset();
+    m_plot->setComparison(nullptr);
+    m_ncclStatus->setVisible(true);
+    m_clearLog->setVisible(true);
+    const auto t = m_studio.throughput();
+    if (!t) {
+        m_ncclStatus->setText(
+            tr("%1: the design has no throughput results to compare with (see Problems)").arg(m_logPath.toHtmlEscaped()));
+        return false;
+    }
+    try {
+        const hil::NcclLog log = hil::readNcclLog(m_logPath.toStdString());
+        const analysis::NcclModel model{t->hierarchy, t->nccl, t->gpus, m_studio.design().name, t->fabric};
+        m_cmp = std::make_shared<const analysis::NcclComparison>(analysis::compareNccl(log, model, {}));
+    } catch (const core::InputError& e) {
+        m_ncclStatus->setText(QString::fromStdString(e.what()).toHtmlEscaped());
+        return false;
+    }
+    QStringList notes;
+    for (const std::string& n : m_cmp->notes)
+        notes << QString::fromStdString(n).toHtmlEscaped();
+    m_ncclStatus->setText(tr("%1 against %2 (the same as <tt>rdt nccl compare</tt>)%3")
+                              .arg(QFileInfo(m_logPath).fileName().toHtmlEscaped())
+                              .arg(QString::fromStdString(m_cmp->modelName).toHtmlEscaped())
+                              .arg(notes.isEmpty() ? QString() : "<br>" + notes.join("<br>")));
+    m_plot->setComparison(m_cmp);
+    return true;
 }
 
 int ThroughputPanel::classRows() const
@@ -233,6 +416,8 @@ void ThroughputPanel::rebuild()
     if (!t || t->classes.empty()) {
         m_header->setText(tr("No GPUs in this design, or the solvers could not run (see Problems)."));
         m_plot->setData(t, m_scope->currentText());
+        if (!m_logPath.isEmpty())
+            compareLog();
         return;
     }
     const analysis::GpuClass* slow = &t->classes.front();
@@ -300,6 +485,9 @@ void ThroughputPanel::rebuild()
         m_scope->setCurrentText(scope);
     }
     m_plot->setData(t, scope);
+    // An opened log is compared again with the edited design.
+    if (!m_logPath.isEmpty())
+        compareLog();
 }
 
 } // namespace rdt::gui

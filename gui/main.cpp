@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QSurfaceFormat>
+#include <QTextDocumentFragment>
 #include <QTimer>
 
 #include <cstdio>
@@ -20,6 +21,7 @@
 #include "gui/SignalPanel.h"
 #include "gui/Studio.h"
 #include "gui/SweepPanel.h"
+#include "gui/ThroughputPanel.h"
 #include "gui/WhatIfBar.h"
 
 int main(int argc, char** argv)
@@ -83,6 +85,9 @@ int main(int argc, char** argv)
     QCommandLineOption touchstone("touchstone", "Open this Touchstone file in the Signal panel.", "FILE");
     QCommandLineOption tab("tab", "Signal panel tab to show: loss, pulse, eye, budget, touchstone.", "NAME");
     parser.addOption(touchstone);
+    QCommandLineOption ncclLog("nccl-log", "Compare this nccl-tests log with the design in the Throughput panel.",
+                               "FILE");
+    parser.addOption(ncclLog);
     parser.addOption(tab);
     QCommandLineOption fieldViews("field",
                                   "With --screenshot: room field views to show, comma-separated: slice, streamlines, "
@@ -200,6 +205,11 @@ int main(int argc, char** argv)
         }
         if (parser.isSet(tab))
             window.signalPanel()->showTab(parser.value(tab));
+        if (parser.isSet(ncclLog) && !window.openNcclLog(parser.value(ncclLog))) {
+            std::fprintf(stderr, "rdt-studio: %s\n",
+                         QTextDocumentFragment::fromHtml(window.throughput()->ncclStatus()).toPlainText().toUtf8().constData());
+            return 2;
+        }
         if (parser.isSet(fieldViews) || parser.isSet(slice)) {
             if (!window.scene()->field()->hasField()) {
                 std::fprintf(stderr, "rdt-studio: --field/--slice: the design has no room field (set thermal: {model: "

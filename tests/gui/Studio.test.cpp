@@ -17,6 +17,7 @@
 #include <set>
 
 #include "report/CheckFormats.h"
+#include "analysis/NcclCompare.h"
 #include "analysis/Pipeline.h"
 #include "gui/ElevationView.h"
 #include "gui/EnergyPanel.h"
@@ -260,6 +261,41 @@ TEST_CASE("the throughput panel shows GPU classes and busbw curves after the che
     f.window->throughput()->repaint();
     QApplication::processEvents();
     CHECK(f.window->throughput()->plot()->seriesCount() == 4);
+}
+
+TEST_CASE("throughput panel: an nccl-tests log's measured points over the model's curve, the CLI's verdict",
+          "[gui][throughput][nccl]")
+{
+    Fixture f;
+    REQUIRE(f.window->openFile(kData + "/designs/single-rack.yaml"));
+    f.window->waitForChecks();
+    const QString log = RDT_SOURCE_DIR "/tests/fixtures/nccl/run-0042.log";
+    REQUIRE(f.window->openNcclLog(log));
+    QApplication::processEvents();
+    auto* panel = f.window->throughput();
+    panel->repaint();
+    QApplication::processEvents();
+    const auto cmp = panel->comparison();
+    REQUIRE(cmp);
+    // Every row of the log is a point; the model's curve is one line.
+    CHECK(panel->plot()->measuredPoints() == static_cast<int>(cmp->log.rows.size()));
+    CHECK(cmp->log.rows.size() == 24);
+    CHECK(panel->plot()->seriesCount() == 1);
+    // The same comparison `rdt nccl compare` makes, from the design's own pipeline.
+    const analysis::NcclComparison cli = analysis::compareNccl(
+        hil::readNcclLog(log.toStdString()), analysis::ncclModelFor(RDT_SOURCE_DIR "/data/designs/single-rack.yaml"), {});
+    REQUIRE(std::isfinite(cli.medianLarge));
+    CHECK(cmp->medianLarge == Approx(cli.medianLarge).epsilon(1e-12));
+    CHECK(cmp->gpus == 16);
+    // A broken log is refused with its file and line; the plot goes back to the design's curves.
+    CHECK_FALSE(f.window->openNcclLog(RDT_SOURCE_DIR "/tests/fixtures/nccl/bad/truncated_row.log"));
+    CHECK_THAT(panel->ncclStatus().toStdString(), Contains("truncated_row.log:"));
+    CHECK_FALSE(panel->comparison());
+    panel->clearNcclLog();
+    panel->repaint();
+    QApplication::processEvents();
+    CHECK(panel->plot()->measuredPoints() == 0);
+    CHECK(panel->plot()->seriesCount() == 4);
 }
 
 namespace {
