@@ -379,7 +379,7 @@ ProtoSelection ncclProtoSelection(const std::string& spec, Collective op)
         else if (name == "simple")
             named.push_back(Protocol::Simple);
         else {
-            out.error = "NCCL_PROTO names \"" + name + "\": NCCL knows LL, LL128 and Simple";
+            out.error = "NCCL_PROTO=" + spec + " names \"" + name + "\": NCCL knows LL, LL128 and Simple";
             return out;
         }
     }

@@ -259,3 +259,87 @@ TEST_CASE("NCCL parameter file: units and ranges are checked", "[models][collect
                            "nvlink_step: 1 us\nnvls_fixed: 20 us\nalltoall_peer: 0.2 us\n";
     CHECK_THROWS_WITH(NcclParams::load(path), Catch::Contains("rdt-nccl-bad.yaml:2"));
 }
+
+TEST_CASE("tree AllReduce: the buffer once over two nodes, twice over more, at NCCL's 92 %", "[models][collectives]")
+{
+    // A100-like nodes: NVLink 300 GB/s a direction, 4 x 100G NICs (a p4de). The NICs bind; on two
+    // nodes each node is one tree's root and the other's child, so its NICs carry S each way
+    // (algbw = B x 0.92), on more nodes 2S (algbw = B/2 x 0.92). Large size: latency < 0.1 %.
+    Hierarchy h;
+    h.gpusPerNode = 8;
+    h.nvls = false;
+    h.nvlinkBps = 300e9;
+    const NcclParams p = nccl();
+    h.nics = 4;
+    h.nicBps = 12.5e9 * p.nicEfficiency;
+    h.nodeNetBps = h.nics * h.nicBps;
+    const double s = 64.0 * (1ull << 30);
+    const CollectiveTime two = collectiveTime(Collective::AllReduce, Algorithm::Tree, 16, s, h, p);
+    CHECK(two.algbwGBps == Approx(h.nodeNetBps / 1e9 * p.treeEfficiency).epsilon(1e-3));
+    const CollectiveTime four = collectiveTime(Collective::AllReduce, Algorithm::Tree, 32, s, h, p);
+    CHECK(four.algbwGBps == Approx(h.nodeNetBps / 2e9 * p.treeEfficiency).epsilon(1e-3));
+    // Two nodes: the tree beats the ring (busbw ≈ B), so NCCL's choice goes above the NICs' rate.
+    const CollectiveTime best = bestCollective(Collective::AllReduce, 16, s, h, p);
+    CHECK(best.algorithm == Algorithm::Tree);
+    CHECK(best.busbwGBps > 1.7 * h.nodeNetBps / 1e9);
+    // H100's NVLink chain holds a two-node tree at 2S/(369 x 8/7) per GPU: below NVLS-tree's cap.
+    Hierarchy gt = grandTeton();
+    gt.nvlsTreeChannel2Bps = h100().nvlsTreeChannel2Bps;
+    const double chain = p.ringEfficiency * gt.nvlinkBps * 8 / 7 / 2 * p.treeEfficiency / 1e9;
+    CHECK(collectiveTime(Collective::AllReduce, Algorithm::Tree, 16, s, gt, p).algbwGBps == Approx(chain).epsilon(1e-3));
+    CHECK(bestCollective(Collective::AllReduce, 16, s, gt, p).algorithm == Algorithm::NvlsTree);
+}
+
+TEST_CASE("NCCL_PROTO: LL128 and LL scale the bandwidth, NVLS runs Simple only", "[models][collectives]")
+{
+    const ProtoSelection ll128 = ncclProtoSelection("LL128", Collective::AllReduce);
+    REQUIRE(ll128.error.empty());
+    CHECK(ll128.restricted);
+    REQUIRE(ll128.allowed.size() == 1);
+    CHECK(ll128.allowed[0] == Protocol::LL128);
+    CHECK(ncclProtoSelection("^LL128", Collective::AllReduce).allowed ==
+          std::vector<Protocol>{Protocol::LL, Protocol::Simple});
+    CHECK(ncclProtoSelection("allgather:LL;allreduce:simple", Collective::AllGather).allowed ==
+          std::vector<Protocol>{Protocol::LL});
+    CHECK_FALSE(ncclProtoSelection("allgather:LL", Collective::AllReduce).restricted);
+    CHECK_THAT(ncclProtoSelection("LL256", Collective::AllReduce).error, Catch::Contains("LL256"));
+
+    const Hierarchy h = grandTeton();
+    const NcclParams p = nccl();
+    const double s = 8.0 * (1ull << 30);
+    const CollectiveTime simple = collectiveTime(Collective::AllGather, Algorithm::Ring, 16, s, h, p);
+    const double t0 = collectiveTime(Collective::AllGather, Algorithm::Ring, 16, 0.0, h, p).timeS;
+    const CollectiveTime l = bestCollective(Collective::AllGather, 16, s, h, p, {}, {Protocol::LL128});
+    CHECK(l.protocol == Protocol::LL128);
+    CHECK(l.timeS - t0 == Approx((simple.timeS - t0) / p.ll128Efficiency).epsilon(1e-12));
+    const CollectiveTime ll = bestCollective(Collective::AllGather, 16, s, h, p, {}, {Protocol::LL});
+    CHECK(ll.timeS - t0 == Approx((simple.timeS - t0) / p.llEfficiency).epsilon(1e-12));
+    // Inside one node NVLS is the default; under LL128 it cannot run, the ring does.
+    CHECK(bestCollective(Collective::AllReduce, 8, s, h, p).algorithm == Algorithm::Nvls);
+    const CollectiveTime noNvls = bestCollective(Collective::AllReduce, 8, s, h, p, {}, {Protocol::LL128});
+    CHECK(noNvls.algorithm == Algorithm::Ring);
+    CHECK(noNvls.protocol == Protocol::LL128);
+    // Simple among the allowed: the large-message protocol wins.
+    CHECK(bestCollective(Collective::AllReduce, 8, s, h, p, {}, {Protocol::LL128, Protocol::Simple}).protocol ==
+          Protocol::Simple);
+}
+
+TEST_CASE("AlltoAll: a GPU gets one NIC's rate however many NICs its node has", "[models][collectives]")
+{
+    // A p5-like node: 8 GPUs, 32 x 100G NICs (3.2 Tb/s). AlltoAll cannot spread one rank's traffic
+    // over several NICs [K7]: each GPU gets one 100G NIC, a quarter of its share of the node's NICs.
+    Hierarchy h = grandTeton();
+    const NcclParams p = nccl();
+    h.nics = 32;
+    h.nicBps = 12.5e9 * p.nicEfficiency;
+    h.nodeNetBps = 32 * h.nicBps;
+    const double s = 64.0 * (1ull << 30);
+    const int n = 16;
+    const CollectiveTime a = bestCollective(Collective::AllToAll, n, s, h, p);
+    // Across two nodes half the data leaves the node: t ≈ (n − g)/n · S / nicBps.
+    const double t = (n - 8.0) / n * s / h.nicBps;
+    CHECK(a.timeS == Approx(t).epsilon(1e-3));
+    Hierarchy one = h;
+    one.nicBps = NAN; // no per-NIC figure: the node's share (4 NICs a GPU), 4 x faster
+    CHECK(bestCollective(Collective::AllToAll, n, s, one, p).timeS == Approx(t / 4).epsilon(1e-3));
+}
