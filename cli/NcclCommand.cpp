@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "hil/NcclLog.h"
 #include "analysis/NcclCompare.h"
+#include "analysis/Throughput.h"
 #include "cli/Guarded.h"
 #include "core/Error.h"
+#include "core/Units.h"
 
 namespace rdt::cli {
 
@@ -35,6 +38,23 @@ std::string label(const models::CollectiveTime& c)
     if (c.protocol != models::Protocol::Simple)
         s += "/" + std::string(models::protocolName(c.protocol));
     return s;
+}
+
+std::vector<std::string> splitList(const std::string& s)
+{
+    std::vector<std::string> out;
+    std::size_t at = 0;
+    while (at <= s.size()) {
+        const auto comma = s.find(',', at);
+        std::string part = s.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+        part.erase(std::remove(part.begin(), part.end(), ' '), part.end());
+        if (!part.empty())
+            out.push_back(part);
+        if (comma == std::string::npos)
+            break;
+        at = comma + 1;
+    }
+    return out;
 }
 
 std::string ratioText(double r)
@@ -111,6 +131,97 @@ int runNcclCompare(const NcclArgs& args)
             std::printf("\nmedian measured/predicted busbw: not checked (%s)\n", c.unmodelledWhy.c_str());
         for (const std::string& note : c.notes)
             std::cout << "note     " << note << "\n";
+        return 0;
+    });
+}
+
+int runNcclPredict(const NcclPredictArgs& args)
+{
+    return guarded([&] {
+        auto fail = [](const std::string& field, const std::string& msg) {
+            throw core::InputError(core::SourceLoc{"command line", 0, 0, field}, msg);
+        };
+        std::vector<models::Collective> ops;
+        std::vector<std::string> opNames;
+        for (const std::string& name : splitList(args.ops)) {
+            const auto op = analysis::collectiveFromName(name);
+            if (!op)
+                fail("--op", "unknown collective \"" + name + "\" (allreduce, allgather, reducescatter or alltoall)");
+            ops.push_back(*op);
+            opNames.emplace_back(models::collectiveName(*op));
+        }
+        if (ops.empty())
+            fail("--op", "no collective named");
+        const core::ParsedQuantity size = core::parseQuantity(args.size, core::Dimension::DataSize, {1.0, 1e13});
+        if (!size.value)
+            fail("--size", size.error);
+        const double sizeB = *size.value;
+        const analysis::NcclModel m = analysis::ncclModelFor(args.design);
+        std::vector<int> counts;
+        if (args.gpus.empty()) {
+            for (int n = 16; n < m.gpus; n *= 2)
+                counts.push_back(n);
+            if (m.hierarchy.gpusPerPod() < m.gpus)
+                counts.push_back(m.hierarchy.gpusPerPod());
+            counts.push_back(m.gpus);
+            std::sort(counts.begin(), counts.end());
+            counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+        } else {
+            for (const std::string& g : splitList(args.gpus)) {
+                char* end = nullptr;
+                const long v = std::strtol(g.c_str(), &end, 10);
+                if (g.empty() || *end != '\0' || v < 2 || v > m.gpus)
+                    fail("--gpus", "\"" + g + "\" is not a GPU count from 2 to the model's " + std::to_string(m.gpus));
+                counts.push_back(static_cast<int>(v));
+            }
+        }
+        nlohmann::json rows = nlohmann::json::array();
+        std::string table;
+        for (int n : counts) {
+            char head[64];
+            std::snprintf(head, sizeof head, "%7d  %-14s", n, m.hierarchy.scopeOf(n).c_str());
+            std::string line = head;
+            nlohmann::json row{{"gpus", n}, {"scope", m.hierarchy.scopeOf(n)}};
+            for (std::size_t i = 0; i < ops.size(); ++i) {
+                const models::AlgoSelection sel = models::ncclAlgoSelection(args.algo, ops[i]);
+                if (!sel.error.empty())
+                    fail("--algo", sel.error);
+                const models::ProtoSelection proto = models::ncclProtoSelection(args.proto, ops[i]);
+                if (!proto.error.empty())
+                    fail("--proto", proto.error);
+                const models::CollectiveTime c =
+                    models::bestCollective(ops[i], n, sizeB, m.hierarchy, m.nccl, sel.allowed, proto.allowed);
+                char cell[64];
+                if (std::isfinite(c.busbwGBps))
+                    std::snprintf(cell, sizeof cell, "  %8.1f GB/s %-11s", c.busbwGBps, label(c).c_str());
+                else
+                    std::snprintf(cell, sizeof cell, "  %8s      %-11s", "—", "");
+                line += cell;
+                row[opNames[i]] = std::isfinite(c.busbwGBps)
+                                      ? nlohmann::json{{"busbw_GBps", c.busbwGBps},
+                                                       {"algbw_GBps", c.algbwGBps},
+                                                       {"time_s", c.timeS},
+                                                       {"algorithm", std::string(models::algorithmName(c.algorithm))},
+                                                       {"protocol", std::string(models::protocolName(c.protocol))}}
+                                      : nlohmann::json(nullptr);
+            }
+            table += line + "\n";
+            rows.push_back(row);
+        }
+        if (args.json) {
+            std::cout << nlohmann::json{{"design", m.name}, {"fabric", m.fabric}, {"size_B", sizeB},
+                                        {"nccl_algo", args.algo}, {"nccl_proto", args.proto}, {"rows", rows}}
+                             .dump(2)
+                      << "\n";
+            return 0;
+        }
+        std::cout << "model    " << m.name << ", " << m.fabric << " fabric; busbw at " << sizeText(sizeB)
+                  << " (nccl-tests size), NCCL's fastest algorithm"
+                  << (args.algo.empty() ? std::string() : " among NCCL_ALGO=" + args.algo) << "\n\n";
+        std::printf("%7s  %-14s", "GPUs", "scope");
+        for (const std::string& o : opNames)
+            std::printf("  %-25s", o.c_str());
+        std::printf("\n%s", table.c_str());
         return 0;
     });
 }

@@ -19,4 +19,18 @@ struct NcclArgs {
 
 int runNcclCompare(const NcclArgs& args);
 
+/// `rdt nccl predict --design DESIGN|CLUSTER [--op LIST] [--size S] [--gpus LIST]`: the model's busbw
+/// for each collective at each GPU count, from 16 GPUs to the whole cluster by default.
+struct NcclPredictArgs {
+    std::string design;
+    std::string ops = "allreduce,allgather,alltoall";
+    std::string size = "1 GiB";
+    std::string gpus;  ///< comma list; empty: powers of two from 16, the pod and the whole cluster
+    std::string algo;  ///< NCCL_ALGO syntax
+    std::string proto; ///< NCCL_PROTO syntax
+    bool json = false;
+};
+
+int runNcclPredict(const NcclPredictArgs& args);
+
 } // namespace rdt::cli

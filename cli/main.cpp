@@ -146,6 +146,16 @@ int main(int argc, char** argv)
     compare->add_option("--proto", nccl.proto,
                         "Protocols NCCL may use, in NCCL_PROTO's syntax (default: the log's NCCL_PROTO, else all)");
     compare->add_flag("--json", nccl.json, "Print JSON");
+    NcclPredictArgs predict;
+    auto* predictCmd = ncclCmd->add_subcommand("predict", "The model's busbw per collective from 16 GPUs to the whole cluster");
+    predictCmd->add_option("--design", predict.design, "Design, or cluster file (data/calibration/nccl/)")->required();
+    predictCmd->add_option("--op", predict.ops, "Collectives, comma-separated")->capture_default_str();
+    predictCmd->add_option("--size", predict.size, "nccl-tests size (B, KiB, MiB, GiB)")->capture_default_str();
+    predictCmd->add_option("--gpus", predict.gpus,
+                           "GPU counts, comma-separated (default: 16, 32, … the pod and the whole cluster)");
+    predictCmd->add_option("--algo", predict.algo, "Algorithms NCCL may use, in NCCL_ALGO's syntax");
+    predictCmd->add_option("--proto", predict.proto, "Protocols NCCL may use, in NCCL_PROTO's syntax");
+    predictCmd->add_flag("--json", predict.json, "Print JSON");
 
     GpuCalibrateArgs calib;
     auto* gpuCmd = app.add_subcommand("gpu", "GPU models against telemetry");
@@ -290,6 +300,8 @@ int main(int argc, char** argv)
         return runCom(com);
     if (*compare)
         return runNcclCompare(nccl);
+    if (*predictCmd)
+        return runNcclPredict(predict);
     if (*calibrate)
         return runGpuCalibrate(calib);
     if (*tsCmd)
