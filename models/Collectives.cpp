@@ -97,6 +97,19 @@ std::string Hierarchy::scopeOf(int n) const
 
 namespace {
 
+/// NCCL's tree AllReduce correction by size (tuning.cc's treeCorrectionFactor, Simple protocol,
+/// NCCL 2.30.7 [NCCL2]): the share of the tree's bandwidth a pipeline of that size reaches, indexed by
+/// log2(bytes / 64); 512 MiB and up get all of it.
+double treeSizeFactor(double sizeB)
+{
+    static const double simple[23] = {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5,
+                                      .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9};
+    if (!(sizeB >= 64))
+        return simple[0];
+    const int i = static_cast<int>(std::floor(std::log2(sizeB / 64) + 1e-9));
+    return i < 23 ? simple[i] : 1.0;
+}
+
 CollectiveTime finish(Collective op, Algorithm a, int n, double sizeB, double t)
 {
     CollectiveTime c;
@@ -148,7 +161,7 @@ CollectiveTime collectiveTime(Collective op, Algorithm algo, int n, double sizeB
                 const double net = (nodes == 2 ? 1.0 : 2.0) * sizeB / h.nodeNetBps;
                 const double nv = g > 1 ? 2 * sizeB / (nvRing * g / (g - 1.0)) : 0.0;
                 t = 2 * std::log2(static_cast<double>(nodes)) * (h.networkLatencyS(n) + p.nvlinkStepS) +
-                    2 * (g - 1) * p.nvlinkStepS + std::max(net, nv) / p.treeEfficiency;
+                    2 * (g - 1) * p.nvlinkStepS + std::max(net, nv) / (p.treeEfficiency * treeSizeFactor(sizeB));
             }
             break;
         case Algorithm::Nvls:
