@@ -40,18 +40,29 @@ bool isNcclClusterFile(const std::string& path)
 
 NcclCluster loadNcclCluster(const std::string& path)
 {
+    return parseNcclCluster(core::readTextFile(path), path);
+}
+
+NcclCluster parseNcclCluster(const std::string& text, const std::string& fileName)
+{
     using D = core::Dimension;
-    const core::Cursor doc = core::Cursor::parse(core::readTextFile(path), path);
+    const core::Cursor doc = core::Cursor::parse(text, fileName);
+    doc.requireMap();
     doc.allowKeys({"rdt", "cluster"});
     const core::Cursor c = doc["cluster"];
     c.allowKeys({"name", "description", "gpu", "gpus_per_node", "nodes", "nics", "fabric", "source"});
-    core::Catalog cat;
-    cat.loadDirectory(dataDir() + "/catalog");
+    // The shipped catalog, read once: the GPU part and the source keys.
+    static const core::Catalog cat = [] {
+        core::Catalog shipped;
+        shipped.loadDirectory(dataDir() + "/catalog");
+        return shipped;
+    }();
     NcclCluster out;
     out.name = c["name"].str();
     if (auto d = c.find("description"))
         out.description = d->str();
-    out.nccl = models::NcclParams::load(dataDir() + "/throughput/nccl.yaml");
+    static const models::NcclParams nccl = models::NcclParams::load(dataDir() + "/throughput/nccl.yaml");
+    out.nccl = nccl;
     const core::Part& gpuPart = cat.require(c["gpu"].str(), c["gpu"].loc());
     if (gpuPart.kind != core::PartKind::Gpu)
         c["gpu"].fail("part " + gpuPart.slug + " is a " + std::string(core::partKindName(gpuPart.kind)) +

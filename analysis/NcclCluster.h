@@ -25,5 +25,7 @@ bool isNcclClusterFile(const std::string& path);
 /// Read a cluster file: InputError naming file, line and field on bad input, an unknown GPU part,
 /// a figure without `source:` or `estimate:`, or a source key the catalog's sources.yaml lacks.
 NcclCluster loadNcclCluster(const std::string& path);
+/// The same from text; `fileName` names the file in messages.
+NcclCluster parseNcclCluster(const std::string& text, const std::string& fileName);
 
 } // namespace rdt::analysis
