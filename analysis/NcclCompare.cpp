@@ -60,6 +60,23 @@ NcclComparison compareNccl(const hil::NcclLog& log, const NcclModel& model, cons
         notes.push_back("the log's " + sel.error + ": ignored, NCCL's choice among all algorithms predicted");
         sel = models::AlgoSelection{};
     }
+    // NCCL_NVLS_ENABLE=0 switches NVLink SHARP off: NVLS and NVLS-tree cannot run.
+    if (const auto nv = log.settings.find("NCCL_NVLS_ENABLE"); nv != log.settings.end() && nv->second == "0" &&
+                                                                *op != models::Collective::AllToAll) {
+        if (!sel.restricted) {
+            sel.restricted = true;
+            sel.allowed = {models::Algorithm::Ring, models::Algorithm::Tree};
+        } else {
+            std::erase_if(sel.allowed, [](models::Algorithm a) {
+                return a == models::Algorithm::Nvls || a == models::Algorithm::NvlsTree;
+            });
+        }
+        notes.push_back("NCCL_NVLS_ENABLE=0 (the log's): NVLS and NVLS-tree excluded");
+    }
+    for (const auto& [name, value] : log.settings)
+        if (name != "NCCL_NVLS_ENABLE")
+            notes.push_back(name + "=" + value + " (the log's): noted, not modelled (rdt does not model NCCL's " +
+                            (name.find("COLLNET") != std::string::npos ? "CollNet" : "channel counts") + ")");
     const bool unmodelledOnly = sel.restricted && sel.allowed.empty();
     const std::string unmodelledWhy =
         sel.unmodelled.empty() ? std::string("NCCL_ALGO leaves none of the algorithms rdt models")

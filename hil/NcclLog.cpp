@@ -192,6 +192,10 @@ NcclLog parseNcclLog(const std::string& text, const std::string& file)
                                   {"NCCL_PROTO", &log.ncclProto}})
             if (const std::string v = ncclSetting(l, name); !v.empty())
                 *into = v;
+        for (const char* name : {"NCCL_NVLS_ENABLE", "NCCL_COLLNET_ENABLE", "NCCL_MIN_CTAS", "NCCL_MAX_CTAS",
+                                 "NCCL_MIN_NCHANNELS", "NCCL_MAX_NCHANNELS"})
+            if (const std::string v = ncclSetting(l, name); !v.empty())
+                log.settings[name] = v;
         if (l.find("NCCL INFO") != std::string::npos)
             continue;
         if (l.find("NCCL WARN") != std::string::npos)
@@ -206,7 +210,8 @@ NcclLog parseNcclLog(const std::string& text, const std::string& file)
         const bool bareTrailer = !csv && !words.empty() && (words[0] == "Out" || words[0] == "Avg") &&
                                  (l.find("Out of bounds values") != std::string::npos ||
                                   l.find("Avg bus bandwidth") != std::string::npos);
-        if (!csv && (l.rfind("#", 0) == 0 || bareHeader || bareTrailer)) {
+        const bool bareRank = !csv && words.size() >= 4 && words[0] == "Rank" && l.find(" Pid ") != std::string::npos;
+        if (!csv && (l.rfind("#", 0) == 0 || bareHeader || bareTrailer || bareRank)) {
             const std::vector<std::string> w = splitWhitespace(l.substr(l.rfind("#", 0) == 0 ? 1 : 0));
             if (w.size() >= 2 && w[0] == "Rank") {
                 ++log.ranks;

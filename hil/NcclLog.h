@@ -5,6 +5,7 @@
 /// the CSV that `-F` writes (three header rows: placement, name, unit).
 
 #include <cmath>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,10 @@ struct NcclLog {
     /// NCCL settings the log names (its command line's `-x NCCL_ALGO=…`, an `export`, or NCCL's
     /// "NCCL_ALGO set by environment to …" line); empty when it does not.
     std::string ncclAlgo, ncclProto;
+    /// Other NCCL settings the log names that bear on its bandwidth (NCCL_NVLS_ENABLE,
+    /// NCCL_COLLNET_ENABLE, NCCL_MIN_CTAS, NCCL_MAX_CTAS, NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS),
+    /// by name, the last value written.
+    std::map<std::string, std::string> settings;
     bool trailer = true; ///< false: the log ends after its rows (cut by its author or a crash; noted)
     std::vector<std::string> notes; ///< what the reader accepted that a user should know
     std::vector<NcclRow> rows;

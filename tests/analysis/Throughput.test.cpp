@@ -132,6 +132,13 @@ TEST_CASE("nccl-tests logs as public copies show them: cut after the rows, witho
     CHECK(bare.avgBusbwGBps == Approx(140.5));
     CHECK(bare.ranks == 0);
     CHECK(bare.ranksFromFactor == 16); // busbw/algbw = 15/16
+    // Rank lines without '#' too (a console's copy): counted, the device named.
+    const hil::NcclLog bareRanks = hil::readNcclLog(dir + "all_reduce_perf_bare_ranks.log");
+    CHECK(bareRanks.ranks == 16);
+    CHECK(bareRanks.device == "NVIDIA H100 80GB HBM3");
+    CHECK(bareRanks.rows.size() == 3);
+    CHECK(bareRanks.trailer);
+    CHECK(bareRanks.avgBusbwGBps == Approx(464.09));
     // Quoted, Open MPI timestamps, cputime, an MPICH rank tag inside a row, NCCL_ALGO/PROTO.
     const hil::NcclLog q = hil::readNcclLog(dir + "all_reduce_perf_quoted_timestamped.log");
     REQUIRE(q.rows.size() == 3);

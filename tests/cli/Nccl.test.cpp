@@ -135,3 +135,23 @@ TEST_CASE("cluster files: a log's own cluster, every figure sourced, errors loca
         CHECK_THAT(e.out, Contains(path + ":") && Contains(b.expect));
     }
 }
+
+TEST_CASE("rdt nccl compare: NCCL_NVLS_ENABLE=0 excludes NVLS, channel settings are noted", "[cli][throughput][nccl]")
+{
+    // Two H100 nodes with NVLink SHARP off: NCCL's default would be NVLS-tree (459 GB/s); the log
+    // says NCCL_NVLS_ENABLE=0, so the prediction is the ring's (about 375 GB/s).
+    const std::string log = "tests/fixtures/nccl/all_reduce_perf_nvls_off.log";
+    const Run r = runRdt("nccl compare " + log + kDesign + " --json");
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j.at("gpus") == 16);
+    for (const auto& row : j.at("rows")) {
+        CHECK(row.at("algorithm") != "nvls_tree");
+        CHECK(row.at("predicted_busbw_GBps").get<double>() < 400);
+    }
+    const std::string notes = j.at("notes").dump();
+    CHECK_THAT(notes, Contains("NCCL_NVLS_ENABLE=0 (the log's): NVLS and NVLS-tree excluded"));
+    CHECK_THAT(notes, Contains("NCCL_MIN_CTAS=24 (the log's): noted, not modelled"));
+    CHECK(j.at("median_ratio_large").get<double>() > 1.0);
+    CHECK(j.at("median_ratio_large").get<double>() < 1.1);
+}
