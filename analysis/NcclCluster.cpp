@@ -89,13 +89,18 @@ NcclCluster parseNcclCluster(const std::string& text, const std::string& fileNam
     h.racksPerPod = 1;
     h.pods = 1;
     const core::Cursor f = c["fabric"];
-    f.allowKeys({"kind", "nic_latency", "switch_latency"});
+    f.allowKeys({"kind", "nic_latency", "switch_latency", "sharp"});
     out.fabric = f["kind"].str();
     const std::vector<std::string> kinds = {"infiniband", "roce", "efa", "tcpxo"};
     if (std::find(kinds.begin(), kinds.end(), out.fabric) == kinds.end())
         f["kind"].fail("unknown fabric kind \"" + out.fabric + "\" (infiniband, roce, efa or tcpxo)");
     h.nicLatencyS = figure(f["nic_latency"], D::Time, {0.0, 1e-3}, cat);
     h.rackSwitchS = figure(f["switch_latency"], D::Time, {0.0, 1e-3}, cat);
+    if (auto sharp = f.find("sharp")) {
+        h.sharp = sharp->boolean();
+        if (h.sharp && out.fabric != "infiniband")
+            sharp->fail("SHARP (in-network reduction) is an InfiniBand switch feature; this fabric is " + out.fabric);
+    }
     out.gpus = h.gpusPerNode * nodes;
     return out;
 }

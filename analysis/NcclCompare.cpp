@@ -73,10 +73,26 @@ NcclComparison compareNccl(const hil::NcclLog& log, const NcclModel& model, cons
         }
         notes.push_back("NCCL_NVLS_ENABLE=0 (the log's): NVLS and NVLS-tree excluded");
     }
+    // NCCL_COLLNET_ENABLE=1 lets NCCL pick CollNet where the fabric reduces (SHARP).
+    if (const auto cn = log.settings.find("NCCL_COLLNET_ENABLE"); cn != log.settings.end() && cn->second == "1" &&
+                                                                  *op != models::Collective::AllToAll) {
+        if (!sel.restricted) {
+            sel.restricted = true;
+            sel.allowed = {models::Algorithm::Ring, models::Algorithm::Tree, models::Algorithm::Nvls,
+                           models::Algorithm::NvlsTree, models::Algorithm::CollNetChain};
+            if (const auto nv = log.settings.find("NCCL_NVLS_ENABLE"); nv != log.settings.end() && nv->second == "0")
+                std::erase_if(sel.allowed, [](models::Algorithm a) {
+                    return a == models::Algorithm::Nvls || a == models::Algorithm::NvlsTree;
+                });
+        }
+        notes.push_back(std::string("NCCL_COLLNET_ENABLE=1 (the log's): CollNetChain allowed") +
+                        (model.hierarchy.sharp ? "" : "; the model's fabric has no SHARP (fabric: sharp: true), so it "
+                                                      "cannot run here"));
+    }
     for (const auto& [name, value] : log.settings)
-        if (name != "NCCL_NVLS_ENABLE")
-            notes.push_back(name + "=" + value + " (the log's): noted, not modelled (rdt does not model NCCL's " +
-                            (name.find("COLLNET") != std::string::npos ? "CollNet" : "channel counts") + ")");
+        if (name != "NCCL_NVLS_ENABLE" && name != "NCCL_COLLNET_ENABLE")
+            notes.push_back(name + "=" + value + " (the log's): noted, not modelled (rdt does not model NCCL's "
+                                                 "channel counts)");
     const bool unmodelledOnly = sel.restricted && sel.allowed.empty();
     const std::string unmodelledWhy =
         sel.unmodelled.empty() ? std::string("NCCL_ALGO leaves none of the algorithms rdt models")
@@ -140,6 +156,10 @@ NcclComparison compareNccl(const hil::NcclLog& log, const NcclModel& model, cons
     if (noneApplies)
         notes.push_back("no allowed algorithm applies to " + std::string(models::collectiveName(*op)) + " on " +
                         std::to_string(n) + " GPUs here: those sizes are not predicted");
+    if (!model.hierarchy.sharp && std::find(sel.allowed.begin(), sel.allowed.end(),
+                                            models::Algorithm::CollNetChain) != sel.allowed.end())
+        notes.push_back("CollNetChain needs switches that reduce (SHARP): the model's fabric has none (fabric: "
+                        "sharp: true)");
     if (!ratios.empty()) {
         std::sort(ratios.begin(), ratios.end());
         const std::size_t k = ratios.size() / 2;

@@ -334,6 +334,7 @@ models::Hierarchy hierarchyFor(const core::Design& d, const signal::SignalResult
     h.podSwitchS = f.podSwitchS;
     h.clusterSwitchS = f.clusterSwitchS;
     h.podOversubscription = f.podOversubscription;
+    h.sharp = f.sharp;
     out.fabric = f.declared ? f.kind : "default (no fabric: section)";
     if (f.rackOversubscription)
         h.rackOversubscription = *f.rackOversubscription;

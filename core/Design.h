@@ -35,6 +35,7 @@ struct Fabric {
     double rackSwitchS = 1e-6, podSwitchS = 2e-6, clusterSwitchS = 2e-6;
     std::optional<double> rackOversubscription; ///< unset: from the link classes' port counts
     double podOversubscription = 1.0;           ///< pod → cluster tier (Meta RoCE: 7 [M5])
+    bool sharp = false; ///< InfiniBand switches that reduce in the network (SHARP): CollNet can run
     SourceLoc loc;
 };
 

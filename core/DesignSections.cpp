@@ -225,7 +225,7 @@ Storage readStorage(const Cursor& c)
 Fabric readFabric(const Cursor& c)
 {
     c.allowKeys({"kind", "nic_latency", "rack_switch_latency", "pod_switch_latency", "cluster_switch_latency",
-                 "rack_oversubscription", "pod_oversubscription"});
+                 "rack_oversubscription", "pod_oversubscription", "sharp"});
     Fabric f;
     f.declared = true;
     f.loc = c.loc();
@@ -242,6 +242,11 @@ Fabric readFabric(const Cursor& c)
         f.rackOversubscription = x->number(1.0, 1000.0);
     if (auto x = c.find("pod_oversubscription"))
         f.podOversubscription = x->number(1.0, 1000.0);
+    if (auto x = c.find("sharp")) {
+        f.sharp = x->boolean();
+        if (f.sharp && f.kind != "infiniband")
+            x->fail("SHARP (in-network reduction) is an InfiniBand switch feature; this fabric is " + f.kind);
+    }
     return f;
 }
 

@@ -27,6 +27,7 @@ std::string_view algorithmName(Algorithm a)
     case Algorithm::Nvls: return "nvls";
     case Algorithm::NvlsTree: return "nvls_tree";
     case Algorithm::Direct: return "direct";
+    case Algorithm::CollNetChain: return "collnet_chain";
     }
     return "?";
 }
@@ -183,6 +184,16 @@ CollectiveTime collectiveTime(Collective op, Algorithm algo, int n, double sizeB
                                         sizeB * busbwFactor(op, n) / (heads * cap));
             }
             break;
+        case Algorithm::CollNetChain:
+            // The chain inside the node passes the buffer over NVLink up and down, as the tree's
+            // does; the switches reduce, so each node's NICs send the buffer once and receive the
+            // result once, whatever the node count. No NCCL efficiency factor: its model has none
+            // for CollNetChain.
+            if (multiNode && h.sharp) {
+                const double nv = g > 1 ? 2 * sizeB / (nvRing * g / (g - 1.0)) : 0.0;
+                t = 2 * h.networkLatencyS(n) + 2 * (g - 1) * p.nvlinkStepS + std::max(sizeB / h.nodeNetBps, nv);
+            }
+            break;
         case Algorithm::Direct: break;
         }
         break;
@@ -258,7 +269,7 @@ CollectiveTime bestCollective(Collective op, int n, double sizeB, const Hierarch
     best.timeS = NAN;
     const std::vector<Algorithm> all = {Algorithm::Ring, Algorithm::Tree};
     for (Algorithm a : allowed.empty() ? all : allowed) {
-        if (a == Algorithm::Nvls || a == Algorithm::NvlsTree || a == Algorithm::Direct)
+        if (a == Algorithm::Nvls || a == Algorithm::NvlsTree || a == Algorithm::Direct || a == Algorithm::CollNetChain)
             continue;
         const CollectiveTime c = collectiveTime(op, a, n, sizeB, h, p);
         if (std::isnan(c.timeS))
@@ -341,7 +352,8 @@ std::vector<std::string> specNames(std::string list, bool& exclude)
 AlgoSelection ncclAlgoSelection(const std::string& spec, Collective op)
 {
     AlgoSelection out;
-    const std::vector<Algorithm> modelled = {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::NvlsTree};
+    const std::vector<Algorithm> modelled = {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::NvlsTree,
+                                             Algorithm::CollNetChain};
     if (op == Collective::AllToAll || spec.empty())
         return out;
     std::string list = specListFor(spec, op);
@@ -359,7 +371,12 @@ AlgoSelection ncclAlgoSelection(const std::string& spec, Collective op)
             named.push_back(Algorithm::Nvls);
         else if (name == "nvlstree")
             named.push_back(Algorithm::NvlsTree);
-        else if (name == "collnetdirect" || name == "collnetchain" || name == "collnet" || name == "pat")
+        else if (name == "collnetchain")
+            named.push_back(Algorithm::CollNetChain);
+        else if (name == "collnet") {
+            named.push_back(Algorithm::CollNetChain);
+            out.unmodelled.push_back("collnetdirect");
+        } else if (name == "collnetdirect" || name == "pat")
             out.unmodelled.push_back(name);
         else {
             out.error = "NCCL_ALGO names \"" + name + "\": NCCL knows Ring, Tree, NVLS, NVLSTree, CollNetDirect, "
@@ -368,7 +385,8 @@ AlgoSelection ncclAlgoSelection(const std::string& spec, Collective op)
         }
     }
     for (Algorithm a : modelled)
-        if ((std::find(named.begin(), named.end(), a) != named.end()) != exclude)
+        if ((std::find(named.begin(), named.end(), a) != named.end()) != exclude &&
+            !(exclude && a == Algorithm::CollNetChain)) // CollNet runs when named (or NCCL_COLLNET_ENABLE=1)
             out.allowed.push_back(a);
     return out;
 }

@@ -14,12 +14,15 @@
 namespace rdt::models {
 
 enum class Collective { AllReduce, AllGather, ReduceScatter, AllToAll };
-enum class Algorithm { Ring, Tree, Nvls, NvlsTree, Direct };
+/// CollNetChain: a chain inside each node up to its NICs, the reduction in the switches (SHARP); it
+/// runs only where the fabric has SHARP and NCCL is allowed CollNet (NCCL_COLLNET_ENABLE=1 or
+/// NCCL_ALGO naming it).
+enum class Algorithm { Ring, Tree, Nvls, NvlsTree, Direct, CollNetChain };
 /// NCCL's protocols: LL and LL128 trade bandwidth for latency; Simple is the large-message one.
 enum class Protocol { LL, LL128, Simple };
 
 std::string_view collectiveName(Collective c); ///< `allreduce`, `allgather`, …
-std::string_view algorithmName(Algorithm a);   ///< `ring`, `tree`, `nvls`, `nvls_tree`, `direct`
+std::string_view algorithmName(Algorithm a);   ///< `ring`, `tree`, `nvls`, `nvls_tree`, `direct`, `collnet_chain`
 std::string_view protocolName(Protocol p);     ///< `LL`, `LL128`, `Simple`
 /// nccl-tests' busbw/algbw factor for `n` ranks [K1].
 double busbwFactor(Collective c, int n);
@@ -57,6 +60,7 @@ struct Hierarchy {
     double nicBps = NAN;
     double nvlsTreeChannel2Bps = NAN, nvlsTreeChannelBps = NAN;
     double nodeNetBps = 400e9; ///< per node: NICs × usable rate (after lane-rate fallback and efficiency)
+    bool sharp = false;        ///< the fabric's switches reduce in the network (InfiniBand SHARP)
     int nodesPerRack = 2, racksPerPod = 192, pods = 8;
     double rackOversubscription = 1.0;                                   ///< rack switch downlinks / uplinks
     double podOversubscription = 1.0;                                    ///< pod → cluster tier
@@ -83,7 +87,7 @@ struct CollectiveTime {
 /// the algorithm does not apply (NVLS across nodes, tree inside one node, ...).
 CollectiveTime collectiveTime(Collective op, Algorithm algo, int n, double sizeB, const Hierarchy& h,
                               const NcclParams& p);
-/// The fastest applicable algorithm, as NCCL's tuner would pick.
+/// The fastest applicable algorithm, as NCCL's tuner would pick (CollNet only when `allowed` names it).
 CollectiveTime bestCollective(Collective op, int n, double sizeB, const Hierarchy& h, const NcclParams& p);
 
 /// The fastest applicable algorithm among `allowed` (empty: all), as NCCL picks under NCCL_ALGO.

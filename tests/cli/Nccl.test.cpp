@@ -121,7 +121,10 @@ TEST_CASE("cluster files: a log's own cluster, every figure sourced, errors loca
     nic.replace(nic.find("nvidia-h100-sxm5"), 16, "nvidia-connectx7-400g");
     std::string fabric = kGood;
     fabric.replace(fabric.find("infiniband"), 10, "ethernet");
+    std::string sharpRoce = kGood;
+    sharpRoce.replace(sharpRoce.find("kind: infiniband"), 16, "kind: roce\n    sharp: true");
     const Bad bads[] = {{"nosource", noSource, "nics.rate"},
+                        {"sharproce", sharpRoce, "SHARP (in-network reduction) is an InfiniBand switch feature"},
                         {"badkey", badKey, "NOPE9"},
                         {"badgpu", badGpu, "nvidia-h100-sxm6"},
                         {"nic", nic, "not a gpu"},
@@ -134,6 +137,20 @@ TEST_CASE("cluster files: a log's own cluster, every figure sourced, errors loca
         CHECK(e.code == 2);
         CHECK_THAT(e.out, Contains(path + ":") && Contains(b.expect));
     }
+}
+
+TEST_CASE("rdt nccl compare: CollNetChain where the cluster's fabric has SHARP", "[cli][throughput][nccl]")
+{
+    std::string body = kGood;
+    body.replace(body.find("kind: infiniband"), 16, "kind: infiniband\n    sharp: true");
+    const std::string sharp = clusterFile("sharp", body);
+    const auto j =
+        nlohmann::json::parse(runRdt("nccl compare " + kLog + " --design " + sharp + " --algo CollNetChain --json").out);
+    for (const auto& row : j.at("rows")) {
+        CHECK(row.at("algorithm") == "collnet_chain");
+        CHECK(row.at("predicted_busbw_GBps").get<double>() > 380);
+    }
+    CHECK_THAT(j.at("notes").dump(), !Contains("needs switches that reduce"));
 }
 
 TEST_CASE("rdt nccl compare: NCCL_NVLS_ENABLE=0 excludes NVLS, channel settings are noted", "[cli][throughput][nccl]")

@@ -343,3 +343,43 @@ TEST_CASE("AlltoAll: a GPU gets one NIC's rate however many NICs its node has", 
     one.nicBps = NAN; // no per-NIC figure: the node's share (4 NICs a GPU), 4 x faster
     CHECK(bestCollective(Collective::AllToAll, n, s, one, p).timeS == Approx(t / 4).epsilon(1e-3));
 }
+
+TEST_CASE("CollNetChain: SHARP reduces in the switches, the NVLink chain sets the rate on H100",
+          "[models][collectives]")
+{
+    // CoreWeave's H100 InfiniBand cluster with SHARP (coreweave/nccl-tests README; NCCL_ALGO=
+    // COLLNETCHAIN, 96 ranks by busbw/algbw) measured AllReduce busbw 380.7, 383.2 and 386.6 GB/s at
+    // 2, 4 and 8 GiB — numbers only, the README has no licence to copy its log. The model: the chain
+    // passes the buffer over NVLink twice (algbw = 369 x 8/7 / 2), the NICs carry it once.
+    Hierarchy h = grandTeton();
+    h.nics = 8;
+    h.sharp = true;
+    const NcclParams p = nccl();
+    const double measured[] = {380.7, 383.2, 386.6};
+    int i = 0;
+    for (double gib : {2.0, 4.0, 8.0}) {
+        const CollectiveTime c =
+            bestCollective(Collective::AllReduce, 96, gib * (1ull << 30), h, p, {Algorithm::CollNetChain});
+        INFO(gib << " GiB: " << c.busbwGBps);
+        CHECK(c.algorithm == Algorithm::CollNetChain);
+        CHECK(measured[i] / c.busbwGBps >= 0.9);
+        CHECK(measured[i] / c.busbwGBps <= 1.1);
+        ++i;
+    }
+    const double s = 64.0 * (1ull << 30);
+    const double chain = p.ringEfficiency * h.nvlinkBps * 8 / 7 / 2 / 1e9;
+    CHECK(collectiveTime(Collective::AllReduce, Algorithm::CollNetChain, 96, s, h, p).algbwGBps ==
+          Approx(chain).epsilon(1e-3));
+    // Not without SHARP, not inside one node, not unless named: NCCL's default leaves CollNet off.
+    Hierarchy plain = h;
+    plain.sharp = false;
+    CHECK(std::isnan(collectiveTime(Collective::AllReduce, Algorithm::CollNetChain, 96, s, plain, p).timeS));
+    CHECK(std::isnan(collectiveTime(Collective::AllReduce, Algorithm::CollNetChain, 8, s, h, p).timeS));
+    CHECK(bestCollective(Collective::AllReduce, 96, s, h, p).algorithm != Algorithm::CollNetChain);
+    const AlgoSelection named = ncclAlgoSelection("CollNetChain", Collective::AllReduce);
+    CHECK(named.allowed == std::vector<Algorithm>{Algorithm::CollNetChain});
+    CHECK(named.unmodelled.empty());
+    const AlgoSelection excluded = ncclAlgoSelection("^NVLS", Collective::AllReduce);
+    CHECK(std::find(excluded.allowed.begin(), excluded.allowed.end(), Algorithm::CollNetChain) == excluded.allowed.end());
+    CHECK(ncclAlgoSelection("CollNet", Collective::AllReduce).unmodelled == std::vector<std::string>{"collnetdirect"});
+}
