@@ -166,8 +166,11 @@ TEST_CASE("NCCL_ALGO's syntax: lists, exclusions, per-function lists, names rdt 
           std::vector<Algorithm>{Algorithm::Ring});
     CHECK(models::ncclAlgoSelection("allreduce:tree;allgather:ring", Collective::ReduceScatter).allowed.empty());
     const auto collnet = models::ncclAlgoSelection("COLLNETCHAIN", Collective::AllReduce);
-    CHECK(collnet.allowed.empty());
-    CHECK(collnet.unmodelled == std::vector<std::string>{"collnetchain"});
+    CHECK(collnet.allowed == std::vector<Algorithm>{Algorithm::CollNetChain});
+    CHECK(collnet.unmodelled.empty());
+    const auto direct = models::ncclAlgoSelection("CollNetDirect", Collective::AllReduce);
+    CHECK(direct.allowed.empty());
+    CHECK(direct.unmodelled == std::vector<std::string>{"collnetdirect"});
     CHECK_THAT(models::ncclAlgoSelection("Rings", Collective::AllReduce).error, Contains("\"rings\""));
     CHECK(models::ncclAlgoSelection("Ring", Collective::AllToAll).allowed.empty()); // point to point
     // Everything excluded is a restriction that leaves nothing, not "no restriction".

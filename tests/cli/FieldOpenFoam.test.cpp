@@ -90,7 +90,8 @@ TEST_CASE("rdt field --from-openfoam: the case's racks beside rdt's, bad cases a
     fs::remove_all(dir);
 }
 
-TEST_CASE("rdt check --intakes-from: OpenFOAM's air at each chassis is what the rules judge, in every output",
+TEST_CASE("rdt check --intakes-from: OpenFOAM's air at each chassis is what the rules judge, in every output "
+          "(field run)",
           "[cli][field][openfoam]")
 {
     const fs::path dir = fs::temp_directory_path() / ("rdt-cli-intakes-" + std::to_string(::getpid()));
@@ -198,7 +199,7 @@ TEST_CASE("rdt check --intakes-from: OpenFOAM's air at each chassis is what the 
 }
 
 TEST_CASE("thermal.field.validated: a room of a class where the field was optimistic against OpenFOAM is flagged "
-          "until OpenFOAM's air judges it",
+          "until OpenFOAM's air judges it (field run)",
           "[cli][field][openfoam][rules]")
 {
     const fs::path dir = fs::temp_directory_path() / ("rdt-cli-validated-" + std::to_string(::getpid()));
