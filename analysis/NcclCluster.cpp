@@ -69,8 +69,8 @@ NcclCluster parseNcclCluster(const std::string& text, const std::string& fileNam
                       ", not a gpu");
     const models::GpuSpec gpu = models::GpuSpec::fromPart(gpuPart);
     models::Hierarchy& h = out.hierarchy;
-    h.gpusPerNode = static_cast<int>(c["gpus_per_node"].number(1, 1024));
-    const int nodes = static_cast<int>(c["nodes"].number(1, 1e6));
+    h.gpusPerNode = static_cast<int>(c["gpus_per_node"].integer(1, 1024));
+    const int nodes = static_cast<int>(c["nodes"].integer(1, 1000000));
     if (!std::isfinite(gpu.nvlinkBytesPerS))
         c["gpu"].fail("part " + gpu.slug + " has no nvlink_bandwidth: the collectives inside a node need it");
     h.nvlinkBps = gpu.nvlinkBytesPerS / 2;
@@ -79,7 +79,7 @@ NcclCluster parseNcclCluster(const std::string& text, const std::string& fileNam
     h.nvlsTreeChannelBps = gpu.nvlsTreeChannelBps;
     const core::Cursor nics = c["nics"];
     nics.allowKeys({"count", "rate"});
-    h.nics = static_cast<int>(nics["count"].number(1, 64));
+    h.nics = static_cast<int>(nics["count"].integer(1, 64));
     const double rate = figure(nics["rate"], D::DataRate, {1e9, 1e13}, cat); // bit/s
     h.nicBps = rate / 8 * out.nccl.nicEfficiency;
     h.nodeNetBps = h.nics * h.nicBps;

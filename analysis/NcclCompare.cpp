@@ -41,11 +41,17 @@ NcclComparison compareNccl(const hil::NcclLog& log, const NcclModel& model, cons
                                "pass --op allreduce|allgather|reducescatter|alltoall");
     std::vector<std::string> notes = log.notes;
     int n = o.gpus > 0 ? o.gpus : log.ranks;
-    if (n == 0 && log.ranksFromFactor > 0) {
-        n = log.ranksFromFactor;
+    const int fromFactor =
+        log.ranksFromFactor > 0 ? log.ranksFromFactor
+                                : hil::ranksFromBusbwFactor(log, std::string(models::collectiveName(*op)));
+    if (n == 0 && fromFactor > 0) {
+        n = fromFactor;
         notes.push_back("no \"#  Rank\" lines: " + std::to_string(n) +
                         " ranks from the largest row's busbw/algbw (nccl-tests' factor); --gpus overrides");
     }
+    if (n < 2 && o.gpus > 0)
+        throw core::InputError(core::SourceLoc{"command line", 0, 0, "--gpus"},
+                               "a collective needs at least 2 GPUs, --gpus gives " + std::to_string(o.gpus));
     if (n < 2)
         throw core::InputError(core::SourceLoc{log.file, 0, 0, "ranks"},
                                "the log lists " + std::to_string(log.ranks) +
@@ -60,34 +66,33 @@ NcclComparison compareNccl(const hil::NcclLog& log, const NcclModel& model, cons
         notes.push_back("the log's " + sel.error + ": ignored, NCCL's choice among all algorithms predicted");
         sel = models::AlgoSelection{};
     }
-    // NCCL_NVLS_ENABLE=0 switches NVLink SHARP off: NVLS and NVLS-tree cannot run.
-    if (const auto nv = log.settings.find("NCCL_NVLS_ENABLE"); nv != log.settings.end() && nv->second == "0" &&
-                                                                *op != models::Collective::AllToAll) {
-        if (!sel.restricted) {
-            sel.restricted = true;
-            sel.allowed = {models::Algorithm::Ring, models::Algorithm::Tree};
+    using models::Algorithm;
+    auto setting = [&](const char* name, const char* value) {
+        const auto it = log.settings.find(name);
+        return it != log.settings.end() && it->second == value && *op != models::Collective::AllToAll;
+    };
+    // NCCL_COLLNET_ENABLE=1 lets NCCL pick CollNet (where the fabric reduces: SHARP) unless NCCL_ALGO's
+    // list leaves it out; an exclusion list (`^NVLS`) does not.
+    if (setting("NCCL_COLLNET_ENABLE", "1")) {
+        const bool listed = std::find(sel.allowed.begin(), sel.allowed.end(), Algorithm::CollNetChain) != sel.allowed.end();
+        if (!sel.restricted)
+            sel.allowed = {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::NvlsTree};
+        if (!sel.restricted || sel.exclusion || listed) {
+            if (!listed)
+                sel.allowed.push_back(Algorithm::CollNetChain);
+            notes.push_back("NCCL_COLLNET_ENABLE=1 (the log's): CollNetChain allowed");
         } else {
-            std::erase_if(sel.allowed, [](models::Algorithm a) {
-                return a == models::Algorithm::Nvls || a == models::Algorithm::NvlsTree;
-            });
+            notes.push_back("NCCL_COLLNET_ENABLE=1 (the log's): NCCL_ALGO leaves CollNet out");
         }
-        notes.push_back("NCCL_NVLS_ENABLE=0 (the log's): NVLS and NVLS-tree excluded");
+        sel.restricted = true;
     }
-    // NCCL_COLLNET_ENABLE=1 lets NCCL pick CollNet where the fabric reduces (SHARP).
-    if (const auto cn = log.settings.find("NCCL_COLLNET_ENABLE"); cn != log.settings.end() && cn->second == "1" &&
-                                                                  *op != models::Collective::AllToAll) {
-        if (!sel.restricted) {
-            sel.restricted = true;
-            sel.allowed = {models::Algorithm::Ring, models::Algorithm::Tree, models::Algorithm::Nvls,
-                           models::Algorithm::NvlsTree, models::Algorithm::CollNetChain};
-            if (const auto nv = log.settings.find("NCCL_NVLS_ENABLE"); nv != log.settings.end() && nv->second == "0")
-                std::erase_if(sel.allowed, [](models::Algorithm a) {
-                    return a == models::Algorithm::Nvls || a == models::Algorithm::NvlsTree;
-                });
-        }
-        notes.push_back(std::string("NCCL_COLLNET_ENABLE=1 (the log's): CollNetChain allowed") +
-                        (model.hierarchy.sharp ? "" : "; the model's fabric has no SHARP (fabric: sharp: true), so it "
-                                                      "cannot run here"));
+    // NCCL_NVLS_ENABLE=0 switches NVLink SHARP off: NVLS and NVLS-tree cannot run.
+    if (setting("NCCL_NVLS_ENABLE", "0")) {
+        if (!sel.restricted)
+            sel.allowed = {Algorithm::Ring, Algorithm::Tree};
+        sel.restricted = true;
+        std::erase_if(sel.allowed, [](Algorithm a) { return a == Algorithm::Nvls || a == Algorithm::NvlsTree; });
+        notes.push_back("NCCL_NVLS_ENABLE=0 (the log's): NVLS and NVLS-tree excluded");
     }
     for (const auto& [name, value] : log.settings)
         if (name != "NCCL_NVLS_ENABLE" && name != "NCCL_COLLNET_ENABLE")
@@ -122,9 +127,11 @@ NcclComparison compareNccl(const hil::NcclLog& log, const NcclModel& model, cons
                         (proto.restricted ? ": " + which + " predicted" : ""));
     }
     if (n > model.gpus)
-        throw core::InputError(core::SourceLoc{"command line", 0, 0, "--gpus"},
-                               "the log has " + std::to_string(n) + " ranks, the model only " +
-                                   std::to_string(model.gpus) + " GPUs");
+        throw core::InputError(o.gpus > 0 ? core::SourceLoc{"command line", 0, 0, "--gpus"}
+                                          : core::SourceLoc{log.file, 0, 0, "ranks"},
+                               (o.gpus > 0 ? "--gpus gives " : "the log has ") + std::to_string(n) +
+                                   " ranks, the model (" + model.name + ") only " + std::to_string(model.gpus) +
+                                   " GPUs");
     NcclComparison out;
     out.log = log;
     out.op = *op;

@@ -78,8 +78,13 @@ int runNcclCompare(const NcclArgs& args)
         char line[200];
         for (const analysis::NcclComparedRow& r : c.rows) {
             const models::CollectiveTime& p = r.predicted;
-            std::snprintf(line, sizeof line, "%10s  %10.2f GB/s  %10.2f GB/s  %-10s %6s\n", sizeText(r.sizeB).c_str(),
-                          r.measuredGBps, p.busbwGBps, r.predictedValid ? label(p).c_str() : "—",
+            char predicted[32];
+            if (r.predictedValid && std::isfinite(p.busbwGBps))
+                std::snprintf(predicted, sizeof predicted, "%10.2f GB/s", p.busbwGBps);
+            else
+                std::snprintf(predicted, sizeof predicted, "%10s     ", "—");
+            std::snprintf(line, sizeof line, "%10s  %10.2f GB/s  %s  %-10s %6s\n", sizeText(r.sizeB).c_str(),
+                          r.measuredGBps, predicted, r.predictedValid ? label(p).c_str() : "—",
                           std::isfinite(r.ratio) ? ratioText(r.ratio).c_str() : "—");
             table += line;
             auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
@@ -110,6 +115,9 @@ int runNcclCompare(const NcclArgs& args)
                                         {"nccl_proto", c.protoSpec},
                                         {"trailer", log.trailer},
                                         {"notes", c.notes},
+                                        {"checked", !c.unmodelledOnly},
+                                        {"not_checked_because",
+                                         c.unmodelledOnly ? nlohmann::json(c.unmodelledWhy) : nlohmann::json(nullptr)},
                                         {"median_ratio_large", std::isfinite(c.medianLarge)
                                                                    ? nlohmann::json(c.medianLarge)
                                                                    : nlohmann::json(nullptr)},
@@ -129,6 +137,8 @@ int runNcclCompare(const NcclArgs& args)
             std::printf("\nmedian measured/predicted busbw at sizes >= 64 MiB: %.2f\n", c.medianLarge);
         else if (c.unmodelledOnly)
             std::printf("\nmedian measured/predicted busbw: not checked (%s)\n", c.unmodelledWhy.c_str());
+        else
+            std::printf("\nmedian measured/predicted busbw: no predicted size >= 64 MiB\n");
         for (const std::string& note : c.notes)
             std::cout << "note     " << note << "\n";
         return 0;
@@ -152,9 +162,11 @@ int runNcclPredict(const NcclPredictArgs& args)
         }
         if (ops.empty())
             fail("--op", "no collective named");
-        const core::ParsedQuantity size = core::parseQuantity(args.size, core::Dimension::DataSize, {1.0, 1e13});
+        const core::ParsedQuantity size = core::parseQuantity(args.size, core::Dimension::DataSize);
         if (!size.value)
             fail("--size", size.error);
+        if (!(*size.value >= 1.0) || *size.value > 1e13)
+            fail("--size", "\"" + args.size + "\" is outside 1 B … 10 TB");
         const double sizeB = *size.value;
         const analysis::NcclModel m = analysis::ncclModelFor(args.design);
         std::vector<int> counts;
@@ -186,9 +198,15 @@ int runNcclPredict(const NcclPredictArgs& args)
                 const models::AlgoSelection sel = models::ncclAlgoSelection(args.algo, ops[i]);
                 if (!sel.error.empty())
                     fail("--algo", sel.error);
+                if (sel.restricted && sel.allowed.empty())
+                    fail("--algo", "NCCL_ALGO=" + args.algo + " leaves none of the algorithms rdt models for " +
+                                       opNames[i] + (sel.unmodelled.empty() ? "" : " (" + sel.unmodelled.front() +
+                                                                                       " is not modelled)"));
                 const models::ProtoSelection proto = models::ncclProtoSelection(args.proto, ops[i]);
                 if (!proto.error.empty())
                     fail("--proto", proto.error);
+                if (proto.restricted && proto.allowed.empty())
+                    fail("--proto", "NCCL_PROTO=" + args.proto + " leaves no protocol");
                 const models::CollectiveTime c =
                     models::bestCollective(ops[i], n, sizeB, m.hierarchy, m.nccl, sel.allowed, proto.allowed);
                 char cell[64];
@@ -217,7 +235,8 @@ int runNcclPredict(const NcclPredictArgs& args)
         }
         std::cout << "model    " << m.name << ", " << m.fabric << " fabric; busbw at " << sizeText(sizeB)
                   << " (nccl-tests size), NCCL's fastest algorithm"
-                  << (args.algo.empty() ? std::string() : " among NCCL_ALGO=" + args.algo) << "\n\n";
+                  << (args.algo.empty() ? std::string() : " among NCCL_ALGO=" + args.algo)
+                  << (args.proto.empty() ? std::string() : ", NCCL_PROTO=" + args.proto) << "\n\n";
         std::printf("%7s  %-14s", "GPUs", "scope");
         for (const std::string& o : opNames)
             std::printf("  %-25s", o.c_str());

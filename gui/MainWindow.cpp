@@ -539,9 +539,8 @@ bool MainWindow::openNcclLog(const QString& path)
 {
     showPanel("throughput");
     const bool ok = m_throughput->openNcclLog(path);
-    statusBar()->showMessage(ok ? tr("Compared %1 with the design's collectives").arg(path)
-                                : QTextDocumentFragment::fromHtml(m_throughput->ncclStatus()).toPlainText(),
-                             8000);
+    const QString why = QTextDocumentFragment::fromHtml(m_throughput->ncclStatus()).toPlainText();
+    statusBar()->showMessage(ok ? tr("Compared %1 with the design's collectives").arg(path) : why, 8000);
     return ok;
 }
 

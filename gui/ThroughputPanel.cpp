@@ -249,8 +249,8 @@ void BusbwPlot::paintComparison(QPainter& p, const QRectF& area)
     const QString verdict =
         std::isfinite(c.medianLarge)
             ? tr("median measured/predicted at ≥ 64 MiB: %1").arg(c.medianLarge, 0, 'f', 2)
-            : c.unmodelledOnly ? tr("not checked: %1").arg(QString::fromStdString(c.unmodelledWhy))
-                               : tr("no sizes ≥ 64 MiB to compare");
+            : c.unmodelledOnly ? tr("median measured/predicted: not checked (%1)").arg(QString::fromStdString(c.unmodelledWhy))
+                               : tr("median measured/predicted: no predicted size ≥ 64 MiB");
     p.drawText(QRectF(l.x(), l.y() + 26, area.width() - 20, 16), Qt::AlignLeft | Qt::AlignVCenter, verdict);
 }
 

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <sstream>
+#include <string_view>
 
 #include "core/Error.h"
 #include "core/Yaml.h"
@@ -114,8 +115,8 @@ std::string ncclSetting(const std::string& l, const std::string& name)
     std::size_t v = at + name.size();
     if (v < l.size() && l[v] == '=')
         ++v;
-    else if (l.compare(v, 24, " set by environment to ") == 0 || l.compare(v, 23, " set by environment to") == 0)
-        v = l.find("to", v) + 2;
+    else if (const std::string_view env = " set by environment to"; l.compare(v, env.size(), env) == 0)
+        v += env.size();
     else
         return "";
     while (v < l.size() && (l[v] == ' ' || l[v] == '"' || l[v] == '\''))
@@ -331,24 +332,33 @@ NcclLog parseNcclLog(const std::string& text, const std::string& file)
                             "): the log ends after its rows; its rows are read, its run's own check is not");
     }
     // Without rank lines: the ranks nccl-tests' busbw/algbw factor gives at the largest size.
-    const NcclRow& big = log.rows.back();
-    if (log.ranks == 0 && log.op && big.algbwGBps > 0 && big.busbwGBps > 0) {
-        const double k = big.busbwGBps / big.algbwGBps;
-        // Both printed to 2 decimals: the factor's uncertainty, and the ranks' it gives.
-        const double dk = k * (0.005 / big.busbwGBps + 0.005 / big.algbwGBps);
-        double n = NAN, dn = INFINITY;
-        if (*log.op == "allreduce" && k < 1.999) {
-            n = 2 / (2 - k);
-            dn = 2 * dk / ((2 - k) * (2 - k));
-        } else if ((*log.op == "allgather" || *log.op == "reducescatter") && k < 0.999) {
-            n = 1 / (1 - k);
-            dn = dk / ((1 - k) * (1 - k));
-        }
-        // Trusted while the printed figures tell whole ranks apart.
-        if (std::isfinite(n) && n >= 1.5 && dn < 0.4 && std::abs(n - std::round(n)) < 0.5 - dn)
-            log.ranksFromFactor = static_cast<int>(std::round(n));
-    }
+    if (log.ranks == 0 && log.op)
+        log.ranksFromFactor = ranksFromBusbwFactor(log, *log.op);
     return log;
+}
+
+int ranksFromBusbwFactor(const NcclLog& log, const std::string& op)
+{
+    if (log.rows.empty())
+        return 0;
+    const NcclRow& big = log.rows.back();
+    if (!(big.algbwGBps > 0 && big.busbwGBps > 0))
+        return 0;
+    const double k = big.busbwGBps / big.algbwGBps;
+    // Both printed to 2 decimals: the factor's uncertainty, and the ranks' it gives.
+    const double dk = k * (0.005 / big.busbwGBps + 0.005 / big.algbwGBps);
+    double n = NAN, dn = INFINITY;
+    if (op == "allreduce" && k < 1.999) {
+        n = 2 / (2 - k);
+        dn = 2 * dk / ((2 - k) * (2 - k));
+    } else if ((op == "allgather" || op == "reducescatter") && k < 0.999) {
+        n = 1 / (1 - k);
+        dn = dk / ((1 - k) * (1 - k));
+    }
+    // Trusted while the printed figures tell whole ranks apart.
+    if (std::isfinite(n) && n >= 1.5 && dn < 0.4 && std::abs(n - std::round(n)) < 0.5 - dn)
+        return static_cast<int>(std::round(n));
+    return 0;
 }
 
 NcclLog readNcclLog(const std::string& path)

@@ -46,6 +46,10 @@ struct NcclLog {
     std::vector<NcclRow> rows;
 };
 
+/// The ranks nccl-tests' busbw/algbw factor for `op` gives at the log's largest size (0 when the
+/// printed decimals cannot tell whole ranks apart, or op has no such factor).
+int ranksFromBusbwFactor(const NcclLog& log, const std::string& op);
+
 /// Parse a log; InputError (file:line and the column) on a malformed log or a row cut short. A log
 /// that ends after its last whole row (no trailer) is read, with a note. Formats: the text table
 /// with or without `#` (a rendering that drops it), `cputime` for `time` (`-C`), per-iteration

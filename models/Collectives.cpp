@@ -98,19 +98,6 @@ std::string Hierarchy::scopeOf(int n) const
 
 namespace {
 
-/// NCCL's tree AllReduce correction by size (tuning.cc's treeCorrectionFactor, Simple protocol,
-/// NCCL 2.30.7 [NCCL2]): the share of the tree's bandwidth a pipeline of that size reaches, indexed by
-/// log2(bytes / 64); 512 MiB and up get all of it.
-double treeSizeFactor(double sizeB)
-{
-    static const double simple[23] = {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5,
-                                      .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9};
-    if (!(sizeB >= 64))
-        return simple[0];
-    const int i = static_cast<int>(std::floor(std::log2(sizeB / 64) + 1e-9));
-    return i < 23 ? simple[i] : 1.0;
-}
-
 CollectiveTime finish(Collective op, Algorithm a, int n, double sizeB, double t)
 {
     CollectiveTime c;
@@ -126,6 +113,20 @@ CollectiveTime finish(Collective op, Algorithm a, int n, double sizeB, double t)
 }
 
 } // namespace
+
+double treeSizeFactor(double sizeB, Protocol p)
+{
+    // tuning.cc's treeCorrectionFactor rows (LL, LL128, Simple), NCCL 2.30.7 [NCCL2], by log2(bytes / 64);
+    // NCCL applies them from 64 B up to index 22 (256 MiB).
+    static const double rows[3][23] = {
+        {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0},
+        {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0},
+        {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9}};
+    if (!(sizeB >= 64))
+        return 1.0;
+    const int i = static_cast<int>(std::floor(std::log2(sizeB / 64) + 1e-9));
+    return i < 23 ? rows[static_cast<int>(p)][i] : 1.0;
+}
 
 CollectiveTime collectiveTime(Collective op, Algorithm algo, int n, double sizeB, const Hierarchy& h,
                               const NcclParams& p)
@@ -162,7 +163,7 @@ CollectiveTime collectiveTime(Collective op, Algorithm algo, int n, double sizeB
                 const double net = (nodes == 2 ? 1.0 : 2.0) * sizeB / h.nodeNetBps;
                 const double nv = g > 1 ? 2 * sizeB / (nvRing * g / (g - 1.0)) : 0.0;
                 t = 2 * std::log2(static_cast<double>(nodes)) * (h.networkLatencyS(n) + p.nvlinkStepS) +
-                    2 * (g - 1) * p.nvlinkStepS + std::max(net, nv) / (p.treeEfficiency * treeSizeFactor(sizeB));
+                    2 * (g - 1) * p.nvlinkStepS + std::max(net, nv) / (p.treeEfficiency * treeSizeFactor(sizeB, Protocol::Simple));
             }
             break;
         case Algorithm::Nvls:
@@ -232,14 +233,9 @@ CollectiveTime collectiveTime(Collective op, Algorithm algo, int n, double sizeB
 
 CollectiveTime bestCollective(Collective op, int n, double sizeB, const Hierarchy& h, const NcclParams& p)
 {
-    CollectiveTime best;
-    best.timeS = NAN;
-    for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::NvlsTree, Algorithm::Direct}) {
-        const CollectiveTime c = collectiveTime(op, a, n, sizeB, h, p);
-        if (!std::isnan(c.timeS) && (std::isnan(best.timeS) || c.timeS < best.timeS))
-            best = c;
-    }
-    return best;
+    // NCCL's default: every algorithm but CollNet (which needs NCCL_COLLNET_ENABLE or NCCL_ALGO).
+    return bestCollective(op, n, sizeB, h, p,
+                          {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::NvlsTree, Algorithm::Direct});
 }
 
 CollectiveTime bestCollective(Collective op, int n, double sizeB, const Hierarchy& h, const NcclParams& p,
@@ -247,6 +243,9 @@ CollectiveTime bestCollective(Collective op, int n, double sizeB, const Hierarch
 {
     if (allowed.empty())
         return bestCollective(op, n, sizeB, h, p);
+    // AlltoAll is point-to-point: NCCL_ALGO does not restrict it.
+    if (op == Collective::AllToAll)
+        return collectiveTime(op, Algorithm::Direct, n, sizeB, h, p);
     CollectiveTime best;
     best.timeS = NAN;
     for (Algorithm a : allowed) {
@@ -276,7 +275,12 @@ CollectiveTime bestCollective(Collective op, int n, double sizeB, const Hierarch
             continue;
         const double t0 = collectiveTime(op, a, n, 0.0, h, p).timeS;
         for (Protocol pr : protocols) {
-            const double eff = pr == Protocol::LL ? p.llEfficiency : p.ll128Efficiency;
+            // NCCL's refinements: the ring's LL x 0.5 and LL128 x 0.92; the tree's LL x 1/3.8 and
+            // LL128 x 120/128 across nodes, with the protocol's own size correction in place of Simple's.
+            double eff = pr == Protocol::LL ? p.llEfficiency : p.ll128Efficiency;
+            if (a == Algorithm::Tree)
+                eff = (pr == Protocol::LL ? p.treeLlEfficiency : p.treeLl128Efficiency) * treeSizeFactor(sizeB, pr) /
+                      treeSizeFactor(sizeB, Protocol::Simple);
             CollectiveTime x = finish(op, a, n, sizeB, t0 + (c.timeS - t0) / eff);
             x.protocol = pr;
             if (std::isnan(best.timeS) || x.timeS < best.timeS)
@@ -362,7 +366,9 @@ AlgoSelection ncclAlgoSelection(const std::string& spec, Collective op)
     out.restricted = true;
     bool exclude = false;
     std::vector<Algorithm> named;
-    for (const std::string& name : specNames(list, exclude)) {
+    const std::vector<std::string> names = specNames(list, exclude);
+    out.exclusion = exclude;
+    for (const std::string& name : names) {
         if (name == "ring")
             named.push_back(Algorithm::Ring);
         else if (name == "tree")

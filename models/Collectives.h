@@ -38,6 +38,8 @@ struct NcclParams {
     double treeEfficiency = 0.92; ///< tree AllReduce busbw / its links' rate (NCCL's tuning model)
     double ll128Efficiency = 0.92; ///< LL128's payload share of Simple's bandwidth
     double llEfficiency = 0.5;    ///< LL's (4 bytes of data in every 8)
+    double treeLl128Efficiency = 120.0 / 128; ///< the tree's LL128 share across nodes
+    double treeLlEfficiency = 1 / 3.8;        ///< the tree's LL share
     std::string name;
     /// From a YAML file such as data/throughput/nccl.yaml; InputError (file:line) on bad input.
     static NcclParams load(const std::string& path);
@@ -52,12 +54,12 @@ struct Hierarchy {
     int racksPerNode = 1;              ///< racks one NVLink domain spans (then nodesPerRack is 1)
     double nvlinkBps = 450e9;  ///< per GPU, per direction, line rate
     bool nvls = true;          ///< NVSwitch with in-switch reduction
+    int nics = 8; ///< NICs a node has (NVLS-tree runs min(GPUs, NICs) channels)
+    /// One NIC's usable rate (bytes/s, per direction). NaN: the node's rate over its NICs.
+    double nicBps = NAN;
     /// NVLS-tree across nodes: NCCL runs one channel ("head") per NIC a node has, up to its GPUs,
     /// each capped (per channel, busbw) by its tuning model for the GPU generation: on two nodes
     /// and on more. NaN: no cap (the GPU's catalog entry lacks it).
-    int nics = 8;
-    /// One NIC's usable rate (bytes/s, per direction). NaN: the node's rate over its NICs.
-    double nicBps = NAN;
     double nvlsTreeChannel2Bps = NAN, nvlsTreeChannelBps = NAN;
     double nodeNetBps = 400e9; ///< per node: NICs × usable rate (after lane-rate fallback and efficiency)
     bool sharp = false;        ///< the fabric's switches reduce in the network (InfiniBand SHARP)
@@ -106,6 +108,7 @@ CollectiveTime bestCollective(Collective op, int n, double sizeB, const Hierarch
 /// PAT); `error`: a name NCCL does not know. AlltoAll is point-to-point: NCCL_ALGO leaves it alone.
 struct AlgoSelection {
     bool restricted = false; ///< the spec restricts op: then `allowed` empty means none rdt models is left
+    bool exclusion = false;  ///< the list excludes (`^…`): what it does not name stays enabled
     std::vector<Algorithm> allowed;
     std::vector<std::string> unmodelled;
     std::string error;
@@ -120,6 +123,10 @@ struct ProtoSelection {
     std::string error;
 };
 ProtoSelection ncclProtoSelection(const std::string& spec, Collective op);
+
+/// NCCL's correction of the tree's AllReduce bandwidth by size and protocol (tuning.cc's
+/// treeCorrectionFactor [NCCL2]): 0.4–1 by log2(bytes / 64); 1 outside 64 B … 256 MiB.
+double treeSizeFactor(double sizeB, Protocol p = Protocol::Simple);
 
 /// nccl-tests' default sweep: 1 KiB … 8 GiB by factors of 2.
 std::vector<double> ncclSizes(double fromB = 1024.0, double toB = 8589934592.0);

@@ -97,11 +97,12 @@ TEST_CASE("calibration set: without NCCL's NVLS-tree caps or the two-node tree i
             CHECK(median < 0.9);
         }
         if (c.cluster == "aws-p4de-2n.yaml") {
-            // A tree that carries the buffer twice on two nodes (as on three or more) halves the
-            // prediction: the measured points sit far above it.
-            m.hierarchy.nodeNetBps /= 2;
-            const double median = compare(c, m).medianLarge;
-            INFO("p4de at half the tree's rate: " << median);
+            // Without the two-node tree a ring (busbw ≈ the NICs' 47 GB/s) is all A100 has: the
+            // measured points (up to 78 GB/s) sit far above it.
+            analysis::NcclCompareOptions o;
+            o.algo = "Ring";
+            const double median = analysis::compareNccl(hil::readNcclLog(kDir + c.log), m, o).medianLarge;
+            INFO("p4de as a ring: " << median);
             CHECK(median > 1.1);
         }
     }

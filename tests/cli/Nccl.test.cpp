@@ -172,3 +172,56 @@ TEST_CASE("rdt nccl compare: NCCL_NVLS_ENABLE=0 excludes NVLS, channel settings 
     CHECK(j.at("median_ratio_large").get<double>() > 1.0);
     CHECK(j.at("median_ratio_large").get<double>() < 1.1);
 }
+
+TEST_CASE("nccl logs: NCCL's \"set by environment\" lines, COLLNET with NVLS off, predict's refusals",
+          "[cli][throughput][nccl]")
+{
+    // NCCL's own INFO lines name the settings; both NCCL_COLLNET_ENABLE=1 and NCCL_NVLS_ENABLE=0:
+    // CollNetChain allowed, NVLS out. On a SHARP cluster CollNetChain is then the prediction.
+    const std::string path = "/tmp/rdt-nccl-env.log";
+    {
+        std::ofstream f(path);
+        f << "node-a:1:1 [0] NCCL INFO NCCL_COLLNET_ENABLE set by environment to 1\n"
+             "node-a:1:1 [0] NCCL INFO NCCL_NVLS_ENABLE set by environment to 0\n"
+             "node-a:1:1 [0] NCCL INFO NCCL_PROTO set by environment to Simple\n";
+        std::ifstream src(RDT_SOURCE_DIR "/tests/fixtures/nccl/all_reduce_perf_nvls_off.log");
+        std::string line;
+        std::getline(src, line); // its mpirun line names other settings
+        f << src.rdbuf();
+    }
+    std::string body = kGood;
+    body.replace(body.find("kind: infiniband"), 16, "kind: infiniband\n    sharp: true");
+    const std::string sharp = clusterFile("sharp-env", body);
+    const Run r = runRdt("nccl compare " + path + " --op allreduce --design " + sharp + " --json");
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j.at("nccl_proto") == "Simple");
+    const std::string notes = j.at("notes").dump();
+    CHECK_THAT(notes, Contains("NCCL_COLLNET_ENABLE=1 (the log's): CollNetChain allowed"));
+    CHECK_THAT(notes, Contains("NCCL_NVLS_ENABLE=0 (the log's): NVLS and NVLS-tree excluded"));
+    for (const auto& row : j.at("rows"))
+        CHECK(row.at("algorithm") == "collnet_chain");
+    // An NCCL_ALGO list that leaves CollNet out keeps it out.
+    const auto ring = nlohmann::json::parse(
+        runRdt("nccl compare " + path + " --op allreduce --design " + sharp + " --algo Ring,Tree --json").out);
+    CHECK_THAT(ring.at("notes").dump(), Contains("NCCL_ALGO leaves CollNet out"));
+    for (const auto& row : ring.at("rows"))
+        CHECK(row.at("algorithm") != "collnet_chain");
+    // predict refuses what leaves nothing to predict instead of printing NCCL's default.
+    const Run pat = runRdt("nccl predict" + kDesign + " --algo PAT");
+    CHECK(pat.code == 2);
+    CHECK_THAT(pat.out, Contains("--algo") && Contains("pat is not modelled"));
+    const Run proto = runRdt("nccl predict" + kDesign + " --proto ^LL,LL128,Simple");
+    CHECK(proto.code == 2);
+    CHECK_THAT(proto.out, Contains("leaves no protocol"));
+    CHECK_THAT(runRdt("nccl predict" + kDesign + " --size 0B").out, Contains("outside 1 B"));
+    // Counts in a cluster file are whole numbers.
+    std::string half = kGood;
+    half.replace(half.find("nodes: 2"), 8, "nodes: 2.5");
+    const std::string bad = clusterFile("half", half);
+    const Run h = runRdt("nccl compare " + kLog + " --design " + bad);
+    CHECK(h.code == 2);
+    CHECK_THAT(h.out, Contains(bad + ":") && Contains("cluster.nodes"));
+    CHECK_THAT(runRdt("nccl compare " + kLog + kDesign + " --gpus 1").out,
+               Contains("--gpus") && Contains("at least 2 GPUs"));
+}

@@ -383,3 +383,24 @@ TEST_CASE("CollNetChain: SHARP reduces in the switches, the NVLink chain sets th
     CHECK(std::find(excluded.allowed.begin(), excluded.allowed.end(), Algorithm::CollNetChain) == excluded.allowed.end());
     CHECK(ncclAlgoSelection("CollNet", Collective::AllReduce).unmodelled == std::vector<std::string>{"collnetdirect"});
 }
+
+TEST_CASE("NCCL's tree size correction: its table by log2(bytes / 64), none from 512 MiB", "[models][collectives]")
+{
+    // tuning.cc's treeCorrectionFactor [NCCL2]: index log2(bytes / 64).
+    CHECK(treeSizeFactor(32) == 1.0);                      // below 64 B: not applied
+    CHECK(treeSizeFactor(64) == Approx(0.9));              // index 0, Simple
+    CHECK(treeSizeFactor(64.0 * (1 << 20)) == Approx(0.8)); // 64 MiB: index 20
+    CHECK(treeSizeFactor(256.0 * (1 << 20)) == Approx(0.9));
+    CHECK(treeSizeFactor(512.0 * (1 << 20)) == 1.0);       // index 23: not applied
+    CHECK(treeSizeFactor(256.0 * (1 << 10), Protocol::LL) == Approx(0.4)); // 256 KiB: index 12, LL row
+    CHECK(treeSizeFactor(1 << 20, Protocol::LL128) == Approx(0.6));
+    // The tree's time carries it: at 64 MiB its bandwidth term is 1/0.8 of the uncorrected one.
+    Hierarchy h = grandTeton();
+    h.nvls = false;
+    const NcclParams p = nccl();
+    const double s = 64.0 * (1 << 20);
+    const double t0 = collectiveTime(Collective::AllReduce, Algorithm::Tree, 32, 0.0, h, p).timeS;
+    const double t = collectiveTime(Collective::AllReduce, Algorithm::Tree, 32, s, h, p).timeS;
+    const double bw = std::max(2 * s / h.nodeNetBps, 2 * s / (p.ringEfficiency * h.nvlinkBps * 8 / 7));
+    CHECK(t - t0 == Approx(bw / (p.treeEfficiency * 0.8)).epsilon(1e-9));
+}
