@@ -11,6 +11,27 @@
 
 namespace rdt::analysis {
 
+namespace {
+
+/// An NCCL_ALGO / NCCL_PROTO selection: a bad name from the command line (`option`) is an error; from
+/// the log's own line (an echoed script's NCCL_ALGO=$ALGO, say) it is noted and no restriction applies
+/// (the returned selection keeps the error).
+template <class Selection>
+Selection resolve(Selection s, const std::string& option, const char* flag, const char* instead,
+                  std::vector<std::string>& notes)
+{
+    if (s.error.empty())
+        return s;
+    if (!option.empty())
+        throw core::InputError(core::SourceLoc{"command line", 0, 0, flag}, s.error);
+    notes.push_back("the log's " + s.error + ": ignored, " + instead);
+    Selection none; // no restriction; the error stays to say the log's line was ignored
+    none.error = s.error;
+    return none;
+}
+
+} // namespace
+
 NcclModel ncclModelFor(const std::string& designOrCluster)
 {
     if (isNcclClusterFile(designOrCluster)) {
@@ -58,14 +79,8 @@ NcclComparison compareNccl(const hil::NcclLog& log, const NcclModel& model, cons
                                    " ranks (\"#  Rank …\" lines); pass --gpus N for the number of GPUs");
     // The algorithms NCCL was allowed: --algo, else the log's NCCL_ALGO.
     const std::string algoSpec = !o.algo.empty() ? o.algo : log.ncclAlgo;
-    models::AlgoSelection sel = models::ncclAlgoSelection(algoSpec, *op);
-    if (!sel.error.empty() && !o.algo.empty())
-        throw core::InputError(core::SourceLoc{"command line", 0, 0, "--algo"}, sel.error);
-    if (!sel.error.empty()) {
-        // The log's own line (an echoed script's NCCL_ALGO=$ALGO, say): noted, not fatal.
-        notes.push_back("the log's " + sel.error + ": ignored, NCCL's choice among all algorithms predicted");
-        sel = models::AlgoSelection{};
-    }
+    models::AlgoSelection sel = resolve(models::ncclAlgoSelection(algoSpec, *op), o.algo, "--algo",
+                                        "NCCL's choice among all algorithms predicted", notes);
     using models::Algorithm;
     auto setting = [&](const char* name, const char* value) {
         const auto it = log.settings.find(name);
@@ -108,13 +123,8 @@ NcclComparison compareNccl(const hil::NcclLog& log, const NcclModel& model, cons
     bool noneApplies = false;
     // The protocols NCCL was allowed: --proto, else the log's NCCL_PROTO.
     const std::string protoSpec = !o.proto.empty() ? o.proto : log.ncclProto;
-    models::ProtoSelection proto = models::ncclProtoSelection(protoSpec, *op);
-    if (!proto.error.empty() && !o.proto.empty())
-        throw core::InputError(core::SourceLoc{"command line", 0, 0, "--proto"}, proto.error);
-    if (!proto.error.empty()) {
-        notes.push_back("the log's " + proto.error + ": ignored, all protocols predicted");
-        proto = models::ProtoSelection{};
-    }
+    models::ProtoSelection proto = resolve(models::ncclProtoSelection(protoSpec, *op), o.proto, "--proto",
+                                           "all protocols predicted", notes);
     if (proto.restricted && proto.allowed.empty())
         throw core::InputError(core::SourceLoc{o.proto.empty() ? log.file : "command line", 0, 0,
                                                o.proto.empty() ? "NCCL_PROTO" : "--proto"},

@@ -40,23 +40,6 @@ std::string label(const models::CollectiveTime& c)
     return s;
 }
 
-std::vector<std::string> splitList(const std::string& s)
-{
-    std::vector<std::string> out;
-    std::size_t at = 0;
-    while (at <= s.size()) {
-        const auto comma = s.find(',', at);
-        std::string part = s.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
-        part.erase(std::remove(part.begin(), part.end(), ' '), part.end());
-        if (!part.empty())
-            out.push_back(part);
-        if (comma == std::string::npos)
-            break;
-        at = comma + 1;
-    }
-    return out;
-}
-
 std::string ratioText(double r)
 {
     char buf[16];
@@ -153,7 +136,7 @@ int runNcclPredict(const NcclPredictArgs& args)
         };
         std::vector<models::Collective> ops;
         std::vector<std::string> opNames;
-        for (const std::string& name : splitList(args.ops)) {
+        for (const std::string& name : models::commaList(args.ops)) {
             const auto op = analysis::collectiveFromName(name);
             if (!op)
                 fail("--op", "unknown collective \"" + name + "\" (allreduce, allgather, reducescatter or alltoall)");
@@ -179,7 +162,7 @@ int runNcclPredict(const NcclPredictArgs& args)
             std::sort(counts.begin(), counts.end());
             counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
         } else {
-            for (const std::string& g : splitList(args.gpus)) {
+            for (const std::string& g : models::commaList(args.gpus)) {
                 char* end = nullptr;
                 const long v = std::strtol(g.c_str(), &end, 10);
                 if (g.empty() || *end != '\0' || v < 2 || v > m.gpus)

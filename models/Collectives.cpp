@@ -332,26 +332,30 @@ std::string specListFor(const std::string& spec, Collective op)
 }
 
 /// The names of a spec list, and whether it excludes them (`^`).
-std::vector<std::string> specNames(std::string list, bool& exclude)
+std::vector<std::string> specNames(const std::string& list, bool& exclude)
 {
     exclude = !list.empty() && list[0] == '^';
-    if (exclude)
-        list = list.substr(1);
-    std::vector<std::string> names;
+    return commaList(exclude ? list.substr(1) : list);
+}
+
+} // namespace
+
+std::vector<std::string> commaList(const std::string& list)
+{
+    std::vector<std::string> out;
     std::size_t at = 0;
     while (at <= list.size()) {
         const auto comma = list.find(',', at);
-        const std::string name = list.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
-        if (!name.empty())
-            names.push_back(name);
+        std::string item = list.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+        item.erase(std::remove(item.begin(), item.end(), ' '), item.end());
+        if (!item.empty())
+            out.push_back(item);
         if (comma == std::string::npos)
             break;
         at = comma + 1;
     }
-    return names;
+    return out;
 }
-
-} // namespace
 
 AlgoSelection ncclAlgoSelection(const std::string& spec, Collective op)
 {

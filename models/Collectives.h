@@ -115,6 +115,9 @@ struct AlgoSelection {
 };
 AlgoSelection ncclAlgoSelection(const std::string& spec, Collective op);
 
+/// The items of a comma-separated list, spaces removed, empty items dropped (`a, b,,c` → a, b, c).
+std::vector<std::string> commaList(const std::string& list);
+
 /// NCCL_PROTO's syntax for `op` (the same as NCCL_ALGO's: `LL,LL128`, `^LL128`,
 /// `allreduce:simple;allgather:ll128`). `allowed` is empty when the spec does not restrict op.
 struct ProtoSelection {
