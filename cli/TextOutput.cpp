@@ -221,7 +221,10 @@ std::string thermalSummaryText(const thermal::ThermalResult& t)
     std::ostringstream out;
     using core::Dimension;
     out << "thermal  ";
-    if (hot) {
+    if (hot && std::isinf(hot->gpuJunctionK)) {
+        out << "hottest GPU unbounded (" << hot->id
+            << ": no air flows through the chassis, its GPUs stop: thermal.chassis.airflow), ";
+    } else if (hot) {
         out << "hottest GPU " << core::formatQuantity(hot->gpuJunctionK, Dimension::Temperature, 3) << " (" << hot->id
             << ", fans " << percent(hot->fanSpeed) << ", ";
         if (std::isnan(hot->maxOperatingK))

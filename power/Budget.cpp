@@ -217,7 +217,7 @@ void acSide(RackPower& out, const core::Rack& rack, const std::vector<const core
         out.feeds.push_back({f.name, f.availableW, out.acDirectW, out.acDirectW});
     for (const core::Slot* s : shelfSlots)
         out.shelves.push_back({s->id, s->overrides.feed, static_cast<int>(s->part->value("modules", 0)),
-                               shelfRating(*s->part), 0, 0, 1, 0, 0, 0, 0, NAN});
+                               shelfRating(*s->part), 0, 0, 1, 0, 0, 0, 0, NAN, 0, ""});
     shareLoad(out.shelves, shelfSlots, out.itLoadW);
     for (const ShelfPower& sh : out.shelves) {
         out.acInputW += sh.inputW;
@@ -231,8 +231,10 @@ void acSide(RackPower& out, const core::Rack& rack, const std::vector<const core
     }
     for (FeedPower& f : out.feeds)
         f.worstW = f.inputW;
-    for (ShelfPower& sh : out.shelves)
+    for (ShelfPower& sh : out.shelves) {
         sh.whipCurrentWorstA = sh.whipCurrentA;
+        sh.outputWorstW = sh.outputW;
+    }
     out.whipCurrentNormalA = out.whipCurrentA;
     if (std::isnan(out.capacityFeedLossW))
         return;
@@ -260,24 +262,30 @@ void acSide(RackPower& out, const core::Rack& rack, const std::vector<const core
                                               : std::max(out.acPhaseCurrentFeedLossA, sh.phaseCurrentA);
             out.whipCurrentA = std::max(out.whipCurrentA, sh.whipCurrentA);
             for (ShelfPower& own : out.shelves)
-                if (own.id == sh.id)
+                if (own.id == sh.id) {
                     own.whipCurrentWorstA = std::max(own.whipCurrentWorstA, sh.whipCurrentA);
+                    if (sh.outputW > own.outputWorstW) { // its busbar clip carries this output
+                        own.outputWorstW = sh.outputW;
+                        own.outputWorstLostFeed = lost;
+                    }
+                }
         }
     }
 }
 
 /// Every clip's current by the one convention of every current limit: power / the bar's minimum
-/// steady voltage (a constant-power load draws its most current there). Shelves at their share.
+/// steady voltage (a constant-power load draws its most current there). Shelves at their worst
+/// share: every feed up, or the other feed lost, when the survivors carry the whole load.
 void clipCurrents(RackPower& out, const std::vector<std::pair<const core::Slot*, double>>& busLoads)
 {
-    const auto add = [&](const std::string& id, double w) {
-        out.clips.push_back({id, w, w / out.busbarVminV});
+    const auto add = [&](const std::string& id, double w, const std::string& lostFeed) {
+        out.clips.push_back({id, w, w / out.busbarVminV, lostFeed});
         out.maxClipCurrentA = std::max(out.maxClipCurrentA, w / out.busbarVminV);
     };
     for (const ShelfPower& sh : out.shelves)
-        add(sh.id, sh.outputW);
+        add(sh.id, std::max(sh.outputW, sh.outputWorstW), sh.outputWorstW > sh.outputW ? sh.outputWorstLostFeed : "");
     for (const auto& [slot, w] : busLoads)
-        add(slot->id, w);
+        add(slot->id, w, "");
 }
 
 /// The worst shelf's whip current over its own derated breaker, less one (≤ 0: within): every

@@ -61,6 +61,10 @@ struct ShelfPower {
     double whipCurrentA = 0;  ///< per phase conductor of one whip, every feed up
     double whipCurrentWorstA = 0; ///< the same, worst of every feed up and the other feed lost
     double whipBreakerA = 0;  ///< breaker rating of a whip (NaN if not in the catalog)
+    /// Its output, the most of every feed up and the other feed lost (the survivors carry the whole
+    /// load), and the feed whose loss gives it (empty: every feed up).
+    double outputWorstW = 0;
+    std::string outputWorstLostFeed;
 };
 
 /// One declared AC feed of a rack against what its circuit may carry.
@@ -85,6 +89,8 @@ struct ClipCurrent {
     std::string id;    ///< the shelf or part on the clip
     double powerW = 0; ///< its output (shelf) or budget draw (part)
     double currentA = 0; ///< powerW / busbar minimum voltage
+    /// A shelf's clip: the feed whose loss gives its worst current (empty: every feed up, or a part).
+    std::string lostFeed;
 };
 
 /// One part's draw on every basis, and where a chassis' modelled power goes.

@@ -124,7 +124,9 @@ void checkBusbarCurrent(core::CheckContext& ctx)
                     ctx.report(c.id,
                                "busbar clip of " + c.id + " carries " + formatQuantity(c.currentA, Dimension::Current) +
                                    " (" + formatQuantity(c.powerW, Dimension::Power) + " at " +
-                                   formatQuantity(r.busbarVminV, Dimension::Voltage) + "), more than its " +
+                                   formatQuantity(r.busbarVminV, Dimension::Voltage) +
+                                   (c.lostFeed.empty() ? "" : " with feed " + c.lostFeed + " lost") +
+                                   "), more than its " +
                                    formatQuantity(r.clipRatingA, Dimension::Current) + " rating" +
                                    capAdvice(r, r.capBusbar),
                                c.currentA, r.clipRatingA, "A", rack.loc);

@@ -66,6 +66,7 @@ json clipsJson(const power::RackPower& r)
                        {"power_W", jsonNumber(c.powerW)},
                        {"current_A", jsonNumber(c.currentA)},
                        {"rating_A", jsonNumber(r.clipRatingA)},
+                       {"feed_lost", c.lostFeed.empty() ? json(nullptr) : json(c.lostFeed)},
                        {"fits", std::isnan(r.clipRatingA) || c.currentA <= r.clipRatingA}});
     return out;
 }
@@ -295,12 +296,13 @@ void writeClips(hid_t g, const power::PowerResult& res)
     H5Table t;
     const auto rack = t.textColumn("rack"), id = t.textColumn("id"), power = t.realColumn("power", "W"),
                current = t.realColumn("current", "A"), rating = t.realColumn("rating", "A"),
-               fits = t.intColumn("fits", "1");
+               fits = t.intColumn("fits", "1"), lost = t.textColumn("feed_lost");
     for (const power::RackPower& r : res.racks)
         for (const power::ClipCurrent& c : r.clips) {
             t.addRow();
             t.set(rack, r.id);
             t.set(id, c.id);
+            t.set(lost, c.lostFeed);
             t.set(power, c.powerW);
             t.set(current, c.currentA);
             t.set(rating, r.clipRatingA);

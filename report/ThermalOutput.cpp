@@ -49,6 +49,7 @@ json thermalJson(const thermal::ThermalResult& t)
                  {"fan_speed", jsonNumber(c.fanSpeed)},
                  {"fan_power_W", jsonNumber(c.fanPowerW)},
                  {"failed_rotors", c.failedRotors},
+                 {"no_airflow", c.noAirflow},
                  {"throttled", c.throttled}});
     }
     for (const thermal::RowThermal& r : t.rows)
@@ -87,7 +88,7 @@ void writeThermalGroup(hid_t file, const thermal::ThermalResult& t, const core::
                tj = c.realColumn("gpu_junction_max", "degC"), tmax = c.realColumn("gpu_max_operating", "degC"),
                margin = c.realColumn("margin_to_max_operating", "K"), fan = c.realColumn("fan_speed", "1"),
                fanW = c.realColumn("fan_power", "W"), failed = c.intColumn("failed_rotors", "1"),
-               thr = c.intColumn("throttled", "1");
+               thr = c.intColumn("throttled", "1"), noAir = c.intColumn("no_airflow", "1");
     H5Table gpus;
     const auto gChassis = gpus.textColumn("chassis"), gIndex = gpus.intColumn("index", "1"),
                gPart = gpus.textColumn("part"), gPower = gpus.realColumn("power", "W"),
@@ -115,6 +116,7 @@ void writeThermalGroup(hid_t file, const thermal::ThermalResult& t, const core::
             c.set(fanW, ch.fanPowerW);
             c.set(failed, static_cast<long long>(ch.failedRotors));
             c.set(thr, static_cast<long long>(ch.throttled ? 1 : 0));
+            c.set(noAir, static_cast<long long>(ch.noAirflow ? 1 : 0));
             const core::Slot& slot =
                 d.racks[static_cast<std::size_t>(ch.rack)].slots[static_cast<std::size_t>(ch.slot)];
             const int n = core::Design::gpuCount(*slot.part);

@@ -285,9 +285,27 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
         // Each chassis' share of its rack's flow and heat, as the network gives them (one band per
         // slot, RoomGeometry): the chassis draws its own fans' air at its height and releases it
         // heated by its own power.
+        // A chassis with no air through it front to rear (every rotor failed: thermal.chassis.airflow)
+        // draws nothing from the room; its heat leaves with the rack's other bands' air (the rear
+        // plenum mixes it), so the room still carries every watt.
         const auto setShares = [&](std::size_t k, const RackThermal& rt) {
-            if (rt.slotFlowM3s.size() == g.boxes[k].bands.size() && rt.slotHeatW.size() == g.boxes[k].bands.size())
-                solver->setBlackBoxShares(static_cast<int>(k), rt.slotFlowM3s, rt.slotHeatW);
+            if (rt.slotFlowM3s.size() != g.boxes[k].bands.size() || rt.slotHeatW.size() != g.boxes[k].bands.size())
+                return;
+            std::vector<double> bandFlow = rt.slotFlowM3s, bandHeat = rt.slotHeatW;
+            double moving = 0, stranded = 0;
+            for (std::size_t s = 0; s < bandFlow.size(); ++s) {
+                bandFlow[s] = std::max(0.0, bandFlow[s]);
+                moving += bandFlow[s];
+                if (!(bandFlow[s] > 0)) {
+                    stranded += bandHeat[s];
+                    bandHeat[s] = 0;
+                }
+            }
+            if (!(moving > 0))
+                return; // nothing moves: the box keeps its whole-face flow and heat
+            for (std::size_t s = 0; s < bandFlow.size(); ++s)
+                bandHeat[s] += stranded * bandFlow[s] / moving;
+            solver->setBlackBoxShares(static_cast<int>(k), bandFlow, bandHeat);
         };
         const core::LayoutSpacing spacing;
         // The network, rack by rack, under the air the field brings it; returns the largest

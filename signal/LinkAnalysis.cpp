@@ -138,7 +138,18 @@ double lower(double a, double b)
 /// The link's rate negotiated from both ends (port speed and lane rate the lower of the two).
 void negotiate(const core::Design& d, const core::LinkClass& l, LinkVerdict& v)
 {
-    const EndPort a = endPort(d, l.from), b = endPort(d, l.to);
+    // A port-to-port link names slots, not parts: each end is its slot's part.
+    const auto end = [&](const core::LinkEnd& e, const std::string& slotId) {
+        if (slotId.empty())
+            return endPort(d, e);
+        core::LinkEnd placed = e;
+        for (const core::Rack& rack : d.racks)
+            for (const core::Slot& s : rack.slots)
+                if (s.id == slotId)
+                    placed.partSlug = s.part->slug;
+        return endPort(d, placed);
+    };
+    const EndPort a = end(l.from, l.fromSlot), b = end(l.to, l.toSlot);
     v.fromPort = a.text();
     v.toPort = b.text();
     v.portRateGbps = lower(a.portGbps, b.portGbps);

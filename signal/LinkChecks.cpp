@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/LayoutGeometry.h"
 #include "signal/LinkAnalysis.h"
 
 #include <cmath>
@@ -28,6 +29,36 @@ void checkEndpoints(core::CheckContext& ctx)
         });
 }
 
+/// A port-to-port link between two racks: up its own rack from each slot to the rack's top, along
+/// the overhead tray between the racks (their floor positions, along x then y), plus the routing
+/// slack — the shortest run a cable tray allows, so a cable shorter than it cannot be laid.
+void checkCrossRack(core::CheckContext& ctx, const core::LinkClass& l, const core::Rack& fromRack,
+                    const core::Rack& toRack, double length)
+{
+    const core::LayoutGeometry geo = core::computeLayout(ctx.design());
+    const auto index = [&](const core::Rack& r) { return static_cast<int>(&r - ctx.design().racks.data()); };
+    const auto up = [&](const core::Rack& r, const std::string& slotId) {
+        for (const core::Box& b : geo.parts)
+            if (b.rack == index(r) && r.slots[static_cast<std::size_t>(b.slot)].id == slotId)
+                return geo.frames[static_cast<std::size_t>(b.rack)].max[2] - 0.5 * (b.min[2] + b.max[2]);
+        return 0.0;
+    };
+    const core::Box& a = geo.frames[static_cast<std::size_t>(index(fromRack))];
+    const core::Box& b = geo.frames[static_cast<std::size_t>(index(toRack))];
+    const auto centre = [](const core::Box& x, int axis) {
+        return 0.5 * (x.min[static_cast<std::size_t>(axis)] + x.max[static_cast<std::size_t>(axis)]);
+    };
+    const double need = up(fromRack, l.fromSlot) + up(toRack, l.toSlot) + std::fabs(centre(a, 0) - centre(b, 0)) +
+                        std::fabs(centre(a, 1) - centre(b, 1)) + ctx.constraint("routing_slack");
+    if (need > length)
+        ctx.report("links/" + l.id,
+                   "link " + l.id + ": " + l.fromSlot + ":" + l.fromPort + " (rack " + fromRack.id + ") to " +
+                       l.toSlot + ":" + l.toPort + " (rack " + toRack.id + ") needs about " +
+                       formatQuantity(need, Dimension::Length) + " of cable (up each rack, along the tray), " +
+                       l.cable->slug + " is " + formatQuantity(length, Dimension::Length),
+                   need, length, "m", l.loc);
+}
+
 void checkReach(core::CheckContext& ctx)
 {
     const double slack = ctx.constraint("routing_slack");
@@ -43,6 +74,35 @@ void checkReach(core::CheckContext& ctx)
                        length, *reach, "m", l.loc);
         if (length <= 0.0)
             continue;
+        if (!l.fromSlot.empty()) { // one port-to-port link: its two slots
+            const core::Slot *from = nullptr, *to = nullptr;
+            const core::Rack *fromRack = nullptr, *toRack = nullptr;
+            for (const core::Rack& rack : ctx.design().racks)
+                for (const core::Slot& s : rack.slots) {
+                    if (s.id == l.fromSlot) {
+                        from = &s;
+                        fromRack = &rack;
+                    }
+                    if (s.id == l.toSlot) {
+                        to = &s;
+                        toRack = &rack;
+                    }
+                }
+            if (!from || !to)
+                continue; // the loader refuses a port on no slot
+            if (fromRack != toRack) {
+                checkCrossRack(ctx, l, *fromRack, *toRack, length);
+                continue;
+            }
+            const double need = requiredCableLengthM(*from, *to, kOpenUM, slack);
+            if (need > length)
+                ctx.report("links/" + l.id,
+                           "link " + l.id + ": " + l.fromSlot + ":" + l.fromPort + " to " + l.toSlot + ":" + l.toPort +
+                               " needs about " + formatQuantity(need, Dimension::Length) + " of cable, " +
+                               l.cable->slug + " is " + formatQuantity(length, Dimension::Length),
+                           need, length, "m", l.loc);
+            continue;
+        }
         forEachRackLink(ctx.design(), l, [&](const core::Rack&, const core::Slot& from, const core::Slot* to) {
             if (!to)
                 return;
@@ -173,8 +233,10 @@ void registerChecks(core::CheckRegistry& registry)
                   core::Severity::Error,
                   "IEEE P802.3ck objectives: passive copper at 100 Gb/s per lane reaches at least 2 m [E1]; NVIDIA "
                   "MCP4Y10 DAC 0.5–2 m [N3]",
-                  "A cable's length exceeds its max_reach, or the distance between the two parts (vertical OU "
-                  "distance plus routing slack) exceeds the cable's length.",
+                  "A cable's length exceeds its max_reach, or the distance between the two parts exceeds the "
+                  "cable's length: in one rack the vertical OU distance plus routing slack (link classes and "
+                  "port-to-port links alike); between two racks up each rack to its top, along the tray between "
+                  "them (x then y) and the slack.",
                   {{"routing_slack", {kRoutingSlackM, Dimension::Length}}}},
                  checkReach);
     registry.add({"signal.link.close",

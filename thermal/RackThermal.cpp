@@ -279,8 +279,13 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
         rear = front + riseRear;
     };
     auto junction = [&](const ChassisModel& m, double flow, double front) {
-        if (m.gpus == 0 || flow <= 0)
+        if (m.gpus == 0)
             return front;
+        // No air through it front to rear (every rotor failed: the neighbours' fans may even draw the
+        // rear plenum's air back through it): nothing carries its heat away, so its GPUs have no
+        // steady junction temperature below any limit. Unbounded: they throttle to a stop.
+        if (!(flow > 0))
+            return m.heatW > 0 ? INFINITY : front;
         const double local = front + m.preheat * m.heatW / (rhoCp * flow);
         // Convective resistance falls with mass flow to the 0.8 power (turbulent forced convection).
         const double rsink = m.rsink * std::pow(m.sinkFlow / (flow * air.densityRatio), 0.8);
@@ -419,6 +424,7 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
         t.airflowM3s = flows[c];
         t.inletK = front + offsetOf(c);
         t.exhaustK = flows[c] > 0 ? t.inletK + t.heatW / (rhoCp * flows[c]) : t.inletK;
+        t.noAirflow = t.heatW > 0 && !(flows[c] > 0);
         t.gpuJunctionK = m.gpus > 0 && !m.junctionModel ? NAN : junction(m, flows[c], t.inletK);
         t.fanSpeed = speed[c];
         t.failedRotors = m.failed;

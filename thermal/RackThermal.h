@@ -55,6 +55,10 @@ struct ChassisThermal {
     /// Junction above the GPU's maximum operating temperature (its slowdown temperature when the
     /// catalog has no maximum): the GPU lowers its clocks to hold the limit.
     bool throttled = false;
+    /// It releases heat into the air but no air flows through it from front to rear (every fan
+    /// rotor failed, or the neighbours' fans draw air back through it): its heat has no way out, its
+    /// GPUs' junction is unbounded (infinite; they throttle to a stop) — thermal.chassis.airflow.
+    bool noAirflow = false;
     /// Room field model only: the air arriving at this chassis' height in front of its rack,
     /// mean and hottest cell (K); NaN with the network model.
     double fieldInletK = NAN, fieldInletMaxK = NAN;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/WhatIf.h"
 #include "thermal/Thermal.h"
 
 namespace rdt::thermal {
@@ -184,7 +185,19 @@ void registerChecks(core::CheckRegistry& registry)
             const auto t = thermalFor(ctx.design(), ctx.results());
             for (const RackThermal& r : t->racks)
                 for (const ChassisThermal& c : r.chassis)
-                    if (!std::isnan(c.maxOperatingK) && c.gpuJunctionK > c.maxOperatingK)
+                    if (!std::isnan(c.maxOperatingK) && std::isinf(c.gpuJunctionK))
+                        ctx.report(c.id,
+                                   "GPU junction unbounded: no air flows through the chassis "
+                                   "(thermal.chassis.airflow), so nothing holds " +
+                                       gpuOf(ctx, c) + " below its " +
+                                       core::formatQuantity(c.maxOperatingK, Dimension::Temperature) +
+                                       " maximum operating temperature: the GPUs throttle to a stop",
+                                   c.gpuJunctionK, c.maxOperatingK - 273.15, "degC",
+                                   ctx.design()
+                                       .racks[static_cast<std::size_t>(c.rack)]
+                                       .slots[static_cast<std::size_t>(c.slot)]
+                                       .loc);
+                    else if (!std::isnan(c.maxOperatingK) && c.gpuJunctionK > c.maxOperatingK)
                         ctx.report(c.id,
                                    "GPU junction " + core::formatQuantity(c.gpuJunctionK, Dimension::Temperature, 3) +
                                        " exceeds the " + core::formatQuantity(c.maxOperatingK, Dimension::Temperature) +
@@ -197,6 +210,33 @@ void registerChecks(core::CheckRegistry& registry)
                                        .racks[static_cast<std::size_t>(c.rack)]
                                        .slots[static_cast<std::size_t>(c.slot)]
                                        .loc);
+        });
+    registry.add(
+        {"thermal.chassis.airflow",
+         "Air through every chassis that releases heat",
+         Severity::Error,
+         "energy balance: a part's heat leaves in the air its fans move through it, Q = rho c_p V dT",
+         "A chassis that releases heat into the air but has no air flowing through it from front to rear "
+         "(every fan rotor failed, or its neighbours' fans draw the rear's air back through it): its heat has "
+         "no way out and its GPUs have no junction temperature below any limit; they throttle to a stop and "
+         "throughput counts them at no clock.",
+         {}},
+        [](core::CheckContext& ctx) {
+            const auto t = thermalFor(ctx.design(), ctx.results());
+            for (const RackThermal& r : t->racks)
+                for (const ChassisThermal& c : r.chassis)
+                    if (c.noAirflow) {
+                        const core::Slot& slot = slotOf(ctx, c);
+                        const long long rotors = core::rotorCount(*slot.part);
+                        ctx.report(c.id,
+                                   "no air flows through it from front to rear (" + std::to_string(c.failedRotors) +
+                                       " of " + std::to_string(rotors) + " fan rotors failed; the airflow network gives " +
+                                       core::formatQuantity(c.airflowM3s, Dimension::VolumeFlow, 3) +
+                                       (c.airflowM3s < 0 ? ", drawn back from the rear" : "") + "): its " +
+                                       core::formatQuantity(c.heatW, Dimension::Power, 3) +
+                                       " has no way out" + (std::isinf(c.gpuJunctionK) ? " and its GPUs stop" : ""),
+                                   c.airflowM3s, 0.0, "m3/s", slot.loc);
+                    }
         });
     registry.add({"thermal.limits.missing",
                   "GPU thermal limits present for every GPU in the design",

@@ -116,8 +116,15 @@ void thermalLimits(const json& thermal, double maxInletC, double minExhaustDtK, 
         const std::string id = c["id"];
         above(out, "thermal.inlet.chassis", id, num(c["inlet_C"]), maxInletC);
         above(out, "thermal.gpu.junction", id, num(c["gpu_junction_max_C"]), num(c["gpu_max_operating_C"]));
-        if (num(c["heat_W"]) > 0)
+        // No air through a GPU chassis: its junction is unbounded (null in JSON, not a number).
+        if (c["no_airflow"].get<bool>() && num(c["gpu_power_W"]) > 0)
+            above(out, "thermal.gpu.junction", id, INFINITY, num(c["gpu_max_operating_C"]));
+        if (num(c["heat_W"]) > 0) {
             below(out, "thermal.exhaust.dt", id, num(c["exhaust_dt_K"]), minExhaustDtK);
+            // Heat needs air through the chassis, front to rear: no flow at all is beyond the limit.
+            out.push_back({"thermal.chassis.airflow", id, num(c["airflow_m3s"]), 0.0, !(num(c["airflow_m3s"]) > 0), false});
+            CHECK(c["no_airflow"].get<bool>() == !(num(c["airflow_m3s"]) > 0));
+        }
     }
     for (const json& row : thermal["rows"])
         below(out, "thermal.row.rci", row["id"].get<std::string>(), num(row["rci_hi"]), minRci * 100.0);
@@ -377,6 +384,19 @@ std::vector<std::pair<std::string, analysis::RunOptions>> variants()
     o = design(single);
     o.thermalModel = core::ThermalModel::Field;
     out.emplace_back("single rack, field thermal", o);
+    // Every rotor of gt0 failed (32 of 32): no air through it; three Grand Tetons on the two 33 kW
+    // shelves (32.1 kW): each shelf's clip over 700 A with the other feed lost.
+    for (const auto& [name, from, to] : std::vector<std::tuple<std::string, std::string, std::string>>{
+             {"single rack, every rotor of gt0 failed", "id: gt0}", "id: gt0, failed_fans: 32}"},
+             {"single rack, a third Grand Teton uncapped", "id: gt1, gpu_power_cap: 600 W}",
+              "id: gt1}\n                - {ou: 33, part: meta-grand-teton-h100, id: gt2}"}}) {
+        o = design(single);
+        o.designText = readText(single);
+        const auto pos = o.designText.find(from);
+        REQUIRE(pos != std::string::npos);
+        o.designText.replace(pos, from.size(), to);
+        out.emplace_back(name, o);
+    }
     // 30 links from each Grand Teton: over its 10 interfaces (chassis.interfaces on each).
     o = design(single);
     std::ifstream in(single);

@@ -1,0 +1,242 @@
+// Verdicts you can sign, round three (2026-12-05): each defect a new-user trial found has a test
+// here that failed on the code before the fix, with the hand calculation behind each number.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+#include "analysis/Pipeline.h"
+#include "core/Error.h"
+#include "report/PowerOutput.h"
+#include "report/ThermalOutput.h"
+#include "signal/LinkAnalysis.h"
+#include "room/RoomThermal.h"
+
+using namespace rdt;
+
+namespace {
+
+const std::string kRoot = RDT_SOURCE_DIR "/";
+
+analysis::RunResult runText(const std::string& text, double gpuCapW = NAN,
+                            core::ThermalModel model = core::ThermalModel::Network)
+{
+    analysis::RunOptions o;
+    o.designPath = kRoot + "tests/fixtures/signoff/round3.yaml";
+    o.designText = text;
+    o.gpuCapW = gpuCapW;
+    o.thermalModel = model;
+    core::Progress progress;
+    return analysis::run(o, progress);
+}
+
+std::vector<std::string> subjects(const analysis::RunResult& r, const std::string& rule)
+{
+    std::vector<std::string> out;
+    for (const core::Violation& v : r.violations)
+        if (v.rule == rule)
+            out.push_back(v.subject);
+    return out;
+}
+
+/// One HPR rack, shelves on feeds A and B, batteries, `slots` after them (YAML flow items).
+std::string rack(const std::string& slots, const std::string& psuB = "feed: B")
+{
+    return "rdt: 1\nname: round3\nsite: {altitude: 0 m, supply_air: 27 degC, ashrae_class: A2}\n"
+           "layout: {halls: [{id: lab, rows: [{id: row1, racks: [{id: rack1, rack_type: orv3-hpr, slots: [\n"
+           "  {ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-a, feed: A},\n"
+           "  {ou: 2, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-b" +
+           (psuB.empty() ? "" : ", " + psuB) +
+           "},\n"
+           "  {ou: 3, part: orv3-hpr-bbu-shelf-6x5p5kw, id: bbu-a},\n"
+           "  {ou: 4, part: orv3-hpr-bbu-shelf-6x5p5kw, id: bbu-b},\n" +
+           slots + "]}]}]}]}\n";
+}
+
+const std::string kGt = "part: meta-grand-teton-h100";
+
+const thermal::ChassisThermal& chassis(const analysis::RunResult& r, const std::string& id)
+{
+    for (const thermal::ChassisThermal& c : r.thermal->racks.at(0).chassis)
+        if (c.id == "lab/row1/rack1/" + id)
+            return c;
+    FAIL("no chassis " << id);
+    throw 0;
+}
+
+} // namespace
+
+TEST_CASE("a chassis with every fan rotor failed is an error, its GPUs stop, the room still carries its heat",
+          "[signoff][thermal][throughput]")
+{
+    // Grand Teton: 8 fans x 4 rotors = 32. With 31 failed the last rotor still moves air forward
+    // and the junction rule judges the (very hot) GPUs; with all 32 the network draws the rear's
+    // air back through the dead chassis (negative flow): before the fix the junction came out as
+    // the inlet (28.5 degC), 0 errors, and throughput counted its 8 GPUs at full clock.
+    const std::string others = "  {ou: 15, " + kGt + ", id: gt1},\n  {ou: 24, part: meta-minipack2, id: rtsw}\n";
+    const auto dead = runText(rack("  {ou: 6, " + kGt + ", id: gt0, failed_fans: 32},\n" + others));
+    const auto one = runText(rack("  {ou: 6, " + kGt + ", id: gt0, failed_fans: 31},\n" + others));
+    REQUIRE(dead.thermal);
+    REQUIRE(one.thermal);
+    const thermal::ChassisThermal& d0 = chassis(dead, "gt0");
+    CHECK_FALSE(d0.airflowM3s > 0);
+    CHECK(d0.noAirflow);
+    CHECK(std::isinf(d0.gpuJunctionK));
+    CHECK(d0.throttled);
+    CHECK_FALSE(chassis(dead, "gt1").noAirflow);
+    CHECK(subjects(dead, "thermal.chassis.airflow") == std::vector<std::string>{"lab/row1/rack1/gt0"});
+    CHECK(subjects(dead, "thermal.gpu.junction") == std::vector<std::string>{"lab/row1/rack1/gt0"});
+    // Just inside: one rotor left moves air; no airflow error, the junction rule fires on its own.
+    const thermal::ChassisThermal& o0 = chassis(one, "gt0");
+    CHECK(o0.airflowM3s > 0);
+    CHECK_FALSE(o0.noAirflow);
+    CHECK(std::isfinite(o0.gpuJunctionK));
+    CHECK(subjects(one, "thermal.chassis.airflow").empty());
+    CHECK(subjects(one, "thermal.gpu.junction") == std::vector<std::string>{"lab/row1/rack1/gt0"});
+    // JSON and HDF5 say it; the junction is null in JSON (not a number), never the inlet.
+    const auto j = report::thermalJson(*dead.thermal);
+    bool seen = false;
+    for (const auto& c : j["chassis"])
+        if (c["id"] == "lab/row1/rack1/gt0") {
+            seen = true;
+            CHECK(c["no_airflow"].get<bool>());
+            CHECK(c["throttled"].get<bool>());
+            CHECK(c["gpu_junction_max_C"].is_null());
+        }
+    CHECK(seen);
+    // Throughput: the dead chassis' GPUs at no clock, the other chassis' unchanged.
+    REQUIRE(dead.throughput);
+    REQUIRE(one.throughput);
+    double slowest = 1.0;
+    for (const analysis::GpuClass& g : dead.throughput->classes)
+        slowest = std::min(slowest, g.clockRatio);
+    CHECK(slowest == 0.0);
+    CHECK(dead.throughput->sustainedPflopsBf16 < 0.55 * dead.throughput->peakPflopsBf16 * dead.throughput->mfu / 0.4);
+    // The room field takes the rack (before: an internal error on the negative share), every watt
+    // of the rack released into the room.
+    const auto field = runText(rack("  {ou: 6, " + kGt + ", id: gt0, failed_fans: 32},\n" + others), NAN,
+                               core::ThermalModel::Field);
+    REQUIRE(field.thermal);
+    CHECK(subjects(field, "thermal.chassis.airflow") == std::vector<std::string>{"lab/row1/rack1/gt0"});
+    const room::FieldThermal* f = room::fieldOf(*field.thermal);
+    REQUIRE(f);
+    CHECK(f->rooms.at(0).heatW == Approx(field.thermal->racks.at(0).heatW).epsilon(1e-3)); // gt0's heat too
+    CHECK(f->rooms.at(0).heatOutW == Approx(f->rooms.at(0).heatW).epsilon(1e-3));
+}
+
+TEST_CASE("a busbar clip is judged with a feed lost, as the whips are", "[signoff][power]")
+{
+    // Three Grand Tetons (10.2 kW each at nameplate) and a Minipack2 (1.5 kW): 32.1 kW. Both feeds
+    // up, each 33 kW shelf carries half: 16.05 kW / 45 V = 356.7 A per clip, within 700 A. Feed B
+    // lost, psu-a carries it all: 32.1 kW / 45 V = 713.3 A > 700 A. Before the fix the rack passed
+    // (orv3.feed.loss compares watts only: 32.1 < 33 kW) while `--scenario feed-loss=A` failed.
+    const std::string slots = "  {ou: 6, " + kGt + ", id: gt0},\n  {ou: 15, " + kGt + ", id: gt1},\n  {ou: 24, " +
+                              kGt + ", id: gt2},\n  {ou: 33, part: meta-minipack2, id: rtsw}\n";
+    const auto over = runText(rack(slots));
+    REQUIRE(over.power);
+    const power::RackPower& p = over.power->racks.at(0);
+    CHECK(p.itLoadW == Approx(32100.0));
+    CHECK(p.clipRatingA == Approx(700.0));
+    int shelves = 0;
+    for (const power::ClipCurrent& c : p.clips)
+        if (c.id == "lab/row1/rack1/psu-a" || c.id == "lab/row1/rack1/psu-b") {
+            ++shelves;
+            CHECK(c.currentA == Approx(32100.0 / 45.0).epsilon(1e-9));
+            CHECK(c.lostFeed == (c.id == "lab/row1/rack1/psu-a" ? "B" : "A"));
+        }
+    CHECK(shelves == 2);
+    const auto clipped = subjects(over, "orv3.busbar.current");
+    CHECK(clipped == std::vector<std::string>{"lab/row1/rack1/psu-a", "lab/row1/rack1/psu-b"});
+    bool named = false;
+    for (const core::Violation& v : over.violations)
+        named = named || (v.rule == "orv3.busbar.current" && v.message.find("with feed B lost") != std::string::npos);
+    CHECK(named);
+    // JSON says which feed's loss gives the current.
+    const auto j = report::powerJson(*over.power);
+    for (const auto& c : j["racks"][0]["clips"])
+        if (c["id"] == "lab/row1/rack1/psu-a") {
+            CHECK(c["feed_lost"] == "B");
+            CHECK_FALSE(c["fits"].get<bool>());
+        }
+    // Just under: GPUs capped at 660 W bring the load under 31.5 kW (700 A x 45 V), so no clip
+    // fails even with a feed lost.
+    const auto under = runText(rack(slots), 660.0);
+    REQUIRE(under.power);
+    CHECK(under.power->racks.at(0).itLoadW < 31500.0);
+    CHECK(under.power->racks.at(0).itLoadW > 30000.0);
+    CHECK(subjects(under, "orv3.busbar.current").empty());
+}
+
+TEST_CASE("power shelves name their feed all or none: a shelf on no feed would survive either loss",
+          "[signoff][power][bad-input]")
+{
+    const std::string slots = "  {ou: 6, " + kGt + ", id: gt0}\n";
+    try {
+        runText(rack(slots, ""));
+        FAIL("a rack with one shelf on feed A and one on none was accepted");
+    } catch (const core::InputError& e) {
+        const std::string what = e.what();
+        INFO(what);
+        CHECK(what.find("round3.yaml:6") != std::string::npos); // the psu-b line
+        CHECK(what.find("psu-b names no feed") != std::string::npos);
+        CHECK(what.find("psu-a is on feed A") != std::string::npos);
+    }
+    // Neither naming a feed is a rack without feed-loss cases, as before.
+    CHECK_NOTHROW(runText(rack(slots, "").replace(rack(slots, "").find(", feed: A"), 9, "")));
+}
+
+namespace {
+
+/// The single-rack example's parts in one or two racks, with one port-to-port DAC from gt0:nic0 of
+/// rack1 to nic0 of `toSlot` (`rack1/gt1` or `rack2/gt1`), gt1 at `gt1Ou`.
+std::string bringUp(int gt1Ou, const std::string& toSlot, const std::string& cable = "dac-400g-osfp-1m")
+{
+    const std::string rackBody = "rack_type: orv3-hpr, slots: [\n"
+                                 "  {ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-a, feed: A},\n"
+                                 "  {ou: 2, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-b, feed: B},\n"
+                                 "  {ou: 3, part: orv3-hpr-bbu-shelf-6x5p5kw, id: bbu-a},\n"
+                                 "  {ou: 6, part: meta-grand-teton-h100, id: gt0},\n"
+                                 "  {ou: " +
+                                 std::to_string(gt1Ou) + ", part: meta-grand-teton-h100, id: gt1}]";
+    return "rdt: 1\nname: round3\nsite: {altitude: 0 m, supply_air: 27 degC, ashrae_class: A2}\n"
+           "layout: {halls: [{id: lab, rows: [{id: row1, racks: [{id: rack1, " +
+           rackBody + "}, {id: rack2, " + rackBody +
+           "}]}]}]}\n"
+           "links:\n"
+           "  - {class: bring-up, medium: copper, from: \"lab/row1/rack1/gt0:nic0\", to: \"lab/row1/" +
+           toSlot + ":nic0\", cable: " + cable + "}\n";
+}
+
+} // namespace
+
+TEST_CASE("a port-to-port link's cable is checked against its run, in its rack and between racks",
+          "[signoff][signal]")
+{
+    // In one rack: |OU 6 - OU n| x 48 mm + 0.5 m routing slack against a 1 m DAC. gt1 at OU 16:
+    // 10 x 0.048 + 0.5 = 0.98 m, fits; at OU 17: 1.028 m, does not. Before the fix no port-to-port
+    // link was checked at all (a 1.94 m run passed on a 1 m DAC).
+    const auto fits = runText(bringUp(16, "rack1/gt1"));
+    const auto over = runText(bringUp(17, "rack1/gt1"));
+    CHECK(subjects(fits, "signal.cable.reach").empty());
+    REQUIRE(subjects(over, "signal.cable.reach") == std::vector<std::string>{"links/bring-up"});
+    for (const core::Violation& v : over.violations)
+        if (v.rule == "signal.cable.reach") {
+            CHECK(v.measured == Approx(11 * 0.048 + 0.5).epsilon(1e-9));
+            CHECK(v.limit == Approx(1.0));
+        }
+    // Both ends' port rates come from the slots' parts (the NIC's 400 Gb/s), not "no port rate".
+    REQUIRE(fits.signal);
+    const signal::LinkVerdict& link = fits.signal->links.at(0);
+    CHECK(link.fromPort.find("400 Gb/s") != std::string::npos);
+    CHECK(link.toPort.find("400 Gb/s") != std::string::npos);
+    CHECK(link.portRateGbps == Approx(400.0));
+    // Between two racks side by side: up each rack to its top, 0.6 m along the row, the slack: a
+    // 1 m DAC is short; before, the link passed with its length never compared to anything.
+    const auto apart = runText(bringUp(16, "rack2/gt1"));
+    REQUIRE(subjects(apart, "signal.cable.reach") == std::vector<std::string>{"links/bring-up"});
+    for (const core::Violation& v : apart.violations)
+        if (v.rule == "signal.cable.reach") {
+            CHECK(v.measured > 0.6 + 0.5 + 1.0); // and two climbs of more than half a metre each
+            CHECK(v.message.find("rack lab/row1/rack2") != std::string::npos);
+        }
+}
