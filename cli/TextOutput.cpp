@@ -127,6 +127,20 @@ std::string number(double v)
     return buf;
 }
 
+/// `v` to four figures, or as many more (up to eight) as tell it apart from `other`: a value just
+/// beyond its limit never reads "15 vs limit 15".
+std::string numberBeside(double v, double other)
+{
+    char a[32], b[32];
+    for (int figures = 4; figures <= 8; ++figures) {
+        std::snprintf(a, sizeof a, "%.*g", figures, v);
+        std::snprintf(b, sizeof b, "%.*g", figures, other);
+        if (std::string(a) != b)
+            break;
+    }
+    return a;
+}
+
 std::string percent(double fraction)
 {
     char buf[32];
@@ -325,7 +339,8 @@ std::string violationsText(const std::vector<core::Violation>& violations, const
             const core::Violation& v = *vs[i];
             out << "    " << v.subject << ": " << v.message;
             if (std::isfinite(v.measured) && std::isfinite(v.limit))
-                out << " [" << number(v.measured) << " vs limit " << number(v.limit) << " " << v.unit << "]";
+                out << " [" << numberBeside(v.measured, v.limit) << " vs limit " << numberBeside(v.limit, v.measured)
+                    << " " << v.unit << "]";
             out << "\n      at " << v.loc.position();
             if (!v.loc.path.empty())
                 out << " (" << v.loc.path << ")";

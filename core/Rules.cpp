@@ -1,5 +1,7 @@
 #include "core/Rules.h"
 
+#include "core/Error.h"
+
 #include <stdexcept>
 
 namespace rdt::core {
@@ -171,6 +173,18 @@ std::vector<Violation> runChecks(const Design& design, const CheckRegistry& regi
     ResultStore& store = results ? *results : local;
     std::vector<Violation> out;
     const auto& entries = registry.entries();
+    // A waiver for a rule rdt does not have waives nothing: a typo would go unnoticed.
+    for (const Waiver& w : design.waivers) {
+        std::vector<std::string> ids;
+        bool known = w.rule.rfind("target.", 0) == 0; // a --targets file's own rules
+        for (const auto& e : entries) {
+            ids.push_back(e.info.id);
+            known = known || globMatch(w.rule, e.info.id);
+        }
+        if (!known)
+            throw InputError(w.loc, "waiver: no rule matches \"" + w.rule + "\"" + didYouMean(w.rule, ids) +
+                                        " (rdt rules lists them)");
+    }
     for (std::size_t i = 0; i < entries.size(); ++i) {
         if (progress.isCancelled())
             throw Cancelled{};

@@ -394,4 +394,13 @@ std::string formatQuantity(double v, Dimension dim, int precision)
     return fmt(v, "");
 }
 
+std::string formatQuantityBeside(double siValue, double other, Dimension dim, int precision)
+{
+    for (int p = precision;; ++p) {
+        std::string a = formatQuantity(siValue, dim, p);
+        if (p >= 8 || siValue == other || a != formatQuantity(other, dim, p))
+            return a;
+    }
+}
+
 } // namespace rdt::core

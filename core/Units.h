@@ -80,4 +80,8 @@ std::string formatSignificant(double x, int figures = 3);
 /// Format an SI value in a readable unit of its dimension ("15.0 kW", "45.0 degC").
 std::string formatQuantity(double siValue, Dimension dim, int precision = 3);
 
+/// `siValue` as formatQuantity gives it, with as many more figures (up to 8) as tell it apart from
+/// `other` — a value just beyond its limit never reads "15 kW exceeds 15 kW".
+std::string formatQuantityBeside(double siValue, double other, Dimension dim, int precision = 3);
+
 } // namespace rdt::core

@@ -98,8 +98,9 @@ void ThermalPanel::refresh()
         for (const auto& c : r.chassis)
             all.push_back(&c);
     std::stable_sort(all.begin(), all.end(), [](const auto* a, const auto* b) {
-        const double ma = std::isfinite(a->maxOperatingK - a->gpuJunctionK) ? a->maxOperatingK - a->gpuJunctionK : 1e9;
-        const double mb = std::isfinite(b->maxOperatingK - b->gpuJunctionK) ? b->maxOperatingK - b->gpuJunctionK : 1e9;
+        // Not checked (NaN) last; no airflow (an unbounded junction, margin -inf) first.
+        const double ma = !std::isnan(a->maxOperatingK - a->gpuJunctionK) ? a->maxOperatingK - a->gpuJunctionK : 1e9;
+        const double mb = !std::isnan(b->maxOperatingK - b->gpuJunctionK) ? b->maxOperatingK - b->gpuJunctionK : 1e9;
         return ma < mb || (ma == mb && a->fanSpeed > b->fanSpeed);
     });
     if (all.size() > 5000)
@@ -121,6 +122,8 @@ void ThermalPanel::refresh()
         QString state = c->throttled ? tr("throttled") : tr("ok");
         if (std::isnan(c->gpuJunctionK) || std::isnan(c->maxOperatingK))
             state = tr("not checked");
+        if (c->noAirflow)
+            state = tr("no airflow: GPUs stop");
         auto* s = new QTableWidgetItem(state);
         s->setForeground(c->throttled ? QColor(190, 40, 35) : QColor(60, 64, 72));
         m_chassis->setItem(row, 11, s);
@@ -149,6 +152,9 @@ void ThermalPanel::refresh()
                     .arg(QString::fromStdString(all.front()->id))
                     .arg(hottest, 0, 'f', 1)
                     .arg(margin, 0, 'f', 1);
+    else if (!all.empty() && all.front()->noAirflow && std::isinf(all.front()->gpuJunctionK))
+        head += tr("; <span style='color:#be2823'>no air through %1: its GPUs stop</span> (thermal.chassis.airflow)")
+                    .arg(QString::fromStdString(all.front()->id));
     if (!t->scenario.empty())
         head += tr("<br>what-if: %1").arg(QString::fromStdString(t->scenario));
     if (!t->intakesFrom.empty())

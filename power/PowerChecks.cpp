@@ -12,6 +12,7 @@ namespace rdt::power {
 
 using core::Dimension;
 using core::formatQuantity;
+using core::formatQuantityBeside;
 using core::PartKind;
 
 namespace {
@@ -76,8 +77,9 @@ void checkN1(core::CheckContext& ctx)
         if (!r.fails("orv3.shelf.n1"))
             return;
         ctx.report(rack.id,
-                   "load " + formatQuantity(r.itLoadW, Dimension::Power) + " exceeds the N+1 shelf capacity " +
-                       formatQuantity(r.capacityN1W, Dimension::Power) + " (one rectifier lost)" +
+                   "load " + formatQuantityBeside(r.itLoadW, r.capacityN1W, Dimension::Power) +
+                       " exceeds the N+1 shelf capacity " +
+                       formatQuantityBeside(r.capacityN1W, r.itLoadW, Dimension::Power) + " (one rectifier lost)" +
                        capAdvice(r, r.capN1),
                    r.itLoadW / 1e3, r.capacityN1W / 1e3, "kW", rack.loc);
     });
@@ -112,9 +114,10 @@ void checkBusbarCurrent(core::CheckContext& ctx)
             return;
         if (r.busbarCurrentA > r.busbarRatingA)
             ctx.report(rack.id,
-                       "busbar current " + formatQuantity(r.busbarCurrentA, Dimension::Current) + " at " +
-                           formatQuantity(r.busbarVminV, Dimension::Voltage) + " exceeds the " +
-                           formatQuantity(r.busbarRatingA, Dimension::Current) + " rating of " + rack.rackType->slug +
+                       "busbar current " + formatQuantityBeside(r.busbarCurrentA, r.busbarRatingA, Dimension::Current) +
+                           " at " + formatQuantity(r.busbarVminV, Dimension::Voltage) + " exceeds the " +
+                           formatQuantityBeside(r.busbarRatingA, r.busbarCurrentA, Dimension::Current) + " rating of " +
+                           rack.rackType->slug +
                            capAdvice(r, r.capBusbar),
                        r.busbarCurrentA, r.busbarRatingA, "A", rack.loc);
         // Each clip at its own current (a shelf's output or a part's input at the bar's minimum voltage).
@@ -122,7 +125,8 @@ void checkBusbarCurrent(core::CheckContext& ctx)
             for (const ClipCurrent& c : r.clips)
                 if (c.currentA > r.clipRatingA)
                     ctx.report(c.id,
-                               "busbar clip of " + c.id + " carries " + formatQuantity(c.currentA, Dimension::Current) +
+                               "busbar clip of " + c.id + " carries " +
+                                   formatQuantityBeside(c.currentA, r.clipRatingA, Dimension::Current) +
                                    " (" + formatQuantity(c.powerW, Dimension::Power) + " at " +
                                    formatQuantity(r.busbarVminV, Dimension::Voltage) +
                                    (c.lostFeed.empty() ? "" : " with feed " + c.lostFeed + " lost") +
@@ -164,8 +168,10 @@ void checkFeedLoss(core::CheckContext& ctx)
         if (!r.fails("orv3.feed.loss"))
             return;
         ctx.report(rack.id,
-                   "with one AC feed lost the shelves give " + formatQuantity(r.capacityFeedLossW, Dimension::Power) +
-                       " for a load of " + formatQuantity(r.itLoadW, Dimension::Power) + capAdvice(r, r.capFeedLoss),
+                   "with one AC feed lost the shelves give " +
+                       formatQuantityBeside(r.capacityFeedLossW, r.itLoadW, Dimension::Power) + " for a load of " +
+                       formatQuantityBeside(r.itLoadW, r.capacityFeedLossW, Dimension::Power) +
+                       capAdvice(r, r.capFeedLoss),
                    r.itLoadW / 1e3, r.capacityFeedLossW / 1e3, "kW", rack.loc);
     });
 }

@@ -240,3 +240,37 @@ TEST_CASE("a port-to-port link's cable is checked against its run, in its rack a
             CHECK(v.message.find("rack lab/row1/rack2") != std::string::npos);
         }
 }
+
+TEST_CASE("a value just beyond its limit is printed apart from it, and a waiver names a rule rdt has",
+          "[signoff][bad-input]")
+{
+    // tight-rack at 281.7 W a GPU: 15.0002 kW on a 15 kW N+1 capacity; before, "load 15.0 kW exceeds
+    // the N+1 shelf capacity 15.0 kW".
+    analysis::RunOptions o;
+    o.designPath = kRoot + "data/designs/tight-rack.yaml";
+    o.gpuCapW = 281.7;
+    core::Progress progress;
+    const auto r = analysis::run(o, progress);
+    bool seen = false;
+    for (const core::Violation& v : r.violations)
+        if (v.rule == "orv3.shelf.n1") {
+            seen = true;
+            INFO(v.message);
+            CHECK(v.measured > v.limit);
+            CHECK(v.message.find("load 15.0002 kW exceeds the N+1 shelf capacity 15 kW") != std::string::npos);
+        }
+    CHECK(seen);
+    // A waiver for a rule that does not exist waived nothing and said nothing: now a located error.
+    std::string text = rack("  {ou: 6, " + kGt + ", id: gt0}\n");
+    text += "waivers:\n  - {rule: orv3.bbu.hold-up, subject: \"lab/row1/rack1\", justification: \"Lab rack on a UPS circuit.\"}\n";
+    try {
+        runText(text);
+        FAIL("a waiver for an unknown rule was accepted");
+    } catch (const core::InputError& e) {
+        const std::string what = e.what();
+        INFO(what);
+        CHECK(what.find("round3.yaml:12:5: waivers[0]") != std::string::npos);
+        CHECK(what.find("no rule matches \"orv3.bbu.hold-up\"") != std::string::npos);
+        CHECK(what.find("did you mean \"orv3.bbu.holdup\"") != std::string::npos);
+    }
+}
