@@ -53,6 +53,7 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     double pSum = 0, qSum = 0, qCatSum = 0, floorSum = 0;
     double slowestFlops = INFINITY;
     const core::Part* noBf16 = nullptr;
+    const core::Slot* stopped = nullptr; // a chassis whose GPUs run at no clock (no air through it)
     bool floor = !std::isnan(dy.floorShare);
     for (std::size_t r = 0; r < d.racks.size() && r < modelled.racks.size(); ++r) {
         const power::RackPower& rp = modelled.racks[r];
@@ -87,7 +88,10 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
                 continue;
             }
             const ChassisClock& c = clocks[r][s];
-            // The slowest GPU's sustained BF16 throughput paces a synchronous job.
+            // The slowest GPU's sustained BF16 throughput paces a synchronous job; GPUs that stop
+            // (thermal.chassis.airflow) give it no pace at all: said below, not an infinite iteration.
+            if (c.ratio == 0.0 && !stopped)
+                stopped = &rack.slots[s];
             slowestFlops = std::min(slowestFlops, gpu->value("bf16_dense", NAN) * (std::isnan(c.ratio) ? 1.0 : c.ratio));
             if (std::isnan(gpu->value("bf16_dense", NAN)))
                 noBf16 = gpu;
@@ -125,6 +129,11 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
         } else if (noBf16) {
             out.notChecked = noBf16->slug + " has no bf16_dense: iteration: auto needs the GPUs' throughput";
             out.notCheckedLoc = noBf16->loc;
+        } else if (stopped) {
+            out.notChecked = "the GPUs of " + stopped->id +
+                             " stop (no air through the chassis: thermal.chassis.airflow), so a synchronous job has "
+                             "no pace: iteration: auto needs every GPU running";
+            out.notCheckedLoc = stopped->loc;
         } else if (n > 0) {
             const double sustained = slowestFlops * mfu;
             n /= dy.jobs; // each independent job trains the workload on its share of the GPUs

@@ -3,7 +3,6 @@
 #include "core/WhatIf.h"
 
 #include <algorithm>
-#include <optional>
 #include <set>
 
 namespace rdt::core {
@@ -191,29 +190,12 @@ const Rack& LayoutExpander::rackPrototype(const Cursor& body)
                      ", not a rack type");
     std::set<std::string> names;
     if (auto slots = body.find("slots")) {
-        std::string fed; // a shelf that names its feed
-        std::optional<Cursor> unfed; // and one that does not
-        std::string unfedName;
         for (const Cursor& sc : slots->elements()) {
             Slot s = parseSlot(sc, *proto.rackType);
             if (!names.insert(s.name).second)
                 (sc.has("id") ? sc["id"] : sc).fail("duplicate slot id \"" + s.name + "\" in this rack");
-            if (s.part->kind == PartKind::PowerShelf) {
-                if (!s.overrides.feed.empty() && fed.empty())
-                    fed = s.name + " is on feed " + s.overrides.feed;
-                if (s.overrides.feed.empty() && !unfed) {
-                    unfed = sc;
-                    unfedName = s.name;
-                }
-            }
             proto.slots.push_back(std::move(s));
         }
-        // The feed-loss cases remove the shelves on the lost feed: a shelf on no named feed would
-        // survive the loss of either, the optimistic guess. Every shelf names its feed, or none does.
-        if (!fed.empty() && unfed)
-            unfed->fail("power shelf " + unfedName + " names no feed while shelf " + fed +
-                        ": name every power shelf's feed (A or B), or none, so that the loss of either feed "
-                        "is judged");
     }
     if (auto feeds = body.find("feeds"))
         parseFeeds(*feeds, proto);

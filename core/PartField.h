@@ -49,9 +49,12 @@ struct PartField {
     /// The band of `v` against a limit and near edge (NaN: none) in this field's direction.
     Band bandOf(double v, double lim, double nearEdge) const
     {
+        const double s = higherIsWorse ? 1.0 : -1.0; // s·v grows towards the bad end
+        // An unbounded value on the bad side (a GPU junction with no air through its chassis) fails.
+        if (std::isinf(v) && s * v > 0 && std::isfinite(lim))
+            return Band::Fail;
         if (!std::isfinite(v))
             return Band::None;
-        const double s = higherIsWorse ? 1.0 : -1.0; // s·v grows towards the bad end
         if (std::isfinite(lim) && (s * v > s * lim || (failAtLimit && s * v >= s * lim)))
             return Band::Fail;
         if (std::isfinite(nearEdge) && s * v > s * nearEdge)

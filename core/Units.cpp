@@ -398,8 +398,26 @@ std::string formatQuantityBeside(double siValue, double other, Dimension dim, in
 {
     for (int p = precision;; ++p) {
         std::string a = formatQuantity(siValue, dim, p);
-        if (p >= 8 || siValue == other || a != formatQuantity(other, dim, p))
+        if (siValue == other || a != formatQuantity(other, dim, p))
             return a;
+        if (p >= 8) { // whole numbers from 1,000 up: the decimals that tell them apart
+            const std::size_t space = a.rfind(' ');
+            const std::string unit = space == std::string::npos ? "" : a.substr(space);
+            std::string shown = a.substr(0, space);
+            shown.erase(std::remove(shown.begin(), shown.end(), ','), shown.end());
+            // The unit's factor (a power of ten: A, kW, MW ...), from the figure shown.
+            const double ratio = std::fabs(std::stod(shown) / siValue);
+            const double scale = ratio > 0 && std::isfinite(ratio) ? std::pow(10.0, std::round(std::log10(ratio))) : 1.0;
+            char buf[64];
+            for (int decimals = 1; decimals <= 4; ++decimals) {
+                std::snprintf(buf, sizeof buf, "%.*f", decimals, siValue * scale);
+                char other_[64];
+                std::snprintf(other_, sizeof other_, "%.*f", decimals, other * scale);
+                if (std::string(buf) != other_)
+                    break;
+            }
+            return buf + unit;
+        }
     }
 }
 

@@ -188,10 +188,12 @@ double FieldColouring::position(double v) const
 
 Rgb FieldColouring::colourOf(double v, double limit, double nearEdge) const
 {
-    if (!m_field || !std::isfinite(v))
+    if (!m_field || std::isnan(v))
         return noDataColour();
     const core::PartField& f = *m_field;
     const core::PartField::Band band = f.bandOf(v, limit, nearEdge);
+    if (!std::isfinite(v) && band != core::PartField::Band::Fail)
+        return noDataColour();
     if (band == core::PartField::Band::Fail)
         return failColour(); // in either scale: beyond its limit is red, whatever the others do
     if (!m_anchored)
@@ -227,6 +229,8 @@ double FieldColouring::badness(const ColourContext&, int rack, int slot) const
     if (!m_field)
         return 0.0;
     const double v = m_field->at(rack, slot);
+    if (std::isinf(v) && m_field->band(rack, slot) == core::PartField::Band::Fail)
+        return 4.0; // unbounded beyond its limit (no air through a chassis): worse than any finite value
     if (!std::isfinite(v))
         return 0.0;
     const double p = position(v);

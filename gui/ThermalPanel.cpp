@@ -123,9 +123,9 @@ void ThermalPanel::refresh()
         if (std::isnan(c->gpuJunctionK) || std::isnan(c->maxOperatingK))
             state = tr("not checked");
         if (c->noAirflow)
-            state = tr("no airflow: GPUs stop");
+            state = std::isinf(c->gpuJunctionK) ? tr("no airflow: GPUs stop") : tr("no airflow");
         auto* s = new QTableWidgetItem(state);
-        s->setForeground(c->throttled ? QColor(190, 40, 35) : QColor(60, 64, 72));
+        s->setForeground(c->throttled || c->noAirflow ? QColor(190, 40, 35) : QColor(60, 64, 72));
         m_chassis->setItem(row, 11, s);
         ++row;
     }

@@ -189,9 +189,14 @@ void capacities(RackPower& out, const std::vector<const core::Slot*>& shelfSlots
     out.capacityN1W = std::max(0.0, out.capacityNW - largestModule);
     out.capacityShelfLossW = std::max(0.0, out.capacityNW - largestShelf);
     if (feeds) {
+        // A shelf on no named feed beside ones that name theirs could be on either: it is lost with
+        // whichever feed is lost (the conservative reading; the check's message says so).
+        out.unnamedFeedShelves = 0;
+        for (const core::Slot* s : shelfSlots)
+            out.unnamedFeedShelves += s->overrides.feed.empty() ? 1 : 0;
         out.capacityFeedLossW = INFINITY;
         for (const char* feed : {"A", "B"})
-            out.capacityFeedLossW = std::min(out.capacityFeedLossW, out.capacityNW - byFeed[feed]);
+            out.capacityFeedLossW = std::min(out.capacityFeedLossW, out.capacityNW - byFeed[feed] - byFeed[""]);
     }
 }
 
@@ -243,7 +248,7 @@ void acSide(RackPower& out, const core::Rack& rack, const std::vector<const core
         std::vector<ShelfPower> survivors;
         std::vector<const core::Slot*> slots;
         for (std::size_t i = 0; i < shelfSlots.size(); ++i)
-            if (shelfSlots[i]->overrides.feed != lost) {
+            if (shelfSlots[i]->overrides.feed != lost && !shelfSlots[i]->overrides.feed.empty()) {
                 survivors.push_back(out.shelves[i]);
                 slots.push_back(shelfSlots[i]);
             }

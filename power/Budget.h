@@ -128,6 +128,8 @@ struct RackPower {
     double capacityN1W = 0;         ///< worst single rectifier lost
     double capacityShelfLossW = 0;  ///< worst whole shelf lost
     double capacityFeedLossW = NAN; ///< worst AC feed lost (NaN when no feeds declared)
+    /// Shelves on no named feed in a rack whose other shelves name theirs: counted lost with either feed.
+    int unnamedFeedShelves = 0;
     double pulseRatio = NAN;        ///< smallest pulse rating of the shelves (NaN: not stated)
     double busbarVminV = 45;        ///< minimum steady busbar voltage of the rack type
     double busbarVmaxV = 53;

@@ -171,6 +171,11 @@ void checkFeedLoss(core::CheckContext& ctx)
                    "with one AC feed lost the shelves give " +
                        formatQuantityBeside(r.capacityFeedLossW, r.itLoadW, Dimension::Power) + " for a load of " +
                        formatQuantityBeside(r.itLoadW, r.capacityFeedLossW, Dimension::Power) +
+                       (r.unnamedFeedShelves > 0
+                            ? " (" + std::to_string(r.unnamedFeedShelves) +
+                                  (r.unnamedFeedShelves == 1 ? " shelf names" : " shelves name") +
+                                  " no feed: counted lost with either feed; name it A or B)"
+                            : "") +
                        capAdvice(r, r.capFeedLoss),
                    r.itLoadW / 1e3, r.capacityFeedLossW / 1e3, "kW", rack.loc);
     });

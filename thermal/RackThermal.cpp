@@ -322,7 +322,8 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
                 const NetworkResult& n = network.solve(); // warm: successive solves differ by one speed
                 double f, r;
                 temperatures(n, flows, f, r);
-                return junction(cs[c], flows[c], f + offsetOf(c));
+                // No air at this speed: an unbounded junction, held finite so the bracket stays one.
+                return std::min(junction(cs[c], flows[c], f + offsetOf(c)), 1e6);
             };
             // The second sweep only corrects for the neighbours, and a hinted solve starts near its
             // answer: the speed known so far stands if it holds the setpoint, else bracket tightly

@@ -258,7 +258,7 @@ void registerChecks(core::CheckRegistry& registry)
                      for (const RackThermal& r : t->racks)
                          for (const ChassisThermal& c : r.chassis)
                              if (!std::isnan(c.setpointK) && c.gpuJunctionK > c.setpointK + 0.05 &&
-                                 !(c.gpuJunctionK > c.maxOperatingK))
+                                 !(c.gpuJunctionK > c.maxOperatingK) && !std::isinf(c.gpuJunctionK))
                                  ctx.report(
                                      c.id,
                                      "GPU junction " + core::formatQuantity(c.gpuJunctionK, Dimension::Temperature, 3) +

@@ -167,22 +167,28 @@ TEST_CASE("a busbar clip is judged with a feed lost, as the whips are", "[signof
     CHECK(subjects(under, "orv3.busbar.current").empty());
 }
 
-TEST_CASE("power shelves name their feed all or none: a shelf on no feed would survive either loss",
-          "[signoff][power][bad-input]")
+TEST_CASE("a shelf on no named feed beside one on feed A is lost with either feed", "[signoff][power]")
 {
-    const std::string slots = "  {ou: 6, " + kGt + ", id: gt0}\n";
-    try {
-        runText(rack(slots, ""));
-        FAIL("a rack with one shelf on feed A and one on none was accepted");
-    } catch (const core::InputError& e) {
-        const std::string what = e.what();
-        INFO(what);
-        CHECK(what.find("round3.yaml:6") != std::string::npos); // the psu-b line
-        CHECK(what.find("psu-b names no feed") != std::string::npos);
-        CHECK(what.find("psu-a is on feed A") != std::string::npos);
-    }
-    // Neither naming a feed is a rack without feed-loss cases, as before.
-    CHECK_NOTHROW(runText(rack(slots, "").replace(rack(slots, "").find(", feed: A"), 9, "")));
+    // psu-a on feed A, psu-b on none: which feed psu-b hangs on is not known, so each feed-loss
+    // case takes it away with the lost feed. Feed A lost: no shelf left, 0 W for a 10.2 kW load.
+    // Before, psu-b survived the loss of either feed (33 kW, a pass).
+    const auto r = runText(rack("  {ou: 6, " + kGt + ", id: gt0}\n", ""));
+    REQUIRE(r.power);
+    const power::RackPower& p = r.power->racks.at(0);
+    CHECK(p.unnamedFeedShelves == 1);
+    CHECK(p.capacityFeedLossW == Approx(0.0).margin(1e-9));
+    CHECK(subjects(r, "orv3.feed.loss") == std::vector<std::string>{"lab/row1/rack1"});
+    bool said = false;
+    for (const core::Violation& v : r.violations)
+        said = said || (v.rule == "orv3.feed.loss" &&
+                        v.message.find("1 shelf names no feed: counted lost with either feed") != std::string::npos);
+    CHECK(said);
+    // Both named: one 33 kW shelf carries the 10.2 kW with either feed lost.
+    const auto both = runText(rack("  {ou: 6, " + kGt + ", id: gt0}\n"));
+    REQUIRE(both.power);
+    CHECK(both.power->racks.at(0).unnamedFeedShelves == 0);
+    CHECK(both.power->racks.at(0).capacityFeedLossW == Approx(33000.0));
+    CHECK(subjects(both, "orv3.feed.loss").empty());
 }
 
 namespace {

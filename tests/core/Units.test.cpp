@@ -77,6 +77,17 @@ TEST_CASE("formatting picks a readable unit", "[units]")
     CHECK(acceptedUnits(Dimension::Power) == "mW, W, kW, MW");
 }
 
+TEST_CASE("a value beside its limit is printed with the figures that tell them apart", "[units]")
+{
+    CHECK(formatQuantityBeside(15000.2, 15000.0, Dimension::Power) == "15.0002 kW");
+    CHECK(formatQuantityBeside(15000.0, 15000.2, Dimension::Power) == "15 kW");
+    CHECK(formatQuantityBeside(375.01, 375.0, Dimension::Current) == "375.01 A");
+    // From 1,000 up formatQuantity gives whole numbers: the decimals come after them.
+    CHECK(formatQuantity(1917.3, Dimension::Current) == "1,917 A");
+    CHECK(formatQuantityBeside(1917.3, 1917.0, Dimension::Current) == "1917.3 A");
+    CHECK(formatQuantityBeside(2.5e6, 2.0e6, Dimension::Power) == formatQuantity(2.5e6, Dimension::Power));
+}
+
 TEST_CASE("formatSignificant keeps three significant figures at every size", "[units]")
 {
     // Issue 33 (defect 8): rdt compare printed a 127 kW design as "0.1" MW.

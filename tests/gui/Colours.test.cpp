@@ -101,8 +101,8 @@ std::map<Band, int> checkEveryPart(gui::MainWindow& w, std::map<std::string, std
         for (int r = 0; r < static_cast<int>(d.racks.size()); ++r)
             for (int s = 0; s < static_cast<int>(d.racks[static_cast<std::size_t>(r)].slots.size()); ++s) {
                 const double v = field.at(r, s);
-                if (!std::isfinite(v))
-                    continue;
+                if (std::isnan(v))
+                    continue; // no figure; an unbounded one (no air through a chassis) is judged
                 Band want = field.band(r, s);
                 if (!field.limits.empty() && !std::isfinite(field.limitAt(r, s)) && !std::isfinite(field.nearAt(r, s)))
                     want = Band::None;
@@ -170,6 +170,22 @@ TEST_CASE("every result colouring is anchored to its limits: each part is painte
                 if (field.name == "Inlet temperature")
                     CHECK(field.band(ref.rack, ref.slot) == Band::Fail);
         }
+}
+
+TEST_CASE("a chassis with no air through it is red in the junction colourings, not grey", "[gui][colours]")
+{
+    // gt0 with all 32 rotors failed: its junction is unbounded (+inf, margin -inf). Before, both
+    // colourings painted it as "no figure" and ranked it least bad.
+    Fixture f;
+    REQUIRE(f.window->openFile(kFixtures + "/dead-fans.yaml"));
+    f.window->waitForChecks();
+    std::map<std::string, std::map<Band, int>> byField;
+    checkEveryPart(*f.window, &byField, "dead-fans");
+    CHECK(byField["GPU junction"][Band::Fail] == 1);
+    bool airflow = false;
+    for (const core::Violation& v : f.window->studio().violations())
+        airflow = airflow || (v.rule == "thermal.chassis.airflow" && v.subject == "lab/row1/rack1/gt0");
+    CHECK(airflow);
 }
 
 TEST_CASE("six racks over their N+1 capacity are all red, whatever the other racks do", "[gui][colours]")
