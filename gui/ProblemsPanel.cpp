@@ -14,8 +14,11 @@ namespace rdt::gui {
 namespace {
 constexpr int kMaxPerRule = 500; // a list of thousands helps nobody; the count says the rest
 
+/// Four figures; an unbounded value (a GPU junction with no air through its chassis) in words.
 QString number(double v)
 {
+    if (std::isinf(v))
+        return v > 0 ? QObject::tr("unbounded") : QObject::tr("-unbounded");
     return std::isfinite(v) ? QString::number(v, 'g', 4) : QString();
 }
 } // namespace
@@ -92,7 +95,8 @@ void ProblemsPanel::rebuild()
             const core::Violation& v = *list[i];
             auto* it =
                 new QTreeWidgetItem(group, {QString::fromStdString(v.message), QString::fromStdString(v.subject),
-                                            number(v.measured) + " " + QString::fromStdString(v.unit),
+                                            std::isinf(v.measured) ? number(v.measured)
+                                                                   : number(v.measured) + " " + QString::fromStdString(v.unit),
                                             number(v.limit) + " " + QString::fromStdString(v.unit),
                                             QString("%1:%2").arg(QString::fromStdString(v.loc.file)).arg(v.loc.line)});
             it->setData(0, Qt::UserRole, QString::fromStdString(v.subject));
