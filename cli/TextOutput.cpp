@@ -127,16 +127,13 @@ std::string number(double v)
     return buf;
 }
 
-/// `v` to four figures, or as many more (up to eight) as tell it apart from `other`: a value just
-/// beyond its limit never reads "15 vs limit 15".
+/// `v` to four figures, or as many more (up to eight) as tell it apart from `other`.
 std::string numberBeside(double v, double other)
 {
     char a[32], b[32];
-    for (int figures = 4; figures <= 8; ++figures) {
+    for (int figures = 4; figures <= 8 && (figures == 4 || std::string(a) == b); ++figures) {
         std::snprintf(a, sizeof a, "%.*g", figures, v);
         std::snprintf(b, sizeof b, "%.*g", figures, other);
-        if (std::string(a) != b)
-            break;
     }
     return a;
 }
@@ -235,10 +232,9 @@ std::string thermalSummaryText(const thermal::ThermalResult& t)
     std::ostringstream out;
     using core::Dimension;
     out << "thermal  ";
-    if (hot && std::isinf(hot->gpuJunctionK)) {
-        out << "hottest GPU unbounded (" << hot->id
-            << ": no air flows through the chassis, its GPUs stop: thermal.chassis.airflow), ";
-    } else if (hot) {
+    if (hot && std::isinf(hot->gpuJunctionK))
+        out << "hottest GPU unbounded (" << hot->id << ": no air through the chassis, its GPUs stop), ";
+    else if (hot) {
         out << "hottest GPU " << core::formatQuantity(hot->gpuJunctionK, Dimension::Temperature, 3) << " (" << hot->id
             << ", fans " << percent(hot->fanSpeed) << ", ";
         if (std::isnan(hot->maxOperatingK))

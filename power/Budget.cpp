@@ -191,9 +191,8 @@ void capacities(RackPower& out, const std::vector<const core::Slot*>& shelfSlots
     if (feeds) {
         // A shelf on no named feed beside ones that name theirs could be on either: it is lost with
         // whichever feed is lost (the conservative reading; the check's message says so).
-        out.unnamedFeedShelves = 0;
-        for (const core::Slot* s : shelfSlots)
-            out.unnamedFeedShelves += s->overrides.feed.empty() ? 1 : 0;
+        out.unnamedFeedShelves = static_cast<int>(std::count_if(
+            shelfSlots.begin(), shelfSlots.end(), [](const core::Slot* s) { return s->overrides.feed.empty(); }));
         out.capacityFeedLossW = INFINITY;
         for (const char* feed : {"A", "B"})
             out.capacityFeedLossW = std::min(out.capacityFeedLossW, out.capacityNW - byFeed[feed] - byFeed[""]);
@@ -278,9 +277,8 @@ void acSide(RackPower& out, const core::Rack& rack, const std::vector<const core
     }
 }
 
-/// Every clip's current by the one convention of every current limit: power / the bar's minimum
-/// steady voltage (a constant-power load draws its most current there). Shelves at their worst
-/// share: every feed up, or the other feed lost, when the survivors carry the whole load.
+/// Every clip's current by the one convention of every current limit: power / the bar's minimum steady
+/// voltage (where a constant-power load draws most). Shelves at their worst: every feed up, or one lost.
 void clipCurrents(RackPower& out, const std::vector<std::pair<const core::Slot*, double>>& busLoads)
 {
     const auto add = [&](const std::string& id, double w, const std::string& lostFeed) {

@@ -193,10 +193,7 @@ void registerChecks(core::CheckRegistry& registry)
                                        core::formatQuantity(c.maxOperatingK, Dimension::Temperature) +
                                        " maximum operating temperature: the GPUs throttle to a stop",
                                    c.gpuJunctionK, c.maxOperatingK - 273.15, "degC",
-                                   ctx.design()
-                                       .racks[static_cast<std::size_t>(c.rack)]
-                                       .slots[static_cast<std::size_t>(c.slot)]
-                                       .loc);
+                                   slotOf(ctx, c).loc);
                     else if (!std::isnan(c.maxOperatingK) && c.gpuJunctionK > c.maxOperatingK)
                         ctx.report(c.id,
                                    "GPU junction " + core::formatQuantity(c.gpuJunctionK, Dimension::Temperature, 3) +
@@ -206,10 +203,7 @@ void registerChecks(core::CheckRegistry& registry)
                                        core::formatQuantity(c.inletK, Dimension::Temperature, 3) + ", fans " +
                                        core::formatQuantity(c.fanSpeed, Dimension::Ratio, 3) + ")",
                                    c.gpuJunctionK - 273.15, c.maxOperatingK - 273.15, "degC",
-                                   ctx.design()
-                                       .racks[static_cast<std::size_t>(c.rack)]
-                                       .slots[static_cast<std::size_t>(c.slot)]
-                                       .loc);
+                                   slotOf(ctx, c).loc);
         });
     registry.add(
         {"thermal.chassis.airflow",

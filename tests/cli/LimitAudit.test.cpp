@@ -335,13 +335,23 @@ std::string readText(const std::string& path)
     return ss.str();
 }
 
+/// The design at `path` with each `from` replaced by its `to` in its text.
+analysis::RunOptions edited(const std::string& path, const std::vector<std::pair<std::string, std::string>>& edits)
+{
+    analysis::RunOptions o = design(path);
+    o.designText = readText(path);
+    for (const auto& edit : edits) {
+        const auto pos = o.designText.find(edit.first);
+        REQUIRE(pos != std::string::npos);
+        o.designText.replace(pos, edit.first.size(), edit.second);
+    }
+    return o;
+}
+
 /// single-rack.yaml with one more Grand Teton in its rack (OU 33).
 analysis::RunOptions oneMoreChassis(const std::string& path)
 {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::string text = ss.str();
+    std::string text = readText(path);
     const std::string anchor = "                - {ou: 24, part: meta-minipack2, id: rtsw}\n";
     const auto at = text.find(anchor);
     REQUIRE(at != std::string::npos);
@@ -386,28 +396,13 @@ std::vector<std::pair<std::string, analysis::RunOptions>> variants()
     out.emplace_back("single rack, field thermal", o);
     // Every rotor of gt0 failed (32 of 32): no air through it; three Grand Tetons on the two 33 kW
     // shelves (32.1 kW): each shelf's clip over 700 A with the other feed lost.
-    for (const auto& [name, from, to] : std::vector<std::tuple<std::string, std::string, std::string>>{
-             {"single rack, every rotor of gt0 failed", "id: gt0}", "id: gt0, failed_fans: 32}"},
-             {"single rack, a third Grand Teton uncapped", "id: gt1, gpu_power_cap: 600 W}",
-              "id: gt1}\n                - {ou: 33, part: meta-grand-teton-h100, id: gt2}"}}) {
-        o = design(single);
-        o.designText = readText(single);
-        const auto pos = o.designText.find(from);
-        REQUIRE(pos != std::string::npos);
-        o.designText.replace(pos, from.size(), to);
-        out.emplace_back(name, o);
-    }
+    out.emplace_back("single rack, every rotor of gt0 failed",
+                     edited(single, {{"id: gt0}", "id: gt0, failed_fans: 32}"}}));
+    out.emplace_back("single rack, a third Grand Teton uncapped",
+                     edited(single, {{"id: gt1, gpu_power_cap: 600 W}",
+                                     "id: gt1}\n                - {ou: 33, part: meta-grand-teton-h100, id: gt2}"}}));
     // 30 links from each Grand Teton: over its 10 interfaces (chassis.interfaces on each).
-    o = design(single);
-    std::ifstream in(single);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    o.designText = ss.str();
-    const std::string nics = "interfaces: \"nic*\"}";
-    const auto at = o.designText.find(nics);
-    REQUIRE(at != std::string::npos);
-    o.designText.replace(at, nics.size(), "count: 30}");
-    out.emplace_back("single rack, 30 links a chassis", o);
+    out.emplace_back("single rack, 30 links a chassis", edited(single, {{"interfaces: \"nic*\"}", "count: 30}"}}));
     // Liquid: the AALC pods with CDUs and pumps failed and warmer air; the row on hot facility water;
     // and a pod whose manifolds, connectors and coolant are pushed past their ratings.
     const std::string catalina = kRoot + "data/designs/meta-catalina-gb200.yaml",
@@ -424,33 +419,15 @@ std::vector<std::pair<std::string, analysis::RunOptions>> variants()
     o = design(l2l);
     o.facilityWaterDeltaK = 4.0;
     out.emplace_back("Catalina on facility water 4 K warmer", o);
-    o = design(catalina);
-    o.designText = readText(catalina);
-    for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
-             {"flow_per_kw: 1.6 L/min/kW", "flow_per_kw: 3.6 L/min/kW"}, {"fill_pressure: 70 kPa", "fill_pressure: 250 kPa"}}) {
-        const auto pos = o.designText.find(from);
-        REQUIRE(pos != std::string::npos);
-        o.designText.replace(pos, from.size(), to);
-    }
-    out.emplace_back("Catalina AALC pushed past its connector and manifold ratings", o);
-    o = design(catalina);
-    o.designText = readText(catalina);
-    for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
-             {"flow_per_kw: 1.6 L/min/kW", "flow_per_kw: 1.0 L/min/kW"}, {"supply: 40 degC", "supply: 48 degC"}}) {
-        const auto pos = o.designText.find(from);
-        REQUIRE(pos != std::string::npos);
-        o.designText.replace(pos, from.size(), to);
-    }
-    out.emplace_back("Catalina AALC, warm coolant at 1 L/min per kW", o);
-    o = design(l2l);
-    o.designText = readText(l2l);
-    for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
-             {"supply_air: 30 degC", "supply_air: 32 degC"}, {"humidity: 45 %", "humidity: 95 %"}}) {
-        const auto pos = o.designText.find(from);
-        REQUIRE(pos != std::string::npos);
-        o.designText.replace(pos, from.size(), to);
-    }
-    out.emplace_back("Catalina on facility water in humid 32 degC air", o);
+    out.emplace_back("Catalina AALC pushed past its connector and manifold ratings",
+                     edited(catalina, {
+             {"flow_per_kw: 1.6 L/min/kW", "flow_per_kw: 3.6 L/min/kW"}, {"fill_pressure: 70 kPa", "fill_pressure: 250 kPa"}}));
+    out.emplace_back("Catalina AALC, warm coolant at 1 L/min per kW",
+                     edited(catalina, {
+             {"flow_per_kw: 1.6 L/min/kW", "flow_per_kw: 1.0 L/min/kW"}, {"supply: 40 degC", "supply: 48 degC"}}));
+    out.emplace_back("Catalina on facility water in humid 32 degC air",
+                     edited(l2l, {
+             {"supply_air: 30 degC", "supply_air: 32 degC"}, {"humidity: 45 %", "humidity: 95 %"}}));
     return out;
 }
 
