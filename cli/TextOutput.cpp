@@ -497,20 +497,20 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
                 pass += x.pass ? 1 : 0;
                 na += x.applicable ? 0 : 1;
             }
-            out << "targets  " << pass << " of " << t.targets.size() - na << " met";
-            if (na)
-                out << " (" << na << " not applicable to a design this size)";
-            out << " (" << t.mfuSource << ")\n";
+            out << "targets  " << pass << " of " << t.targets.size() - na << " met"
+                << (na ? " (" + std::to_string(na) + " not applicable to a design this size)" : "") << " ("
+                << t.mfuSource << ")\n";
         }
     }
     char timing[160];
-    std::snprintf(timing, sizeof timing,
-                  "(load %.3f s, power %.3f s, thermal %.3f s, signal %.3f s, throughput %.3f s, rules %.3f s)",
-                  r.loadSeconds, r.powerSeconds, r.thermalSeconds, r.signalSeconds, r.throughputSeconds,
-                  r.checkSeconds);
+    std::snprintf(timing, sizeof timing, "(load %.3f s, power %.3f s, thermal %.3f s, signal %.3f s, throughput %.3f "
+                  "s, rules %.3f s)", r.loadSeconds, r.powerSeconds, r.thermalSeconds, r.signalSeconds,
+                  r.throughputSeconds, r.checkSeconds);
     out << "checks   " << rules << " rules, profile " << r.profile.name << ": " << plural(c.errors, "error", "errors")
         << ", " << plural(c.warnings, "warning", "warnings") << ", " << thousands(c.infos) << " info, "
         << thousands(c.waived) << " waived " << timing << "\n";
+    for (const core::Waiver* w : core::unusedWaivers(r.design, r.violations)) // a mistyped subject is not silent
+        out << "waiver   " << w->rule << " on " << w->subject << " (" << w->loc.position() << ") waived nothing\n";
     if (!r.violations.empty())
         out << "\n" << violationsText(r.violations, registry, 10);
     return out.str();

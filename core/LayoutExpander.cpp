@@ -258,8 +258,13 @@ Slot LayoutExpander::parseSlot(const Cursor& c, const Part& rackType) const
         // The GPU's own settable range, the same that --gpu-cap and the what-ifs take (core/WhatIf.h).
         s.overrides.gpuPowerCapW = cap->quantity(Dimension::Power, gpuCapRange(m_catalog, *s.part));
     }
-    if (auto u = c.find("utilisation"))
+    if (auto u = c.find("utilisation")) {
+        // Only a chassis' draw follows its load; anything else would be accepted and ignored.
+        if (!isChassis)
+            u->fail("utilisation applies to GPU chassis only (\"" + s.part->slug + "\" is a " +
+                    std::string(partKindName(s.part->kind)) + ": its draw does not follow the GPUs' load)");
         s.overrides.utilisation = u->quantity(Dimension::Ratio, Range{0.0, 1.0});
+    }
     if (auto f = c.find("failed_fans")) {
         const long long rotors = rotorCount(*s.part);
         if (rotors == 0)

@@ -2,6 +2,7 @@
 
 #include "core/Error.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace rdt::core {
@@ -240,6 +241,16 @@ CheckCounts countViolations(const std::vector<Violation>& violations)
         }
     }
     return c;
+}
+
+std::vector<const Waiver*> unusedWaivers(const Design& design, const std::vector<Violation>& violations)
+{
+    std::vector<const Waiver*> out;
+    for (const Waiver& w : design.waivers)
+        if (std::none_of(violations.begin(), violations.end(),
+                         [&](const Violation& v) { return w.matches(v.rule, v.subject); }))
+            out.push_back(&w);
+    return out;
 }
 
 } // namespace rdt::core

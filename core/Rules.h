@@ -152,5 +152,8 @@ std::vector<Violation> runChecks(const Design& design, const CheckRegistry& regi
 std::vector<Violation> runPartChecks(const Part& part, const Catalog& reference, const CheckRegistry& registry,
                                      const Profile& profile);
 CheckCounts countViolations(const std::vector<Violation>& violations);
+/// The design's waivers that match none of `violations`: a subject mistyped or gone from the
+/// layout, or a waiver for what only another scenario violates. Reported, never an error.
+std::vector<const Waiver*> unusedWaivers(const Design& design, const std::vector<Violation>& violations);
 
 } // namespace rdt::core

@@ -63,6 +63,12 @@ json checkJson(const RunResult& result)
     json violations = json::array();
     for (const auto& v : result.violations)
         violations.push_back(violationJson(v));
+    json unusedWaivers = json::array();
+    for (const core::Waiver* w : core::unusedWaivers(result.design, result.violations))
+        unusedWaivers.push_back(
+            {{"rule", w->rule},
+             {"subject", w->subject},
+             {"location", {{"file", w->loc.file}, {"line", w->loc.line}, {"column", w->loc.column}}}});
     return {{"design", {{"name", result.design.name}, {"file", result.design.file}}},
             {"profile", result.profile.name},
             {"summary",
@@ -78,6 +84,7 @@ json checkJson(const RunResult& result)
               {"links", s.links}}},
             {"counts", {{"errors", c.errors}, {"warnings", c.warnings}, {"infos", c.infos}, {"waived", c.waived}}},
             {"violations", violations},
+            {"unused_waivers", unusedWaivers},
             {"scenario", result.design.scenario.name.empty() ? json("as designed") : json(result.design.scenario.name)},
             {"power", result.power ? powerJson(*result.power) : json(nullptr)},
             {"thermal", result.thermal ? thermalJson(*result.thermal) : json(nullptr)},

@@ -154,3 +154,31 @@ TEST_CASE("With iteration: auto each job trains the workload on its share of the
     CHECK_THROWS_WITH(run(with("  jobs: 0\n")), Contains("jobs"));
     CHECK_THROWS_WITH(run(with("  jobs: 2\n  job_phases: [0 s, -1 s]\n")), Contains("job_phases"));
 }
+
+TEST_CASE("With iteration: auto a chassis whose GPUs stop leaves the swing not checked, naming it", "[analysis][dynamics]")
+{
+    // Every rotor of gt1 failed (in each rack of the template): no air through it, its GPUs throttle
+    // to a stop, and a synchronous job has no pace. Before, the iteration came out infinite and the
+    // whole check was refused.
+    std::string t = with("");
+    t.replace(t.find("  iteration: 2 s"), 16, "  iteration: auto");
+    const std::string gt1 = "id: gt1, gpu_power_cap: 700 W, utilisation: 100 %}";
+    REQUIRE(t.find(gt1) != std::string::npos);
+    t.replace(t.find(gt1), gt1.size(), "id: gt1, gpu_power_cap: 700 W, utilisation: 100 %, failed_fans: 32}");
+    const analysis::RunResult r = run(t);
+    REQUIRE(r.dynamics);
+    INFO(r.dynamics->notChecked);
+    CHECK_THAT(r.dynamics->notChecked, Contains("/gt1 stop (no air through the chassis") &&
+                                           Contains("iteration: auto needs every GPU running"));
+    CHECK(r.dynamics->notCheckedLoc.line > 0);
+    CHECK(r.dynamics->iterationFrom.empty());
+    bool airflow = false;
+    for (const core::Violation& v : r.violations)
+        airflow = airflow || (v.rule == "thermal.chassis.airflow" && v.subject.ends_with("/gt1"));
+    CHECK(airflow);
+    // The same design with gt1's fans whole resolves its period.
+    const analysis::RunResult ok = run(with("").replace(with("").find("  iteration: 2 s"), 16, "  iteration: auto"));
+    REQUIRE(ok.dynamics);
+    CHECK(ok.dynamics->notChecked.empty());
+    CHECK(std::isfinite(ok.dynamics->iterationS));
+}

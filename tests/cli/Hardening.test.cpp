@@ -5,8 +5,10 @@
 #include "support/RunRdt.h"
 
 #include <hdf5.h>
+#include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -285,4 +287,36 @@ TEST_CASE("heap on huge pages: the re-executed rdt keeps its arguments, output a
         CHECK_THAT(bad.out, Contains("no-such-design.yaml"));
         CHECK(bad.out.find("RDT_HEAP_REEXEC") == std::string::npos);
     }
+}
+
+TEST_CASE("a waiver that waives nothing is named in the text and the JSON", "[cli][waivers]")
+{
+    // A waiver whose subject is mistyped (or gone from the layout) was accepted without a word, and
+    // the engineer believed the rack waived.
+    TempDir d;
+    fs::create_directory_symlink(RDT_SOURCE_DIR "/data/designs/broken-parts", d.path / "broken-parts");
+    std::string text = readFile(RDT_SOURCE_DIR "/data/designs/broken-rack.yaml");
+    const int line = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 3;
+    text += "waivers:\n"
+            "  - {rule: orv3.rack.mass, subject: lab/row1/rack-b, justification: \"Floor-bolted lab rack.\"}\n"
+            "  - {rule: orv3.rack.mass, subject: lab/row1/rack-x, justification: \"Mistyped rack.\"}\n";
+    const std::string f = d.write("waived.yaml", text);
+    const Run t = run("check " + f);
+    INFO(t.out);
+    CHECK(t.code == 1);
+    CHECK_THAT(t.out, Contains("1 waived"));
+    CHECK_THAT(t.out, Contains("waiver   orv3.rack.mass on lab/row1/rack-x (" + f + ":" + std::to_string(line) +
+                               ":5) waived nothing"));
+    CHECK(t.out.find("on lab/row1/rack-b (") == std::string::npos);
+    const Run j = rdt::test::runRdt("check " + f + " --json", false);
+    const auto doc = nlohmann::json::parse(j.out);
+    CHECK(doc["counts"]["waived"] == 1);
+    REQUIRE(doc["unused_waivers"].size() == 1);
+    CHECK(doc["unused_waivers"][0]["subject"] == "lab/row1/rack-x");
+    CHECK(doc["unused_waivers"][0]["location"]["line"] == line);
+    // Every waiver used: no line, an empty list.
+    text.erase(text.rfind("  - {rule: orv3.rack.mass, subject: lab/row1/rack-x"));
+    const std::string g = d.write("used.yaml", text);
+    CHECK(run("check " + g).out.find("waived nothing") == std::string::npos);
+    CHECK(nlohmann::json::parse(rdt::test::runRdt("check " + g + " --json", false).out)["unused_waivers"].empty());
 }

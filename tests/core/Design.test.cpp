@@ -124,6 +124,11 @@ TEST_CASE("design bad input is located", "[design]")
     CHECK_THROWS_WITH(loadText("layout: {halls: [{id: h, rows: [{id: w, racks: [{id: k, rack_type: orv3-600a, slots: "
                                "[{ou: 1, part: meta-minipack2, gpu_power_cap: 500 W}]}]}]}]}\n"),
                       Contains("gpu_power_cap applies to GPU chassis only"));
+    // A switch's draw is its catalog figure whatever the load: a utilisation there was accepted and ignored.
+    CHECK_THROWS_WITH(loadText("layout: {halls: [{id: h, rows: [{id: w, racks: [{id: k, rack_type: orv3-600a, slots: "
+                               "[{ou: 1, part: meta-minipack2, utilisation: 50 %}]}]}]}]}\n"),
+                      Contains("inline.yaml:1:130: ") &&
+                          Contains("utilisation applies to GPU chassis only (\"meta-minipack2\" is a switch"));
     CHECK_THROWS_WITH(loadText("layout: {halls: [{id: h, rows: [{id: w, racks: [{id: k, rack_type: orv3-600a}]}]}]}\n"
                                "waivers: [{rule: x, justification: ok}]\n"),
                       Contains("written justification"));

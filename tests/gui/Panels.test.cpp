@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -22,6 +23,7 @@
 
 #include "report/CheckFormats.h"
 #include "analysis/Pipeline.h"
+#include "core/Design.h"
 #include "editor/Colouring.h"
 #include "gui/ElevationView.h"
 #include "gui/FieldLayer.h"
@@ -146,13 +148,20 @@ TEST_CASE("the inspector's and the elevation's pass/fail marks are rdt check's v
     std::sort(designs.begin(), designs.end());
     REQUIRE(designs.size() >= 8);
     int audited = 0;
+    const bool sanitized = std::getenv("RDT_TEST_SANITIZED") != nullptr;
     for (const std::string& path : designs) {
         CAPTURE(path);
-        REQUIRE(f.window->openFile(QString::fromStdString(path)));
         // Large designs (the 24k clusters, the fleet) take minutes to walk rack by rack: the small
         // examples cover every rule family (power, thermal, mechanical, links, the room field's rows).
-        if (f.window->studio().design().racks.size() > 200)
+        // They are skipped before the studio opens them (opening them is tested on its own).
+        if (core::loadDesign(path, (kData + "/catalog").toStdString()).racks.size() > 200)
             continue;
+        // Under the sanitizers (build-asan) three examples walk the same inspector and elevation
+        // code as all of them; the release suite audits every one.
+        const std::string name = std::filesystem::path(path).filename().string();
+        if (sanitized && name != "broken-rack.yaml" && name != "tight-rack.yaml" && name != "meta-catalina-gb200.yaml")
+            continue;
+        REQUIRE(f.window->openFile(QString::fromStdString(path)));
         analysis::RunOptions o;
         o.designPath = path;
         // The room field (row-pair) is solved by the network here, in the studio as in the oracle.
@@ -166,7 +175,7 @@ TEST_CASE("the inspector's and the elevation's pass/fail marks are rdt check's v
         f.window->whatIf()->reset();
         ++audited;
     }
-    CHECK(audited >= 5);
+    CHECK(audited >= (sanitized ? 3 : 5));
 
     // The reported case: rack-a of broken-rack fails thermal.inlet.chassis on its chassis, as designed
     // and under the 35 °C what-if.
@@ -392,17 +401,17 @@ TEST_CASE("the layout tree shows every node's id, racks of the 24k example inclu
 
 TEST_CASE("the room field says why its iso-surface is empty and its scale is not the parts' scale", "[gui][panels]")
 {
-    // row-pair with its supply (site and cooling unit) at 30 degC: all air is above the 27 degC
-    // recommended limit, so the iso-surface has nothing to draw.
+    // The six-rack row pair with its supply at 30 degC: all air is above the 27 degC recommended
+    // limit, so the iso-surface has nothing to draw.
     Fixture f;
-    std::ifstream in((kData + "/designs/row-pair.yaml").toStdString());
+    std::ifstream in(RDT_SOURCE_DIR "/tests/fixtures/room/row-pair-6.yaml");
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     int replaced = 0;
     for (std::size_t at = text.find("supply_air: 25 degC"); at != std::string::npos;
          at = text.find("supply_air: 25 degC", at), ++replaced)
         text.replace(at, 19, "supply_air: 30 degC");
-    REQUIRE(replaced == 2);
-    const QString path = f.dir.path() + "/row-pair-30C.yaml";
+    REQUIRE(replaced == 1);
+    const QString path = f.dir.path() + "/row-pair-6-30C.yaml";
     std::ofstream(path.toStdString()) << text;
     REQUIRE(f.window->openFile(path));
     f.window->waitForChecks();
