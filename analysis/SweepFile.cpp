@@ -92,6 +92,9 @@ void writeSweep(const std::string& path, const SweepSpec& spec, const std::vecto
 
 std::string encodeVariant(const VariantResult& r)
 {
+    // Between MPI ranks: an unbounded figure (a chassis with no air has an unbounded junction) stays
+    // unbounded, not a missing one (JSON has no infinity).
+    const auto wire = [](double v) { return std::isinf(v) ? nlohmann::json(v > 0 ? "inf" : "-inf") : jsonNumber(v); };
     return nlohmann::json{{"i", r.index},
                           {"ok", r.ok},
                           {"error", r.error},
@@ -99,13 +102,13 @@ std::string encodeVariant(const VariantResult& r)
                           {"w", r.warnings},
                           {"tf", r.targetsFailed},
                           {"t", r.targets},
-                          {"sus", jsonNumber(r.sustainedPflops)},
-                          {"peak", jsonNumber(r.peakPflops)},
-                          {"in", jsonNumber(r.maxInletC)},
-                          {"tj", jsonNumber(r.maxJunctionC)},
+                          {"sus", wire(r.sustainedPflops)},
+                          {"peak", wire(r.peakPflops)},
+                          {"in", wire(r.maxInletC)},
+                          {"tj", wire(r.maxJunctionC)},
                           {"thr", r.throttled},
-                          {"it", jsonNumber(r.itLoadW)},
-                          {"ac", jsonNumber(r.acInputW)},
+                          {"it", wire(r.itLoadW)},
+                          {"ac", wire(r.acInputW)},
                           {"rules", r.failedRules},
                           {"s", r.seconds}}
         .dump();
@@ -114,7 +117,11 @@ std::string encodeVariant(const VariantResult& r)
 VariantResult decodeVariant(const std::string& text)
 {
     const nlohmann::json j = nlohmann::json::parse(text);
-    auto num = [&](const char* k) { return j[k].is_null() ? NAN : j[k].get<double>(); };
+    auto num = [&](const char* k) {
+        if (j[k].is_string())
+            return j[k] == "inf" ? HUGE_VAL : -HUGE_VAL;
+        return j[k].is_null() ? NAN : j[k].get<double>();
+    };
     VariantResult r;
     r.index = j["i"].get<std::size_t>();
     r.ok = j["ok"];

@@ -278,7 +278,7 @@ ParsedQuantity parseQuantity(std::string_view text, Dimension dim, Range range)
         return {std::nullopt, "missing unit in \"" + std::string(s) + "\"; " + expect};
 
     const UnitDef* found = nullptr;
-    const UnitDef* otherDim = nullptr;
+    std::string otherDims; // each dimension the symbol has ("degC": temperature or temperature difference)
     for (const auto& u : kUnits) {
         if (u.symbol != unit)
             continue;
@@ -286,12 +286,11 @@ ParsedQuantity parseQuantity(std::string_view text, Dimension dim, Range range)
             found = &u;
             break;
         }
-        otherDim = &u;
+        otherDims += (otherDims.empty() ? "" : " or ") + std::string(dimensionName(u.dim));
     }
     if (!found) {
-        if (otherDim)
-            return {std::nullopt, "wrong unit \"" + std::string(unit) + "\": that is a " +
-                                      std::string(dimensionName(otherDim->dim)) + ", " + expect +
+        if (!otherDims.empty())
+            return {std::nullopt, "wrong unit \"" + std::string(unit) + "\": that is a " + otherDims + ", " + expect +
                                       " (units: " + acceptedUnits(dim) + ")"};
         return {std::nullopt,
                 "unknown unit \"" + std::string(unit) + "\"; " + expect + " (units: " + acceptedUnits(dim) + ")"};

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "analysis/Pipeline.h"
+#include "analysis/Sweep.h"
 #include "core/Error.h"
 #include "report/PowerOutput.h"
 #include "report/ThermalOutput.h"
@@ -279,4 +280,21 @@ TEST_CASE("a value just beyond its limit is printed apart from it, and a waiver 
         CHECK(what.find("no rule matches \"orv3.bbu.hold-up\"") != std::string::npos);
         CHECK(what.find("did you mean \"orv3.bbu.holdup\"") != std::string::npos);
     }
+}
+
+TEST_CASE("a sweep variant's unbounded junction stays unbounded between MPI ranks", "[signoff][sweep]")
+{
+    // A variant with a chassis that moves no air has an unbounded junction; the ranks' JSON lines
+    // carried it as null, so `rdt sweep --mpi` wrote NaN ("no figure") where OpenMP wrote inf.
+    analysis::VariantResult r;
+    r.ok = true;
+    r.maxJunctionC = INFINITY;
+    r.maxInletC = 30.5;
+    const analysis::VariantResult back = analysis::decodeVariant(analysis::encodeVariant(r));
+    CHECK(std::isinf(back.maxJunctionC));
+    CHECK(back.maxJunctionC > 0);
+    CHECK(back.maxInletC == 30.5);
+    CHECK(std::isnan(back.sustainedPflops)); // a missing figure stays missing
+    r.maxJunctionC = -INFINITY;
+    CHECK(analysis::decodeVariant(analysis::encodeVariant(r)).maxJunctionC == -INFINITY);
 }

@@ -46,6 +46,9 @@ TEST_CASE("bad quantities are rejected with a reason", "[units]")
 {
     CHECK_THAT(error("700", Dimension::Power), Contains("missing unit") && Contains("700 W"));
     CHECK_THAT(error("25 kg", Dimension::Temperature), Contains("wrong unit \"kg\"") && Contains("mass"));
+    // A symbol of two dimensions names both (degC was called only "a temperature difference").
+    CHECK_THAT(error("5 degC", Dimension::Power),
+               Contains("wrong unit \"degC\": that is a temperature or temperature difference, expected a power"));
     CHECK_THAT(error("25 furlongs", Dimension::Length), Contains("unknown unit"));
     CHECK_THAT(error("nan W", Dimension::Power), Contains("not a finite number"));
     CHECK_THAT(error("inf W", Dimension::Power), Contains("not a finite number"));
