@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 #include <string>
 
 namespace rdt::signal {
@@ -193,6 +194,57 @@ void checkMismatch(core::CheckContext& ctx)
     }
 }
 
+/// A port takes one cable. A link class's `interfaces:` glob claims the interfaces it matches on
+/// each instance of its from-part (in the racks it applies to); a port-to-port link claims its two
+/// ports. Classes that give a count instead of interface names claim no named port.
+void checkReuse(core::CheckContext& ctx)
+{
+    const core::Design& d = ctx.design();
+    std::multimap<std::string, const core::LinkClass*> portToPort; // slot id → links with an end there
+    for (const core::LinkClass& l : d.links)
+        if (!l.fromSlot.empty()) {
+            portToPort.emplace(l.fromSlot, &l);
+            if (l.toSlot != l.fromSlot)
+                portToPort.emplace(l.toSlot, &l);
+        }
+    for (const core::Rack& rack : d.racks) {
+        std::vector<const core::LinkClass*> classes;
+        for (const core::LinkClass& l : d.links)
+            if (l.fromSlot.empty() && !l.from.interfaces.empty() && l.appliesTo(rack))
+                classes.push_back(&l);
+        for (const core::Slot& s : rack.slots) {
+            std::map<std::string, std::vector<std::string>> by; // interface → the links on it
+            for (const core::LinkClass* l : classes)
+                if (l->from.partSlug == s.part->slug)
+                    for (const core::Interface& i : s.part->interfaces)
+                        if (core::globMatch(l->from.interfaces, i.name))
+                            by[i.name].push_back("link class " + l->id);
+            const auto [first, last] = portToPort.equal_range(s.id);
+            for (auto it = first; it != last; ++it) {
+                const core::LinkClass& l = *it->second;
+                if (l.fromSlot == s.id)
+                    by[l.fromPort].push_back("link " + l.id);
+                if (l.toSlot == s.id)
+                    by[l.toPort].push_back("link " + l.id);
+            }
+            std::string shared;
+            std::size_t most = 0;
+            for (const auto& [port, links] : by)
+                if (links.size() > 1) {
+                    std::string names;
+                    for (const std::string& n : links)
+                        names += (names.empty() ? "" : ", ") + n;
+                    shared += (shared.empty() ? "" : "; ") + port + " carries " + std::to_string(links.size()) +
+                              " links (" + names + ")";
+                    most = std::max(most, links.size());
+                }
+            if (most > 1)
+                ctx.report(s.id, s.name + " (" + s.part->slug + "): " + shared + ": a port takes one cable",
+                           static_cast<double>(most), 1, "links", s.loc);
+        }
+    }
+}
+
 } // namespace
 
 void registerChecks(core::CheckRegistry& registry)
@@ -213,6 +265,16 @@ void registerChecks(core::CheckRegistry& registry)
                   "Teton: 10). A chassis with neither interfaces nor NICs in the catalog is not counted.",
                   {}},
                  [](core::CheckContext& c) { checkPorts(c, false); });
+    registry.add({"link.port.reused",
+                  "Each named port carries one link",
+                  core::Severity::Error,
+                  "a port's cage takes one plug (the OSFP and QSFP-DD MSAs define one module or cable end a cage)",
+                  "A named interface of one part instance is claimed by more than one link: by two link classes "
+                  "whose `interfaces:` globs both match it, by a class and a port-to-port link, or by two "
+                  "port-to-port links. Classes that give a port count instead of interface names are counted by "
+                  "chassis.interfaces and switch.ports only.",
+                  {}},
+                 checkReuse);
     registry.add({"link.rate.mismatch",
                   "Both ends of a link class at the same port speed and lane rate",
                   core::Severity::Warning,

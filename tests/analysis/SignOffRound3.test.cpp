@@ -298,3 +298,39 @@ TEST_CASE("a sweep variant's unbounded junction stays unbounded between MPI rank
     r.maxJunctionC = -INFINITY;
     CHECK(analysis::decodeVariant(analysis::encodeVariant(r)).maxJunctionC == -INFINITY);
 }
+
+TEST_CASE("a port claimed by two links is an error on its part instance, one claim each passes",
+          "[signoff][signal]")
+{
+    // The bundled single-rack example cabled gt0:nic0 and gt1:nic0 twice (its nic* class to the rack
+    // switch and a bring-up DAC) and passed: only the totals per chassis were counted.
+    const std::string fabric = "  - {class: nic-fabric, medium: optical, from: {part: meta-grand-teton-h100, "
+                               "interfaces: \"nic*\"}, to: {part: arista-7816r3}, scope: fabric, "
+                               "cable: optic-400g-dr4-osfp, length: 50 m}\n";
+    const auto twice = runText(bringUp(16, "rack1/gt1") + fabric);
+    CHECK(subjects(twice, "link.port.reused") ==
+          std::vector<std::string>{"lab/row1/rack1/gt0", "lab/row1/rack1/gt1"});
+    for (const core::Violation& v : twice.violations)
+        if (v.rule == "link.port.reused") {
+            INFO(v.message);
+            CHECK(v.measured == 2);
+            CHECK(v.limit == 1);
+            CHECK(v.message.find("nic0 carries 2 links (link class nic-fabric, link bring-up)") != std::string::npos);
+            CHECK(v.loc.line > 0);
+        }
+    // The class on the mezzanine ports (one claim a port): passes; so do two DACs on different ports.
+    std::string mezz = fabric;
+    mezz.replace(mezz.find("\"nic*\""), 6, "\"mezz*\"");
+    CHECK(subjects(runText(bringUp(16, "rack1/gt1") + mezz), "link.port.reused").empty());
+    const std::string second = "  - {class: bring-up-2, medium: copper, from: \"lab/row1/rack1/gt0:nic1\", "
+                               "to: \"lab/row1/rack1/gt1:nic1\", cable: dac-400g-osfp-1m}\n";
+    CHECK(subjects(runText(bringUp(16, "rack1/gt1") + second), "link.port.reused").empty());
+    // Two DACs on one port: each end's instance.
+    std::string same = second;
+    same.replace(same.find("gt0:nic1"), 8, "gt0:nic0");
+    CHECK(subjects(runText(bringUp(16, "rack1/gt1") + same), "link.port.reused") ==
+          std::vector<std::string>{"lab/row1/rack1/gt0"});
+    // The rack-scope class of the bundled example beside its DAC, now on mezz0: no port twice.
+    const auto example = runText(core::readTextFile(kRoot + "data/designs/single-rack.yaml"));
+    CHECK(subjects(example, "link.port.reused").empty());
+}

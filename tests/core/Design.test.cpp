@@ -68,7 +68,7 @@ TEST_CASE("per-instance overrides and port-to-port links", "[design]")
     CHECK(gt1.top() == 22);
     REQUIRE(d.links.size() == 2);
     CHECK(d.links[1].scope == "port");
-    CHECK(d.links[1].fromPort == "nic0");
+    CHECK(d.links[1].fromPort == "mezz0");
     CHECK(d.links[1].count == 1);
 }
 
