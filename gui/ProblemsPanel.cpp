@@ -7,6 +7,7 @@
 
 #include <map>
 
+#include "core/Rules.h"
 #include "gui/Studio.h"
 
 namespace rdt::gui {
@@ -75,12 +76,21 @@ void ProblemsPanel::rebuild()
     auto count = [](std::size_t n, const char* one, const char* many) {
         return QString("%1 %2").arg(n).arg(n == 1 ? one : many);
     };
-    m_header->setText(errors + warnings == 0
-                          ? tr("<b style='color:#2a8a3a'>✔ No problems</b>  (%1 info, %2 waived)").arg(infos).arg(waived)
-                          : tr("<b style='color:#c0302a'>%1</b>, <b style='color:#c07a10'>%2</b>, %3 info, %4 waived")
-                                .arg(count(errors, "error", "errors"), count(warnings, "warning", "warnings"))
-                                .arg(infos)
-                                .arg(waived));
+    QString head = errors + warnings == 0
+                       ? tr("<b style='color:#2a8a3a'>✔ No problems</b>  (%1 info, %2 waived)").arg(infos).arg(waived)
+                       : tr("<b style='color:#c0302a'>%1</b>, <b style='color:#c07a10'>%2</b>, %3 info, %4 waived")
+                             .arg(count(errors, "error", "errors"), count(warnings, "warning", "warnings"))
+                             .arg(infos)
+                             .arg(waived);
+    // A waiver that waives nothing (a mistyped subject), as rdt check names it; the list in the tooltip.
+    QStringList unused;
+    for (const core::Waiver* w : core::unusedWaivers(m_studio.design(), m_studio.violations()))
+        unused << QString::fromStdString(w->rule + " on " + w->subject + " (" + w->loc.position() + ")");
+    if (!unused.isEmpty())
+        head += tr(" · <span style='color:#c07a10'>%1 waived nothing</span>")
+                    .arg(count(static_cast<std::size_t>(unused.size()), "waiver", "waivers"));
+    m_header->setText(head);
+    m_header->setToolTip(unused.isEmpty() ? QString() : tr("Waivers that match no violation:\n") + unused.join("\n"));
     for (const auto& [rule, list] : byRule) {
         const core::Violation& first = *list.front();
         auto* group =
@@ -137,6 +147,11 @@ void ProblemsPanel::onItem(QTreeWidgetItem* item)
         return;
     m_studio.select(id);
     Q_EMIT frameRequested(id);
+}
+
+QString ProblemsPanel::header() const
+{
+    return m_header->text();
 }
 
 } // namespace rdt::gui

@@ -23,6 +23,8 @@ public:
     void activate(int index);
     /// Expand and scroll to the violations of `rule`; false when it has none.
     bool showRule(const QString& rule);
+    /// The counts line over the list (tests).
+    QString header() const;
 
 Q_SIGNALS:
     void frameRequested(const QString& id);

@@ -27,6 +27,7 @@
 #include "editor/Colouring.h"
 #include "gui/ElevationView.h"
 #include "gui/FieldLayer.h"
+#include "gui/ProblemsPanel.h"
 #include "gui/InspectorPanel.h"
 #include "gui/LayoutTree.h"
 #include "gui/MainWindow.h"
@@ -506,4 +507,30 @@ TEST_CASE("the Liquid panel and the what-if bar's liquid fields give rdt check's
             cliLoops.insert({rule, subject});
     CHECK(shown == cliLoops);
     CHECK(panel->headline().contains("3 of 4 CDUs failed"));
+}
+
+TEST_CASE("the Problems panel names a waiver that waives nothing, as rdt check does", "[gui][panels]")
+{
+    Fixture f;
+    std::filesystem::create_directory_symlink((kData + "/designs/broken-parts").toStdString(),
+                                              (f.dir.path() + "/broken-parts").toStdString());
+    std::ifstream in((kData + "/designs/broken-rack.yaml").toStdString());
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    text += "waivers:\n"
+            "  - {rule: orv3.rack.mass, subject: lab/row1/rack-b, justification: \"Floor-bolted lab rack.\"}\n"
+            "  - {rule: orv3.rack.mass, subject: lab/row1/rack-x, justification: \"Mistyped rack.\"}\n";
+    const QString path = f.dir.path() + "/waived.yaml";
+    std::ofstream(path.toStdString()) << text;
+    REQUIRE(f.window->openFile(path));
+    f.window->waitForChecks();
+    const QString head = f.window->problems()->header();
+    CAPTURE(head.toStdString());
+    CHECK(head.contains("1 waived"));
+    CHECK(head.contains("1 waiver waived nothing"));
+    // The waiver that is used: no note.
+    text.erase(text.rfind("  - {rule: orv3.rack.mass, subject: lab/row1/rack-x"));
+    std::ofstream(path.toStdString()) << text;
+    REQUIRE(f.window->openFile(path));
+    f.window->waitForChecks();
+    CHECK_FALSE(f.window->problems()->header().contains("waived nothing"));
 }
