@@ -542,6 +542,7 @@ RunResult run(const RunOptions& options, core::Progress& progress)
         bool isCancelled() const override { return outer.isCancelled(); }
     } scaled(progress);
     result.violations = core::runChecks(result.design, registry, result.profile, scaled, &store);
+    result.unusedWaivers = core::unusedWaivers(result.design, result.violations, registry, result.profile);
     for (core::Violation& v : targetViolations(*result.throughput))
         result.violations.push_back(std::move(v));
     result.signal = verdictsFromRules(result.signal, result.violations);

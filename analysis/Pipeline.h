@@ -116,6 +116,7 @@ struct RunResult {
     core::Design design;
     core::Profile profile;
     std::vector<core::Violation> violations;
+    std::vector<core::Waiver> unusedWaivers; ///< waivers that matched none of the violations (core::unusedWaivers)
     std::shared_ptr<const power::PowerResult> power;
     std::shared_ptr<const thermal::ThermalResult> thermal;
     std::shared_ptr<const liquid::LiquidResult> liquid; ///< empty loops for a design without `liquid:`

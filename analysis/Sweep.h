@@ -91,8 +91,9 @@ struct SweepTable {
 /// InputError naming the file when it is not an rdt sweep file.
 SweepTable readSweep(const std::string& path);
 
-/// One variant as a line of JSON (MPI ranks send these to rank 0) and back.
-std::string encodeVariant(const VariantResult& r);
+/// One variant as a line of JSON and back: `betweenRanks` (MPI ranks to rank 0) keeps an infinite
+/// figure as "inf"; otherwise (`rdt sweep --json`) a figure that is not finite is null.
+std::string encodeVariant(const VariantResult& r, bool betweenRanks = false);
 VariantResult decodeVariant(const std::string& json);
 
 } // namespace rdt::analysis

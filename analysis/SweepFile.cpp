@@ -90,11 +90,13 @@ void writeSweep(const std::string& path, const SweepSpec& spec, const std::vecto
         throw core::InputError(core::SourceLoc{path, 0, 0, "-o"}, "cannot replace the file: " + ec.message());
 }
 
-std::string encodeVariant(const VariantResult& r)
+std::string encodeVariant(const VariantResult& r, bool betweenRanks)
 {
-    // Between MPI ranks: an unbounded figure (a chassis with no air has an unbounded junction) stays
-    // unbounded, not a missing one (JSON has no infinity).
-    const auto wire = [](double v) { return std::isinf(v) ? nlohmann::json(v > 0 ? "inf" : "-inf") : jsonNumber(v); };
+    // Between MPI ranks an unbounded figure (a chassis with no air has an unbounded junction) stays
+    // unbounded, not a missing one (JSON has no infinity); `rdt sweep --json` writes null, as rdt check.
+    const auto wire = [betweenRanks](double v) {
+        return betweenRanks && std::isinf(v) ? nlohmann::json(v > 0 ? "inf" : "-inf") : jsonNumber(v);
+    };
     return nlohmann::json{{"i", r.index},
                           {"ok", r.ok},
                           {"error", r.error},

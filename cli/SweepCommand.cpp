@@ -140,7 +140,7 @@ int runMpi(const SweepArgs& a)
             MPI_Win_unlock(0, win);
             if (next >= n)
                 break;
-            mine += analysis::encodeVariant(analysis::runVariant(spec, static_cast<std::size_t>(next))) + "\n";
+            mine += analysis::encodeVariant(analysis::runVariant(spec, static_cast<std::size_t>(next)), true) + "\n";
         }
         MPI_Win_free(&win);
         // Gather every rank's lines on rank 0.

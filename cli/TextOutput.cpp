@@ -509,8 +509,8 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
     out << "checks   " << rules << " rules, profile " << r.profile.name << ": " << plural(c.errors, "error", "errors")
         << ", " << plural(c.warnings, "warning", "warnings") << ", " << thousands(c.infos) << " info, "
         << thousands(c.waived) << " waived " << timing << "\n";
-    for (const core::Waiver* w : core::unusedWaivers(r.design, r.violations)) // a mistyped subject is not silent
-        out << "waiver   " << w->rule << " on " << w->subject << " (" << w->loc.position() << ") waived nothing\n";
+    for (const core::Waiver& w : r.unusedWaivers) // a mistyped subject is not silent
+        out << "waiver   " << w.rule << " on " << w.subject << " (" << w.loc.position() << ") waived nothing\n";
     if (!r.violations.empty())
         out << "\n" << violationsText(r.violations, registry, 10);
     return out.str();

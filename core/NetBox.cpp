@@ -155,6 +155,13 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
         std::string slot =
             "{ou: " + number(ou) + ", part: " + str(d.value["device_type"], "slug") + ", id: " + netbox::quoted(name);
         const json cf = d.value.value("custom_fields", json::object());
+        // GPU settings on a device that has no GPUs: refused here, at the device, not at a line of the
+        // design that is never written.
+        const bool chassis = catalog.find(str(d.value["device_type"], "slug"))->kind == PartKind::Chassis;
+        for (const char* key : {"rdt_gpu_power_cap", "rdt_utilisation"})
+            if (!chassis && cf.contains(key) && !cf[key].is_null())
+                fail(d, std::string("custom_fields.") + key,
+                     "device \"" + name + "\": " + key + " applies to GPU chassis only");
         if (cf.contains("rdt_gpu_power_cap") && cf["rdt_gpu_power_cap"].is_number())
             slot += ", gpu_power_cap: " + number(cf["rdt_gpu_power_cap"].get<double>()) + " W";
         if (cf.contains("rdt_utilisation") && cf["rdt_utilisation"].is_number())

@@ -243,13 +243,23 @@ CheckCounts countViolations(const std::vector<Violation>& violations)
     return c;
 }
 
-std::vector<const Waiver*> unusedWaivers(const Design& design, const std::vector<Violation>& violations)
+std::vector<Waiver> unusedWaivers(const Design& design, const std::vector<Violation>& violations,
+                                  const CheckRegistry& registry, const Profile& profile)
 {
-    std::vector<const Waiver*> out;
-    for (const Waiver& w : design.waivers)
-        if (std::none_of(violations.begin(), violations.end(),
-                         [&](const Violation& v) { return w.matches(v.rule, v.subject); }))
-            out.push_back(&w);
+    std::vector<Waiver> out;
+    for (const Waiver& w : design.waivers) {
+        const auto& entries = registry.entries();
+        const bool runs = std::any_of(entries.begin(), entries.end(), [&](const auto& e) {
+            // hil.* rules judge a telemetry series, which only rdt hil reads.
+            return e.info.target == RuleTarget::Design && e.info.id.rfind("hil.", 0) != 0 &&
+                   globMatch(w.rule, e.info.id) && profile.configFor(e.info).enabled;
+        });
+        const bool used = std::any_of(violations.begin(), violations.end(), [&](const Violation& v) {
+            return v.rule.rfind("target.", 0) != 0 && w.matches(v.rule, v.subject);
+        });
+        if (runs && !used)
+            out.push_back(w);
+    }
     return out;
 }
 

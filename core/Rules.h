@@ -153,7 +153,10 @@ std::vector<Violation> runPartChecks(const Part& part, const Catalog& reference,
                                      const Profile& profile);
 CheckCounts countViolations(const std::vector<Violation>& violations);
 /// The design's waivers that match none of `violations`: a subject mistyped or gone from the
-/// layout, or a waiver for what only another scenario violates. Reported, never an error.
-std::vector<const Waiver*> unusedWaivers(const Design& design, const std::vector<Violation>& violations);
+/// layout, or a waiver for what only another scenario violates. Reported, never an error. Only
+/// waivers for rules this run has (a registered design rule the profile enables: an `hil.*` waiver
+/// is `rdt hil`'s, a rule the profile turns off never runs); `target.*` verdicts are not waivable.
+std::vector<Waiver> unusedWaivers(const Design& design, const std::vector<Violation>& violations,
+                                  const CheckRegistry& registry, const Profile& profile);
 
 } // namespace rdt::core

@@ -117,6 +117,7 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
             std::vector<core::Violation> result = core::runChecks(*design, registry, profile, *progress, &store);
             // Throughput and the per-part fields from the results the rules used (cached).
             auto results = std::make_shared<SolverResults>();
+            results->unusedWaivers = core::unusedWaivers(*design, result, registry, profile);
             try {
                 results->power = power::powerFor(*design, store);
                 results->thermal = analysis::thermalFor(*design, store);

@@ -29,6 +29,7 @@ struct SolverResults {
     std::shared_ptr<const analysis::EnergyResult> energy; ///< with `facility:`
     std::shared_ptr<const analysis::DynamicsResult> dynamics; ///< with `dynamics:`
     std::vector<core::PartField> fields;
+    std::vector<core::Waiver> unusedWaivers; ///< waivers that matched no violation (core::unusedWaivers)
     /// Why the results above are missing (a solver or an input it needs refused the design), or empty.
     std::string error;
 };

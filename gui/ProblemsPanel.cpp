@@ -84,8 +84,8 @@ void ProblemsPanel::rebuild()
                              .arg(waived);
     // A waiver that waives nothing (a mistyped subject), as rdt check names it; the list in the tooltip.
     QStringList unused;
-    for (const core::Waiver* w : core::unusedWaivers(m_studio.design(), m_studio.violations()))
-        unused << QString::fromStdString(w->rule + " on " + w->subject + " (" + w->loc.position() + ")");
+    for (const core::Waiver& w : m_studio.unusedWaivers())
+        unused << QString::fromStdString(w.rule + " on " + w.subject + " (" + w.loc.position() + ")");
     if (!unused.isEmpty())
         head += tr(" · <span style='color:#c07a10'>%1 waived nothing</span>")
                     .arg(count(static_cast<std::size_t>(unused.size()), "waiver", "waivers"));

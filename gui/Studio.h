@@ -57,6 +57,11 @@ public:
     const std::vector<core::PartField>* fields() const { return m_results ? &m_fields : nullptr; }
     /// Why the last check's results (throughput, fields) are missing, or empty.
     std::string resultsError() const { return m_results ? m_results->error : std::string(); }
+    /// The design's waivers that matched no violation in the last check (empty before one).
+    std::vector<core::Waiver> unusedWaivers() const
+    {
+        return m_results ? m_results->unusedWaivers : std::vector<core::Waiver>{};
+    }
     /// Follow a telemetry snapshot or series (`rdt hil snapshot|watch -o`): its residuals against
     /// the last check become colourings, and a growing series is re-read as it grows (a live view
     /// fed by `rdt hil watch`). False with `error` set when the file cannot be read.

@@ -64,11 +64,11 @@ json checkJson(const RunResult& result)
     for (const auto& v : result.violations)
         violations.push_back(violationJson(v));
     json unusedWaivers = json::array();
-    for (const core::Waiver* w : core::unusedWaivers(result.design, result.violations))
+    for (const core::Waiver& w : result.unusedWaivers)
         unusedWaivers.push_back(
-            {{"rule", w->rule},
-             {"subject", w->subject},
-             {"location", {{"file", w->loc.file}, {"line", w->loc.line}, {"column", w->loc.column}}}});
+            {{"rule", w.rule},
+             {"subject", w.subject},
+             {"location", {{"file", w.loc.file}, {"line", w.loc.line}, {"column", w.loc.column}}}});
     return {{"design", {{"name", result.design.name}, {"file", result.design.file}}},
             {"profile", result.profile.name},
             {"summary",

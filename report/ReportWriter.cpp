@@ -211,6 +211,18 @@ void writeChecks(hid_t file, const RunResult& r)
         t.set(cJust, v.justification);
     }
     t.write(g.get(), "violations");
+    // Waivers that waive nothing, as the text and JSON name them (a table with no rows when none).
+    H5Table u;
+    const auto uRule = u.textColumn("rule"), uSub = u.textColumn("subject"), uFile = u.textColumn("file"),
+               uLine = u.intColumn("line", "1");
+    for (const core::Waiver& w : r.unusedWaivers) {
+        u.addRow();
+        u.set(uRule, w.rule);
+        u.set(uSub, w.subject);
+        u.set(uFile, w.loc.file);
+        u.set(uLine, static_cast<long long>(w.loc.line));
+    }
+    u.write(g.get(), "unused_waivers");
     const core::CheckCounts c = core::countViolations(r.violations);
     writeScalar(g.get(), "error_count", static_cast<double>(c.errors), "1");
     writeScalar(g.get(), "warning_count", static_cast<double>(c.warnings), "1");

@@ -194,9 +194,10 @@ void checkMismatch(core::CheckContext& ctx)
     }
 }
 
-/// A port takes one cable. A link class's `interfaces:` glob claims the interfaces it matches on
-/// each instance of its from-part (in the racks it applies to); a port-to-port link claims its two
-/// ports. Classes that give a count instead of interface names claim no named port.
+/// A port takes one cable. A link class's `interfaces:` glob on its from end claims the interfaces it
+/// matches on each instance of its from-part (in the racks it applies to; not a chassis-scope class,
+/// which stays inside the chassis); a port-to-port link claims its two ports. Classes that give a
+/// count instead of interface names claim no named port.
 void checkReuse(core::CheckContext& ctx)
 {
     const core::Design& d = ctx.design();
@@ -210,7 +211,9 @@ void checkReuse(core::CheckContext& ctx)
     for (const core::Rack& rack : d.racks) {
         std::vector<const core::LinkClass*> classes;
         for (const core::LinkClass& l : d.links)
-            if (l.fromSlot.empty() && !l.from.interfaces.empty() && l.appliesTo(rack))
+            // Inside a chassis (GPU to NIC) no external port; a count names no port.
+            if (l.fromSlot.empty() && !l.from.interfaces.empty() && l.from.count == 0 && l.from.component.empty() &&
+                l.scope != "chassis" && l.appliesTo(rack))
                 classes.push_back(&l);
         for (const core::Slot& s : rack.slots) {
             std::map<std::string, std::vector<std::string>> by; // interface → the links on it
@@ -270,9 +273,9 @@ void registerChecks(core::CheckRegistry& registry)
                   core::Severity::Error,
                   "a port's cage takes one plug (the OSFP and QSFP-DD MSAs define one module or cable end a cage)",
                   "A named interface of one part instance is claimed by more than one link: by two link classes "
-                  "whose `interfaces:` globs both match it, by a class and a port-to-port link, or by two "
-                  "port-to-port links. Classes that give a port count instead of interface names are counted by "
-                  "chassis.interfaces and switch.ports only.",
+                  "whose from-end `interfaces:` globs both match it, by a class and a port-to-port link, or by "
+                  "two port-to-port links. Chassis-scope classes (inside the chassis) and classes that give a "
+                  "port count instead of interface names are counted by chassis.interfaces and switch.ports only.",
                   {}},
                  checkReuse);
     registry.add({"link.rate.mismatch",

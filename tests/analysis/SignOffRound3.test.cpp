@@ -7,6 +7,7 @@
 
 #include "analysis/Pipeline.h"
 #include "analysis/Sweep.h"
+#include <nlohmann/json.hpp>
 #include "core/Error.h"
 #include "report/PowerOutput.h"
 #include "report/ThermalOutput.h"
@@ -196,7 +197,8 @@ namespace {
 
 /// The single-rack example's parts in one or two racks, with one port-to-port DAC from gt0:nic0 of
 /// rack1 to nic0 of `toSlot` (`rack1/gt1` or `rack2/gt1`), gt1 at `gt1Ou`.
-std::string bringUp(int gt1Ou, const std::string& toSlot, const std::string& cable = "dac-400g-osfp-1m")
+std::string bringUp(int gt1Ou, const std::string& toSlot, const std::string& cable = "dac-400g-osfp-1m",
+                    const std::string& port = "nic0")
 {
     const std::string rackBody = "rack_type: orv3-hpr, slots: [\n"
                                  "  {ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-a, feed: A},\n"
@@ -210,8 +212,8 @@ std::string bringUp(int gt1Ou, const std::string& toSlot, const std::string& cab
            rackBody + "}, {id: rack2, " + rackBody +
            "}]}]}]}\n"
            "links:\n"
-           "  - {class: bring-up, medium: copper, from: \"lab/row1/rack1/gt0:nic0\", to: \"lab/row1/" +
-           toSlot + ":nic0\", cable: " + cable + "}\n";
+           "  - {class: bring-up, medium: copper, from: \"lab/row1/rack1/gt0:" + port + "\", to: \"lab/row1/" +
+           toSlot + ":" + port + "\", cable: " + cable + "}\n";
 }
 
 } // namespace
@@ -290,13 +292,15 @@ TEST_CASE("a sweep variant's unbounded junction stays unbounded between MPI rank
     r.ok = true;
     r.maxJunctionC = INFINITY;
     r.maxInletC = 30.5;
-    const analysis::VariantResult back = analysis::decodeVariant(analysis::encodeVariant(r));
+    const analysis::VariantResult back = analysis::decodeVariant(analysis::encodeVariant(r, true));
     CHECK(std::isinf(back.maxJunctionC));
     CHECK(back.maxJunctionC > 0);
     CHECK(back.maxInletC == 30.5);
     CHECK(std::isnan(back.sustainedPflops)); // a missing figure stays missing
     r.maxJunctionC = -INFINITY;
-    CHECK(analysis::decodeVariant(analysis::encodeVariant(r)).maxJunctionC == -INFINITY);
+    CHECK(analysis::decodeVariant(analysis::encodeVariant(r, true)).maxJunctionC == -INFINITY);
+    // rdt sweep --json keeps JSON's numbers: null, as rdt check --json writes an unbounded junction.
+    CHECK(nlohmann::json::parse(analysis::encodeVariant(r))["tj"].is_null());
 }
 
 TEST_CASE("a port claimed by two links is an error on its part instance, one claim each passes",
@@ -330,6 +334,26 @@ TEST_CASE("a port claimed by two links is an error on its part instance, one cla
     same.replace(same.find("gt0:nic1"), 8, "gt0:nic0");
     CHECK(subjects(runText(bringUp(16, "rack1/gt1") + same), "link.port.reused") ==
           std::vector<std::string>{"lab/row1/rack1/gt0"});
+    // A class that does not apply to rack1 claims nothing there.
+    std::string rack2Only = fabric;
+    rack2Only.replace(rack2Only.find("scope: fabric"), 13, "scope: fabric, racks: \"lab/row1/rack2\"");
+    CHECK(subjects(runText(bringUp(16, "rack1/gt1") + rack2Only), "link.port.reused").empty());
+    // Two classes whose globs overlap (nic* and nic0) on every chassis of both racks.
+    std::string nic0 = fabric;
+    nic0.replace(nic0.find("nic-fabric"), 10, "nic0-spare");
+    nic0.replace(nic0.find("\"nic*\""), 6, "\"nic0\"");
+    CHECK(subjects(runText(bringUp(16, "rack1/gt1", "dac-400g-osfp-1m", "mezz0") + fabric + nic0),
+                   "link.port.reused")
+              .size() == 4);
+    // Inside the chassis (scope chassis: GPU to NIC over PCIe) and a class that gives a count claim
+    // no external port.
+    const std::string pcie = "  - {class: gpu-nic, medium: pcie-gen5, from: {part: meta-grand-teton-h100, "
+                             "interfaces: \"nic*\"}, to: {part: meta-grand-teton-h100, component: gpus}, "
+                             "scope: chassis}\n";
+    CHECK(subjects(runText(bringUp(16, "rack1/gt1") + pcie), "link.port.reused").empty());
+    std::string counted = fabric;
+    counted.replace(counted.find("interfaces: \"nic*\""), 18, "interfaces: \"nic*\", count: 4");
+    CHECK(subjects(runText(bringUp(16, "rack1/gt1") + counted), "link.port.reused").empty());
     // The rack-scope class of the bundled example beside its DAC, now on mezz0: no port twice.
     const auto example = runText(core::readTextFile(kRoot + "data/designs/single-rack.yaml"));
     CHECK(subjects(example, "link.port.reused").empty());

@@ -296,9 +296,11 @@ TEST_CASE("a waiver that waives nothing is named in the text and the JSON", "[cl
     TempDir d;
     fs::create_directory_symlink(RDT_SOURCE_DIR "/data/designs/broken-parts", d.path / "broken-parts");
     std::string text = readFile(RDT_SOURCE_DIR "/data/designs/broken-rack.yaml");
-    const int line = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 3;
+    const int line = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 4;
+    // A waiver for rdt hil's rules is not rdt check's to judge: never named here.
     text += "waivers:\n"
             "  - {rule: orv3.rack.mass, subject: lab/row1/rack-b, justification: \"Floor-bolted lab rack.\"}\n"
+            "  - {rule: hil.telemetry.missing, subject: \"*\", justification: \"Lab BMCs report late.\"}\n"
             "  - {rule: orv3.rack.mass, subject: lab/row1/rack-x, justification: \"Mistyped rack.\"}\n";
     const std::string f = d.write("waived.yaml", text);
     const Run t = run("check " + f);
@@ -308,15 +310,36 @@ TEST_CASE("a waiver that waives nothing is named in the text and the JSON", "[cl
     CHECK_THAT(t.out, Contains("waiver   orv3.rack.mass on lab/row1/rack-x (" + f + ":" + std::to_string(line) +
                                ":5) waived nothing"));
     CHECK(t.out.find("on lab/row1/rack-b (") == std::string::npos);
+    CHECK(t.out.find("hil.telemetry.missing on") == std::string::npos);
     const Run j = rdt::test::runRdt("check " + f + " --json", false);
     const auto doc = nlohmann::json::parse(j.out);
     CHECK(doc["counts"]["waived"] == 1);
     REQUIRE(doc["unused_waivers"].size() == 1);
     CHECK(doc["unused_waivers"][0]["subject"] == "lab/row1/rack-x");
     CHECK(doc["unused_waivers"][0]["location"]["line"] == line);
+    // The HDF5 report's /checks/unused_waivers has the same one row.
+    const std::string h5 = (d.path / "waived.h5").string();
+    REQUIRE(run("report " + f + " -o " + h5).code != -1);
+    const auto rows = [](const std::string& file) {
+        const hid_t h = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+        REQUIRE(h >= 0);
+        const hid_t set = H5Dopen2(h, "/checks/unused_waivers", H5P_DEFAULT);
+        hsize_t n = 99;
+        if (set >= 0) {
+            const hid_t space = H5Dget_space(set);
+            H5Sget_simple_extent_dims(space, &n, nullptr);
+            H5Sclose(space);
+            H5Dclose(set);
+        }
+        H5Fclose(h);
+        return n;
+    };
+    CHECK(rows(h5) == 1);
     // Every waiver used: no line, an empty list.
     text.erase(text.rfind("  - {rule: orv3.rack.mass, subject: lab/row1/rack-x"));
     const std::string g = d.write("used.yaml", text);
     CHECK(run("check " + g).out.find("waived nothing") == std::string::npos);
     CHECK(nlohmann::json::parse(rdt::test::runRdt("check " + g + " --json", false).out)["unused_waivers"].empty());
+    REQUIRE(run("report " + g + " -o " + h5).code != -1);
+    CHECK(rows(h5) == 0);
 }
