@@ -136,7 +136,7 @@ void shareLoad(std::vector<ShelfPower>& shelves, const std::vector<const core::S
         sh.efficiency = models::shelfEfficiency(p).at(sh.loadFraction);
         sh.inputW = sh.outputW / sh.efficiency;
         const double vln = p.value("input_voltage_ln", NAN);
-        const double phases = p.value("input_phases", 3);
+        const double phases = p.value("input_phases", 1); // without the figure, one phase carries it all
         sh.phaseCurrentA = sh.inputW / (phases * vln);
         sh.whipCurrentA = sh.phaseCurrentA / p.value("whips", 1);
         sh.whipBreakerA = p.value("whip_breaker", NAN);
@@ -350,37 +350,6 @@ void detail::noteOnce(RackPower& out, const std::string& note)
         out.notes.push_back(note);
 }
 
-namespace {
-
-/// Figures a power rule needs but the catalog lacks: noted (and reported by power.figure.missing),
-/// never taken from another part.
-void missingFigures(const core::Design& d, const core::Rack& r, const std::vector<const core::Slot*>& shelfSlots,
-                    RackPower& out)
-{
-    for (const core::Slot& s : r.slots)
-        if (core::Design::gpuCount(*s.part) > 0)
-            if (const core::Part* gpu = d.catalog->find(s.part->text("gpus.part"));
-                gpu && !gpu->find("peak_power_ratio"))
-                noteOnce(out, gpu->slug + " has no peak_power_ratio (its peak taken at its cap: orv3.psu.pulse and "
-                                          "the peak basis)");
-    for (const core::Slot* s : shelfSlots) {
-        if (!s->part->find("pulse_rating"))
-            noteOnce(out, s->part->slug + " has no pulse_rating (orv3.psu.pulse)");
-        if (!s->part->find("whip_breaker"))
-            noteOnce(out, s->part->slug + " has no whip_breaker (orv3.ac.whip)");
-        if (!s->part->curve("efficiency_curve") && !s->part->find("efficiency_full_load"))
-            noteOnce(out, s->part->slug +
-                              " has no efficiency_curve or efficiency_full_load (taken as lossless: AC input and its "
-                              "heat understated)");
-        if (!s->part->find("input_voltage_ln"))
-            noteOnce(out, s->part->slug + " has no input_voltage_ln (AC phase and whip currents: orv3.ac.whip)");
-    }
-    if (!shelfSlots.empty() && !r.rackType->find("busbar_resistance"))
-        noteOnce(out, r.rackType->slug + " has no busbar_resistance (a lossless bar: orv3.busbar.voltage)");
-}
-
-/// The rack budgeted with every GPU capped at `capW` (≤ 0: the design's caps).
-} // namespace
 
 RackPower detail::evaluate(const core::Design& d, std::size_t rackIndex, const PowerOptions& o, double capW)
 {
@@ -417,7 +386,7 @@ RackPower detail::evaluate(const core::Design& d, std::size_t rackIndex, const P
         out.parts.push_back(std::move(p));
     }
     out.fed = !shelfSlots.empty() || busLoads.empty();
-    missingFigures(d, r, shelfSlots, out);
+    detail::missingFigures(d, r, shelfSlots, out);
     capacities(out, shelfSlots);
     // With a feed already lost (what-if) the survivors are the whole supply: N and N+1 apply.
     if (!d.scenario.lostFeed.empty())

@@ -4,6 +4,7 @@
 /// it (CapAdvice.cpp). Not part of the library's interface.
 
 #include <string>
+#include <vector>
 
 #include "power/Budget.h"
 
@@ -19,6 +20,10 @@ double busbarLoadAt(const core::Design& d, std::size_t rackIndex, const PowerOpt
 double whipExcess(const RackPower& out, const PowerOptions& o, bool normalOnly);
 /// Add `note` to the rack's notes unless it is there already.
 void noteOnce(RackPower& out, const std::string& note);
+/// Figures a power rule needs but the catalog lacks, and the value taken without them, as notes
+/// (reported by power.figure.missing): never another part's figure (BudgetNotes.cpp).
+void missingFigures(const core::Design& d, const core::Rack& r, const std::vector<const core::Slot*>& shelfSlots,
+                    RackPower& out);
 /// Cap advice for every failing rule, the named limits and normal operation (docs/power.md).
 void adviseCaps(const core::Design& d, std::size_t rackIndex, const PowerOptions& o, RackPower& out);
 /// Each liquid loop's CDUs into `res.cdus` and their shares onto its racks (CduPower.cpp).

@@ -325,9 +325,10 @@ void registerChecks(core::CheckRegistry& registry)
                   Severity::Info,
                   "rdt: a figure a check needs but the catalog lacks is reported, never borrowed from another part",
                   "A part without power.max on the nameplate basis (budgeted at its modelled draw instead), a GPU "
-                  "without min_power_cap or peak_power_ratio, a shelf without pulse_rating, whip_breaker or "
-                  "input_voltage_ln, a rack type without busbar_resistance: the message names the rule left "
-                  "unchecked or the assumption made.",
+                  "without min_power_cap or peak_power_ratio, a shelf without pulse_rating, whip_breaker, "
+                  "input_voltage_ln, output_voltage (taken as 50 V), droop (none), input_phases or whips (one: the "
+                  "whole input on one conductor), a rack type without busbar_resistance or busbar_min_voltage "
+                  "(45 V): the message names the rule left unchecked or the assumption made.",
                   {}},
                  checkMissingFigures);
     registry.add({"orv3.psu.pulse",

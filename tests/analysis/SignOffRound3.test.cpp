@@ -3,12 +3,16 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 #include <string>
 
 #include "analysis/Pipeline.h"
 #include "analysis/Sweep.h"
 #include <nlohmann/json.hpp>
 #include "core/Error.h"
+#include "core/Yaml.h"
 #include "report/PowerOutput.h"
 #include "report/ThermalOutput.h"
 #include "signal/LinkAnalysis.h"
@@ -357,4 +361,50 @@ TEST_CASE("a port claimed by two links is an error on its part instance, one cla
     // The rack-scope class of the bundled example beside its DAC, now on mezz0: no port twice.
     const auto example = runText(core::readTextFile(kRoot + "data/designs/single-rack.yaml"));
     CHECK(subjects(example, "link.port.reused").empty());
+}
+
+TEST_CASE("a shelf or rack type without a figure the budget needs says what it took instead", "[signoff][power]")
+{
+    // Without output_voltage, droop, input_phases or whips the budget took 50 V, no droop, three
+    // phases and one whip without a word; three phases made a whip that fails at one phase pass.
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("rdt-figures-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir / "parts");
+    std::string shelf = core::readTextFile(kRoot + "data/catalog/orv3-hpr-power-shelf-6x5p5kw.yaml");
+    shelf.replace(shelf.find("slug: orv3-hpr-power-shelf-6x5p5kw"), 34, "slug: x-shelf");
+    for (const char* key : {"\n  output_voltage: {", "\n  droop: {", "\n  input_phases: 3", "\n  whips: {"}) {
+        const std::size_t at = shelf.find(key);
+        REQUIRE(at != std::string::npos);
+        shelf.erase(at + 1, shelf.find('\n', at + 1) - at);
+    }
+    std::ofstream(dir / "parts" / "x-shelf.yaml") << shelf;
+    std::string design = "rdt: 1\nname: figures\ncatalog: [parts]\n"
+                         "site: {altitude: 0 m, supply_air: 27 degC, ashrae_class: A2}\n"
+                         "layout: {halls: [{id: lab, rows: [{id: row1, racks: [{id: rack1, rack_type: orv3-hpr, "
+                         "slots: [{ou: 1, part: x-shelf, id: psu-a}, {ou: 6, part: meta-grand-teton-h100, id: gt0}, "
+                         "{ou: 15, part: meta-grand-teton-h100, id: gt1}]}]}]}]}\n";
+    analysis::RunOptions o;
+    o.designPath = (dir / "figures.yaml").string();
+    o.designText = design;
+    core::Progress progress;
+    const analysis::RunResult r = analysis::run(o, progress);
+    std::string notes;
+    for (const core::Violation& v : r.violations)
+        if (v.rule == "power.figure.missing")
+            notes += v.message + "\n";
+    INFO(notes);
+    CHECK(notes.find("x-shelf has no output_voltage (taken as 50 V") != std::string::npos);
+    CHECK(notes.find("x-shelf has no droop (taken as none") != std::string::npos);
+    CHECK(notes.find("x-shelf has no input_phases (taken as one phase") != std::string::npos);
+    CHECK(notes.find("x-shelf has no whips (taken as one whip") != std::string::npos);
+    // One phase, one whip: the whole input on one conductor, against the shelf's 30 A breaker.
+    REQUIRE(r.power);
+    const power::ShelfPower& sh = r.power->racks.at(0).shelves.at(0);
+    CHECK(sh.whipCurrentA == Approx(sh.inputW / 277.0).epsilon(1e-9));
+    // The shipped shelf names them all: no such note.
+    design.replace(design.find("part: x-shelf"), 13, "part: orv3-hpr-power-shelf-6x5p5kw");
+    o.designText = design;
+    for (const core::Violation& v : analysis::run(o, progress).violations)
+        CHECK_FALSE((v.rule == "power.figure.missing" && v.message.find("psu") != std::string::npos));
+    std::filesystem::remove_all(dir);
 }
