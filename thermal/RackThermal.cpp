@@ -75,7 +75,10 @@ ChassisModel modelOf(const core::Design& d, const core::Slot& s, const AirState&
     m.impedanceK = dp / (q * q);
     m.minSpeed = p.value("fans.min_speed", 0.25);
     // A GPU under a cold plate: its junction follows the coolant (liquid/LiquidDesign.h), not the air.
-    m.junctionModel = (p.find("thermal.r_jc") || p.find("thermal.r_sink")) && m.airShare >= 1.0;
+    // The compact model needs all three figures: without one the junction is not modelled (reported by
+    // thermal.limits.missing), never taken as the other figures alone (an optimistic junction).
+    m.junctionModel =
+        p.find("thermal.r_jc") && p.find("thermal.r_sink") && p.find("thermal.sink_flow") && m.airShare >= 1.0;
     m.rjc = p.value("thermal.r_jc", 0.0);
     m.rsink = p.value("thermal.r_sink", 0.0);
     m.sinkFlow = p.value("thermal.sink_flow", 1.0);

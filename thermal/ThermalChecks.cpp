@@ -69,9 +69,14 @@ void checkMissingLimits(core::CheckContext& ctx)
             if (core::Design::gpuCount(*slot.part) == 0)
                 continue;
             std::vector<std::string> missing;
-            if (std::isnan(c.gpuJunctionK))
-                missing.push_back(slot.part->slug + " has no thermal.r_jc or thermal.r_sink (GPU junction not "
-                                                    "modelled: thermal.gpu.junction; fans at full speed)");
+            if (std::isnan(c.gpuJunctionK)) {
+                std::string lacks;
+                for (const char* key : {"thermal.r_jc", "thermal.r_sink", "thermal.sink_flow"})
+                    if (!slot.part->find(key))
+                        lacks += std::string(lacks.empty() ? "" : ", ") + key;
+                missing.push_back(slot.part->slug + " has no " + (lacks.empty() ? "junction model" : lacks) +
+                                  " (GPU junction not modelled: thermal.gpu.junction; fans at full speed)");
+            }
             if (std::isnan(c.maxOperatingK))
                 missing.push_back(gpuOf(ctx, c) + " has no max_operating_temp (thermal.gpu.junction)");
             if (std::isnan(c.maxOperatingK) && std::isnan(c.slowdownK))
@@ -236,7 +241,8 @@ void registerChecks(core::CheckRegistry& registry)
                   "GPU thermal limits present for every GPU in the design",
                   Severity::Info,
                   "rdt: a figure a check needs but the catalog lacks is reported, never borrowed from another part",
-                  "A GPU without max_operating_temp (or slowdown_temp), or a chassis without a fan-control setpoint: "
+                  "A GPU without max_operating_temp (or slowdown_temp), a chassis without a fan-control setpoint, "
+                  "or one without any of thermal.r_jc, r_sink and sink_flow (the junction model needs all three): "
                   "the junction rules are not checked for it and its fans are taken at full speed.",
                   {}},
                  checkMissingLimits);

@@ -408,3 +408,43 @@ TEST_CASE("a shelf or rack type without a figure the budget needs says what it t
         CHECK_FALSE((v.rule == "power.figure.missing" && v.message.find("psu") != std::string::npos));
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("a chassis without one of the junction model's figures is not checked, not judged on the rest",
+          "[signoff][thermal]")
+{
+    // Without thermal.r_sink the junction was inlet + P x r_jc alone: 47 degC and a clean pass, where
+    // the whole model fails the chassis at a larger r_sink. Each of the three figures, removed alone.
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("rdt-junction-" + std::to_string(::getpid()));
+    for (const std::string key : {"r_jc", "r_sink", "sink_flow"}) {
+        CAPTURE(key);
+        std::filesystem::create_directories(dir / key);
+        std::string gt = core::readTextFile(kRoot + "data/catalog/meta-grand-teton-h100.yaml");
+        gt.replace(gt.find("slug: meta-grand-teton-h100"), 27, "slug: x-gt");
+        const std::size_t at = gt.find("\n    " + key + ": {");
+        REQUIRE(at != std::string::npos);
+        gt.erase(at + 1, gt.find('\n', at + 1) - at);
+        std::ofstream(dir / key / "x-gt.yaml") << gt;
+        analysis::RunOptions o;
+        o.designPath = (dir / key / "junction.yaml").string();
+        o.designText = "rdt: 1\nname: junction\ncatalog: [.]\n"
+                       "site: {altitude: 0 m, supply_air: 27 degC, ashrae_class: A2}\n"
+                       "layout: {halls: [{id: lab, rows: [{id: row1, racks: [{id: rack1, rack_type: orv3-hpr, "
+                       "slots: [{ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-a}, "
+                       "{ou: 6, part: x-gt, id: gt0}]}]}]}]}\n";
+        core::Progress progress;
+        const analysis::RunResult r = analysis::run(o, progress);
+        REQUIRE(r.thermal);
+        const thermal::ChassisThermal& c = r.thermal->racks.at(0).chassis.at(0);
+        CHECK(std::isnan(c.gpuJunctionK));
+        bool noted = false;
+        for (const core::Violation& v : r.violations) {
+            CHECK(v.rule != "thermal.gpu.junction");
+            noted = noted || (v.rule == "thermal.limits.missing" &&
+                              v.message.find("x-gt has no thermal." + key + " (GPU junction not modelled") !=
+                                  std::string::npos);
+        }
+        CHECK(noted);
+    }
+    std::filesystem::remove_all(dir);
+}
