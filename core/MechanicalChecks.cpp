@@ -3,6 +3,9 @@
 #include "core/PartChecks.h"
 
 #include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
 
 namespace rdt::core {
 namespace {
@@ -84,6 +87,36 @@ void checkMass(CheckContext& ctx)
     }
 }
 
+/// Figures the mechanical rules need but the catalog lacks: one info per part and figure, naming
+/// the rule left unchecked or the value taken (never another part's figure).
+void checkMissingFigures(CheckContext& ctx)
+{
+    std::set<std::string> seen;
+    const auto note = [&](const Part& p, const std::string& text) {
+        if (seen.insert(p.slug + text).second)
+            ctx.report(p.slug, "not checked: " + p.slug + " has no " + text, NAN, NAN, "", p.loc);
+    };
+    for (const Rack& rack : ctx.design().racks) {
+        const Part& type = *rack.rackType;
+        if (!type.find("usable_ou"))
+            note(type, "usable_ou (taken as 44 OU: orv3.slot.range)");
+        if (!type.find("bay_width"))
+            note(type, "bay_width (orv3.part.width)");
+        if (!type.find("frame_depth"))
+            note(type, "frame_depth (orv3.part.depth)");
+        if (!type.find("max_payload"))
+            note(type, "max_payload (orv3.rack.mass)");
+        for (const Slot& s : rack.slots) {
+            if (!s.part->find("width"))
+                note(*s.part, "width (orv3.part.width)");
+            if (!s.part->find("depth"))
+                note(*s.part, "depth (orv3.part.depth)");
+            if (!s.part->find("weight"))
+                note(*s.part, "weight (counted as 0 kg: orv3.rack.mass)");
+        }
+    }
+}
+
 } // namespace
 
 void registerChecks(CheckRegistry& registry)
@@ -124,6 +157,15 @@ void registerChecks(CheckRegistry& registry)
                   "without a weight count as 0 kg.",
                   {}},
                  checkMass);
+    registry.add({"mechanical.figure.missing",
+                  "Every figure the mechanical rules need is in the catalog",
+                  Severity::Info,
+                  "rdt: a figure a check needs but the catalog lacks is reported, never borrowed from another part",
+                  "A rack type without usable_ou (taken as 44 OU), bay_width, frame_depth or max_payload, or a part "
+                  "in a rack without width, depth or weight (counted as 0 kg): the message names the rule left "
+                  "unchecked or the value taken.",
+                  {}},
+                 checkMissingFigures);
     registerPartChecks(registry);
 }
 

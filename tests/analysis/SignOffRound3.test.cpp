@@ -448,3 +448,44 @@ TEST_CASE("a chassis without one of the junction model's figures is not checked,
     }
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("a rack type or part without a figure the mechanical rules need says so", "[signoff][mechanical]")
+{
+    // Without bay_width, frame_depth or max_payload the width, depth and mass rules vanished for the
+    // rack without a word (an oversize 1,500 kg sled passed); without weight a part counted 0 kg.
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("rdt-mechanical-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    std::string rack = core::readTextFile(kRoot + "data/catalog/orv3-hpr.yaml");
+    rack.replace(rack.find("slug: orv3-hpr"), 14, "slug: x-rack");
+    for (const char* key : {"\n  usable_ou:", "\n  bay_width:", "\n  frame_depth:", "\n  max_payload:"}) {
+        const std::size_t at = rack.find(key);
+        REQUIRE(at != std::string::npos);
+        rack.erase(at + 1, rack.find('\n', at + 1) - at);
+    }
+    std::ofstream(dir / "x-rack.yaml") << rack;
+    std::string sw = core::readTextFile(kRoot + "data/catalog/meta-minipack2.yaml");
+    sw.replace(sw.find("slug: meta-minipack2"), 20, "slug: x-switch");
+    sw.erase(sw.find("\nweight:") + 1, sw.find('\n', sw.find("\nweight:") + 1) - sw.find("\nweight:"));
+    std::ofstream(dir / "x-switch.yaml") << sw;
+    analysis::RunOptions o;
+    o.designPath = (dir / "mechanical.yaml").string();
+    o.designText = "rdt: 1\nname: mechanical\ncatalog: [.]\n"
+                   "site: {altitude: 0 m, supply_air: 27 degC, ashrae_class: A2}\n"
+                   "layout: {halls: [{id: lab, rows: [{id: row1, racks: [{id: rack1, rack_type: x-rack, "
+                   "slots: [{ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-a}, "
+                   "{ou: 20, part: x-switch, id: sw}]}]}]}]}\n";
+    core::Progress progress;
+    const analysis::RunResult r = analysis::run(o, progress);
+    std::string notes;
+    for (const core::Violation& v : r.violations)
+        if (v.rule == "mechanical.figure.missing")
+            notes += v.message + "\n";
+    INFO(notes);
+    for (const char* text : {"x-rack has no usable_ou (taken as 44 OU", "x-rack has no bay_width (orv3.part.width)",
+                             "x-rack has no frame_depth (orv3.part.depth)", "x-rack has no max_payload (orv3.rack.mass)",
+                             "x-switch has no weight (counted as 0 kg"})
+        CHECK(notes.find(text) != std::string::npos);
+    CHECK(notes.find("orv3-hpr-power-shelf") == std::string::npos); // the shipped shelf has them all
+    std::filesystem::remove_all(dir);
+}
