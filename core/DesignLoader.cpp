@@ -105,6 +105,11 @@ LinkClass readLink(const Cursor& c, const Design& d, const Catalog& catalog)
         l.cable = &catalog.require(cab->str(), cab->loc());
         if (l.cable->kind != PartKind::Cable)
             cab->fail("\"" + l.cable->slug + "\" is not a cable");
+        // A copper DAC analysed as optics (or an optic as twinax) gave a verdict for another link.
+        const std::string cableMedium = l.cable->text("medium");
+        if (!cableMedium.empty() && cableMedium != l.medium)
+            c["medium"].fail("medium " + l.medium + " contradicts the cable: \"" + l.cable->slug + "\" is " +
+                             cableMedium);
     }
     if (auto len = c.find("length"))
         l.lengthM = len->quantity(Dimension::Length, Range{0.0, 100000.0});

@@ -17,6 +17,10 @@ void detail::missingFigures(const core::Design& d, const core::Rack& r,
                 gpu && !gpu->find("peak_power_ratio"))
                 noteOnce(out, gpu->slug + " has no peak_power_ratio (its peak taken at its cap: orv3.psu.pulse and "
                                           "the peak basis)");
+    for (const core::Slot& s : r.slots)
+        if (s.part->kind == core::PartKind::BbuShelf && !s.part->find("energy") && !s.part->find("holdup_at_rating"))
+            noteOnce(out, s.part->slug + " has no energy or holdup_at_rating (no stored energy counted: "
+                                         "orv3.bbu.holdup)");
     for (const core::Slot* s : shelfSlots) {
         if (!s->part->find("pulse_rating"))
             noteOnce(out, s->part->slug + " has no pulse_rating (orv3.psu.pulse)");

@@ -188,7 +188,9 @@ void checkHoldup(core::CheckContext& ctx)
         if (!r.fails("orv3.bbu.holdup"))
             return;
         std::string why =
-            r.bbuEnergyJ <= 0 ? "the rack has no BBU shelf"
+            r.bbuEnergyJ <= 0 && r.bbuDischargeW > 0
+                ? "its BBU shelves' catalog entries give no energy or holdup_at_rating (counted as none)"
+            : r.bbuEnergyJ <= 0 ? "the rack has no BBU shelf"
             : r.itLoadW > r.bbuDischargeW
                 ? "the load exceeds the BBU discharge limit of " + formatQuantity(r.bbuDischargeW, Dimension::Power)
                 : "BBU energy " + formatQuantity(r.bbuEnergyJ, Dimension::Energy) + " at " +

@@ -378,10 +378,20 @@ TEST_CASE("a shelf or rack type without a figure the budget needs says what it t
         shelf.erase(at + 1, shelf.find('\n', at + 1) - at);
     }
     std::ofstream(dir / "parts" / "x-shelf.yaml") << shelf;
+    // A BBU shelf without energy and holdup_at_rating: "the rack has no BBU shelf" was the reason given.
+    std::string bbu = core::readTextFile(kRoot + "data/catalog/orv3-hpr-bbu-shelf-6x5p5kw.yaml");
+    bbu.replace(bbu.find("slug: orv3-hpr-bbu-shelf-6x5p5kw"), 32, "slug: x-bbu");
+    for (const char* key : {"\n  holdup_at_rating:", "\n  energy:"}) {
+        const std::size_t at = bbu.find(key);
+        REQUIRE(at != std::string::npos);
+        bbu.erase(at + 1, bbu.find('\n', at + 1) - at);
+    }
+    std::ofstream(dir / "parts" / "x-bbu.yaml") << bbu;
     std::string design = "rdt: 1\nname: figures\ncatalog: [parts]\n"
                          "site: {altitude: 0 m, supply_air: 27 degC, ashrae_class: A2}\n"
                          "layout: {halls: [{id: lab, rows: [{id: row1, racks: [{id: rack1, rack_type: orv3-hpr, "
-                         "slots: [{ou: 1, part: x-shelf, id: psu-a}, {ou: 6, part: meta-grand-teton-h100, id: gt0}, "
+                         "slots: [{ou: 1, part: x-shelf, id: psu-a}, {ou: 3, part: x-bbu, id: bbu-a}, "
+                         "{ou: 6, part: meta-grand-teton-h100, id: gt0}, "
                          "{ou: 15, part: meta-grand-teton-h100, id: gt1}]}]}]}]}\n";
     analysis::RunOptions o;
     o.designPath = (dir / "figures.yaml").string();
@@ -397,6 +407,15 @@ TEST_CASE("a shelf or rack type without a figure the budget needs says what it t
     CHECK(notes.find("x-shelf has no droop (taken as none") != std::string::npos);
     CHECK(notes.find("x-shelf has no input_phases (taken as one phase") != std::string::npos);
     CHECK(notes.find("x-shelf has no whips (taken as one whip") != std::string::npos);
+    CHECK(notes.find("x-bbu has no energy or holdup_at_rating (no stored energy counted") != std::string::npos);
+    bool holdup = false;
+    for (const core::Violation& v : r.violations)
+        if (v.rule == "orv3.bbu.holdup") {
+            holdup = true;
+            CHECK(v.message.find("its BBU shelves' catalog entries give no energy or holdup_at_rating") !=
+                  std::string::npos);
+        }
+    CHECK(holdup);
     // One phase, one whip: the whole input on one conductor, against the shelf's 30 A breaker.
     REQUIRE(r.power);
     const power::ShelfPower& sh = r.power->racks.at(0).shelves.at(0);

@@ -132,6 +132,12 @@ TEST_CASE("design bad input is located", "[design]")
     CHECK_THROWS_WITH(loadText("layout: {halls: [{id: h, rows: [{id: w, racks: [{id: k, rack_type: orv3-600a}]}]}]}\n"
                                "waivers: [{rule: x, justification: ok}]\n"),
                       Contains("written justification"));
+    // A link's medium against its cable's: a DAC analysed as optics passed as optics.
+    CHECK_THROWS_WITH(loadText("layout: {halls: [{id: h, rows: [{id: w, racks: [{id: k, rack_type: orv3-600a}]}]}]}\n"
+                               "links: [{class: x, medium: optical, from: {part: meta-grand-teton-h100}, "
+                               "to: {part: meta-minipack2}, cable: dac-400g-osfp-2m}]\n"),
+                      Contains("inline.yaml:2:") &&
+                          Contains("medium optical contradicts the cable: \"dac-400g-osfp-2m\" is copper"));
     CHECK_THROWS_WITH(loadText("catalog: [no-such-folder]\nlayout: {halls: []}\n"), Contains("catalog folder"));
 }
 
