@@ -34,7 +34,7 @@ void checkEndpoints(core::CheckContext& ctx)
 /// the overhead tray between the racks (their floor positions, along x then y), plus the routing
 /// slack — the shortest run a cable tray allows, so a cable shorter than it cannot be laid.
 void checkCrossRack(core::CheckContext& ctx, const core::LinkClass& l, const core::Rack& fromRack,
-                    const core::Rack& toRack, double length)
+                    const core::Rack& toRack, double length, const std::string& against)
 {
     const core::LayoutGeometry geo = core::computeLayout(ctx.design());
     const auto index = [&](const core::Rack& r) { return static_cast<int>(&r - ctx.design().racks.data()); };
@@ -56,7 +56,7 @@ void checkCrossRack(core::CheckContext& ctx, const core::LinkClass& l, const cor
                    "link " + l.id + ": " + l.fromSlot + ":" + l.fromPort + " (rack " + fromRack.id + ") to " +
                        l.toSlot + ":" + l.toPort + " (rack " + toRack.id + ") needs about " +
                        formatQuantity(need, Dimension::Length) + " of cable (up each rack, along the tray), " +
-                       l.cable->slug + " is " + formatQuantity(length, Dimension::Length),
+                       against,
                    need, length, "m", l.loc);
 }
 
@@ -73,8 +73,16 @@ void checkReach(core::CheckContext& ctx)
                        "link class " + l.id + ": " + formatQuantity(length, Dimension::Length) + " of " +
                            l.cable->slug + " exceeds its " + formatQuantity(*reach, Dimension::Length) + " reach",
                        length, *reach, "m", l.loc);
-        if (length <= 0.0)
+        // A cable without a length in the catalog (or the design) is as long as the placement needs
+        // (docs/signal.md), which its reach still bounds.
+        const bool byReach = length <= 0.0;
+        if (byReach && !reach)
             continue;
+        const double limit = byReach ? *reach : length;
+        const std::string against =
+            byReach ? "beyond the " + formatQuantity(*reach, Dimension::Length) + " reach of " + l.cable->slug +
+                          " (no length in the catalog)"
+                    : l.cable->slug + " is " + formatQuantity(length, Dimension::Length);
         if (!l.fromSlot.empty()) { // one port-to-port link: its two slots
             const core::Slot *from = nullptr, *to = nullptr;
             const core::Rack *fromRack = nullptr, *toRack = nullptr;
@@ -92,28 +100,26 @@ void checkReach(core::CheckContext& ctx)
             if (!from || !to)
                 continue; // the loader refuses a port on no slot
             if (fromRack != toRack) {
-                checkCrossRack(ctx, l, *fromRack, *toRack, length);
+                checkCrossRack(ctx, l, *fromRack, *toRack, limit, against);
                 continue;
             }
             const double need = requiredCableLengthM(*from, *to, kOpenUM, slack);
-            if (need > length)
+            if (need > limit)
                 ctx.report("links/" + l.id,
                            "link " + l.id + ": " + l.fromSlot + ":" + l.fromPort + " to " + l.toSlot + ":" + l.toPort +
-                               " needs about " + formatQuantity(need, Dimension::Length) + " of cable, " +
-                               l.cable->slug + " is " + formatQuantity(length, Dimension::Length),
-                           need, length, "m", l.loc);
+                               " needs about " + formatQuantity(need, Dimension::Length) + " of cable, " + against,
+                           need, limit, "m", l.loc);
             continue;
         }
         forEachRackLink(ctx.design(), l, [&](const core::Rack&, const core::Slot& from, const core::Slot* to) {
             if (!to)
                 return;
             const double need = requiredCableLengthM(from, *to, kOpenUM, slack);
-            if (need > length)
+            if (need > limit)
                 ctx.report(from.id,
                            "link class " + l.id + ": " + from.name + " to " + to->name + " needs about " +
-                               formatQuantity(need, Dimension::Length) + " of cable, " + l.cable->slug + " is " +
-                               formatQuantity(length, Dimension::Length),
-                           need, length, "m", from.loc);
+                               formatQuantity(need, Dimension::Length) + " of cable, " + against,
+                           need, limit, "m", from.loc);
         });
     }
 }

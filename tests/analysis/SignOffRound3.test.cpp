@@ -508,3 +508,37 @@ TEST_CASE("a rack type or part without a figure the mechanical rules need says s
     CHECK(notes.find("orv3-hpr-power-shelf") == std::string::npos); // the shipped shelf has them all
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("a cable without a length is as long as its run needs, within its reach", "[signoff][signal]")
+{
+    // Without `length` the cable was taken as long as the placement needed and its max_reach was
+    // never compared: a 2.13 m run passed on a 2 m-reach DAC.
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("rdt-reach-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    std::string dac = core::readTextFile(kRoot + "data/catalog/dac-400g-osfp-2m.yaml");
+    dac.replace(dac.find("slug: dac-400g-osfp-2m"), 22, "slug: x-dac");
+    dac.erase(dac.find("\n  length: 2 m") + 1, 13);
+    std::ofstream(dir / "x-dac.yaml") << dac;
+    const auto runAt = [&](int gt1Ou) {
+        std::string text = bringUp(gt1Ou, "rack1/gt1", "x-dac");
+        text.replace(text.find("name: round3\n"), 13, "name: round3\ncatalog: [.]\n");
+        analysis::RunOptions o;
+        o.designPath = (dir / "reach.yaml").string();
+        o.designText = text;
+        core::Progress progress;
+        return analysis::run(o, progress);
+    };
+    // OU 6 to OU 40: 34 x 0.048 + 0.5 = 2.132 m against the 2 m reach; to OU 36: 1.94 m, within.
+    const auto over = runAt(40);
+    REQUIRE(subjects(over, "signal.cable.reach") == std::vector<std::string>{"links/bring-up"});
+    for (const core::Violation& v : over.violations)
+        if (v.rule == "signal.cable.reach") {
+            INFO(v.message);
+            CHECK(v.measured == Approx(34 * 0.048 + 0.5).epsilon(1e-9));
+            CHECK(v.limit == Approx(2.0));
+            CHECK(v.message.find("beyond the 2 m reach of x-dac (no length in the catalog)") != std::string::npos);
+        }
+    CHECK(subjects(runAt(36), "signal.cable.reach").empty());
+    std::filesystem::remove_all(dir);
+}
