@@ -24,6 +24,14 @@ namespace {
 
 const std::string kRoot = RDT_SOURCE_DIR "/";
 
+/// `text` without the catalog line that starts at `key` (a "\n"-led prefix: a field, not a comment).
+void dropLine(std::string& text, const std::string& key)
+{
+    const std::size_t at = text.find(key);
+    REQUIRE(at != std::string::npos);
+    text.erase(at + 1, text.find('\n', at + 1) - at);
+}
+
 analysis::RunResult runText(const std::string& text, double gpuCapW = NAN,
                             core::ThermalModel model = core::ThermalModel::Network)
 {
@@ -372,20 +380,14 @@ TEST_CASE("a shelf or rack type without a figure the budget needs says what it t
     std::filesystem::create_directories(dir / "parts");
     std::string shelf = core::readTextFile(kRoot + "data/catalog/orv3-hpr-power-shelf-6x5p5kw.yaml");
     shelf.replace(shelf.find("slug: orv3-hpr-power-shelf-6x5p5kw"), 34, "slug: x-shelf");
-    for (const char* key : {"\n  output_voltage: {", "\n  droop: {", "\n  input_phases: 3", "\n  whips: {"}) {
-        const std::size_t at = shelf.find(key);
-        REQUIRE(at != std::string::npos);
-        shelf.erase(at + 1, shelf.find('\n', at + 1) - at);
-    }
+    for (const char* key : {"\n  output_voltage: {", "\n  droop: {", "\n  input_phases: 3", "\n  whips: {"})
+        dropLine(shelf, key);
     std::ofstream(dir / "parts" / "x-shelf.yaml") << shelf;
     // A BBU shelf without energy and holdup_at_rating: "the rack has no BBU shelf" was the reason given.
     std::string bbu = core::readTextFile(kRoot + "data/catalog/orv3-hpr-bbu-shelf-6x5p5kw.yaml");
     bbu.replace(bbu.find("slug: orv3-hpr-bbu-shelf-6x5p5kw"), 32, "slug: x-bbu");
-    for (const char* key : {"\n  holdup_at_rating:", "\n  energy:"}) {
-        const std::size_t at = bbu.find(key);
-        REQUIRE(at != std::string::npos);
-        bbu.erase(at + 1, bbu.find('\n', at + 1) - at);
-    }
+    for (const char* key : {"\n  holdup_at_rating:", "\n  energy:"})
+        dropLine(bbu, key);
     std::ofstream(dir / "parts" / "x-bbu.yaml") << bbu;
     std::string design = "rdt: 1\nname: figures\ncatalog: [parts]\n"
                          "site: {altitude: 0 m, supply_air: 27 degC, ashrae_class: A2}\n"
@@ -440,9 +442,7 @@ TEST_CASE("a chassis without one of the junction model's figures is not checked,
         std::filesystem::create_directories(dir / key);
         std::string gt = core::readTextFile(kRoot + "data/catalog/meta-grand-teton-h100.yaml");
         gt.replace(gt.find("slug: meta-grand-teton-h100"), 27, "slug: x-gt");
-        const std::size_t at = gt.find("\n    " + key + ": {");
-        REQUIRE(at != std::string::npos);
-        gt.erase(at + 1, gt.find('\n', at + 1) - at);
+        dropLine(gt, "\n    " + key + ": {");
         std::ofstream(dir / key / "x-gt.yaml") << gt;
         analysis::RunOptions o;
         o.designPath = (dir / key / "junction.yaml").string();
@@ -477,15 +477,12 @@ TEST_CASE("a rack type or part without a figure the mechanical rules need says s
     std::filesystem::create_directories(dir);
     std::string rack = core::readTextFile(kRoot + "data/catalog/orv3-hpr.yaml");
     rack.replace(rack.find("slug: orv3-hpr"), 14, "slug: x-rack");
-    for (const char* key : {"\n  usable_ou:", "\n  bay_width:", "\n  frame_depth:", "\n  max_payload:"}) {
-        const std::size_t at = rack.find(key);
-        REQUIRE(at != std::string::npos);
-        rack.erase(at + 1, rack.find('\n', at + 1) - at);
-    }
+    for (const char* key : {"\n  usable_ou:", "\n  bay_width:", "\n  frame_depth:", "\n  max_payload:"})
+        dropLine(rack, key);
     std::ofstream(dir / "x-rack.yaml") << rack;
     std::string sw = core::readTextFile(kRoot + "data/catalog/meta-minipack2.yaml");
     sw.replace(sw.find("slug: meta-minipack2"), 20, "slug: x-switch");
-    sw.erase(sw.find("\nweight:") + 1, sw.find('\n', sw.find("\nweight:") + 1) - sw.find("\nweight:"));
+    dropLine(sw, "\nweight:");
     std::ofstream(dir / "x-switch.yaml") << sw;
     analysis::RunOptions o;
     o.designPath = (dir / "mechanical.yaml").string();
@@ -518,7 +515,7 @@ TEST_CASE("a cable without a length is as long as its run needs, within its reac
     std::filesystem::create_directories(dir);
     std::string dac = core::readTextFile(kRoot + "data/catalog/dac-400g-osfp-2m.yaml");
     dac.replace(dac.find("slug: dac-400g-osfp-2m"), 22, "slug: x-dac");
-    dac.erase(dac.find("\n  length: 2 m") + 1, 13);
+    dropLine(dac, "\n  length: 2 m");
     std::ofstream(dir / "x-dac.yaml") << dac;
     const auto runAt = [&](int gt1Ou) {
         std::string text = bringUp(gt1Ou, "rack1/gt1", "x-dac");
