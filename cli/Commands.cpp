@@ -226,6 +226,35 @@ int runField(const FieldArgs& args)
                                    "case to compare with as --from-openfoam DIR (--intakes-from is for check, "
                                    "report and validate)");
         o.ownIntakes = true;
+        if (!args.h5.empty() && args.fromOpenFoam.empty())
+            throw core::InputError(core::SourceLoc{"command line", 0, 0, "--h5"},
+                                   "--h5 writes the comparison with an OpenFOAM run: give --from-openfoam DIR");
+        // The case is read, and its racks matched to the design's, before the room is solved: a case
+        // not run or from another design is refused at once, not after a whole hall's solve.
+        std::optional<report::OpenFoamComparison> reference;
+        std::vector<std::size_t> caseRack; // each case rack's index among the design's racks
+        if (!args.fromOpenFoam.empty()) {
+            report::OpenFoamComparison c;
+            c.result = room::readOpenFoamResult(args.fromOpenFoam);
+            const core::Design d = core::loadDesign(args.design, analysis::dataDir() + "/catalog");
+            for (const room::OpenFoamIntake& r : c.result.racks) {
+                std::size_t at = d.racks.size();
+                for (std::size_t i = 0; i < d.racks.size(); ++i)
+                    if (d.racks[i].id == r.id)
+                        at = i;
+                if (at == d.racks.size()) {
+                    std::vector<std::string> known;
+                    for (const core::Rack& k : d.racks)
+                        known.push_back(k.id);
+                    throw core::InputError(core::SourceLoc{args.fromOpenFoam + "/rdt-racks.txt", 0, 0, r.patch},
+                                           "rack \"" + r.id + "\" is not in " + args.design +
+                                               " (was the case exported from another design?)" +
+                                               core::didYouMean(r.id, known));
+                }
+                caseRack.push_back(at);
+            }
+            reference = std::move(c);
+        }
         const analysis::RunResult result = analysis::run(o, progress);
         const room::FieldThermal& field = *room::fieldOf(*result.thermal);
         const room::RoomField* chosen = field.rooms.empty() ? nullptr : &field.rooms.front();
@@ -279,32 +308,11 @@ int runField(const FieldArgs& args)
             fo.boxNames = room::boxNames(chosen->geometry, result.design);
             exported = room::exportOpenFoam(chosen->geometry, *chosen->solver, args.openFoamDir, fo);
         }
-        if (!args.h5.empty() && args.fromOpenFoam.empty())
-            throw core::InputError(core::SourceLoc{"command line", 0, 0, "--h5"},
-                                   "--h5 writes the comparison with an OpenFOAM run: give --from-openfoam DIR");
-        std::optional<report::OpenFoamComparison> reference;
-        if (!args.fromOpenFoam.empty()) {
-            report::OpenFoamComparison c;
-            c.result = room::readOpenFoamResult(args.fromOpenFoam);
-            std::vector<std::string> known;
-            for (const room::OpenFoamIntake& r : c.result.racks) {
-                std::size_t at = result.design.racks.size();
-                for (std::size_t i = 0; i < result.design.racks.size(); ++i)
-                    if (result.design.racks[i].id == r.id)
-                        at = i;
-                if (at == result.design.racks.size()) {
-                    for (const core::Rack& k : result.design.racks)
-                        known.push_back(k.id);
-                    throw core::InputError(core::SourceLoc{args.fromOpenFoam + "/rdt-racks.txt", 0, 0, r.patch},
-                                           "rack \"" + r.id + "\" is not in " + args.design +
-                                               " (was the case exported from another design?)" +
-                                               core::didYouMean(r.id, known));
-                }
-                c.rdtIntakeC.push_back(result.thermal->racks[at].fieldIntakeK - 273.15);
-            }
+        if (reference) {
+            for (std::size_t at : caseRack)
+                reference->rdtIntakeC.push_back(result.thermal->racks[at].fieldIntakeK - 273.15);
             if (!args.h5.empty())
-                report::writeOpenFoamH5(args.h5, c);
-            reference = std::move(c);
+                report::writeOpenFoamH5(args.h5, *reference);
         }
         if (args.json) {
             nlohmann::json j = report::fieldJson(*result.thermal);

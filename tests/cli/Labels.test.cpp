@@ -67,11 +67,13 @@ TEST_CASE("rdt check's and rdt field's air figures have names that tell them apa
 {
     // Before: rdt field said "hottest air at a rack front 34.2 degC", rdt check "warmest inlet
     // 31.8 degC" for the same room: one grid cell in front of a rack against the mean air a chassis
-    // draws. Both now name what they are, and rdt field prints both.
-    const Run check = runRdt("check data/designs/row-pair.yaml");
+    // draws. Both now name what they are, and rdt field prints both. (A room of six racks: the
+    // labels are the room's, whatever its size.)
+    const std::string design = "tests/fixtures/room/row-pair-6.yaml";
+    const Run check = runRdt("check " + design);
     std::smatch c;
     REQUIRE(std::regex_search(check.out, c, std::regex("warmest chassis inlet ([0-9.]+) degC")));
-    const Run field = runRdt("field data/designs/row-pair.yaml");
+    const Run field = runRdt("field " + design);
     std::smatch f;
     REQUIRE(std::regex_search(field.out, f,
                               std::regex("hottest air cell at a rack front ([0-9.]+) degC \\([^;]+; one grid cell\\), "
