@@ -131,6 +131,7 @@ RackLoopResult solveRackLoop(const RackLoopSpec& spec)
 {
     checkSource(spec.source);
     Network net;
+    net.referencePa = 0; // gauge: the pumps' suction (the tank's side) at zero; the design adds its fill pressure
     net.nodes = {"source suction", "source discharge"};
     net.branches.push_back({"source", 0, 1, {spec.source}});
     const RackNodes at = addRack(net, spec, 1, 0, "");
@@ -162,6 +163,7 @@ RowLoopResult solveRowLoop(const RowLoopSpec& spec)
         throw NetworkError("a row loop's CDU needs its UA and the facility water's capacity rate (W/K) > 0");
     const int m = static_cast<int>(spec.racks.size());
     Network net;
+    net.referencePa = 0; // gauge: the pumps' suction (the tank's side) at zero; the design adds its fill pressure
     net.nodes = {"CDU suction", "CDU discharge"};
     net.branches.push_back({"CDU pumps", 0, 1, {spec.source}});
     // Headers: rack j's supply tee and return tee; the supply header runs from the CDU along the row.

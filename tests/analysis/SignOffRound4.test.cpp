@@ -1,0 +1,91 @@
+// Verdicts you can sign, round four (2026-12-06): each defect a new-user trial found in the liquid
+// loops, the power caps and the throughput has a test here that failed on the code before the fix,
+// with the hand calculation behind each number.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "analysis/Pipeline.h"
+#include "liquid/LiquidDesign.h"
+
+using namespace rdt;
+
+namespace {
+
+const std::string kRoot = RDT_SOURCE_DIR "/";
+const std::string kCatalina = kRoot + "data/designs/meta-catalina-gb200.yaml";
+
+std::string slurp(const std::string& path)
+{
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+/// `text` with each `from` (which must be there) replaced by its `to`.
+std::string edited(std::string text, const std::vector<std::pair<std::string, std::string>>& edits)
+{
+    for (const auto& [from, to] : edits) {
+        const std::size_t at = text.find(from);
+        REQUIRE(at != std::string::npos);
+        text.replace(at, from.size(), to);
+    }
+    return text;
+}
+
+analysis::RunResult run(const std::string& path, const std::string& text, analysis::RunOptions o = {})
+{
+    o.designPath = path;
+    o.designText = text;
+    core::Progress quiet;
+    return analysis::run(o, quiet);
+}
+
+std::vector<std::string> subjects(const analysis::RunResult& r, const std::string& rule)
+{
+    std::vector<std::string> out;
+    for (const core::Violation& v : r.violations)
+        if (v.rule == rule)
+            out.push_back(v.subject);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("liquid pressures are gauge: a tray port lies between the fill pressure and the pumps' outlet",
+          "[liquid][signoff]")
+{
+    // Until 2026-12-06 the loop's reference node held one atmosphere (101.3 kPa absolute) and the
+    // fill pressure was added on top, so every port and manifold figure called "gauge" was 101.3 kPa
+    // high: at a 250 kPa fill every tray "failed" the connectors' 50 psi (344.7 kPa) at 383.9 kPa,
+    // downstream of pumps whose outlet was 300.8 kPa. A port downstream of the pumps can be no higher
+    // than their outlet (fill + rise) and no lower than the fill at their suction.
+    for (const char* fill : {"70 kPa", "250 kPa"}) {
+        INFO("fill " << fill);
+        const analysis::RunResult r =
+            run(kCatalina, edited(slurp(kCatalina), {{"fill_pressure: 70 kPa", std::string("fill_pressure: ") + fill}}));
+        REQUIRE(r.liquid);
+        const double fillPa = std::stod(fill) * 1e3;
+        REQUIRE(!r.liquid->racks.empty());
+        for (const liquid::RackLiquid& rack : r.liquid->racks) {
+            const liquid::LoopLiquid& loop = r.liquid->loops.at(static_cast<std::size_t>(rack.loop));
+            CHECK(rack.connectorBoundPa == Approx(fillPa + loop.sourcePa).epsilon(1e-12));
+            CHECK(rack.inletPa <= rack.connectorBoundPa);
+            for (int ti : rack.trays) {
+                const liquid::TrayLiquid& t = r.liquid->trays.at(static_cast<std::size_t>(ti));
+                INFO(t.id << ": supply port " << t.supplyPortPa << " Pa, pumps' outlet " << rack.connectorBoundPa);
+                CHECK(t.supplyPortPa > fillPa);
+                CHECK(t.supplyPortPa <= rack.connectorBoundPa);
+                CHECK(t.returnPortPa >= fillPa - 1.0);
+                CHECK(t.returnPortPa < t.supplyPortPa);
+            }
+        }
+        // 250 kPa + the pumps' ~51 kPa rise is within the connectors' 344.7 kPa: no verdict.
+        CHECK(subjects(r, "liquid.connector.pressure").empty());
+    }
+}
