@@ -262,47 +262,6 @@ std::string thermalSummaryText(const thermal::ThermalResult& t)
     return out.str();
 }
 
-std::string liquidSummaryText(const liquid::LiquidResult& L)
-{
-    std::ostringstream out;
-    char b[512];
-    for (const liquid::LoopLiquid& l : L.loops) {
-        double minPerKw = INFINITY, hottestCase = NAN;
-        std::string minTray, hotTray;
-        for (int ri : l.racks)
-            for (int ti : L.racks[static_cast<std::size_t>(ri)].trays) {
-                const liquid::TrayLiquid& t = L.trays[static_cast<std::size_t>(ti)];
-                const double perKw = t.heatW > 0 ? t.flowM3s * 6e4 / (t.heatW / 1e3) : INFINITY;
-                if (perKw < minPerKw) {
-                    minPerKw = perKw;
-                    minTray = t.id;
-                }
-                if (std::isfinite(t.caseC) && !(t.caseC <= hottestCase)) {
-                    hottestCase = t.caseC;
-                    hotTray = t.id;
-                }
-            }
-        std::snprintf(b, sizeof b,
-                      "liquid   %s: %d/%d %s (%s), %.1f kW at %.0f L/min (pumps %.0f %%), supply %.1f degC%s, return "
-                      "%.1f degC, capacity %.1f kW at %.1f degC %s; least flow %.2f L/min per kW (%s)",
-                      l.id.c_str(), l.running, l.count, l.cdu.c_str(), l.type.c_str(), l.heatW / 1e3,
-                      l.flowM3s * 6e4, l.pumpSpeed * 100, l.supplyC,
-                      l.holdsSetpoint ? "" : " (above its setpoint: capacity short)", l.returnC, l.capacityW / 1e3,
-                      l.facilityC, l.type == "liquid-to-air" ? "air" : "facility water", minPerKw, minTray.c_str());
-        out << b;
-        if (!hotTray.empty()) {
-            std::snprintf(b, sizeof b, ", hottest plate case %.1f degC (%s)", hottestCase, hotTray.c_str());
-            out << b;
-        }
-        if (!l.scenario.empty())
-            out << " [" << l.scenario << "]";
-        out << "\n";
-        if (!l.propertiesNote.empty())
-            out << "         " << l.propertiesNote << "\n";
-    }
-    return out.str();
-}
-
 std::string violationsText(const std::vector<core::Violation>& violations, const core::CheckRegistry& registry,
                            std::size_t maxPerRule)
 {

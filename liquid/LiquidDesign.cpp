@@ -9,6 +9,7 @@
 #include "core/Error.h"
 #include "core/Units.h"
 #include "liquid/RackLoop.h"
+#include "models/AirProperties.h"
 #include "models/Coolant.h"
 #include "models/PowerModels.h"
 
@@ -18,8 +19,12 @@ namespace {
 
 constexpr double kC = 273.15;
 constexpr double kOuM = 0.048;      ///< one OpenU
-constexpr double kAirDensity = 1.2; ///< kg/m³, standard air for a liquid-to-air unit's rated flow
+constexpr double kAirDensity = 1.2; ///< kg/m³, standard air: what a liquid-to-air unit's rated flow is stated at
 constexpr double kAirCp = 1005.0;   ///< J/(kg·K)
+/// A liquid-to-air coil's UA against its air's mass flow: the air side holds most of the coil's
+/// resistance and its film coefficient goes as the mass velocity to the 0.8 (Colburn j-factor,
+/// Dittus–Boelter); taking the whole UA to scale so is the conservative side at thinner air.
+constexpr double kAirSideExponent = 0.8;
 
 /// A figure the loop needs from a part; a located error naming the field when the catalog lacks it.
 double need(const core::Part& part, const char* field, const std::string& why)
@@ -184,15 +189,22 @@ LiquidResult computeLiquid(const core::Design& d)
             rating.approachK = need(cdu, "cdu.rating.approach", why);
             rating.itRate = need(cdu, "cdu.rating.it_flow", why) * it.density * it.specificHeat;
             const double facilityFlow = need(cdu, "cdu.rating.facility_flow", why);
+            double uaScale = 1.0;
             if (toAir) {
                 rating.facilityRate = facilityFlow * kAirDensity * kAirCp;
+                // The fans move their rated volume of the air the unit stands in: at altitude, or
+                // warmer, less mass, which carries less heat and transfers less (it was taken at
+                // standard air whatever the site: a unit 13 % short at 1,500 m and 30 degC passed).
+                const double rho = models::airDensity(lo.facilityC + kC, models::pressureAtAltitudePa(d.site.altitudeM));
+                lo.airDensity = rho;
+                uaScale = std::pow(rho / kAirDensity, kAirSideExponent);
             } else {
                 const models::CoolantProperties w =
                     models::coolantProperties(models::Coolant::Water, std::clamp(lo.facilityC, 0.0, 90.0));
                 rating.facilityRate = facilityFlow * w.density * w.specificHeat;
             }
-            row.ua = cduUa(rating) * lo.running;
-            row.facilityRate = rating.facilityRate * lo.running;
+            row.ua = cduUa(rating) * uaScale * lo.running;
+            row.facilityRate = rating.facilityRate * (toAir ? lo.airDensity / kAirDensity : 1.0) * lo.running;
             row.facilitySupplyC = lo.facilityC;
             row.supplySetpointC = setpointC;
             row.headerSegment = Pipe{L.headerPitchM, L.headerBoreM};

@@ -71,6 +71,9 @@ struct LoopLiquid {
     double supplyC = 0, returnC = 0;  ///< the CDUs' IT side
     double setpointC = 0;
     double facilityC = 0;             ///< facility water (liquid-to-air: the air the units draw)
+    /// Liquid-to-air: the density of that air at the site's altitude (kg/m³); the units' fans move
+    /// their rated volume of it. NaN for liquid-to-liquid.
+    double airDensity = NAN;
     /// What the running CDUs remove holding the setpoint at facilityC with their rated IT flow (the
     /// vendor's re-rating convention; UA from the rating point).
     double capacityW = 0;

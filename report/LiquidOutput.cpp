@@ -38,6 +38,7 @@ json liquidJson(const liquid::LiquidResult& L)
                          {"setpoint_C", jsonNumber(l.setpointC)},
                          {"return_C", jsonNumber(l.returnC)},
                          {"facility_C", jsonNumber(l.facilityC)},
+                         {"air_density_kg_m3", jsonNumber(l.airDensity)},
                          {"capacity_W", jsonNumber(l.capacityW)},
                          {"holds_setpoint", l.holdsSetpoint},
                          {"pump_rise_kPa", jsonNumber(l.sourcePa / 1e3)},
@@ -104,7 +105,9 @@ void writeLiquidGroup(hid_t file, const liquid::LiquidResult& L)
                lSup = loops.realColumn("supply", "degC"), lRet = loops.realColumn("return", "degC"),
                lFac = loops.realColumn("facility", "degC"), lCap = loops.realColumn("capacity", "W"),
                lRise = loops.realColumn("pump_rise", "kPa"), lPw = loops.realColumn("pump_power", "W"),
-               lFan = loops.realColumn("fan_power", "W"), lEl = loops.realColumn("electrical", "W");
+               lFan = loops.realColumn("fan_power", "W"), lEl = loops.realColumn("electrical", "W"),
+               lRho = loops.realColumn("air_density", "kg/m3"), lCount = loops.intColumn("cdus", "1"),
+               lHolds = loops.intColumn("holds_setpoint", "1");
     for (const liquid::LoopLiquid& l : L.loops) {
         loops.addRow();
         loops.set(lId, l.id);
@@ -124,6 +127,9 @@ void writeLiquidGroup(hid_t file, const liquid::LiquidResult& L)
         loops.set(lPw, l.pumpPowerW);
         loops.set(lFan, l.fanPowerW);
         loops.set(lEl, l.electricalW);
+        loops.set(lRho, l.airDensity);
+        loops.set(lCount, static_cast<long long>(l.count));
+        loops.set(lHolds, static_cast<long long>(l.holdsSetpoint ? 1 : 0));
     }
     loops.write(g.get(), "loops");
     H5Table racks;

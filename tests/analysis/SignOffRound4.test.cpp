@@ -89,3 +89,36 @@ TEST_CASE("liquid pressures are gauge: a tray port lies between the fill pressur
         CHECK(subjects(r, "liquid.connector.pressure").empty());
     }
 }
+
+TEST_CASE("a liquid-to-air unit's capacity follows the density of the air it moves", "[liquid][signoff]")
+{
+    // The AALC units' fans move their rated 9,000 CFM of the air they stand in. Until 2026-12-06 that
+    // air was 1.2 kg/m³ whatever the site, so at 1,500 m and 30 degC with two of four units failed
+    // the loop "held" 110.4 kW with 127.3 kW of capacity. By hand: ISA pressure at 1,500 m is
+    // 101,325 × (1 − 0.0065 × 1500 / 288.15)^5.2559 = 84,556 Pa; ρ = 84,556 / (287.05 × 303.15 K)
+    // = 0.9717 kg/m³, 19 % below standard air: the air's heat-capacity rate falls by that and the
+    // coil's UA by (ρ/1.2)^0.8, and the two units fall short of the loop's heat.
+    const std::string text = slurp(kCatalina);
+    analysis::RunOptions o;
+    o.inletK = 273.15 + 30.0;
+    o.failedCdus = 2;
+    o.altitudeM = 0.0;
+    const analysis::RunResult sea = run(kCatalina, text, o);
+    o.altitudeM = 1500.0;
+    const analysis::RunResult high = run(kCatalina, text, o);
+    REQUIRE(sea.liquid);
+    REQUIRE(high.liquid);
+    for (std::size_t k = 0; k < high.liquid->loops.size(); ++k) {
+        const liquid::LoopLiquid& s = sea.liquid->loops[k];
+        const liquid::LoopLiquid& h = high.liquid->loops[k];
+        INFO(h.id << ": capacity " << s.capacityW << " W at sea level, " << h.capacityW << " W at 1,500 m; heat "
+                  << h.heatW << " W");
+        CHECK(s.airDensity == Approx(101325.0 / (287.05 * 303.15)).epsilon(1e-3));
+        CHECK(h.airDensity == Approx(0.9717).epsilon(1e-3));
+        CHECK(s.capacityW > s.heatW); // two units hold the loop in sea-level air at 30 degC
+        CHECK(h.capacityW < h.heatW); // not in the thinner air at 1,500 m
+        CHECK_FALSE(h.holdsSetpoint);
+    }
+    CHECK(subjects(sea, "liquid.cdu.heat").empty());
+    CHECK(subjects(high, "liquid.cdu.heat") == std::vector<std::string>{"pod1-aalc", "pod2-aalc"});
+}
