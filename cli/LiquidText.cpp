@@ -36,7 +36,11 @@ std::string liquidSummaryText(const liquid::LiquidResult& L)
                       "%.1f degC, capacity %.1f kW at %.1f degC %s%s; least flow %.2f L/min per kW (%s)",
                       l.id.c_str(), l.running, l.count, l.cdu.c_str(), l.type.c_str(), l.heatW / 1e3,
                       l.flowM3s * 6e4, l.pumpSpeed * 100, l.supplyC,
-                      l.holdsSetpoint ? "" : " (above its setpoint: capacity short)", l.returnC, l.capacityW / 1e3,
+                      !l.holdsSetpoint ? " (above its setpoint: capacity short)"
+                      // held at the loop's own flow, but beyond what the units are rated for (liquid.cdu.heat)
+                      : l.heatW > l.capacityW * (1 + 1e-9) ? " (held at this flow, beyond the units' rated capacity)"
+                                                            : "",
+                      l.returnC, l.capacityW / 1e3,
                       l.facilityC, l.type == "liquid-to-air" ? "air" : "facility water", rho, minPerKw, minTray.c_str());
         out << b;
         if (!hotTray.empty()) {

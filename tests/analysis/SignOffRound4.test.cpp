@@ -4,15 +4,19 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <unistd.h>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "analysis/Pipeline.h"
+#include "cli/TextOutput.h"
 #include "liquid/LiquidDesign.h"
 
 using namespace rdt;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -121,4 +125,33 @@ TEST_CASE("a liquid-to-air unit's capacity follows the density of the air it mov
     }
     CHECK(subjects(sea, "liquid.cdu.heat").empty());
     CHECK(subjects(high, "liquid.cdu.heat") == std::vector<std::string>{"pod1-aalc", "pod2-aalc"});
+}
+
+TEST_CASE("a loop held at its own flow but beyond its units' rated capacity says so on its line",
+          "[liquid][signoff]")
+{
+    // Four 20 kW AALC units (the shipped unit with its rating cut from 70 kW) on pod1: 92.8 kW of
+    // rated capacity for 110.4 kW. At the loop's 177 L/min, below the units' rated flow, the same
+    // UA still holds 40 degC with a hotter return, so the loop line said "supply 40.0 degC" and
+    // nothing else while liquid.cdu.heat failed it; now the line carries the verdict too.
+    const fs::path dir = fs::temp_directory_path() / ("rdt-signoff4-" + std::to_string(::getpid()));
+    fs::create_directories(dir / "parts");
+    std::ofstream(dir / "parts" / "x-aalc-small.yaml")
+        << edited(slurp(kRoot + "data/catalog/meta-catalina-aalc.yaml"),
+                  {{"slug: meta-catalina-aalc", "slug: x-aalc-small"}, {"heat: {value: 70 kW", "heat: {value: 20 kW"}});
+    const std::string text = edited(slurp(kCatalina), {{"profile: default\n", "profile: default\ncatalog: [parts]\n"},
+                                                       {"{id: pod1-aalc, cdu: meta-catalina-aalc",
+                                                        "{id: pod1-aalc, cdu: x-aalc-small"}});
+    const analysis::RunResult r = run((dir / "small.yaml").string(), text);
+    fs::remove_all(dir);
+    REQUIRE(r.liquid);
+    const liquid::LoopLiquid& small = r.liquid->loops.at(0);
+    REQUIRE(small.cdu == "x-aalc-small");
+    CHECK(small.holdsSetpoint);
+    CHECK(small.capacityW < small.heatW);
+    CHECK(subjects(r, "liquid.cdu.heat") == std::vector<std::string>{"pod1-aalc"});
+    const std::string text1 = cli::liquidSummaryText(*r.liquid);
+    const std::string pod1 = text1.substr(0, text1.find('\n')), pod2 = text1.substr(text1.find('\n') + 1);
+    CHECK_THAT(pod1, Catch::Matchers::Contains("supply 40.0 degC (held at this flow, beyond the units' rated capacity)"));
+    CHECK_THAT(pod2, !Catch::Matchers::Contains("rated capacity") && !Catch::Matchers::Contains("capacity short"));
 }
