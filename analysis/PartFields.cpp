@@ -253,7 +253,9 @@ void appendLiquidFields(const core::Design& d, const liquid::LiquidResult& L, co
         pressure.values[ri][si] = std::isfinite(t.connectorMaxPa) ? 100.0 * t.supplyPortPa / t.connectorMaxPa : NAN;
         const liquid::RackLiquid& rack = L.racks[static_cast<std::size_t>(L.rackOf[ri])];
         const liquid::LoopLiquid& loop = L.loops[static_cast<std::size_t>(rack.loop)];
-        load.values[ri][si] = loop.capacityW > 0 ? 100.0 * loop.heatW / loop.capacityW : INFINITY;
+        // The heat liquid.cdu.heat judges: on the budget's basis where that is more than the running heat.
+        const double heatW = std::max(loop.heatW, loop.basisHeatW);
+        load.values[ri][si] = loop.capacityW > 0 ? 100.0 * heatW / loop.capacityW : INFINITY;
     }
     if (std::isfinite(maxC))
         anchor(out_, supplyC, maxC - 5.0, "5 K below the connector's maximum", maxC, "connector maximum", kSpanK);

@@ -366,6 +366,8 @@ std::shared_ptr<const thermal::ThermalResult> thermalFor(const core::Design& des
 void solveCoupled(const core::Design& design, const core::Profile& profile, core::PowerBasis basis,
                   core::ResultStore& store, core::Progress* progress)
 {
+    // The liquid loops take their heat on the budget's basis (liquid::liquidFor).
+    store.put<core::PowerBasis>("power-basis", std::make_shared<const core::PowerBasis>(basis));
     const auto thermal = thermalFor(design, store, progress);
     // The CDUs' solved draw (the loops solved before the air; a loop that fails leaves its CDUs at
     // nameplate here and reports its own error).
@@ -500,6 +502,8 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     // The coolant loops first: what the cold plates carry leaves the air (the rack network takes each
     // liquid-cooled part's remainder from the same catalog figure, liquid.fraction).
     progress.update(0.12, "coolant loops");
+    const core::PowerBasis basis = effectiveBasis(options, result.design, result.profile);
+    store.put<core::PowerBasis>("power-basis", std::make_shared<const core::PowerBasis>(basis));
     result.liquid = liquid::liquidFor(result.design, store);
     const auto tLiquid = Clock::now();
     progress.update(0.15, "airflow and temperatures");
@@ -512,7 +516,7 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     result.thermal = thermalFor(result.design, store, &thermalProgress);
     const auto tThermal = Clock::now();
     progress.update(0.3, "power budget");
-    solveCoupled(result.design, result.profile, effectiveBasis(options, result.design, result.profile), store);
+    solveCoupled(result.design, result.profile, basis, store);
     result.power = store.get<power::PowerResult>("power");
     if (result.design.facility.declared)
         result.energy = facilityEnergy(result.design, result.profile, *result.power, result.thermal.get(), pueModel,

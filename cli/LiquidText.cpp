@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <string>
 
 #include "cli/TextOutput.h"
 #include "liquid/LiquidDesign.h"
@@ -31,14 +32,19 @@ std::string liquidSummaryText(const liquid::LiquidResult& L)
         char rho[32] = ""; // the air a liquid-to-air unit's fans move (its capacity hangs on it)
         if (!std::isnan(l.airDensity))
             std::snprintf(rho, sizeof rho, " (%.3g kg/m3)", l.airDensity);
+        char basis[64] = ""; // the heat the CDUs are sized for, where the budget's basis puts it higher
+        if (l.basisHeatW > l.heatW * (1 + 1e-9))
+            std::snprintf(basis, sizeof basis, " (%.1f kW at %s)", l.basisHeatW / 1e3,
+                          std::string(core::powerBasisName(L.basis)).c_str());
         std::snprintf(b, sizeof b,
-                      "liquid   %s: %d/%d %s (%s), %.1f kW at %.0f L/min (pumps %.0f %%), supply %.1f degC%s, return "
+                      "liquid   %s: %d/%d %s (%s), %.1f kW%s at %.0f L/min (pumps %.0f %%), supply %.1f degC%s, return "
                       "%.1f degC, capacity %.1f kW at %.1f degC %s%s; least flow %.2f L/min per kW (%s)",
-                      l.id.c_str(), l.running, l.count, l.cdu.c_str(), l.type.c_str(), l.heatW / 1e3,
+                      l.id.c_str(), l.running, l.count, l.cdu.c_str(), l.type.c_str(), l.heatW / 1e3, basis,
                       l.flowM3s * 6e4, l.pumpSpeed * 100, l.supplyC,
                       !l.holdsSetpoint ? " (above its setpoint: capacity short)"
                       // held at the loop's own flow, but beyond what the units are rated for (liquid.cdu.heat)
-                      : l.heatW > l.capacityW * (1 + 1e-9) ? " (held at this flow, beyond the units' rated capacity)"
+                      : std::max(l.heatW, l.basisHeatW) > l.capacityW * (1 + 1e-9)
+                          ? " (held at this flow, beyond the units' rated capacity)"
                                                             : "",
                       l.returnC, l.capacityW / 1e3,
                       l.facilityC, l.type == "liquid-to-air" ? "air" : "facility water", rho, minPerKw, minTray.c_str());

@@ -103,6 +103,11 @@ void LiquidPanel::refresh()
         m_loops->setItem(row, 2, new QTableWidgetItem(QString("%1 of %2 %3").arg(l.running).arg(l.count).arg(
                                      QString::fromStdString(l.cdu))));
         m_loops->setItem(row, 3, new NumberItem(l.heatW / 1e3, 1));
+        if (l.basisHeatW > l.heatW * (1 + 1e-9)) // what the CDUs are sized for (liquid.cdu.heat)
+            m_loops->item(row, 3)->setToolTip(QString("%1 kW running; %2 kW at %3, what liquid.cdu.heat judges")
+                                                  .arg(l.heatW / 1e3, 0, 'f', 1)
+                                                  .arg(l.basisHeatW / 1e3, 0, 'f', 1)
+                                                  .arg(QString::fromStdString(std::string(core::powerBasisName(L->basis)))));
         m_loops->setItem(row, 4, new NumberItem(l.capacityW / 1e3, 1));
         m_loops->setItem(row, 5, new NumberItem(l.flowM3s / kLpm, 0));
         m_loops->setItem(row, 6, new NumberItem(l.pumpSpeed * 100, 0));

@@ -25,6 +25,15 @@ std::string lpm(double m3s)
     return b;
 }
 
+/// " at nameplate (110.4 kW modelled)" where the budget's basis puts the loop above its running heat.
+std::string onBasis(const LiquidResult& L, const LoopLiquid& lo)
+{
+    if (!(lo.basisHeatW > lo.heatW))
+        return "";
+    return " at " + std::string(core::powerBasisName(L.basis)) + " (" +
+           core::formatQuantity(lo.heatW, Dimension::Power) + " modelled)";
+}
+
 std::string kpa(double pa)
 {
     char b[64];
@@ -227,23 +236,26 @@ void registerChecks(core::CheckRegistry& registry)
          "OCP Liquid-to-Liquid CDU Test Methodology WP (rating at an approach; re-rate to the actual facility "
          "water) [LC-L8]; ε-NTU from the vendor's rating point (docs/liquid.md)",
          "The running CDUs' capacity at their rated IT flow, re-rated to the actual facility water (liquid-to-air: "
-         "the room's supply air) holding liquid: {supply}, against the heat their racks put into the loop. Where "
+         "the room's supply air) holding liquid: {supply}, against the heat their racks put into the loop on the "
+         "power budget's basis (nameplate unless the run says otherwise; the loop itself runs at the modelled draw). Where "
          "the loop's own flow cannot hold it either, the supply floats up and every tray gets warmer coolant.",
          {}},
         [](core::CheckContext& ctx) {
             const auto L = liquidFor(ctx.design(), ctx.results());
             for (std::size_t i = 0; i < L->loops.size(); ++i) {
                 const LoopLiquid& lo = L->loops[i];
-                if (lo.heatW > lo.capacityW * (1 + 1e-9))
+                const double heatW = std::max(lo.heatW, lo.basisHeatW);
+                if (heatW > lo.capacityW * (1 + 1e-9))
                     ctx.report(lo.id,
-                               "loop heat " + core::formatQuantity(lo.heatW, Dimension::Power) + " exceeds the " +
+                               "loop heat " + core::formatQuantity(heatW, Dimension::Power) + onBasis(*L, lo) +
+                                   " exceeds the " +
                                    std::to_string(lo.running) + " running " + lo.cdu + " units' capacity " +
                                    core::formatQuantity(lo.capacityW, Dimension::Power) + " at " +
                                    degc(lo.facilityC) + (lo.type == "liquid-to-air" ? " air" : " facility water") +
                                    " holding " + degc(lo.setpointC) + " at their rated flow" +
                                    (lo.holdsSetpoint ? "" : ": the supply floats to " + degc(lo.supplyC)) +
                                    (lo.scenario.empty() ? "" : " [" + lo.scenario + "]"),
-                               lo.heatW / 1e3, lo.capacityW / 1e3, "kW", loopOf(ctx, i).loc);
+                               heatW / 1e3, lo.capacityW / 1e3, "kW", loopOf(ctx, i).loc);
             }
         });
     registry.add(
@@ -252,7 +264,8 @@ void registerChecks(core::CheckRegistry& registry)
          Severity::Error,
          "Liquid-cooling reference 0.3: CDUs are rated near 0.9 L/min per kW while racks are allocated 1.5; "
          "count CDUs on flow and on heat [LC-L8]",
-         "The sum of the loop's trays' allocated flows (liquid.tray.flow's flow_per_kw) against the running "
+         "The sum of the loop's trays' allocated flows (liquid.tray.flow's flow_per_kw, for their heat on the power "
+         "budget's basis) against the running "
          "CDUs' rated IT-side flow (cdu.rating.it_flow each).",
          {{"flow_per_kw", {1.5 * kLpmPerKw, Dimension::FlowPerPower}}}},
         [](core::CheckContext& ctx) {
@@ -263,12 +276,18 @@ void registerChecks(core::CheckRegistry& registry)
                 double needM3s = 0;
                 for (int r : lo.racks)
                     for (int t : L->racks[static_cast<std::size_t>(r)].trays)
-                        needM3s += std::max(L->trays[static_cast<std::size_t>(t)].heatW * perW,
+                        needM3s += std::max(std::max(L->trays[static_cast<std::size_t>(t)].heatW,
+                                                     L->trays[static_cast<std::size_t>(t)].basisHeatW) *
+                                                perW,
                                             slotOf(ctx, L->trays[static_cast<std::size_t>(t)])
                                                 .part->value("liquid.min_flow", 0.0));
                 if (needM3s > lo.ratedFlowM3s * (1 + 1e-9))
                     ctx.report(lo.id,
-                               "trays are allocated " + lpm(needM3s) + ", above the " + std::to_string(lo.running) +
+                               "trays are allocated " + lpm(needM3s) +
+                                   (lo.basisHeatW > lo.heatW
+                                        ? " for their heat at " + std::string(core::powerBasisName(L->basis))
+                                        : std::string()) +
+                                   ", above the " + std::to_string(lo.running) +
                                    " running " + lo.cdu + " units' rated " + lpm(lo.ratedFlowM3s) +
                                    (lo.scenario.empty() ? "" : " [" + lo.scenario + "]"),
                                needM3s / kLpm, lo.ratedFlowM3s / kLpm, "L/min", loopOf(ctx, i).loc);

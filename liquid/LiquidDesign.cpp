@@ -47,14 +47,28 @@ bool isLiquid(const core::Part& p)
 }
 
 /// One liquid part's tray spec and the figures reported beside its solution.
-TraySpec traySpec(const core::Design& d, const core::Slot& s, TrayLiquid& out)
+TraySpec traySpec(const core::Design& d, const core::Slot& s, core::PowerBasis basis, TrayLiquid& out)
 {
     const core::Part& p = *s.part;
     models::ChassisOperating op;
     op.utilisation = s.overrides.utilisation.value_or(1.0);
     op.gpuCapW = s.overrides.gpuPowerCapW.value_or(0.0);
+    // The loop runs at the modelled draw; the CDUs are sized (liquid.cdu.heat, liquid.cdu.flow) for
+    // the draw on the budget's basis, as the power rules take it: nameplate (never below the model),
+    // the short-term peak, or the model. (It was always the model, so a CDU sized for the modelled
+    // 110 kW passed a sign-off whose power budget carried 121 kW.)
     out.drawW = models::partDrawW(p, *d.catalog, op);
+    double budgetW = out.drawW;
+    if (basis == core::PowerBasis::Nameplate) {
+        const double rated = models::nameplateDrawW(p, *d.catalog, op);
+        budgetW = std::isnan(rated) ? out.drawW : std::max(rated, out.drawW);
+    } else if (basis == core::PowerBasis::Peak) {
+        models::ChassisOperating peak = op;
+        peak.peak = true;
+        budgetW = std::max(out.drawW, models::partDrawW(p, *d.catalog, peak));
+    }
     out.heatW = out.drawW * p.value("liquid.fraction", 0.0);
+    out.basisHeatW = budgetW * p.value("liquid.fraction", 0.0);
     const int gpus = core::Design::gpuCount(p);
     if (gpus > 0) {
         out.gpuW = models::chassisDraw(p, *d.catalog, op).gpuW / gpus;
@@ -136,9 +150,10 @@ std::string leakResponse(const std::vector<std::string>& responses)
 
 } // namespace
 
-LiquidResult computeLiquid(const core::Design& d)
+LiquidResult computeLiquid(const core::Design& d, core::PowerBasis basis)
 {
     LiquidResult out;
+    out.basis = basis;
     out.rackOf.assign(d.racks.size(), -1);
     if (!d.liquid.declared)
         return out;
@@ -247,7 +262,7 @@ LiquidResult computeLiquid(const core::Design& d)
                     t.id = rack.slots[s].id;
                     t.rack = ri;
                     t.slot = static_cast<int>(s);
-                    rs.trays.push_back(traySpec(d, rack.slots[s], t));
+                    rs.trays.push_back(traySpec(d, rack.slots[s], basis, t));
                     lo.targetFlowM3s += std::max(t.heatW / 1e3 * L.flowPerKw * 1e-3 / 60.0,
                                                  rack.slots[s].part->value("liquid.min_flow", 0.0));
                     ts.push_back(t);
@@ -366,6 +381,7 @@ LiquidResult computeLiquid(const core::Design& d)
                         t.junctionC = t.caseC + t.gpuW * *rjc;
                     inlet = std::max(inlet, t.supplyPortPa);
                     rl.trays.push_back(static_cast<int>(out.trays.size()));
+                    lo.basisHeatW += t.basisHeatW;
                     out.trays.push_back(std::move(t));
                 }
                 rl.inletPa = inlet;
@@ -389,7 +405,9 @@ std::shared_ptr<const LiquidResult> liquidFor(const core::Design& design, core::
 {
     if (auto r = store.get<LiquidResult>("liquid"))
         return r;
-    auto r = std::make_shared<const LiquidResult>(computeLiquid(design));
+    // The budget's basis where the run has put it (analysis::solveCoupled), else nameplate.
+    const auto basis = store.get<core::PowerBasis>("power-basis");
+    auto r = std::make_shared<const LiquidResult>(computeLiquid(design, basis ? *basis : core::PowerBasis::Nameplate));
     store.put<LiquidResult>("liquid", r);
     return r;
 }

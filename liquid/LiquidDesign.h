@@ -23,6 +23,7 @@ struct TrayLiquid {
     int rack = -1, slot = -1;
     double drawW = 0;  ///< the part's draw (W)
     double heatW = 0;  ///< of it, into the coolant
+    double basisHeatW = 0; ///< the heat on the power budget's basis (LiquidResult::basis): what the CDUs are sized for
     double flowM3s = 0;
     double inletC = 0, outletC = 0;
     double caseC = NAN;       ///< each plate's case; NaN when starved (below its measured flow)
@@ -68,6 +69,7 @@ struct LoopLiquid {
     int count = 0, running = 0;       ///< CDUs, and those running under the what-if
     int pumps = 0, pumpsRunning = 0;  ///< over all its CDUs
     double heatW = 0, flowM3s = 0;
+    double basisHeatW = 0;            ///< its trays' heat on the budget's basis: what liquid.cdu.heat judges
     double supplyC = 0, returnC = 0;  ///< the CDUs' IT side
     double setpointC = 0;
     double facilityC = 0;             ///< facility water (liquid-to-air: the air the units draw)
@@ -98,6 +100,10 @@ struct LoopLiquid {
 
 struct LiquidResult {
     std::string coolant;
+    /// The basis of each part's and loop's basisHeatW: the power budget's (nameplate unless the run
+    /// says otherwise), so the CDUs are sized for the load the budget signs; the loops run at the
+    /// modelled draw (heatW).
+    core::PowerBasis basis = core::PowerBasis::Nameplate;
     double dewPointC = NAN; ///< of the room's air (site supply air and humidity)
     std::vector<LoopLiquid> loops;
     std::vector<RackLiquid> racks;
@@ -109,9 +115,10 @@ struct LiquidResult {
 /// Solve every loop. Throws core::InputError located at the loop or part for a figure the loop
 /// needs and the catalog lacks, a loop that cannot be solved, or coolant temperatures outside the
 /// property tables. An empty result for a design without `liquid:`.
-LiquidResult computeLiquid(const core::Design& design);
+LiquidResult computeLiquid(const core::Design& design, core::PowerBasis basis = core::PowerBasis::Nameplate);
 
-/// From `store` (key "liquid"), computed on first use.
+/// From `store` (key "liquid"), computed on first use at the basis the store holds under
+/// "power-basis" (analysis::solveCoupled puts it there), nameplate when none.
 std::shared_ptr<const LiquidResult> liquidFor(const core::Design& design, core::ResultStore& store);
 
 /// The dew point (degC) of air at `airC` and relative humidity `rh` (0–1): the Magnus form with

@@ -31,6 +31,7 @@ json liquidJson(const liquid::LiquidResult& L)
                          {"pumps_running", l.pumpsRunning},
                          {"pump_speed", jsonNumber(l.pumpSpeed)},
                          {"heat_W", jsonNumber(l.heatW)},
+                         {"heat_on_basis_W", jsonNumber(l.basisHeatW)},
                          {"flow_L_min", jsonNumber(l.flowM3s / kLpm)},
                          {"target_flow_L_min", jsonNumber(l.targetFlowM3s / kLpm)},
                          {"rated_flow_L_min", jsonNumber(l.ratedFlowM3s / kLpm)},
@@ -69,6 +70,7 @@ json liquidJson(const liquid::LiquidResult& L)
     for (const liquid::TrayLiquid& t : L.trays)
         trays.push_back({{"id", t.id},
                          {"draw_W", jsonNumber(t.drawW)},
+                         {"heat_on_basis_W", jsonNumber(t.basisHeatW)},
                          {"heat_W", jsonNumber(t.heatW)},
                          {"flow_L_min", jsonNumber(t.flowM3s / kLpm)},
                          {"flow_L_min_per_kW", jsonNumber(t.heatW > 0 ? t.flowM3s / kLpm / (t.heatW / 1e3) : NAN)},
@@ -84,6 +86,7 @@ json liquidJson(const liquid::LiquidResult& L)
                          {"connector_max_kPa", jsonNumber(t.connectorMaxPa / 1e3)},
                          {"connector_max_C", jsonNumber(t.connectorMaxC)}});
     return {{"coolant", L.coolant},
+            {"heat_basis", std::string(core::powerBasisName(L.basis))},
             {"dew_point_C", jsonNumber(L.dewPointC)},
             {"loops", loops},
             {"racks", racks},
@@ -96,6 +99,7 @@ void writeLiquidGroup(hid_t file, const liquid::LiquidResult& L)
         return;
     H5Handle g = createGroup(file, "liquid");
     writeStringAttribute(g.get(), "coolant", L.coolant);
+    writeStringAttribute(g.get(), "heat_basis", std::string(core::powerBasisName(L.basis)));
     writeScalar(g.get(), "dew_point", L.dewPointC, "degC");
     H5Table loops;
     const auto lId = loops.textColumn("id"), lCdu = loops.textColumn("cdu"), lRun = loops.intColumn("cdus_running", "1"),
@@ -107,7 +111,7 @@ void writeLiquidGroup(hid_t file, const liquid::LiquidResult& L)
                lRise = loops.realColumn("pump_rise", "kPa"), lPw = loops.realColumn("pump_power", "W"),
                lFan = loops.realColumn("fan_power", "W"), lEl = loops.realColumn("electrical", "W"),
                lRho = loops.realColumn("air_density", "kg/m3"), lCount = loops.intColumn("cdus", "1"),
-               lHolds = loops.intColumn("holds_setpoint", "1");
+               lHolds = loops.intColumn("holds_setpoint", "1"), lBasisHeat = loops.realColumn("heat_on_basis", "W");
     for (const liquid::LoopLiquid& l : L.loops) {
         loops.addRow();
         loops.set(lId, l.id);
@@ -130,6 +134,7 @@ void writeLiquidGroup(hid_t file, const liquid::LiquidResult& L)
         loops.set(lRho, l.airDensity);
         loops.set(lCount, static_cast<long long>(l.count));
         loops.set(lHolds, static_cast<long long>(l.holdsSetpoint ? 1 : 0));
+        loops.set(lBasisHeat, l.basisHeatW);
     }
     loops.write(g.get(), "loops");
     H5Table racks;

@@ -212,9 +212,11 @@ TEST_CASE("liquid rules with a profile limit fire just over it at their own subj
     CHECK(subjects(withConstraint(kAalc, "liquid.supply.dewpoint", "margin", margin - 1e-6, "K"), "liquid.supply.dewpoint")
               .empty());
 
-    // liquid.cdu.flow: the allocation that equals the running CDUs' rated flow.
+    // liquid.cdu.flow: the allocation that equals the running CDUs' rated flow, for the trays' heat
+    // on the budget's basis (nameplate: more than the loop's running heat).
     const liquid::LoopLiquid& lo = L.loops.front();
-    const double atRating = lo.ratedFlowM3s / kLpm / (lo.heatW / 1e3);
+    REQUIRE(lo.basisHeatW > lo.heatW);
+    const double atRating = lo.ratedFlowM3s / kLpm / (lo.basisHeatW / 1e3);
     CHECK(subjects(withConstraint(kAalc, "liquid.cdu.flow", "flow_per_kw", atRating * (1 + 1e-6), "L/min/kW"), "liquid.cdu.flow")
               .count(lo.id));
     CHECK(subjects(withConstraint(kAalc, "liquid.cdu.flow", "flow_per_kw", atRating * (1 - 1e-6), "L/min/kW"), "liquid.cdu.flow")
@@ -335,7 +337,7 @@ TEST_CASE("liquid.cdu.heat fires just over the CDUs' re-rated capacity at its lo
     const analysis::RunResult base = run(options(kL2l));
     const liquid::LoopLiquid& lo = base.liquid->loops.front();
     const double perK = lo.capacityW / (lo.setpointC - lo.facilityC);
-    const double atHeatC = lo.setpointC - lo.heatW / perK;
+    const double atHeatC = lo.setpointC - std::max(lo.heatW, lo.basisHeatW) / perK; // the heat it judges
     std::string over = readText(kL2l), under = over;
     replace(over, "facility_water: 25 degC", "facility_water: " + fmt(atHeatC + 1e-5) + " degC");
     replace(under, "facility_water: 25 degC", "facility_water: " + fmt(atHeatC - 1e-5) + " degC");

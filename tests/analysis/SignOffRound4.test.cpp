@@ -50,6 +50,23 @@ analysis::RunResult run(const std::string& path, const std::string& text, analys
     return analysis::run(o, quiet);
 }
 
+/// The Catalina example with pod1's loop on `unit`, a copy of the shipped AALC unit with `edits`
+/// (written beside the design, as a user's own part), run with `o`.
+analysis::RunResult withUnit(const std::vector<std::pair<std::string, std::string>>& edits, analysis::RunOptions o = {})
+{
+    const fs::path dir = fs::temp_directory_path() / ("rdt-signoff4-" + std::to_string(::getpid()));
+    fs::create_directories(dir / "parts");
+    std::vector<std::pair<std::string, std::string>> all = {{"slug: meta-catalina-aalc", "slug: x-aalc"}};
+    all.insert(all.end(), edits.begin(), edits.end());
+    std::ofstream(dir / "parts" / "x-aalc.yaml") << edited(slurp(kRoot + "data/catalog/meta-catalina-aalc.yaml"), all);
+    const std::string text =
+        edited(slurp(kCatalina), {{"profile: default\n", "profile: default\ncatalog: [parts]\n"},
+                                  {"{id: pod1-aalc, cdu: meta-catalina-aalc", "{id: pod1-aalc, cdu: x-aalc"}});
+    analysis::RunResult r = run((dir / "unit.yaml").string(), text, o);
+    fs::remove_all(dir);
+    return r;
+}
+
 std::vector<std::string> subjects(const analysis::RunResult& r, const std::string& rule)
 {
     std::vector<std::string> out;
@@ -134,19 +151,10 @@ TEST_CASE("a loop held at its own flow but beyond its units' rated capacity says
     // rated capacity for 110.4 kW. At the loop's 177 L/min, below the units' rated flow, the same
     // UA still holds 40 degC with a hotter return, so the loop line said "supply 40.0 degC" and
     // nothing else while liquid.cdu.heat failed it; now the line carries the verdict too.
-    const fs::path dir = fs::temp_directory_path() / ("rdt-signoff4-" + std::to_string(::getpid()));
-    fs::create_directories(dir / "parts");
-    std::ofstream(dir / "parts" / "x-aalc-small.yaml")
-        << edited(slurp(kRoot + "data/catalog/meta-catalina-aalc.yaml"),
-                  {{"slug: meta-catalina-aalc", "slug: x-aalc-small"}, {"heat: {value: 70 kW", "heat: {value: 20 kW"}});
-    const std::string text = edited(slurp(kCatalina), {{"profile: default\n", "profile: default\ncatalog: [parts]\n"},
-                                                       {"{id: pod1-aalc, cdu: meta-catalina-aalc",
-                                                        "{id: pod1-aalc, cdu: x-aalc-small"}});
-    const analysis::RunResult r = run((dir / "small.yaml").string(), text);
-    fs::remove_all(dir);
+    const analysis::RunResult r = withUnit({{"heat: {value: 70 kW", "heat: {value: 20 kW"}});
     REQUIRE(r.liquid);
     const liquid::LoopLiquid& small = r.liquid->loops.at(0);
-    REQUIRE(small.cdu == "x-aalc-small");
+    REQUIRE(small.cdu == "x-aalc");
     CHECK(small.holdsSetpoint);
     CHECK(small.capacityW < small.heatW);
     CHECK(subjects(r, "liquid.cdu.heat") == std::vector<std::string>{"pod1-aalc"});
@@ -154,4 +162,31 @@ TEST_CASE("a loop held at its own flow but beyond its units' rated capacity says
     const std::string pod1 = text1.substr(0, text1.find('\n')), pod2 = text1.substr(text1.find('\n') + 1);
     CHECK_THAT(pod1, Catch::Matchers::Contains("supply 40.0 degC (held at this flow, beyond the units' rated capacity)"));
     CHECK_THAT(pod2, !Catch::Matchers::Contains("rated capacity") && !Catch::Matchers::Contains("capacity short"));
+}
+
+TEST_CASE("the CDUs are sized for the heat on the power budget's basis", "[liquid][signoff]")
+{
+    // Four 24.5 kW units: 113.6 kW of capacity at 27 degC air. The loop runs at the modelled 110.4 kW;
+    // on the nameplate basis (the default, what the power budget signs) its trays put in
+    // 36 × 3.3 kW × 87 % + 18 × 1.2 kW × 80 % = 120.6 kW. Until 2026-12-06 the CDUs were judged at
+    // the modelled draw on every basis and passed a nameplate sign-off.
+    const std::vector<std::pair<std::string, std::string>> mid = {{"heat: {value: 70 kW", "heat: {value: 24.5 kW"}};
+    const analysis::RunResult nameplate = withUnit(mid);
+    analysis::RunOptions o;
+    o.powerBasis = core::PowerBasis::Modelled;
+    const analysis::RunResult modelled = withUnit(mid, o);
+    const liquid::LoopLiquid& n = nameplate.liquid->loops.at(0);
+    const liquid::LoopLiquid& m = modelled.liquid->loops.at(0);
+    CHECK(n.heatW == Approx(m.heatW).epsilon(1e-12)); // the loop runs at the same draw
+    CHECK(n.basisHeatW == Approx(36 * 3300.0 * 0.87 + 18 * 1200.0 * 0.80).epsilon(1e-9));
+    CHECK(m.basisHeatW == Approx(m.heatW).epsilon(1e-12));
+    CHECK(n.capacityW == Approx(m.capacityW).epsilon(1e-12));
+    INFO("capacity " << n.capacityW << " W, modelled heat " << m.heatW << " W, nameplate " << n.basisHeatW << " W");
+    CHECK(m.heatW < n.capacityW);
+    CHECK(n.basisHeatW > n.capacityW);
+    CHECK(subjects(nameplate, "liquid.cdu.heat") == std::vector<std::string>{"pod1-aalc"});
+    CHECK(subjects(modelled, "liquid.cdu.heat").empty());
+    for (const core::Violation& v : nameplate.violations)
+        if (v.rule == "liquid.cdu.heat")
+            CHECK_THAT(v.message, Catch::Matchers::Contains("at nameplate (110 kW modelled)"));
 }

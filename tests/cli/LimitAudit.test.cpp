@@ -187,11 +187,12 @@ void liquidLimits(const json& liquid, double flowPerKw, double maxSpread, double
         above(out, "liquid.gpu.junction", id, num(t["gpu_junction_C"]), num(t["gpu_max_operating_C"]));
         above(out, "liquid.plate.starved", id, t["plate_measured"].get<bool>() ? 0.0 : 1.0, 0.5);
         const std::string rack = id.substr(0, id.rfind('/'));
-        allocated[loopOfRack.at(rack)] += heatKw * flowPerKw;
+        // The CDUs are sized for the heat on the budget's basis (nameplate by default).
+        allocated[loopOfRack.at(rack)] += std::max(heatKw, num(t["heat_on_basis_W"]) / 1e3) * flowPerKw;
     }
     for (const json& l : liquid["loops"]) {
         const std::string id = l["id"];
-        above(out, "liquid.cdu.heat", id, num(l["heat_W"]), num(l["capacity_W"]));
+        above(out, "liquid.cdu.heat", id, std::max(num(l["heat_W"]), num(l["heat_on_basis_W"])), num(l["capacity_W"]));
         above(out, "liquid.cdu.flow", id, allocated[id], num(l["rated_flow_L_min"]));
         below(out, "liquid.supply.dewpoint", id, num(l["supply_C"]), num(liquid["dew_point_C"]) + dewMargin);
     }
