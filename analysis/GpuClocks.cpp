@@ -71,7 +71,7 @@ std::vector<std::vector<ChassisClock>> chassisClocks(const core::Design& d, cons
                 for (const thermal::ChassisThermal& c : rt->chassis)
                     if (c.slot == static_cast<int>(si)) {
                         // A GPU under a cold plate: its junction over the coolant it gets.
-                        const bool liquid = std::isfinite(c.liquidJunctionK);
+                        const bool liquid = !std::isnan(c.liquidJunctionK); // +inf: a starved plate
                         junction = liquid ? c.liquidJunctionK : c.gpuJunctionK;
                         inlet = liquid ? c.liquidInletK : c.inletK;
                         atPower = c.gpuW;

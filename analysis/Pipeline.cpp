@@ -312,7 +312,7 @@ std::shared_ptr<const thermal::ThermalResult> withLiquidJunctions(const core::De
     bool changed = false;
     auto copy = std::make_shared<thermal::ThermalResult>(*t);
     for (const liquid::TrayLiquid& tray : L->trays) {
-        if (!std::isfinite(tray.junctionC) || tray.rack < 0 ||
+        if (std::isnan(tray.junctionC) || tray.rack < 0 || // +inf: a starved plate, throttled
             static_cast<std::size_t>(tray.rack) >= copy->racks.size())
             continue;
         for (thermal::ChassisThermal& c : copy->racks[static_cast<std::size_t>(tray.rack)].chassis)

@@ -217,8 +217,10 @@ std::string thermalSummaryText(const thermal::ThermalResult& t)
 {
     const thermal::ChassisThermal* hot = nullptr;
     double inlet = 0, airflow = 0, fanLo = INFINITY, fanHi = 0;
+    int liquidJunctions = 0; // GPUs judged on their cold plates (the liquid lines), not in the air
     for (const auto& rack : t.racks)
         for (const auto& ch : rack.chassis) {
+            liquidJunctions += std::isnan(ch.liquidJunctionK) ? 0 : 1;
             // The hottest GPU; among equals (all held at the setpoint) the one whose fans work hardest.
             const bool hotter = !hot || ch.gpuJunctionK > hot->gpuJunctionK + 1e-3 ||
                                 (ch.gpuJunctionK > hot->gpuJunctionK - 1e-3 && ch.fanSpeed > hot->fanSpeed);
@@ -248,7 +250,9 @@ std::string thermalSummaryText(const thermal::ThermalResult& t)
                 << core::formatQuantity(hot->maxOperatingK - hot->gpuJunctionK, Dimension::TemperatureDelta, 2)
                 << " to " << core::formatQuantity(hot->maxOperatingK, Dimension::Temperature, 3) << " max operating";
         out << "), ";
-    } else if (fanHi > 0)
+    } else if (liquidJunctions > 0)
+        out << "GPU junctions on their cold plates (liquid lines, liquid.gpu.junction), ";
+    else if (fanHi > 0)
         out << "GPU junction not modelled (thermal.limits.missing), ";
     if (fanHi > 0)
         out << "fans " << (percent(fanLo) == percent(fanHi) ? percent(fanLo) : percent(fanLo) + "–" + percent(fanHi))

@@ -365,12 +365,20 @@ void registerChecks(core::CheckRegistry& registry)
          "GPU data sheets (max_operating_temp); cold plate case-to-inlet resistance at its flow",
          "Each GPU's junction: the coolant at its tray's inlet plus its plate's R(flow) times the plate's heat, "
          "plus the GPU's power times the part's thermal.r_jc; against the GPU's max_operating_temp (else "
-         "slowdown_temp). Parts lacking either are reported by liquid.limits.missing.",
+         "slowdown_temp). A GPU whose plates are starved (liquid.plate.starved) has no known case temperature: its "
+         "junction is unbounded and judged beyond the limit. Parts lacking either are reported by "
+         "liquid.limits.missing.",
          {}},
         [](core::CheckContext& ctx) {
             const auto L = liquidFor(ctx.design(), ctx.results());
             for (const TrayLiquid& t : L->trays)
-                if (t.junctionC > t.maxJunctionC + 1e-9)
+                if (std::isinf(t.junctionC) && !std::isnan(t.maxJunctionC))
+                    ctx.report(t.id,
+                               "GPU junction unbounded: its cold plates are starved (liquid.plate.starved), so their "
+                               "case temperature is not known, and the GPUs are taken to throttle; the limit is " +
+                                   degc(t.maxJunctionC),
+                               t.junctionC, t.maxJunctionC, "degC", slotOf(ctx, t).loc);
+                else if (t.junctionC > t.maxJunctionC + 1e-9)
                     ctx.report(t.id,
                                "GPU junction " + degc(t.junctionC) + " (case " + degc(t.caseC) + ", coolant in " +
                                    degc(t.inletC) + ") exceeds " + degc(t.maxJunctionC),

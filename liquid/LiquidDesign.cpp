@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 
@@ -377,8 +378,12 @@ LiquidResult computeLiquid(const core::Design& d, core::PowerBasis basis)
                     t.returnPortPa = tr.returnPortPa + L.fillPressurePa;
                     t.dropPa = tr.dropPa;
                     const core::Part& part = *rack.slots[static_cast<std::size_t>(t.slot)].part;
-                    if (const auto rjc = part.find("thermal.r_jc"); rjc && t.gpuW > 0 && std::isfinite(t.caseC))
-                        t.junctionC = t.caseC + t.gpuW * *rjc;
+                    // A starved plate's case is not known (never extrapolated): its GPUs' junction is
+                    // unbounded, as an air-cooled GPU's with no air (it ran at full clock, unjudged).
+                    if (const auto rjc = part.find("thermal.r_jc"); rjc && t.gpuW > 0)
+                        t.junctionC = t.plateMeasured && std::isfinite(t.caseC)
+                                          ? t.caseC + t.gpuW * *rjc
+                                          : std::numeric_limits<double>::infinity();
                     inlet = std::max(inlet, t.supplyPortPa);
                     rl.trays.push_back(static_cast<int>(out.trays.size()));
                     lo.basisHeatW += t.basisHeatW;

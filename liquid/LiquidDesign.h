@@ -30,7 +30,8 @@ struct TrayLiquid {
     double caseRiseK = NAN;   ///< case − inlet
     bool plateMeasured = true;
     double gpuW = 0;          ///< per GPU (0 for parts without GPUs)
-    double junctionC = NAN;   ///< case + GPU power × thermal.r_jc; NaN without r_jc or when starved
+    /// case + GPU power × thermal.r_jc; NaN without r_jc; +∞ when the plate is starved (its case not known)
+    double junctionC = NAN;
     double maxJunctionC = NAN; ///< the GPU's max_operating_temp (else slowdown_temp); NaN: not in the catalog
     double supplyPortPa = 0;  ///< gauge (the fill pressure included)
     double returnPortPa = 0;

@@ -79,6 +79,8 @@ json liquidJson(const liquid::LiquidResult& L)
                          {"case_C", jsonNumber(t.caseC)},
                          {"plate_measured", t.plateMeasured},
                          {"gpu_junction_C", jsonNumber(t.junctionC)},
+                         // null above: no r_jc, or (this true) a starved plate whose case is not known
+                         {"gpu_junction_unbounded", std::isinf(t.junctionC)},
                          {"gpu_max_operating_C", jsonNumber(t.maxJunctionC)},
                          {"supply_port_kPa", jsonNumber(t.supplyPortPa / 1e3)},
                          {"drop_kPa", jsonNumber(t.dropPa / 1e3)},

@@ -14,6 +14,7 @@
 #include "analysis/Pipeline.h"
 #include "cli/TextOutput.h"
 #include "liquid/LiquidDesign.h"
+#include "thermal/Thermal.h"
 
 using namespace rdt;
 namespace fs = std::filesystem;
@@ -189,4 +190,74 @@ TEST_CASE("the CDUs are sized for the heat on the power budget's basis", "[liqui
     for (const core::Violation& v : nameplate.violations)
         if (v.rule == "liquid.cdu.heat")
             CHECK_THAT(v.message, Catch::Matchers::Contains("at nameplate (110 kW modelled)"));
+}
+
+TEST_CASE("a GPU on a starved cold plate is judged unbounded and throttles, never at full clock", "[liquid][signoff]")
+{
+    // Compute trays with r_jc 0.02 K/W and a GPU whose maximum operating temperature is 95 degC (the
+    // shipped parts have neither: a user's own), and in each rack's ct05 the same tray with a cold-
+    // plate loop of 20,000 kPa at its reference flow: it gets 0.21 L/min, each plate 0.10, below the
+    // curve's lowest measured 0.4 L/min. Until 2026-12-06 that tray's junction was NaN: no
+    // liquid.gpu.junction verdict, not throttled, and the compute line said 1000 TFLOPS (clock 100 %)
+    // while a milder blockage that could still be judged throttled. Now it is unbounded: judged beyond
+    // 95 degC at ct05 alone, throttled, and the slowest GPU is at clock 0.
+    const fs::path dir = fs::temp_directory_path() / ("rdt-signoff4-starved-" + std::to_string(::getpid()));
+    fs::create_directories(dir / "parts");
+    std::ofstream(dir / "parts" / "x-gb200.yaml") << edited(
+        slurp(kRoot + "data/catalog/nvidia-gb200-blackwell.yaml"),
+        {{"slug: nvidia-gb200-blackwell", "slug: x-gb200"},
+         {"\n  min_power_cap:", "\n  max_operating_temp: {value: 95 degC, estimate: test}\n  min_power_cap:"}});
+    const std::string tray = slurp(kRoot + "data/catalog/meta-catalina-compute-tray.yaml");
+    const auto trayPart = [&](const std::string& slug, const std::string& loopPressure) {
+        std::ofstream(dir / "parts" / (slug + ".yaml"))
+            << edited(tray, {{"slug: meta-catalina-compute-tray", "slug: " + slug},
+                             {"part: nvidia-gb200-blackwell", "part: x-gb200"},
+                             {"pressure: {value: 50 kPa", "pressure: {value: " + loopPressure},
+                             {"\n  liquid:", "\n  thermal:\n    r_jc: {value: 0.02 K/W, estimate: test}\n  liquid:"}});
+    };
+    trayPart("x-tray", "50 kPa");
+    trayPart("x-tray-starved", "20000 kPa");
+    std::string text = edited(slurp(kCatalina), {{"profile: default\n", "profile: default\ncatalog: [parts]\n"}});
+    for (std::size_t at; (at = text.find("part: meta-catalina-compute-tray")) != std::string::npos;)
+        text.replace(at, 32, "part: x-tray");
+    const std::string healthy = text;
+    text = edited(text, {{"{ou: 16, part: x-tray, id: ct05}", "{ou: 16, part: x-tray-starved, id: ct05}"}});
+    const analysis::RunResult ok = run((dir / "ok.yaml").string(), healthy);
+    const analysis::RunResult r = run((dir / "starved.yaml").string(), text);
+    fs::remove_all(dir);
+    REQUIRE(r.liquid);
+    std::vector<std::string> starved;
+    for (const liquid::TrayLiquid& t : r.liquid->trays) {
+        INFO(t.id << ": junction " << t.junctionC << " degC");
+        if (!t.plateMeasured) {
+            starved.push_back(t.id);
+            CHECK(std::isinf(t.junctionC));
+        } else if (t.gpuW > 0)
+            CHECK(std::isfinite(t.junctionC));
+    }
+    REQUIRE(starved.size() == 4);
+    CHECK(starved.front().ends_with("/ct05"));
+    CHECK(subjects(r, "liquid.plate.starved") == starved);
+    CHECK(subjects(r, "liquid.gpu.junction") == starved);
+    CHECK(subjects(ok, "liquid.gpu.junction").empty());
+    // Throttled where starved, and the throughput's slowest GPU stops.
+    int throttled = 0;
+    for (const thermal::RackThermal& rt : r.thermal->racks)
+        for (const thermal::ChassisThermal& c : rt.chassis)
+            throttled += c.throttled ? 1 : 0;
+    CHECK(throttled == 4);
+    CHECK(r.thermal->throttledChassis == 4);
+    REQUIRE(r.throughput);
+    REQUIRE(!r.throughput->classes.empty());
+    double slowest = 1;
+    std::string limitedBy;
+    for (const analysis::GpuClass& g : r.throughput->classes)
+        if (g.clockRatio < slowest) {
+            slowest = g.clockRatio;
+            limitedBy = g.limitedBy;
+        }
+    CHECK(slowest == 0.0);
+    CHECK(limitedBy == "thermal");
+    for (const analysis::GpuClass& g : ok.throughput->classes)
+        CHECK(g.limitedBy != "thermal");
 }

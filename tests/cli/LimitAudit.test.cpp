@@ -184,7 +184,8 @@ void liquidLimits(const json& liquid, double flowPerKw, double maxSpread, double
         above(out, "liquid.connector.flow", id, num(t["flow_L_min"]), num(t["connector_rated_L_min"]));
         above(out, "liquid.connector.pressure", id, num(t["supply_port_kPa"]), num(t["connector_max_kPa"]));
         above(out, "liquid.connector.temperature", id, num(t["outlet_C"]), num(t["connector_max_C"]));
-        above(out, "liquid.gpu.junction", id, num(t["gpu_junction_C"]), num(t["gpu_max_operating_C"]));
+        above(out, "liquid.gpu.junction", id,
+              t["gpu_junction_unbounded"].get<bool>() ? INFINITY : num(t["gpu_junction_C"]), num(t["gpu_max_operating_C"]));
         above(out, "liquid.plate.starved", id, t["plate_measured"].get<bool>() ? 0.0 : 1.0, 0.5);
         const std::string rack = id.substr(0, id.rfind('/'));
         // The CDUs are sized for the heat on the budget's basis (nameplate by default).
