@@ -386,6 +386,19 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
     }
     double slowest = 1.0;
     for (const GpuClass& g : out.classes) {
+        // A GPU held at or below its clock model's static power has no clock in the model: say so
+        // rather than let "0 TFLOPS" read as a figure (B200 and GB200 take caps from 200 W while
+        // their placeholder static power is 220 and 260 W).
+        if (const auto spec = specs.find(g.gpu); spec != specs.end() && g.gpus > 0 &&
+                                                 g.powerW <= spec->second.staticW && out.notes.size() < 20) {
+            char note[400];
+            std::snprintf(note, sizeof note,
+                          "%s: its GPUs run at %.0f W (%s), at or below the clock model's static power %.0f W%s: "
+                          "the model gives them no clock, so their TFLOPS are not known (counted as 0)",
+                          g.id.c_str(), g.powerW, g.limitedBy.c_str(), spec->second.staticW,
+                          spec->second.dvfsEstimate ? " (a placeholder estimate)" : "");
+            out.notes.push_back(note);
+        }
         if (!g.dtype16.empty()) {
             out.dtype16 = out.dtype16.empty() || out.dtype16 == g.dtype16 ? g.dtype16 : "bf16/fp16";
             out.peakPflops16 = (std::isnan(out.peakPflops16) ? 0.0 : out.peakPflops16) + g.peakTflops16 * g.gpus / 1e3;

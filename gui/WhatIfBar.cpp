@@ -90,7 +90,7 @@ WhatIfBar::WhatIfBar(Studio& studio, QWidget* parent)
     m_cdus->setKeyboardTracking(false);
     m_liquidActions.append(addWidget(m_cdus));
     m_liquidActions.append(addWidget(new QLabel(tr("  facility water "))));
-    m_water->setToolTip(tr("Facility water (a liquid-to-air unit: the room air it draws) warmer by this, e.g. +5 K"));
+    m_water->setToolTip(tr("Facility water (a liquid-to-air unit: the air its own coil draws; the racks' air is the inlet what-if) warmer by this, e.g. +5 K"));
     m_liquidActions.append(addWidget(m_water));
     m_dynamicsActions.append(addWidget(new QLabel(tr("  GPU floor "))));
     m_floor->setToolTip(tr("GPU power floor as a share of TDP (NVML PERCENT_TMP_FLOOR), e.g. 90%"));

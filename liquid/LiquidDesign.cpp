@@ -185,8 +185,10 @@ LiquidResult computeLiquid(const core::Design& d, core::PowerBasis basis)
             add(std::to_string(d.scenario.failedPumps) + " of " + std::to_string(lo.running * pumpsEach) +
                 " pumps failed");
         if (d.scenario.facilityWaterDeltaK != 0)
-            add(std::string(toAir ? "room air " : "facility water ") +
-                core::formatQuantity(d.scenario.facilityWaterDeltaK, core::Dimension::TemperatureDelta) + " warmer");
+            // A liquid-to-air unit: only the air its own coil draws (the racks' air is --inlet's).
+            add(std::string(toAir ? "the units' intake air " : "facility water ") +
+                core::formatQuantity(d.scenario.facilityWaterDeltaK, core::Dimension::TemperatureDelta) + " warmer" +
+                (toAir ? " (the racks' air as designed: --inlet warms both)" : ""));
         lo.scenario = sc;
         const std::string why = "the CDU's rating needs";
         try {

@@ -261,3 +261,33 @@ TEST_CASE("a GPU on a starved cold plate is judged unbounded and throttles, neve
     for (const analysis::GpuClass& g : ok.throughput->classes)
         CHECK(g.limitedBy != "thermal");
 }
+
+TEST_CASE("a GPU capped at or below its clock model's static power is said to have no known clock",
+          "[throughput][signoff]")
+{
+    // GB200: min_power_cap 200 W (the design may cap there), the DVFS placeholder's static power
+    // 260 W. At 250 W the model gives clock 0 and the compute line said "0 TFLOPS" as if it were a
+    // figure; now a note says the clock is not known. At 270 W (just above) the model has a clock.
+    analysis::RunOptions o;
+    const auto noted = [&](double capW) {
+        o.gpuCapW = capW;
+        const analysis::RunResult r = run(kCatalina, slurp(kCatalina), o);
+        REQUIRE(r.throughput);
+        bool note = false;
+        for (const std::string& n : r.throughput->notes)
+            note = note || n.find("at or below the clock model's static power 260 W") != std::string::npos;
+        double slowest = 1;
+        for (const analysis::GpuClass& g : r.throughput->classes)
+            slowest = std::min(slowest, g.clockRatio);
+        return std::make_pair(note, slowest);
+    };
+    const auto [at250, clock250] = noted(250.0);
+    CHECK(at250);
+    CHECK(clock250 == 0.0);
+    const auto [at260, clock260] = noted(260.0);
+    CHECK(at260); // at the static power itself: still no clock
+    CHECK(clock260 == 0.0);
+    const auto [at270, clock270] = noted(270.0);
+    CHECK_FALSE(at270);
+    CHECK(clock270 > 0.0);
+}

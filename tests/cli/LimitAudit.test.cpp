@@ -417,7 +417,7 @@ std::vector<std::pair<std::string, analysis::RunOptions>> variants()
     out.emplace_back("Catalina AALC, 7 of 8 pumps failed", o);
     o = design(catalina);
     o.facilityWaterDeltaK = 12.0;
-    out.emplace_back("Catalina AALC, room air 12 K warmer", o);
+    out.emplace_back("Catalina AALC, the units' intake air 12 K warmer", o);
     o = design(l2l);
     o.facilityWaterDeltaK = 4.0;
     out.emplace_back("Catalina on facility water 4 K warmer", o);
