@@ -162,17 +162,26 @@ void LiquidPanel::refresh()
         m_trays->setItem(row, 1, stateItem(why.isEmpty() ? tr("ok") : why.join(", "), !why.isEmpty()));
         ++row;
     }
-    double heat = 0;
-    for (const liquid::LoopLiquid& l : L->loops)
+    double heat = 0, sized = 0;
+    for (const liquid::LoopLiquid& l : L->loops) {
         heat += l.heatW;
-    QString head = tr("<b>%1 liquid loop(s)</b>, %2 kW into %3 coolant; %4 loop(s) and %5 of %6 parts with a "
+        sized += std::max(l.heatW, l.basisHeatW);
+    }
+    // The CDUs are judged on the budget's basis: say what they are sized for where that is more.
+    const QString basis = sized > heat * (1 + 1e-9)
+                              ? tr(" (CDUs sized for %1 kW at %2)")
+                                    .arg(sized / 1e3, 0, 'f', 1)
+                                    .arg(QString::fromStdString(std::string(core::powerBasisName(L->basis))))
+                              : QString();
+    QString head = tr("<b>%1 liquid loop(s)</b>, %2 kW into %3 coolant%7; %4 loop(s) and %5 of %6 parts with a "
                       "liquid error or warning")
                        .arg(L->loops.size())
                        .arg(heat / 1e3, 0, 'f', 1)
                        .arg(QString::fromStdString(L->coolant).toUpper())
                        .arg(short_)
                        .arg(starved)
-                       .arg(L->trays.size());
+                       .arg(L->trays.size())
+                       .arg(basis);
     head += tr("<br>room dew point %1 °C; parts listed least flow per kW first").arg(L->dewPointC, 0, 'f', 1);
     if (!L->loops.front().scenario.empty())
         head += tr("<br>what-if: %1").arg(QString::fromStdString(L->loops.front().scenario));
