@@ -172,7 +172,8 @@ json signalJson(const signal::SignalResult& s)
 RuleRun ruleRun(const RunResult& result)
 {
     return RuleRun{result.design.name,       result.design.file, &result.profile,
-                   core::RuleTarget::Design, result.violations,  result.throughput.get()};
+                   core::RuleTarget::Design, result.violations,  result.throughput.get(),
+                   result.unusedWaivers};
 }
 
 json sarifLog(const RuleRun& run, const core::CheckRegistry& registry, const std::string& toolVersion)
@@ -221,15 +222,30 @@ json sarifLog(const RuleRun& run, const core::CheckRegistry& registry, const std
             r["suppressions"] = json::array({{{"kind", "inSource"}, {"justification", v.justification}}});
         results.push_back(r);
     }
+    // A waiver that waived nothing (a mistyped subject, a rack gone from the layout): a note on the
+    // run's configuration, where the design file wrote it.
+    json notes = json::array();
+    for (const core::Waiver& w : run.unusedWaivers) {
+        json physical = {{"artifactLocation", {{"uri", w.loc.file.empty() ? run.file : w.loc.file}}}};
+        if (w.loc.line > 0)
+            physical["region"] = {{"startLine", w.loc.line}};
+        notes.push_back({{"level", "note"},
+                         {"message", {{"text", "waiver " + w.rule + " on " + w.subject + " waived nothing"}}},
+                         {"locations", json::array({{{"physicalLocation", physical}}})}});
+    }
+    json sarifRun = {{"tool",
+                      {{"driver",
+                        {{"name", "rdt"},
+                         {"version", toolVersion},
+                         {"informationUri", "https://github.com/rdt-toolkit/rdt"},
+                         {"rules", rules}}}}},
+                     {"results", results}};
+    if (!notes.empty())
+        sarifRun["invocations"] =
+            json::array({{{"executionSuccessful", true}, {"toolConfigurationNotifications", notes}}});
     return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
             {"version", "2.1.0"},
-            {"runs", json::array({{{"tool",
-                                    {{"driver",
-                                      {{"name", "rdt"},
-                                       {"version", toolVersion},
-                                       {"informationUri", "https://github.com/rdt-toolkit/rdt"},
-                                       {"rules", rules}}}}},
-                                   {"results", results}}})}};
+            {"runs", json::array({sarifRun})}};
 }
 
 std::string xmlEscape(const std::string& text)
@@ -318,6 +334,17 @@ std::string junitXml(const RuleRun& run, const core::CheckRegistry& registry)
         totalFailures += failures;
         body << "  <testsuite name=\"targets\" tests=\"" << run.throughput->targets.size() << "\" failures=\""
              << failures << "\" errors=\"0\">\n"
+             << cases.str() << "  </testsuite>\n";
+    }
+    if (!run.unusedWaivers.empty()) {
+        // Not failures (a waiver may be for another scenario's violation), but never silent.
+        std::ostringstream cases;
+        for (const core::Waiver& w : run.unusedWaivers)
+            cases << "    <testcase name=\"" << xmlEscape(w.rule + " on " + w.subject) << "\" classname=\"waivers\">\n"
+                  << "      <system-out>" << xmlEscape(w.loc.position() + ": waiver waived nothing") << "</system-out>\n"
+                  << "    </testcase>\n";
+        totalTests += run.unusedWaivers.size();
+        body << "  <testsuite name=\"waivers\" tests=\"" << run.unusedWaivers.size() << "\" failures=\"0\" errors=\"0\">\n"
              << cases.str() << "  </testsuite>\n";
     }
     std::ostringstream out;

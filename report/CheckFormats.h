@@ -31,6 +31,9 @@ struct RuleRun {
     core::RuleTarget target = core::RuleTarget::Design;
     std::vector<core::Violation> violations;
     const analysis::ThroughputResult* throughput = nullptr; ///< its targets become rules `target.<id>`
+    /// The design's waivers that waived nothing (SARIF: configuration notifications; JUnit: a
+    /// `waivers` suite of passing cases that say so), as the text, JSON and HDF5 list them.
+    std::vector<core::Waiver> unusedWaivers{};
 };
 
 /// The RuleRun of a design run.

@@ -289,7 +289,7 @@ TEST_CASE("heap on huge pages: the re-executed rdt keeps its arguments, output a
     }
 }
 
-TEST_CASE("a waiver that waives nothing is named in the text and the JSON", "[cli][waivers]")
+TEST_CASE("a waiver that waives nothing is named in the text, JSON, HDF5, SARIF and JUnit", "[cli][waivers]")
 {
     // A waiver whose subject is mistyped (or gone from the layout) was accepted without a word, and
     // the engineer believed the rack waived.
@@ -335,6 +335,15 @@ TEST_CASE("a waiver that waives nothing is named in the text and the JSON", "[cl
         return n;
     };
     CHECK(rows(h5) == 1);
+    // SARIF: a configuration notification at the waiver's line; JUnit: a passing "waivers" case.
+    const auto sarif = nlohmann::json::parse(rdt::test::runRdt("validate " + f + " --format sarif", false).out);
+    const auto& notes = sarif["runs"][0]["invocations"][0]["toolConfigurationNotifications"];
+    REQUIRE(notes.size() == 1);
+    CHECK(notes[0]["message"]["text"] == "waiver orv3.rack.mass on lab/row1/rack-x waived nothing");
+    CHECK(notes[0]["locations"][0]["physicalLocation"]["region"]["startLine"] == line);
+    const std::string junit = rdt::test::runRdt("validate " + f + " --format junit", false).out;
+    CHECK_THAT(junit, Contains("<testsuite name=\"waivers\" tests=\"1\" failures=\"0\"") &&
+                          Contains("<testcase name=\"orv3.rack.mass on lab/row1/rack-x\" classname=\"waivers\">"));
     // Every waiver used: no line, an empty list.
     text.erase(text.rfind("  - {rule: orv3.rack.mass, subject: lab/row1/rack-x"));
     const std::string g = d.write("used.yaml", text);
@@ -342,4 +351,7 @@ TEST_CASE("a waiver that waives nothing is named in the text and the JSON", "[cl
     CHECK(nlohmann::json::parse(rdt::test::runRdt("check " + g + " --json", false).out)["unused_waivers"].empty());
     REQUIRE(run("report " + g + " -o " + h5).code != -1);
     CHECK(rows(h5) == 0);
+    CHECK_FALSE(nlohmann::json::parse(rdt::test::runRdt("validate " + g + " --format sarif", false).out)["runs"][0]
+                    .contains("invocations"));
+    CHECK(rdt::test::runRdt("validate " + g + " --format junit", false).out.find("waivers") == std::string::npos);
 }
