@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <string>
 
@@ -242,12 +243,27 @@ void checkPulse(core::CheckContext& ctx)
 /// Figures the basis needed but the catalog lacks: said once per part, never borrowed.
 void checkMissingFigures(core::CheckContext& ctx)
 {
+    // Once per note, at the first rack that has it, saying how many more racks share it (a fleet's
+    // racks of one kind would repeat it thousands of times; naming one alone read as that rack's).
     const auto result = powerFor(ctx.design(), ctx.results());
-    std::set<std::string> seen;
+    std::map<std::string, std::pair<const RackPower*, std::size_t>> notes;
+    std::vector<std::string> order;
     for (const RackPower& r : result->racks)
-        for (const std::string& note : r.notes)
-            if (seen.insert(note).second)
-                ctx.report(r.id, "not checked: " + note, NAN, NAN, "", rackOf(ctx, r).loc);
+        for (const std::string& note : r.notes) {
+            auto [it, fresh] = notes.try_emplace(note, &r, 0);
+            it->second.second += 1;
+            if (fresh)
+                order.push_back(note);
+        }
+    for (const std::string& note : order) {
+        const auto& [first, racks] = notes.at(note);
+        ctx.report(first->id,
+                   "not checked: " + note +
+                       (racks > 1 ? " (this rack and " + std::to_string(racks - 1) + " other rack" +
+                                        (racks > 2 ? "s" : "") + ")"
+                                  : std::string()),
+                   NAN, NAN, "", rackOf(ctx, *first).loc);
+    }
 }
 
 } // namespace

@@ -291,3 +291,27 @@ TEST_CASE("a GPU capped at or below its clock model's static power is said to ha
     CHECK_FALSE(at270);
     CHECK(clock270 > 0.0);
 }
+
+TEST_CASE("a power figure missing in many racks is named once with how many racks share it", "[power][signoff]")
+{
+    // GB200 has no peak_power_ratio. The note is reported once (a fleet would repeat it per rack), at
+    // the first rack; until 2026-12-06 it named that rack alone, as if the others had the figure.
+    const auto message = [](const analysis::RunResult& r) {
+        std::vector<std::string> out;
+        for (const core::Violation& v : r.violations)
+            if (v.rule == "power.figure.missing" && v.message.find("peak_power_ratio") != std::string::npos)
+                out.push_back(v.subject + ": " + v.message);
+        return out;
+    };
+    const std::string text = slurp(kCatalina);
+    const std::vector<std::string> four = message(run(kCatalina, text));
+    REQUIRE(four.size() == 1);
+    CHECK_THAT(four[0], Catch::Matchers::StartsWith("cat/pod1/row01/rack01: ") &&
+                            Catch::Matchers::EndsWith("(this rack and 3 other racks)"));
+    std::string two = text;
+    for (std::size_t at; (at = two.find("count: 2, id: \"rack{n:02}\"")) != std::string::npos;)
+        two.replace(at, 8, "count: 1");
+    const std::vector<std::string> pair = message(run(kCatalina, two));
+    REQUIRE(pair.size() == 1);
+    CHECK_THAT(pair[0], Catch::Matchers::EndsWith("(this rack and 1 other rack)"));
+}
