@@ -183,7 +183,7 @@ std::vector<FailureCase> failureCases(const core::Design& d, const power::PowerR
          [](const power::RackPower& r) { return r.fed && !r.shelves.empty(); }},
         {"shelf lost", "", &power::RackPower::capShelfLoss,
          [](const power::RackPower& r) { return r.shelves.size() >= 2; }},
-        {"feed lost", "orv3.feed.loss", &power::RackPower::capFeedLoss,
+        {"feed lost", "orv3.feed.loss", &power::RackPower::capFeedLostCase,
          [](const power::RackPower& r) { return !std::isnan(r.capacityFeedLossW); }},
     };
     const std::vector<double> normal = normalRackCaps(d, power);

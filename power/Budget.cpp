@@ -281,14 +281,16 @@ void acSide(RackPower& out, const core::Rack& rack, const std::vector<const core
 /// voltage (where a constant-power load draws most). Shelves at their worst: every feed up, or one lost.
 void clipCurrents(RackPower& out, const std::vector<std::pair<const core::Slot*, double>>& busLoads)
 {
-    const auto add = [&](const std::string& id, double w, const std::string& lostFeed) {
+    const auto add = [&](const std::string& id, double w, double normalW, const std::string& lostFeed) {
         out.clips.push_back({id, w, w / out.busbarVminV, lostFeed});
         out.maxClipCurrentA = std::max(out.maxClipCurrentA, w / out.busbarVminV);
+        out.maxClipCurrentNormalA = std::max(out.maxClipCurrentNormalA, normalW / out.busbarVminV);
     };
     for (const ShelfPower& sh : out.shelves)
-        add(sh.id, std::max(sh.outputW, sh.outputWorstW), sh.outputWorstW > sh.outputW ? sh.outputWorstLostFeed : "");
+        add(sh.id, std::max(sh.outputW, sh.outputWorstW), sh.outputW,
+            sh.outputWorstW > sh.outputW ? sh.outputWorstLostFeed : "");
     for (const auto& [slot, w] : busLoads)
-        add(slot->id, w, "");
+        add(slot->id, w, w, "");
 }
 
 /// The worst shelf's whip current over its own derated breaker, less one (≤ 0: within): every

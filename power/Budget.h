@@ -137,6 +137,7 @@ struct RackPower {
     double busbarRatingA = 0;
     double clipRatingA = NAN;    ///< per clip (HPR), NaN when not rated per clip
     double maxClipCurrentA = 0;  ///< largest of clips[].currentA
+    double maxClipCurrentNormalA = 0; ///< the same with every feed up (normal operation: the clocks' limit)
     std::vector<ClipCurrent> clips; ///< every shelf and busbar-fed part, each at busbarVminV
     double lowestVoltageV = NAN; ///< lowest voltage at a busbar-fed part (network solve)
     double highestVoltageV = NAN;
@@ -161,6 +162,10 @@ struct RackPower {
     double gpuCapToFitW = NAN; ///< highest per-GPU cap that clears every failing limit (NaN when it fits or none can)
     bool capCanFit = true;     ///< false when even the minimum cap does not clear them
     CapAdvice capN1, capShelfLoss, capFeedLoss, capBusbar; ///< advice per limit
+    /// The cap the GPUs need with one AC feed lost: the surviving shelves' capacity (orv3.feed.loss)
+    /// and their busbar clips' current then (orv3.busbar.current's feed-loss case) together; the
+    /// throughput's "feed lost" failure case.
+    CapAdvice capFeedLostCase;
     /// Normal operation (every feed, shelf and rectifier up): the load within the shelves' N
     /// capacity, busbar and clip currents, the busbar voltage floor, whips and feed circuits.
     /// What the GPUs run at; redundancy and ride-through rules fail as errors, never throttle.

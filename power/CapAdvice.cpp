@@ -104,8 +104,8 @@ double normalExcess(const RackPower& r, const PowerOptions& o)
 {
     double worst = over(r.itLoadW, r.capacityNW);
     worst = std::max(worst, over(r.busbarCurrentA, r.busbarRatingA));
-    if (!std::isnan(r.clipRatingA))
-        worst = std::max(worst, over(r.maxClipCurrentA, r.clipRatingA));
+    if (!std::isnan(r.clipRatingA)) // every feed up: a clip's current with a feed lost is the failure case's
+        worst = std::max(worst, over(r.maxClipCurrentNormalA, r.clipRatingA));
     if (!r.busbarConverged)
         worst = std::max(worst, 1.0);
     for (const LoadPoint& l : r.loads)
@@ -190,6 +190,16 @@ void adviseCaps(const core::Design& d, std::size_t rackIndex, const PowerOptions
         out.capShelfLoss = capFor("shelf loss");
     if (normalExcess(out, o) > 0)
         out.capNormal = capWhere([&](const RackPower& r) { return normalExcess(r, o); });
+    // One feed lost: the survivors' capacity and their clips' current together (the clips' worst
+    // current is the worst of every feed up and either feed lost).
+    const auto feedLost = [](const RackPower& r) {
+        double e = std::isnan(r.capacityFeedLossW) ? -1.0 : over(r.itLoadW, r.capacityFeedLossW);
+        if (!std::isnan(r.clipRatingA))
+            e = std::max(e, over(r.maxClipCurrentA, r.clipRatingA));
+        return e;
+    };
+    if (feedLost(out) > 0)
+        out.capFeedLostCase = capWhere([&](const RackPower& r) { return std::optional<double>(feedLost(r)); });
 }
 
 } // namespace rdt::power::detail

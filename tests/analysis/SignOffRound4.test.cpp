@@ -14,6 +14,7 @@
 #include "analysis/Pipeline.h"
 #include "cli/TextOutput.h"
 #include "liquid/LiquidDesign.h"
+#include "power/Budget.h"
 #include "thermal/Thermal.h"
 
 using namespace rdt;
@@ -314,4 +315,38 @@ TEST_CASE("a power figure missing in many racks is named once with how many rack
     const std::vector<std::string> pair = message(run(kCatalina, two));
     REQUIRE(pair.size() == 1);
     CHECK_THAT(pair[0], Catch::Matchers::EndsWith("(this rack and 1 other rack)"));
+}
+
+TEST_CASE("a busbar clip over its rating only with a feed lost caps the feed-lost case, not normal operation",
+          "[power][throughput][signoff]")
+{
+    // The single-rack example with a third Grand Teton at OU 30 and no cap on gt1: 32.1 kW on the
+    // nameplate basis. Every feed up, each shelf's clip carries half, 357 A of 700 A; with a feed lost
+    // the survivor's clip carries all of it, 32.1 kW / 45 V = 713 A: orv3.busbar.current fails (its
+    // feed-loss case). Until 2026-12-06 normal operation's clocks were capped for that (clock 98 %,
+    // "limited by rack power") and the "feed lost" failure case said every rack kept its clocks.
+    const std::string path = kRoot + "data/designs/single-rack.yaml";
+    const std::string text = edited(slurp(path), {{", gpu_power_cap: 600 W", ""},
+                                                  {"                - {ou: 24, part: meta-minipack2, id: rtsw}\n",
+                                                   "                - {ou: 24, part: meta-minipack2, id: rtsw}\n"
+                                                   "                - {ou: 30, part: meta-grand-teton-h100, id: gt2}\n"}});
+    const analysis::RunResult r = run(path, text);
+    const power::RackPower& rack = r.power->racks.at(0);
+    CHECK(rack.maxClipCurrentA == Approx(32100.0 / 45.0).epsilon(1e-9));
+    CHECK(rack.maxClipCurrentNormalA == Approx(32100.0 / 2 / 45.0).epsilon(1e-3));
+    CHECK(subjects(r, "orv3.busbar.current").size() == 2); // each shelf's clip, with the other feed lost
+    CHECK_FALSE(rack.capNormal.needed);
+    for (const analysis::GpuClass& g : r.throughput->classes) {
+        CHECK(g.clockRatio == 1.0);
+        CHECK(g.limitedBy == "none");
+    }
+    const analysis::FailureCase* feed = nullptr;
+    for (const analysis::FailureCase& c : r.throughput->failureCases)
+        if (c.name == "feed lost")
+            feed = &c;
+    REQUIRE(feed);
+    CHECK(feed->racksLimited == 1);
+    // The cap that brings the clip to 700 A: 675.75 W (orv3.busbar.current's own advice).
+    CHECK(feed->lowestCapW == Approx(rack.capBusbar.capW).margin(0.5));
+    CHECK(feed->clockRatio < 1.0);
 }
