@@ -389,8 +389,9 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
         // A GPU held at or below its clock model's static power has no clock in the model: say so
         // rather than let "0 TFLOPS" read as a figure (B200 and GB200 take caps from 200 W while
         // their placeholder static power is 220 and 260 W).
-        if (const auto spec = specs.find(g.gpu); spec != specs.end() && g.gpus > 0 &&
-                                                 g.powerW <= spec->second.staticW && out.notes.size() < 20) {
+        if (const auto spec = specs.find(g.gpu);
+            spec != specs.end() && g.gpus > 0 && (g.limitedBy == "power cap" || g.limitedBy == "rack power") &&
+            g.powerW <= spec->second.staticW && out.notes.size() < 20) { // not a GPU stopped by heat
             char note[400];
             std::snprintf(note, sizeof note,
                           "%s: its GPUs run at %.0f W (%s), at or below the clock model's static power %.0f W%s: "

@@ -43,9 +43,10 @@ std::string liquidSummaryText(const liquid::LiquidResult& L)
                       l.flowM3s * 6e4, l.pumpSpeed * 100, l.supplyC,
                       !l.holdsSetpoint ? " (above its setpoint: capacity short)"
                       // held at the loop's own flow, but beyond what the units are rated for (liquid.cdu.heat)
-                      : std::max(l.heatW, l.basisHeatW) > l.capacityW * (1 + 1e-9)
-                          ? " (held at this flow, beyond the units' rated capacity)"
-                                                            : "",
+                      : l.heatW > l.capacityW * (1 + 1e-9) ? " (held at this flow, beyond the units' rated capacity)"
+                      : l.basisHeatW > l.capacityW * (1 + 1e-9)
+                          ? " (held at this flow; its heat on the budget's basis is beyond the units' rated capacity)"
+                          : "",
                       l.returnC, l.capacityW / 1e3,
                       l.facilityC, l.type == "liquid-to-air" ? "air" : "facility water", rho, minPerKw, minTray.c_str());
         out << b;

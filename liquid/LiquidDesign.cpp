@@ -58,15 +58,13 @@ TraySpec traySpec(const core::Design& d, const core::Slot& s, core::PowerBasis b
     // the draw on the budget's basis, as the power rules take it: nameplate (never below the model),
     // the short-term peak, or the model. (It was always the model, so a CDU sized for the modelled
     // 110 kW passed a sign-off whose power budget carried 121 kW.)
+    // The peak basis's GPU excursions last milliseconds, which the coolant's heat capacity absorbs:
+    // on that basis the CDUs are sized for the sustained rating, nameplate.
     out.drawW = models::partDrawW(p, *d.catalog, op);
     double budgetW = out.drawW;
-    if (basis == core::PowerBasis::Nameplate) {
+    if (basis != core::PowerBasis::Modelled) {
         const double rated = models::nameplateDrawW(p, *d.catalog, op);
         budgetW = std::isnan(rated) ? out.drawW : std::max(rated, out.drawW);
-    } else if (basis == core::PowerBasis::Peak) {
-        models::ChassisOperating peak = op;
-        peak.peak = true;
-        budgetW = std::max(out.drawW, models::partDrawW(p, *d.catalog, peak));
     }
     out.heatW = out.drawW * p.value("liquid.fraction", 0.0);
     out.basisHeatW = budgetW * p.value("liquid.fraction", 0.0);

@@ -23,7 +23,9 @@ struct TrayLiquid {
     int rack = -1, slot = -1;
     double drawW = 0;  ///< the part's draw (W)
     double heatW = 0;  ///< of it, into the coolant
-    double basisHeatW = 0; ///< the heat on the power budget's basis (LiquidResult::basis): what the CDUs are sized for
+    /// The heat on the power budget's basis (LiquidResult::basis; the peak basis sizes on nameplate, its
+    /// excursions being milliseconds the coolant absorbs): what the CDUs are sized for.
+    double basisHeatW = 0;
     double flowM3s = 0;
     double inletC = 0, outletC = 0;
     double caseC = NAN;       ///< each plate's case; NaN when starved (below its measured flow)

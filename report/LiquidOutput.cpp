@@ -164,7 +164,7 @@ void writeLiquidGroup(hid_t file, const liquid::LiquidResult& L)
                tFlow = trays.realColumn("flow", "L/min"), tIn = trays.realColumn("inlet", "degC"),
                tOut = trays.realColumn("outlet", "degC"), tCase = trays.realColumn("case", "degC"),
                tTj = trays.realColumn("gpu_junction", "degC"), tPort = trays.realColumn("supply_port", "kPa"),
-               tDrop = trays.realColumn("drop", "kPa");
+               tDrop = trays.realColumn("drop", "kPa"), tBasis = trays.realColumn("heat_on_basis", "W");
     for (const liquid::TrayLiquid& t : L.trays) {
         trays.addRow();
         trays.set(tId, t.id);
@@ -176,6 +176,7 @@ void writeLiquidGroup(hid_t file, const liquid::LiquidResult& L)
         trays.set(tTj, t.junctionC);
         trays.set(tPort, t.supplyPortPa / 1e3);
         trays.set(tDrop, t.dropPa / 1e3);
+        trays.set(tBasis, t.basisHeatW);
     }
     trays.write(g.get(), "trays");
 }

@@ -259,6 +259,8 @@ TEST_CASE("a GPU on a starved cold plate is judged unbounded and throttles, neve
         }
     CHECK(slowest == 0.0);
     CHECK(limitedBy == "thermal");
+    for (const std::string& n : r.throughput->notes) // stopped by heat, not held below its static power
+        CHECK(n.find("static power") == std::string::npos);
     for (const analysis::GpuClass& g : ok.throughput->classes)
         CHECK(g.limitedBy != "thermal");
 }
