@@ -117,6 +117,18 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     }
     for (Phase& ph : racks)
         ph.highRaw = ph.high;
+    // Independent jobs each on an equal share of the GPUs: a count the GPUs cannot hold is refused
+    // (32 jobs on 16 GPUs spread the swing over phases no job has, and passed the grid's limits).
+    if (dy.jobs > 1) {
+        int n = 0;
+        for (const Phase& ph : racks)
+            n += ph.gpus;
+        if (n > 0 && (dy.jobs > n || n % dy.jobs != 0))
+            throw core::InputError(dy.jobsLoc.file.empty() ? dy.loc : dy.jobsLoc,
+                                   std::to_string(n) + " GPUs do not split into " +
+                                       std::to_string(dy.jobs) + " equal jobs" +
+                                       (dy.jobs > n ? " (more jobs than GPUs)" : ""));
+    }
     if (dy.iterationAuto && out.notChecked.empty()) {
         // The iteration from the workload: its FLOPs over the job's GPUs at the slowest one's
         // sustained pace (peak BF16 × clock × MFU), rounded to the sampling step.

@@ -271,6 +271,7 @@ struct Dynamics {
     /// the design's rack order, each job swinging at its own phase: `jobPhasesS` (one each, seconds
     /// into the iteration), or drawn uniformly over the iteration from `phaseSeed`.
     int jobs = 1;
+    SourceLoc jobsLoc; ///< where `jobs:` is written (a count the design's GPUs cannot hold is refused there)
     std::vector<double> jobPhasesS;
     unsigned phaseSeed = 1;
     /// Mitigation: a site battery or supercapacitor at the connection (`site_storage:`) taking the
@@ -278,7 +279,7 @@ struct Dynamics {
     /// at a round-trip efficiency. Declared false: none.
     struct SiteStorage {
         bool declared = false;
-        double powerW = NAN, energyJ = NAN, cutoffHz = NAN, efficiency = 1.0;
+        double powerW = NAN, energyJ = NAN, cutoffHz = NAN, efficiency = NAN; ///< all four required
         SourceLoc loc;
     } siteStorage;
     SourceLoc loc;

@@ -54,12 +54,15 @@ Dynamics readDynamics(const Cursor& c)
         s.powerW = (*st)["power"].quantity(Dimension::Power, Range{1.0, 1e12});
         s.energyJ = (*st)["energy"].quantity(Dimension::Energy, Range{1.0, 1e16});
         s.cutoffHz = (*st)["cutoff"].quantity(Dimension::Frequency, Range{1e-4, 10.0});
-        quantityIf(*st, "efficiency", Dimension::Ratio, Range{0.5, 1.0}, s.efficiency);
+        // Required: taken as lossless, a store's round trip cost nothing (never a silent guess).
+        s.efficiency = (*st)["efficiency"].quantity(Dimension::Ratio, Range{0.5, 1.0});
     }
     // Independent jobs, each on an equal share of the GPUs (in the design's rack order), each at its
     // own phase: given, or drawn from a seed.
-    if (auto j = c.find("jobs"))
+    if (auto j = c.find("jobs")) {
         d.jobs = static_cast<int>(j->integer(1, 1024));
+        d.jobsLoc = j->loc();
+    }
     if (auto ps = c.find("phase_seed"))
         d.phaseSeed = static_cast<unsigned>(ps->integer(0, 4294967295LL));
     if (auto ph = c.find("job_phases")) {

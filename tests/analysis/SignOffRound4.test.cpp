@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis/Pipeline.h"
+#include "core/Error.h"
 #include "cli/TextOutput.h"
 #include "liquid/LiquidDesign.h"
 #include "power/Budget.h"
@@ -351,4 +352,53 @@ TEST_CASE("a busbar clip over its rating only with a feed lost caps the feed-los
     // The cap that brings the clip to 700 A: 675.75 W (orv3.busbar.current's own advice).
     CHECK(feed->lowestCapW == Approx(rack.capBusbar.capW).margin(0.5));
     CHECK(feed->clockRatio < 1.0);
+}
+
+namespace {
+
+/// One Grand Teton rack (16 H100 GPUs) with a `dynamics:` section ending in `extra` lines.
+std::string dynamicsRack(const std::string& extra)
+{
+    return "rdt: 1\nname: dyn\nsite: {altitude: 0 m, supply_air: 25 degC, ashrae_class: A2}\n"
+           "dynamics:\n  iteration: 2 s\n  compute_share: 50 %\n  edge: 20 ms\n" +
+           extra +
+           "layout: {halls: [{id: lab, rows: [{id: row1, racks: [{id: rack1, rack_type: orv3-hpr, slots: [\n"
+           "  {ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-a, feed: A},\n"
+           "  {ou: 2, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-b, feed: B},\n"
+           "  {ou: 3, part: orv3-hpr-bbu-shelf-6x5p5kw, id: bbu-a}, {ou: 4, part: orv3-hpr-bbu-shelf-6x5p5kw, id: bbu-b},\n"
+           "  {ou: 6, part: meta-grand-teton-h100, id: gt0}, {ou: 15, part: meta-grand-teton-h100, id: gt1}]}]}]}]}\n";
+}
+
+} // namespace
+
+TEST_CASE("dynamics: a job count the GPUs cannot hold and a site store without its efficiency are refused",
+          "[dynamics][signoff]")
+{
+    // 32 jobs on 16 GPUs spread the swing over phases no job has: the running swing fell from 9.19 to
+    // 3.45 kW and a failing dynamics.grid.voltage passed; 3 jobs on 16 GPUs were accepted too. A
+    // site_storage without efficiency was taken as lossless ("0 kJ lost").
+    const std::string path = kRoot + "tests/fixtures/signoff/round4-dynamics.yaml";
+    for (const char* jobs : {"32", "17", "3"}) {
+        INFO("jobs " << jobs);
+        try {
+            run(path, dynamicsRack(std::string("  jobs: ") + jobs + "\n"));
+            FAIL("accepted");
+        } catch (const core::InputError& e) {
+            CHECK_THAT(e.what(), Catch::Matchers::Contains("round4-dynamics.yaml:8:") &&
+                                     Catch::Matchers::Contains("16 GPUs do not split into " + std::string(jobs) +
+                                                               " equal jobs"));
+        }
+    }
+    for (const char* jobs : {"1", "2", "4", "16"}) {
+        INFO("jobs " << jobs);
+        CHECK_NOTHROW(run(path, dynamicsRack(std::string("  jobs: ") + jobs + "\n")));
+    }
+    try {
+        run(path, dynamicsRack("  site_storage: {power: 50 kW, energy: 20 MJ, cutoff: 0.05 Hz}\n"));
+        FAIL("accepted");
+    } catch (const core::InputError& e) {
+        CHECK_THAT(e.what(), Catch::Matchers::Contains("site_storage") && Catch::Matchers::Contains("efficiency"));
+    }
+    CHECK_NOTHROW(run(path, dynamicsRack("  site_storage: {power: 50 kW, energy: 20 MJ, cutoff: 0.05 Hz, "
+                                         "efficiency: 95 %}\n")));
 }
