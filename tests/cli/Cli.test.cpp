@@ -3,6 +3,7 @@
 #include "support/RunRdt.h"
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -306,6 +307,38 @@ TEST_CASE("rdt com on the real KR4 channel set, and link verdicts in designs", "
     CHECK(xt["com_dB"].get<double>() < clean["com_dB"].get<double>());
     CHECK(clean["il_nyquist_dB"].get<double>() > 20.0);
     CHECK(runRdt("com " + k + "THRU.s4p --profile no-such").code == 2);
+    // The same through cut at 12 GHz and at 13 GHz (Nyquist 12.89 GHz): the one that stops short of
+    // Nyquist is refused (its loss there was extrapolated: 20.7 dB "at Nyquist" cut at 11 GHz against
+    // 23.5 dB), the one that reaches it still runs. The data lines of a 4-port file are four per
+    // frequency, the first holding the frequency (in MHz in this file).
+    for (const double cutGhz : {12.0, 13.0}) {
+        std::ifstream in(RDT_SOURCE_DIR "/" + k + "THRU.s4p");
+        REQUIRE(in);
+        const std::string cut = (fs::temp_directory_path() / ("rdt-com-cut-" + std::to_string(::getpid()) + ".s4p")).string();
+        std::ofstream out(cut);
+        std::string line;
+        int data = 0;
+        bool keep = true;
+        while (std::getline(in, line)) {
+            const bool isData = !line.empty() && line[0] != '!' && line[0] != '#' && line[0] != '[';
+            if (isData) {
+                if (data % 4 == 0)
+                    keep = std::stod(line) <= cutGhz * 1e3;
+                ++data;
+            }
+            if (!isData || keep)
+                out << line << "\n";
+        }
+        out.close();
+        const Run c = runRdt("com " + cut);
+        INFO(c.out);
+        if (cutGhz < 12.89) {
+            CHECK(c.code == 2);
+            CHECK_THAT(c.out, Catch::Matchers::Contains("below the Nyquist frequency 12.89 GHz"));
+        } else
+            CHECK(c.code == 0);
+        fs::remove(cut);
+    }
 
     // Every link class of the example designs has a verdict.
     for (const auto& [d, classes] :
