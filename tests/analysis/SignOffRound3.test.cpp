@@ -9,6 +9,7 @@
 #include <string>
 
 #include "analysis/Pipeline.h"
+#include "support/RunSubjects.h"
 #include "analysis/Sweep.h"
 #include <nlohmann/json.hpp>
 #include "core/Error.h"
@@ -44,14 +45,7 @@ analysis::RunResult runText(const std::string& text, double gpuCapW = NAN,
     return analysis::run(o, progress);
 }
 
-std::vector<std::string> subjects(const analysis::RunResult& r, const std::string& rule)
-{
-    std::vector<std::string> out;
-    for (const core::Violation& v : r.violations)
-        if (v.rule == rule)
-            out.push_back(v.subject);
-    return out;
-}
+using test::subjects;
 
 /// One HPR rack, shelves on feeds A and B, batteries, `slots` after them (YAML flow items).
 std::string rack(const std::string& slots, const std::string& psuB = "feed: B")

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis/Pipeline.h"
+#include "support/RunSubjects.h"
 #include "core/Error.h"
 #include "cli/TextOutput.h"
 #include "liquid/LiquidDesign.h"
@@ -70,14 +71,7 @@ analysis::RunResult withUnit(const std::vector<std::pair<std::string, std::strin
     return r;
 }
 
-std::vector<std::string> subjects(const analysis::RunResult& r, const std::string& rule)
-{
-    std::vector<std::string> out;
-    for (const core::Violation& v : r.violations)
-        if (v.rule == rule)
-            out.push_back(v.subject);
-    return out;
-}
+using test::subjects;
 
 } // namespace
 
