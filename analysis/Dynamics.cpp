@@ -53,7 +53,8 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     double pSum = 0, qSum = 0, qCatSum = 0, floorSum = 0;
     double slowestFlops = INFINITY;
     const core::Part* noBf16 = nullptr;
-    const core::Slot* stopped = nullptr; // a chassis whose GPUs run at no clock (no air through it)
+    const core::Slot* stopped = nullptr; // a chassis whose GPUs run at no clock
+    std::string stoppedWhy;              // what stops them, in words, with the rule that says so
     bool floor = !std::isnan(dy.floorShare);
     for (std::size_t r = 0; r < d.racks.size() && r < modelled.racks.size(); ++r) {
         const power::RackPower& rp = modelled.racks[r];
@@ -90,8 +91,17 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
             const ChassisClock& c = clocks[r][s];
             // The slowest GPU's sustained BF16 throughput paces a synchronous job; GPUs that stop
             // (thermal.chassis.airflow) give it no pace at all: said below, not an infinite iteration.
-            if (c.ratio == 0.0 && !stopped)
+            if (c.ratio == 0.0 && !stopped) {
                 stopped = &rack.slots[s];
+                bool cooledByLiquid = false;
+                if (r < thermal.racks.size())
+                    for (const thermal::ChassisThermal& ct : thermal.racks[r].chassis)
+                        cooledByLiquid |= ct.slot == static_cast<int>(s) && !std::isnan(ct.liquidJunctionK);
+                stoppedWhy = c.limitedBy != "thermal" ? "its cap or its rack's supply leaves it no power above its "
+                                                        "static draw (limited by " + c.limitedBy + ")"
+                             : cooledByLiquid ? "its cold plates' coolant cannot hold its junction: liquid.gpu.junction"
+                                              : "no air through the chassis: thermal.chassis.airflow";
+            }
             slowestFlops = std::min(slowestFlops, gpu->value("bf16_dense", NAN) * (std::isnan(c.ratio) ? 1.0 : c.ratio));
             if (std::isnan(gpu->value("bf16_dense", NAN)))
                 noBf16 = gpu;
@@ -142,9 +152,8 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
             out.notChecked = noBf16->slug + " has no bf16_dense: iteration: auto needs the GPUs' throughput";
             out.notCheckedLoc = noBf16->loc;
         } else if (stopped) {
-            out.notChecked = "the GPUs of " + stopped->id +
-                             " stop (no air through the chassis: thermal.chassis.airflow), so a synchronous job has "
-                             "no pace: iteration: auto needs every GPU running";
+            out.notChecked = "the GPUs of " + stopped->id + " stop (" + stoppedWhy +
+                             "), so a synchronous job has no pace: iteration: auto needs every GPU running";
             out.notCheckedLoc = stopped->loc;
         } else if (n > 0) {
             const double sustained = slowestFlops * mfu;
@@ -367,6 +376,11 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
                 lost += std::max(0.0, raw[i] - w[i]) * (std::isnan(dy.rampUpWps) ? 0.0 : 1.0);
             }
             out.throughputLost = want > 0 ? lost / want : 0.0;
+            // The iteration lengthens by the work withheld, done at the compute level after the
+            // ramp: the sustained rate over the running job (the checkpoint stall aside, as the
+            // throughput model's figures are) falls by running / (running + lost).
+            const double running = static_cast<double>(len - (stallTo - stallFrom));
+            out.rampThroughputFactor = running > 0 ? running / (running + lost) : 1.0;
         }
         // PSU storage: the supplies draw each edge over 2E/ΔP, the storage giving (taking) the
         // difference, ΔP·τ/2 = E for a step: a rate limit of ΔP/(2E) of the swing a second.
@@ -515,6 +529,44 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     if (std::abs(out.extraEnergyShare) < 1e-9)
         out.extraEnergyShare = 0; // the sampled mean's rounding, not a cost
     return out;
+}
+
+ThroughputResult withRampLimit(ThroughputResult t, const DynamicsResult& d, double rampUpWps)
+{
+    const double f = d.rampThroughputFactor;
+    if (!d.declared || !d.notChecked.empty() || !(f < 1.0) || !(f > 0.0))
+        return t;
+    t.rampLimitFactor = f;
+    auto scale = [f](double& x) {
+        if (!std::isnan(x))
+            x *= f;
+    };
+    for (GpuClass& g : t.classes) {
+        scale(g.sustainedTflopsBf16);
+        scale(g.sustainedTflopsFp8);
+        scale(g.sustainedTflops16);
+    }
+    scale(t.sustainedPflopsBf16);
+    scale(t.sustainedPflops16);
+    for (FailureCase& c : t.failureCases) {
+        scale(c.sustainedTflops16PerGpu);
+        scale(c.sustainedPflops16);
+    }
+    for (TargetResult& r : t.targets) {
+        if (r.metric != "sustained_tflops" && r.metric != "cluster_sustained")
+            continue;
+        scale(r.value);
+        if (r.applicable)
+            r.pass = !std::isnan(r.value) && (r.isMin ? r.value >= r.limit : r.value <= r.limit);
+    }
+    char note[320];
+    std::snprintf(note, sizeof note,
+                  "the GPUs' ramp-up limit (dynamics.ramp_up, %s per GPU) withholds %.3g %% of each compute "
+                  "phase's work: sustained throughput x %.3f (%.3g %% less) in the compute figures, failure "
+                  "cases and sustained targets",
+                  powerText(rampUpWps, 3, "W", "s").c_str(), d.throughputLost * 100, f, (1 - f) * 100);
+    t.notes.insert(t.notes.begin(), note);
+    return t;
 }
 
 } // namespace rdt::analysis

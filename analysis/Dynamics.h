@@ -155,6 +155,10 @@ struct DynamicsResult {
     /// lengthening by what is lost); 0 without a ramp-up limit. Floors, PSU, battery and site
     /// storage do not slow the GPUs.
     double throughputLost = 0;
+    /// The share of the GPUs' sustained throughput the ramp-up limit leaves: the running job's time
+    /// over that time plus the withheld work's (1 without a ramp-up limit). withRampLimit() carries it
+    /// into the throughput model's figures and targets.
+    double rampThroughputFactor = 1;
     /// The site's trace at the connection (W, AC; after any site storage) every `stepS` from t = 0
     /// (idle until the job starts at `startAtS`).
     double startAtS = 0;
@@ -199,6 +203,12 @@ std::vector<DynamicsResonance> resonancesAt(const std::vector<core::Grid::Mode>&
 /// `checkpoint`: the design's workload's checkpoint model (null: none), whose stall the trace holds;
 /// `workload` and `mfu` give the period with `iteration: auto` (null: it is not checked);
 /// `throughput` (its cluster hierarchy and NCCL parameters) the share with `compute_share: auto`.
+/// The throughput model's figures with the GPUs' ramp-up limit's cost (`rampThroughputFactor`):
+/// every class's and failure case's sustained TFLOPS and the sustained targets (`sustained_tflops`,
+/// `cluster_sustained`) scaled and judged again, with a note; unchanged without a ramp-up limit or
+/// when the waveform was not built. Clocks and collectives are the GPUs' own and stay.
+ThroughputResult withRampLimit(ThroughputResult t, const DynamicsResult& dynamics, double rampUpWps);
+
 DynamicsResult analyseDynamics(const core::Design& design, const power::PowerResult& power,
                                const power::PowerResult& modelled, const thermal::ThermalResult& thermal,
                                const CheckpointResult* checkpoint = nullptr, const Workload* workload = nullptr,

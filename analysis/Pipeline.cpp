@@ -214,8 +214,9 @@ std::shared_ptr<const signal::SignalResult> verdictsFromRules(std::shared_ptr<co
         std::string rules;
         for (const std::string& r : it->second.first)
             rules += (rules.empty() ? "" : ", ") + r;
-        // An error fails the class; warnings alone (a negotiated-down rate) are said beside its verdict.
-        if (it->second.second || !l.pass) {
+        // An error fails the class; warnings alone (a negotiated-down rate, a fallback to a slower
+        // lane rate at which it closes) are said beside its verdict.
+        if (it->second.second || (!l.pass && l.laneRateGbps <= 0)) {
             l.pass = false;
             l.verdict = "fail (" + rules + ")";
         } else
@@ -281,13 +282,29 @@ ThroughputResult withRotorCase(const core::Design& design, const power::PowerRes
                           " kinds, a second airflow solve of every rack; rdt check --scenario fan-fail=1 solves it");
         return t;
     }
+    // A failed fan rotor changes the air, not the coolant: the GPUs under cold plates keep the
+    // junctions their loops give them (carried over from the design's own solution, as solved).
+    auto carryLiquid = [&asDesigned](thermal::ThermalResult& to) {
+        for (std::size_t ri = 0; ri < to.racks.size() && ri < asDesigned.racks.size(); ++ri)
+            for (const thermal::ChassisThermal& from : asDesigned.racks[ri].chassis) {
+                if (std::isnan(from.liquidJunctionK))
+                    continue;
+                for (thermal::ChassisThermal& c : to.racks[ri].chassis)
+                    if (c.slot == from.slot && std::isnan(c.liquidJunctionK)) {
+                        c.liquidJunctionK = from.liquidJunctionK;
+                        c.liquidInletK = from.liquidInletK;
+                    }
+            }
+    };
     thermal::RackAirflowParams params;
     params.extraFailedRotors = 1;
-    const thermal::ThermalResult failed = thermal::computeThermal(design, params);
+    thermal::ThermalResult failed = thermal::computeThermal(design, params);
+    carryLiquid(failed);
     const thermal::ThermalResult* base = &asDesigned;
     thermal::ThermalResult network;
     if (design.thermalModel != core::ThermalModel::Network) {
         network = thermal::computeThermal(design);
+        carryLiquid(network);
         base = &network;
     }
     FailureCase c = rotorFailureCase(design, power, *base, failed, t.mfu);
@@ -536,6 +553,10 @@ RunResult run(const RunOptions& options, core::Progress& progress)
             dynamicsFor(result.design, result.profile, result.power, *result.thermal, result.liquid.get(),
                         targets ? &*targets : nullptr, result.throughput.get());
         store.put("dynamics", result.dynamics);
+        // A ramp-up limit slows the GPUs: the sustained figures and targets carry its cost.
+        if (result.dynamics)
+            result.throughput = std::make_shared<const ThroughputResult>(withRampLimit(
+                *result.throughput, *result.dynamics, result.design.dynamics.rampUpWps));
     }
     const auto tThroughput = Clock::now();
 

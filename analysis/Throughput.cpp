@@ -269,6 +269,24 @@ models::Hierarchy hierarchyFor(const core::Design& d, const signal::SignalResult
             }
             break;
         }
+        // The GPUs reach their NICs over PCIe (a chassis-scope pcie-gen5 class): a channel that
+        // trains down to Gen4 carries 16 GT/s × 16 lanes × 128/130 = 252 Gb/s each way, below a
+        // 400G NIC; one that fails carries nothing. The NIC's rate is the lower of the two (x16 taken).
+        for (std::size_t i = 0; i < d.links.size() && i < sig.links.size(); ++i) {
+            const core::LinkClass& l = d.links[i];
+            if (l.from.partSlug != chassis->slug || l.medium != "pcie-gen5")
+                continue;
+            const signal::LinkVerdict& v = sig.links[i];
+            const double pcie = v.laneRateGbps * 1e9 * 16 * 128.0 / 130.0; // bit/s
+            if (pcie < rate) {
+                rate = pcie;
+                out.notes.push_back(
+                    "link class " + l.id + " (" + v.verdict + ") carries " +
+                    (pcie > 0 ? core::formatQuantity(pcie, Dimension::DataRate) +
+                                    " each way over x16 between the GPUs and their NICs: NIC rate limited to it"
+                              : std::string("nothing between the GPUs and their NICs: no scale-out bandwidth")));
+            }
+        }
         out.nicRateGbps = rate / 1e9;
         h.nodeNetBps = nics * rate / 8.0 * out.nccl.nicEfficiency;
         h.nicBps = rate / 8.0 * out.nccl.nicEfficiency;

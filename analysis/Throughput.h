@@ -160,6 +160,9 @@ struct ThroughputResult {
     std::optional<CheckpointResult> checkpoint; ///< when the targets file has `checkpoint:`
     std::vector<FailureCase> failureCases;      ///< the supply failures the design's racks are built for
     std::vector<std::string> notes;
+    /// The share of the sustained figures left by the GPUs' ramp-up limit (dynamics:, withRampLimit);
+    /// 1 without one. Clocks and collectives are not scaled.
+    double rampLimitFactor = 1;
     /// busbw (GB/s) of `op` at `sizeB` over n GPUs with NCCL's best algorithm.
     models::CollectiveTime collective(models::Collective op, int n, double sizeB) const;
     models::NcclParams nccl;

@@ -343,10 +343,16 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
     if (r.energy) {
         const analysis::EnergyResult& e = *r.energy;
         char line[512];
-        // GWh below a TWh, kt below a Mt.
+        // Three significant figures in MWh below a GWh (a rack's year), GWh below a TWh; t below a
+        // kt, kt below a Mt.
         const double mwh = e.total.annualMWh;
         char energy[48], co2[48];
-        std::snprintf(energy, sizeof energy, mwh >= 1e6 ? "%.2f TWh" : "%.0f GWh", mwh >= 1e6 ? mwh / 1e6 : mwh / 1e3);
+        if (mwh >= 1e6)
+            std::snprintf(energy, sizeof energy, "%.2f TWh", mwh / 1e6);
+        else if (mwh >= 1e3)
+            std::snprintf(energy, sizeof energy, "%.0f GWh", mwh / 1e3);
+        else
+            std::snprintf(energy, sizeof energy, "%.3g MWh", mwh);
         char load[96];
         if (e.profile.empty())
             std::snprintf(load, sizeof load, "at %.0f %% load", e.loadFactor * 100.0);
@@ -364,7 +370,12 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
         out << line;
         if (std::isfinite(e.total.co2Tonnes)) {
             const double t = e.total.co2Tonnes;
-            std::snprintf(co2, sizeof co2, t >= 1e6 ? "%.2f Mt" : "%.1f kt", t >= 1e6 ? t / 1e6 : t / 1e3);
+            if (t >= 1e6)
+                std::snprintf(co2, sizeof co2, "%.2f Mt", t / 1e6);
+            else if (t >= 1e3)
+                std::snprintf(co2, sizeof co2, "%.1f kt", t / 1e3);
+            else
+                std::snprintf(co2, sizeof co2, "%.3g t", t);
             std::snprintf(line, sizeof line, ", %s CO2 at %.3g kg/kWh (%s)", co2, e.gridKgPerKWh, e.gridSource.c_str());
             out << line;
         }
@@ -415,10 +426,13 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
             }
             out << "\n";
         } else {
+            char ramp[64] = "";
+            if (t.rampLimitFactor < 1)
+                std::snprintf(ramp, sizeof ramp, "; ramp-up limit x %.3f", t.rampLimitFactor);
             std::snprintf(buf, sizeof buf,
-                          "compute  %.0f TFLOPS BF16 sustained per GPU at MFU %.0f %% (clock %.0f %%, limited by %s), "
+                          "compute  %.0f TFLOPS BF16 sustained per GPU at MFU %.0f %% (clock %.0f %%, limited by %s%s), "
                           "%.3g %s for %s GPUs\n",
-                          slow->sustainedTflopsBf16, t.mfu * 100, slow->clockRatio * 100, slow->limitedBy.c_str(),
+                          slow->sustainedTflopsBf16, t.mfu * 100, slow->clockRatio * 100, slow->limitedBy.c_str(), ramp,
                           t.sustainedPflopsBf16 >= 1000 ? t.sustainedPflopsBf16 / 1e3 : t.sustainedPflopsBf16,
                           t.sustainedPflopsBf16 >= 1000 ? "EFLOPS" : "PFLOPS",
                           thousands(static_cast<std::size_t>(t.gpus)).c_str());

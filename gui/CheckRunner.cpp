@@ -103,8 +103,12 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
                 dynamics = analysis::dynamicsFor(*design, profile, power::powerFor(*design, store),
                                                  *analysis::thermalFor(*design, store),
                                                  liquid::liquidFor(*design, store).get(), nullptr, throughput.get());
-                if (dynamics)
+                if (dynamics) {
                     store.put("dynamics", dynamics);
+                    if (throughput) // the ramp-up limit's cost in the sustained figures, as rdt check
+                        throughput = std::make_shared<const analysis::ThroughputResult>(
+                            analysis::withRampLimit(*throughput, *dynamics, design->dynamics.rampUpWps));
+                }
             } catch (const core::Cancelled&) {
                 throw;
             } catch (const core::InputError& e) {

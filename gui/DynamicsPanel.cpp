@@ -205,7 +205,12 @@ void DynamicsPanel::rebuild()
                     ? tr("%1 MWh at PUE %2").arg(QString::asprintf("%+.4g", d->extraMWhPerYear)).arg(d->pue, 0, 'g', 3)
                     : tr("no facility: section"),
                 tr("—"), "", false);
-            row(tr("mitigation throughput"), QString::asprintf("%s%.3g %%", d->throughputLost > 0 ? "-" : "", d->throughputLost * 100),
+            row(tr("mitigation throughput"),
+                d->throughputLost > 0
+                    ? tr("%1 % of each compute phase's work withheld: sustained %2 %")
+                          .arg(d->throughputLost * 100, 0, 'g', 3)
+                          .arg(QString::asprintf("-%.3g", (1 - d->rampThroughputFactor) * 100))
+                    : tr("none lost"),
                 tr("—"), "", false);
         }
     }

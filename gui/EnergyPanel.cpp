@@ -162,19 +162,25 @@ void EnergyPanel::rebuild()
             e->profile.empty()
                 ? tr("at %1 % load").arg(e->loadFactor * 100, 0, 'f', 0)
                 : tr("over the utilisation profile (mean %1 % of full-load draw)").arg(e->loadFactor * 100, 0, 'f', 0);
-        QString text = tr("From the grid <b>%1 MW</b> = IT AC %2 MW (modelled) × PUE %3 (%4); peak %5 MW (%6); "
-                          "<b>%7 GWh a year</b> %8")
-                           .arg(e->total.facilityW / 1e6, 0, 'f', 1)
-                           .arg(e->total.itModelledW / 1e6, 0, 'f', 1)
+        // MW from 1 MW, else kW; GWh from 1 GWh, else MWh; kt from 1 kt, else t (a rack's figures).
+        const auto power = [](double w) {
+            return w >= 1e6 ? QString("%1 MW").arg(w / 1e6, 0, 'f', 1) : QString("%1 kW").arg(w / 1e3, 0, 'g', 3);
+        };
+        const double mwh = e->total.annualMWh, t = e->total.co2Tonnes;
+        const QString year = mwh >= 1e3 ? QString("%1 GWh").arg(mwh / 1e3, 0, 'f', 0) : QString("%1 MWh").arg(mwh, 0, 'g', 3);
+        QString text = tr("From the grid <b>%1</b> = IT AC %2 (modelled) × PUE %3 (%4); peak %5 (%6); "
+                          "<b>%7 a year</b> %8")
+                           .arg(power(e->total.facilityW))
+                           .arg(power(e->total.itModelledW))
                            .arg(e->pue, 0, 'g', 4)
                            .arg(QString::fromStdString(e->pueSource).toHtmlEscaped())
-                           .arg(e->total.facilityPeakW / 1e6, 0, 'f', 1)
+                           .arg(power(e->total.facilityPeakW))
                            .arg(QString::fromStdString(std::string(core::powerBasisName(e->basis))))
-                           .arg(e->total.annualMWh / 1e3, 0, 'f', 0)
+                           .arg(year)
                            .arg(load);
-        if (std::isfinite(e->total.co2Tonnes))
-            text += tr(", %1 kt CO2 at %2 kg/kWh (%3)")
-                        .arg(e->total.co2Tonnes / 1e3, 0, 'f', 1)
+        if (std::isfinite(t))
+            text += tr(", %1 CO2 at %2 kg/kWh (%3)")
+                        .arg(t >= 1e3 ? QString("%1 kt").arg(t / 1e3, 0, 'f', 1) : QString("%1 t").arg(t, 0, 'g', 3))
                         .arg(e->gridKgPerKWh, 0, 'g', 3)
                         .arg(QString::fromStdString(e->gridSource).toHtmlEscaped());
         m_energyHeader->setText(text);

@@ -98,10 +98,15 @@ void ThermalPanel::refresh()
     for (const auto& r : t->racks)
         for (const auto& c : r.chassis)
             all.push_back(&c);
-    std::stable_sort(all.begin(), all.end(), [](const auto* a, const auto* b) {
-        // Not checked (NaN) last; no airflow (an unbounded junction, margin -inf) first.
-        const double ma = !std::isnan(a->maxOperatingK - a->gpuJunctionK) ? a->maxOperatingK - a->gpuJunctionK : 1e9;
-        const double mb = !std::isnan(b->maxOperatingK - b->gpuJunctionK) ? b->maxOperatingK - b->gpuJunctionK : 1e9;
+    // A GPU under a cold plate is judged by its loop's junction (the one its clock follows; +inf on a
+    // starved plate), an air-cooled one by the air's.
+    const auto junction = [](const thermal::ChassisThermal* c) {
+        return std::isnan(c->liquidJunctionK) ? c->gpuJunctionK : c->liquidJunctionK;
+    };
+    std::stable_sort(all.begin(), all.end(), [&junction](const auto* a, const auto* b) {
+        // Not checked (NaN) last; no airflow or a starved plate (an unbounded junction, margin -inf) first.
+        const double ma = !std::isnan(a->maxOperatingK - junction(a)) ? a->maxOperatingK - junction(a) : 1e9;
+        const double mb = !std::isnan(b->maxOperatingK - junction(b)) ? b->maxOperatingK - junction(b) : 1e9;
         return ma < mb || (ma == mb && a->fanSpeed > b->fanSpeed);
     });
     if (all.size() > 5000)
@@ -117,16 +122,23 @@ void ThermalPanel::refresh()
         m_chassis->setItem(row, 5, new NumberItem(c->exhaustK - c->inletK, 1));
         m_chassis->setItem(row, 6, new NumberItem(c->fanSpeed * 100.0, 0));
         m_chassis->setItem(row, 7, new NumberItem(c->fanPowerW, 0));
-        m_chassis->setItem(row, 8, new NumberItem(c->gpuJunctionK - kC, 1));
+        const double tj = junction(c);
+        const bool cold = !std::isnan(c->liquidJunctionK);
+        m_chassis->setItem(row, 8, new NumberItem(tj - kC, 1));
         m_chassis->setItem(row, 9, new NumberItem(c->maxOperatingK - kC, 0));
-        m_chassis->setItem(row, 10, new NumberItem(c->maxOperatingK - c->gpuJunctionK, 1));
+        m_chassis->setItem(row, 10, new NumberItem(c->maxOperatingK - tj, 1));
         QString state = c->throttled ? tr("throttled") : tr("ok");
-        if (std::isnan(c->gpuJunctionK) || std::isnan(c->maxOperatingK))
+        if (std::isnan(tj) || std::isnan(c->maxOperatingK))
             state = tr("not checked");
-        if (c->noAirflow)
-            state = std::isinf(c->gpuJunctionK) ? tr("no airflow: GPUs stop") : tr("no airflow");
+        if (cold && std::isinf(tj))
+            state = tr("starved cold plate: GPUs stop");
+        else if (cold && state != tr("not checked"))
+            state += tr(" (cold plate)");
+        if (c->noAirflow && !cold)
+            state = std::isinf(tj) ? tr("no airflow: GPUs stop") : tr("no airflow");
+        const bool bad = c->throttled || (c->noAirflow && !cold) || (cold && std::isinf(tj));
         auto* s = new QTableWidgetItem(state);
-        s->setForeground(c->throttled || c->noAirflow ? QColor(190, 40, 35) : QColor(60, 64, 72));
+        s->setForeground(bad ? QColor(190, 40, 35) : QColor(60, 64, 72));
         m_chassis->setItem(row, 11, s);
         ++row;
     }
@@ -143,9 +155,9 @@ void ThermalPanel::refresh()
         ++row;
     }
     double hottest = NAN, margin = NAN;
-    if (!all.empty() && std::isfinite(all.front()->gpuJunctionK)) {
-        hottest = all.front()->gpuJunctionK - kC;
-        margin = all.front()->maxOperatingK - all.front()->gpuJunctionK;
+    if (!all.empty() && std::isfinite(junction(all.front()))) {
+        hottest = junction(all.front()) - kC;
+        margin = all.front()->maxOperatingK - junction(all.front());
     }
     QString head = tr("<b>%1 chassis</b>, %2 throttled").arg(chassis).arg(t->throttledChassis);
     if (std::isfinite(hottest))
@@ -153,6 +165,10 @@ void ThermalPanel::refresh()
                     .arg(QString::fromStdString(all.front()->id))
                     .arg(hottest, 0, 'f', 1)
                     .arg(margin, 0, 'f', 1);
+    else if (!all.empty() && !std::isnan(all.front()->liquidJunctionK) && std::isinf(all.front()->liquidJunctionK))
+        head += tr("; <span style='color:#be2823'>%1's cold plates are starved: its GPUs stop</span> "
+                   "(liquid.plate.starved, liquid.gpu.junction)")
+                    .arg(QString::fromStdString(all.front()->id));
     else if (!all.empty() && all.front()->noAirflow && std::isinf(all.front()->gpuJunctionK))
         head += tr("; <span style='color:#be2823'>no air through %1: its GPUs stop</span> (thermal.chassis.airflow)")
                     .arg(QString::fromStdString(all.front()->id));

@@ -406,6 +406,18 @@ QString failureText(const analysis::ThroughputResult& t)
     return limited.isEmpty() ? QString() : "<br>" + QObject::tr("Failures: ") + limited.join("; ") + ".";
 }
 
+/// The model's notes (what it could not check, what it took as given), as rdt check prints them:
+/// the first three, and how many more.
+QString notesText(const analysis::ThroughputResult& t)
+{
+    QStringList lines;
+    for (std::size_t i = 0; i < t.notes.size() && i < 3; ++i)
+        lines << QString::fromStdString(t.notes[i]).toHtmlEscaped();
+    if (t.notes.size() > 3)
+        lines << QObject::tr("… and %1 more (throughput.notes in rdt check --json)").arg(t.notes.size() - 3);
+    return lines.isEmpty() ? QString() : "<br>" + QObject::tr("Notes: ") + lines.join("<br>");
+}
+
 } // namespace
 
 void ThroughputPanel::rebuild()
@@ -463,7 +475,10 @@ void ThroughputPanel::rebuild()
                           .arg(slow->sustainedTflopsBf16, 0, 'f', 0)
                           .arg(t->mfu * 100, 0, 'f', 0)
                           .arg(slow->clockRatio * 100, 0, 'f', 1)
-                          .arg(QString::fromStdString(slow->limitedBy))
+                          .arg(QString::fromStdString(slow->limitedBy) +
+                               (t->rampLimitFactor < 1
+                                    ? tr("; ramp-up limit × %1").arg(t->rampLimitFactor, 0, 'f', 3)
+                                    : QString()))
                           .arg(total >= 1000 ? total / 1000 : total, 0, 'f', 2)
                           .arg(total >= 1000 ? "EFLOPS" : "PFLOPS")
                           .arg(t->gpus)
@@ -471,7 +486,7 @@ void ThroughputPanel::rebuild()
                           .arg(t->nicRateGbps, 0, 'f', 0)
                           .arg(QString::fromStdString(t->fabric))
                           .arg(placeholder) +
-                      failureText(*t));
+                      failureText(*t) + notesText(*t));
     // Keep the scope the user chose if it still exists; the first time, show the pod (where
     // fabrics differ), else the largest scope the design has.
     QString scope = m_scopeChosen ? m_scope->currentText() : QString("pod");

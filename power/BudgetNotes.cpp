@@ -17,6 +17,13 @@ void detail::missingFigures(const core::Design& d, const core::Rack& r,
                 gpu && !gpu->find("peak_power_ratio"))
                 noteOnce(out, gpu->slug + " has no peak_power_ratio (its peak taken at its cap: orv3.psu.pulse and "
                                           "the peak basis)");
+    // A cap the design sets on a GPU whose lowest settable cap the catalog lacks: the cap is taken as
+    // the GPU would accept it (its range then runs down to its idle power), which nothing checked.
+    for (const core::Slot& s : r.slots)
+        if (s.overrides.gpuPowerCapW && core::Design::gpuCount(*s.part) > 0)
+            if (const core::Part* gpu = d.catalog->find(s.part->text("gpus.part")); gpu && !gpu->find("min_power_cap"))
+                noteOnce(out, gpu->slug + " has no min_power_cap: the design's gpu_power_cap on it is not checked "
+                                          "against the lowest cap the GPU accepts");
     for (const core::Slot& s : r.slots)
         if (s.part->kind == core::PartKind::BbuShelf && !s.part->find("energy") && !s.part->find("holdup_at_rating"))
             noteOnce(out, s.part->slug + " has no energy or holdup_at_rating (no stored energy counted: "

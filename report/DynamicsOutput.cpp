@@ -171,7 +171,8 @@ json dynamicsJson(const analysis::DynamicsResult& r)
             {"extra_energy_share", jsonNumber(r.extraEnergyShare)},
             {"extra_energy_MWh_per_year", jsonNumber(r.extraMWhPerYear)},
             {"pue", jsonNumber(r.pue)},
-            {"throughput_lost_share", jsonNumber(r.throughputLost)}};
+            {"throughput_lost_share", jsonNumber(r.throughputLost)},
+            {"ramp_throughput_factor", jsonNumber(r.rampThroughputFactor)}};
 }
 
 void writeDynamicsGroup(hid_t file, const analysis::DynamicsResult& r)
@@ -205,6 +206,7 @@ void writeDynamicsGroup(hid_t file, const analysis::DynamicsResult& r)
         writeScalar(g.get(), "pue", r.pue, "1");
     }
     writeScalar(g.get(), "throughput_lost_share", r.throughputLost, "1");
+    writeScalar(g.get(), "ramp_throughput_factor", r.rampThroughputFactor, "1");
     writeScalar(g.get(), "time_step", r.stepS, "s");
     writeScalar(g.get(), "job_start", r.startAtS, "s");
     writeArray(g.get(), "site_power", r.siteW, {static_cast<hsize_t>(r.siteW.size())}, "W");
@@ -433,9 +435,15 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
             std::snprintf(year, sizeof year, std::abs(r.extraMWhPerYear) >= 100 ? " (%+.0f MWh a year at PUE %.3g)"
                                                                                : " (%+.3g MWh a year at PUE %.3g)",
                           r.extraMWhPerYear, r.pue);
-        std::snprintf(line, sizeof line, "         mitigated from a %s swing (%s): %+.2f %% energy%s; throughput %s%.3g %%\n",
-                      watts(r.unmitigatedSwingW).c_str(), how.c_str(), r.extraEnergyShare * 100, year,
-                      r.throughputLost > 0 ? "-" : "", r.throughputLost * 100);
+        char compute[256] = "; no compute lost";
+        if (r.throughputLost > 0)
+            std::snprintf(compute, sizeof compute,
+                          "; the ramp-up limit withholds %.3g %% of each compute phase's work: sustained throughput "
+                          "-%.3g %%%s",
+                          r.throughputLost * 100, (1 - r.rampThroughputFactor) * 100,
+                          r.extraEnergyShare < 0 ? " (the energy it saves is that work, not done)" : "");
+        std::snprintf(line, sizeof line, "         mitigated from a %s swing (%s): %+.2f %% energy%s%s\n",
+                      watts(r.unmitigatedSwingW).c_str(), how.c_str(), r.extraEnergyShare * 100, year, compute);
         out += line;
     }
     return out;

@@ -145,6 +145,7 @@ json throughputJson(const ThroughputResult& t)
             {"gpus", t.gpus},
             {"peak_pflops_bf16", t.peakPflopsBf16},
             {"sustained_pflops_bf16", t.sustainedPflopsBf16},
+            {"ramp_limit_factor", t.rampLimitFactor},
             {"tensor16",
              {{"dtype", t.dtype16},
               {"peak_pflops", jsonNumber(t.peakPflops16)},
@@ -211,6 +212,7 @@ void writeThroughputGroup(hid_t file, const ThroughputResult& t)
     writeScalar(g.get(), "gpus", t.gpus, "1");
     writeScalar(g.get(), "peak_pflops_bf16", t.peakPflopsBf16, "PFLOP/s");
     writeScalar(g.get(), "sustained_pflops_bf16", t.sustainedPflopsBf16, "PFLOP/s");
+    writeScalar(g.get(), "ramp_limit_factor", t.rampLimitFactor, "1");
     writeStringAttribute(g.get(), "tensor16_dtype", t.dtype16);
     writeScalar(g.get(), "peak_pflops_tensor16", t.peakPflops16, "PFLOP/s");
     writeScalar(g.get(), "sustained_pflops_tensor16", t.sustainedPflops16, "PFLOP/s");

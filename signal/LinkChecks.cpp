@@ -151,11 +151,14 @@ void checkVerdicts(core::CheckContext& ctx, bool fallbacks)
             ctx.report("links/" + v.id, "link class " + v.id + " (" + v.kind + ") does not close: " + what,
                        std::isnan(v.comDb) ? v.ilNyquistDb : v.comDb, std::isnan(v.comDb) ? NAN : 3.0,
                        std::isnan(v.comDb) ? "dB IL" : "dB COM", l.loc);
+        // PCIe lanes are counted in GT/s (Gen5 32, Gen4 16); Ethernet lanes in Gb/s (100, 50).
+        const bool pcie = v.kind == "pcie-gen5";
         if (fallbacks && !v.pass && v.laneRateGbps > 0)
             ctx.report("links/" + v.id,
                        "link class " + v.id + " (" + v.kind + ") holds only " +
-                           std::to_string(static_cast<int>(v.laneRateGbps)) + " Gb/s per lane: " + what,
-                       v.laneRateGbps, 100.0, "Gb/s", l.loc);
+                           std::to_string(static_cast<int>(v.laneRateGbps)) + (pcie ? " GT/s" : " Gb/s") +
+                           " per lane: " + what,
+                       v.laneRateGbps, pcie ? 32.0 : 100.0, pcie ? "GT/s" : "Gb/s", l.loc);
     }
 }
 

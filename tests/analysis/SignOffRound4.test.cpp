@@ -202,7 +202,8 @@ TEST_CASE("a GPU on a starved cold plate is judged unbounded and throttles, neve
     std::ofstream(dir / "parts" / "x-gb200.yaml") << edited(
         slurp(kRoot + "data/catalog/nvidia-gb200-blackwell.yaml"),
         {{"slug: nvidia-gb200-blackwell", "slug: x-gb200"},
-         {"\n  min_power_cap:", "\n  max_operating_temp: {value: 95 degC, estimate: test}\n  min_power_cap:"}});
+         {"\n  min_power_cap:", "\n  max_operating_temp: {value: 95 degC, estimate: test}\n  min_power_cap:"},
+         {"\n    idle: {value: 140 W", "\n    communication: {value: 300 W, estimate: test}\n    idle: {value: 140 W"}});
     const std::string tray = slurp(kRoot + "data/catalog/meta-catalina-compute-tray.yaml");
     const auto trayPart = [&](const std::string& slug, const std::string& loopPressure) {
         std::ofstream(dir / "parts" / (slug + ".yaml"))
@@ -218,6 +219,10 @@ TEST_CASE("a GPU on a starved cold plate is judged unbounded and throttles, neve
         text.replace(at, 32, "part: x-tray");
     const std::string healthy = text;
     text = edited(text, {{"{ou: 16, part: x-tray, id: ct05}", "{ou: 16, part: x-tray-starved, id: ct05}"}});
+    // With the training job's waveform at `iteration: auto`, the stopped GPUs leave the job no pace,
+    // and the reason named is the coolant's, not "no air" (as it said until 2026-12-06).
+    text += "workload: " + kRoot + "data/workloads/llama3-405b.yaml\n"
+            "dynamics:\n  iteration: auto\n  compute_share: 50 %\n  edge: 20 ms\n";
     const analysis::RunResult ok = run((dir / "ok.yaml").string(), healthy);
     const analysis::RunResult r = run((dir / "starved.yaml").string(), text);
     fs::remove_all(dir);
@@ -256,6 +261,21 @@ TEST_CASE("a GPU on a starved cold plate is judged unbounded and throttles, neve
     CHECK(limitedBy == "thermal");
     for (const std::string& n : r.throughput->notes) // stopped by heat, not held below its static power
         CHECK(n.find("static power") == std::string::npos);
+    // A failed fan rotor changes the air, not the coolant: the "rotor failed" case keeps the starved
+    // trays' junctions (until 2026-12-06 it re-solved the air alone, the liquid junctions were lost,
+    // and the case showed every GPU at full clock, better than as built).
+    bool rotorCase = false;
+    for (const analysis::FailureCase& f : r.throughput->failureCases)
+        if (f.name.starts_with("rotor failed")) {
+            rotorCase = true;
+            CHECK(f.solved);
+            CHECK(f.clockRatio <= slowest);
+        }
+    CHECK(rotorCase);
+    REQUIRE(r.dynamics);
+    INFO(r.dynamics->notChecked);
+    CHECK(r.dynamics->notChecked.find("/ct05 stop (its cold plates' coolant cannot hold its junction: "
+                                      "liquid.gpu.junction)") != std::string::npos);
     for (const analysis::GpuClass& g : ok.throughput->classes)
         CHECK(g.limitedBy != "thermal");
 }
