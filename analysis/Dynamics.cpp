@@ -564,7 +564,7 @@ ThroughputResult withRampLimit(ThroughputResult t, const DynamicsResult& d, doub
                   "the GPUs' ramp-up limit (dynamics.ramp_up, %s per GPU) withholds %.3g %% of each compute "
                   "phase's work: sustained throughput x %.3f (%.3g %% less) in the compute figures, failure "
                   "cases and sustained targets",
-                  powerText(rampUpWps, 3, "W", "s").c_str(), d.throughputLost * 100, f, (1 - f) * 100);
+                  powerText(rampUpWps, 3, "W", "/s").c_str(), d.throughputLost * 100, f, (1 - f) * 100);
     t.notes.insert(t.notes.begin(), note);
     return t;
 }
