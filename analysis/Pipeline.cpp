@@ -501,6 +501,8 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     std::optional<Workload> workload;
     if (!(targets && targets->checkpoint))
         workload = workloadFor(result.design);
+    if (targets)
+        requireCheckpointFor(*targets, workload.has_value());
     // The PUE model's table lookup: a bad cooling system or zone is an input error before any solver.
     const std::shared_ptr<const PueModel> pueModel = pueModelFor(result.design);
     const auto t1 = Clock::now();

@@ -203,8 +203,8 @@ Targets Targets::loadText(const std::string& text, const std::string& path)
             metric.fail("unknown metric \"" + g.metric + "\"" + core::didYouMean(g.metric, metricNames) +
                         "; known: sustained_tflops, clock_ratio, cluster_sustained, busbw, algbw, "
                         "allgather_normalised, checkpoint_save_s, goodput");
-        if ((g.metric == "checkpoint_save_s" || g.metric == "goodput") && !t.checkpoint)
-            metric.fail(g.metric + " needs the workload's checkpoint: section (parameters, interruptions, restart)");
+        // A checkpoint metric without the targets' own checkpoint takes the design's workload's; a
+        // design with neither is refused when it is checked (requireCheckpointFor).
         g.dim = info->dim;
         if (auto d = c.find("dtype"))
             g.dtype = parseDtype(*d);
@@ -232,6 +232,17 @@ Targets Targets::loadText(const std::string& text, const std::string& path)
         t.targets.push_back(std::move(g));
     }
     return t;
+}
+
+void requireCheckpointFor(const Targets& targets, bool designHasWorkload)
+{
+    if (targets.checkpoint || designHasWorkload)
+        return;
+    for (const Target& g : targets.targets)
+        if (g.metric == "checkpoint_save_s" || g.metric == "goodput")
+            throw core::InputError(g.loc, g.metric +
+                                              " needs a checkpoint: the targets file's checkpoint: or workload:, or "
+                                              "the design's workload: (parameters, interruptions, restart)");
 }
 
 models::CollectiveTime ThroughputResult::collective(Collective op, int n, double sizeB) const

@@ -71,6 +71,10 @@ struct Targets {
     static Targets loadText(const std::string& text, const std::string& fileName);
 };
 
+/// A targets file's checkpoint metrics (`checkpoint_save_s`, `goodput`) need its own checkpoint or
+/// the design's workload: an InputError located at the first such target when there is neither.
+void requireCheckpointFor(const Targets& targets, bool designHasWorkload);
+
 struct GpuClass {
     std::string id; ///< `chassis-part/gpu-part@cap`
     std::string chassis, gpu;

@@ -72,6 +72,7 @@ std::string dtypeLabel(std::string d)
 void failureLines(std::ostream& out, const analysis::ThroughputResult& t)
 {
     std::vector<std::string> unaffected;
+    double slowest = 1.0; // the unaffected cases' slowest clock: normal operation's own
     for (const analysis::FailureCase& f : t.failureCases) {
         if (!f.solved) {
             out << "failure  with a " << f.name << ": not solved for more than "
@@ -81,6 +82,8 @@ void failureLines(std::ostream& out, const analysis::ThroughputResult& t)
         }
         if (f.racksLimited == 0) {
             unaffected.push_back(f.name);
+            if (!std::isnan(f.clockRatio))
+                slowest = std::min(slowest, f.clockRatio);
             continue;
         }
         // A supply failure names the cap the survivors carry; a failed rotor slows GPUs by heat.
@@ -108,7 +111,12 @@ void failureLines(std::ostream& out, const analysis::ThroughputResult& t)
     out << "failure  with a ";
     for (std::size_t i = 0; i < unaffected.size(); ++i)
         out << (i == 0 ? "" : i + 1 == unaffected.size() ? " or " : ", ") << unaffected[i];
-    out << ": every rack keeps its clocks at the design's caps\n";
+    // Unaffected means no slower than normal operation, which may itself be slow (a chassis with no
+    // air stops in both): say where normal operation stands when it is below full clock.
+    out << ": every rack keeps its normal-operation clocks at the design's caps";
+    if (slowest < 1.0)
+        out << " (the slowest GPU at clock " << std::lround(slowest * 100.0) << " % already in normal operation)";
+    out << "\n";
 }
 
 } // namespace

@@ -263,6 +263,15 @@ void checkConsistency(const Cursor& doc, const Part& part)
     const auto idle = part.find("power.idle"), max = part.find("power.max");
     if (idle && max && *idle > *max)
         throw InputError(where("power.idle"), "power.idle exceeds power.max");
+    // A GPU's temperature limits in their order: it slows down, and the junction rule judges it, below
+    // the temperature at which it shuts down (a limit above shutdown would pass a GPU that is off).
+    if (const auto shutdown = part.find("shutdown_temp"))
+        for (const char* f : {"max_operating_temp", "slowdown_temp"})
+            if (const auto t = part.find(f); t && *t >= *shutdown)
+                throw InputError(where(f), std::string(f) + " " + formatQuantity(*t, Dimension::Temperature) +
+                                               " is not below shutdown_temp " +
+                                               formatQuantity(*shutdown, Dimension::Temperature) +
+                                               ": the GPU would be judged running where it has shut down");
 }
 
 } // namespace

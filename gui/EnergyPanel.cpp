@@ -189,23 +189,32 @@ void EnergyPanel::rebuild()
             rows.push_back(&h);
         if (e->halls.size() > 1)
             rows.push_back(&e->total);
+        // Below a megawatt (a rack, a row) the tables read in kW, MWh and t, so that no figure rounds
+        // to 0.0 or gains a third by rounding.
+        const bool small = e->total.facilityPeakW < 1e6;
+        const double pw = small ? 1e3 : 1e6, ew = small ? 1.0 : 1e3, cw = small ? 1.0 : 1e3;
+        const QString p = small ? tr("kW") : tr("MW");
+        m_halls->setHorizontalHeaderLabels({tr("hall"), tr("IT %1 (modelled)").arg(p), tr("grid %1").arg(p),
+                                            tr("peak %1").arg(p), small ? tr("MWh/year") : tr("GWh/year"),
+                                            small ? tr("t CO2") : tr("kt CO2")});
+        m_profile->setHorizontalHeaderLabels({tr("hours %"), tr("load %"), tr("IT %1").arg(p), tr("grid %1").arg(p)});
         for (const analysis::EnergyGroup* g : rows) {
             const int r = m_halls->rowCount();
             m_halls->insertRow(r);
             m_halls->setItem(r, 0, new QTableWidgetItem(QString::fromStdString(g->id)));
-            m_halls->setItem(r, 1, new NumberItem(g->itModelledW / 1e6, 2));
-            m_halls->setItem(r, 2, new NumberItem(g->facilityW / 1e6, 2));
-            m_halls->setItem(r, 3, new NumberItem(g->facilityPeakW / 1e6, 2));
-            m_halls->setItem(r, 4, new NumberItem(g->annualMWh / 1e3, 1));
-            m_halls->setItem(r, 5, new NumberItem(g->co2Tonnes / 1e3, 1));
+            m_halls->setItem(r, 1, new NumberItem(g->itModelledW / pw, small ? 1 : 2));
+            m_halls->setItem(r, 2, new NumberItem(g->facilityW / pw, small ? 1 : 2));
+            m_halls->setItem(r, 3, new NumberItem(g->facilityPeakW / pw, small ? 1 : 2));
+            m_halls->setItem(r, 4, new NumberItem(g->annualMWh / ew, 1));
+            m_halls->setItem(r, 5, new NumberItem(g->co2Tonnes / cw, 1));
         }
         for (const analysis::EnergyLevel& l : e->profile) {
             const int r = m_profile->rowCount();
             m_profile->insertRow(r);
             m_profile->setItem(r, 0, new NumberItem(l.share * 100, 0));
             m_profile->setItem(r, 1, new NumberItem(l.load * 100, 0));
-            m_profile->setItem(r, 2, new NumberItem(l.itW / 1e6, 2));
-            m_profile->setItem(r, 3, new NumberItem(l.facilityW / 1e6, 2));
+            m_profile->setItem(r, 2, new NumberItem(l.itW / pw, small ? 1 : 2));
+            m_profile->setItem(r, 3, new NumberItem(l.facilityW / pw, small ? 1 : 2));
         }
     }
     m_profile->setVisible(e && !e->profile.empty());

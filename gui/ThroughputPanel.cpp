@@ -383,6 +383,7 @@ namespace {
 QString failureText(const analysis::ThroughputResult& t)
 {
     QStringList limited, kept;
+    double slowest = 1.0; // the unaffected cases' clock: normal operation's own
     for (const analysis::FailureCase& f : t.failureCases) {
         const QString name = QString::fromStdString(f.name);
         if (!f.solved)
@@ -391,8 +392,11 @@ QString failureText(const analysis::ThroughputResult& t)
                            .arg(name)
                            .arg(analysis::kRotorCaseMaxRacks)
                            .arg(analysis::kRotorCaseMaxDistinct);
-        else if (f.racksLimited == 0)
+        else if (f.racksLimited == 0) {
             kept << name;
+            if (!std::isnan(f.clockRatio))
+                slowest = std::min(slowest, f.clockRatio);
+        }
         else
             limited << QObject::tr("with a %1: %2%3 rack(s) limited, clock %4 %, %5 TFLOPS per GPU")
                            .arg(name)
@@ -402,7 +406,11 @@ QString failureText(const analysis::ThroughputResult& t)
                            .arg(f.sustainedTflops16PerGpu, 0, 'f', 0);
     }
     if (!kept.isEmpty())
-        limited << QObject::tr("with a %1: every rack keeps its clocks").arg(kept.join(", "));
+        limited << QObject::tr("with a %1: every rack keeps its normal-operation clocks%2")
+                       .arg(kept.join(", "))
+                       .arg(slowest < 1.0 ? QObject::tr(" (the slowest GPU at clock %1 % already in normal operation)")
+                                                .arg(slowest * 100, 0, 'f', 0)
+                                          : QString());
     return limited.isEmpty() ? QString() : "<br>" + QObject::tr("Failures: ") + limited.join("; ") + ".";
 }
 

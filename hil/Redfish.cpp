@@ -1,5 +1,6 @@
 #include "hil/Redfish.h"
 
+#include <cstdio>
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -123,6 +124,31 @@ std::size_t Sample::errorCount() const
     for (const PartReading& p : parts)
         n += p.errors.size();
     return n;
+}
+
+/// A reading no part can give (a negative power, fan speed or coolant flow) is a fault of the BMC or
+/// the network, not a measurement: it is dropped and said, never compared with the model.
+void dropImplausible(const std::string& part, PartReading& r)
+{
+    auto check = [&](double& v, const char* what, const char* unit) {
+        if (!(v < 0))
+            return;
+        char m[200];
+        std::snprintf(m, sizeof m, "%s: %s reading %.4g %s is negative, not a value a part gives: dropped",
+                      part.c_str(), what, v, unit);
+        r.errors.push_back(m);
+        v = NAN;
+    };
+    check(r.powerW, "power", "W");
+    check(r.gpuPowerW, "GPU power", "W");
+    check(r.fanPct, "fan speed", "%");
+    check(r.fanMaxPct, "fastest fan speed", "%");
+    check(r.airflowM3s, "airflow", "m3/s");
+    check(r.coolantFlowLpm, "coolant flow", "L/min");
+    check(r.pumpSpeedPct, "pump speed", "%");
+    for (std::vector<double>* psu : {&r.psuInW, &r.psuOutW, &r.psuCapacityW})
+        for (double& w : *psu)
+            check(w, "power supply", "W");
 }
 
 void readEnvironmentMetrics(const std::string& url, const std::string& body, PartReading& r)
@@ -570,9 +596,11 @@ Sample Poller::poll()
         }
         jobs = std::move(next);
     }
-    for (std::size_t i = 0; i < m_map.parts.size(); ++i)
+    for (std::size_t i = 0; i < m_map.parts.size(); ++i) {
         if (m_map.parts[i].kind == "cdu")
             finishCoolingUnit(sample.parts[i]);
+        dropImplausible(m_map.parts[i].part, sample.parts[i]);
+    }
     sample.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return sample;
 }

@@ -111,9 +111,7 @@ Element pipe(const std::string& name, double lengthM, double boreM)
 
 double dewPointC(double airC, double rh)
 {
-    constexpr double a = 17.62, b = 243.12;
-    const double g = std::log(std::max(rh, 1e-6)) + a * airC / (b + airC);
-    return b * g / (a - g);
+    return models::dewPointC(airC, rh);
 }
 
 namespace {

@@ -1,5 +1,6 @@
 #include "models/AirProperties.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace rdt::models {
@@ -34,6 +35,13 @@ double airSpecificHeat(double temperatureK)
 double airflowForHeat(double heatW, double deltaTK, double temperatureK, double pressurePa)
 {
     return heatW / (airDensity(temperatureK, pressurePa) * airSpecificHeat(temperatureK) * deltaTK);
+}
+
+double dewPointC(double airC, double rh)
+{
+    constexpr double a = 17.62, b = 243.12;
+    const double g = std::log(std::max(rh, 1e-6)) + a * airC / (b + airC);
+    return b * g / (a - g);
 }
 
 } // namespace rdt::models

@@ -20,4 +20,8 @@ double airSpecificHeat(double temperatureK);
 /// V̇ = P / (ρ·c_p·ΔT) evaluated at `temperatureK` and `pressurePa`.
 double airflowForHeat(double heatW, double deltaTK, double temperatureK, double pressurePa);
 
+/// The dew point (degC) of air at `airC` and relative humidity `rh` (0–1): the Magnus form with
+/// Sonntag's (1990) constants a = 17.62, b = 243.12 degC (within 0.1 K from −45 to 60 degC).
+double dewPointC(double airC, double rh);
+
 } // namespace rdt::models

@@ -500,7 +500,8 @@ void rowsFromField(const core::Design& d, const FieldThermal& field, thermal::Th
 {
     const thermal::InletRange all = thermal::ashraeAllowable(d.site.ashraeClass);
     const thermal::InletRange rec = thermal::ashraeRecommended(d.site.ashraeClass);
-    const double recMax = rec.maxK, recMin = rec.minK;
+    const thermal::RciBounds hi = thermal::rciHiBounds(d.site.ashraeClass, d.site.altitudeM); // derated
+    const double recMin = rec.minK;
     for (std::size_t ri = 0; ri < d.rows.size(); ++ri) {
         const core::Group& row = d.rows[ri];
         RowThermal& out = res.rows[ri];
@@ -529,7 +530,7 @@ void rowsFromField(const core::Design& d, const FieldThermal& field, thermal::Th
         out.supplyM3s = room.geometry.demandM3s > 0 ? room.geometry.supplyM3s * demand / room.geometry.demandM3s : 0.0;
         out.coldAisleK = demand > 0 ? intake / demand : out.supplyK;
         out.hotAisleK = exhaustFlow > 0 ? exhaustHeat / exhaustFlow : out.coldAisleK;
-        out.rciHi = thermal::rciHi(intakes, recMax, all.maxK);
+        out.rciHi = thermal::rciHi(intakes, hi.recommendedMaxK, hi.allowableMaxK);
         out.rciLo = thermal::rciLo(intakes, recMin, all.minK);
         const double dtEquip = flowSum > 0 ? flowDt / flowSum : 0.0;
         out.rti = dtEquip > 0 ? (room.returnC + kZeroC - out.supplyK) / dtEquip * 100.0 : 100.0;

@@ -21,7 +21,9 @@ double rciHi(const std::vector<double>& t, double maxRec, double maxAll)
     double over = 0;
     for (double x : t)
         over += std::max(0.0, x - maxRec);
-    return (1.0 - over / ((maxAll - maxRec) * static_cast<double>(t.size()))) * 100.0;
+    // Where the derated allowable has come down to the recommended maximum (A1 above 2,400 m), the
+    // index's span is taken as 0.1 K: any intake over it reads far below 0, off the scale.
+    return (1.0 - over / (std::max(maxAll - maxRec, 0.1) * static_cast<double>(t.size()))) * 100.0;
 }
 
 double rciLo(const std::vector<double>& t, double minRec, double minAll)
@@ -219,8 +221,9 @@ RowThermal solveRow(const core::Design& d, const core::Group& row, const std::ve
     }
     const InletRange all = ashraeAllowable(d.site.ashraeClass);
     const InletRange rec = ashraeRecommended(d.site.ashraeClass);
-    const double recMax = rec.maxK, recMin = rec.minK;
-    out.rciHi = rciHi(intakes, recMax, all.maxK);
+    const RciBounds hi = rciHiBounds(d.site.ashraeClass, d.site.altitudeM); // the allowable derated for altitude
+    const double recMin = rec.minK;
+    out.rciHi = rciHi(intakes, hi.recommendedMaxK, hi.allowableMaxK);
     out.rciLo = rciLo(intakes, recMin, all.minK);
     const double dtEquip = flowSum > 0 ? flowDt / flowSum : 0.0;
     const double ret =

@@ -1,11 +1,13 @@
 #include "thermal/ThermalChecks.h"
 
 #include <cmath>
+#include <cstdio>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "core/WhatIf.h"
+#include "models/AirProperties.h"
 #include "thermal/Thermal.h"
 
 namespace rdt::thermal {
@@ -135,10 +137,34 @@ InletRange ashraeRecommended(const std::string& c)
     return {};
 }
 
+double deratingMetresPerK(const std::string& ashraeClass)
+{
+    return ashraeClass == "A3" ? 175.0 : ashraeClass == "A4" ? 125.0 : 300.0;
+}
+
 double deratedMaxInletK(const std::string& ashraeClass, double altitudeM)
 {
-    const double derate = altitudeM > 900.0 ? (altitudeM - 900.0) / 300.0 : 0.0;
+    const double derate = altitudeM > 900.0 ? (altitudeM - 900.0) / deratingMetresPerK(ashraeClass) : 0.0;
     return ashraeAllowable(ashraeClass).maxK - derate;
+}
+
+RciBounds rciHiBounds(const std::string& ashraeClass, double altitudeM)
+{
+    const double all = deratedMaxInletK(ashraeClass, altitudeM);
+    return {std::min(ashraeRecommended(ashraeClass).maxK, all), all};
+}
+
+HumidityRange ashraeHumidity(const std::string& c)
+{
+    if (c == "A1" || c == "H1")
+        return {0.08, 0.80, -12.0, 17.0};
+    if (c == "A2")
+        return {0.08, 0.80, -12.0, 21.0};
+    if (c == "A3")
+        return {0.08, 0.85, -12.0, 24.0};
+    if (c == "A4")
+        return {0.08, 0.90, -12.0, 24.0};
+    return {};
 }
 
 /// The coarsest grid the room field was validated on against OpenFOAM (docs/thermal.md).
@@ -151,8 +177,8 @@ void registerChecks(core::CheckRegistry& registry)
     registry.add({"thermal.ashrae.inlet",
                   "Supply air within the site's ASHRAE class",
                   core::Severity::Error,
-                  "ASHRAE TC 9.9 (2021) Table 2.1 allowable ranges [T1]; altitude derating 1 K/300 m above 900 m "
-                  "(estimate)",
+                  "ASHRAE TC 9.9 (2021) Table 2.1 allowable ranges [T1]; altitude derating above 900 m of 1 K per "
+                  "300 m (A1, A2, H1), 175 m (A3), 125 m (A4) (the table's footnote as commonly cited; estimate)",
                   "The design's supply-air temperature lies outside the allowable dry-bulb range of its ASHRAE "
                   "class, with the upper limit derated for altitude.",
                   {}},
@@ -173,6 +199,46 @@ void registerChecks(core::CheckRegistry& registry)
                                         " is below the " + s.ashraeClass + " allowable " +
                                         core::formatQuantity(r.minK, core::Dimension::Temperature),
                                     s.supplyAirK - kC, r.minK - kC, "degC", s.loc);
+                 });
+    registry.add({"thermal.ashrae.humidity",
+                  "Supply air's moisture within the site's ASHRAE class",
+                  core::Severity::Error,
+                  "ASHRAE TC 9.9 (2021) Table 2.1 allowable humidity [T1]: 8 % RH and −12 degC dew point up to "
+                  "80 % RH and 17 degC (A1), 21 degC (A2), 85 % and 24 degC (A3), 90 % and 24 degC (A4); H1 taken "
+                  "as A1 (estimate)",
+                  "The site's relative humidity at its supply-air temperature, or the dew point they give (Magnus "
+                  "form), lies outside the allowable range of its ASHRAE class: condensing or corrosive air above, "
+                  "electrostatic discharge below.",
+                  {}},
+                 [](core::CheckContext& ctx) {
+                     const core::Site& s = ctx.design().site;
+                     const HumidityRange h = ashraeHumidity(s.ashraeClass);
+                     if (std::isnan(h.maxRh))
+                         return;
+                     const double airC = s.supplyAirK - kC, rh = s.relativeHumidity;
+                     const double dp = models::dewPointC(airC, rh);
+                     char at[96];
+                     std::snprintf(at, sizeof at, "supply air at %.3g degC and %.3g %% RH", airC, rh * 100);
+                     auto dewPoint = [&](const char* side, double limit) {
+                         char m[200];
+                         std::snprintf(m, sizeof m, "%s has a dew point of %.1f degC, %s the %s allowable %.0f degC", at,
+                                       dp, side, s.ashraeClass.c_str(), limit);
+                         ctx.report("site", m, dp, limit, "degC", s.loc);
+                     };
+                     auto relative = [&](const char* side, double limit) {
+                         char m[200];
+                         std::snprintf(m, sizeof m, "%s: relative humidity %s the %s allowable %.0f %%", at, side,
+                                       s.ashraeClass.c_str(), limit * 100);
+                         ctx.report("site", m, rh * 100, limit * 100, "%", s.loc);
+                     };
+                     if (dp > h.maxDewPointC)
+                         dewPoint("above", h.maxDewPointC);
+                     if (rh > h.maxRh)
+                         relative("above", h.maxRh);
+                     if (dp < h.minDewPointC)
+                         dewPoint("below", h.minDewPointC);
+                     if (rh < h.minRh)
+                         relative("below", h.minRh);
                  });
     using core::Dimension;
     using core::Severity;
@@ -367,7 +433,8 @@ void registerChecks(core::CheckRegistry& registry)
                      const double minRci = ctx.constraint("min_rci") * 100.0;
                      const auto t = thermalFor(ctx.design(), ctx.results());
                      const std::string& cls = ctx.design().site.ashraeClass;
-                     const double recK = ashraeRecommended(cls).maxK, allK = ashraeAllowable(cls).maxK;
+                     const RciBounds b = rciHiBounds(cls, ctx.design().site.altitudeM);
+                     const double recK = b.recommendedMaxK, allK = b.allowableMaxK;
                      for (std::size_t i = 0; i < t->rows.size(); ++i)
                          if (t->rows[i].rciHi < minRci)
                              ctx.report(

@@ -149,8 +149,14 @@ TEST_CASE("checkpoint targets: save time and goodput as verdicts, bad workloads 
         return std::string("no error");
     };
     CHECK_THAT(error(head + "targets: []\n"), Contains("t.yaml:4:3: checkpoint") && Contains("restart"));
-    CHECK_THAT(error("name: t\nmfu: 40 %\ntargets:\n  - {id: g, metric: goodput, min: 95 %}\n"),
-               Contains("needs the workload's checkpoint: section"));
+    // Without a checkpoint of its own a goodput target takes the design's workload's: the file
+    // reads, and a design with no workload: is refused at the target when checked (below).
+    const std::string bare = "name: t\nmfu: 40 %\ntargets:\n  - {id: g, metric: goodput, min: 95 %}\n";
+    CHECK(error(bare) == "no error");
+    CHECK_THROWS_WITH(analysis::requireCheckpointFor(analysis::Targets::loadText(bare, "t.yaml"), false),
+                      Contains("t.yaml:4:5") && Contains("goodput needs a checkpoint") &&
+                          Contains("the design's workload:"));
+    CHECK_NOTHROW(analysis::requireCheckpointFor(analysis::Targets::loadText(bare, "t.yaml"), true));
     CHECK_THAT(error(head + "  restart: 10\ntargets: []\n"), Contains("checkpoint.restart") && Contains("unit"));
 }
 

@@ -331,3 +331,51 @@ TEST_CASE("a design's GPU cap on a GPU without min_power_cap is said to be unche
     // The shipped H100 refuses the same 150 W cap outright: below its 200 W minimum.
     CHECK_THROWS_WITH(run(base), Catch::Contains("gpu_power_cap"));
 }
+
+TEST_CASE("a targets file's checkpoint targets take the design's workload when they bring none",
+          "[checkpoint][signoff]")
+{
+    // Until 2026-12-06 a targets file with a goodput target and no checkpoint: or workload: of its
+    // own was refused at parse ("needs the workload's checkpoint"), even for a design that names its
+    // workload — the case docs/design-format.md describes. Now the design's workload gives the
+    // checkpoint; a design without one is refused at the target.
+    const fs::path path = fs::temp_directory_path() / ("rdt-signoff5-goodput-" + std::to_string(::getpid()) + ".yaml");
+    std::ofstream(path) << "name: goodput-only\nmfu: 40 %\ntargets:\n  - {id: good, metric: goodput, min: 50 %}\n";
+    analysis::RunOptions o;
+    o.targetsPath = path.string();
+    o.designPath = kRoot + "data/designs/storage-pod.yaml"; // workload: llama3-70b
+    core::Progress quiet;
+    const analysis::RunResult r = analysis::run(o, quiet);
+    const analysis::TargetResult& good = target(r, "good");
+    REQUIRE(r.throughput->checkpoint);
+    CHECK(r.throughput->checkpoint->checked);
+    CHECK(good.value == Approx(r.throughput->checkpoint->goodput));
+    CHECK(good.value > 0.5);
+    CHECK(good.pass);
+    o.designPath = kSingle; // no workload:
+    CHECK_THROWS_WITH(analysis::run(o, quiet), Catch::Contains(":4:5") && Catch::Contains("goodput needs a checkpoint"));
+    fs::remove(path);
+}
+
+TEST_CASE("the failure cases' 'keeps its clocks' says where normal operation already stands",
+          "[throughput][signoff]")
+{
+    // gt0 with 31 of its rotors failed: no air, its GPUs stop in normal operation and in every
+    // failure case alike. The line said "every rack keeps its clocks" beside a compute line at
+    // 0 TFLOPS; it now says the clocks kept are normal operation's, the slowest at 0 %.
+    const std::string text =
+        edited(slurp(kSingle), {{"{ou: 6, part: meta-grand-teton-h100, id: gt0}",
+                                 "{ou: 6, part: meta-grand-teton-h100, id: gt0, failed_fans: 31}"}});
+    const analysis::RunResult r = run(text);
+    REQUIRE(r.throughput);
+    const std::string out = cli::checkSummaryText(r, analysis::makeRegistry());
+    INFO(out);
+    CHECK(out.find("every rack keeps its normal-operation clocks at the design's caps (the slowest GPU at clock 0 % "
+                   "already in normal operation)") != std::string::npos);
+    CHECK(out.find("every rack keeps its clocks") == std::string::npos);
+    const std::string healthy = cli::checkSummaryText(run(slurp(kSingle)), analysis::makeRegistry());
+    // The example's gt1 is capped at 600 W: its GPUs run at 92 % in normal operation (docs/throughput.md,
+    // r = 0.923 at 600 W), and the failures keep that, which the line now says.
+    CHECK(healthy.find("keeps its normal-operation clocks at the design's caps (the slowest GPU at clock 92 % "
+                       "already in normal operation)") != std::string::npos);
+}

@@ -155,6 +155,15 @@ TEST_CASE("bad power data in the catalog is located", "[catalog][power]")
                Contains("a rack with busbar: none has no busbar_rating"));
     CHECK_THAT(failure("  kind: chassis\n  ou_height: 2 OU\n  power: {idle: 3 kW, max: 2 kW}\n"),
                Contains("power.idle exceeds power.max"));
+    // A GPU's limits below its shutdown: a max_operating_temp of 97 degC over a 92 degC shutdown
+    // passed a junction of 93 degC (a GPU that had shut down) until 2026-12-06.
+    const std::string gpu = "  kind: gpu\n  shutdown_temp: 92 degC\n  slowdown_temp: 89 degC\n";
+    CHECK(failure(gpu + "  max_operating_temp: 87 degC\n") == "no error");
+    CHECK_THAT(failure(gpu + "  max_operating_temp: 97 degC\n"),
+               Contains("p.yaml:8:") && Contains("rdt.max_operating_temp") &&
+                   Contains("max_operating_temp 97 degC is not below shutdown_temp 92 degC"));
+    CHECK_THAT(failure("  kind: gpu\n  shutdown_temp: 92 degC\n  slowdown_temp: 92 degC\n"),
+               Contains("slowdown_temp 92 degC is not below shutdown_temp"));
 }
 
 TEST_CASE("duplicate slugs and dangling component references are errors", "[catalog]")

@@ -416,3 +416,22 @@ TEST_CASE("Collections: PSUs over two pages (Members@odata.nextLink), members an
     // page 1, page 2, six members, six Metrics (the service root is read once per BMC, before)
     CHECK(s.requests == 1 + 1 + 6 + 6);
 }
+
+TEST_CASE("A negative power or fan reading is dropped and named, never compared", "[hil][redfish]")
+{
+    // A BMC that answers PowerWatts -500 W (a sign fault, a stuck register) was taken as a reading
+    // until 2026-12-06: `hil compare` judged "power measured -500.0 W" against the model. No part
+    // draws negative power or spins its fans backwards: the reading is dropped, with an error naming
+    // the part, and the other readings of the same part stay.
+    test::Server gt(test::mockupServer(test::kHilDir + "mockups/grand-teton"));
+    REQUIRE(test::patch(gt.url() + "/redfish/v1/Chassis/GT/EnvironmentMetrics",
+                        R"({"PowerWatts": {"Reading": -500}})") == 204);
+    hil::Poller poller(mapOf("telemetry: 1\ntargets:\n  - parts: lab/row1/rack1/gt0\n    bmc: " + gt.url() +
+                             "\n    chassis: GT\n"));
+    const hil::Sample s = poller.poll();
+    const hil::PartReading& a = reading(poller, s, "lab/row1/rack1/gt0");
+    CHECK(std::isnan(a.powerW));
+    CHECK(a.inletC == 25.0); // the part's other readings are kept
+    REQUIRE(a.errors.size() == 1);
+    CHECK_THAT(a.errors[0], Contains("lab/row1/rack1/gt0: power reading -500 W is negative") && Contains("dropped"));
+}

@@ -10,9 +10,14 @@
 
 using namespace rdt;
 
-static std::vector<core::Violation> check(const std::string& site)
+static std::vector<core::Violation> check(const std::string& site, const std::string& rule = "thermal.ashrae.inlet")
 {
-    return test::runRules("site: " + site + "\n" + test::oneRack("orv3-600a", ""), thermal::registerChecks);
+    std::vector<core::Violation> out;
+    for (core::Violation& v :
+         test::runRules("site: " + site + "\n" + test::oneRack("orv3-600a", ""), thermal::registerChecks))
+        if (v.rule == rule)
+            out.push_back(std::move(v));
+    return out;
 }
 TEST_CASE("ASHRAE allowable ranges (TC 9.9 2021 Table 2.1)", "[thermal][ashrae]")
 {
@@ -23,6 +28,57 @@ TEST_CASE("ASHRAE allowable ranges (TC 9.9 2021 Table 2.1)", "[thermal][ashrae]"
     // 1 K per 300 m above 900 m: at 1,800 m the A2 limit is 35 − 3 = 32 °C.
     CHECK(thermal::deratedMaxInletK("A2", 1800.0) == Approx(305.15));
     CHECK(thermal::deratedMaxInletK("A2", 500.0) == Approx(308.15));
+    // The steeper classes derate faster (until 2026-12-06 every class took A1's 300 m): A3 1 K per
+    // 175 m, A4 1 K per 125 m. At 3,000 m: A3 40 − 2,100/175 = 28 degC, A4 45 − 2,100/125 = 28.2.
+    CHECK(thermal::deratedMaxInletK("A3", 3000.0) == Approx(273.15 + 28.0));
+    CHECK(thermal::deratedMaxInletK("A4", 3000.0) == Approx(273.15 + 28.2));
+    CHECK(thermal::deratedMaxInletK("A1", 3000.0) == Approx(273.15 + 25.0));
+    CHECK(thermal::deratedMaxInletK("H1", 1800.0) == Approx(273.15 + 22.0));
+}
+
+TEST_CASE("A3 and A4 supply air at altitude is judged at those classes' own derating", "[thermal][ashrae]")
+{
+    // Just under and just over each class's derated limit at 3,000 m (28 and 28.2 degC): before,
+    // 33 and 38 degC passed.
+    CHECK(check("{supply_air: 27.9 degC, ashrae_class: A3, altitude: 3000 m}").empty());
+    CHECK(check("{supply_air: 28.1 degC, ashrae_class: A3, altitude: 3000 m}").size() == 1);
+    CHECK(check("{supply_air: 28.1 degC, ashrae_class: A4, altitude: 3000 m}").empty());
+    const auto a4 = check("{supply_air: 28.3 degC, ashrae_class: A4, altitude: 3000 m}");
+    REQUIRE(a4.size() == 1);
+    CHECK(a4[0].limit == Approx(28.2));
+}
+
+TEST_CASE("supply air too moist or too dry for its class is a violation on the site", "[thermal][ashrae]")
+{
+    // A2 allows 8–80 % RH and a dew point from −12 to 21 degC [T1]. At 27 degC, 95 % RH has a dew
+    // point of 26.1 degC (Magnus, a = 17.62, b = 243.12: γ = ln 0.95 + 17.62·27/270.12 = 1.7100,
+    // 243.12·γ/(17.62 − γ) = 26.13): both limits fail. Until 2026-12-06 nothing judged humidity.
+    const std::string hum = "thermal.ashrae.humidity";
+    const auto wet = check("{supply_air: 27 degC, humidity: 95 %, ashrae_class: A2}", hum);
+    REQUIRE(wet.size() == 2);
+    CHECK(wet[0].measured == Approx(26.13).margin(0.01));
+    CHECK(wet[0].limit == 21.0);
+    CHECK(wet[0].unit == "degC");
+    CHECK(wet[1].measured == Approx(95.0));
+    CHECK(wet[1].limit == 80.0);
+    // Just under and over 80 % RH at 20 degC (dew point 16.4 degC, within 21).
+    CHECK(check("{supply_air: 20 degC, humidity: 79.9 %, ashrae_class: A2}", hum).empty());
+    CHECK(check("{supply_air: 20 degC, humidity: 80.1 %, ashrae_class: A2}", hum).size() == 1);
+    // The dew point alone: 30 degC at 60 % RH has 21.4 degC (over A2's 21), at 58 % 20.9 (under).
+    CHECK(check("{supply_air: 30 degC, humidity: 58 %, ashrae_class: A2}", hum).empty());
+    const auto dew = check("{supply_air: 30 degC, humidity: 60 %, ashrae_class: A2}", hum);
+    REQUIRE(dew.size() == 1);
+    CHECK(dew[0].limit == 21.0);
+    // A3 and A4 allow more (24 degC, 85 / 90 %): the same 30 degC at 60 % passes there.
+    CHECK(check("{supply_air: 30 degC, humidity: 60 %, ashrae_class: A3}", hum).empty());
+    // A4 at 25 degC: 91 % RH is over its 90 % (dew point 23.4 degC, under its 24); 89 % passes.
+    CHECK(check("{supply_air: 25 degC, humidity: 89 %, ashrae_class: A4}", hum).empty());
+    CHECK(check("{supply_air: 25 degC, humidity: 91 %, ashrae_class: A4}", hum).size() == 1);
+    // Too dry: below 8 % RH.
+    CHECK(check("{supply_air: 27 degC, humidity: 8.1 %, ashrae_class: A2}", hum).empty());
+    const auto dry = check("{supply_air: 27 degC, humidity: 2 %, ashrae_class: A2}", hum);
+    REQUIRE(!dry.empty());
+    CHECK(dry.back().limit == 8.0);
 }
 
 TEST_CASE("supply air outside the class is a violation on the site", "[thermal][ashrae]")
@@ -170,4 +226,35 @@ TEST_CASE("each per-chassis thermal rule fires on the one chassis just past its 
         CHECK(v[0].subject == "h/w");
         CHECK(v[0].measured == Approx(95.9));
     }
+}
+
+TEST_CASE("RCI_HI at altitude judges intakes against the derated allowable", "[thermal][ashrae]")
+{
+    // At 3,000 m the A2 allowable is 35 − 2,100/300 = 28 degC: the index's span from the recommended
+    // 27 degC is 1 K, not the sea-level 8 K, so intakes at 27.5 degC are half-way to the limit.
+    // Until 2026-12-06 RCI_HI used the sea-level 35 degC (83.5 % where the inlet rule failed every
+    // chassis). By hand: RCI_HI = (1 − Σ max(0, T − 27) / (n × 1 K)) × 100 %.
+    const core::Design d = core::loadDesignText(
+        "site: {supply_air: 27.5 degC, ashrae_class: A2, altitude: 3000 m}\n" +
+            test::oneRack("orv3-hpr", "{ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu, feed: A}, "
+                                      "{ou: 6, part: meta-grand-teton-h100, id: gt0}, "
+                                      "{ou: 15, part: meta-grand-teton-h100, id: gt1}"),
+        "test.yaml", test::kDataDir + "/catalog");
+    const thermal::ThermalResult t = thermal::computeThermal(d);
+    const thermal::RciBounds b = thermal::rciHiBounds("A2", 3000.0);
+    CHECK(b.allowableMaxK == Approx(273.15 + 28.0));
+    CHECK(b.recommendedMaxK == Approx(273.15 + 27.0));
+    double over = 0;
+    int n = 0;
+    for (const thermal::ChassisThermal& c : t.racks.at(0).chassis) {
+        over += std::max(0.0, c.inletK - b.recommendedMaxK);
+        ++n;
+    }
+    REQUIRE(n == 2);
+    REQUIRE(!t.rows.empty());
+    CHECK(t.rows[0].rciHi == Approx((1.0 - over / (n * 1.0)) * 100.0).epsilon(1e-9));
+    CHECK(t.rows[0].rciHi < 60.0);
+    // Where the derated allowable falls to the recommended maximum (A1 at 2,400 m: 32 − 5 = 27 degC),
+    // the recommended takes the derated figure.
+    CHECK(thermal::rciHiBounds("A1", 3000.0).recommendedMaxK == Approx(273.15 + 25.0));
 }
