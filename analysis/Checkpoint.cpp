@@ -122,6 +122,27 @@ CheckpointResult analyseCheckpoint(const core::Design& d, const CheckpointSpec& 
         r.missing.push_back("checkpoint.interruptions");
     if (r.gpus == 0)
         r.missing.push_back("GPUs in the design");
+    // The state a checkpoint saves (weights, master weights, optimiser moments) lives in the GPUs'
+    // memory while the job trains: more of it than the design's GPUs hold is a job that does not run
+    // there (without offload to the hosts), whose save time and goodput would be fiction.
+    double hbm = 0;
+    bool hbmKnown = r.gpus > 0;
+    for (const core::Rack& rack : d.racks)
+        for (const core::Slot& s : rack.slots)
+            if (const int g = core::Design::gpuCount(*s.part); g > 0) {
+                const core::Part* gpu = d.catalog->find(s.part->text("gpus.part"));
+                const double m = gpu ? gpu->value("memory", NAN) : NAN;
+                hbmKnown = hbmKnown && !std::isnan(m);
+                hbm += g * (std::isnan(m) ? 0.0 : m);
+            }
+    if (hbmKnown && r.bytes > hbm) {
+        char m[240];
+        std::snprintf(m, sizeof m,
+                      "GPU memory for the job: its %.4g TB of state is more than the %.4g TB its %d GPUs hold, "
+                      "so it does not run on this design (without offload to the hosts)",
+                      r.bytes / 1e12, hbm / 1e12, r.gpus);
+        r.missing.push_back(m);
+    }
     if (!r.missing.empty())
         return r;
     r.checked = true;

@@ -379,3 +379,34 @@ TEST_CASE("the failure cases' 'keeps its clocks' says where normal operation alr
     CHECK(healthy.find("keeps its normal-operation clocks at the design's caps (the slowest GPU at clock 92 % "
                        "already in normal operation)") != std::string::npos);
 }
+
+TEST_CASE("a checkpoint whose state the design's GPUs cannot hold is not modelled", "[checkpoint][signoff]")
+{
+    // The storage pod's 128 H100s hold 128 × 80 GB = 10.24 TB. A job whose checkpointed state (14 B
+    // a parameter) is more cannot train there without offload, and until 2026-12-06 its save time and
+    // goodput were given as if it could (Llama 3 405B on 16 GPUs: "goodput 99.8 %"). 731e9
+    // parameters are 10.234 TB (fits); 732e9 are 10.248 TB (does not).
+    const fs::path dir = fs::temp_directory_path() / ("rdt-signoff5-hbm-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string design = slurp(kRoot + "data/designs/storage-pod.yaml");
+    auto withParameters = [&](const std::string& n) {
+        std::ofstream(dir / "w.yaml") << edited(slurp(kRoot + "data/workloads/llama3-70b.yaml"),
+                                                {{"parameters: 70e9", "parameters: " + n}});
+        analysis::RunOptions o;
+        o.designPath = (dir / "pod.yaml").string();
+        o.designText = edited(design, {{"workload: ../workloads/llama3-70b.yaml", "workload: w.yaml"}});
+        core::Progress quiet;
+        return analysis::run(o, quiet);
+    };
+    const analysis::RunResult fits = withParameters("731e9");
+    const analysis::RunResult over = withParameters("732e9");
+    fs::remove_all(dir);
+    REQUIRE(fits.throughput->checkpoint);
+    REQUIRE(over.throughput->checkpoint);
+    CHECK(fits.throughput->checkpoint->checked);
+    CHECK_FALSE(over.throughput->checkpoint->checked);
+    REQUIRE(over.throughput->checkpoint->missing.size() == 1);
+    CHECK_THAT(over.throughput->checkpoint->missing[0],
+               Catch::Contains("its 10.25 TB of state is more than the 10.24 TB its 128 GPUs hold"));
+    CHECK(std::isnan(over.throughput->checkpoint->goodput));
+}
