@@ -445,6 +445,35 @@ void registerChecks(core::CheckRegistry& registry)
                                      core::formatQuantity(t->rows[i].rti / 100.0, Dimension::Ratio, 3) + ")",
                                  t->rows[i].rciHi, minRci, "%", ctx.design().rows[i].loc);
                  });
+    registry.add({"thermal.network.shortfall",
+                  "A row short of supply air is solved in the room, not mixed",
+                  Severity::Warning,
+                  "rdt docs/thermal.md: the network model mixes a row's recirculated shortfall evenly along its "
+                  "cold aisle; the room field resolves it (row pair at 80 % supply: network 29.4 degC warmest "
+                  "inlet, field 42.7 degC at the row ends)",
+                  "Under the network model, a row whose cooling supplies less air than its racks draw: its cold "
+                  "aisle is taken as the supply mixed evenly with the hot aisle's shortfall, while the racks at "
+                  "the row's ends draw far more of it. Its inlet and junction verdicts are not ones to sign: "
+                  "solve the room (thermal: {model: field}, or --thermal field).",
+                  {}},
+                 [](core::CheckContext& ctx) {
+                     const auto t = thermalFor(ctx.design(), ctx.results());
+                     if (t->model != core::ThermalModel::Network)
+                         return;
+                     for (std::size_t i = 0; i < t->rows.size() && i < ctx.design().rows.size(); ++i) {
+                         const RowThermal& r = t->rows[i];
+                         if (!(r.demandM3s > 0) || !(r.supplyM3s < r.demandM3s * (1.0 - 1e-9)))
+                             continue;
+                         ctx.report(r.id,
+                                    "the cooling supplies " +
+                                        core::formatQuantity(r.supplyM3s / r.demandM3s, Dimension::Ratio, 3) +
+                                        " of the air the row's racks draw: the network model mixes the shortfall "
+                                        "evenly (cold aisle " +
+                                        core::formatQuantity(r.coldAisleK, Dimension::Temperature, 3) +
+                                        "); its end racks draw more of it: solve the room (--thermal field)",
+                                    r.supplyM3s / r.demandM3s * 100.0, 100.0, "%", ctx.design().rows[i].loc);
+                     }
+                 });
 }
 
 } // namespace rdt::thermal

@@ -410,3 +410,24 @@ TEST_CASE("a checkpoint whose state the design's GPUs cannot hold is not modelle
                Catch::Contains("its 10.25 TB of state is more than the 10.24 TB its 128 GPUs hold"));
     CHECK(std::isnan(over.throughput->checkpoint->goodput));
 }
+
+TEST_CASE("the network model warns that a row short of supply air needs the room solved", "[thermal][signoff]")
+{
+    // The row pair at 80 % supply: the network model mixes the shortfall evenly along the cold aisle
+    // and passed (warmest inlet 29.4 degC, no error), while the room field puts the row ends at
+    // 42.7 degC. Now each short row is a warning under the network model; at 100 % supply, or under
+    // the field model, there is none.
+    const std::string kRowPair = kRoot + "data/designs/row-pair.yaml";
+    auto rows = [&](const std::string& flow, core::ThermalModel model) {
+        analysis::RunOptions o;
+        o.designPath = kRowPair;
+        o.designText = edited(slurp(kRowPair), {{"supply_flow: 110 %", "supply_flow: " + flow}});
+        o.thermalModel = model;
+        core::Progress quiet;
+        return subjects(analysis::run(o, quiet), "thermal.network.shortfall");
+    };
+    CHECK(rows("80 %", core::ThermalModel::Network).size() == 2);
+    CHECK(rows("99.9 %", core::ThermalModel::Network).size() == 2);
+    CHECK(rows("100 %", core::ThermalModel::Network).empty());
+    CHECK(rows("80 %", core::ThermalModel::Field).empty());
+}
