@@ -349,7 +349,10 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
                                  " checkpoint stall: lengthen dynamics.duration";
         }
     } else if (checkpoint && !checkpoint->checked && dy.checkpoint) {
-        out.checkpointNote = "the workload's checkpoint is not modelled (its figures are missing): no stall in the trace";
+        std::string why;
+        for (const std::string& m : checkpoint->missing)
+            why += (why.empty() ? "" : ", ") + m;
+        out.checkpointNote = "the workload's checkpoint is not modelled (the model needs " + why + "): no stall in the trace";
     }
     // One job's wave over `len` samples (`raw`: before the ramp limits and PSU storage), the
     // checkpoint stall from stallA to stallB.

@@ -1,5 +1,6 @@
 #include "analysis/PartFields.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -61,9 +62,11 @@ void thermalFields(const core::Design& d, const thermal::ThermalResult& t, doubl
     core::PartField inlet = blank(d, "Inlet temperature", "degC", "thermal.inlet.chassis", true);
     const thermal::InletRange rec = thermal::ashraeRecommended(d.site.ashraeClass);
     const double allowC = thermal::deratedMaxInletK(d.site.ashraeClass, d.site.altitudeM) - kC;
+    // The recommended maximum no higher than the derated allowable (as RCI_HI takes it).
+    const double recMaxC = thermal::rciHiBounds(d.site.ashraeClass, d.site.altitudeM).recommendedMaxK - kC;
     if (rec.maxK > 0)
-        anchor(inlet, rec.minK - kC, rec.maxK - kC, d.site.ashraeClass + " recommended", allowC, classLimitLabel(d),
-               kSpanK);
+        anchor(inlet, std::min(rec.minK - kC, recMaxC), recMaxC, d.site.ashraeClass + " recommended", allowC,
+               classLimitLabel(d), kSpanK);
     else
         anchor(inlet, allowC - 17.0, NAN, "", allowC, classLimitLabel(d), kSpanK);
     // The hottest GPU of each chassis against its own GPU's limits: the fan-control setpoint

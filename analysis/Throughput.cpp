@@ -285,7 +285,10 @@ models::Hierarchy hierarchyFor(const core::Design& d, const signal::SignalResult
         // 400G NIC; one that fails carries nothing. The NIC's rate is the lower of the two (x16 taken).
         for (std::size_t i = 0; i < d.links.size() && i < sig.links.size(); ++i) {
             const core::LinkClass& l = d.links[i];
-            if (l.from.partSlug != chassis->slug || l.medium != "pcie-gen5")
+            // The GPU-to-NIC path only: a chassis-scope class between the chassis' GPUs and its NICs
+            // (another PCIe class from the chassis, to its drives say, does not carry the NICs).
+            if (l.from.partSlug != chassis->slug || l.medium != "pcie-gen5" || l.scope != "chassis" ||
+                (l.from.component != "nics" && l.to.component != "nics"))
                 continue;
             const signal::LinkVerdict& v = sig.links[i];
             const double pcie = v.laneRateGbps * 1e9 * 16 * 128.0 / 130.0; // bit/s

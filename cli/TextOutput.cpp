@@ -72,7 +72,9 @@ std::string dtypeLabel(std::string d)
 void failureLines(std::ostream& out, const analysis::ThroughputResult& t)
 {
     std::vector<std::string> unaffected;
-    double slowest = 1.0; // the unaffected cases' slowest clock: normal operation's own
+    double slowest = 1.0; // normal operation's slowest GPU (what the unaffected cases keep)
+    for (const analysis::GpuClass& g : t.classes)
+        slowest = std::min(slowest, g.clockRatio);
     for (const analysis::FailureCase& f : t.failureCases) {
         if (!f.solved) {
             out << "failure  with a " << f.name << ": not solved for more than "
@@ -82,8 +84,6 @@ void failureLines(std::ostream& out, const analysis::ThroughputResult& t)
         }
         if (f.racksLimited == 0) {
             unaffected.push_back(f.name);
-            if (!std::isnan(f.clockRatio))
-                slowest = std::min(slowest, f.clockRatio);
             continue;
         }
         // A supply failure names the cap the survivors carry; a failed rotor slows GPUs by heat.
@@ -355,10 +355,12 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
         // kt, kt below a Mt.
         const double mwh = e.total.annualMWh;
         char energy[48], co2[48];
-        if (mwh >= 1e6)
+        if (mwh >= 999.5e3)
             std::snprintf(energy, sizeof energy, "%.2f TWh", mwh / 1e6);
-        else if (mwh >= 1e3)
+        else if (mwh >= 99.95e3)
             std::snprintf(energy, sizeof energy, "%.0f GWh", mwh / 1e3);
+        else if (mwh >= 999.5)
+            std::snprintf(energy, sizeof energy, "%.3g GWh", mwh / 1e3);
         else
             std::snprintf(energy, sizeof energy, "%.3g MWh", mwh);
         char load[96];
@@ -378,9 +380,9 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
         out << line;
         if (std::isfinite(e.total.co2Tonnes)) {
             const double t = e.total.co2Tonnes;
-            if (t >= 1e6)
+            if (t >= 999.5e3)
                 std::snprintf(co2, sizeof co2, "%.2f Mt", t / 1e6);
-            else if (t >= 1e3)
+            else if (t >= 999.5)
                 std::snprintf(co2, sizeof co2, "%.1f kt", t / 1e3);
             else
                 std::snprintf(co2, sizeof co2, "%.3g t", t);

@@ -339,8 +339,11 @@ QPoint SceneView::partOnScreen(int rack, int slot) const
 void SceneView::syncField()
 {
     // The iso-surface at the design's recommended inlet limit (ASHRAE class).
-    const thermal::InletRange rec = thermal::ashraeRecommended(m_studio.design().site.ashraeClass);
-    const double isoC = rec.maxK > 0 ? rec.maxK - 273.15 : 27.0;
+    // No higher than the derated allowable at the site's altitude (as RCI_HI takes it).
+    const core::Site& site = m_studio.design().site;
+    const thermal::InletRange rec = thermal::ashraeRecommended(site.ashraeClass);
+    const double isoC =
+        rec.maxK > 0 ? thermal::rciHiBounds(site.ashraeClass, site.altitudeM).recommendedMaxK - 273.15 : 27.0;
     m_field->setResult(m_studio.thermal(), isoC);
     m_isoBox->setText(tr("Iso-surface %1 degC").arg(isoC, 0, 'f', 0));
     m_fieldBar->setVisible(m_field->hasField());

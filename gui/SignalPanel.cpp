@@ -130,7 +130,9 @@ void SignalPanel::refresh()
         m_table->setItem(row, 6, new NumberItem(v.eyeHeightV * 1e3, 1));
         m_table->setItem(row, 7, new NumberItem(v.laneRateGbps, 0));
         auto* verdict = new QTableWidgetItem(QString::fromStdString(v.verdict));
-        verdict->setForeground(v.pass ? QColor(40, 130, 60) : QColor(190, 40, 35));
+        // A link that closes only at a fallback rate runs, slower: amber (signal.link.rate, a warning);
+        // one that closes at no rate: red (signal.link.close, an error).
+        verdict->setForeground(v.pass ? QColor(40, 130, 60) : v.laneRateGbps > 0 ? QColor(200, 120, 0) : QColor(190, 40, 35));
         m_table->setItem(row, 8, verdict);
         ++row;
     }

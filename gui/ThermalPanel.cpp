@@ -134,9 +134,10 @@ void ThermalPanel::refresh()
             state = tr("starved cold plate: GPUs stop");
         else if (cold && state != tr("not checked"))
             state += tr(" (cold plate)");
-        if (c->noAirflow && !cold)
-            state = std::isinf(tj) ? tr("no airflow: GPUs stop") : tr("no airflow");
-        const bool bad = c->throttled || (c->noAirflow && !cold) || (cold && std::isinf(tj));
+        if (c->noAirflow) // thermal.chassis.airflow fails it, cold plates or not
+            state = cold ? tr("no airflow (GPUs on cold plates)")
+                         : std::isinf(tj) ? tr("no airflow: GPUs stop") : tr("no airflow");
+        const bool bad = c->throttled || c->noAirflow || (cold && std::isinf(tj));
         auto* s = new QTableWidgetItem(state);
         s->setForeground(bad ? QColor(190, 40, 35) : QColor(60, 64, 72));
         m_chassis->setItem(row, 11, s);

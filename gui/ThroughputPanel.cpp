@@ -383,7 +383,9 @@ namespace {
 QString failureText(const analysis::ThroughputResult& t)
 {
     QStringList limited, kept;
-    double slowest = 1.0; // the unaffected cases' clock: normal operation's own
+    double slowest = 1.0; // normal operation's slowest GPU (what the unaffected cases keep)
+    for (const analysis::GpuClass& g : t.classes)
+        slowest = std::min(slowest, g.clockRatio);
     for (const analysis::FailureCase& f : t.failureCases) {
         const QString name = QString::fromStdString(f.name);
         if (!f.solved)
@@ -392,11 +394,8 @@ QString failureText(const analysis::ThroughputResult& t)
                            .arg(name)
                            .arg(analysis::kRotorCaseMaxRacks)
                            .arg(analysis::kRotorCaseMaxDistinct);
-        else if (f.racksLimited == 0) {
+        else if (f.racksLimited == 0)
             kept << name;
-            if (!std::isnan(f.clockRatio))
-                slowest = std::min(slowest, f.clockRatio);
-        }
         else
             limited << QObject::tr("with a %1: %2%3 rack(s) limited, clock %4 %, %5 TFLOPS per GPU")
                            .arg(name)

@@ -126,8 +126,11 @@ std::size_t Sample::errorCount() const
     return n;
 }
 
+namespace {
+
 /// A reading no part can give (a negative power, fan speed or coolant flow) is a fault of the BMC or
-/// the network, not a measurement: it is dropped and said, never compared with the model.
+/// the network, not a measurement: it is dropped and said, never compared with the model. Run before
+/// a CDU's connectors and pumps are summed and averaged (finishCoolingUnit), so that none is weighted in.
 void dropImplausible(const std::string& part, PartReading& r)
 {
     auto check = [&](double& v, const char* what, const char* unit) {
@@ -149,7 +152,13 @@ void dropImplausible(const std::string& part, PartReading& r)
     for (std::vector<double>* psu : {&r.psuInW, &r.psuOutW, &r.psuCapacityW})
         for (double& w : *psu)
             check(w, "power supply", "W");
+    for (auto& c : r.connectors)
+        check(c[0], "coolant connector flow", "L/min");
+    for (auto& p : r.pumps)
+        check(p[0], "pump speed", "%");
 }
+
+} // namespace
 
 void readEnvironmentMetrics(const std::string& url, const std::string& body, PartReading& r)
 {
@@ -597,9 +606,9 @@ Sample Poller::poll()
         jobs = std::move(next);
     }
     for (std::size_t i = 0; i < m_map.parts.size(); ++i) {
+        dropImplausible(m_map.parts[i].part, sample.parts[i]);
         if (m_map.parts[i].kind == "cdu")
             finishCoolingUnit(sample.parts[i]);
-        dropImplausible(m_map.parts[i].part, sample.parts[i]);
     }
     sample.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return sample;

@@ -157,7 +157,7 @@ void checkVerdicts(core::CheckContext& ctx, bool fallbacks)
             ctx.report("links/" + v.id,
                        "link class " + v.id + " (" + v.kind + ") holds only " +
                            std::to_string(static_cast<int>(v.laneRateGbps)) + (pcie ? " GT/s" : " Gb/s") +
-                           " per lane: " + what,
+                           " per lane (" + v.verdict + "): at that rate " + what,
                        v.laneRateGbps, pcie ? 32.0 : 100.0, pcie ? "GT/s" : "Gb/s", l.loc);
     }
 }

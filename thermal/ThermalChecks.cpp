@@ -1,5 +1,6 @@
 #include "thermal/ThermalChecks.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -100,7 +101,7 @@ std::string rciBelowZero(double rciHiPercent, double recMaxK, double allMaxK)
 {
     if (!(rciHiPercent < 0) || !(allMaxK > recMaxK))
         return {};
-    const double meanExcessK = (1.0 - rciHiPercent / 100.0) * (allMaxK - recMaxK);
+    const double meanExcessK = (1.0 - rciHiPercent / 100.0) * std::max(allMaxK - recMaxK, 0.1); // as rciHi
     return "below 0: the intakes' mean excess over the recommended " +
            core::formatQuantity(recMaxK, core::Dimension::Temperature, 3) + " is " +
            core::formatQuantity(meanExcessK, core::Dimension::TemperatureDelta, 3) + ", more than the " +
@@ -139,7 +140,7 @@ InletRange ashraeRecommended(const std::string& c)
 
 double deratingMetresPerK(const std::string& ashraeClass)
 {
-    return ashraeClass == "A3" ? 175.0 : ashraeClass == "A4" ? 125.0 : 300.0;
+    return ashraeClass == "A3" ? 175.0 : ashraeClass == "A4" ? 125.0 : ashraeClass == "H1" ? 500.0 : 300.0;
 }
 
 double deratedMaxInletK(const std::string& ashraeClass, double altitudeM)
@@ -178,7 +179,8 @@ void registerChecks(core::CheckRegistry& registry)
                   "Supply air within the site's ASHRAE class",
                   core::Severity::Error,
                   "ASHRAE TC 9.9 (2021) Table 2.1 allowable ranges [T1]; altitude derating above 900 m of 1 K per "
-                  "300 m (A1, A2, H1), 175 m (A3), 125 m (A4) (the table's footnote as commonly cited; estimate)",
+                  "300 m (A1, A2), 175 m (A3), 125 m (A4), 500 m (H1) (the table's footnotes as commonly cited; "
+                  "estimate)",
                   "The design's supply-air temperature lies outside the allowable dry-bulb range of its ASHRAE "
                   "class, with the upper limit derated for altitude.",
                   {}},
@@ -217,16 +219,17 @@ void registerChecks(core::CheckRegistry& registry)
                          return;
                      const double airC = s.supplyAirK - kC, rh = s.relativeHumidity;
                      const double dp = models::dewPointC(airC, rh);
-                     char at[96];
-                     std::snprintf(at, sizeof at, "supply air at %.3g degC and %.3g %% RH", airC, rh * 100);
+                     char at[128];
+                     std::snprintf(at, sizeof at, "supply air at %.3g degC and %.3g %% RH (site.humidity; 45 %% when not given)",
+                                   airC, rh * 100);
                      auto dewPoint = [&](const char* side, double limit) {
-                         char m[200];
+                         char m[256];
                          std::snprintf(m, sizeof m, "%s has a dew point of %.1f degC, %s the %s allowable %.0f degC", at,
                                        dp, side, s.ashraeClass.c_str(), limit);
                          ctx.report("site", m, dp, limit, "degC", s.loc);
                      };
                      auto relative = [&](const char* side, double limit) {
-                         char m[200];
+                         char m[256];
                          std::snprintf(m, sizeof m, "%s: relative humidity %s the %s allowable %.0f %%", at, side,
                                        s.ashraeClass.c_str(), limit * 100);
                          ctx.report("site", m, rh * 100, limit * 100, "%", s.loc);

@@ -18,12 +18,11 @@ InletRange ashraeAllowable(const std::string& ashraeClass);
 /// limits RCI_HI/RCI_LO and the studio's iso-surface use); {0,0} when unknown.
 InletRange ashraeRecommended(const std::string& ashraeClass);
 
-/// Upper allowable inlet (K) at altitude: the sea-level limit less 1 K per 300 m above 900 m for A1,
-/// A2 and H1, per 175 m for A3 and per 125 m for A4 (the commonly cited footnote of ASHRAE's Table
-/// 2.1, which hardware-facts §5.1 could not read: an estimate; the steeper classes' rates are the
-/// conservative side of taking A1's for all).
+/// Upper allowable inlet (K) at altitude: the sea-level limit less 1 K per 300 m above 900 m for A1
+/// and A2, per 175 m for A3, per 125 m for A4 and per 500 m for H1 (the commonly cited footnotes of
+/// ASHRAE's Table 2.1, which hardware-facts §5.1 could not read: estimates).
 double deratedMaxInletK(const std::string& ashraeClass, double altitudeM);
-/// The metres of altitude per kelvin of that derating (300, 175 or 125).
+/// The metres of altitude per kelvin of that derating (300, 175, 125 or 500).
 double deratingMetresPerK(const std::string& ashraeClass);
 
 /// The maxima RCI_HI judges intakes against at the site: the allowable derated for altitude, and

@@ -33,7 +33,7 @@ TEST_CASE("ASHRAE allowable ranges (TC 9.9 2021 Table 2.1)", "[thermal][ashrae]"
     CHECK(thermal::deratedMaxInletK("A3", 3000.0) == Approx(273.15 + 28.0));
     CHECK(thermal::deratedMaxInletK("A4", 3000.0) == Approx(273.15 + 28.2));
     CHECK(thermal::deratedMaxInletK("A1", 3000.0) == Approx(273.15 + 25.0));
-    CHECK(thermal::deratedMaxInletK("H1", 1800.0) == Approx(273.15 + 22.0));
+    CHECK(thermal::deratedMaxInletK("H1", 2400.0) == Approx(273.15 + 22.0)); // 25 − 1,500/500
 }
 
 TEST_CASE("A3 and A4 supply air at altitude is judged at those classes' own derating", "[thermal][ashrae]")
