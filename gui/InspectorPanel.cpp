@@ -427,13 +427,18 @@ void InspectorPanel::slotResults(int rackIndex, int slotIndex)
                 addResult(tr("Inlet / exhaust"), q(c.inletK, D::Temperature) + " / " + q(c.exhaustK, D::Temperature),
                           "thermal.inlet.chassis", slot.id);
                 addResult(tr("Fans"), tr("%1 % (%2)").arg(c.fanSpeed * 100, 0, 'f', 0).arg(q(c.fanPowerW, D::Power)));
-                addResult(tr("GPU junction"),
-                          std::isnan(c.maxOperatingK)
-                              ? q(c.gpuJunctionK, D::Temperature) + tr(" (no limit in the catalog: not checked)")
+                // A GPU under a cold plate: its loop's junction (+inf on a starved plate), judged by
+                // liquid.gpu.junction; an air-cooled one: the air's, judged by thermal.gpu.junction.
+                const bool cold = !std::isnan(c.liquidJunctionK);
+                const double tj = cold ? c.liquidJunctionK : c.gpuJunctionK;
+                addResult(cold ? tr("GPU junction (cold plate)") : tr("GPU junction"),
+                          cold && std::isinf(tj) ? tr("unbounded: its cold plates are starved")
+                          : std::isnan(c.maxOperatingK)
+                              ? q(tj, D::Temperature) + tr(" (no limit in the catalog: not checked)")
                               : tr("%1, limit %2, margin %3")
-                                    .arg(q(c.gpuJunctionK, D::Temperature), q(c.maxOperatingK, D::Temperature),
-                                         q(c.maxOperatingK - c.gpuJunctionK, D::TemperatureDelta)),
-                          "thermal.gpu.junction", slot.id);
+                                    .arg(q(tj, D::Temperature), q(c.maxOperatingK, D::Temperature),
+                                         q(c.maxOperatingK - tj, D::TemperatureDelta)),
+                          cold ? "liquid.gpu.junction" : "thermal.gpu.junction", slot.id);
             }
     if (power && thermal) {
         // Every chassis' clock, computed once per check (a row of racks has hundreds of parts to click).
