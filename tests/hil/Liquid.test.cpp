@@ -326,3 +326,27 @@ TEST_CASE("Calibration recovers a loop's pressure drop and a cold plate's resist
         noted = noted || note.find("liquid loop lab-loop: pressure drop against flow not fitted") != std::string::npos;
     CHECK(noted);
 }
+
+TEST_CASE("A CDU's negative connector flow is dropped before its flows are summed and weighted", "[hil][liquid]")
+{
+    // A BMC answering FlowLitersPerMinute −50 (a sign fault): before the fix the CDU's flow was summed
+    // with it and its temperatures weighted by it. It is dropped, named, and the CDU has no flow
+    // reading; the other CDU's reading stands.
+    Lab lab;
+    const liquid::LoopLiquid& loop = lab.run.liquid->loops[0];
+    lab.setCdu(1, -50.0, loop.supplyC, loop.returnC, loop.sourcePa / 1000, loop.heatW / 2000, loop.pumpSpeed * 100,
+               false);
+    lab.setCdu(2, 50.0, loop.supplyC, loop.returnC, loop.sourcePa / 1000, loop.heatW / 2000, loop.pumpSpeed * 100,
+               false);
+    const std::string snap = lab.dir.path + "/negative.h5";
+    const test::Run r = test::runRdt("hil snapshot " + kDesign + " --map " + lab.map + " -o " + snap);
+    INFO(r.out);
+    CHECK_THAT(r.out, Contains("lab-loop/cdu1: coolant connector flow reading -50 L/min is negative") &&
+                          Contains("1 parts with errors"));
+    const hil::Series s = hil::readSeries(snap);
+    REQUIRE(s.parts.at(0) == "lab-loop/cdu1");
+    REQUIRE(s.parts.at(1) == "lab-loop/cdu2");
+    CHECK(std::isnan(s.samples.at(0).parts[0].coolantFlowLpm));
+    CHECK(s.samples.at(0).parts[0].coolantSupplyC == Approx(loop.supplyC).epsilon(1e-9));
+    CHECK(s.samples.at(0).parts[1].coolantFlowLpm == Approx(50.0).epsilon(1e-9));
+}
