@@ -56,4 +56,9 @@ inline void missing(PartReading& r, const std::string& url, const std::string& w
     r.errors.push_back("GET " + url + ": no " + what + " in the response");
 }
 
+/// Supply `i`'s input, output and capacity (NaN: not read) into `r` (hil/RedfishRead.cpp).
+void setPsu(PartReading& r, std::size_t i, double in, double out, double capacity);
+/// A power supply's Metrics resource (InputPowerWatts, OutputPowerWatts) into supply `i`.
+void readPsuMetrics(const std::string& url, const json& m, std::size_t i, PartReading& r);
+
 } // namespace rdt::hil::redfishdetail

@@ -13,6 +13,7 @@
 
 #include "analysis/Pipeline.h"
 #include "support/RunSubjects.h"
+#include "support/TextEdit.h"
 #include "core/Error.h"
 #include "cli/TextOutput.h"
 #include "liquid/LiquidDesign.h"
@@ -27,24 +28,8 @@ namespace {
 const std::string kRoot = RDT_SOURCE_DIR "/";
 const std::string kCatalina = kRoot + "data/designs/meta-catalina-gb200.yaml";
 
-std::string slurp(const std::string& path)
-{
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-/// `text` with each `from` (which must be there) replaced by its `to`.
-std::string edited(std::string text, const std::vector<std::pair<std::string, std::string>>& edits)
-{
-    for (const auto& [from, to] : edits) {
-        const std::size_t at = text.find(from);
-        REQUIRE(at != std::string::npos);
-        text.replace(at, from.size(), to);
-    }
-    return text;
-}
+using test::edited;
+using test::slurp;
 
 analysis::RunResult run(const std::string& path, const std::string& text, analysis::RunOptions o = {})
 {

@@ -19,6 +19,7 @@
 #include "report/CheckFormats.h"
 #include "signal/LinkAnalysis.h"
 #include "support/RunSubjects.h"
+#include "support/TextEdit.h"
 
 using namespace rdt;
 namespace fs = std::filesystem;
@@ -28,23 +29,8 @@ namespace {
 const std::string kRoot = RDT_SOURCE_DIR "/";
 const std::string kSingle = kRoot + "data/designs/single-rack.yaml";
 
-std::string slurp(const std::string& path)
-{
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-std::string edited(std::string text, const std::vector<std::pair<std::string, std::string>>& edits)
-{
-    for (const auto& [from, to] : edits) {
-        const std::size_t at = text.find(from);
-        REQUIRE(at != std::string::npos);
-        text.replace(at, from.size(), to);
-    }
-    return text;
-}
+using test::edited;
+using test::slurp;
 
 analysis::RunResult run(const std::string& text, analysis::RunOptions o = {})
 {

@@ -36,7 +36,7 @@
 #include "gui/LiquidPanel.h"
 #include "gui/ThermalPanel.h"
 #include "gui/WhatIfBar.h"
-#include "liquid/LiquidDesign.h"
+#include "tests/gui/StudioWindow.h"
 
 using namespace rdt;
 
@@ -44,19 +44,7 @@ static const QString kData = RDT_SOURCE_DIR "/data";
 
 namespace {
 
-/// A window of `w` × `h` on a private recovery folder, without modal dialogs.
-struct Fixture {
-    QTemporaryDir dir;
-    std::unique_ptr<gui::MainWindow> window;
-    explicit Fixture(int w = 1400, int h = 900)
-    {
-        qputenv("RDT_STUDIO_RECOVERY_DIR", (dir.path() + "/recovery").toUtf8());
-        window = std::make_unique<gui::MainWindow>(kData + "/catalog", false);
-        window->resize(w, h);
-        window->show();
-        QApplication::processEvents();
-    }
-};
+using Fixture = test::StudioWindow;
 
 /// The unwaived errors and warnings `rdt check --json` reports, as (rule, subject).
 std::set<std::pair<std::string, std::string>> cliFailures(const analysis::RunOptions& o)
@@ -534,84 +522,4 @@ TEST_CASE("the Problems panel names a waiver that waives nothing, as rdt check d
     REQUIRE(f.window->openFile(path));
     f.window->waitForChecks();
     CHECK_FALSE(f.window->problems()->header().contains("waived nothing"));
-}
-
-namespace {
-
-std::string slurp(const std::string& path)
-{
-    std::ifstream in(path);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-void replaceAll(std::string& text, const std::string& from, const std::string& to)
-{
-    for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
-        text.replace(at, from.size(), to);
-}
-
-} // namespace
-
-TEST_CASE("the Thermal panel judges GPUs under cold plates by their loop's junction", "[gui][panels][liquid]")
-{
-    // Until 2026-12-06 the chassis table showed the air's GPU junction for every chassis: a
-    // liquid-cooled tray, whose air model has none, read "not checked" even when its starved plate
-    // had stopped its GPUs. Its row now shows the loop's junction, as rdt check's clocks use it. The
-    // Catalina example with trays that give r_jc, a GPU with its 95 degC limit, and each rack's ct05
-    // on a cold-plate loop of 20,000 kPa at its reference flow (starved: tests/analysis/SignOffRound4).
-    QTemporaryDir dir;
-    const std::string root = dir.path().toStdString();
-    std::filesystem::create_directories(root + "/parts");
-    const std::string data = kData.toStdString();
-    std::string gpu = slurp(data + "/catalog/nvidia-gb200-blackwell.yaml");
-    replaceAll(gpu, "slug: nvidia-gb200-blackwell", "slug: x-gb200");
-    replaceAll(gpu, "\n  min_power_cap:", "\n  max_operating_temp: {value: 95 degC, estimate: test}\n  min_power_cap:");
-    std::ofstream(root + "/parts/x-gb200.yaml") << gpu;
-    for (const auto& [slug, pressure] : {std::pair<std::string, std::string>{"x-tray", "50 kPa"}, {"x-tray-starved", "20000 kPa"}}) {
-        std::string tray = slurp(data + "/catalog/meta-catalina-compute-tray.yaml");
-        replaceAll(tray, "slug: meta-catalina-compute-tray", "slug: " + slug);
-        replaceAll(tray, "part: nvidia-gb200-blackwell", "part: x-gb200");
-        replaceAll(tray, "pressure: {value: 50 kPa", "pressure: {value: " + pressure);
-        replaceAll(tray, "\n  liquid:", "\n  thermal:\n    r_jc: {value: 0.02 K/W, estimate: test}\n  liquid:");
-        std::ofstream(root + "/parts/" + slug + ".yaml") << tray;
-    }
-    std::string text = slurp(data + "/designs/meta-catalina-gb200.yaml");
-    replaceAll(text, "profile: default\n", "profile: default\ncatalog: [parts]\n");
-    replaceAll(text, "part: meta-catalina-compute-tray", "part: x-tray");
-    replaceAll(text, "{ou: 16, part: x-tray, id: ct05}", "{ou: 16, part: x-tray-starved, id: ct05}");
-    const std::string path = root + "/starved.yaml";
-    std::ofstream(path) << text;
-
-    Fixture f(1600, 1000);
-    REQUIRE(f.window->openFile(QString::fromStdString(path)));
-    f.window->waitForChecks();
-    REQUIRE(f.window->showPanel("thermal"));
-    QApplication::processEvents();
-    core::Progress quiet;
-    analysis::RunOptions o;
-    o.designPath = path;
-    const analysis::RunResult r = analysis::run(o, quiet);
-    REQUIRE(r.liquid);
-    QTableWidget* t = f.window->thermal()->chassisTable();
-    int judged = 0, starved = 0;
-    for (const liquid::TrayLiquid& tray : r.liquid->trays) {
-        if (!(tray.gpuW > 0))
-            continue;
-        for (int row = 0; row < t->rowCount(); ++row)
-            if (t->item(row, 0)->text().toStdString() == tray.id) {
-                CAPTURE(tray.id, tray.junctionC, t->item(row, 11)->text().toStdString());
-                if (std::isinf(tray.junctionC)) {
-                    CHECK(t->item(row, 11)->text() == "starved cold plate: GPUs stop");
-                    ++starved;
-                } else {
-                    REQUIRE(std::isfinite(tray.junctionC));
-                    CHECK(t->item(row, 8)->text().toDouble() == Approx(tray.junctionC).margin(0.051));
-                    CHECK(t->item(row, 11)->text().endsWith("(cold plate)"));
-                    ++judged;
-                }
-            }
-    }
-    CHECK(starved == 4);
-    CHECK(judged > 0);
-    CHECK(f.window->thermal()->headline().contains("cold plates are starved"));
 }
