@@ -560,7 +560,7 @@ ThroughputResult withRampLimit(ThroughputResult t, const DynamicsResult& d, doub
             continue;
         scale(r.value);
         if (r.applicable)
-            r.pass = !std::isnan(r.value) && (r.isMin ? r.value >= r.limit : r.value <= r.limit);
+            r.pass = r.meets();
     }
     char note[320];
     std::snprintf(note, sizeof note,

@@ -337,7 +337,7 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
             else if (t.metric == "goodput")
                 v = out.checkpoint ? out.checkpoint->goodput : NAN;
             r.value = v;
-            r.pass = !std::isnan(v) && (t.isMin ? v >= t.limit : v <= t.limit);
+            r.pass = r.meets();
             if (t.gpus > out.gpus) {
                 // A 24,576-GPU target says nothing about a 16-GPU design: not applicable, not failed.
                 r.applicable = false;

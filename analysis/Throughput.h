@@ -5,6 +5,7 @@
 /// MFU, and collective bandwidth over the design's hierarchy with the lane rates the signal
 /// verdicts allow; checked against a targets file (`data/targets/*.yaml`).
 
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <string>
@@ -141,6 +142,8 @@ struct TargetResult {
     bool applicable = true; ///< false: the target asks for more GPUs than the design has ("n/a")
     core::Dimension dim = core::Dimension::Ratio;
     core::SourceLoc loc;
+    /// The value within its limit (an unknown value never is).
+    bool meets() const { return !std::isnan(value) && (isMin ? value >= limit : value <= limit); }
 };
 
 struct ThroughputResult {

@@ -109,10 +109,6 @@ Element pipe(const std::string& name, double lengthM, double boreM)
 
 } // namespace
 
-double dewPointC(double airC, double rh)
-{
-    return models::dewPointC(airC, rh);
-}
 
 namespace {
 
@@ -156,7 +152,7 @@ LiquidResult computeLiquid(const core::Design& d, core::PowerBasis basis)
         return out;
     const core::Liquid& L = d.liquid;
     out.coolant = L.coolant;
-    out.dewPointC = dewPointC(d.site.supplyAirK - kC, d.site.relativeHumidity);
+    out.dewPointC = models::dewPointC(d.site.supplyAirK - kC, d.site.relativeHumidity);
     const models::Coolant coolant = L.coolant == "water" ? models::Coolant::Water : models::Coolant::PG25;
     const double setpointC = L.supplyK - kC;
     for (const core::LiquidLoop& loop : L.loops) {

@@ -124,8 +124,4 @@ LiquidResult computeLiquid(const core::Design& design, core::PowerBasis basis = 
 /// "power-basis" (analysis::solveCoupled puts it there), nameplate when none.
 std::shared_ptr<const LiquidResult> liquidFor(const core::Design& design, core::ResultStore& store);
 
-/// The dew point (degC) of air at `airC` and relative humidity `rh` (0–1): the Magnus form with
-/// Sonntag's (1990) constants a = 17.62, b = 243.12 degC (within 0.1 K from −45 to 60 degC).
-double dewPointC(double airC, double rh);
-
 } // namespace rdt::liquid
