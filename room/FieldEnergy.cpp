@@ -242,6 +242,18 @@ double FieldSolver::heatReleased() const
     return q - heatRemoved();
 }
 
+double FieldSolver::heatBalanceDefect() const
+{
+    double out = 0, carried = heatReleased() + 2.0 * heatRemoved();
+    for (int sd = 0; sd < 6; ++sd) {
+        const auto side = static_cast<Side>(sd);
+        const double wall = wallHeat(side);
+        out += enthalpyOutflow(side) - wall;
+        carried += std::abs(wall);
+    }
+    return carried > 0 ? (out - heatReleased()) / carried : 0.0;
+}
+
 double FieldSolver::heatRemoved() const
 {
     double q = 0;

@@ -14,6 +14,44 @@ namespace {
 
 constexpr double kChenXu = 0.03874; // Chen & Xu (1998), ν_t = 0.03874 |V| l
 
+/// Every box's intake stayed within `range` (K, highest less lowest) over the last `window` entries.
+bool intakesSteady(const std::vector<std::vector<double>>& history, int window, double range)
+{
+    const auto w = static_cast<std::size_t>(std::max(1, window));
+    if (history.size() <= w)
+        return false;
+    for (std::size_t b = 0; b < history.back().size(); ++b) {
+        double lo = 1e300, hi = -1e300;
+        for (std::size_t h = history.size() - w; h < history.size(); ++h) {
+            lo = std::min(lo, history[h][b]);
+            hi = std::max(hi, history[h][b]);
+        }
+        if (hi - lo >= range)
+            return false;
+    }
+    return true;
+}
+
+/// The worst scaled residual has stopped falling: over the last `window` iterations its second
+/// half gets no lower than half of its first half's lowest (a converging solve halves it in far
+/// fewer iterations than a window).
+bool residualsLevel(const std::vector<ResidualRecord>& history, int window)
+{
+    const auto w = static_cast<std::size_t>(std::max(2, window));
+    if (history.size() <= w)
+        return false;
+    const auto worstOf = [](const ResidualRecord& r) {
+        return std::max({r.continuity, r.momentum[0], r.momentum[1], r.momentum[2], r.energy, r.turbulence});
+    };
+    double first = 1e300, second = 1e300;
+    const std::size_t mid = history.size() - w / 2;
+    for (std::size_t h = history.size() - w; h < history.size(); ++h) {
+        double& lowest = h < mid ? first : second;
+        lowest = std::min(lowest, worstOf(history[h]));
+    }
+    return second >= 0.5 * first;
+}
+
 } // namespace
 
 bool detail::intakesSettled(const std::vector<std::vector<double>>& history, int window, double tolerance)
@@ -360,28 +398,29 @@ FieldResult FieldSolver::solve(const FieldSettings& s, const std::function<bool(
         }
         // A residual plateau: a steady solver's answer to small unsteadiness it cannot settle.
         // Accepted only when every rack's intake stayed within plateauIntakeRange over the last
-        // plateauWindow iterations (the whole swing, not two samples) and the residuals, energy
-        // included, are below plateauTolerance (so the heat balance closes to that fraction).
-        if (s.plateauTolerance > 0 && worst < s.plateauTolerance && !intakeHistory.empty() &&
-            intakeHistory.size() > static_cast<std::size_t>(s.plateauWindow)) {
-            bool steady = true;
-            for (std::size_t b = 0; b < m_boxes.size() && steady; ++b) {
-                double lo = 1e300, hi = -1e300;
-                for (std::size_t h = intakeHistory.size() - static_cast<std::size_t>(s.plateauWindow);
-                     h < intakeHistory.size(); ++h) {
-                    lo = std::min(lo, intakeHistory[h][b]);
-                    hi = std::max(hi, intakeHistory[h][b]);
-                }
-                steady = hi - lo < s.plateauIntakeRange;
-            }
-            if (steady) {
-                result.converged = true;
-                char why[160];
-                std::snprintf(why, sizeof why, "intakes steady within %.2g K over %d iterations, residuals at %.1e",
-                              s.plateauIntakeRange, s.plateauWindow, worst);
-                result.criterion = why;
-                break;
-            }
+        // plateauWindow iterations (the whole swing, not two samples), and either the residuals,
+        // energy included, are below plateauTolerance (so the heat balance closes to that
+        // fraction), or they have stopped falling below plateauCeiling while the global heat
+        // balance closes within plateauHeatBalance.
+        const bool steady = !intakeHistory.empty() && (s.plateauTolerance > 0 || s.plateauCeiling > 0) &&
+                            intakesSteady(intakeHistory, s.plateauWindow, s.plateauIntakeRange);
+        char why[200] = "";
+        if (steady && s.plateauTolerance > 0 && worst < s.plateauTolerance)
+            std::snprintf(why, sizeof why, "intakes steady within %.2g K over %d iterations, residuals at %.1e",
+                          s.plateauIntakeRange, s.plateauWindow, worst);
+        else if (steady && s.plateauCeiling > 0 && worst < s.plateauCeiling &&
+                 residualsLevel(result.history, s.plateauWindow)) {
+            const double defect = heatBalanceDefect();
+            if (std::abs(defect) < s.plateauHeatBalance)
+                std::snprintf(why, sizeof why,
+                              "intakes steady within %.2g K over %d iterations, residuals level at %.1e, "
+                              "heat balance within %.1e",
+                              s.plateauIntakeRange, s.plateauWindow, worst, std::abs(defect));
+        }
+        if (why[0] != '\0') {
+            result.converged = true;
+            result.criterion = why;
+            break;
         }
     }
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

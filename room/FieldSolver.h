@@ -118,6 +118,13 @@ struct FieldSettings {
     double plateauTolerance = 0;
     double plateauIntakeRange = 0.05;
     int plateauWindow = 300;
+    /// When > 0: residuals that have stopped falling (the window's second half reaches no lower
+    /// than half its first half's lowest) below this ceiling are accepted too, on the same steady
+    /// intakes, if the global heat balance closes within plateauHeatBalance. A plateau of summed
+    /// absolute imbalances can be air sloshing far from the racks (a contained aisle's leakage
+    /// jets against the hot aisles' plumes) while the room's heat in and out agree.
+    double plateauCeiling = 0;
+    double plateauHeatBalance = 1e-2;
     TurbulenceModel turbulence = TurbulenceModel::Laminar;
 };
 
@@ -280,6 +287,10 @@ public:
     double heatReleased() const;
     /// Heat (W, ≥ 0 when they cool) the coolers (boxes with a fixed exhaust temperature) remove.
     double heatRemoved() const;
+    /// The global energy balance's defect: heat carried out through the open faces less the walls'
+    /// and the sources' net, over the heat the domain carries (as the energy residual's scale);
+    /// signed, where the energy residual sums each cell's imbalance unsigned.
+    double heatBalanceDefect() const;
 
 private:
     /// One discretised equation while it is assembled: a_P φ_P = Σ a_nb φ_nb + b, its neighbours
