@@ -12,7 +12,7 @@ namespace rdt::analysis {
 namespace {
 
 /// The per-GPU cap a rack's supply holds under one advice: NaN when not needed, 0 when no cap
-/// down to the minimum clears it (the GPUs at their minimum cap).
+/// down to the minimum clears it (a rack that cannot be fed: its GPUs do not run).
 double capUnder(const power::CapAdvice& a)
 {
     if (!a.needed)
@@ -77,8 +77,9 @@ std::vector<std::vector<ChassisClock>> chassisClocks(const core::Design& d, cons
                         atPower = c.gpuW;
                     }
             const double cap = s.overrides.gpuPowerCapW.value_or(gpu.tdpW);
-            const models::ClockLimit clk =
-                models::gpuClock(gpu, cap, rackFit == 0.0 ? gpu.minCapW : rackFit, junction, inlet, atPower);
+            // A rack fit of 0 W: no cap down to the GPUs' minimum brings the rack within its supply
+            // (no power shelf, or over a limit even there): its GPUs are not counted as running.
+            const models::ClockLimit clk = models::gpuClock(gpu, cap, rackFit, junction, inlet, atPower);
             out[ri][si] = {clk.ratio, clk.powerW, cap, clk.limitedBy};
         }
     }

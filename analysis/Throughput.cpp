@@ -186,7 +186,7 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
         if (normal.needed && !normal.possible && out.notes.size() < 20)
             out.notes.push_back("rack " + d.racks[ri].id +
                                 " cannot be fed even at the GPUs' minimum power cap with every feed, shelf and "
-                                "rectifier up: clocks at that cap");
+                                "rectifier up: its GPUs are counted as not running (0 TFLOPS)");
     }
     double slowest = 1.0;
     for (const GpuClass& g : out.classes) {
@@ -195,7 +195,8 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
         // their placeholder static power is 220 and 260 W).
         if (const auto spec = specs.find(g.gpu);
             spec != specs.end() && g.gpus > 0 && (g.limitedBy == "power cap" || g.limitedBy == "rack power") &&
-            g.powerW <= spec->second.staticW && out.notes.size() < 20) { // not a GPU stopped by heat
+            g.powerW > 0 && g.powerW <= spec->second.staticW && out.notes.size() < 20) {
+            // not a GPU stopped by heat, nor one in a rack that cannot be fed (its own note above)
             char note[400];
             std::snprintf(note, sizeof note,
                           "%s: its GPUs run at %.0f W (%s), at or below the clock model's static power %.0f W%s: "

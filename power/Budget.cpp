@@ -27,7 +27,10 @@ models::ChassisOperating operatingPoint(const core::Design& d, const core::Slot&
     op.failedRotors = s.overrides.failedFanRotors + d.scenario.failedRotors;
     op.utilisation =
         s.overrides.utilisation.value_or(1.0) * (s.part->kind == core::PartKind::Chassis ? utilisationScale : 1.0);
-    op.gpuCapW = capOverrideW > 0 ? capOverrideW : s.overrides.gpuPowerCapW.value_or(0.0);
+    // The cap advice's cap applies over the slot's own, as the clocks take it: a GPU capped lower
+    // in the design stays there (the advice once raised it, and advised too low a cap).
+    const double own = s.overrides.gpuPowerCapW.value_or(0.0);
+    op.gpuCapW = capOverrideW > 0 ? (own > 0 ? std::min(own, capOverrideW) : capOverrideW) : own;
     op.peak = peak;
     op.fanSpeed = fanSpeed;
     return op;

@@ -98,6 +98,23 @@ std::optional<double> excess(const std::string& rule, const RackPower& r, const 
     return std::nullopt; // orv3.power.source
 }
 
+/// The largest current a shelf's busbar clip carries with one other shelf lost (A): the survivors
+/// share the whole load in proportion to their ratings, at the bar's minimum steady voltage.
+double shelfLossClipCurrentA(const RackPower& r)
+{
+    double total = 0;
+    for (const ShelfPower& sh : r.shelves)
+        total += sh.ratingW;
+    double worst = 0;
+    for (std::size_t lost = 0; lost < r.shelves.size(); ++lost) {
+        const double remaining = total - r.shelves[lost].ratingW;
+        for (std::size_t i = 0; i < r.shelves.size(); ++i)
+            if (i != lost && remaining > 0)
+                worst = std::max(worst, r.itLoadW * r.shelves[i].ratingW / remaining / r.busbarVminV);
+    }
+    return worst;
+}
+
 /// How far the rack is beyond its normal-operation limits (every feed, shelf and rectifier up):
 /// the shelves' N capacity, busbar and clip currents, the voltage floor, whips and feed circuits.
 double normalExcess(const RackPower& r, const PowerOptions& o)
@@ -123,8 +140,8 @@ void adviseCaps(const core::Design& d, std::size_t rackIndex, const PowerOptions
     if (out.gpus == 0)
         return;
     if (!out.fed) {
-        // No power shelf: no cap feeds the rack (orv3.power.source); its GPUs are counted at their
-        // minimum cap in normal operation, as every rack that cannot be fed.
+        // No power shelf: no cap feeds the rack (orv3.power.source); its GPUs are counted as not
+        // running, as every rack that cannot be fed.
         out.capNormal = {true, false, NAN};
         out.capCanFit = false;
         return;
@@ -186,8 +203,19 @@ void adviseCaps(const core::Design& d, std::size_t rackIndex, const PowerOptions
     out.capN1 = byRule("orv3.shelf.n1");
     out.capFeedLoss = byRule("orv3.feed.loss");
     out.capBusbar = byRule("orv3.busbar.current");
-    if (out.shelves.size() >= 2 && out.itLoadW > out.capacityShelfLossW)
-        out.capShelfLoss = capFor("shelf loss");
+    // A whole shelf lost: the survivors' capacity and their clips' current together. Without named
+    // feeds no rule judges it, but the case's clocks must not outrun a survivor's clip.
+    const auto shelfLost = [](const RackPower& r) {
+        double e = over(r.itLoadW, r.capacityShelfLossW);
+        if (!std::isnan(r.clipRatingA))
+            e = std::max(e, over(shelfLossClipCurrentA(r), r.clipRatingA));
+        return e;
+    };
+    if (out.shelves.size() >= 2 && shelfLost(out) > 0) {
+        const bool clipOver = !std::isnan(out.clipRatingA) && shelfLossClipCurrentA(out) > out.clipRatingA;
+        out.capShelfLoss = clipOver ? capWhere([&](const RackPower& r) { return std::optional<double>(shelfLost(r)); })
+                                    : capFor("shelf loss"); // the load alone: the fast search
+    }
     if (normalExcess(out, o) > 0)
         out.capNormal = capWhere([&](const RackPower& r) { return normalExcess(r, o); });
     // One feed lost: the survivors' capacity and their clips' current together (the clips' worst

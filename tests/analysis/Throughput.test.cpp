@@ -380,7 +380,7 @@ TEST_CASE("DVFS fit recovers the curve a power-cap sweep was made with", "[throu
     CHECK(models::dvfsRmsError(s, 700, 1980e6, 150, 2.5) > fit.rmsError);
 }
 
-TEST_CASE("the rack's power budget caps the clock, a rack no cap can save runs at the minimum cap",
+TEST_CASE("the rack's power budget caps the clock, a rack no cap can save counts as not running",
           "[throughput][pipeline][power]")
 {
     // tight-rack: its 375 A bar cannot carry two Grand Tetons at 700 W (21.9 kW / 45 V = 487 A):
@@ -401,13 +401,19 @@ TEST_CASE("the rack's power budget caps the clock, a rack no cap can save runs a
     CHECK(rectifier.name == "rectifier lost");
     CHECK(rectifier.lowestCapW == Approx(rp.capN1.capW));
     CHECK(rectifier.clockRatio < g.clockRatio);
-    // broken-rack's rack-c is over budget even at the 200 W minimum cap.
+    // broken-rack's rack-c is over budget even at the 200 W minimum cap: its GPUs are not counted
+    // at that cap (they used to be, 200 W and clock 21 %, a figure no supply gives them) but as
+    // not running; the class runs at its slowest GPU's pace, so the design's whole class is 0.
     const auto broken = runDesign(kRoot + "data/designs/broken-rack.yaml");
     bool noted = false;
     for (const auto& n : broken.throughput->notes)
-        noted |= n.find("cannot be fed even at the GPUs' minimum power cap") != std::string::npos;
+        noted |= n.find("cannot be fed even at the GPUs' minimum power cap") != std::string::npos &&
+                 n.find("counted as not running (0 TFLOPS)") != std::string::npos;
     CHECK(noted);
-    CHECK(broken.throughput->classes[0].powerW == Approx(200));
+    CHECK(broken.throughput->classes[0].powerW == 0.0);
+    CHECK(broken.throughput->classes[0].clockRatio == 0.0);
+    CHECK(broken.throughput->classes[0].slowest.rfind("lab/row1/rack-c/", 0) == 0);
+    CHECK(broken.throughput->classes[0].sustainedTflopsBf16 == 0.0);
 }
 
 TEST_CASE("a target for more GPUs than the design has is not applicable, not failed", "[throughput][targets]")

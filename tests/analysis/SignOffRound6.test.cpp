@@ -1,0 +1,132 @@
+// Verdicts you can sign, round six (2026-12-06): wrong passes two new-user trials found in the power
+// budget's failure cases and its redundancy rules. Each test failed on the code before the fix, with
+// the hand calculation behind its numbers.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+#include "analysis/Pipeline.h"
+#include "support/TextEdit.h"
+
+using namespace rdt;
+
+namespace {
+
+const std::string kRoot = RDT_SOURCE_DIR "/";
+const std::string kSingle = kRoot + "data/designs/single-rack.yaml";
+
+using test::edited;
+using test::slurp;
+
+analysis::RunResult run(const std::string& text)
+{
+    analysis::RunOptions o;
+    o.designPath = kSingle;
+    o.designText = text;
+    core::Progress quiet;
+    return analysis::run(o, quiet);
+}
+
+const analysis::FailureCase* failureCase(const analysis::RunResult& r, const std::string& name)
+{
+    REQUIRE(r.throughput);
+    for (const analysis::FailureCase& c : r.throughput->failureCases)
+        if (c.name == name)
+            return &c;
+    return nullptr;
+}
+
+/// The single rack with its shelves on no named feed and three Grand Tetons (gt2 capped at `capW`).
+std::string threeTetonsNoFeeds(int capW)
+{
+    return edited(slurp(kSingle), {{", feed: A}", "}"},
+                                   {", feed: B}", "}"},
+                                   {", gpu_power_cap: 600 W", ""},
+                                   {"- {ou: 24, part: meta-minipack2, id: rtsw}",
+                                    "- {ou: 24, part: meta-grand-teton-h100, id: gt2, gpu_power_cap: " +
+                                        std::to_string(capW) +
+                                        " W}\n                - {ou: 33, part: meta-minipack2, id: rtsw}"}});
+}
+
+} // namespace
+
+TEST_CASE("sign-off 6: with a shelf lost the survivor's busbar clip limits the case's clocks", "[signoff][power]")
+{
+    // Two HPR shelves (33 kW each, clips rated 700 A), no feeds named: no rule judges a whole shelf
+    // lost, but its failure case must not show clocks the survivor's clip cannot carry. Nameplate:
+    // two Grand Tetons at 10.2 kW, a Minipack2 at 1.5 kW and gt2 capped: 10.2 − 8 (700 − cap) / 0.97.
+    // cap 625 W: 31.481 kW / 45 V = 699.6 A on the one survivor, within 700 A: normal clocks;
+    // cap 630 W: 31.523 kW / 45 V = 700.5 A, over: the case caps the rack (it used to keep every
+    // clock, judging the survivor's 33 kW capacity alone).
+    const analysis::RunResult under = run(threeTetonsNoFeeds(625));
+    REQUIRE(under.power);
+    CHECK(under.power->racks[0].itLoadW / 45.0 == Approx(699.6).margin(0.1));
+    CHECK_FALSE(under.power->racks[0].capShelfLoss.needed);
+    const analysis::FailureCase* ok = failureCase(under, "shelf lost");
+    REQUIRE(ok);
+    CHECK(ok->racksLimited == 0);
+
+    const analysis::RunResult over = run(threeTetonsNoFeeds(630));
+    REQUIRE(over.power);
+    const power::RackPower& rp = over.power->racks[0];
+    CHECK(rp.itLoadW / 45.0 == Approx(700.5).margin(0.1));
+    CHECK(rp.itLoadW < rp.capacityShelfLossW); // the capacity alone would pass it
+    REQUIRE(rp.capShelfLoss.needed);
+    REQUIRE(rp.capShelfLoss.possible);
+    const analysis::FailureCase* lost = failureCase(over, "shelf lost");
+    REQUIRE(lost);
+    CHECK(lost->racksLimited == 1);
+    CHECK(lost->lowestCapW == Approx(rp.capShelfLoss.capW));
+    // gt0 and gt1 at the advised cap bring the survivor within its clip: 700 A × 45 V = 31.5 kW.
+    // 31.523 kW − 16 (700 − cap) / 0.97 ≤ 31.5 kW: cap ≤ 698.6 W; the search's 0.25 W step finds
+    // the largest cap within the limit.
+    CHECK(lost->lowestCapW <= 698.7);
+    CHECK(lost->lowestCapW > 690.0);
+    CHECK(lost->sustainedPflops16 < over.throughput->sustainedPflops16);
+
+    // Named feeds, one shelf each: losing a feed is losing a shelf, and the two cases agree.
+    std::string fed = threeTetonsNoFeeds(630);
+    fed = edited(fed, {{"id: psu-a}", "id: psu-a, feed: A}"}, {"id: psu-b}", "id: psu-b, feed: B}"}});
+    const analysis::RunResult withFeeds = run(fed);
+    const analysis::FailureCase* feed = failureCase(withFeeds, "feed lost");
+    const analysis::FailureCase* shelf = failureCase(withFeeds, "shelf lost");
+    REQUIRE(feed);
+    REQUIRE(shelf);
+    CHECK(feed->lowestCapW == Approx(shelf->lowestCapW));
+    CHECK(feed->sustainedPflops16 == Approx(shelf->sustainedPflops16));
+}
+
+TEST_CASE("sign-off 6: a rack without a power shelf runs no GPU", "[signoff][power][throughput]")
+{
+    // No power shelf: orv3.power.source fails, and no cap feeds the rack. Its GPUs used to be counted
+    // at their 200 W minimum cap (clock 38 %, 152 TFLOPS BF16 each, 1.21 PFLOPS for the rack); a
+    // rack with no supply computes nothing.
+    const analysis::RunResult r = run(edited(slurp(kSingle),
+                                             {{"                - {ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: "
+                                               "psu-a, feed: A}\n",
+                                               ""},
+                                              {"                - {ou: 2, part: orv3-hpr-power-shelf-6x5p5kw, id: "
+                                               "psu-b, feed: B}\n",
+                                               ""}}));
+    REQUIRE(r.power);
+    CHECK_FALSE(r.power->racks[0].fed);
+    bool sourceError = false;
+    for (const auto& v : r.violations)
+        sourceError |= v.rule == "orv3.power.source";
+    CHECK(sourceError);
+    REQUIRE(r.throughput);
+    CHECK(r.throughput->gpus == 16);
+    for (const analysis::GpuClass& g : r.throughput->classes) {
+        INFO(g.id);
+        CHECK(g.clockRatio == 0.0);
+        CHECK(g.powerW == 0.0);
+        CHECK(g.limitedBy == "rack power");
+        CHECK(g.sustainedTflopsBf16 == 0.0);
+    }
+    CHECK(r.throughput->sustainedPflopsBf16 == 0.0);
+    bool noted = false;
+    for (const std::string& n : r.throughput->notes)
+        noted |= n.find("counted as not running (0 TFLOPS)") != std::string::npos;
+    CHECK(noted);
+}
