@@ -353,6 +353,7 @@ void InspectorPanel::rackResults(int rackIndex)
         const std::string& id = m_studio.design().racks[static_cast<std::size_t>(rackIndex)].id;
         addResult(tr("Load (%1)").arg(QString::fromStdString(std::string(core::powerBasisName(r.basis)))),
                   q(r.itLoadW, D::Power) + tr(" (modelled %1)").arg(q(r.modelledLoadW, D::Power)), "");
+        addResult(tr("Shelf capacity (N)"), q(r.capacityNW, D::Power), "orv3.shelf.capacity", id);
         addResult(tr("N+1 capacity"), q(r.capacityN1W, D::Power), "orv3.shelf.n1", id);
         if (std::isfinite(r.capacityFeedLossW))
             addResult(tr("One feed lost"), q(r.capacityFeedLossW, D::Power), "orv3.feed.loss", id);

@@ -324,6 +324,8 @@ void judge(RackPower& out, const PowerOptions& o)
         (!std::isnan(out.clipRatingA) && out.maxClipCurrentA > out.clipRatingA))
         fail("orv3.busbar.current");
     if (powered) {
+        if (out.itLoadW > out.capacityNW)
+            fail("orv3.shelf.capacity");
         if (out.itLoadW > out.capacityN1W)
             fail("orv3.shelf.n1");
         const bool outOfWindow =

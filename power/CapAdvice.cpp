@@ -18,6 +18,8 @@ namespace {
 /// hold-up, the bar's current on racks not rated per clip); nullopt for the others.
 std::optional<double> loadLimit(const std::string& rule, const RackPower& r, const PowerOptions& o)
 {
+    if (rule == "orv3.shelf.capacity")
+        return r.capacityNW;
     if (rule == "orv3.shelf.n1")
         return r.capacityN1W;
     if (rule == "orv3.feed.loss" && !std::isnan(r.capacityFeedLossW))
@@ -62,6 +64,8 @@ double over(double measure, double limit)
 /// clear; nullopt where none can (no power shelf, no battery, a voltage above the window).
 std::optional<double> excess(const std::string& rule, const RackPower& r, const PowerOptions& o)
 {
+    if (rule == "orv3.shelf.capacity")
+        return over(r.itLoadW, r.capacityNW);
     if (rule == "orv3.shelf.n1")
         return over(r.itLoadW, r.capacityN1W);
     if (rule == "orv3.feed.loss")

@@ -63,6 +63,15 @@ std::string capAdvice(const RackPower& r, const CapAdvice& limit)
     return out;
 }
 
+/// The rack's cap advice for one failing rule (not needed when it does not fail).
+CapAdvice adviceFor(const RackPower& r, const std::string& rule)
+{
+    for (const auto& [id, a] : r.capByRule)
+        if (id == rule)
+            return a;
+    return {};
+}
+
 /// Iterate over powered racks with the shared power result.
 template <typename Fn>
 void eachRack(core::CheckContext& ctx, Fn fn)
@@ -70,6 +79,22 @@ void eachRack(core::CheckContext& ctx, Fn fn)
     const auto result = powerFor(ctx.design(), ctx.results());
     for (const RackPower& r : result->racks)
         fn(r, rackOf(ctx, r));
+}
+
+void checkCapacity(core::CheckContext& ctx)
+{
+    eachRack(ctx, [&](const RackPower& r, const core::Rack& rack) {
+        if (!r.fails("orv3.shelf.capacity"))
+            return;
+        char share[64];
+        std::snprintf(share, sizeof share, " (%.0f %% of it, every rectifier up)", 100.0 * r.itLoadW / r.capacityNW);
+        ctx.report(rack.id,
+                   "load " + formatQuantityBeside(r.itLoadW, r.capacityNW, Dimension::Power) +
+                       " exceeds the shelves' full capacity " +
+                       formatQuantityBeside(r.capacityNW, r.itLoadW, Dimension::Power) + share +
+                       capAdvice(r, adviceFor(r, "orv3.shelf.capacity")),
+                   r.itLoadW / 1e3, r.capacityNW / 1e3, "kW", rack.loc);
+    });
 }
 
 void checkN1(core::CheckContext& ctx)
@@ -278,6 +303,16 @@ void registerChecks(core::CheckRegistry& registry)
                   "A part with busbar_tap sits in a rack that holds no power-shelf part.",
                   {}},
                  checkPowerSource);
+    registry.add({"orv3.shelf.capacity",
+                  "Rack load within its shelves' full capacity",
+                  Severity::Error,
+                  "ORv3 power shelves: 6 × 3 kW = 18 kW [P1]; HPR 6 × 5.5 kW = 33 kW [R5][R8]; the shelves' own "
+                  "ratings from the catalog",
+                  "The rack's busbar load at its utilisation and caps exceeds what its shelves deliver with every "
+                  "rectifier up: an overload, not a lost redundancy, so waiving orv3.shelf.n1 does not clear it. "
+                  "The message names the per-GPU cap that makes it fit.",
+                  {}},
+                 checkCapacity);
     registry.add({"orv3.shelf.n1",
                   "Rack load within the shelves' N+1 capacity",
                   Severity::Error,

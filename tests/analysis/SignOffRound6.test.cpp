@@ -130,3 +130,54 @@ TEST_CASE("sign-off 6: a rack without a power shelf runs no GPU", "[signoff][pow
         noted |= n.find("counted as not running (0 TFLOPS)") != std::string::npos;
     CHECK(noted);
 }
+
+TEST_CASE("sign-off 6: a rack over its shelves' full capacity fails even with N+1 waived", "[signoff][power]")
+{
+    // One 6 × 3 kW shelf (18 kW with every rectifier up, 15 kW with one lost) under two Grand
+    // Tetons and a Minipack2, both chassis capped: 21.9 kW − 16 (700 − cap) / 0.97.
+    // cap 463 W: 21.9 − 3.909 = 17.991 kW, within 18 kW; cap 464 W: 21.9 − 3.893 = 18.007 kW, over.
+    // Waiving orv3.shelf.n1 (a lab rack without rectifier redundancy) used to pass the overload too:
+    // no rule compared the load with the shelves' full capacity.
+    const auto design = [](int capW) {
+        const std::string cap = ", gpu_power_cap: " + std::to_string(capW) + " W}";
+        return "rdt: 1\nname: one-shelf\nsite: {altitude: 0 m, supply_air: 25 degC, ashrae_class: A2}\n"
+               "layout:\n  halls:\n    - id: lab\n      rows:\n        - id: row1\n          racks:\n"
+               "            - id: rack1\n              rack_type: orv3-600a\n              slots:\n"
+               "                - {ou: 1, part: orv3-power-shelf-6x3kw, id: psu}\n"
+               "                - {ou: 2, part: orv3-bbu-shelf-6x3kw, id: bbu1}\n"
+               "                - {ou: 3, part: orv3-bbu-shelf-6x3kw, id: bbu2}\n"
+               "                - {ou: 5, part: meta-grand-teton-h100, id: gt0" +
+               cap + "\n                - {ou: 14, part: meta-grand-teton-h100, id: gt1" + cap +
+               "\n                - {ou: 23, part: meta-minipack2, id: rtsw}\n"
+               "waivers:\n  - {rule: orv3.shelf.n1, subject: lab/row1/rack1,\n"
+               "     justification: \"a lab rack, no rectifier redundancy required\"}\n";
+    };
+    const auto capacityErrors = [](const analysis::RunResult& r) {
+        int n = 0;
+        for (const auto& v : r.violations)
+            if (v.rule == "orv3.shelf.capacity") {
+                CHECK(v.subject == "lab/row1/rack1");
+                CHECK_FALSE(v.waived);
+                CHECK(v.measured == Approx(v.limit * 18.007 / 18.0).epsilon(1e-4));
+                ++n;
+            }
+        return n;
+    };
+    const analysis::RunResult under = run(design(463));
+    REQUIRE(under.power);
+    CHECK(under.power->racks[0].itLoadW == Approx(17991).margin(1.0));
+    CHECK(capacityErrors(under) == 0);
+    const analysis::RunResult over = run(design(464));
+    REQUIRE(over.power);
+    CHECK(over.power->racks[0].itLoadW == Approx(18007).margin(1.0));
+    CHECK(over.power->racks[0].capacityNW == Approx(18000));
+    CHECK(capacityErrors(over) == 1);
+    CHECK(core::countViolations(over.violations).errors >= 1);
+    // N+1 still fails at both caps, waived.
+    for (const auto* r : {&under, &over}) {
+        bool waivedN1 = false;
+        for (const auto& v : r->violations)
+            waivedN1 |= v.rule == "orv3.shelf.n1" && v.waived;
+        CHECK(waivedN1);
+    }
+}

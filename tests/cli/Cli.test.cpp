@@ -140,14 +140,17 @@ TEST_CASE("broken-rack exits 1 naming each broken rule", "[cli]")
     const Run r = runRdt("check data/designs/broken-rack.yaml");
     CHECK(r.code == 1);
     for (const char* rule : {"orv3.slot.overlap", "orv3.slot.range", "orv3.part.width", "orv3.part.depth",
-                             "orv3.rack.mass", "orv3.power.source", "orv3.shelf.n1", "orv3.busbar.current",
+                             "orv3.rack.mass", "orv3.power.source", "orv3.shelf.capacity", "orv3.shelf.n1",
+                             "orv3.busbar.current",
                              "orv3.bbu.holdup", "thermal.ashrae.inlet", "link.endpoint.missing", "signal.cable.reach"})
         CHECK_THAT(r.out, Contains(std::string("error  ") + rule));
     const Run j = runRdt("check data/designs/broken-rack.yaml --json", false);
     CHECK(j.code == 1);
     // As tests/fixtures/broken-rack.expected lists them: thermal.inlet.chassis on each of the five
     // chassis, not the three racks (issue 33).
-    CHECK(nlohmann::json::parse(j.out)["violations"].size() == 27); // with link.rate.mismatch on nic-rtsw
+    // With link.rate.mismatch on nic-rtsw, and rack-a's 21.9 kW over its one 18 kW shelf both as
+    // an overload (orv3.shelf.capacity) and as a lost redundancy (orv3.shelf.n1).
+    CHECK(nlohmann::json::parse(j.out)["violations"].size() == 28);
 }
 
 TEST_CASE("rdt validate in every format", "[cli][validate]")
