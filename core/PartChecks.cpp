@@ -269,6 +269,20 @@ NamedPower namedPower(const Part& p, PartFinder& finder)
     return n;
 }
 
+/// Piecewise-linear y(x) through sorted points, held flat beyond the ends.
+double interpolate(const std::vector<std::pair<double, double>>& pts, double x)
+{
+    if (x <= pts.front().first)
+        return pts.front().second;
+    for (std::size_t i = 1; i < pts.size(); ++i)
+        if (x <= pts[i].first) {
+            const auto& [x0, y0] = pts[i - 1];
+            const auto& [x1, y1] = pts[i];
+            return x1 > x0 ? y0 + (y1 - y0) * (x - x0) / (x1 - x0) : y1;
+        }
+    return pts.back().second;
+}
+
 void checkPowerComponents(CheckContext& ctx)
 {
     const Part& p = ctx.part();
@@ -276,9 +290,19 @@ void checkPowerComponents(CheckContext& ctx)
     if (!max)
         return;
     PartFinder finder(ctx);
-    const NamedPower named = namedPower(p, finder);
+    NamedPower named = namedPower(p, finder);
     if (named.watts <= 0)
         return;
+    // power.max is what the part draws from its supply: the named components' output over the
+    // part's own conversion efficiency at that load, where the catalog gives the curve.
+    if (const Curve* curve = p.curve("conversion_efficiency"); curve && !curve->points.empty()) {
+        const double rating = p.value("conversion_rating", named.watts);
+        const double eff = interpolate(curve->points, named.watts / rating);
+        if (eff > 0 && eff <= 1) {
+            named.watts /= eff;
+            named.breakdown += ", over " + threeDigits(100.0 * eff) + " % conversion efficiency";
+        }
+    }
     const SourceLoc loc = fieldLoc(p, "power.max", p.values.at("power.max"));
     const std::string maxText = p.slug + ": power.max " + formatQuantity(*max, Dimension::Power);
     const std::string namedText = formatQuantity(named.watts, Dimension::Power) + " (" + named.breakdown + ")";
@@ -361,7 +385,8 @@ void registerPlausibilityChecks(CheckRegistry& registry)
                   "rdt catalog format: a chassis' power.max covers its GPUs at TDP, CPUs, NICs, fans and platform; "
                   "the factor of 4 above them is an estimate (Grand Teton: about 10 kW against 8.0 kW named)",
                   "The named components at full load (gpus.count × the GPU's tdp, cpus.count × cpus.tdp, nics.count "
-                  "× the NIC's power.max, fans.count × fans.power, power.base_max) exceed power.max, or power.max "
+                  "× the NIC's power.max, fans.count × fans.power, power.base_max; over the part's "
+                  "conversion_efficiency at that load where the catalog gives one) exceed power.max, or power.max "
                   "is more than max_ratio times their sum.",
                   {{"max_ratio", {4.0, Dimension::Ratio}}},
                   part},

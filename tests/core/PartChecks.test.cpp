@@ -269,6 +269,30 @@ TEST_CASE("power.max below the named components fails, the Grand Teton's adds up
     CHECK(gt.of("catalog.power.per_ou").empty());
 }
 
+TEST_CASE("power.max is judged against the named components over the part's conversion efficiency",
+          "[rules][catalog][part][plausibility]")
+{
+    // 8 × 700 W GPUs + 2 × 350 W CPUs = 6.3 kW of output; at 90 % conversion (flat curve) the part
+    // draws 7.0 kW from its supply. power.max 6.99 kW is below that (it passed before: 6.3 < 6.99);
+    // 7.01 kW is not.
+    const auto part = [](const std::string& max) {
+        return "manufacturer: A\nmodel: B\nslug: a-b\nsource: \"[R3]\"\n"
+               "rdt: {kind: chassis, ou_height: 8 OU, gpus: {part: nvidia-h100-sxm5, count: 8},"
+               " cpus: {count: 2, tdp: 350 W}, conversion_efficiency: {value: [[10 %, 90 %], [100 %, 90 %]],"
+               " estimate: test}, power: {max: " +
+               max + "}}\n";
+    };
+    const auto low = validateText(part("6.99 kW"), "low.yaml").of("catalog.power.components");
+    REQUIRE(low.size() == 1);
+    CHECK(low[0].measured == Approx(7.0));
+    CHECK(low[0].limit == Approx(6.99));
+    CHECK_THAT(low[0].message, Contains("over 90 % conversion efficiency"));
+    CHECK(validateText(part("7.01 kW"), "ok.yaml").of("catalog.power.components").empty());
+    // The 2017 Big Basin v2: 3.44 kW named over 92 % is 3.74 kW; its power.max was 3.6 kW (below
+    // its own full-fan draw, so a "nameplate" total that grew with the inlet), now 3.75 kW.
+    CHECK(validateFile(kRoot + "data/catalog/meta-big-basin-v2.yaml").of("catalog.power.components").empty());
+}
+
 TEST_CASE("a temperature in the wrong unit is outside the physical range", "[rules][catalog][part][plausibility]")
 {
     // 87 K is −186 °C: a limit written in K instead of degC.
