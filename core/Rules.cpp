@@ -7,6 +7,20 @@
 
 namespace rdt::core {
 
+namespace {
+
+/// What a profile may set a rule's constraint to: never negative (a negative derating, ride-through
+/// or margin turns its comparison round and passes what it should fail); shares of a whole at
+/// most 100 %.
+Range constraintRange(const std::string& name)
+{
+    if (name == "breaker_derating" || name == "min_rci")
+        return {0.0, 1.0};
+    return {};
+}
+
+} // namespace
+
 std::string_view severityName(Severity s)
 {
     switch (s) {
@@ -142,7 +156,7 @@ Profile Profile::loadText(const std::string& text, const std::string& fileName, 
                 }
                 for (auto& [c, v] : cfg.constraints)
                     if (auto val = body.find(c))
-                        v.value = val->quantity(v.dim, Range::any());
+                        v.value = val->quantity(v.dim, constraintRange(c));
             }
             p.m_rules[id] = cfg;
         }

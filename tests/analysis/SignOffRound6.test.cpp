@@ -7,7 +7,10 @@
 #include <string>
 
 #include "analysis/Pipeline.h"
+#include "core/Error.h"
+#include "power/PowerChecks.h"
 #include "support/TextEdit.h"
+#include "thermal/ThermalChecks.h"
 
 using namespace rdt;
 
@@ -180,4 +183,29 @@ TEST_CASE("sign-off 6: a rack over its shelves' full capacity fails even with N+
             waivedN1 |= v.rule == "orv3.shelf.n1" && v.waived;
         CHECK(waivedN1);
     }
+}
+
+TEST_CASE("sign-off 6: a profile's constraint that turns its rule round is a located error", "[signoff][profile]")
+{
+    // breaker_derating -20 % made the whip limit −6 A and passed every whip (0 % failed them all);
+    // a negative ride-through, margin or slack passes what it should fail; a derating or RCI over
+    // 100 % is not a share. Each is refused at its file, line and field.
+    core::CheckRegistry reg;
+    power::registerChecks(reg);
+    thermal::registerChecks(reg);
+    const auto refused = [&](const std::string& rules, const std::string& what) {
+        INFO(rules);
+        CHECK_THROWS_WITH(core::Profile::loadText("name: p\nrules:\n" + rules, "p.yaml", reg),
+                          Catch::Matchers::Contains("p.yaml:3:") && Catch::Matchers::Contains(what));
+    };
+    refused("  orv3.ac.whip: {breaker_derating: -20 %}\n", "breaker_derating: must not be negative");
+    refused("  orv3.ac.whip: {breaker_derating: 150 %}\n", "outside the allowed range 0 % … 100 %");
+    refused("  orv3.bbu.holdup: {ride_through: -5 s}\n", "ride_through: must not be negative");
+    refused("  thermal.row.rci: {min_rci: 250 %}\n", "outside the allowed range 0 % … 100 %");
+    refused("  thermal.row.rci: {min_rci: -10 %}\n", "min_rci: must not be negative");
+    // At the edges they load.
+    const core::Profile edge = core::Profile::loadText(
+        "name: p\nrules:\n  orv3.ac.whip: {breaker_derating: 100 %}\n  orv3.bbu.holdup: {ride_through: 0 s}\n",
+        "p.yaml", reg);
+    CHECK(edge.configFor(*reg.find("orv3.ac.whip")).constraints.at("breaker_derating").value == Approx(1.0));
 }
