@@ -75,8 +75,8 @@ std::vector<FieldSpec> fieldsFor(PartKind kind)
     case PartKind::Rack:
         add({n("usable_ou", 1, 100), q("bay_width", Dimension::Length), q("frame_depth", Dimension::Length),
              q("frame_height", Dimension::Length), q("max_payload", Dimension::Mass),
-             q("busbar_rating", Dimension::Current), q("busbar_min_voltage", Dimension::Voltage),
-             q("busbar_max_voltage", Dimension::Voltage), q("power_n1", Dimension::Power),
+             q("busbar_rating", Dimension::Current), q("busbar_min_voltage", Dimension::Voltage, 1e-9),
+             q("busbar_max_voltage", Dimension::Voltage, 1e-9), q("power_n1", Dimension::Power),
              q("busbar_resistance", Dimension::ResistancePerLength), q("clip_rating", Dimension::Current),
              t("busbar"), q("liquid.manifold.bore", Dimension::Length, 1e-4, 1),
              t("liquid.manifold.return"), num("liquid.connector.cv", 1e-3, 1000),
@@ -141,7 +141,7 @@ std::vector<FieldSpec> fieldsFor(PartKind kind)
         add({n("slots", 1, 64), n("modules", 1, 64), q("module_rating", Dimension::Power, 1e-9),
              q("efficiency_peak", Dimension::Ratio, 1e-9, 1), q("efficiency_full_load", Dimension::Ratio, 1e-9, 1),
              curve("efficiency_curve", Dimension::Ratio, 0, 2, Dimension::Ratio, 1e-9, 1),
-             q("pulse_rating", Dimension::Ratio, 1, 10), q("output_voltage", Dimension::Voltage),
+             q("pulse_rating", Dimension::Ratio, 1, 10), q("output_voltage", Dimension::Voltage, 1e-9),
              q("droop", Dimension::Voltage), q("input_voltage_ln", Dimension::Voltage, 1e-9), n("input_phases", 1, 3),
              n("whips", 1, 8), q("whip_breaker", Dimension::Current, 1e-9)});
         break;

@@ -147,6 +147,12 @@ TEST_CASE("bad power data in the catalog is located", "[catalog][power]")
     CHECK_THAT(failure(shelf + "  module_rating: -3 kW\n"), Contains("duplicate key"));
     CHECK_THAT(failure("  kind: power-shelf\n  ou_height: 1 OU\n  modules: 6\n  module_rating: -3 kW\n"),
                Contains("rdt.module_rating: must be greater than zero"));
+    // A shelf whose output is 0 V (it was taken, and the busbar "collapsed" with clocks at the
+    // minimum cap), and a rack type whose busbar window starts at 0 V (I = P / 0).
+    CHECK_THAT(failure(shelf + "  output_voltage: 0 V\n"),
+               Contains("p.yaml:9:19: rdt.output_voltage") && Contains("must be greater than zero"));
+    CHECK_THAT(failure("  kind: rack\n  usable_ou: 44\n  busbar_min_voltage: 0 V\n"),
+               Contains("rdt.busbar_min_voltage") && Contains("must be greater than zero"));
     CHECK_THAT(failure("  kind: rack\n  usable_ou: 44\n"),
                Contains("a rack type needs busbar_rating") && Contains("busbar: none"));
     // A rack without a busbar (19 in, Open Rack v2 at 12 V) says so, and then has no rating.
