@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 
 #include "gui/NumberItem.h"
 #include "gui/Studio.h"
@@ -111,6 +113,21 @@ void ThermalPanel::refresh()
     });
     if (all.size() > 5000)
         all.resize(5000);
+    // The thermal and liquid rules each chassis fails (unwaived): the State column names them, so that a
+    // chassis over its allowable inlet never reads "ok" beside its own error.
+    struct Failing {
+        core::Severity worst = core::Severity::Info;
+        std::set<std::string> rules;
+    };
+    std::map<std::string, Failing> failing;
+    for (const core::Violation& v : m_studio.violations()) {
+        const bool heat = v.rule.rfind("thermal.", 0) == 0 || v.rule.rfind("liquid.", 0) == 0;
+        if (v.waived || v.severity == core::Severity::Info || !heat) // the other rules: Problems
+            continue;
+        Failing& f = failing[v.subject];
+        f.worst = std::max(f.worst, v.severity);
+        f.rules.insert(v.rule);
+    }
     m_chassis->setRowCount(static_cast<int>(all.size()));
     int row = 0;
     for (const thermal::ChassisThermal* c : all) {
@@ -137,9 +154,31 @@ void ThermalPanel::refresh()
         if (c->noAirflow) // thermal.chassis.airflow fails it, cold plates or not
             state = cold ? tr("no airflow (GPUs on cold plates)")
                          : std::isinf(tj) ? tr("no airflow: GPUs stop") : tr("no airflow");
-        const bool bad = c->throttled || c->noAirflow || (cold && std::isinf(tj));
+        bool bad = c->throttled || c->noAirflow || (cold && std::isinf(tj));
+        bool warn = false;
+        if (const auto f = failing.find(c->id); f != failing.end()) {
+            QStringList ids;
+            for (const std::string& rule : f->second.rules)
+                ids << QString::fromStdString(rule);
+            const bool error = f->second.worst == core::Severity::Error;
+            const QString verdict = (error ? tr("fails") : tr("warning")) + " (" + ids.join(", ") + ")";
+            if (state == tr("ok"))
+                state = verdict;
+            else if (state == tr("not checked")) // its junction; the rules it fails are judged
+                state = verdict + "; " + (c->gpuW > 0 ? tr("GPU junction not checked") : tr("no GPUs"));
+            else
+                state += " (" + ids.join(", ") + ")";
+            bad = bad || error;
+            warn = !error;
+            // The figure a rule judges, in the rule's colour.
+            const QColor ruleColour = error ? QColor(190, 40, 35) : QColor(176, 110, 0);
+            if (f->second.rules.count("thermal.inlet.chassis"))
+                m_chassis->item(row, 3)->setForeground(ruleColour);
+            if (f->second.rules.count("thermal.exhaust.dt"))
+                m_chassis->item(row, 5)->setForeground(ruleColour);
+        }
         auto* s = new QTableWidgetItem(state);
-        s->setForeground(bad ? QColor(190, 40, 35) : QColor(60, 64, 72));
+        s->setForeground(bad ? QColor(190, 40, 35) : warn ? QColor(176, 110, 0) : QColor(60, 64, 72));
         m_chassis->setItem(row, 11, s);
         ++row;
     }

@@ -429,7 +429,9 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
         t.inletK = front + offsetOf(c);
         t.exhaustK = flows[c] > 0 ? t.inletK + t.heatW / (rhoCp * flows[c]) : t.inletK;
         t.noAirflow = t.heatW > 0 && !(flows[c] > 0);
-        t.gpuJunctionK = m.gpus > 0 && !m.junctionModel ? NAN : junction(m, flows[c], t.inletK);
+        // A chassis without GPUs has no GPU junction (the fan control's stand-in is its inlet: not a
+        // figure to report beside the GPUs').
+        t.gpuJunctionK = m.gpus == 0 || !m.junctionModel ? NAN : junction(m, flows[c], t.inletK);
         t.fanSpeed = speed[c];
         t.failedRotors = m.failed;
         t.setpointK = m.setpointK;

@@ -209,3 +209,29 @@ TEST_CASE("sign-off 6: a profile's constraint that turns its rule round is a loc
         "p.yaml", reg);
     CHECK(edge.configFor(*reg.find("orv3.ac.whip")).constraints.at("breaker_derating").value == Approx(1.0));
 }
+
+TEST_CASE("sign-off 6: a chassis without GPUs reports no GPU junction", "[signoff][thermal]")
+{
+    // broken-rack's oversize sled holds no GPU: its "GPU junction" was its inlet (38.7 degC) in JSON,
+    // HDF5 and the studio, read as a real junction beside a blank limit. Now NaN (null), as its limit.
+    analysis::RunOptions o;
+    o.designPath = kRoot + "data/designs/broken-rack.yaml";
+    core::Progress quiet;
+    const analysis::RunResult r = analysis::run(o, quiet);
+    REQUIRE(r.thermal);
+    int sleds = 0, gpus = 0;
+    for (const thermal::RackThermal& rack : r.thermal->racks)
+        for (const thermal::ChassisThermal& c : rack.chassis) {
+            INFO(c.id);
+            if (c.id == "lab/row1/rack-b/sled") {
+                CHECK(std::isnan(c.gpuJunctionK));
+                CHECK(std::isnan(c.maxOperatingK));
+                ++sleds;
+            } else {
+                CHECK(c.gpuJunctionK > c.inletK + 10.0); // a Grand Teton's GPUs run 45 K over their air
+                ++gpus;
+            }
+        }
+    CHECK(sleds == 1);
+    CHECK(gpus == 4);
+}

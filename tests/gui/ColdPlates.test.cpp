@@ -72,12 +72,14 @@ TEST_CASE("the Thermal panel judges GPUs under cold plates by their loop's junct
             if (t->item(row, 0)->text().toStdString() == tray.id) {
                 CAPTURE(tray.id, tray.junctionC, t->item(row, 11)->text().toStdString());
                 if (std::isinf(tray.junctionC)) {
-                    CHECK(t->item(row, 11)->text() == "starved cold plate: GPUs stop");
+                    // Its state names the liquid rules the tray fails (since 2026-12-06).
+                    CHECK(t->item(row, 11)->text().startsWith("starved cold plate: GPUs stop ("));
+                    CHECK(t->item(row, 11)->text().contains("liquid.plate.starved"));
                     ++starved;
                 } else {
                     REQUIRE(std::isfinite(tray.junctionC));
                     CHECK(t->item(row, 8)->text().toDouble() == Approx(tray.junctionC).margin(0.051));
-                    CHECK(t->item(row, 11)->text().endsWith("(cold plate)"));
+                    CHECK(t->item(row, 11)->text().contains("(cold plate)"));
                     ++judged;
                 }
             }
@@ -85,4 +87,45 @@ TEST_CASE("the Thermal panel judges GPUs under cold plates by their loop's junct
     CHECK(starved == 4);
     CHECK(judged > 0);
     CHECK(f.window->thermal()->headline().contains("cold plates are starved"));
+}
+
+TEST_CASE("the Thermal panel's state names the thermal rules each chassis fails, never ok beside one",
+          "[gui][panels]")
+{
+    // broken-rack's chassis draw 38.7-38.9 degC air against A2's 35 degC allowable: each fails
+    // thermal.inlet.chassis (rdt check: 5 errors), and their State column read "ok" (only throttling
+    // reached it). Now it names every unwaived thermal or liquid rule of its own chassis, in red
+    // for an error, the inlet figure in red beside it; rules of other kinds stay in Problems.
+    test::StudioWindow f(1600, 1000);
+    REQUIRE(f.window->openFile(kData + "/designs/broken-rack.yaml"));
+    f.window->waitForChecks();
+    core::Progress quiet;
+    analysis::RunOptions o;
+    o.designPath = (kData + "/designs/broken-rack.yaml").toStdString();
+    const analysis::RunResult r = analysis::run(o, quiet);
+    QTableWidget* t = f.window->thermal()->chassisTable();
+    int judged = 0;
+    for (int row = 0; row < t->rowCount(); ++row) {
+        const std::string id = t->item(row, 0)->text().toStdString();
+        const QString state = t->item(row, 11)->text();
+        CAPTURE(id, state.toStdString());
+        bool inletError = false;
+        for (const core::Violation& v : r.violations) {
+            if (v.subject != id || v.waived)
+                continue;
+            const bool heat = v.rule.rfind("thermal.", 0) == 0 || v.rule.rfind("liquid.", 0) == 0;
+            if (heat && v.severity != core::Severity::Info)
+                CHECK(state.contains(QString::fromStdString(v.rule)));
+            else
+                CHECK_FALSE(state.contains(QString::fromStdString(v.rule)));
+            inletError |= v.rule == "thermal.inlet.chassis" && v.severity == core::Severity::Error;
+        }
+        if (inletError) {
+            CHECK_FALSE(state.startsWith("ok"));
+            CHECK(t->item(row, 11)->foreground().color() == QColor(190, 40, 35));
+            CHECK(t->item(row, 3)->foreground().color() == QColor(190, 40, 35));
+            ++judged;
+        }
+    }
+    CHECK(judged == 5);
 }
