@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -436,9 +437,13 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
             }
             out << "\n";
         } else {
-            char ramp[64] = "";
+            char ramp[96] = "";
             if (t.rampLimitFactor < 1)
                 std::snprintf(ramp, sizeof ramp, "; ramp-up limit x %.3f", t.rampLimitFactor);
+            // Per GPU is the slowest class's figure; the total runs each class at its own pace.
+            if (t.classes.size() > 1)
+                std::snprintf(ramp + std::strlen(ramp), sizeof ramp - std::strlen(ramp),
+                              "; the slowest of %zu GPU classes", t.classes.size());
             std::snprintf(buf, sizeof buf,
                           "compute  %.0f TFLOPS BF16 sustained per GPU at MFU %.0f %% (clock %.0f %%, limited by %s%s), "
                           "%.3g %s for %s GPUs\n",

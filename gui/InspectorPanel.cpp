@@ -183,7 +183,9 @@ void InspectorPanel::showRack(int rackIndex)
     addInfo(tr("Payload"),
             QString::fromStdString(core::formatQuantity(mass, core::Dimension::Mass) + " of " +
                                    core::formatQuantity(r.rackType->value("max_payload", 0), core::Dimension::Mass)));
-    addInfo(tr("Nameplate power"), QString::fromStdString(core::formatQuantity(power, core::Dimension::Power)));
+    // The parts' power.max summed before any GPU cap: the budget's nameplate load, with the caps, is the
+    // "Load (nameplate)" row below (the two once read as two nameplates, 21.9 and 21.1 kW).
+    addInfo(tr("Rated power (uncapped)"), QString::fromStdString(core::formatQuantity(power, core::Dimension::Power)));
     addInfo(tr("GPUs"), QString::number(gpus));
     addInfo(tr("Busbar rating"), QString::fromStdString(core::formatQuantity(r.rackType->value("busbar_rating", 0),
                                                                              core::Dimension::Current)));

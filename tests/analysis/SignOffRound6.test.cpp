@@ -7,6 +7,7 @@
 #include <string>
 
 #include "analysis/Pipeline.h"
+#include "cli/TextOutput.h"
 #include "core/Error.h"
 #include "power/PowerChecks.h"
 #include "support/TextEdit.h"
@@ -234,4 +235,21 @@ TEST_CASE("sign-off 6: a chassis without GPUs reports no GPU junction", "[signof
         }
     CHECK(sleds == 1);
     CHECK(gpus == 4);
+}
+
+TEST_CASE("sign-off 6: the compute line says its per-GPU figure is the slowest class's", "[signoff][throughput]")
+{
+    // single-rack: gt0 at 700 W (395.8 TFLOPS BF16 at MFU 40 %), gt1 capped at 600 W (365.2). The
+    // line read "365 TFLOPS … per GPU, 6.09 PFLOPS for 16 GPUs" while 16 × 365 = 5.84: the total runs
+    // each class at its own pace (8 × 395.8 + 8 × 365.2 = 6.09 PFLOPS). It now says whose figure it is.
+    const analysis::RunResult r = run(slurp(kSingle));
+    REQUIRE(r.throughput);
+    REQUIRE(r.throughput->classes.size() == 2);
+    double sum = 0;
+    for (const analysis::GpuClass& g : r.throughput->classes)
+        sum += g.sustainedTflopsBf16 * g.gpus / 1e3;
+    CHECK(r.throughput->sustainedPflopsBf16 == Approx(sum));
+    const std::string text = cli::checkSummaryText(r, analysis::makeRegistry());
+    CHECK_THAT(text, Catch::Matchers::Contains("365 TFLOPS BF16 sustained per GPU") &&
+                         Catch::Matchers::Contains("the slowest of 2 GPU classes), 6.09 PFLOPS for 16 GPUs"));
 }
