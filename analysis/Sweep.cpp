@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 
 #include "core/Units.h"
@@ -75,6 +76,71 @@ YAML::Node nodeAt(YAML::Node root, const std::string& path)
         }
     }
     return n;
+}
+
+/// One field axis's value written over its scalar in the design's text.
+struct Splice {
+    std::size_t pos = 0; ///< where the scalar starts in the text
+    std::string path;    ///< the field, to check the result
+    std::string value;   ///< the value as the spec writes it
+};
+
+/// The end of the scalar that starts at `pos`: past its closing quote, or a plain scalar's last
+/// character before a line end, a comment or (in flow style) `,`, `]` or `}`.
+std::size_t scalarEnd(const std::string& t, std::size_t pos)
+{
+    if (pos >= t.size())
+        return pos;
+    if (t[pos] == '"' || t[pos] == '\'') {
+        const char q = t[pos];
+        for (std::size_t i = pos + 1; i < t.size(); ++i) {
+            if (q == '"' && t[i] == '\\') {
+                ++i;
+                continue;
+            }
+            if (t[i] == q) {
+                if (q == '\'' && i + 1 < t.size() && t[i + 1] == '\'') {
+                    ++i;
+                    continue;
+                }
+                return i + 1;
+            }
+        }
+        return t.size();
+    }
+    std::size_t i = pos;
+    while (i < t.size() && t[i] != '\n' && t[i] != '\r' && t[i] != ',' && t[i] != ']' && t[i] != '}' &&
+           !(t[i] == '#' && i > pos && (t[i - 1] == ' ' || t[i - 1] == '\t')))
+        ++i;
+    while (i > pos && (t[i - 1] == ' ' || t[i - 1] == '\t'))
+        --i;
+    return i;
+}
+
+/// `text` with each splice's scalar replaced by its value, last first; nullopt unless the result
+/// parses and every field then holds its value (a scalar that did not end where scalarEnd thought).
+std::optional<std::string> splicedText(std::string text, const std::string& file, std::vector<Splice> splices)
+{
+    std::sort(splices.begin(), splices.end(), [](const Splice& a, const Splice& b) { return a.pos > b.pos; });
+    for (std::size_t k = 1; k < splices.size(); ++k)
+        if (splices[k].pos == splices[k - 1].pos)
+            return std::nullopt; // two axes on one field
+    for (const Splice& s : splices) {
+        YAML::Emitter e;
+        e << s.value;
+        text.replace(s.pos, scalarEnd(text, s.pos) - s.pos, e.c_str());
+    }
+    try {
+        const YAML::Node doc = core::parseYaml(text, file);
+        for (const Splice& s : splices) {
+            const YAML::Node n = nodeAt(doc, s.path);
+            if (!n.IsScalar() || n.Scalar() != s.value)
+                return std::nullopt;
+        }
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    return text;
 }
 
 std::string resolve(const std::string& specFile, const std::string& rel)
@@ -240,7 +306,8 @@ VariantResult runVariant(const SweepSpec& spec, std::size_t index)
         o.targetsPath = spec.targets;
         const std::vector<std::size_t> at = spec.at(index);
         YAML::Node doc;
-        bool edited = false;
+        bool edited = false, spliceable = true;
+        std::vector<Splice> splices;
         for (std::size_t k = 0; k < spec.axes.size(); ++k) {
             const SweepAxis& a = spec.axes[k];
             const double v = a.values[at[k]];
@@ -273,13 +340,26 @@ VariantResult runVariant(const SweepSpec& spec, std::size_t index)
                     edited = true;
                 }
                 YAML::Node n = nodeAt(doc, a.path);
+                if (n.IsScalar() && n.Mark().pos >= 0)
+                    splices.push_back({static_cast<std::size_t>(n.Mark().pos), a.path, w});
+                else
+                    spliceable = false;
                 n = YAML::Load(w);
             }
         }
         if (edited) {
-            YAML::Emitter e;
-            e << doc;
-            o.designText = e.c_str();
+            // The design's own text with each scalar replaced where it stands, so that an error in a
+            // variant names the line the user wrote (re-emitting the document renumbered every line
+            // and dropped the comments); a value that is not one scalar in place re-emits it.
+            std::optional<std::string> text;
+            if (spliceable)
+                text = splicedText(spec.designText, spec.design, std::move(splices));
+            if (!text) {
+                YAML::Emitter e;
+                e << doc;
+                text = e.c_str();
+            }
+            o.designText = *text;
         }
         core::Progress quiet;
         const RunResult r = run(o, quiet);

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "analysis/Sweep.h"
@@ -140,6 +141,38 @@ TEST_CASE("sweep: bad specs are located, a variant that fails is recorded and th
     CHECK(mixed.code == 0);
     CHECK_THAT(mixed.out,
                Contains("2 variants") && Contains("1 failed to run") && Contains("failed:") && Contains("Z9"));
+}
+
+TEST_CASE("sweep: a field axis's refused value names the line the user wrote", "[cli][sweep][bad-input]")
+{
+    // The variant's design was the document re-emitted by yaml-cpp — no comments, other lines — so a
+    // refused value named line 22 (the bbu-a slot) for gt1's gpu_power_cap on line 25 (the trial's
+    // file with five more comment lines: still 22). Each value now replaces its scalar in the text.
+    test::TempDir t;
+    const std::string spec = write(t.path, "c.yaml",
+                                   "sweep: 1\ndesign: SRC/data/designs/single-rack.yaml\naxes:\n"
+                                   "  - {axis: field, path: \"layout.halls[0].rows[0].racks[0].slots[5].gpu_power_cap\","
+                                   " values: [650 W, 701 W]}\n");
+    const test::Run r = test::runRdt("sweep " + spec);
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Contains("2 variants") && Contains("1 failed to run"));
+    CHECK_THAT(r.out, Contains("single-rack.yaml:25:") && Contains("\"701 W\" is outside the allowed range"));
+    // The 650 W variant is the design with that one figure changed: rdt check of that file agrees.
+    std::string text;
+    {
+        std::ifstream in(RDT_SOURCE_DIR "/data/designs/single-rack.yaml");
+        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    text.replace(text.find("gpu_power_cap: 600 W"), 20, "gpu_power_cap: 650 W");
+    const std::string edited = write(t.path, "single-rack.yaml", text);
+    const test::Run check = test::runRdt("check " + edited + " --json", false);
+    const json j = json::parse(check.out);
+    const test::Run swept = test::runRdt("sweep " + spec + " --json", false);
+    const json v = json::parse(swept.out)["variants"][0];
+    CHECK(v["e"] == j["counts"]["errors"]);
+    CHECK(v["w"] == j["counts"]["warnings"]);
+    CHECK(v["it"].get<double>() == Approx(j["power"]["totals"]["it_load_W"].get<double>()));
 }
 
 TEST_CASE("sweep file: counts as numbers, power in W as the report has it", "[cli][sweep]")
