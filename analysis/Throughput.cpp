@@ -293,6 +293,8 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
             TargetResult r;
             r.id = t.id;
             r.metric = t.metric;
+            if (t.metric == "sustained_tflops" || t.metric == "cluster_sustained")
+                r.dtype = std::string(models::dataTypeName(t.dtype)) + (t.dtypeGiven ? "" : ", the default");
             r.limit = t.limit;
             r.isMin = t.isMin;
             r.dim = t.dim;
@@ -374,8 +376,9 @@ std::vector<core::Violation> targetViolations(const ThroughputResult& t)
         v.subject = "targets/" + r.id;
         const auto [value, unit] = targetDisplay(r.value, r.dim);
         const double limit = targetDisplay(r.limit, r.dim).first;
-        char text[160];
-        std::snprintf(text, sizeof text, "%s is %.4g %s, %s %.4g %s", r.metric.c_str(), value, unit,
+        char text[200];
+        const std::string what = r.dtype.empty() ? r.metric : r.metric + " (" + r.dtype + ")";
+        std::snprintf(text, sizeof text, "%s is %.4g %s, %s %.4g %s", what.c_str(), value, unit,
                       r.isMin ? "needs at least" : "must not exceed", limit, unit);
         v.message = text;
         v.measured = value;

@@ -28,6 +28,7 @@ struct Target {
     std::string id;
     std::string metric; ///< sustained_tflops, clock_ratio, cluster_sustained, busbw, algbw, allgather_normalised
     models::DataType dtype = models::DataType::Bf16;
+    bool dtypeGiven = false; ///< false: the file named no dtype and BF16 is judged (said in every output)
     models::Collective op = models::Collective::AllReduce;
     std::string scope; ///< chassis, rack, pod, cluster (or empty with `gpus`)
     int gpus = 0;
@@ -137,6 +138,9 @@ constexpr std::size_t kRotorCaseMaxDistinct = 64;
 
 struct TargetResult {
     std::string id, metric;
+    /// Compute metrics: the data type judged ("bf16"; "bf16, the default" when the file named none);
+    /// empty for the others.
+    std::string dtype;
     double value = 0, limit = 0; ///< SI
     bool isMin = true, pass = false;
     bool applicable = true; ///< false: the target asks for more GPUs than the design has ("n/a")

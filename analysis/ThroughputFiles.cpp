@@ -190,6 +190,11 @@ Targets Targets::loadText(const std::string& text, const std::string& path)
         c.allowKeys({"id", "metric", "dtype", "op", "scope", "gpus", "size", "min", "max", "note"});
         Target g;
         g.id = c["id"].str();
+        // Two targets of one id: their violations (target.ID) could not be told apart.
+        for (const Target& other : t.targets)
+            if (other.id == g.id)
+                c["id"].fail("target id \"" + g.id + "\" is already used at line " + std::to_string(other.loc.line) +
+                             " (each target's id names its rule, target." + g.id + ")");
         g.loc = c.loc();
         const core::Cursor metric = c["metric"];
         g.metric = metric.str();
@@ -204,8 +209,10 @@ Targets Targets::loadText(const std::string& text, const std::string& path)
         // A checkpoint metric without the targets' own checkpoint takes the design's workload's; a
         // design with neither is refused when it is checked (requireCheckpointFor).
         g.dim = info->dim;
-        if (auto d = c.find("dtype"))
+        if (auto d = c.find("dtype")) {
             g.dtype = parseDtype(*d);
+            g.dtypeGiven = true;
+        }
         if (info->collective) {
             if (g.metric == "allgather_normalised")
                 g.op = Collective::AllGather;
@@ -215,7 +222,7 @@ Targets Targets::loadText(const std::string& text, const std::string& path)
             if (auto s = c.find("scope")) {
                 g.scope = s->str();
                 if (std::find(kScopes.begin(), kScopes.end(), g.scope) == kScopes.end())
-                    s->fail("unknown scope \"" + g.scope + "\" (chassis, rack, pod or cluster)" +
+                    s->fail("unknown scope \"" + g.scope + "\" (chassis, nvlink-domain, rack, pod or cluster)" +
                             core::didYouMean(g.scope, kScopes));
             } else
                 g.gpus = static_cast<int>(c["gpus"].integer(2, 10000000));

@@ -116,6 +116,7 @@ json throughputJson(const ThroughputResult& t)
         (void)unused;
         targets.push_back({{"id", r.id},
                            {"metric", r.metric},
+                           {"dtype", r.dtype},
                            {"value", jsonNumber(value)},
                            {"limit", jsonNumber(limit)},
                            {"unit", unit},
@@ -289,7 +290,8 @@ void writeThroughputGroup(hid_t file, const ThroughputResult& t)
     s.write(g.get(), "allgather_scaling");
 
     H5Table r;
-    const auto rid = r.textColumn("id"), metric = r.textColumn("metric"), value = r.realColumn("value", "see unit"),
+    const auto rid = r.textColumn("id"), metric = r.textColumn("metric"), dtype = r.textColumn("dtype"),
+               value = r.realColumn("value", "see unit"),
                limit = r.realColumn("limit", "see unit"), unit = r.textColumn("unit"), kind = r.textColumn("kind"),
                verdict = r.textColumn("verdict");
     for (const TargetResult& x : t.targets) {
@@ -297,6 +299,7 @@ void writeThroughputGroup(hid_t file, const ThroughputResult& t)
         r.addRow();
         r.set(rid, x.id);
         r.set(metric, x.metric);
+        r.set(dtype, x.dtype);
         r.set(value, v);
         r.set(limit, analysis::targetDisplay(x.limit, x.dim).first);
         r.set(unit, std::string(u));

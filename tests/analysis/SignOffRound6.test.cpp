@@ -4,7 +4,10 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <unistd.h>
 
 #include "analysis/Pipeline.h"
 #include "cli/TextOutput.h"
@@ -252,4 +255,41 @@ TEST_CASE("sign-off 6: the compute line says its per-GPU figure is the slowest c
     const std::string text = cli::checkSummaryText(r, analysis::makeRegistry());
     CHECK_THAT(text, Catch::Matchers::Contains("365 TFLOPS BF16 sustained per GPU") &&
                          Catch::Matchers::Contains("the slowest of 2 GPU classes), 6.09 PFLOPS for 16 GPUs"));
+}
+
+TEST_CASE("sign-off 6: a targets file names the data type it is judged in, and one id per target",
+          "[signoff][throughput][targets]")
+{
+    // A sustained_tflops target without dtype is judged in BF16 (the default), which no output said;
+    // two targets of one id both loaded and failed as the same rule, target.a.
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("rdt-signoff6-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "t.yaml") << "name: t\nmfu: 40 %\ntargets:\n"
+                                     "  - {id: a, metric: sustained_tflops, min: 380 TFLOPS}\n"
+                                     "  - {id: b, metric: sustained_tflops, dtype: bf16, min: 380 TFLOPS}\n"
+                                     "  - {id: c, metric: clock_ratio, min: 99 %}\n";
+    analysis::RunOptions o;
+    o.designPath = kSingle;
+    o.targetsPath = (dir / "t.yaml").string();
+    core::Progress quiet;
+    const analysis::RunResult r = analysis::run(o, quiet);
+    REQUIRE(r.throughput);
+    REQUIRE(r.throughput->targets.size() == 3);
+    CHECK(r.throughput->targets[0].dtype == "bf16, the default");
+    CHECK(r.throughput->targets[1].dtype == "bf16");
+    CHECK(r.throughput->targets[2].dtype.empty());
+    CHECK(r.throughput->targets[0].value == Approx(r.throughput->targets[1].value)); // 365.2 TFLOPS, BF16 both
+    bool named = false;
+    for (const auto& v : r.violations)
+        if (v.rule == "target.a")
+            named = v.message.rfind("sustained_tflops (bf16, the default) is 365.2 TFLOPS", 0) == 0;
+    CHECK(named);
+    std::ofstream(dir / "dup.yaml") << "name: t\nmfu: 40 %\ntargets:\n"
+                                       "  - {id: a, metric: clock_ratio, min: 90 %}\n"
+                                       "  - {id: a, metric: clock_ratio, min: 95 %}\n";
+    CHECK_THROWS_WITH(analysis::Targets::load((dir / "dup.yaml").string()),
+                      Catch::Matchers::Contains("dup.yaml:5:") &&
+                          Catch::Matchers::Contains("target id \"a\" is already used at line 4"));
+    std::filesystem::remove_all(dir);
 }
