@@ -87,10 +87,10 @@ void thermalFields(const core::Design& d, const thermal::ThermalResult& t, doubl
                 continue;
             const auto ri = static_cast<std::size_t>(c.rack), si = static_cast<std::size_t>(c.slot);
             inlet.values[ri][si] = c.inletK - kC;
-            junction.values[ri][si] = c.gpuJunctionK - kC;
+            junction.values[ri][si] = c.judgedJunctionK() - kC;
             junction.limits[ri][si] = c.maxOperatingK - kC;
             junction.nearLimits[ri][si] = c.setpointK + 0.05 - kC;
-            margin.values[ri][si] = c.maxOperatingK - c.gpuJunctionK;
+            margin.values[ri][si] = c.maxOperatingK - c.judgedJunctionK();
             margin.limits[ri][si] = std::isfinite(c.maxOperatingK) ? 0.0 : NAN;
             margin.nearLimits[ri][si] = c.maxOperatingK - (c.setpointK + 0.05);
             rise.values[ri][si] = c.exhaustK - c.inletK;

@@ -386,7 +386,7 @@ VariantResult runVariant(const SweepSpec& spec, std::size_t index)
             for (const thermal::RackThermal& rt : r.thermal->racks)
                 for (const thermal::ChassisThermal& ch : rt.chassis) {
                     inlet = std::max(inlet, ch.inletK); // the inlet thermal.inlet.chassis judges, either model
-                    tj = std::max(tj, ch.gpuJunctionK);
+                    tj = std::max(tj, ch.judgedJunctionK());
                 }
             out.maxInletC = inlet > -1e300 ? inlet - 273.15 : NAN;
             out.maxJunctionC = tj > 0 ? tj - 273.15 : NAN;

@@ -42,9 +42,9 @@ json thermalJson(const thermal::ThermalResult& t)
                  {"inlet_C", jsonNumber(c.inletK - kC)},
                  {"exhaust_C", jsonNumber(c.exhaustK - kC)},
                  {"exhaust_dt_K", jsonNumber(c.exhaustK - c.inletK)},
-                 {"gpu_junction_max_C", jsonNumber(c.gpuJunctionK - kC)},
+                 {"gpu_junction_max_C", jsonNumber(c.judgedJunctionK() - kC)},
                  {"gpu_max_operating_C", jsonNumber(c.maxOperatingK - kC)},
-                 {"margin_to_max_operating_K", jsonNumber(c.maxOperatingK - c.gpuJunctionK)},
+                 {"margin_to_max_operating_K", jsonNumber(c.maxOperatingK - c.judgedJunctionK())},
                  {"gpu_power_W", jsonNumber(c.gpuW)},
                  {"fan_speed", jsonNumber(c.fanSpeed)},
                  {"fan_power_W", jsonNumber(c.fanPowerW)},
@@ -109,9 +109,9 @@ void writeThermalGroup(hid_t file, const thermal::ThermalResult& t, const core::
             c.set(flow, ch.airflowM3s);
             c.set(in, ch.inletK - kC);
             c.set(out, ch.exhaustK - kC);
-            c.set(tj, ch.gpuJunctionK - kC);
+            c.set(tj, ch.judgedJunctionK() - kC);
             c.set(tmax, ch.maxOperatingK - kC);
-            c.set(margin, ch.maxOperatingK - ch.gpuJunctionK);
+            c.set(margin, ch.maxOperatingK - ch.judgedJunctionK());
             c.set(fan, ch.fanSpeed);
             c.set(fanW, ch.fanPowerW);
             c.set(failed, static_cast<long long>(ch.failedRotors));
@@ -121,7 +121,7 @@ void writeThermalGroup(hid_t file, const thermal::ThermalResult& t, const core::
                 d.racks[static_cast<std::size_t>(ch.rack)].slots[static_cast<std::size_t>(ch.slot)];
             const int n = core::Design::gpuCount(*slot.part);
             if (n > 0)
-                hottest = std::isnan(hottest) ? ch.gpuJunctionK : std::max(hottest, ch.gpuJunctionK);
+                hottest = std::isnan(hottest) ? ch.judgedJunctionK() : std::max(hottest, ch.judgedJunctionK());
             // The compact model resolves the hottest GPU of a chassis; every GPU carries that figure.
             for (int k = 0; k < n; ++k) {
                 gpus.addRow();
@@ -129,9 +129,9 @@ void writeThermalGroup(hid_t file, const thermal::ThermalResult& t, const core::
                 gpus.set(gIndex, static_cast<long long>(k));
                 gpus.set(gPart, slot.part->text("gpus.part"));
                 gpus.set(gPower, ch.gpuW);
-                gpus.set(gTj, ch.gpuJunctionK - kC);
+                gpus.set(gTj, ch.judgedJunctionK() - kC);
                 gpus.set(gMax, ch.maxOperatingK - kC);
-                gpus.set(gMargin, ch.maxOperatingK - ch.gpuJunctionK);
+                gpus.set(gMargin, ch.maxOperatingK - ch.judgedJunctionK());
                 gpus.set(gThr, static_cast<long long>(ch.throttled ? 1 : 0));
             }
         }

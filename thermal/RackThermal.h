@@ -68,6 +68,9 @@ struct ChassisThermal {
     /// plus GPU power times r_jc) and the coolant arriving at its tray; NaN for air-cooled GPUs and
     /// where the catalog lacks the figures. The clock model throttles on these where they are set.
     double liquidJunctionK = NAN, liquidInletK = NAN;
+    /// The junction its GPUs' clocks and rules judge: the loop's under a cold plate (+inf on a starved
+    /// plate), else the air's. Every output's "GPU junction" is this one.
+    double judgedJunctionK() const { return liquidJunctionK == liquidJunctionK ? liquidJunctionK : gpuJunctionK; }
 };
 
 struct RackThermal {

@@ -6,11 +6,16 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <unistd.h>
 
+#include "analysis/PartFields.h"
 #include "analysis/Pipeline.h"
 #include "cli/TextOutput.h"
+#include "liquid/LiquidDesign.h"
+#include "report/CheckFormats.h"
+#include <nlohmann/json.hpp>
 #include "core/Error.h"
 #include "power/PowerChecks.h"
 #include "support/TextEdit.h"
@@ -291,5 +296,58 @@ TEST_CASE("sign-off 6: a targets file names the data type it is judged in, and o
     CHECK_THROWS_WITH(analysis::Targets::load((dir / "dup.yaml").string()),
                       Catch::Matchers::Contains("dup.yaml:5:") &&
                           Catch::Matchers::Contains("target id \"a\" is already used at line 4"));
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("sign-off 6: a cold-plate GPU's junction is the loop's in the thermal outputs too", "[signoff][liquid]")
+{
+    // The Catalina example with trays that give r_jc and a GPU with a 95 degC limit: the liquid
+    // section had each tray's junction, while JSON's and HDF5's thermal chassis rows and the studio's
+    // "GPU junction" colouring gave the air's (NaN: "not checked") for the same GPUs.
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("rdt-signoff6-liquid-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir / "parts");
+    std::string gpu = slurp(kRoot + "data/catalog/nvidia-gb200-blackwell.yaml");
+    test::replaceAll(gpu, "slug: nvidia-gb200-blackwell", "slug: x-gb200");
+    test::replaceAll(gpu, "\n  min_power_cap:", "\n  max_operating_temp: {value: 95 degC, estimate: test}\n  min_power_cap:");
+    std::ofstream(dir / "parts/x-gb200.yaml") << gpu;
+    std::string tray = slurp(kRoot + "data/catalog/meta-catalina-compute-tray.yaml");
+    test::replaceAll(tray, "slug: meta-catalina-compute-tray", "slug: x-tray");
+    test::replaceAll(tray, "part: nvidia-gb200-blackwell", "part: x-gb200");
+    test::replaceAll(tray, "\n  liquid:", "\n  thermal:\n    r_jc: {value: 0.02 K/W, estimate: test}\n  liquid:");
+    std::ofstream(dir / "parts/x-tray.yaml") << tray;
+    std::string text = slurp(kRoot + "data/designs/meta-catalina-gb200.yaml");
+    test::replaceAll(text, "profile: default\n", "profile: default\ncatalog: [parts]\n");
+    test::replaceAll(text, "part: meta-catalina-compute-tray", "part: x-tray");
+    std::ofstream(dir / "d.yaml") << text;
+    analysis::RunOptions o;
+    o.designPath = (dir / "d.yaml").string();
+    core::Progress quiet;
+    const analysis::RunResult r = analysis::run(o, quiet);
+    REQUIRE(r.liquid);
+    REQUIRE(r.thermal);
+    const nlohmann::json j = report::checkJson(r);
+    std::map<std::string, double> jsonJunction;
+    for (const auto& c : j["thermal"]["chassis"])
+        if (c["gpu_junction_max_C"].is_number())
+            jsonJunction[c["id"].get<std::string>()] = c["gpu_junction_max_C"].get<double>();
+    const std::vector<core::PartField> fields =
+        analysis::resultFields(r.design, r.power.get(), r.thermal.get(), r.throughput.get());
+    const core::PartField* colour = nullptr;
+    for (const core::PartField& f : fields)
+        colour = f.name == "GPU junction" ? &f : colour;
+    REQUIRE(colour);
+    int judged = 0;
+    for (const liquid::TrayLiquid& t : r.liquid->trays) {
+        if (!(t.gpuW > 0) || !std::isfinite(t.junctionC))
+            continue;
+        INFO(t.id);
+        REQUIRE(jsonJunction.count(t.id));
+        CHECK(jsonJunction[t.id] == Approx(t.junctionC).margin(1e-9));
+        CHECK(colour->values[static_cast<std::size_t>(t.rack)][static_cast<std::size_t>(t.slot)] ==
+              Approx(t.junctionC).margin(1e-9));
+        ++judged;
+    }
+    CHECK(judged > 0);
     std::filesystem::remove_all(dir);
 }
