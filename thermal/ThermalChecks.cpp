@@ -56,7 +56,7 @@ void checkChassisInlets(core::CheckContext& ctx)
             ctx.report(c.id,
                        "chassis inlet " + core::formatQuantity(c.inletK, Dimension::Temperature, 4) + " (" + why +
                            ") is above the " + s.ashraeClass + " allowable " +
-                           core::formatQuantity(maxK, Dimension::Temperature),
+                           core::formatQuantityBeside(maxK, c.inletK, Dimension::Temperature, 4),
                        c.inletK - kC, maxK - kC, "degC", slotOf(ctx, c).loc);
         }
 }
@@ -190,9 +190,10 @@ void registerChecks(core::CheckRegistry& registry)
                      const double maxK = deratedMaxInletK(s.ashraeClass, s.altitudeM);
                      if (s.supplyAirK > maxK)
                          ctx.report("site",
-                                    "supply air " + core::formatQuantity(s.supplyAirK, core::Dimension::Temperature) +
+                                    "supply air " + core::formatQuantityBeside(s.supplyAirK, maxK, core::Dimension::Temperature) +
                                         " is above the " + s.ashraeClass + " allowable " +
-                                        core::formatQuantity(maxK, core::Dimension::Temperature) + " at " +
+                                        core::formatQuantityBeside(maxK, s.supplyAirK, core::Dimension::Temperature) +
+                                        " at " +
                                         core::formatQuantity(s.altitudeM, core::Dimension::Length),
                                     s.supplyAirK - kC, maxK - kC, "degC", s.loc);
                      else if (s.supplyAirK < r.minK)
@@ -405,14 +406,15 @@ void registerChecks(core::CheckRegistry& registry)
                   Severity::Info,
                   "Meta network hardware requirements: exhaust ΔT ≥ 12.3 °C with all fans healthy [R8]",
                   "A chassis' air temperature rise is below the profile's min_exhaust_dt: it moves more air than its "
-                  "heat needs.",
+                  "heat needs. Judged with all its fans healthy, as the target is set: a chassis with a failed rotor "
+                  "runs its fans flat out by design and is not judged.",
                   {{"min_exhaust_dt", {12.3, Dimension::TemperatureDelta}}}},
                  [](core::CheckContext& ctx) {
                      const double minDt = ctx.constraint("min_exhaust_dt");
                      const auto t = thermalFor(ctx.design(), ctx.results());
                      for (const RackThermal& r : t->racks)
                          for (const ChassisThermal& c : r.chassis)
-                             if (c.heatW > 0 && c.exhaustK - c.inletK < minDt)
+                             if (c.heatW > 0 && c.failedRotors == 0 && c.exhaustK - c.inletK < minDt)
                                  ctx.report(
                                      c.id,
                                      "exhaust rise " +
