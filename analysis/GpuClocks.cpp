@@ -20,7 +20,7 @@ double capUnder(const power::CapAdvice& a)
     return a.possible ? a.capW : 0.0;
 }
 
-/// The lower of two rack caps (NaN: no limit; 0, the minimum cap, is the lowest).
+/// The lower of two rack caps (NaN: no limit; 0, a rack no cap can feed, is the lowest).
 double tighter(double a, double b)
 {
     if (std::isnan(a))
@@ -110,7 +110,10 @@ ClassBuild buildClasses(const core::Design& d, const std::vector<std::vector<Cha
             }
             char capText[32];
             std::snprintf(capText, sizeof capText, "@%.0fW", clk.capW);
-            const std::string id = s.part->slug + "/" + gpuPart->slug + capText;
+            // GPUs in a rack no cap can feed run nothing: their own class, so that they do not set the
+            // pace (0) of the same chassis in racks that are fed.
+            const bool unfed = clk.powerW == 0.0 && clk.limitedBy == "rack power";
+            const std::string id = s.part->slug + "/" + gpuPart->slug + capText + (unfed ? " unfed" : "");
             auto [ci, added] = index.try_emplace(id, b.classes.size());
             if (added) {
                 GpuClass g;

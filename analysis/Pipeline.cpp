@@ -179,8 +179,10 @@ void applyScenario(core::Design& d, const RunOptions& o)
     if (std::isfinite(o.gpuCapW)) {
         for (core::Rack& r : d.racks)
             for (core::Slot& s : r.slots)
-                if (core::Design::gpuCount(*s.part) > 0)
-                    s.overrides.gpuPowerCapW = o.gpuCapW; // within every GPU's range: checked above
+                if (core::Design::gpuCount(*s.part) > 0) // within every GPU's range: checked above
+                    // A cap at most: a GPU the design caps lower keeps its own cap (as the cap advice
+                    // takes it: "a per-GPU cap of X W clears" is then what --gpu-cap X shows).
+                    s.overrides.gpuPowerCapW = std::min(s.overrides.gpuPowerCapW.value_or(o.gpuCapW), o.gpuCapW);
         add("gpu-cap=" + core::formatQuantity(o.gpuCapW, core::Dimension::Power));
     }
     d.scenario.name = name;

@@ -191,7 +191,7 @@ struct ChassisClock {
 /// capped to what its supply carries with every feed, shelf and rectifier up (normalRackCaps()).
 std::vector<std::vector<ChassisClock>> chassisClocks(const core::Design& design, const power::PowerResult& power,
                                                      const thermal::ThermalResult& thermal);
-/// The same with each rack's per-GPU cap given (W; NaN: no limit; 0: the GPUs' minimum cap).
+/// The same with each rack's per-GPU cap given (W; NaN: no limit; 0: a rack no cap can feed, whose GPUs do not run).
 std::vector<std::vector<ChassisClock>> chassisClocks(const core::Design& design, const std::vector<double>& rackCapsW,
                                                      const thermal::ThermalResult& thermal);
 /// Each rack's per-GPU cap in normal operation (power::RackPower::capNormal): NaN when its

@@ -32,7 +32,7 @@ int main(int argc, char** argv)
                         "gpu-ramp=2000W/s, psu-storage=65J (per GPU), smoothing=none|bbu");
         cmd->add_option("--inlet", w.inlet, "What-if: supply air temperature, e.g. 35degC");
         cmd->add_option("--altitude", w.altitude, "What-if: site altitude, e.g. 1800m");
-        cmd->add_option("--gpu-cap", w.gpuCap, "What-if: every GPU capped at this power, e.g. 600W (within its range)");
+        cmd->add_option("--gpu-cap", w.gpuCap, "What-if: every GPU capped at this power at most, e.g. 600W (within its range; a GPU the design caps lower keeps its cap)");
         cmd->add_option("--power-basis", w.powerBasis,
                         "Budget every part at nameplate (default), peak or modelled draw")
             ->check(CLI::IsMember({"nameplate", "peak", "modelled"}));

@@ -43,13 +43,17 @@ bool residualsLevel(const std::vector<ResidualRecord>& history, int window)
     const auto worstOf = [](const ResidualRecord& r) {
         return std::max({r.continuity, r.momentum[0], r.momentum[1], r.momentum[2], r.energy, r.turbulence});
     };
-    double first = 1e300, second = 1e300;
+    double first = 1e300, second = 1e300, firstMean = 0, secondMean = 0;
     const std::size_t mid = history.size() - w / 2;
     for (std::size_t h = history.size() - w; h < history.size(); ++h) {
+        const double r = worstOf(history[h]);
         double& lowest = h < mid ? first : second;
-        lowest = std::min(lowest, worstOf(history[h]));
+        lowest = std::min(lowest, r);
+        (h < mid ? firstMean : secondMean) += r;
     }
-    return second >= 0.5 * first;
+    // Level: not falling (a converging solve halves its lowest within a window) and not rising (a
+    // developing instability: the second half's mean at most 1.5 times the first's).
+    return second >= 0.5 * first && secondMean <= 1.5 * firstMean;
 }
 
 } // namespace
@@ -408,8 +412,10 @@ FieldResult FieldSolver::solve(const FieldSettings& s, const std::function<bool(
         if (steady && s.plateauTolerance > 0 && worst < s.plateauTolerance)
             std::snprintf(why, sizeof why, "intakes steady within %.2g K over %d iterations, residuals at %.1e",
                           s.plateauIntakeRange, s.plateauWindow, worst);
-        else if (steady && s.plateauCeiling > 0 && worst < s.plateauCeiling &&
+        else if (steady && settled && s.plateauCeiling > 0 && worst < s.plateauCeiling &&
                  residualsLevel(result.history, s.plateauWindow)) {
+            // `settled` too: the intakes' change still to come, extrapolated from the window's two
+            // halves, below intakeTolerance (a slow drift within the 0.05 K spread is not steady).
             const double defect = heatBalanceDefect();
             if (std::abs(defect) < s.plateauHeatBalance)
                 std::snprintf(why, sizeof why,

@@ -377,3 +377,64 @@ TEST_CASE("sign-off 6: the exhaust rise target is judged with every fan healthy,
             CHECK(c.failedRotors >= 1);
     CHECK(count(failed) == 0);
 }
+
+TEST_CASE("sign-off 6: a rack that cannot be fed does not stop the same chassis in racks that are", "[signoff][throughput]")
+{
+    // A review's catch: classes are keyed by chassis, GPU and cap, and run at their slowest GPU's
+    // pace, so one unfed rack's 0 made every rack of its class 0 (0 PFLOPS for 32 GPUs). Its GPUs
+    // are their own class: single-rack's 6.09 PFLOPS stand beside a rack without shelves.
+    const std::string single = slurp(kSingle);
+    const std::string twin = edited(single, {{"                - {ou: 24, part: meta-minipack2, id: rtsw}\n",
+                                              "                - {ou: 24, part: meta-minipack2, id: rtsw}\n"
+                                              "            - id: rack2\n              rack_type: orv3-hpr\n"
+                                              "              slots:\n"
+                                              "                - {ou: 6, part: meta-grand-teton-h100, id: gt0}\n"
+                                              "                - {ou: 15, part: meta-grand-teton-h100, id: gt1, "
+                                              "gpu_power_cap: 600 W}\n"}});
+    const analysis::RunResult one = run(single);
+    const analysis::RunResult two = run(twin);
+    REQUIRE(one.throughput);
+    REQUIRE(two.throughput);
+    CHECK(two.throughput->gpus == 32);
+    CHECK(two.throughput->sustainedPflopsBf16 == Approx(one.throughput->sustainedPflopsBf16));
+    int unfed = 0, fed = 0;
+    for (const analysis::GpuClass& g : two.throughput->classes) {
+        INFO(g.id);
+        if (g.id.find(" unfed") != std::string::npos) {
+            CHECK(g.sustainedTflopsBf16 == 0.0);
+            CHECK(g.slowest.rfind("lab/row1/rack2/", 0) == 0);
+            unfed += g.gpus;
+        } else {
+            CHECK(g.sustainedTflopsBf16 > 360.0);
+            fed += g.gpus;
+        }
+    }
+    CHECK(unfed == 16);
+    CHECK(fed == 16);
+}
+
+TEST_CASE("sign-off 6: the cap the advice names is the cap --gpu-cap applies", "[signoff][power]")
+{
+    // A review's catch: the advice now caps over a GPU's own lower cap, while --gpu-cap replaced
+    // every cap (raising gt1's 350 W), so the advised cap did not clear the rule it named. Both are
+    // now "at most": tight-rack with gt1 at 350 W, the advised cap clears orv3.busbar.current.
+    const std::string text = edited(slurp(kRoot + "data/designs/tight-rack.yaml"),
+                                    {{"id: gt1}", "id: gt1, gpu_power_cap: 350 W}"}});
+    const analysis::RunResult as = run(text);
+    REQUIRE(as.power);
+    const power::CapAdvice& bar = as.power->racks[0].capBusbar;
+    REQUIRE(bar.needed);
+    REQUIRE(bar.possible);
+    analysis::RunOptions o;
+    o.designPath = kSingle;
+    o.designText = text;
+    o.gpuCapW = std::floor(bar.capW);
+    core::Progress quiet;
+    const analysis::RunResult capped = analysis::run(o, quiet);
+    for (const auto& v : capped.violations)
+        CHECK(v.rule != "orv3.busbar.current");
+    REQUIRE(capped.design.racks.size() == 1);
+    for (const core::Slot& s : capped.design.racks[0].slots)
+        if (s.id == "lab/row1/rack1/gt1")
+            CHECK(*s.overrides.gpuPowerCapW == 350.0);
+}
