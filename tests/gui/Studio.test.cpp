@@ -172,8 +172,7 @@ TEST_CASE("checks run in the background and problems select their subject", "[gu
     REQUIRE(f.window->openFile(kData + "/designs/broken-rack.yaml"));
     f.window->waitForChecks();
     gui::Studio& studio = f.window->studio();
-    // tests/fixtures/broken-rack.expected's 28 (thermal.inlet.chassis on each chassis, link.rate.mismatch: issue 33;
-    // orv3.shelf.capacity beside orv3.shelf.n1 on rack-a).
+    // tests/fixtures/broken-rack.expected's 28 (inlet per chassis, link.rate.mismatch, shelf capacity and N+1).
     CHECK(studio.violations().size() == 28);
     CHECK(f.window->problems()->rowCount() == 28);
     f.window->problems()->activate(0);
