@@ -433,7 +433,7 @@ void InspectorPanel::slotResults(int rackIndex, int slotIndex)
                 // A GPU under a cold plate: its loop's junction (+inf on a starved plate), judged by
                 // liquid.gpu.junction; an air-cooled one: the air's, judged by thermal.gpu.junction.
                 const bool cold = !std::isnan(c.liquidJunctionK);
-                const double tj = cold ? c.liquidJunctionK : c.gpuJunctionK;
+                const double tj = c.judgedJunctionK();
                 addResult(cold ? tr("GPU junction (cold plate)") : tr("GPU junction"),
                           cold && std::isinf(tj) ? tr("unbounded: its cold plates are starved")
                           : std::isnan(c.maxOperatingK)

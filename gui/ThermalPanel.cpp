@@ -102,9 +102,7 @@ void ThermalPanel::refresh()
             all.push_back(&c);
     // A GPU under a cold plate is judged by its loop's junction (the one its clock follows; +inf on a
     // starved plate), an air-cooled one by the air's.
-    const auto junction = [](const thermal::ChassisThermal* c) {
-        return std::isnan(c->liquidJunctionK) ? c->gpuJunctionK : c->liquidJunctionK;
-    };
+    const auto junction = [](const thermal::ChassisThermal* c) { return c->judgedJunctionK(); };
     std::stable_sort(all.begin(), all.end(), [&junction](const auto* a, const auto* b) {
         // Not checked (NaN) last; no airflow or a starved plate (an unbounded junction, margin -inf) first.
         const double ma = !std::isnan(a->maxOperatingK - junction(a)) ? a->maxOperatingK - junction(a) : 1e9;
