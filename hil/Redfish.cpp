@@ -157,7 +157,9 @@ void Poller::prepare()
         try {
             const json j = json::parse(got[i].body);
             const json& e = j.value("/ProtocolFeaturesSupported/ExpandQuery"_json_pointer, json::object());
-            s.expandLevels = m_map.expand && e.is_object() && e.value("Levels", false) && e.value("MaxLevels", 0) >= 2;
+            s.expandLevels = m_map.expand && e.is_object() && e.contains("Levels") && e["Levels"].is_boolean() &&
+                             e["Levels"].get<bool>() && e.contains("MaxLevels") &&
+                             e["MaxLevels"].is_number() && e["MaxLevels"].get<double>() >= 2;
         } catch (const json::exception&) {
             s.error = "GET " + got[i].url + ": the service root is not valid JSON";
             continue;

@@ -51,6 +51,16 @@ inline double number(const json& j, const char* key, bool reading = false)
     return v->is_number() ? v->get<double>() : NAN;
 }
 
+/// The string at j[key]; `fallback` when absent, null or not a string (a BMC may send a number or
+/// an object where the schema says string: found by fuzz_redfish, which used to crash on it).
+inline std::string text(const json& j, const char* key, const std::string& fallback)
+{
+    if (!j.is_object())
+        return fallback;
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+
 inline void missing(PartReading& r, const std::string& url, const std::string& what)
 {
     r.errors.push_back("GET " + url + ": no " + what + " in the response");

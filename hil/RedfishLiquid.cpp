@@ -51,8 +51,14 @@ void readConnector(const std::string& url, const json& c, PartReading& r)
 void readPump(const std::string& url, const json& p, PartReading& r)
 {
     const json status = p.value("Status", json::object());
-    const std::string state = status.is_object() ? status.value("State", std::string("Enabled")) : "Enabled";
-    const std::string health = status.is_object() ? status.value("Health", std::string("OK")) : "OK";
+    // A State or Health that is there but not a string is the service's error, named; the pump is
+    // then judged as if the field were absent.
+    for (const char* key : {"State", "Health"})
+        if (status.is_object() && status.contains(key) && !status[key].is_string() && !status[key].is_null())
+            r.errors.push_back("GET " + url + ": pump " + text(p, "Id", "?") + ": Status." + key +
+                               " is not a string");
+    const std::string state = text(status, "State", "Enabled");
+    const std::string health = text(status, "Health", "OK");
     // Failed: gone, offline or disabled, or Critical. A standby pump (a hot spare) is neither failed
     // nor running; a pump starting, in test or updating counts as running.
     const bool failed = state == "Absent" || state == "UnavailableOffline" || state == "Disabled" ||
@@ -66,7 +72,7 @@ void readPump(const std::string& url, const json& p, PartReading& r)
 
 void readDetector(const std::string& url, const json& d, PartReading& r)
 {
-    const std::string name = d.value("Name", d.value("Id", std::string("?")));
+    const std::string name = text(d, "Name", text(d, "Id", "?"));
     if (d.contains("Enabled") && d["Enabled"].is_boolean() && !d["Enabled"].get<bool>()) {
         r.errors.push_back("GET " + url + ": leak detector " + name + " is disabled (its zone is not watched)");
         return;

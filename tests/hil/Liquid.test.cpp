@@ -233,6 +233,29 @@ TEST_CASE("A CDU's readings: a hot-spare pump is not failed, a connector without
     CHECK_THAT(r.errors[0], Contains("SupplyTemperatureCelsius"));
 }
 
+TEST_CASE("A CDU's fields of the wrong JSON type are errors naming the endpoint, not crashes", "[hil][liquid]")
+{
+    // Found by fuzz_redfish: a number where the schema says string made nlohmann's value() throw
+    // out of the reader, and rdt hil died.
+    const std::string url = "http://bmc/redfish/v1/ThermalEquipment/CDUs/1/Pumps/2";
+    hil::PartReading r;
+    CHECK(hil::readCduResource(url, R"({"Id": "2", "Status": {"State": 3, "Health": ["OK"]},
+                                        "PumpSpeedPercent": {"Reading": 55}})",
+                               "pump", r)
+              .empty());
+    REQUIRE(r.pumps.size() == 1);
+    CHECK(r.pumps[0][0] == 55); // judged as if State and Health were absent: running
+    REQUIRE(r.errors.size() == 2);
+    CHECK_THAT(r.errors[0], Contains(url) && Contains("pump 2: Status.State is not a string"));
+    CHECK_THAT(r.errors[1], Contains("Status.Health is not a string"));
+    hil::PartReading d;
+    hil::readCduResource(url, R"({"Name": 5, "Id": "LD1", "DetectorState": "Critical"})", "leak-detector", d);
+    CHECK(d.leaks == std::vector<int>{2});
+    hil::readCduResource(url, R"({"Name": {}, "Id": 7, "Enabled": false})", "leak-detector", d);
+    REQUIRE(d.errors.size() == 1);
+    CHECK_THAT(d.errors[0], Contains(url) && Contains("leak detector ? is disabled"));
+}
+
 TEST_CASE("A telemetry map's loop target is checked against the design", "[hil][liquid]")
 {
     Lab lab;
