@@ -198,7 +198,9 @@ void DynamicsPanel::rebuild()
         if (d->mitigated) {
             row(tr("mitigation energy"), tr("%1 % (swing %2 → %3)")
                                                .arg(QString::asprintf("%+.2f", d->extraEnergyShare * 100))
-                                               .arg(power(d->unmitigatedSwingW), power(d->levels.front().swingW())),
+                                               .arg(power(d->unmitigatedSwingW),
+                                                    power(d->jobs > 1 ? d->levels.front().swingW()
+                                                                      : d->levels.front().runningSwingW)),
                 tr("—"), "", false);
             row(tr("mitigation energy a year"),
                 std::isfinite(d->extraMWhPerYear)
@@ -255,7 +257,7 @@ void DynamicsPanel::showLevel()
             poi.push_back(d->siteW[static_cast<std::size_t>(k)]);
         add(poi, tr("at the connection"), seriesColour(2), false);
     }
-    m_wave->setTitle(tr("%1: %2 GPUs, swing %3 %4").arg(m_level->currentText()).arg(l.gpus).arg((d->jobs > 1 ? l.runningSwingW : l.swingW()) / scale, 0, 'g', 3).arg(unit));
+    m_wave->setTitle(tr("%1: %2 GPUs, swing %3 %4").arg(m_level->currentText()).arg(l.gpus).arg(l.runningSwingW / scale, 0, 'g', 3).arg(unit));
     m_wave->setAxes(tr("time from the job's start (s)"), tr("AC power (%1)").arg(unit));
     m_wave->setSeries(std::move(series));
     // The level's spectrum: the site's own draw's, scaled by the level's swing (one job: every GPU in phase);

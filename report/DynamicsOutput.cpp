@@ -308,12 +308,15 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
         if (!b.grid)
             inBand += b.share;
     // Independent jobs: the site's swing is its running trace's, beside the lockstep envelope.
+    // The swing is the running trace's (JSON's running_swing_W): ramp limits can keep it from its
+    // levels, and then the line says so rather than give the levels' difference as the swing.
     char jobs[48] = "in lockstep", lockstep[64] = "";
-    std::string swing = watts(site.swingW());
+    const std::string swing = watts(site.runningSwingW);
     if (r.jobs > 1) {
         std::snprintf(jobs, sizeof jobs, "in %d independent jobs", r.jobs);
-        swing = watts(site.runningSwingW);
         std::snprintf(lockstep, sizeof lockstep, "%s in lockstep, ", watts(site.swingW()).c_str());
+    } else if (site.runningSwingW < site.swingW() * (1 - 1e-3)) {
+        std::snprintf(lockstep, sizeof lockstep, "short of its levels, ");
     }
     std::snprintf(line, sizeof line,
                   "dynamics %s GPUs %s, %.3g s iterations at %.0f %% compute (GPU %.0f W / %.0f W): site "

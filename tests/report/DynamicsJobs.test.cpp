@@ -6,6 +6,9 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
@@ -69,4 +72,65 @@ TEST_CASE("Two jobs a quarter iteration apart: text, JSON and HDF5 give the jobs
     H5Dclose(ds);
     H5Fclose(f);
     std::filesystem::remove(file);
+}
+
+namespace {
+
+/// The design at `path` with `from` replaced by `to`, written beside the temp files; its path.
+std::string variant(const std::string& path, const std::string& from, const std::string& to, const std::string& name)
+{
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string text = ss.str();
+    const std::size_t at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, from.size(), to);
+    const std::filesystem::path out =
+        std::filesystem::temp_directory_path() / ("rdt-" + name + "-" + std::to_string(::getpid()) + ".yaml");
+    std::ofstream(out) << text;
+    return out.string();
+}
+
+/// The "site swings X unit" figure of the dynamics line, in W.
+double textSwingW(const std::string& text)
+{
+    std::smatch m;
+    REQUIRE(std::regex_search(text, m, std::regex("site swings ([0-9.]+) (W|kW|MW)")));
+    return std::stod(m[1]) * (m[2] == "MW" ? 1e6 : m[2] == "kW" ? 1e3 : 1.0);
+}
+
+} // namespace
+
+TEST_CASE("A ramp-down limit that keeps the trace from its levels: the line's swing is the trace's, as JSON's",
+          "[report][dynamics]")
+{
+    // dynamics-grid: 1.5 s iterations at 70 % compute, so a 0.45 s communication phase; GPUs between
+    // 700 W and the 40 % floor (280 W). At 1,500 W/s the 420 W fall takes 0.28 s and the trace reaches
+    // its low level; at 300 W/s it falls only 0.45 s x 300 W/s = 135 W, 135 / 420 = 32 % of the levels'
+    // difference, and the line used to give the levels' difference as the site's swing.
+    const std::string base = RDT_SOURCE_DIR "/fuzz/corpus/design/dynamics-grid.yaml";
+    core::Progress quiet;
+    for (const bool slow : {false, true}) {
+        CAPTURE(slow);
+        analysis::RunOptions o;
+        o.designPath = slow ? variant(base, "ramp_down: 1500 W/s", "ramp_down: 300 W/s", "ramp-down") : base;
+        const analysis::RunResult r = analysis::run(o, quiet);
+        if (slow)
+            std::filesystem::remove(o.designPath);
+        REQUIRE(r.dynamics);
+        const analysis::DynamicsResult& d = *r.dynamics;
+        REQUIRE(d.notChecked.empty());
+        const analysis::DynamicsLevel& site = d.levels.front();
+        if (slow)
+            CHECK(site.runningSwingW / site.swingW() == Approx(135.0 / 420.0).epsilon(0.05));
+        else
+            CHECK(site.runningSwingW == Approx(site.swingW()).epsilon(1e-3));
+        const std::string text = report::dynamicsSummaryText(d);
+        CHECK(textSwingW(text) == Approx(site.runningSwingW).epsilon(5e-3)); // 3 significant digits
+        CHECK((text.find("short of its levels") != std::string::npos) == slow);
+        const nlohmann::json j = report::dynamicsJson(d);
+        CHECK(j["levels"][0]["running_swing_W"].get<double>() == Approx(site.runningSwingW));
+        CHECK(j["connection_swing_W"].get<double>() == Approx(site.runningSwingW)); // no site storage
+    }
 }
