@@ -70,10 +70,13 @@ std::vector<std::vector<ChassisClock>> chassisClocks(const core::Design& d, cons
             if (rt)
                 for (const thermal::ChassisThermal& c : rt->chassis)
                     if (c.slot == static_cast<int>(si)) {
-                        // A GPU under a cold plate: its junction over the coolant it gets.
+                        // A GPU under a cold plate: its junction over the coolant it gets. The thermal
+                        // limit scales the GPUs' own rise: above the junction they would have at 0 W.
                         const bool liquid = !std::isnan(c.liquidJunctionK); // +inf: a starved plate
                         junction = liquid ? c.liquidJunctionK : c.gpuJunctionK;
-                        inlet = liquid ? c.liquidInletK : c.inletK;
+                        inlet = liquid                               ? c.liquidIdleJunctionK
+                                : std::isfinite(c.gpuIdleJunctionK) ? c.gpuIdleJunctionK
+                                                                     : c.inletK;
                         atPower = c.gpuW;
                     }
             const double cap = s.overrides.gpuPowerCapW.value_or(gpu.tdpW);

@@ -294,7 +294,7 @@ ThroughputResult withRotorCase(const core::Design& design, const power::PowerRes
                 for (thermal::ChassisThermal& c : to.racks[ri].chassis)
                     if (c.slot == from.slot && std::isnan(c.liquidJunctionK)) {
                         c.liquidJunctionK = from.liquidJunctionK;
-                        c.liquidInletK = from.liquidInletK;
+                        c.liquidIdleJunctionK = from.liquidIdleJunctionK;
                     }
             }
     };
@@ -337,7 +337,7 @@ std::shared_ptr<const thermal::ThermalResult> withLiquidJunctions(const core::De
         for (thermal::ChassisThermal& c : copy->racks[static_cast<std::size_t>(tray.rack)].chassis)
             if (c.slot == tray.slot && std::isnan(c.liquidJunctionK)) {
                 c.liquidJunctionK = tray.junctionC + 273.15;
-                c.liquidInletK = tray.inletC + 273.15;
+                c.liquidIdleJunctionK = tray.idleJunctionC + 273.15;
                 if (!c.throttled && std::isfinite(tray.maxJunctionC) && tray.junctionC > tray.maxJunctionC) {
                     c.throttled = true;
                     ++copy->throttledChassis;

@@ -374,10 +374,15 @@ LiquidResult computeLiquid(const core::Design& d, core::PowerBasis basis)
                     const core::Part& part = *rack.slots[static_cast<std::size_t>(t.slot)].part;
                     // A starved plate's case is not known (never extrapolated): its GPUs' junction is
                     // unbounded, as an air-cooled GPU's with no air (it ran at full clock, unjudged).
-                    if (const auto rjc = part.find("thermal.r_jc"); rjc && t.gpuW > 0)
+                    if (const auto rjc = part.find("thermal.r_jc"); rjc && t.gpuW > 0) {
                         t.junctionC = t.plateMeasured && std::isfinite(t.caseC)
                                           ? t.caseC + t.gpuW * *rjc
                                           : std::numeric_limits<double>::infinity();
+                        const double gpusW = t.gpuW * core::Design::gpuCount(part);
+                        const double rest = t.drawW > 0 ? std::clamp(1.0 - gpusW / t.drawW, 0.0, 1.0) : 1.0;
+                        // Starved: the junction is unbounded, and the clock's limit scales from the inlet.
+                        t.idleJunctionC = std::isfinite(t.junctionC) ? t.inletC + t.caseRiseK * rest : t.inletC;
+                    }
                     inlet = std::max(inlet, t.supplyPortPa);
                     rl.trays.push_back(static_cast<int>(out.trays.size()));
                     lo.basisHeatW += t.basisHeatW;
@@ -400,13 +405,66 @@ LiquidResult computeLiquid(const core::Design& d, core::PowerBasis basis)
     return out;
 }
 
+LiquidResult withThrottleReferences(const core::Design& design, LiquidResult result)
+{
+    // Each throttling tray: its GPUs' power and junction at the last two points of its secant.
+    struct Throttle {
+        std::size_t tray;
+        double limitC, fullW, fullC; // the anchor: full power as designed, and its junction
+        double aW, aC, bW, bC;       // the secant's last two points
+    };
+    std::vector<Throttle> hot;
+    for (std::size_t i = 0; i < result.trays.size(); ++i) {
+        const TrayLiquid& t = result.trays[i];
+        if (!(t.gpuW > 0) || !std::isfinite(t.junctionC) || !std::isfinite(t.maxJunctionC) ||
+            !(t.junctionC > t.maxJunctionC) || !(t.idleJunctionC < t.maxJunctionC))
+            continue; // within its limit, starved (it stops), or over it even at 0 W (it stops)
+        const double first = t.gpuW * (t.maxJunctionC - t.idleJunctionC) / (t.junctionC - t.idleJunctionC);
+        hot.push_back({i, t.maxJunctionC, t.gpuW, t.junctionC, t.gpuW, t.junctionC, first, NAN});
+    }
+    for (int solve = 0; solve < 6 && !hot.empty(); ++solve) {
+        core::Design capped = design;
+        for (const Throttle& h : hot) {
+            const TrayLiquid& t = result.trays[h.tray];
+            capped.racks[static_cast<std::size_t>(t.rack)].slots[static_cast<std::size_t>(t.slot)].overrides.gpuPowerCapW =
+                h.bW;
+        }
+        const LiquidResult at = computeLiquid(capped, result.basis);
+        // A plate starved at the lower flow (its case not known): that tray keeps the linear reference.
+        std::erase_if(hot, [&](const Throttle& h) { return !std::isfinite(at.trays.at(h.tray).junctionC); });
+        bool done = true;
+        for (Throttle& h : hot) {
+            h.bC = at.trays.at(h.tray).junctionC;
+            done = done && std::abs(h.bC - h.limitC) < 0.01;
+        }
+        if (done)
+            break;
+        for (Throttle& h : hot) {
+            if (h.bC == h.aC)
+                continue;
+            const double next = h.bW - (h.bC - h.limitC) * (h.bW - h.aW) / (h.bC - h.aC);
+            h.aW = h.bW;
+            h.aC = h.bC;
+            h.bW = std::clamp(next, 0.0, h.fullW);
+        }
+    }
+    // The reference whose line through the full-power point gives the power found: P* = P (T − r) / (j − r).
+    for (const Throttle& h : hot) {
+        if (!(h.bW > 0) || !(h.bW < h.fullW))
+            continue;
+        result.trays[h.tray].idleJunctionC = (h.fullW * h.limitC - h.bW * h.fullC) / (h.fullW - h.bW);
+    }
+    return result;
+}
+
 std::shared_ptr<const LiquidResult> liquidFor(const core::Design& design, core::ResultStore& store)
 {
     if (auto r = store.get<LiquidResult>("liquid"))
         return r;
     // The budget's basis where the run has put it (analysis::solveCoupled), else nameplate.
     const auto basis = store.get<core::PowerBasis>("power-basis");
-    auto r = std::make_shared<const LiquidResult>(computeLiquid(design, basis ? *basis : core::PowerBasis::Nameplate));
+    auto r = std::make_shared<const LiquidResult>(
+        withThrottleReferences(design, computeLiquid(design, basis ? *basis : core::PowerBasis::Nameplate)));
     store.put<LiquidResult>("liquid", r);
     return r;
 }

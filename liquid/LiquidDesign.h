@@ -34,6 +34,10 @@ struct TrayLiquid {
     double gpuW = 0;          ///< per GPU (0 for parts without GPUs)
     /// case + GPU power × thermal.r_jc; NaN without r_jc; +∞ when the plate is starved (its case not known)
     double junctionC = NAN;
+    /// The junction with the GPUs at 0 W: the inlet plus the plate's rise from the tray's other heat
+    /// (its draw less its GPUs', a conservative split: their conversion loss stays in the rest).
+    /// NaN with junctionC; the inlet where the plate is starved.
+    double idleJunctionC = NAN;
     double maxJunctionC = NAN; ///< the GPU's max_operating_temp (else slowdown_temp); NaN: not in the catalog
     double supplyPortPa = 0;  ///< gauge (the fill pressure included)
     double returnPortPa = 0;
@@ -119,6 +123,15 @@ struct LiquidResult {
 /// needs and the catalog lacks, a loop that cannot be solved, or coolant temperatures outside the
 /// property tables. An empty result for a design without `liquid:`.
 LiquidResult computeLiquid(const core::Design& design, core::PowerBasis basis = core::PowerBasis::Nameplate);
+
+/// The junction each throttling tray's GPU clock limit scales from (TrayLiquid::idleJunctionC),
+/// refined so that the power the limit gives holds the junction at its GPUs' limit in the loop as
+/// solved at that power. A loop's flow follows its heat (flow per kW), so a plate's rise is not
+/// linear in GPU power: secant steps on each such tray's junction against its GPUs' power, each a
+/// solve of the whole design with every throttling tray capped (they throttle together), until
+/// every one is within 0.01 K of its limit (at most 6 solves). Trays within their limit keep the
+/// linear reference. computeLiquid's result with the references refined.
+LiquidResult withThrottleReferences(const core::Design& design, LiquidResult result);
 
 /// From `store` (key "liquid"), computed on first use at the basis the store holds under
 /// "power-basis" (analysis::solveCoupled puts it there), nameplate when none.

@@ -281,7 +281,9 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
                                  : air.coldAisleK;
         rear = front + riseRear;
     };
-    auto junction = [&](const ChassisModel& m, double flow, double front) {
+    // `idle`: the same with the GPUs at 0 W, the rest of the chassis' heat unchanged (ChassisThermal::
+    // gpuIdleJunctionK), the fans and the airflow as solved.
+    auto junction = [&](const ChassisModel& m, double flow, double front, bool idle = false) {
         if (m.gpus == 0)
             return front;
         // No air through it front to rear (every rotor failed: the neighbours' fans may even draw the
@@ -289,10 +291,10 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
         // steady junction temperature below any limit. Unbounded: they throttle to a stop.
         if (!(flow > 0))
             return m.heatW > 0 ? INFINITY : front;
-        const double local = front + m.preheat * m.heatW / (rhoCp * flow);
+        const double local = front + m.preheat * (m.heatW - (idle ? m.gpus * m.gpuW : 0.0)) / (rhoCp * flow);
         // Convective resistance falls with mass flow to the 0.8 power (turbulent forced convection).
         const double rsink = m.rsink * std::pow(m.sinkFlow / (flow * air.densityRatio), 0.8);
-        return local + m.gpuW * (m.rjc + rsink);
+        return local + (idle ? 0.0 : m.gpuW * (m.rjc + rsink));
     };
 
     // The room field's stratification: a chassis' air arrives this much warmer than the rack's mean.
@@ -432,6 +434,7 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
         // A chassis without GPUs has no GPU junction (the fan control's stand-in is its inlet: not a
         // figure to report beside the GPUs').
         t.gpuJunctionK = m.gpus == 0 || !m.junctionModel ? NAN : junction(m, flows[c], t.inletK);
+        t.gpuIdleJunctionK = m.gpus == 0 || !m.junctionModel ? NAN : junction(m, flows[c], t.inletK, true);
         t.fanSpeed = speed[c];
         t.failedRotors = m.failed;
         t.setpointK = m.setpointK;

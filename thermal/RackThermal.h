@@ -64,10 +64,16 @@ struct ChassisThermal {
     double fieldInletK = NAN, fieldInletMaxK = NAN;
     /// From the catalog; NaN when it lacks them (the rules then say "not checked").
     double setpointK = NAN, maxOperatingK = NAN, slowdownK = NAN;
+    /// The air-cooled GPU junction with its GPUs at 0 W and the rest of the chassis' heat unchanged
+    /// (the air it meets, preheated by the chassis' other heat): the clock model's thermal limit
+    /// scales only the rise above this with GPU power. (It scaled the whole rise above the inlet, as
+    /// if the CPUs' preheat went away with the GPUs' power: an optimistic clock.) NaN with gpuJunctionK.
+    double gpuIdleJunctionK = NAN;
     /// A GPU under a cold plate: its junction from the coolant loop (liquid/LiquidDesign.h: plate case
-    /// plus GPU power times r_jc) and the coolant arriving at its tray; NaN for air-cooled GPUs and
-    /// where the catalog lacks the figures. The clock model throttles on these where they are set.
-    double liquidJunctionK = NAN, liquidInletK = NAN;
+    /// plus GPU power times r_jc), and the same with its GPUs at 0 W (the coolant at its tray plus the
+    /// plate's rise from the tray's other heat); NaN for air-cooled GPUs and where the catalog lacks
+    /// the figures. The clock model throttles on these where they are set.
+    double liquidJunctionK = NAN, liquidIdleJunctionK = NAN;
     /// The junction its GPUs' clocks and rules judge: the loop's under a cold plate (+inf on a starved
     /// plate), else the air's. Every output's "GPU junction" is this one.
     double judgedJunctionK() const { return liquidJunctionK == liquidJunctionK ? liquidJunctionK : gpuJunctionK; }
