@@ -57,7 +57,8 @@ PulsePair pulsePair(const ComChannel& ch, const std::vector<cd>& h, const ComPar
         ha[k] = base;
         hb[k] = base * cd(0, f) / p.ctleZeroHz;
     }
-    return {shaper(ha), shaper(hb)};
+    const double delay = shaper.bulkDelayS(h); // one for both parts: they are summed sample by sample
+    return {shaper(ha, delay), shaper(hb, delay)};
 }
 
 PulseOptions pulseOptions(const ComParams& p)
@@ -381,7 +382,7 @@ ComResult computeCom(const ComChannel& original, const ComParams& p, bool withEy
         packaged = original;
         detail::applyPackage(packaged, p.package);
     }
-    const ComChannel ch = detail::resampled(p.package.enabled ? packaged : original, p.baudHz);
+    const ComChannel ch = detail::resampled(p.package.enabled ? packaged : original);
     ComResult best;
     best.comDb = -1e9;
     const double var = symbolVariance(p.levels);

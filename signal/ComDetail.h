@@ -16,7 +16,7 @@ namespace rdt::signal::detail {
 void applyPackage(ComChannel& ch, const PackageModel& m);
 
 /// The channel on a coarser grid when the data is finer than its delay needs.
-ComChannel resampled(const ComChannel& ch, double fb);
+ComChannel resampled(const ComChannel& ch);
 
 /// A discrete distribution on a symmetric voltage grid.
 struct Pdf {

@@ -88,13 +88,49 @@ PulseShaper::PulseShaper(const std::vector<double>& freqHz, const PulseOptions& 
     fft_->SetFlag(Eigen::FFT<double>::HalfSpectrum);
 }
 
-PulseResponse PulseShaper::operator()(const std::vector<cd>& h) const
+double bulkDelay(const std::vector<double>& freq_, const std::vector<cd>& h)
+{
+    const std::size_t m = freq_.size();
+    if (m < 8 || h.size() != m)
+        return 0;
+    const double step = (freq_.back() - freq_.front()) / static_cast<double>(m - 1);
+    const double k0 = freq_.front() / step;
+    if (!(step > 0) || std::abs(k0 - std::round(k0)) > 1e-6)
+        return 0;
+    for (std::size_t k = 0; k < m; ++k)
+        if (std::abs(freq_[k] - (freq_.front() + static_cast<double>(k) * step)) > 1e-6 * step)
+            return 0;
+    const auto first = static_cast<std::size_t>(std::llround(k0));
+    std::size_t n = 1;
+    while (n < 16 * (first + m))
+        n <<= 1;
+    std::vector<cd> spectrum(n / 2 + 1, cd(0.0));
+    for (std::size_t k = 0; k < m; ++k) // Hann taper to the last point: a compact main lobe
+        spectrum[first + k] = h[k] * 0.5 * (1.0 + std::cos(M_PI * static_cast<double>(first + k) /
+                                                             static_cast<double>(first + m)));
+    spectrum[0] = spectrum[0].real();
+    std::vector<double> time;
+    Eigen::FFT<double> fft;
+    fft.SetFlag(Eigen::FFT<double>::HalfSpectrum);
+    fft.inv(time, spectrum, static_cast<Eigen::Index>(n));
+    std::size_t at = 0;
+    for (std::size_t i = 1; i < time.size(); ++i)
+        if (std::abs(time[i]) > std::abs(time[at]))
+            at = i;
+    return static_cast<double>(at) / (static_cast<double>(n) * step);
+}
+
+PulseResponse PulseShaper::operator()(const std::vector<cd>& h, double delayS) const
 {
     PulseResponse p;
     p.samplesPerUi = o_.samplesPerUi;
     p.dtS = dt_;
     std::vector<cd> spectrum(n_ / 2 + 1, cd(0.0));
-    const Polar polar(h);
+    std::vector<cd> early(h);
+    if (delayS != 0)
+        for (std::size_t k = 0; k < early.size(); ++k)
+            early[k] *= std::polar(1.0, 2 * M_PI * freq_[k] * delayS);
+    const Polar polar(early);
     const double df = 1.0 / (static_cast<double>(n_) * dt_);
     for (std::size_t k = 0; k < shape_.size(); ++k) {
         const std::size_t j = upper_[k];
@@ -111,6 +147,8 @@ PulseResponse PulseShaper::operator()(const std::vector<cd>& h) const
                            (1 - t) * polar.phase[j - 1] + t * polar.phase[j]);
         }
         spectrum[k] = v * shape_[k];
+        if (delayS != 0)
+            spectrum[k] *= std::polar(1.0, -2 * M_PI * static_cast<double>(k) * df * delayS);
     }
     spectrum[n_ / 2] = spectrum[n_ / 2].real(); // the Nyquist bin of a real signal is real
     std::vector<double> time;
@@ -125,7 +163,8 @@ PulseResponse PulseShaper::operator()(const std::vector<cd>& h) const
 
 PulseResponse pulseResponse(const std::vector<double>& freqHz, const std::vector<cd>& h, const PulseOptions& o)
 {
-    return PulseShaper(freqHz, o)(h);
+    const PulseShaper shaper(freqHz, o);
+    return shaper(h, bulkDelay(freqHz, h));
 }
 
 double precursorEnergyFraction(const PulseResponse& p, double ui)

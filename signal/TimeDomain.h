@@ -34,11 +34,25 @@ struct PulseOptions {
 /// depends only on the grid and the options (record length, the symbol, receiver filter and
 /// band-edge taper per FFT bin, interpolation positions, the FFT plan) is prepared once, so a COM
 /// run that needs 2 × (1 + aggressors) responses pays for it once. Not thread-safe (the FFT plan).
+/// A channel's bulk delay, modulo the period its data grid implies (1 / step): the peak of its
+/// impulse response on that grid (Hann-tapered, 8× over-sampled in time). Taken out of H before its
+/// phase is unwrapped or interpolated: a long channel turns its phase by π or more per data step
+/// (6 m of twinax: 3.3 rad at 20 MHz), where unwrapping picks branches at random and values
+/// interpolated between points lose magnitude. 0 where the grid is not uniform from a multiple of
+/// its step (there the phase is taken as it is).
+double bulkDelay(const std::vector<double>& freqHz, const std::vector<std::complex<double>>& h);
+
 class PulseShaper {
 public:
     PulseShaper(const std::vector<double>& freqHz, const PulseOptions& options);
-    /// Pulse response of `h` (one value per grid frequency).
-    PulseResponse operator()(const std::vector<std::complex<double>>& h) const;
+    /// Pulse response of `h` (one value per grid frequency). `delayS` (bulkDelayS) is taken out of
+    /// `h` before its phase is unwrapped and interpolated, and put back exactly on the FFT's own
+    /// grid: a long channel turns its phase by up to π or more per data step, where unwrapping
+    /// picks branches at random and the interpolated spectrum is not the channel's. Responses
+    /// that are combined (a CTLE's two parts) must share one delay.
+    PulseResponse operator()(const std::vector<std::complex<double>>& h, double delayS = 0) const;
+    /// bulkDelay() of `h` on this shaper's grid.
+    double bulkDelayS(const std::vector<std::complex<double>>& h) const { return bulkDelay(freq_, h); }
     std::size_t recordSamples() const { return n_; }
 
 private:
