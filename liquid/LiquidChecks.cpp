@@ -18,11 +18,22 @@ using core::Severity;
 
 constexpr double kLpm = 1e-3 / 60.0;        ///< m³/s per L/min
 constexpr double kLpmPerKw = kLpm / 1e3;    ///< m³/s per W in one L/min per kW
-std::string lpm(double m3s)
+/// `v` with 4 significant digits, or as many more (up to 9) as tell it from `other` (a figure
+/// printed beside its limit: "102.5004 kPa, above its rated 102.5 kPa", never "102.5 above 102.5").
+std::string digits(double v, double other, const char* unit)
 {
-    char b[64];
-    std::snprintf(b, sizeof b, "%.4g L/min", m3s / kLpm);
-    return b;
+    char b[64], o[64];
+    for (int p = 4;; ++p) {
+        std::snprintf(b, sizeof b, "%.*g %s", p, v, unit);
+        std::snprintf(o, sizeof o, "%.*g %s", p, other, unit);
+        if (std::isnan(other) || v == other || std::string(b) != o || p >= 9)
+            return b;
+    }
+}
+
+std::string lpm(double m3s, double other = NAN)
+{
+    return digits(m3s / kLpm, other / kLpm, "L/min");
 }
 
 /// " at nameplate (110.4 kW modelled)" where the budget's basis puts the loop above its running heat.
@@ -34,18 +45,14 @@ std::string onBasis(const LiquidResult& L, const LoopLiquid& lo)
            core::formatQuantity(lo.heatW, Dimension::Power) + " modelled)";
 }
 
-std::string kpa(double pa)
+std::string kpa(double pa, double other = NAN)
 {
-    char b[64];
-    std::snprintf(b, sizeof b, "%.4g kPa", pa / 1e3);
-    return b;
+    return digits(pa / 1e3, other / 1e3, "kPa");
 }
 
-std::string degc(double c)
+std::string degc(double c, double other = NAN)
 {
-    char b[64];
-    std::snprintf(b, sizeof b, "%.4g degC", c);
-    return b;
+    return digits(c, other, "degC");
 }
 
 const core::Slot& slotOf(const core::CheckContext& ctx, const TrayLiquid& t)
@@ -151,14 +158,14 @@ void registerChecks(core::CheckRegistry& registry)
             for (const TrayLiquid& t : L->trays)
                 if (t.flowM3s > t.connectorRatedM3s * (1 + 1e-9))
                     ctx.report(t.id,
-                               "tray connector pair carries " + lpm(t.flowM3s) + ", above its rated " +
-                                   lpm(t.connectorRatedM3s),
+                               "tray connector pair carries " + lpm(t.flowM3s, t.connectorRatedM3s) + ", above its rated " +
+                                   lpm(t.connectorRatedM3s, t.flowM3s),
                                t.flowM3s / kLpm, t.connectorRatedM3s / kLpm, "L/min", slotOf(ctx, t).loc);
             for (const RackLiquid& r : L->racks)
                 if (r.flowM3s > r.connectorRatedM3s * (1 + 1e-9))
                     ctx.report(r.id,
-                               "rack connector carries " + lpm(r.flowM3s) + ", above its rated " +
-                                   lpm(r.connectorRatedM3s),
+                               "rack connector carries " + lpm(r.flowM3s, r.connectorRatedM3s) + ", above its rated " +
+                                   lpm(r.connectorRatedM3s, r.flowM3s),
                                r.flowM3s / kLpm, r.connectorRatedM3s / kLpm, "L/min", rackOf(ctx, r).loc);
         });
     registry.add(
@@ -176,20 +183,20 @@ void registerChecks(core::CheckRegistry& registry)
             for (const TrayLiquid& t : L->trays)
                 if (t.supplyPortPa > t.connectorMaxPa * (1 + 1e-9))
                     ctx.report(t.id,
-                               "supply port at " + kpa(t.supplyPortPa) + " gauge, above the connector pair's " +
-                                   kpa(t.connectorMaxPa),
+                               "supply port at " + kpa(t.supplyPortPa, t.connectorMaxPa) + " gauge, above the connector pair's " +
+                                   kpa(t.connectorMaxPa, t.supplyPortPa),
                                t.supplyPortPa / 1e3, t.connectorMaxPa / 1e3, "kPa", slotOf(ctx, t).loc);
             for (const RackLiquid& r : L->racks) {
                 if (r.inletPa > r.manifoldMaxPa * (1 + 1e-9))
                     ctx.report(r.id,
-                               "manifold at " + kpa(r.inletPa) + " gauge at its highest port, above its rated " +
-                                   kpa(r.manifoldMaxPa),
+                               "manifold at " + kpa(r.inletPa, r.manifoldMaxPa) + " gauge at its highest port, above its rated " +
+                                   kpa(r.manifoldMaxPa, r.inletPa),
                                r.inletPa / 1e3, r.manifoldMaxPa / 1e3, "kPa", rackOf(ctx, r).loc);
                 const double outlet = r.connectorBoundPa;
                 if (outlet > r.connectorMaxPa * (1 + 1e-9))
                     ctx.report(r.id,
-                               "rack connector may see the pumps' outlet, " + kpa(outlet) + " gauge, above its rated " +
-                                   kpa(r.connectorMaxPa),
+                               "rack connector may see the pumps' outlet, " + kpa(outlet, r.connectorMaxPa) + " gauge, above its rated " +
+                                   kpa(r.connectorMaxPa, outlet),
                                outlet / 1e3, r.connectorMaxPa / 1e3, "kPa", rackOf(ctx, r).loc);
             }
         });
@@ -206,8 +213,8 @@ void registerChecks(core::CheckRegistry& registry)
             for (const TrayLiquid& t : L->trays)
                 if (t.outletC > t.connectorMaxC + 1e-9)
                     ctx.report(t.id,
-                               "coolant leaves the tray at " + degc(t.outletC) + ", above its connector pair's " +
-                                   degc(t.connectorMaxC),
+                               "coolant leaves the tray at " + degc(t.outletC, t.connectorMaxC) + ", above its connector pair's " +
+                                   degc(t.connectorMaxC, t.outletC),
                                t.outletC, t.connectorMaxC, "degC", slotOf(ctx, t).loc);
         });
     registry.add(

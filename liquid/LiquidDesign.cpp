@@ -407,11 +407,14 @@ LiquidResult computeLiquid(const core::Design& d, core::PowerBasis basis)
 
 LiquidResult withThrottleReferences(const core::Design& design, LiquidResult result)
 {
-    // Each throttling tray: its GPUs' power and junction at the last two points of its secant.
+    // Each throttling tray: its GPUs' power (as drawn, per GPU) and junction at the last two points
+    // of its secant, and the cap the next solve sets.
     struct Throttle {
         std::size_t tray;
         double limitC, fullW, fullC; // the anchor: full power as designed, and its junction
         double aW, aC, bW, bC;       // the secant's last two points
+        double capW;                 // the cap the next solve gives its GPUs
+        bool stopped = false;        // its plate starves at the throttled flow: its GPUs stop
     };
     std::vector<Throttle> hot;
     for (std::size_t i = 0; i < result.trays.size(); ++i) {
@@ -420,39 +423,58 @@ LiquidResult withThrottleReferences(const core::Design& design, LiquidResult res
             !(t.junctionC > t.maxJunctionC) || !(t.idleJunctionC < t.maxJunctionC))
             continue; // within its limit, starved (it stops), or over it even at 0 W (it stops)
         const double first = t.gpuW * (t.maxJunctionC - t.idleJunctionC) / (t.junctionC - t.idleJunctionC);
-        hot.push_back({i, t.maxJunctionC, t.gpuW, t.junctionC, t.gpuW, t.junctionC, first, NAN});
+        hot.push_back({i, t.maxJunctionC, t.gpuW, t.junctionC, t.gpuW, t.junctionC, NAN, NAN, first});
     }
+    // A cap of 0 reads as "no cap": the lowest cap tried is 1 % of the GPU's designed power.
+    const auto floorOf = [](const Throttle& h) { return 0.01 * h.fullW; };
     for (int solve = 0; solve < 6 && !hot.empty(); ++solve) {
         core::Design capped = design;
         for (const Throttle& h : hot) {
             const TrayLiquid& t = result.trays[h.tray];
             capped.racks[static_cast<std::size_t>(t.rack)].slots[static_cast<std::size_t>(t.slot)].overrides.gpuPowerCapW =
-                h.bW;
+                h.capW;
         }
-        const LiquidResult at = computeLiquid(capped, result.basis);
-        // A plate starved at the lower flow (its case not known): that tray keeps the linear reference.
-        std::erase_if(hot, [&](const Throttle& h) { return !std::isfinite(at.trays.at(h.tray).junctionC); });
+        LiquidResult at;
+        try {
+            at = computeLiquid(capped, result.basis);
+        } catch (const std::exception&) {
+            break; // the throttled loop does not solve: the straight-line references stand
+        }
         bool done = true;
         for (Throttle& h : hot) {
-            h.bC = at.trays.at(h.tray).junctionC;
+            if (h.stopped)
+                continue;
+            const TrayLiquid& t = at.trays.at(h.tray);
+            if (!std::isfinite(t.junctionC)) {
+                // Starved at the throttled loop's lower flow: its case is not known, and as any
+                // starved plate's GPUs, they stop (and draw their least from here on).
+                h.stopped = true;
+                h.capW = floorOf(h);
+                continue;
+            }
+            h.bW = t.gpuW;
+            h.bC = t.junctionC;
             done = done && std::abs(h.bC - h.limitC) < 0.01;
         }
         if (done)
             break;
         for (Throttle& h : hot) {
-            if (h.bC == h.aC)
+            if (h.stopped || h.bC == h.aC || h.bW == h.aW)
                 continue;
             const double next = h.bW - (h.bC - h.limitC) * (h.bW - h.aW) / (h.bC - h.aC);
             h.aW = h.bW;
             h.aC = h.bC;
-            h.bW = std::clamp(next, 0.0, h.fullW);
+            h.capW = std::clamp(next, floorOf(h), h.fullW);
         }
     }
-    // The reference whose line through the full-power point gives the power found: P* = P (T − r) / (j − r).
+    // The reference whose line through the full-power point gives the power found,
+    // P* = P (T − r) / (j − r); a stopped tray's is its limit (P* = 0).
     for (const Throttle& h : hot) {
-        if (!(h.bW > 0) || !(h.bW < h.fullW))
-            continue;
-        result.trays[h.tray].idleJunctionC = (h.fullW * h.limitC - h.bW * h.fullC) / (h.fullW - h.bW);
+        double& ref = result.trays[h.tray].idleJunctionC;
+        if (h.stopped)
+            ref = h.limitC;
+        else if (std::isfinite(h.bW) && h.bW > 0 && h.bW < h.fullW)
+            ref = (h.fullW * h.limitC - h.bW * h.fullC) / (h.fullW - h.bW);
     }
     return result;
 }

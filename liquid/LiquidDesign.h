@@ -34,9 +34,12 @@ struct TrayLiquid {
     double gpuW = 0;          ///< per GPU (0 for parts without GPUs)
     /// case + GPU power × thermal.r_jc; NaN without r_jc; +∞ when the plate is starved (its case not known)
     double junctionC = NAN;
-    /// The junction with the GPUs at 0 W: the inlet plus the plate's rise from the tray's other heat
-    /// (its draw less its GPUs', a conservative split: their conversion loss stays in the rest).
-    /// NaN with junctionC; the inlet where the plate is starved.
+    /// The reference the GPU clock's thermal limit scales from (analysis/GpuClocks.cpp): the power
+    /// it gives is P (T_limit − this) / (junction − this). Computed as the junction with the GPUs at
+    /// 0 W (the inlet plus the plate's rise from the tray's other heat: its draw less its GPUs', a
+    /// conservative split, their conversion loss staying in the rest); where the tray throttles, a
+    /// fitted value, not a temperature (withThrottleReferences), and its limit where the throttled
+    /// loop starves its plate (its GPUs stop). NaN with junctionC; the inlet where the plate is starved.
     double idleJunctionC = NAN;
     double maxJunctionC = NAN; ///< the GPU's max_operating_temp (else slowdown_temp); NaN: not in the catalog
     double supplyPortPa = 0;  ///< gauge (the fill pressure included)
@@ -129,8 +132,11 @@ LiquidResult computeLiquid(const core::Design& design, core::PowerBasis basis = 
 /// solved at that power. A loop's flow follows its heat (flow per kW), so a plate's rise is not
 /// linear in GPU power: secant steps on each such tray's junction against its GPUs' power, each a
 /// solve of the whole design with every throttling tray capped (they throttle together), until
-/// every one is within 0.01 K of its limit (at most 6 solves). Trays within their limit keep the
-/// linear reference. computeLiquid's result with the references refined.
+/// every one is within 0.01 K of its limit (at most 6 solves, each as costly as the loop's own).
+/// A tray whose plate starves at the throttled flow stops (its reference is its limit). Trays
+/// within their limit at the design point keep the linear reference, and are not re-judged in the
+/// throttled loop (its lower flow could warm them: not modelled). A throttled loop that does not
+/// solve leaves the linear references. computeLiquid's result with the references refined.
 LiquidResult withThrottleReferences(const core::Design& design, LiquidResult result);
 
 /// From `store` (key "liquid"), computed on first use at the basis the store holds under

@@ -53,9 +53,11 @@ struct ClockLimit {
 };
 
 /// The clock of one GPU given its power cap, the highest cap its rack can feed (NaN: no limit),
-/// and its thermal state: junction `junctionK` at board power `atPowerW` with inlet air `inletK`
-/// (NaN junction: not modelled). Above its throttle temperature (throttleK()) the GPU lowers power
-/// until the junction is back at it; junction rise over inlet is taken as proportional to power.
+/// and its thermal state: junction `junctionK` at board power `atPowerW`, and `inletK`, the junction
+/// it would have at 0 W (the chassis' other heat included: ChassisThermal::gpuIdleJunctionK, or the
+/// loop's reference under a cold plate; NaN junction: not modelled). Above its throttle temperature
+/// (throttleK()) the GPU lowers power until the junction is back at it; the junction's rise above
+/// `inletK` is taken as proportional to power.
 ClockLimit gpuClock(const GpuSpec& gpu, double capW, double rackFitW, double junctionK, double inletK, double atPowerW);
 
 /// One telemetry sample under load: board power and SM clock.

@@ -144,6 +144,8 @@ ComChannel resampled(const ComChannel& ch)
     // wrong where the phase turns by π or more per step (6 m of twinax at 20 MHz gave a short delay,
     // and the channel was "resampled" onto a 50 MHz grid that could not hold it).
     const double delay = bulkDelay(ch.freqHz, ch.thru);
+    if (!std::isfinite(delay))
+        return ch; // a grid not uniform: kept as it is
     const double want = 1.0 / (2.0 * (delay + 10e-9));
     if (want < 2 * step)
         return ch;
@@ -159,7 +161,7 @@ ComChannel resampled(const ComChannel& ch)
         upper[k] =
             static_cast<std::size_t>(std::upper_bound(ch.freqHz.begin(), ch.freqHz.end(), f[k]) - ch.freqHz.begin());
     auto resample = [&](const std::vector<cd>& raw) {
-        const double tau = bulkDelay(ch.freqHz, raw);
+        const double known = bulkDelay(ch.freqHz, raw), tau = std::isfinite(known) ? known : 0.0;
         std::vector<cd> h(raw.size());
         for (std::size_t k = 0; k < h.size(); ++k)
             h[k] = raw[k] * std::polar(1.0, 2 * M_PI * ch.freqHz[k] * tau);

@@ -30,17 +30,19 @@ struct PulseOptions {
     double rxBandwidthFraction = 0.75; ///< Butterworth −3 dB at this fraction of the baud rate (0 = none)
 };
 
+/// A channel's bulk delay, modulo the period its data grid implies (1 / step): the peak of its
+/// impulse response's envelope on that grid (the one-sided spectrum, Hann-tapered, inverse FFT'd
+/// complex and 8× over-sampled in time; a grid starting off a multiple of its step only shifts the
+/// envelope's carrier). Taken out of H before its phase is unwrapped or interpolated: a long channel
+/// turns its phase by π or more per data step (6 m of twinax: 3.3 rad at 20 MHz), where unwrapping
+/// picks branches at random and values interpolated between points lose magnitude. NaN where the
+/// grid is not uniform within 1 % of its step (not known: there the phase is taken as it is).
+double bulkDelay(const std::vector<double>& freqHz, const std::vector<std::complex<double>>& h);
+
 /// Turns transfer functions sampled on one frequency grid into pulse responses. Everything that
 /// depends only on the grid and the options (record length, the symbol, receiver filter and
 /// band-edge taper per FFT bin, interpolation positions, the FFT plan) is prepared once, so a COM
 /// run that needs 2 × (1 + aggressors) responses pays for it once. Not thread-safe (the FFT plan).
-/// A channel's bulk delay, modulo the period its data grid implies (1 / step): the peak of its
-/// impulse response on that grid (Hann-tapered, 8× over-sampled in time). Taken out of H before its
-/// phase is unwrapped or interpolated: a long channel turns its phase by π or more per data step
-/// (6 m of twinax: 3.3 rad at 20 MHz), where unwrapping picks branches at random and values
-/// interpolated between points lose magnitude. 0 where the grid is not uniform from a multiple of
-/// its step (there the phase is taken as it is).
-double bulkDelay(const std::vector<double>& freqHz, const std::vector<std::complex<double>>& h);
 
 class PulseShaper {
 public:
@@ -51,7 +53,7 @@ public:
     /// picks branches at random and the interpolated spectrum is not the channel's. Responses
     /// that are combined (a CTLE's two parts) must share one delay.
     PulseResponse operator()(const std::vector<std::complex<double>>& h, double delayS = 0) const;
-    /// bulkDelay() of `h` on this shaper's grid.
+    /// bulkDelay() of `h` on this shaper's grid (NaN: not known).
     double bulkDelayS(const std::vector<std::complex<double>>& h) const { return bulkDelay(freq_, h); }
     std::size_t recordSamples() const { return n_; }
 

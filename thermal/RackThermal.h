@@ -70,9 +70,9 @@ struct ChassisThermal {
     /// if the CPUs' preheat went away with the GPUs' power: an optimistic clock.) NaN with gpuJunctionK.
     double gpuIdleJunctionK = NAN;
     /// A GPU under a cold plate: its junction from the coolant loop (liquid/LiquidDesign.h: plate case
-    /// plus GPU power times r_jc), and the same with its GPUs at 0 W (the coolant at its tray plus the
-    /// plate's rise from the tray's other heat); NaN for air-cooled GPUs and where the catalog lacks
-    /// the figures. The clock model throttles on these where they are set.
+    /// plus GPU power times r_jc), and the reference its clock's thermal limit scales from
+    /// (TrayLiquid::idleJunctionC: the junction at 0 GPU W, refined where it throttles); NaN for
+    /// air-cooled GPUs and where the catalog lacks the figures. The clock model throttles on these.
     double liquidJunctionK = NAN, liquidIdleJunctionK = NAN;
     /// The junction its GPUs' clocks and rules judge: the loop's under a cold plate (+inf on a starved
     /// plate), else the air's. Every output's "GPU junction" is this one.

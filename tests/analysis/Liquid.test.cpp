@@ -249,6 +249,14 @@ TEST_CASE("liquid rules with a catalog limit fire just over it at their own subj
         Scratch s;
         const auto over = withTray(s, {{rated, "rated_flow: " + fmt(maxFlow / kLpm * (1 - 1e-6)) + " L/min"}});
         CHECK(fires(over, "liquid.connector.flow", flowTray));
+        // 1e-6 over: the message gives the two figures with the digits that tell them apart.
+        for (const core::Violation& v : over.violations)
+            if (v.rule == "liquid.connector.flow" && v.subject == flowTray) {
+                const auto at = v.message.find("carries "), ratedAt = v.message.find("rated ");
+                REQUIRE(at != std::string::npos);
+                REQUIRE(ratedAt != std::string::npos);
+                CHECK(std::stod(v.message.substr(at + 8)) > std::stod(v.message.substr(ratedAt + 6)));
+            }
     }
     {
         Scratch s;
@@ -260,6 +268,13 @@ TEST_CASE("liquid rules with a catalog limit fire just over it at their own subj
         Scratch s;
         const auto over = withTray(s, {{maxP, "max_pressure: " + fmt(maxPort * (1 - 1e-6)) + " Pa"}});
         CHECK(fires(over, "liquid.connector.pressure", portTray));
+        for (const core::Violation& v : over.violations)
+            if (v.rule == "liquid.connector.pressure" && v.subject == portTray) {
+                const auto at = v.message.find("port at "), ratedAt = v.message.find("pair's ");
+                REQUIRE(at != std::string::npos);
+                REQUIRE(ratedAt != std::string::npos);
+                CHECK(std::stod(v.message.substr(at + 8)) > std::stod(v.message.substr(ratedAt + 7)));
+            }
         Scratch s2;
         const auto under = withTray(s2, {{maxP, "max_pressure: " + fmt(maxPort * (1 + 1e-6)) + " Pa"}});
         CHECK(subjects(under, "liquid.connector.pressure").empty());
