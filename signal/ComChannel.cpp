@@ -160,8 +160,9 @@ ComChannel resampled(const ComChannel& ch)
     for (std::size_t k = 0; k < f.size(); ++k)
         upper[k] =
             static_cast<std::size_t>(std::upper_bound(ch.freqHz.begin(), ch.freqHz.end(), f[k]) - ch.freqHz.begin());
-    auto resample = [&](const std::vector<cd>& raw) {
-        const double known = bulkDelay(ch.freqHz, raw), tau = std::isfinite(known) ? known : 0.0;
+    // Each channel's delay (the thru's is known already: one FFT fewer per COM).
+    auto resample = [&](const std::vector<cd>& raw, double known) {
+        const double tau = std::isfinite(known) ? known : 0.0;
         std::vector<cd> h(raw.size());
         for (std::size_t k = 0; k < h.size(); ++k)
             h[k] = raw[k] * std::polar(1.0, 2 * M_PI * ch.freqHz[k] * tau);
@@ -184,11 +185,11 @@ ComChannel resampled(const ComChannel& ch)
     };
     ComChannel out;
     out.freqHz = f;
-    out.thru = resample(ch.thru);
+    out.thru = resample(ch.thru, delay);
     for (const auto& a : ch.fext)
-        out.fext.push_back(resample(a));
+        out.fext.push_back(resample(a, bulkDelay(ch.freqHz, a)));
     for (const auto& a : ch.next)
-        out.next.push_back(resample(a));
+        out.next.push_back(resample(a, bulkDelay(ch.freqHz, a)));
     return out;
 }
 

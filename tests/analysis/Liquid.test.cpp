@@ -244,19 +244,28 @@ TEST_CASE("liquid rules with a catalog limit fire just over it at their own subj
     auto fires = [](const analysis::RunResult& r, const std::string& rule, const std::string& subject) {
         return subjects(r, rule).count(subject) > 0;
     };
+    // The violation's message prints the figure (after `figureTag`) above its limit (after `limitTag`).
+    const auto printsFigureOverLimit = [](const auto& r, const std::string& rule, const std::string& subject,
+                                          const std::string& figureTag, const std::string& limitTag) {
+        int seen = 0;
+        for (const core::Violation& v : r.violations)
+            if (v.rule == rule && v.subject == subject) {
+                ++seen;
+                const auto at = v.message.find(figureTag), limitAt = v.message.find(limitTag);
+                REQUIRE(at != std::string::npos);
+                REQUIRE(limitAt != std::string::npos);
+                CHECK(std::stod(v.message.substr(at + figureTag.size())) >
+                      std::stod(v.message.substr(limitAt + limitTag.size())));
+            }
+        CHECK(seen == 1);
+    };
     const std::string rated = "rated_flow: {value: 9 L/min, source: \"[LC-L8]\"}";
     {
         Scratch s;
         const auto over = withTray(s, {{rated, "rated_flow: " + fmt(maxFlow / kLpm * (1 - 1e-6)) + " L/min"}});
         CHECK(fires(over, "liquid.connector.flow", flowTray));
         // 1e-6 over: the message gives the two figures with the digits that tell them apart.
-        for (const core::Violation& v : over.violations)
-            if (v.rule == "liquid.connector.flow" && v.subject == flowTray) {
-                const auto at = v.message.find("carries "), ratedAt = v.message.find("rated ");
-                REQUIRE(at != std::string::npos);
-                REQUIRE(ratedAt != std::string::npos);
-                CHECK(std::stod(v.message.substr(at + 8)) > std::stod(v.message.substr(ratedAt + 6)));
-            }
+        printsFigureOverLimit(over, "liquid.connector.flow", flowTray, "carries ", "rated ");
     }
     {
         Scratch s;
@@ -268,13 +277,7 @@ TEST_CASE("liquid rules with a catalog limit fire just over it at their own subj
         Scratch s;
         const auto over = withTray(s, {{maxP, "max_pressure: " + fmt(maxPort * (1 - 1e-6)) + " Pa"}});
         CHECK(fires(over, "liquid.connector.pressure", portTray));
-        for (const core::Violation& v : over.violations)
-            if (v.rule == "liquid.connector.pressure" && v.subject == portTray) {
-                const auto at = v.message.find("port at "), ratedAt = v.message.find("pair's ");
-                REQUIRE(at != std::string::npos);
-                REQUIRE(ratedAt != std::string::npos);
-                CHECK(std::stod(v.message.substr(at + 8)) > std::stod(v.message.substr(ratedAt + 7)));
-            }
+        printsFigureOverLimit(over, "liquid.connector.pressure", portTray, "port at ", "pair's ");
         Scratch s2;
         const auto under = withTray(s2, {{maxP, "max_pressure: " + fmt(maxPort * (1 + 1e-6)) + " Pa"}});
         CHECK(subjects(under, "liquid.connector.pressure").empty());
