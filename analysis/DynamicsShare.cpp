@@ -30,6 +30,14 @@ void resolveComputeShare(core::Dynamics& dy, DynamicsResult& out, int jobGpus, c
                                                             *workload->parallel, throughput->hierarchy, throughput->nccl);
     if (!s.error.empty())
         throw core::InputError(workload->parallelLoc, "compute_share: auto: " + s.error);
+    if (!std::isfinite(s.computeShare)) {
+        // The gradient sync crosses nodes whose link the design does not give.
+        out.notChecked = "compute_share: auto needs the bandwidth between nodes: " +
+                         (throughput->hierarchy.scaleOutUnknown.empty() ? std::string("the collective model gives none")
+                                                                        : throughput->hierarchy.scaleOutUnknown);
+        out.notCheckedLoc = dy.loc;
+        return;
+    }
     out.split = s;
     dy.computeShare = s.computeShare;
     const models::ParallelLayout& l = *workload->parallel;

@@ -170,7 +170,11 @@ NcclComparison compareNccl(const hil::NcclLog& log, const NcclModel& model, cons
             ratios.push_back(row.ratio);
         out.rows.push_back(row);
     }
-    if (noneApplies)
+    if (noneApplies && n > model.hierarchy.gpusPerNode && !model.hierarchy.scaleOutUnknown.empty())
+        notes.push_back("the bandwidth between nodes is not known (" + model.hierarchy.scaleOutUnknown + "): " +
+                        std::string(models::collectiveName(*op)) + " on " + std::to_string(n) +
+                        " GPUs is not predicted");
+    else if (noneApplies)
         notes.push_back("no allowed algorithm applies to " + std::string(models::collectiveName(*op)) + " on " +
                         std::to_string(n) + " GPUs here: those sizes are not predicted");
     if (!model.hierarchy.sharp && std::find(sel.allowed.begin(), sel.allowed.end(),

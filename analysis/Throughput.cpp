@@ -37,11 +37,17 @@ models::Hierarchy hierarchyFor(const core::Design& d, const signal::SignalResult
         double rate = nic ? nic->value("port_rate", 0.0) : 0.0; // bit/s
         if (!nic || nics == 0)
             out.notes.push_back("chassis " + chassis->slug + " has no NICs in the catalog: no scale-out bandwidth");
-        // The NIC-to-switch link class sets the lane rate the NICs negotiate.
+        // The NIC-to-switch link class sets the lane rate the NICs negotiate. Without one the design
+        // does not say what the NICs plug into (a switch of slower ports, nothing at all): the
+        // bandwidth between nodes is not known, and never the NIC's own rate taken as given.
+        bool cabled = false;
         for (std::size_t i = 0; i < d.links.size() && i < sig.links.size(); ++i) {
             const core::LinkClass& l = d.links[i];
-            if (l.from.partSlug != chassis->slug || l.medium == "pcie-gen5" || l.scope == "chassis")
+            // (A single port-to-port link, a bring-up cable, says nothing of every node's NICs.)
+            if (l.from.partSlug != chassis->slug || l.medium == "pcie-gen5" || l.scope == "chassis" ||
+                !l.fromSlot.empty())
                 continue;
+            cabled = true;
             const signal::LinkVerdict& v = sig.links[i];
             const double full = v.kind == "copper" || v.kind == "optical" ? 100.0 : v.laneRateGbps;
             if (v.laneRateGbps < full) {
@@ -72,6 +78,18 @@ models::Hierarchy hierarchyFor(const core::Design& d, const signal::SignalResult
                                     " each way over x16 between the GPUs and their NICs: NIC rate limited to it"
                               : std::string("nothing between the GPUs and their NICs: no scale-out bandwidth")));
             }
+        }
+        // A declared fabric: section says the NICs are on that fabric (at their own rate; no link
+        // class checks their lanes, and a note says so).
+        if (nic && nics > 0 && !cabled && d.fabric.declared)
+            out.notes.push_back("no links: class runs from " + chassis->slug + "'s NICs: they are taken at their " +
+                                core::formatQuantity(rate, Dimension::DataRate) + " on the design's " + d.fabric.kind +
+                                " fabric, their channels not checked");
+        if (nic && nics > 0 && !cabled && !d.fabric.declared) {
+            h.scaleOutUnknown = "no links: class runs from " + chassis->slug +
+                                "'s NICs to a switch, and no fabric: section names their network, so the design "
+                                "does not say what they plug into";
+            rate = NAN;
         }
         out.nicRateGbps = rate / 1e9;
         h.nodeNetBps = nics * rate / 8.0 * out.nccl.nicEfficiency;
@@ -223,6 +241,10 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
 
     out.hierarchy = hierarchyFor(d, sig, out, firstGpu, firstChassis);
     const models::Hierarchy& h = out.hierarchy;
+    if (!h.scaleOutUnknown.empty() && out.gpus > h.gpusPerNode)
+        out.notes.push_back("bandwidth between nodes not checked: " + h.scaleOutUnknown +
+                            "; collectives over more than " + std::to_string(h.gpusPerNode) +
+                            " GPUs, and the targets on them, are not checked");
 
     // Collectives per scope with nccl-tests' size sweep.
     std::vector<std::pair<std::string, int>> scopes = {{h.nodeScope, h.gpusPerNode}};
@@ -340,6 +362,15 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
             else if (t.metric == "goodput")
                 v = out.checkpoint ? out.checkpoint->goodput : NAN;
             r.value = v;
+            if (std::isnan(v)) {
+                if (t.metric == "sustained_tflops" || t.metric == "cluster_sustained")
+                    r.why = "a GPU's catalog entry lacks its peak in this data type";
+                else if ((t.metric == "busbw" || t.metric == "algbw" || t.metric == "allgather_normalised") &&
+                         !h.scaleOutUnknown.empty() && n > h.gpusPerNode)
+                    r.why = h.scaleOutUnknown;
+                else if (t.metric == "checkpoint_save_s" || t.metric == "goodput")
+                    r.why = "the checkpoint model lacks a figure (see its note)";
+            }
             r.pass = r.meets();
             if (t.gpus > out.gpus) {
                 // A 24,576-GPU target says nothing about a 16-GPU design: not applicable, not failed.
@@ -378,9 +409,14 @@ std::vector<core::Violation> targetViolations(const ThroughputResult& t)
         const double limit = targetDisplay(r.limit, r.dim).first;
         char text[200];
         const std::string what = r.dtype.empty() ? r.metric : r.metric + " (" + r.dtype + ")";
-        std::snprintf(text, sizeof text, "%s is %.4g %s, %s %.4g %s", what.c_str(), value, unit,
-                      r.isMin ? "needs at least" : "must not exceed", limit, unit);
-        v.message = text;
+        if (std::isnan(value))
+            // Not known is not a pass: the target stays an error, saying what is missing.
+            std::snprintf(text, sizeof text, "%s not checked (%s needs %s %.4g %s)", what.c_str(),
+                          r.id.c_str(), r.isMin ? "at least" : "at most", limit, unit);
+        else
+            std::snprintf(text, sizeof text, "%s is %.4g %s, %s %.4g %s", what.c_str(), value, unit,
+                          r.isMin ? "needs at least" : "must not exceed", limit, unit);
+        v.message = text + (std::isnan(value) && !r.why.empty() ? ": " + r.why : std::string());
         v.measured = value;
         v.limit = limit;
         v.unit = unit;

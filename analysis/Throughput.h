@@ -144,6 +144,7 @@ struct TargetResult {
     double value = 0, limit = 0; ///< SI
     bool isMin = true, pass = false;
     bool applicable = true; ///< false: the target asks for more GPUs than the design has ("n/a")
+    std::string why;        ///< a NaN value: what is not known
     core::Dimension dim = core::Dimension::Ratio;
     core::SourceLoc loc;
     /// The value within its limit (an unknown value never is).

@@ -460,13 +460,20 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
         const std::string where = t.hierarchy.nodeScope == "nvlink-domain"
                                       ? "in the " + std::to_string(node) + "-GPU NVLink domain"
                                       : std::string("in a node");
-        std::snprintf(buf, sizeof buf,
-                      "network  busbw at 1 GiB: AllReduce %.0f GB/s %s, %.0f GB/s across a pod; "
-                      "AllGather %.0f GB/s across a pod, %.0f GB/s across all; AlltoAll %.0f GB/s across all "
-                      "(%s fabric)\n",
-                      bw(models::Collective::AllReduce, node), where.c_str(), bw(models::Collective::AllReduce, pod),
-                      bw(models::Collective::AllGather, pod), bw(models::Collective::AllGather, t.gpus),
-                      bw(models::Collective::AllToAll, t.gpus), t.fabric.c_str());
+        if (!t.hierarchy.scaleOutUnknown.empty() && t.gpus > node) {
+            std::snprintf(buf, sizeof buf, "network  busbw at 1 GiB: AllReduce %.0f GB/s %s; across nodes not checked: ",
+                          bw(models::Collective::AllReduce, node), where.c_str());
+            out << buf << t.hierarchy.scaleOutUnknown << "\n";
+            buf[0] = '\0';
+        } else
+            std::snprintf(buf, sizeof buf,
+                          "network  busbw at 1 GiB: AllReduce %.0f GB/s %s, %.0f GB/s across a pod; "
+                          "AllGather %.0f GB/s across a pod, %.0f GB/s across all; AlltoAll %.0f GB/s across all "
+                          "(%s fabric)\n",
+                          bw(models::Collective::AllReduce, node), where.c_str(),
+                          bw(models::Collective::AllReduce, pod), bw(models::Collective::AllGather, pod),
+                          bw(models::Collective::AllGather, t.gpus), bw(models::Collective::AllToAll, t.gpus),
+                          t.fabric.c_str());
         out << buf;
         if (t.checkpoint && t.checkpoint->checked) {
             const analysis::CheckpointResult& ck = *t.checkpoint;

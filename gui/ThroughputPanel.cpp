@@ -468,7 +468,9 @@ void ThroughputPanel::rebuild()
                                          std::string("cluster")}) {
             for (const auto& c : t->collectives)
                 if (static_cast<int>(c.op) == op && c.scope == scope && c.sizeB == 1073741824.0)
-                    item->setText(col, QString("%1 GB/s").arg(c.busbwGBps, 0, 'f', c.busbwGBps < 10 ? 1 : 0));
+                    item->setText(col, std::isfinite(c.busbwGBps)
+                                           ? QString("%1 GB/s").arg(c.busbwGBps, 0, 'f', c.busbwGBps < 10 ? 1 : 0)
+                                           : tr("not checked"));
             item->setTextAlignment(col, Qt::AlignRight | Qt::AlignVCenter);
             ++col;
         }

@@ -134,6 +134,8 @@ CollectiveTime collectiveTime(Collective op, Algorithm algo, int n, double sizeB
     const double nan = NAN;
     if (n < 2)
         return finish(op, algo, n, sizeB, nan);
+    if (n > h.gpusPerNode && !h.scaleOutUnknown.empty())
+        return CollectiveTime::unknown(algo);
     const int g = std::min(n, h.gpusPerNode);
     const int nodes = (n + h.gpusPerNode - 1) / h.gpusPerNode;
     const bool multiNode = nodes > 1;
@@ -243,6 +245,8 @@ CollectiveTime bestCollective(Collective op, int n, double sizeB, const Hierarch
 {
     if (allowed.empty())
         return bestCollective(op, n, sizeB, h, p);
+    if (n > h.gpusPerNode && !h.scaleOutUnknown.empty())
+        return CollectiveTime::unknown();
     // AlltoAll is point-to-point: NCCL_ALGO does not restrict it.
     if (op == Collective::AllToAll)
         return collectiveTime(op, Algorithm::Direct, n, sizeB, h, p);
@@ -259,6 +263,8 @@ CollectiveTime bestCollective(Collective op, int n, double sizeB, const Hierarch
 CollectiveTime bestCollective(Collective op, int n, double sizeB, const Hierarchy& h, const NcclParams& p,
                               const std::vector<Algorithm>& allowed, const std::vector<Protocol>& protocols)
 {
+    if (n > h.gpusPerNode && !h.scaleOutUnknown.empty())
+        return CollectiveTime::unknown();
     const bool simple =
         protocols.empty() || std::find(protocols.begin(), protocols.end(), Protocol::Simple) != protocols.end();
     if (simple || op == Collective::AllToAll)

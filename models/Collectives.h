@@ -7,6 +7,7 @@
 /// AllGather and ReduceScatter, the per-rank send buffer for AlltoAll.
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,6 +69,9 @@ struct Hierarchy {
     double podOversubscription = 1.0;                                    ///< pod → cluster tier
     double nicLatencyS = 2e-6;                                           ///< NIC and host stack, one way
     double rackSwitchS = 1e-6, podSwitchS = 2e-6, clusterSwitchS = 2e-6; ///< per traversal
+    /// Non-empty: why the bandwidth between nodes is not known (the design cables no NIC); every
+    /// collective over more than one node is then NaN (time, algbw, busbw), never a guessed rate.
+    std::string scaleOutUnknown;
     int gpusPerRack() const { return gpusPerNode * nodesPerRack; }
     int gpusPerPod() const { return gpusPerRack() * racksPerPod; }
     int gpus() const { return gpusPerPod() * pods; }
@@ -80,6 +84,15 @@ struct Hierarchy {
 
 struct CollectiveTime {
     Algorithm algorithm = Algorithm::Ring;
+    /// NaN time, algbw and busbw: the collective crosses nodes whose link is not known
+    /// (Hierarchy::scaleOutUnknown).
+    static CollectiveTime unknown(Algorithm a = Algorithm::Ring)
+    {
+        CollectiveTime c;
+        c.algorithm = a;
+        c.timeS = c.algbwGBps = c.busbwGBps = std::numeric_limits<double>::quiet_NaN();
+        return c;
+    }
     Protocol protocol = Protocol::Simple;
     double timeS = 0;
     double algbwGBps = 0, busbwGBps = 0; ///< GB/s = 1e9 bytes/s, as nccl-tests prints

@@ -43,6 +43,11 @@ IterationSplit splitIteration(double periodS, double parameters, int gpus, const
                                          g, p);
         s.allGather = bestCollective(Collective::AllGather, s.dataParallel, s.parametersPerRank * l.gatherBytes, g, p);
         s.syncS = s.reduceScatter.timeS + s.allGather.timeS;
+        if (std::isnan(s.syncS)) {
+            // Over nodes whose link is not known (Hierarchy::scaleOutUnknown): no split, no error.
+            s.computeShare = s.computeS = s.bubbleS = s.exposedSyncS = NAN;
+            return s;
+        }
     }
     s.exposedSyncS = (1.0 - l.overlap) * s.syncS;
     s.bubbleShare = l.pipeline > 1 ? (l.pipeline - 1.0) / (static_cast<double>(l.virtualStages) * l.microbatches) : 0.0;

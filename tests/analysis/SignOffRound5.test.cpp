@@ -172,6 +172,10 @@ std::string withPcie(const std::string& length)
     REQUIRE(from != std::string::npos);
     REQUIRE(to != std::string::npos);
     text.erase(from, to - from);
+    // No class to the rack switch (its 200G ports would hold the NICs under Gen4's 252 Gb/s): a
+    // declared fabric puts the NICs on it at their own 400 Gb/s (without one, the bandwidth between
+    // nodes is not known at all).
+    text = edited(text, {{"\nlinks:\n", "\nfabric: {kind: infiniband}\nlinks:\n"}});
     return edited(text, {{"links:\n", "links:\n  - class: gpu-nic\n    medium: pcie-gen5\n"
                                                 "    from: {part: meta-grand-teton-h100, component: gpus}\n"
                                                 "    to: {part: meta-grand-teton-h100, component: nics}\n"
@@ -416,4 +420,57 @@ TEST_CASE("the network model warns that a row short of supply air needs the room
     CHECK(rows("99.9 %", core::ThermalModel::Network).size() == 2);
     CHECK(rows("100 %", core::ThermalModel::Network).empty());
     CHECK(rows("80 %", core::ThermalModel::Field).empty());
+}
+
+TEST_CASE("NICs in no link class and on no declared fabric: bandwidth between nodes is not checked, never the NICs' "
+          "own rate",
+          "[throughput][signoff]")
+{
+    // Until 2026-12-06 a design whose NICs were cabled to nothing (no links: class from them, no
+    // fabric: section) got every NIC at its full 400 Gb/s: single-rack without its links showed 459
+    // GB/s AllReduce across its two nodes (351 with its 200G rack switch cabled) and passed the
+    // Llama 3 targets across a pod. Now every collective over more than one node is unknown, the
+    // targets on them are errors saying so, and a node's own collectives keep their figures.
+    std::string text = slurp(kSingle);
+    text.erase(text.find("links:\n"));
+    analysis::RunOptions o;
+    o.targetsPath = kRoot + "data/targets/meta-llama3.yaml";
+    const analysis::RunResult r = run(text, o);
+    REQUIRE(r.throughput);
+    const analysis::ThroughputResult& t = *r.throughput;
+    CHECK_FALSE(t.hierarchy.scaleOutUnknown.empty());
+    const double gib = 1ull << 30;
+    CHECK(t.collective(models::Collective::AllReduce, 8, gib).busbwGBps == Approx(478).epsilon(0.01));
+    for (models::Collective op : {models::Collective::AllReduce, models::Collective::AllGather,
+                                  models::Collective::ReduceScatter, models::Collective::AllToAll})
+        CHECK(std::isnan(t.collective(op, 16, gib).busbwGBps));
+    for (const char* id : {"allreduce-pod-1GiB", "allgather-pod-1GiB", "alltoall-cluster-1GiB"}) {
+        INFO(id);
+        CHECK(std::isnan(target(r, id).value));
+        CHECK_FALSE(target(r, id).pass);
+        const auto msgs = subjects(r, std::string("target.") + id);
+        REQUIRE(msgs.size() == 1);
+    }
+    for (const core::Violation& v : r.violations)
+        if (v.rule == "target.allreduce-pod-1GiB") {
+            CHECK(v.message.find("not checked") != std::string::npos);
+            CHECK(v.message.find("no links: class") != std::string::npos);
+        }
+    CHECK(target(r, "allreduce-node-8GiB").pass); // inside the node: NVLS, known
+    // Every output: JSON's collectives across nodes are null, the text says "not checked".
+    const nlohmann::json j = report::checkJson(r);
+    int across = 0;
+    for (const auto& c : j["throughput"]["collectives"])
+        if (c["gpus"].get<int>() > 8) {
+            ++across;
+            CHECK(c["busbw_GBps"].is_null());
+        }
+    CHECK(across > 0);
+    const std::string out = cli::checkSummaryText(r, analysis::makeRegistry());
+    INFO(out);
+    CHECK(out.find("across nodes not checked") != std::string::npos);
+    // With the links the design ships, the 200G rack switch sets the rate, as before.
+    const analysis::RunResult cabled = run(slurp(kSingle), o);
+    CHECK(cabled.throughput->hierarchy.scaleOutUnknown.empty());
+    CHECK(cabled.throughput->collective(models::Collective::AllReduce, 16, gib).busbwGBps == Approx(351).epsilon(0.01));
 }
