@@ -65,13 +65,35 @@ std::string fanFailWhatIfError(const Design& design, int extra)
     return why + ")";
 }
 
+namespace {
+
+bool lostWith(const std::string& lost, const Rack& rack, const Slot& shelf)
+{
+    if (lost.empty() || shelf.part->kind != PartKind::PowerShelf)
+        return false;
+    if (!shelf.overrides.feed.empty())
+        return shelf.overrides.feed == lost;
+    for (const Slot& s : rack.slots)
+        if (s.part->kind == PartKind::PowerShelf && !s.overrides.feed.empty())
+            return true;
+    return false;
+}
+
+} // namespace
+
+bool shelfLostWithFeed(const Design& design, const Rack& rack, const Slot& shelf)
+{
+    return lostWith(design.scenario.lostFeed, rack, shelf);
+}
+
 std::string feedLossWhatIfError(const Design& design, const std::string& feed)
 {
     if (feed != "A" && feed != "B")
         return "feed must be A or B, not \"" + clipped(feed) + "\"";
+    // A shelf on the feed, or one on no named feed beside shelves that name theirs (lost with either).
     for (const Rack& r : design.racks)
         for (const Slot& s : r.slots)
-            if (s.part->kind == PartKind::PowerShelf && s.overrides.feed == feed)
+            if (lostWith(feed, r, s))
                 return {};
     return "no power shelf of the design is on feed " + feed + " (a shelf's feed: " + feed +
            "): losing it would change nothing";

@@ -32,6 +32,11 @@ std::string gpuCapWhatIfError(const Design& design, double capW);
 /// `extra` > 0, matches nothing. Empty when it applies.
 std::string fanFailWhatIfError(const Design& design, int extra);
 
+/// Whether the what-if's lost feed (design.scenario.lostFeed) takes this shelf out: a shelf on that
+/// feed, and, where some shelf of its rack names its feed, one that names none (it could be on the
+/// lost one, as orv3.feed.loss counts it). False without a lost feed.
+bool shelfLostWithFeed(const Design& design, const Rack& rack, const Slot& shelf);
+
 /// Why "AC feed `feed` lost" cannot apply: not A or B, or no power shelf of the design is on that
 /// feed (the what-if would change nothing). Empty when at least one shelf is on it.
 std::string feedLossWhatIfError(const Design& design, const std::string& feed);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 
+#include "core/WhatIf.h"
 #include "models/PowerModels.h"
 #include "power/BudgetDetail.h"
 #include "power/Busbar.h"
@@ -372,7 +373,8 @@ RackPower detail::evaluate(const core::Design& d, std::size_t rackIndex, const P
         const core::Slot& s = r.slots[si];
         out.gpus += core::Design::gpuCount(*s.part);
         // A what-if lost feed: its shelves deliver nothing.
-        const bool lost = !d.scenario.lostFeed.empty() && s.overrides.feed == d.scenario.lostFeed;
+        // (With it, where the rack names feeds, a shelf that names none: it could be on the lost one.)
+        const bool lost = core::shelfLostWithFeed(d, r, s);
         if (s.part->kind == core::PartKind::PowerShelf && !lost)
             shelfSlots.push_back(&s);
         if (!drawsPower(*s.part))
@@ -381,6 +383,12 @@ RackPower detail::evaluate(const core::Design& d, std::size_t rackIndex, const P
         if (o.basis == core::PowerBasis::Nameplate && std::isnan(p.nameplateW) && p.modelledW > 0 &&
             lacking.insert(p.part).second)
             out.notes.push_back(p.part + " has no power.max (budgeted at its modelled draw on the nameplate basis)");
+        // No figure at all: its draw is not known, and 0 W is not a budget (until 2026-12-06 such a
+        // part was counted at 0 W without a word).
+        if (std::isnan(p.nameplateW) && !(p.modelledW > 0) && !s.part->find("power.idle") &&
+            lacking.insert(p.part).second)
+            out.notes.push_back(p.part + " has no power.max or power.idle: its draw is not known and counted as 0 W "
+                                         "(the rack's budget rules do not include it)");
         out.conversionLossW += p.conversionLossW;
         if (p.busbar) {
             out.itLoadW += p.budgetW;

@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "core/WhatIf.h"
 #include "models/FanCurve.h"
 #include "models/PowerModels.h"
 #include "thermal/FlowNetwork.h"
@@ -214,8 +215,7 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
             if (s.part->busbarTap)
                 otherBusW += drawW;
         }
-        if (s.part->kind == core::PartKind::PowerShelf &&
-            (d.scenario.lostFeed.empty() || s.overrides.feed != d.scenario.lostFeed)) {
+        if (s.part->kind == core::PartKind::PowerShelf && !core::shelfLostWithFeed(d, rack, s)) {
             shelves.push_back(s.part);
             shelfSlots.push_back(i);
         }

@@ -191,6 +191,24 @@ TEST_CASE("a shelf on no named feed beside one on feed A is lost with either fee
         said = said || (v.rule == "orv3.feed.loss" &&
                         v.message.find("1 shelf names no feed: counted lost with either feed") != std::string::npos);
     CHECK(said);
+    // The what-if says the same (until 2026-12-06 `--scenario feed-loss=A` kept psu-b running, a
+    // rack over its feed-loss limit fitting in the scenario): feed A lost takes both shelves, feed
+    // B lost takes psu-b and leaves psu-a on feed A.
+    for (const std::string lost : {"A", "B"}) {
+        analysis::RunOptions o;
+        o.designPath = kRoot + "tests/fixtures/signoff/round3.yaml";
+        o.designText = rack("  {ou: 6, " + kGt + ", id: gt0}\n", "");
+        o.lostFeed = lost;
+        core::Progress quiet;
+        const auto w = analysis::run(o, quiet);
+        REQUIRE(w.power);
+        INFO("feed " << lost << " lost");
+        const power::RackPower& q = w.power->racks.at(0);
+        CHECK(q.shelves.size() == (lost == "A" ? 0u : 1u));
+        if (lost == "B")
+            CHECK(q.shelves.at(0).id == "lab/row1/rack1/psu-a");
+        CHECK(q.fits == (lost == "B"));
+    }
     // Both named: one 33 kW shelf carries the 10.2 kW with either feed lost.
     const auto both = runText(rack("  {ou: 6, " + kGt + ", id: gt0}\n"));
     REQUIRE(both.power);

@@ -88,6 +88,9 @@ TEST_CASE("feed-loss=A on racks whose shelves name no feed says it changes nothi
                                 "{ou: 2, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-b}, " +
                                 kGt + "}");
     CHECK(feedLossWhatIfError(fed, "A").empty());
-    CHECK_THAT(feedLossWhatIfError(fed, "B"), Contains("no power shelf of the design is on feed B"));
+    // psu-b names no feed beside psu-a's: it could be on B, and is lost with either feed (as
+    // orv3.feed.loss counts it), so losing B changes something (until 2026-12-06: "changes nothing",
+    // and psu-b kept running in the feed-loss=A what-if).
+    CHECK(feedLossWhatIfError(fed, "B").empty());
     CHECK_THAT(feedLossWhatIfError(fed, "C"), Contains("feed must be A or B"));
 }

@@ -253,3 +253,25 @@ TEST_CASE("rack feeds are checked against the shelves' feed: at load", "[power][
                Catch::Matchers::Contains("feeds.A") && Catch::Matchers::Contains("unit"));
     CHECK(error("{A: 9 kW, B: 9 kW}", ", feed: B") == "no error");
 }
+
+TEST_CASE("a busbar-fed part with no power figure is not checked, not counted as 0 W in silence", "[power][bad]")
+{
+    // Until 2026-12-06 such a part was budgeted at 0 W with no note: a rack 1 W under its limit
+    // passed whatever the switch draws.
+    const core::Design d = load(R"(
+catalog: [power-parts]
+layout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, rack_type: orv3-standard, slots: [
+  {ou: 1, part: orv3-power-shelf-6x3kw, id: psu},
+  {ou: 3, part: test-sled, id: s1},
+  {ou: 10, part: test-unpowered-switch, id: sw}]}]}]}]}
+)");
+    const power::RackPower r = power::rackPower(d, 0);
+    bool said = false;
+    for (const std::string& n : r.notes)
+        said = said || n.find("test-unpowered-switch has no power.max or power.idle: its draw is not known") !=
+                           std::string::npos;
+    CHECK(said);
+    // A part with its figures gets no such note.
+    for (const std::string& n : r.notes)
+        CHECK(n.find("test-sled has no power") == std::string::npos);
+}
