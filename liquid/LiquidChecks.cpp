@@ -245,7 +245,8 @@ void registerChecks(core::CheckRegistry& registry)
          "The running CDUs' capacity at their rated IT flow, re-rated to the actual facility water (liquid-to-air: "
          "the room's supply air) holding liquid: {supply}, against the heat their racks put into the loop on the "
          "power budget's basis (nameplate unless the run says otherwise; the loop itself runs at the modelled draw). Where "
-         "the loop's own flow cannot hold it either, the supply floats up and every tray gets warmer coolant.",
+         "the loop's own flow cannot hold it either, the supply floats up and every tray gets warmer coolant; "
+         "a loop whose own flow (above the rated) cannot hold the setpoint for its heat fails too.",
          {}},
         [](core::CheckContext& ctx) {
             const auto L = liquidFor(ctx.design(), ctx.results());
@@ -263,6 +264,20 @@ void registerChecks(core::CheckRegistry& registry)
                                    (lo.holdsSetpoint ? "" : ": the supply floats to " + degc(lo.supplyC)) +
                                    (lo.scenario.empty() ? "" : " [" + lo.scenario + "]"),
                                heatW / 1e3, lo.capacityW / 1e3, "kW", loopOf(ctx, i).loc);
+                else if (!lo.holdsSetpoint)
+                    // Within the rating, yet the loop runs above the units' rated flow, where the same
+                    // exchangers hold the setpoint for less heat: the supply floats (until 2026-12-06
+                    // the text said so and no rule did).
+                    ctx.report(lo.id,
+                               "loop heat " + core::formatQuantity(lo.heatW, Dimension::Power) +
+                                   " exceeds what the " + std::to_string(lo.running) + " running " + lo.cdu +
+                                   " units remove holding " + degc(lo.setpointC) + " at the loop's " +
+                                   lpm(lo.flowM3s) + " (rated " + lpm(lo.ratedFlowM3s) + "): " +
+                                   core::formatQuantity(lo.capacityAtFlowW, Dimension::Power) + " at " +
+                                   degc(lo.facilityC) + (lo.type == "liquid-to-air" ? " air" : " facility water") +
+                                   "; the supply floats to " + degc(lo.supplyC) +
+                                   (lo.scenario.empty() ? "" : " [" + lo.scenario + "]"),
+                               lo.heatW / 1e3, lo.capacityAtFlowW / 1e3, "kW", loopOf(ctx, i).loc);
             }
         });
     registry.add(

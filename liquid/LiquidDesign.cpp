@@ -328,6 +328,7 @@ LiquidResult computeLiquid(const core::Design& d, core::PowerBasis basis)
             // setpoint for more heat with an ever hotter return, which no rating promises.
             lo.capacityW = cduCapacity(row.ua, setpointC, lo.facilityC, rating.itRate * lo.running, row.facilityRate);
             lo.holdsSetpoint = res.holdsSetpoint;
+            lo.capacityAtFlowW = res.capacityW;
             lo.sourcePa = res.sourcePa;
             lo.pumpPowerW = res.pumpPowerW;
             if (!std::isnan(lo.pumpPowerW))

@@ -90,6 +90,9 @@ struct LoopLiquid {
     /// vendor's re-rating convention; UA from the rating point).
     double capacityW = 0;
     bool holdsSetpoint = true;        ///< at the loop's actual flow, the supply stays at the setpoint
+    /// What the running CDUs remove holding the setpoint at the loop's actual flow (holdsSetpoint:
+    /// at least the loop's heat). Above their rated flow it is less than capacityW.
+    double capacityAtFlowW = 0;
     double ratedFlowM3s = 0;          ///< the running CDUs' rated IT flow
     double sourcePa = 0;              ///< the pumps' rise
     double pumpSpeed = 1;             ///< the speed the pump control settled at (fraction of full)

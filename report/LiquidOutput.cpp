@@ -41,6 +41,7 @@ json liquidJson(const liquid::LiquidResult& L)
                          {"facility_C", jsonNumber(l.facilityC)},
                          {"air_density_kg_m3", jsonNumber(l.airDensity)},
                          {"capacity_W", jsonNumber(l.capacityW)},
+                         {"capacity_at_flow_W", jsonNumber(l.capacityAtFlowW)},
                          {"holds_setpoint", l.holdsSetpoint},
                          {"pump_rise_kPa", jsonNumber(l.sourcePa / 1e3)},
                          {"pump_power_W", jsonNumber(l.pumpPowerW)},
@@ -113,7 +114,8 @@ void writeLiquidGroup(hid_t file, const liquid::LiquidResult& L)
                lRise = loops.realColumn("pump_rise", "kPa"), lPw = loops.realColumn("pump_power", "W"),
                lFan = loops.realColumn("fan_power", "W"), lEl = loops.realColumn("electrical", "W"),
                lRho = loops.realColumn("air_density", "kg/m3"), lCount = loops.intColumn("cdus", "1"),
-               lHolds = loops.intColumn("holds_setpoint", "1"), lBasisHeat = loops.realColumn("heat_on_basis", "W");
+               lHolds = loops.intColumn("holds_setpoint", "1"), lBasisHeat = loops.realColumn("heat_on_basis", "W"),
+               lCapFlow = loops.realColumn("capacity_at_flow", "W");
     for (const liquid::LoopLiquid& l : L.loops) {
         loops.addRow();
         loops.set(lId, l.id);
@@ -137,6 +139,7 @@ void writeLiquidGroup(hid_t file, const liquid::LiquidResult& L)
         loops.set(lCount, static_cast<long long>(l.count));
         loops.set(lHolds, static_cast<long long>(l.holdsSetpoint ? 1 : 0));
         loops.set(lBasisHeat, l.basisHeatW);
+        loops.set(lCapFlow, l.capacityAtFlowW);
     }
     loops.write(g.get(), "loops");
     H5Table racks;

@@ -509,3 +509,50 @@ TEST_CASE("liquid-to-air units put their racks' coolant heat into the row's air"
     CHECK(gh.aalcM3s == Approx(2 * 9000 * kCfm).epsilon(1e-9));
     CHECK(gh.aalcHeatW == Approx(fieldDetail->rooms.front().geometry.aalcHeatW - 2 * 1400.0).epsilon(1e-9));
 }
+
+TEST_CASE("liquid.cdu.heat fires where the loop's own flow, above the units' rating, cannot hold the setpoint",
+          "[liquid]")
+{
+    // AALC units rated for 46 L/min each (4 x 46 = 184 L/min) while the loop's flow control runs
+    // 1.8 L/min per kW (about 200 L/min): at its own flow the same exchangers hold 40 degC for less
+    // heat than at their rated flow. With the room's air 8.3 K warmer the rated-flow capacity still
+    // covers the heat, the loop's own does not, and the supply floats. Until 2026-12-06 the text
+    // said "above its setpoint: capacity short" and no rule fired.
+    Scratch s;
+    std::string cdu = readText(kRoot + "data/catalog/meta-catalina-aalc.yaml");
+    replace(cdu, "slug: meta-catalina-aalc", "slug: test-aalc");
+    replace(cdu, "it_flow: {value: 105 L/min", "it_flow: {value: 46 L/min");
+    s.write("parts/test-aalc.yaml", cdu);
+    std::string text = readText(kAalc);
+    replace(text, "profile: default\n", "profile: default\ncatalog: [parts]\n");
+    replace(text, "flow_per_kw: 1.6 L/min/kW", "flow_per_kw: 1.8 L/min/kW");
+    for (std::size_t at; (at = text.find("cdu: meta-catalina-aalc")) != std::string::npos;)
+        text.replace(at, 23, "cdu: test-aalc");
+    analysis::RunOptions o = options((s.dir / "design.yaml").string(), text);
+    o.powerBasis = core::PowerBasis::Modelled;
+    const auto judged = [&](double deltaK) {
+        analysis::RunOptions w = o;
+        w.facilityWaterDeltaK = deltaK;
+        return run(w);
+    };
+    const analysis::RunResult warm = judged(8.3);
+    const liquid::LoopLiquid& lo = warm.liquid->loops.front();
+    INFO("heat " << lo.heatW << " W, capacity at rated flow " << lo.capacityW << " W, at the loop's "
+                 << lo.flowM3s / kLpm << " L/min " << lo.capacityAtFlowW << " W; supply " << lo.supplyC << " degC");
+    REQUIRE(lo.flowM3s > lo.ratedFlowM3s);
+    REQUIRE(std::max(lo.heatW, lo.basisHeatW) <= lo.capacityW); // the rated-flow test alone passes
+    REQUIRE_FALSE(lo.holdsSetpoint);
+    CHECK(lo.capacityAtFlowW < lo.heatW);
+    CHECK(lo.supplyC > lo.setpointC);
+    CHECK(subjects(warm, "liquid.cdu.heat").count(lo.id));
+    for (const core::Violation& v : warm.violations)
+        if (v.rule == "liquid.cdu.heat" && v.subject == lo.id) {
+            CHECK(v.measured == Approx(lo.heatW / 1e3));
+            CHECK(v.limit == Approx(lo.capacityAtFlowW / 1e3));
+            CHECK(v.message.find("the supply floats to") != std::string::npos);
+        }
+    // Held at its own flow (the room's air as designed): no finding for it.
+    const analysis::RunResult cool = judged(0);
+    REQUIRE(cool.liquid->loops.front().holdsSetpoint);
+    CHECK_FALSE(subjects(cool, "liquid.cdu.heat").count(cool.liquid->loops.front().id));
+}
