@@ -13,6 +13,7 @@ using detail::Pdf;
 namespace {
 
 constexpr long kPostUi = 200;
+constexpr int kPre = 8;
 
 /// Variance of a symbol with L equally spaced levels in [−1, 1].
 double symbolVariance(int levels)
@@ -387,7 +388,6 @@ ComResult computeCom(const ComChannel& original, const ComParams& p, bool withEy
     best.comDb = -1e9;
     const double var = symbolVariance(p.levels);
     const double av2 = p.victimV * p.victimV * var;
-    constexpr int kPre = 8;
     // Insertion loss at Nyquist of the channel as given (without the device packages).
     {
         const double fn = p.baudHz / 2;
@@ -529,6 +529,11 @@ ComResult computeCom(const ComChannel& original, const ComParams& p, bool withEy
     if (withEye)
         statisticalEye(best, victim, c, choice.pre, choice.post, xtAmps, gauss2 - isiSmall, p, kPre);
     return best;
+}
+
+double comPulseSpanS(const ComParams& p)
+{
+    return static_cast<double>(kPre + 1 + kPostUi) / p.baudHz;
 }
 
 } // namespace rdt::signal

@@ -102,4 +102,9 @@ struct ComResult {
 /// Compute COM for a channel with a parameter table; `withEye` adds the statistical eye.
 ComResult computeCom(const ComChannel& channel, const ComParams& p, bool withEye = false);
 
+/// The span of the pulse response COM sums (its precursors, the cursor and the postcursors, at
+/// p's baud rate), in seconds: a channel's record (1 / its frequency step) shorter than this wraps
+/// the pulse's tail onto its cursors.
+double comPulseSpanS(const ComParams& p);
+
 } // namespace rdt::signal
