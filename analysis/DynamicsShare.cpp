@@ -31,8 +31,9 @@ void resolveComputeShare(core::Dynamics& dy, DynamicsResult& out, int jobGpus, c
     if (!s.error.empty())
         throw core::InputError(workload->parallelLoc, "compute_share: auto: " + s.error);
     if (!std::isfinite(s.computeShare)) {
-        // The gradient sync crosses nodes whose link the design does not give.
-        out.notChecked = "compute_share: auto needs the bandwidth between nodes: " +
+        // The model carries the gradient sync over the NICs (data-parallel groups span nodes), whose
+        // rate the design does not give.
+        out.notChecked = "compute_share: auto carries the gradient sync over the NICs, whose bandwidth is not known: " +
                          (throughput->hierarchy.scaleOutUnknown.empty() ? std::string("the collective model gives none")
                                                                         : throughput->hierarchy.scaleOutUnknown);
         out.notCheckedLoc = dy.loc;

@@ -153,15 +153,20 @@ NcclComparison compareNccl(const hil::NcclLog& log, const NcclModel& model, cons
     out.fabric = model.fabric;
     out.unmodelledOnly = unmodelledOnly;
     out.unmodelledWhy = unmodelledWhy;
+    if (n > model.hierarchy.gpusPerNode && !model.hierarchy.scaleOutUnknown.empty()) {
+        // Not a comparison: the model does not know the bandwidth between the nodes.
+        out.unmodelledOnly = true;
+        out.unmodelledWhy = "the bandwidth between nodes is not known: " + model.hierarchy.scaleOutUnknown;
+    }
     std::vector<double> ratios;
     for (const hil::NcclRow& r : log.rows) {
         NcclComparedRow row;
         row.sizeB = r.sizeB;
         row.measuredGBps = r.busbwGBps;
         row.predicted = models::bestCollective(*op, n, r.sizeB, model.hierarchy, model.nccl, sel.allowed, proto.allowed);
-        row.predictedValid = !unmodelledOnly && !std::isnan(row.predicted.timeS);
+        row.predictedValid = !out.unmodelledOnly && !std::isnan(row.predicted.timeS);
         if (!row.predictedValid) {
-            noneApplies = noneApplies || !unmodelledOnly;
+            noneApplies = noneApplies || !out.unmodelledOnly;
             row.predicted = models::CollectiveTime{models::Algorithm::Ring, models::Protocol::Simple, NAN, NAN, NAN};
         }
         if (row.predicted.busbwGBps > 0 && r.busbwGBps > 0)
@@ -170,11 +175,7 @@ NcclComparison compareNccl(const hil::NcclLog& log, const NcclModel& model, cons
             ratios.push_back(row.ratio);
         out.rows.push_back(row);
     }
-    if (noneApplies && n > model.hierarchy.gpusPerNode && !model.hierarchy.scaleOutUnknown.empty())
-        notes.push_back("the bandwidth between nodes is not known (" + model.hierarchy.scaleOutUnknown + "): " +
-                        std::string(models::collectiveName(*op)) + " on " + std::to_string(n) +
-                        " GPUs is not predicted");
-    else if (noneApplies)
+    if (noneApplies)
         notes.push_back("no allowed algorithm applies to " + std::string(models::collectiveName(*op)) + " on " +
                         std::to_string(n) + " GPUs here: those sizes are not predicted");
     if (!model.hierarchy.sharp && std::find(sel.allowed.begin(), sel.allowed.end(),

@@ -201,12 +201,18 @@ std::shared_ptr<const signal::SignalResult> verdictsFromRules(std::shared_ptr<co
         // "link class ID: ..." for a class, "link ID: ..." for one port-to-port link (until 2026-12-06
         // a port-to-port link too short for its run kept "pass" here); an id that is no link's
         // matches nothing below.
-        static const std::string prefix = "link class ", single = "link ";
-        if (v.waived || v.severity == core::Severity::Info || v.message.rfind(single, 0) != 0)
+        static const std::string prefix = "link class ", single = "link ", subject = "links/";
+        if (v.waived || v.severity == core::Severity::Info)
             continue;
-        const std::size_t from = v.message.rfind(prefix, 0) == 0 ? prefix.size() : single.size();
-        const std::size_t end = v.message.find_first_of(": (", from);
-        auto& entry = failed[v.message.substr(from, end - from)];
+        std::string id;
+        if (v.subject.rfind(subject, 0) == 0)
+            id = v.subject.substr(subject.size()); // the class's own subject: exact
+        else if (v.message.rfind(prefix, 0) == 0) {
+            const std::size_t end = v.message.find_first_of(": (", prefix.size());
+            id = v.message.substr(prefix.size(), end - prefix.size());
+        } else
+            continue;
+        auto& entry = failed[id];
         entry.first.insert(v.rule);
         entry.second = entry.second || v.severity == core::Severity::Error;
     }

@@ -491,8 +491,9 @@ void ThroughputPanel::rebuild()
                           .arg(total >= 1000 ? total / 1000 : total, 0, 'f', 2)
                           .arg(total >= 1000 ? "EFLOPS" : "PFLOPS")
                           .arg(t->gpus)
-                          .arg(t->hierarchy.nodeNetBps / 1e9, 0, 'f', 0)
-                          .arg(t->nicRateGbps, 0, 'f', 0)
+                          .arg(std::isfinite(t->hierarchy.nodeNetBps) ? QString::number(t->hierarchy.nodeNetBps / 1e9, 'f', 0)
+                                                                      : tr("not checked"))
+                          .arg(std::isfinite(t->nicRateGbps) ? QString::number(t->nicRateGbps, 'f', 0) : tr("not checked"))
                           .arg(QString::fromStdString(t->fabric))
                           .arg(placeholder) +
                       failureText(*t) + notesText(*t));

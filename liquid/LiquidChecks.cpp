@@ -246,7 +246,7 @@ void registerChecks(core::CheckRegistry& registry)
          "the room's supply air) holding liquid: {supply}, against the heat their racks put into the loop on the "
          "power budget's basis (nameplate unless the run says otherwise; the loop itself runs at the modelled draw). Where "
          "the loop's own flow cannot hold it either, the supply floats up and every tray gets warmer coolant; "
-         "a loop whose own flow (above the rated) cannot hold the setpoint for its heat fails too.",
+         "a loop whose own flow (above the rated, say) cannot hold the setpoint for its heat fails too.",
          {}},
         [](core::CheckContext& ctx) {
             const auto L = liquidFor(ctx.design(), ctx.results());

@@ -283,7 +283,7 @@ void acSide(RackPower& out, const core::Rack& rack, const std::vector<const core
 
 /// Every clip's current by the one convention of every current limit: power / the bar's minimum steady
 /// voltage (where a constant-power load draws most). Shelves at their worst: every feed up, or one lost.
-void clipCurrents(RackPower& out, const std::vector<std::pair<const core::Slot*, double>>& busLoads)
+void clipCurrents(RackPower& out, const core::Rack& r, const std::vector<std::pair<const core::Slot*, double>>& busLoads)
 {
     const auto add = [&](const std::string& id, double w, double normalW, const std::string& lostFeed) {
         out.clips.push_back({id, w, w / out.busbarVminV, lostFeed});
@@ -295,6 +295,13 @@ void clipCurrents(RackPower& out, const std::vector<std::pair<const core::Slot*,
             sh.outputWorstW > sh.outputW ? sh.outputWorstLostFeed : "");
     for (const auto& [slot, w] : busLoads)
         add(slot->id, w, w, "");
+    // With the AC lost the battery shelves carry the rack through their own clips, in proportion
+    // to their discharge ratings (until 2026-12-06 their clips were never checked: one HPR battery
+    // shelf carrying 31.6 kW put 702 A on a 700 A clip and passed).
+    if (out.bbuDischargeW > 0 && out.itLoadW > 0)
+        for (const core::Slot& s : r.slots)
+            if (s.part->kind == core::PartKind::BbuShelf)
+                add(s.id, out.itLoadW * shelfRating(*s.part) / out.bbuDischargeW, 0.0, "all");
 }
 
 /// The worst shelf's whip current over its own derated breaker, less one (≤ 0: within): every
@@ -415,7 +422,7 @@ RackPower detail::evaluate(const core::Design& d, std::size_t rackIndex, const P
         busbarNetwork(r, shelfSlots, busLoads, out);
     battery(r, out);
     acSide(out, r, shelfSlots);
-    clipCurrents(out, busLoads);
+    clipCurrents(out, r, busLoads);
     out.usableW = std::min(out.capacityN1W, out.busbarRatingA * out.busbarVminV);
     if (!std::isnan(out.capacityFeedLossW))
         out.usableW = std::min(out.usableW, out.capacityFeedLossW);

@@ -89,7 +89,8 @@ struct ClipCurrent {
     std::string id;    ///< the shelf or part on the clip
     double powerW = 0; ///< its output (shelf) or budget draw (part)
     double currentA = 0; ///< powerW / busbar minimum voltage
-    /// A shelf's clip: the feed whose loss gives its worst current (empty: every feed up, or a part).
+    /// A shelf's clip: the feed whose loss gives its worst current (empty: every feed up, or a part;
+    /// `all`: a battery shelf discharging with the AC lost).
     std::string lostFeed;
 };
 

@@ -155,7 +155,9 @@ void checkBusbarCurrent(core::CheckContext& ctx)
                                    formatQuantityBeside(c.currentA, r.clipRatingA, Dimension::Current) +
                                    " (" + formatQuantity(c.powerW, Dimension::Power) + " at " +
                                    formatQuantity(r.busbarVminV, Dimension::Voltage) +
-                                   (c.lostFeed.empty() ? "" : " with feed " + c.lostFeed + " lost") +
+                                   (c.lostFeed.empty()    ? ""
+                                    : c.lostFeed == "all" ? " on battery, the AC lost"
+                                                          : " with feed " + c.lostFeed + " lost") +
                                    "), more than its " +
                                    formatQuantity(r.clipRatingA, Dimension::Current) + " rating" +
                                    capAdvice(r, r.capBusbar),
@@ -377,7 +379,8 @@ void registerChecks(core::CheckRegistry& registry)
                   "Every figure the power budget needs is in the catalog",
                   Severity::Info,
                   "rdt: a figure a check needs but the catalog lacks is reported, never borrowed from another part",
-                  "A part without power.max on the nameplate basis (budgeted at its modelled draw instead), a GPU "
+                  "A part without power.max on the nameplate basis (budgeted at its modelled draw instead), a part "
+                  "with neither power.max nor power.idle (its draw not known, counted as 0 W), a GPU "
                   "without min_power_cap or peak_power_ratio, a shelf without pulse_rating, whip_breaker, "
                   "input_voltage_ln, output_voltage (taken as 50 V), droop (none), input_phases or whips (one: the "
                   "whole input on one conductor), a rack type without busbar_resistance or busbar_min_voltage "

@@ -275,3 +275,43 @@ layout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, rack_type: orv3-standard
     for (const std::string& n : r.notes)
         CHECK(n.find("test-sled has no power") == std::string::npos);
 }
+
+TEST_CASE("a battery shelf's busbar clip carries its share of the rack with the AC lost", "[power][clip]")
+{
+    // One HPR battery shelf (33 kW) behind three HPR power shelves; six 2-6 kW sleds at the
+    // modelled basis. With the AC lost the battery carries the rack through its own 700 A clip:
+    // 6 x (2 + 4 x 0.82) kW = 31.68 kW / 45 V = 704 A, over; at 0.81, 31.44 kW = 698.7 A, within.
+    // Until 2026-12-06 battery clips were never checked.
+    const auto rack = [](const char* util) {
+        std::string slots;
+        for (int i = 0; i < 6; ++i)
+            slots += ",\n  {ou: " + std::to_string(5 + 3 * i) + ", part: test-sled, id: s" + std::to_string(i) +
+                     ", utilisation: " + util + "}";
+        return load(std::string("catalog: [power-parts]\npower: {basis: modelled}\n"
+                                "layout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, rack_type: orv3-hpr, "
+                                "slots: [\n"
+                                "  {ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu1},\n"
+                                "  {ou: 2, part: orv3-hpr-power-shelf-6x5p5kw, id: psu2},\n"
+                                "  {ou: 3, part: orv3-hpr-power-shelf-6x5p5kw, id: psu3},\n"
+                                "  {ou: 4, part: orv3-hpr-bbu-shelf-6x5p5kw, id: bbu}") +
+                    slots + "]}]}]}]}\n");
+    };
+    const auto bbuClip = [](const power::RackPower& r) {
+        for (const power::ClipCurrent& c : r.clips)
+            if (c.id == "h/r/k/bbu")
+                return c;
+        FAIL("no clip for the battery shelf");
+        return power::ClipCurrent{};
+    };
+    const power::RackPower over = power::rackPower(rack("82 %"), 0);
+    CHECK(over.itLoadW == Approx(31680.0));
+    const power::ClipCurrent c = bbuClip(over);
+    CHECK(c.currentA == Approx(31680.0 / 45.0));
+    CHECK(c.lostFeed == "all");
+    CHECK(over.maxClipCurrentA == Approx(31680.0 / 45.0));
+    CHECK(over.maxClipCurrentNormalA < 700.0); // with the AC up every clip is well within
+    CHECK(over.fails("orv3.busbar.current"));
+    const power::RackPower under = power::rackPower(rack("81 %"), 0);
+    CHECK(bbuClip(under).currentA == Approx(31440.0 / 45.0));
+    CHECK_FALSE(under.fails("orv3.busbar.current"));
+}
