@@ -140,6 +140,15 @@ void BusbwPlot::paintEvent(QPaintEvent*)
         p.drawText(rect(), Qt::AlignCenter, tr("No collectives at this scope"));
         return;
     }
+    if (!(yMax > 0) && !m_t->hierarchy.scaleOutUnknown.empty()) {
+        // Every point unknown: the design does not say what its NICs plug into.
+        p.drawText(rect().adjusted(20, 0, -20, 0), Qt::AlignCenter | Qt::TextWordWrap,
+                   tr("%1 scope (%2 GPUs): bandwidth between nodes not checked — %3")
+                       .arg(m_scope)
+                       .arg(gpus)
+                       .arg(QString::fromStdString(m_t->hierarchy.scaleOutUnknown)));
+        return;
+    }
     const Axes ax = drawAxes(p, *this, area, xMin, xMax, yMax,
                              tr("busbw vs size, %1 scope (%2 GPUs), %3 fabric")
                                  .arg(m_scope)
@@ -480,7 +489,7 @@ void ThroughputPanel::rebuild()
                                     ? tr(" (clock-vs-power curve: catalog placeholder; rdt gpu calibrate fits it)")
                                     : QString();
     m_header->setText(tr("<b>%1 TFLOPS</b> BF16 sustained per GPU at MFU %2 % — clock %3 %, limited by %4%11.<br>"
-                         "%5 %6 over %7 GPUs; node network %8 GB/s (NIC %9 Gb/s); %10 fabric.")
+                         "%5 %6 over %7 GPUs; node network %8 (NIC %9); %10 fabric.")
                           .arg(slow->sustainedTflopsBf16, 0, 'f', 0)
                           .arg(t->mfu * 100, 0, 'f', 0)
                           .arg(slow->clockRatio * 100, 0, 'f', 1)
@@ -491,9 +500,11 @@ void ThroughputPanel::rebuild()
                           .arg(total >= 1000 ? total / 1000 : total, 0, 'f', 2)
                           .arg(total >= 1000 ? "EFLOPS" : "PFLOPS")
                           .arg(t->gpus)
-                          .arg(std::isfinite(t->hierarchy.nodeNetBps) ? QString::number(t->hierarchy.nodeNetBps / 1e9, 'f', 0)
-                                                                      : tr("not checked"))
-                          .arg(std::isfinite(t->nicRateGbps) ? QString::number(t->nicRateGbps, 'f', 0) : tr("not checked"))
+                          .arg(std::isfinite(t->hierarchy.nodeNetBps)
+                                   ? QString::number(t->hierarchy.nodeNetBps / 1e9, 'f', 0) + " GB/s"
+                                   : tr("not checked"))
+                          .arg(std::isfinite(t->nicRateGbps) ? QString::number(t->nicRateGbps, 'f', 0) + " Gb/s"
+                                                             : tr("not checked"))
                           .arg(QString::fromStdString(t->fabric))
                           .arg(placeholder) +
                       failureText(*t) + notesText(*t));
