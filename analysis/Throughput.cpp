@@ -43,9 +43,8 @@ models::Hierarchy hierarchyFor(const core::Design& d, const signal::SignalResult
         bool cabled = false;
         for (std::size_t i = 0; i < d.links.size() && i < sig.links.size(); ++i) {
             const core::LinkClass& l = d.links[i];
-            // (A single port-to-port link, a bring-up cable, says nothing of every node's NICs.)
-            if (l.from.partSlug != chassis->slug || l.medium == "pcie-gen5" || l.scope == "chassis" ||
-                !l.fromSlot.empty())
+            // (A single port-to-port link, a bring-up cable, has no part at its ends: it never matches.)
+            if (l.from.partSlug != chassis->slug || l.medium == "pcie-gen5" || l.scope == "chassis")
                 continue;
             cabled = true;
             const signal::LinkVerdict& v = sig.links[i];
