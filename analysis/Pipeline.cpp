@@ -130,12 +130,12 @@ void applyScenario(core::Design& d, const RunOptions& o)
         refuse(o.scenarioFrom, "feed-loss=" + o.lostFeed + ": ", core::feedLossWhatIfError(d, o.lostFeed));
     if (std::isfinite(o.gpuCapW))
         refuse(o.gpuCapFrom, "", core::gpuCapWhatIfError(d, o.gpuCapW));
-    if (o.failedPumps != 0)
-        refuse(o.scenarioFrom, "pump-fail=" + std::to_string(o.failedPumps) + ": ",
-               core::pumpFailWhatIfError(d, o.failedPumps));
     if (o.failedCdus != 0)
         refuse(o.scenarioFrom, "cdu-fail=" + std::to_string(o.failedCdus) + ": ",
                core::cduFailWhatIfError(d, o.failedCdus));
+    if (o.failedPumps != 0)
+        refuse(o.scenarioFrom, "pump-fail=" + std::to_string(o.failedPumps) + ": ",
+               core::pumpFailWhatIfError(d, o.failedPumps, o.failedCdus));
     if (o.facilityWaterDeltaK != 0)
         refuse(o.scenarioFrom, "facility-water=" + core::formatQuantity(o.facilityWaterDeltaK, core::Dimension::TemperatureDelta) + ": ",
                d.liquid.loops.empty() ? "the design has no liquid loop: nothing to change" : "");

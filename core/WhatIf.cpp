@@ -99,18 +99,22 @@ std::string feedLossWhatIfError(const Design& design, const std::string& feed)
            "): losing it would change nothing";
 }
 
-std::string pumpFailWhatIfError(const Design& design, int n)
+std::string pumpFailWhatIfError(const Design& design, int n, int failedCdus)
 {
     if (design.liquid.loops.empty())
         return "the design has no liquid loop: nothing to change";
     if (n < 1)
         return "the number of failed pumps must be at least 1";
     for (const LiquidLoop& l : design.liquid.loops) {
-        const int pumps = l.count * static_cast<int>(l.cdu->value("cdu.pumps", 1));
+        const int up = l.count - std::max(failedCdus, 0);
+        const int pumps = up * static_cast<int>(l.cdu->value("cdu.pumps", 1));
         if (n >= pumps)
             return "liquid loop " + l.id + " has " + std::to_string(pumps) + " pump" + (pumps == 1 ? "" : "s") +
-                   " (" + std::to_string(l.count) + " x " + l.cdu->slug + "): " + std::to_string(n) +
-                   " failed would leave none running";
+                   " (" + std::to_string(up) + " x " + l.cdu->slug +
+                   (up < l.count ? ", " + std::to_string(l.count - up) + " CDU" + (l.count - up == 1 ? "" : "s") +
+                                       " failed"
+                                 : std::string()) +
+                   "): " + std::to_string(n) + " failed would leave none running";
     }
     return {};
 }

@@ -43,8 +43,9 @@ std::string feedLossWhatIfError(const Design& design, const std::string& feed);
 
 /// Why "`n` more failed pumps in every liquid loop" cannot apply: no liquid loop (nothing to change),
 /// `n` below 1, or a loop whose CDUs would be left without a running pump (naming it: rdt solves
-/// loops whose coolant moves; a loop with every pump stopped starves every tray). Empty when it applies.
-std::string pumpFailWhatIfError(const Design& design, int n);
+/// loops whose coolant moves; a loop with every pump stopped starves every tray), counting the pumps
+/// of the CDUs left after `failedCdus` failed ones. Empty when it applies.
+std::string pumpFailWhatIfError(const Design& design, int n, int failedCdus = 0);
 
 /// Why "`n` CDUs lost from every liquid loop" cannot apply: as pumpFailWhatIfError, for a loop with
 /// `n` or fewer CDUs.

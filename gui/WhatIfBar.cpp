@@ -264,8 +264,11 @@ void WhatIfBar::apply()
     const bool capOk = !std::isfinite(w.gpuCapW) || accept(m_cap, core::gpuCapWhatIfError(d, w.gpuCapW), "QLineEdit");
     const bool rotorsOk = accept(m_rotors, core::fanFailWhatIfError(d, w.failedRotors), "QSpinBox");
     const bool feedOk = accept(m_feed, w.lostFeed.empty() ? "" : core::feedLossWhatIfError(d, w.lostFeed), "QComboBox");
-    const bool pumpsOk = w.failedPumps == 0 || accept(m_pumps, core::pumpFailWhatIfError(d, w.failedPumps), "QSpinBox");
     const bool cdusOk = w.failedCdus == 0 || accept(m_cdus, core::cduFailWhatIfError(d, w.failedCdus), "QSpinBox");
+    // The pumps left are those of the CDUs still running (both what-ifs together).
+    const bool pumpsOk =
+        w.failedPumps == 0 ||
+        accept(m_pumps, core::pumpFailWhatIfError(d, w.failedPumps, cdusOk ? w.failedCdus : 0), "QSpinBox");
     if (w.failedPumps == 0)
         accept(m_pumps, "", "QSpinBox");
     if (w.failedCdus == 0)

@@ -162,10 +162,16 @@ LiquidResult computeLiquid(const core::Design& d, core::PowerBasis basis)
         lo.cdu = cdu.slug;
         lo.type = cdu.text("cdu.type");
         lo.count = loop.count;
-        lo.running = loop.count - d.scenario.failedCdus;
+        const int cdusUp = loop.count - d.scenario.failedCdus;
         const int pumpsEach = static_cast<int>(cdu.value("cdu.pumps", 1.0));
         lo.pumps = loop.count * pumpsEach;
-        lo.pumpsRunning = lo.running * pumpsEach - d.scenario.failedPumps;
+        lo.pumpsRunning = cdusUp * pumpsEach - d.scenario.failedPumps;
+        // Failed pumps taken together (the worst case): a CDU whose every pump has stopped moves no
+        // coolant through its exchanger, which is then lost as with cdu-fail (until 2026-12-06 the
+        // pumps were pooled and every exchanger kept: pump-fail=2 on 2-pump units kept the capacity
+        // of all four).
+        const int pumplessCdus = pumpsEach > 0 ? d.scenario.failedPumps / pumpsEach : 0;
+        lo.running = cdusUp - pumplessCdus;
         lo.setpointC = setpointC;
         const bool toAir = lo.type == "liquid-to-air";
         lo.facilityC = (toAir ? d.site.supplyAirK : L.facilityWaterK) - kC + d.scenario.facilityWaterDeltaK;
@@ -174,8 +180,12 @@ LiquidResult computeLiquid(const core::Design& d, core::PowerBasis basis)
         if (d.scenario.failedCdus > 0)
             add(std::to_string(d.scenario.failedCdus) + " of " + std::to_string(lo.count) + " CDUs failed");
         if (d.scenario.failedPumps > 0)
-            add(std::to_string(d.scenario.failedPumps) + " of " + std::to_string(lo.running * pumpsEach) +
-                " pumps failed");
+            add(std::to_string(d.scenario.failedPumps) + " of " + std::to_string(cdusUp * pumpsEach) +
+                " pumps failed" +
+                (pumplessCdus > 0 ? " (taken together: " + std::to_string(pumplessCdus) + " CDU" +
+                                        (pumplessCdus == 1 ? " with no pump running, its exchanger lost)"
+                                                           : " with no pump running, their exchangers lost)")
+                                  : std::string()));
         if (d.scenario.facilityWaterDeltaK != 0)
             // A liquid-to-air unit: only the air its own coil draws (the racks' air is --inlet's).
             add(std::string(toAir ? "the units' intake air " : "facility water ") +
@@ -190,7 +200,7 @@ LiquidResult computeLiquid(const core::Design& d, core::PowerBasis basis)
             row.source.name = loop.id + " CDU pumps";
             row.source.pump.shutoffPa = need(cdu, "cdu.pump.shutoff", "the pumps' head curve needs");
             row.source.pump.maxFlowM3s = need(cdu, "cdu.pump.max_flow", "the pumps' head curve needs");
-            row.source.pump.count = lo.running * pumpsEach;
+            row.source.pump.count = cdusUp * pumpsEach;
             row.source.pump.failed = d.scenario.failedPumps;
             row.source.pump.efficiency = cdu.value("cdu.pump.efficiency", NAN);
             const models::CoolantProperties it = models::coolantProperties(coolant, setpointC);
@@ -219,7 +229,8 @@ LiquidResult computeLiquid(const core::Design& d, core::PowerBasis basis)
             row.supplySetpointC = setpointC;
             row.headerSegment = Pipe{L.headerPitchM, L.headerBoreM};
             lo.ratedFlowM3s = cdu.value("cdu.rating.it_flow", 0.0) * lo.running;
-            lo.fanPowerW = toAir ? cdu.value("cdu.fans.power", 0.0) * lo.running : 0.0;
+            // A unit with no pump running may still run its fans and controls: its draw stays counted.
+            lo.fanPowerW = toAir ? cdu.value("cdu.fans.power", 0.0) * cdusUp : 0.0;
             std::vector<std::vector<TrayLiquid>> trays;
             for (int ri : loop.racks) {
                 const core::Rack& rack = d.racks[static_cast<std::size_t>(ri)];
@@ -332,7 +343,7 @@ LiquidResult computeLiquid(const core::Design& d, core::PowerBasis basis)
             lo.sourcePa = res.sourcePa;
             lo.pumpPowerW = res.pumpPowerW;
             if (!std::isnan(lo.pumpPowerW))
-                lo.electricalW = std::max(lo.pumpPowerW + lo.fanPowerW, cdu.value("power.idle", 0.0) * lo.running);
+                lo.electricalW = std::max(lo.pumpPowerW + lo.fanPowerW, cdu.value("power.idle", 0.0) * cdusUp);
             lo.airHeatW = toAir ? res.heatW : 0.0;
             lo.headerVelocity = res.flowM3s / area(L.headerBoreM);
             for (std::size_t k = 0; k < loop.racks.size(); ++k) {
