@@ -133,8 +133,7 @@ std::vector<FieldSpec> fieldsFor(PartKind kind)
              q("cdu.rating.it_flow", Dimension::VolumeFlow, 1e-12),
              q("cdu.rating.facility_flow", Dimension::VolumeFlow, 1e-12), n("cdu.pumps", 1, 16),
              q("cdu.pump.shutoff", Dimension::Pressure, 1e-9), q("cdu.pump.max_flow", Dimension::VolumeFlow, 1e-12),
-             q("cdu.pump.efficiency", Dimension::Ratio, 1e-3, 1), q("cdu.fans.power", Dimension::Power),
-             q("cdu.max_supply", Dimension::Temperature, 273.15, 373.15)});
+             q("cdu.pump.efficiency", Dimension::Ratio, 1e-3, 1), q("cdu.fans.power", Dimension::Power)});
         break;
     case PartKind::PowerShelf:
         add(slotFields());
