@@ -206,6 +206,21 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
                                 "rectifier up: its GPUs are counted as not running (0 TFLOPS)");
     }
     double slowest = 1.0;
+    // A class below full clock on a GPU whose catalog entry lacks its DVFS figures: the clock comes
+    // from a generic curve no catalog entry vouches for, so the compute targets are not checked.
+    std::string clockUnknown;
+    for (const GpuClass& g : out.classes)
+        if (const auto spec = specs.find(g.gpu); spec != specs.end() && g.gpus > 0 && g.clockRatio < 1.0 &&
+                                                 !spec->second.dvfsMissing.empty() && clockUnknown.empty()) {
+            char b[160];
+            std::snprintf(b, sizeof b, " at %.0f W (%s, %.0f W tdp)", g.powerW, g.limitedBy.c_str(),
+                          spec->second.tdpW);
+            clockUnknown = g.gpu + " has no " + spec->second.dvfsMissing + ": the clock of its GPUs" + b + (g.slowest.empty() ? "" : " in " + g.slowest) +
+                           " is not known (a generic curve, 15 % of tdp static and exponent 2.5, gives " +
+                           std::to_string(static_cast<int>(std::lround(g.clockRatio * 100))) + " % of full clock)";
+            out.notes.push_back(clockUnknown + ": its TFLOPS are that curve's estimate and the compute targets "
+                                               "are not checked");
+        }
     for (const GpuClass& g : out.classes) {
         // A GPU held at or below its clock model's static power has no clock in the model: say so
         // rather than let "0 TFLOPS" read as a figure (B200 and GB200 take caps from 200 W while
@@ -360,9 +375,15 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
                 v = out.checkpoint ? out.checkpoint->saveS : NAN;
             else if (t.metric == "goodput")
                 v = out.checkpoint ? out.checkpoint->goodput : NAN;
+            const bool compute =
+                t.metric == "sustained_tflops" || t.metric == "cluster_sustained" || t.metric == "clock_ratio";
+            if (compute && !clockUnknown.empty())
+                v = NAN;
             r.value = v;
             if (std::isnan(v)) {
-                if (t.metric == "sustained_tflops" || t.metric == "cluster_sustained")
+                if (compute && !clockUnknown.empty())
+                    r.why = clockUnknown;
+                else if (t.metric == "sustained_tflops" || t.metric == "cluster_sustained")
                     r.why = "a GPU's catalog entry lacks its peak in this data type";
                 else if ((t.metric == "busbw" || t.metric == "algbw" || t.metric == "allgather_normalised") &&
                          !h.scaleOutUnknown.empty() && n > h.gpusPerNode)

@@ -27,6 +27,9 @@ GpuSpec GpuSpec::fromPart(const core::Part& p)
     g.exponent = p.value("dvfs.exponent", 2.5);
     const auto dvfs = p.values.find("dvfs.static_power");
     g.dvfsEstimate = dvfs == p.values.end() || dvfs->second.provenance.kind == core::Provenance::Kind::Estimate;
+    for (const char* f : {"dvfs.static_power", "dvfs.exponent"})
+        if (!p.find(f))
+            g.dvfsMissing += (g.dvfsMissing.empty() ? "" : " and ") + std::string(f);
     const char* fields[] = {"fp64", "fp64_tensor", "tf32_dense", "bf16_dense", "fp8_dense", "fp16_dense"};
     for (int i = 0; i < 6; ++i)
         g.peak[i] = p.value(fields[i], NAN);

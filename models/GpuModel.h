@@ -25,6 +25,10 @@ struct GpuSpec {
     double staticW = 0;    ///< DVFS: power that does not scale with clock (leakage, HBM, I/O)
     double exponent = 2.5; ///< DVFS: dynamic power ∝ clock^exponent (2…3 in the DVFS region)
     bool dvfsEstimate = true;
+    /// The DVFS figures the part lacks ("dvfs.static_power", "dvfs.exponent", joined by " and "):
+    /// empty when it has both. Without them the clock below full power comes from a generic curve
+    /// (15 % of tdp static, exponent 2.5), which no catalog entry vouches for.
+    std::string dvfsMissing;
     double peak[6] = {NAN, NAN, NAN, NAN, NAN, NAN};     ///< dense FLOP/s by DataType (NaN: not in the catalog)
     double sparsity = 2.0;                               ///< 2:4 sparse speed-up on tensor types
     double memoryBytesPerS = NAN, nvlinkBytesPerS = NAN; ///< NVLink: both directions together

@@ -1,0 +1,117 @@
+// Verdicts you can sign, round seven (2026-12-06): figures a check needs that a user's catalog part
+// lacks, filled in silently by a generic value. Each test failed on the code before the fix.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "analysis/Pipeline.h"
+#include "cli/TextOutput.h"
+#include "support/TempDir.h"
+#include "support/TextEdit.h"
+
+using namespace rdt;
+namespace fs = std::filesystem;
+using test::edited;
+using test::slurp;
+
+namespace {
+
+const std::string kRoot = RDT_SOURCE_DIR "/";
+const std::string kSingle = kRoot + "data/designs/single-rack.yaml";
+
+/// single-rack.yaml on a copy of the H100 (slug x-h100, `drop` removed where not empty) in a copy of Grand Teton,
+/// every chassis capped at `capW`, judged against a per-GPU BF16 minimum and a clock minimum.
+analysis::RunResult runOwnGpu(const test::TempDir& dir, const std::string& drop, double capW, double minTflops)
+{
+    const fs::path at(dir.path);
+    fs::create_directories(at / "parts");
+    std::string gpu = edited(slurp(kRoot + "data/catalog/nvidia-h100-sxm5.yaml"), {{"slug: nvidia-h100-sxm5", "slug: x-h100"}});
+    if (!drop.empty())
+        gpu = edited(gpu, {{drop, ""}});
+    std::ofstream(at / "parts" / "x-h100.yaml") << gpu;
+    std::ofstream(at / "parts" / "x-gt.yaml") << edited(slurp(kRoot + "data/catalog/meta-grand-teton-h100.yaml"),
+                                                        {{"slug: meta-grand-teton-h100", "slug: x-gt"},
+                                                         {"part: nvidia-h100-sxm5,", "part: x-h100,"}});
+    std::string own = edited(slurp(kSingle), {{"rdt: 1\n", "rdt: 1\ncatalog: [parts]\n"},
+                                              {"id: gt1, gpu_power_cap: 600 W}", "id: gt1}"}});
+    for (std::size_t p; (p = own.find("part: meta-grand-teton-h100")) != std::string::npos;)
+        own.replace(p, 27, "part: x-gt");
+    std::ofstream(at / "targets.yaml") << "name: t\nmfu: 40 %\ntargets:\n"
+                                          "  - {id: per-gpu, metric: sustained_tflops, dtype: bf16, min: "
+                                       << minTflops
+                                       << " TFLOPS}\n"
+                                          "  - {id: clock, metric: clock_ratio, min: 50 %}\n";
+    analysis::RunOptions o;
+    o.designPath = (at / "own.yaml").string();
+    o.designText = own;
+    o.targetsPath = (at / "targets.yaml").string();
+    o.gpuCapW = capW;
+    core::Progress quiet;
+    return analysis::run(o, quiet);
+}
+
+const analysis::TargetResult& target(const analysis::RunResult& r, const std::string& id)
+{
+    REQUIRE(r.throughput);
+    for (const analysis::TargetResult& t : r.throughput->targets)
+        if (t.id == id)
+            return t;
+    FAIL("no target " << id);
+    return r.throughput->targets.front();
+}
+
+} // namespace
+
+TEST_CASE("a capped GPU without its DVFS figures: the clock is not known and the compute targets are not checked",
+          "[throughput][signoff]")
+{
+    // A user's H100 without `dvfs:` took a generic curve (15 % of tdp static, exponent 2.5) for its
+    // clock under a 500 W cap, and the TFLOPS target passed or failed on it without a word.
+    const std::string dvfs =
+        "  dvfs:\n"
+        "    static_power: {value: 150 W, estimate: \"leakage, HBM and I/O power that does not scale with SM clock; "
+        "placeholder until calibrated against telemetry (hardware-facts 3.3)\"}\n"
+        "    exponent: {value: 2.5, estimate: \"throughput ~ (P - P_static)^(1/3 .. 1/2) in the DVFS region "
+        "(hardware-facts 3.3); midpoint, placeholder\"}\n";
+    REQUIRE(slurp(kRoot + "data/catalog/nvidia-h100-sxm5.yaml").find(dvfs) != std::string::npos);
+    {
+        test::TempDir dir;
+        const analysis::RunResult r = runOwnGpu(dir, dvfs, 500.0, 1.0);
+        REQUIRE(r.throughput->classes.front().clockRatio < 1.0);
+        for (const char* id : {"per-gpu", "clock"}) {
+            const analysis::TargetResult& t = target(r, id);
+            CAPTURE(id);
+            CHECK(std::isnan(t.value));
+            CHECK_FALSE(t.pass);
+            CHECK_THAT(t.why, Catch::Contains("x-h100 has no dvfs.static_power and dvfs.exponent") &&
+                                  Catch::Contains("at 500 W (power cap"));
+        }
+        bool noted = false;
+        for (const std::string& n : r.throughput->notes)
+            noted |= n.find("x-h100 has no dvfs.static_power and dvfs.exponent") != std::string::npos &&
+                     n.find("compute targets are not checked") != std::string::npos;
+        CHECK(noted);
+        // The text names the target not checked, with the reason.
+        const std::string text = cli::checkSummaryText(r, analysis::makeRegistry());
+        CHECK_THAT(text, Catch::Contains("not checked") && Catch::Contains("x-h100 has no dvfs.static_power"));
+    }
+    {
+        // At full power the curve is never used: the targets are judged (1 TFLOPS: met).
+        test::TempDir dir;
+        const analysis::RunResult r = runOwnGpu(dir, dvfs, NAN, 1.0);
+        REQUIRE(r.throughput->classes.front().clockRatio == 1.0);
+        CHECK(target(r, "per-gpu").pass);
+        CHECK(target(r, "clock").pass);
+    }
+    {
+        // With its figures the capped GPU is judged as before.
+        test::TempDir dir;
+        const analysis::RunResult r = runOwnGpu(dir, "", 500.0, 1.0);
+        REQUIRE(r.throughput->classes.front().clockRatio < 1.0);
+        CHECK(target(r, "per-gpu").pass);
+        CHECK(target(r, "per-gpu").why.empty());
+    }
+}
