@@ -1,6 +1,7 @@
 #include "analysis/Pipeline.h"
 
 #include "analysis/Hil.h"
+#include "analysis/SignalVerdicts.h"
 #include "liquid/LiquidChecks.h"
 
 #include <algorithm>
@@ -188,56 +189,6 @@ void applyScenario(core::Design& d, const RunOptions& o)
     d.scenario.name = name;
 }
 
-namespace {
-
-/// Link classes whose rules failed get a verdict that says so: a class passes only if every rule
-/// on it passes. The link rules name their class first in every message ("link class ID: …").
-std::shared_ptr<const signal::SignalResult> verdictsFromRules(std::shared_ptr<const signal::SignalResult> sig,
-                                                              const std::vector<core::Violation>& violations)
-{
-    // Per class: the rules that failed on it, and whether any of them is an error.
-    std::map<std::string, std::pair<std::set<std::string>, bool>> failed;
-    for (const core::Violation& v : violations) {
-        // "link class ID: ..." for a class, "link ID: ..." for one port-to-port link (until 2026-12-06
-        // a port-to-port link too short for its run kept "pass" here); an id that is no link's
-        // matches nothing below.
-        static const std::string prefix = "link class ", single = "link ", subject = "links/";
-        if (v.waived || v.severity == core::Severity::Info)
-            continue;
-        std::string id;
-        if (v.subject.rfind(subject, 0) == 0)
-            id = v.subject.substr(subject.size()); // the class's own subject: exact
-        else if (v.message.rfind(prefix, 0) == 0) {
-            const std::size_t end = v.message.find_first_of(": (", prefix.size());
-            id = v.message.substr(prefix.size(), end - prefix.size());
-        } else
-            continue;
-        auto& entry = failed[id];
-        entry.first.insert(v.rule);
-        entry.second = entry.second || v.severity == core::Severity::Error;
-    }
-    if (failed.empty())
-        return sig;
-    auto out = std::make_shared<signal::SignalResult>(*sig);
-    for (signal::LinkVerdict& l : out->links) {
-        const auto it = failed.find(l.id);
-        if (it == failed.end())
-            continue;
-        std::string rules;
-        for (const std::string& r : it->second.first)
-            rules += (rules.empty() ? "" : ", ") + r;
-        // An error fails the class; warnings alone (a negotiated-down rate, a fallback to a slower
-        // lane rate at which it closes) are said beside its verdict.
-        if (it->second.second || (!l.pass && l.laneRateGbps <= 0)) {
-            l.pass = false;
-            l.verdict = "fail (" + rules + ")";
-        } else
-            l.verdict += ", warning (" + rules + ")";
-    }
-    return out;
-}
-
-} // namespace
 
 core::PowerBasis effectiveBasis(const RunOptions& o, const core::Design& d, const core::Profile& p)
 {
@@ -584,7 +535,7 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     result.unusedWaivers = core::unusedWaivers(result.design, result.violations, registry, result.profile);
     for (core::Violation& v : targetViolations(*result.throughput))
         result.violations.push_back(std::move(v));
-    result.signal = verdictsFromRules(result.signal, result.violations);
+    result.signal = signalWithRuleVerdicts(result.signal, result.violations);
     const auto t2 = Clock::now();
     result.loadSeconds = std::chrono::duration<double>(t1 - t0).count();
     result.liquidSeconds = std::chrono::duration<double>(tLiquid - t1).count();

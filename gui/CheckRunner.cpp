@@ -6,6 +6,7 @@
 
 #include "analysis/PartFields.h"
 #include "analysis/Pipeline.h"
+#include "analysis/SignalVerdicts.h"
 
 namespace rdt::gui {
 
@@ -126,7 +127,9 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
                 results->power = power::powerFor(*design, store);
                 results->thermal = analysis::thermalFor(*design, store);
                 results->liquid = liquid::liquidFor(*design, store);
-                results->signal = signal::signalFor(*design, store, analysis::dataDir() + "/si-profiles");
+                // The link verdicts with the link rules' own, as every other output shows them.
+                results->signal = analysis::signalWithRuleVerdicts(
+                    signal::signalFor(*design, store, analysis::dataDir() + "/si-profiles"), result);
                 // The design's workload (its checkpoint) and facility energy, as rdt check computes them.
                 results->dynamics = dynamics;
                 if (!throughput)
