@@ -227,11 +227,14 @@ void acSide(RackPower& out, const core::Rack& rack, const std::vector<const core
         out.shelves.push_back({s->id, s->overrides.feed, static_cast<int>(s->part->value("modules", 0)),
                                shelfRating(*s->part), 0, 0, 1, 0, 0, 0, 0, NAN, 0, ""});
     shareLoad(out.shelves, shelfSlots, out.itLoadW);
+    // A rack's largest current is not known where one shelf's is not (a shelf without
+    // input_voltage_ln): NaN, never the others' largest (until 2026-12-06 such a rack read 0 A).
+    const auto largest = [](double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); };
     for (const ShelfPower& sh : out.shelves) {
         out.acInputW += sh.inputW;
         out.psuLossW += sh.inputW - sh.outputW;
-        out.acPhaseCurrentA = std::max(out.acPhaseCurrentA, sh.phaseCurrentA);
-        out.whipCurrentA = std::max(out.whipCurrentA, sh.whipCurrentA);
+        out.acPhaseCurrentA = largest(out.acPhaseCurrentA, sh.phaseCurrentA);
+        out.whipCurrentA = largest(out.whipCurrentA, sh.whipCurrentA);
         out.whipBreakerA = std::isnan(out.whipBreakerA) ? sh.whipBreakerA : std::min(out.whipBreakerA, sh.whipBreakerA);
         for (FeedPower& f : out.feeds)
             if (f.name == sh.feed)
@@ -247,6 +250,7 @@ void acSide(RackPower& out, const core::Rack& rack, const std::vector<const core
     if (std::isnan(out.capacityFeedLossW))
         return;
     // The worst feed lost: the survivors carry the whole load.
+    bool first = true;
     for (const char* lost : {"A", "B"}) {
         std::vector<ShelfPower> survivors;
         std::vector<const core::Slot*> slots;
@@ -265,10 +269,9 @@ void acSide(RackPower& out, const core::Rack& rack, const std::vector<const core
             f.worstW = std::max(f.worstW, w);
         }
         for (const ShelfPower& sh : survivors) {
-            out.acPhaseCurrentFeedLossA = std::isnan(out.acPhaseCurrentFeedLossA)
-                                              ? sh.phaseCurrentA
-                                              : std::max(out.acPhaseCurrentFeedLossA, sh.phaseCurrentA);
-            out.whipCurrentA = std::max(out.whipCurrentA, sh.whipCurrentA);
+            out.acPhaseCurrentFeedLossA = first ? sh.phaseCurrentA : largest(out.acPhaseCurrentFeedLossA, sh.phaseCurrentA);
+            first = false;
+            out.whipCurrentA = largest(out.whipCurrentA, sh.whipCurrentA);
             for (ShelfPower& own : out.shelves)
                 if (own.id == sh.id) {
                     own.whipCurrentWorstA = std::max(own.whipCurrentWorstA, sh.whipCurrentA);

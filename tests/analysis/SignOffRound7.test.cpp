@@ -7,8 +7,11 @@
 #include <fstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "analysis/Pipeline.h"
 #include "cli/TextOutput.h"
+#include "report/CheckFormats.h"
 #include "support/TempDir.h"
 #include "support/TextEdit.h"
 
@@ -114,4 +117,47 @@ TEST_CASE("a capped GPU without its DVFS figures: the clock is not known and the
         CHECK(target(r, "per-gpu").pass);
         CHECK(target(r, "per-gpu").why.empty());
     }
+}
+
+TEST_CASE("a rack whose shelf lacks input_voltage_ln has no phase or whip current, not 0 A", "[power][signoff]")
+{
+    // The rack's largest phase and whip currents were the largest known ones: one shelf without
+    // input_voltage_ln among others gave 0 A (std::max with NaN keeps the first), printed as a
+    // figure in JSON and HDF5 beside the note that the figure is missing.
+    test::TempDir dir;
+    const fs::path at(dir.path);
+    fs::create_directories(at / "parts");
+    const std::string vln = "  input_voltage_ln: {value: 277 V, estimate: \"assumed the same 200-277 V L-N three-phase "
+                            "input as the ORv3 shelf (P1); consistent with the L22-30P 277/480 V whips listed for HPR "
+                            "(R5); not stated for HPR\"}\n";
+    std::ofstream(at / "parts" / "x-shelf.yaml") << edited(slurp(kRoot + "data/catalog/orv3-hpr-power-shelf-6x5p5kw.yaml"),
+                                                           {{"slug: orv3-hpr-power-shelf-6x5p5kw", "slug: x-shelf"}, {vln, ""}});
+    const std::string own = edited(slurp(kSingle), {{"rdt: 1\n", "rdt: 1\ncatalog: [parts]\n"},
+                                                    {"part: orv3-hpr-power-shelf-6x5p5kw, id: psu-b", "part: x-shelf, id: psu-b"}});
+    analysis::RunOptions o;
+    o.designPath = (at / "own.yaml").string();
+    o.designText = own;
+    core::Progress quiet;
+    const analysis::RunResult r = analysis::run(o, quiet);
+    const power::RackPower& rack = r.power->racks.at(0);
+    // psu-a still has its own figures; the rack's largest is not known.
+    REQUIRE(rack.shelves.size() == 2);
+    CHECK(rack.shelves.at(0).phaseCurrentA > 0);
+    CHECK(std::isnan(rack.shelves.at(1).phaseCurrentA));
+    CHECK(std::isnan(rack.acPhaseCurrentA));
+    CHECK(std::isnan(rack.whipCurrentA));
+    CHECK(std::isnan(rack.whipCurrentNormalA));
+    const nlohmann::json j = report::checkJson(r);
+    const nlohmann::json& jr = j.at("power").at("racks").at(0);
+    CHECK(jr.at("ac_phase_current_A").is_null());
+    CHECK(jr.at("whip_current_A").is_null());
+    bool noted = false;
+    for (const core::Violation& v : r.violations)
+        noted |= v.rule == "power.figure.missing" && v.message.find("x-shelf has no input_voltage_ln") != std::string::npos;
+    CHECK(noted);
+    // Both shelves with their figures: the rack's largest is psu-a's or psu-b's, a number.
+    o.designText = edited(own, {{"part: x-shelf, id: psu-b", "part: orv3-hpr-power-shelf-6x5p5kw, id: psu-b"}});
+    const analysis::RunResult both = analysis::run(o, quiet);
+    CHECK(both.power->racks.at(0).acPhaseCurrentA == Approx(std::max(both.power->racks.at(0).shelves.at(0).phaseCurrentA,
+                                                                     both.power->racks.at(0).shelves.at(1).phaseCurrentA)));
 }
