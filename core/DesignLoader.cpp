@@ -125,6 +125,14 @@ LinkClass readLink(const Cursor& c, const Design& d, const Catalog& catalog)
         static const std::vector<std::string> scopes = {"chassis", "rack", "fabric"};
         if (std::find(scopes.begin(), scopes.end(), l.scope) == scopes.end())
             s->fail("unknown scope \"" + l.scope + "\" (chassis, rack or fabric)" + didYouMean(l.scope, scopes));
+        // rdt places no fabric link (its far end is outside the design): without a length of its own
+        // or its cable's, its channel and reach were taken at 0 m and passed (found 2026-12-06).
+        if (l.scope == "fabric" && !l.lengthM && !(l.cable && l.cable->find("length")))
+            s->fail("a fabric-scope link class needs a length (rdt does not place links whose far end is "
+                    "outside the design, and " +
+                    (l.cable ? "its cable " + l.cable->slug + " has none in the catalog"
+                             : std::string("it names no cable")) +
+                    "): without one its channel and its cable's reach cannot be judged");
     }
     if (auto rk = c.find("racks")) {
         const std::vector<Cursor> globs = rk->isSequence() ? rk->elements() : std::vector<Cursor>{*rk};

@@ -11,6 +11,7 @@
 
 #include "analysis/Pipeline.h"
 #include "cli/TextOutput.h"
+#include "core/Error.h"
 #include "report/CheckFormats.h"
 #include "support/TempDir.h"
 #include "support/TextEdit.h"
@@ -160,4 +161,37 @@ TEST_CASE("a rack whose shelf lacks input_voltage_ln has no phase or whip curren
     const analysis::RunResult both = analysis::run(o, quiet);
     CHECK(both.power->racks.at(0).acPhaseCurrentA == Approx(std::max(both.power->racks.at(0).shelves.at(0).phaseCurrentA,
                                                                      both.power->racks.at(0).shelves.at(1).phaseCurrentA)));
+}
+
+TEST_CASE("a fabric-scope link class without a length is refused, naming the field", "[signal][signoff][bad-input]")
+{
+    // rdt places no fabric link: the InfiniBand example's leaf-spine optics without `length: 150 m`
+    // showed length 0 m and "pass", their 500 m reach never compared with anything.
+    const std::string path = kRoot + "data/designs/meta-24k-ib.yaml";
+    const std::string shipped = slurp(path);
+    const std::string without = edited(shipped, {{"    cable: optic-400g-dr4-osfp\n    length: 150 m\n",
+                                                  "    cable: optic-400g-dr4-osfp\n"}});
+    analysis::RunOptions o;
+    o.designPath = path;
+    o.designText = without;
+    core::Progress quiet;
+    try {
+        (void)analysis::run(o, quiet);
+        FAIL("loaded a fabric-scope class without a length");
+    } catch (const core::InputError& e) {
+        const std::string what = e.what();
+        CHECK_THAT(what, Catch::Contains("meta-24k-ib.yaml:") && Catch::Contains("links[2].scope") &&
+                             Catch::Contains("a fabric-scope link class needs a length") &&
+                             Catch::Contains("optic-400g-dr4-osfp has none in the catalog"));
+    }
+    // With its length the class loads and its optics are judged at it.
+    o.designText = shipped;
+    const analysis::RunResult r = analysis::run(o, quiet);
+    bool found = false;
+    for (const signal::LinkVerdict& v : r.signal->links)
+        if (v.id == "leaf-spine") {
+            found = true;
+            CHECK(v.lengthM == Approx(150.0));
+        }
+    CHECK(found);
 }
