@@ -12,6 +12,7 @@
 #include "analysis/DynamicsDetail.h"
 #include "analysis/Throughput.h"
 #include "models/PowerDynamics.h"
+#include "models/PowerModels.h"
 
 namespace rdt::analysis {
 
@@ -105,19 +106,36 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
             slowestFlops = std::min(slowestFlops, gpu->value("bf16_dense", NAN) * (std::isnan(c.ratio) ? 1.0 : c.ratio));
             if (std::isnan(gpu->value("bf16_dense", NAN)))
                 noBf16 = gpu;
-            const double p = c.powerW > 0 ? c.powerW : pp.gpuW / n;
-            const double f = floor ? dy.floorShare * gpu->value("tdp", p) : 0.0;
+            // A GPU stopped by heat (no air, or coolant that cannot hold it) computes nothing: it
+            // holds at its idle draw in both phases, no swing (until 2026-12-06 it fell back to its
+            // full draw and the site swung as if it trained).
+            const bool heatStopped = c.ratio == 0.0 && c.limitedBy == "thermal";
+            const double p = heatStopped ? std::min(idle, pp.gpuW / n) : c.powerW > 0 ? c.powerW : pp.gpuW / n;
+            const double f = floor && !heatStopped ? dy.floorShare * gpu->value("tdp", p) : 0.0;
             const double q = std::min(p, std::max(comm, f));
-            const double other = pp.modelledW - pp.gpuW;
-            ph.high += kk * (other + n * p);
-            ph.swingDc += pp.busbar ? n * (p - q) : 0.0;
+            // The chassis' draw from its supply in a phase: its other parts' output as modelled, its
+            // GPUs' at the phase's power, through its conversion at that load (the bricks' light-load
+            // efficiency is worse: until 2026-12-06 the compute phase's conversion loss was kept in
+            // both phases, and the swing on the busbar was the GPU boards' alone, 2 % short).
+            const double otherOut = pp.modelledW - pp.conversionLossW - pp.gpuW;
+            const core::Curve* conv = part.curve("conversion_efficiency");
+            const models::EfficiencyCurve eff =
+                conv ? models::EfficiencyCurve(conv->points) : models::EfficiencyCurve::constant(1.0);
+            const double rating = part.value("conversion_rating", NAN);
+            const auto input = [&](double gpuEach) {
+                const double drawn = otherOut + n * gpuEach;
+                return drawn / eff.at(std::isnan(rating) ? 1.0 : drawn / rating);
+            };
+            const double inHigh = input(p), inLow = input(q);
+            ph.high += kk * inHigh;
+            ph.swingDc += pp.busbar ? inHigh - inLow : 0.0;
             if (!pp.busbar) {
-                ph.acHigh += other + n * p;
-                ph.acLow += other + n * q;
+                ph.acHigh += inHigh;
+                ph.acLow += inLow;
             }
-            ph.low += kk * (other + n * q);
-            ph.lowNoFloor += kk * (other + n * std::min(p, comm));
-            ph.idle += kk * (other + n * std::min(p, idle));
+            ph.low += kk * inLow;
+            ph.lowNoFloor += kk * input(std::min(p, comm));
+            ph.idle += kk * input(std::min(p, idle));
             ph.gpus += n;
             pSum += n * p;
             qSum += n * q;

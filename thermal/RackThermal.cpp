@@ -289,7 +289,7 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
         // No air through it front to rear (every rotor failed: the neighbours' fans may even draw the
         // rear plenum's air back through it): nothing carries its heat away, so its GPUs have no
         // steady junction temperature below any limit. Unbounded: they throttle to a stop.
-        if (!(flow > 0))
+        if (!carriesAir(flow))
             return m.heatW > 0 ? INFINITY : front;
         const double local = front + m.preheat * (m.heatW - (idle ? m.gpus * m.gpuW : 0.0)) / (rhoCp * flow);
         // Convective resistance falls with mass flow to the 0.8 power (turbulent forced convection).
@@ -429,8 +429,8 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
         t.gpuW = m.gpuW;
         t.airflowM3s = flows[c];
         t.inletK = front + offsetOf(c);
-        t.exhaustK = flows[c] > 0 ? t.inletK + t.heatW / (rhoCp * flows[c]) : t.inletK;
-        t.noAirflow = t.heatW > 0 && !(flows[c] > 0);
+        t.exhaustK = carriesAir(flows[c]) ? t.inletK + t.heatW / (rhoCp * flows[c]) : t.inletK;
+        t.noAirflow = t.heatW > 0 && !carriesAir(flows[c]);
         // A chassis without GPUs has no GPU junction (the fan control's stand-in is its inlet: not a
         // figure to report beside the GPUs').
         t.gpuJunctionK = m.gpus == 0 || !m.junctionModel ? NAN : junction(m, flows[c], t.inletK);

@@ -14,6 +14,16 @@
 
 namespace rdt::thermal {
 
+/// Air through a chassis the network can tell from none: ten times the scale of its flow law's
+/// regularisation (FlowNetwork.cpp, 1e-6 m3/s), below which the law solved is not the fans' and
+/// impedances' (10 mL/s, 0.02 CFM: 1 W would warm it 83 K). At or below it a chassis has no air
+/// (ChassisThermal::noAirflow, thermal.chassis.airflow). Until 2026-12-06 any positive flow counted:
+/// with every rotor of a Grand Teton failed the network left 4.4e-7 m3/s, its junction read
+/// 3.7 million degC and thermal.chassis.airflow stayed silent.
+inline constexpr double kNoAirM3s = 1e-5;
+
+inline bool carriesAir(double flowM3s) { return flowM3s > kNoAirM3s; }
+
 /// Rack-level impedances (Pa per (m³/s)²). Defaults are estimates; see docs/thermal.md.
 struct RackAirflowParams {
     double frontDoorK = 1.5;       ///< perforated front door: ~6 Pa at 2 m³/s

@@ -304,7 +304,7 @@ void registerChecks(core::CheckRegistry& registry)
                                        (c.airflowM3s < 0 ? ", drawn back from the rear" : "") + "): its " +
                                        core::formatQuantity(c.heatW, Dimension::Power, 3) +
                                        " has no way out" + (std::isinf(c.gpuJunctionK) ? " and its GPUs stop" : ""),
-                                   c.airflowM3s, 0.0, "m3/s", slot.loc);
+                                   c.airflowM3s, kNoAirM3s, "m3/s", slot.loc);
                     }
         });
     registry.add({"thermal.limits.missing",

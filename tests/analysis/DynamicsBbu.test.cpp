@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "analysis/Pipeline.h"
+#include "support/GrandTetonBus.h"
 #include "report/DynamicsOutput.h"
 #include "tests/support/TempDir.h"
 
@@ -96,20 +97,26 @@ TEST_CASE("Battery smoothing recharges within the shelves' charge power and keep
     REQUIRE(plain.dynamics);
     REQUIRE(plain.dynamics->bbu.size() == 1);
     const analysis::DynamicsBbu b = plain.dynamics->bbu.front();
-    // 16 GPUs × 550 W on the busbar at half compute: 4.4 kW back each communication phase, and the
-    // round trip's loss at 95 %: 4.4 kJ × (1/0.95 − 1) each 2 s.
-    CHECK(b.lossW == Approx(4400 * (1 / 0.95 - 1) / 2));
-    CHECK(b.chargeNeedW == Approx(0.5 * 16 * 550 + b.lossW));
+    // 16 GPUs × 550 W at the boards, on the busbar through each chassis' bricks at each phase's load
+    // (about 8.97 kW: tests/support/GrandTetonBus.h), at half compute: half of it back each
+    // communication phase, and the round trip's loss at 95 %: swing/2 J × (1/0.95 − 1) each 2 s.
+    double swing = 0;
+    for (const power::PartPower& pp : plain.power->racks.front().parts)
+        if (pp.part == "meta-grand-teton-h100")
+            swing += test::grandTetonBusSwingW(pp, 8 * 550.0);
+    CHECK(swing > 16 * 550.0 * 1.015);
+    CHECK(b.lossW == Approx(swing / 2 * (1 / 0.95 - 1) / 2));
+    CHECK(b.chargeNeedW == Approx(0.5 * swing + b.lossW));
     CHECK(std::isnan(b.chargeW));
     CHECK(violations(plain, "dynamics.bbu.charge").empty());
     const auto nc = violations(plain, "dynamics.not_checked");
     REQUIRE(nc.size() == 1);
     CHECK(nc[0]->subject == "test-bbu");
     CHECK(nc[0]->message.find("charge_power") != std::string::npos);
-    // Its lowest charge: full less one compute phase's 16 × 550 × 0.25 × 2 = 4.4 kJ.
-    CHECK(b.cycleJ == Approx(4400));
-    CHECK(b.socLow == Approx(1 - 4400 / 2.97e6));
-    CHECK(b.holdupLeftS == Approx((2.97e6 - 4400) / b.itLoadW));
+    // Its lowest charge: full less one compute phase's swing × 0.25 × 2 (about 4.49 kJ).
+    CHECK(b.cycleJ == Approx(swing * 0.25 * 2));
+    CHECK(b.socLow == Approx(1 - swing * 0.25 * 2 / 2.97e6));
+    CHECK(b.holdupLeftS == Approx((2.97e6 - swing * 0.25 * 2) / b.itLoadW));
     CHECK(b.rideThroughS == Approx(90));
 
     for (const double f : {0.99, 1.01}) {
@@ -152,9 +159,14 @@ TEST_CASE("Battery smoothing's round-trip loss is in its energy cost, and a shel
     const analysis::DynamicsResult& a = *lossless.dynamics;
     const analysis::DynamicsResult& b = *lossy.dynamics;
     REQUIRE(b.bbu.size() == 1);
-    // 4.4 kJ discharged an iteration needs 4.4 kJ / 0.9 back: 489 J lost each 2 s on the busbar.
+    // The cycle's energy (about 4.49 kJ: the rack's busbar swing × 0.25 × 2) discharged an iteration
+    // needs that / 0.9 back: about 498 J lost each 2 s on the busbar.
+    double swing = 0;
+    for (const power::PartPower& pp : lossy.power->racks.front().parts)
+        if (pp.part == "meta-grand-teton-h100")
+            swing += test::grandTetonBusSwingW(pp, 8 * 550.0);
     CHECK(b.bbu[0].efficiency == Approx(0.9));
-    CHECK(b.bbu[0].lossW == Approx(4400 * (1 / 0.9 - 1) / 2).epsilon(1e-9));
+    CHECK(b.bbu[0].lossW == Approx(swing * 0.25 * 2 * (1 / 0.9 - 1) / 2).epsilon(1e-9));
     CHECK(a.bbu[0].lossW == Approx(0).margin(1e-9));
     // On the AC side through the rack's shelves (its AC over DC for the swing), in the energy cost.
     const double acPerDc = b.unmitigatedSwingW / b.bbu[0].swingW;

@@ -13,6 +13,7 @@
 #include "cli/TextOutput.h"
 #include "core/Error.h"
 #include "report/CheckFormats.h"
+#include "thermal/RackThermal.h"
 #include "support/TempDir.h"
 #include "support/TextEdit.h"
 
@@ -194,4 +195,41 @@ TEST_CASE("a fabric-scope link class without a length is refused, naming the fie
             CHECK(v.lengthM == Approx(150.0));
         }
     CHECK(found);
+}
+
+TEST_CASE("every rotor failed: no air through the chassis, its GPUs stop and the job's power does not swing",
+          "[thermal][dynamics][signoff]")
+{
+    // With all 32 rotors of both Grand Tetons failed the airflow network leaves about 4.4e-7 m3/s
+    // through each, within its regularisation: until 2026-12-06 that counted as air, the junction
+    // read 3.7 million degC, thermal.chassis.airflow stayed silent, and the dynamics line swung the
+    // stopped GPUs between 700 and 150 W as if they trained.
+    const std::string text = slurp(kSingle) + "dynamics:\n  iteration: 2 s\n  compute_share: 50 %\n  edge: 20 ms\n";
+    analysis::RunOptions o;
+    o.designPath = kSingle;
+    o.designText = text;
+    core::Progress quiet;
+    const analysis::RunResult healthy = analysis::run(o, quiet);
+    o.failedRotors = 32;
+    const analysis::RunResult dead = analysis::run(o, quiet);
+    std::vector<std::string> noAir;
+    for (const core::Violation& v : dead.violations)
+        if (v.rule == "thermal.chassis.airflow") {
+            noAir.push_back(v.subject);
+            CHECK(v.measured <= thermal::kNoAirM3s);
+            CHECK(v.limit == thermal::kNoAirM3s);
+        }
+    CHECK(noAir == std::vector<std::string>{"lab/row1/rack1/gt0", "lab/row1/rack1/gt1"});
+    for (const thermal::RackThermal& r : dead.thermal->racks)
+        for (const thermal::ChassisThermal& c : r.chassis) {
+            CHECK(c.noAirflow);
+            CHECK(std::isinf(c.gpuJunctionK));
+        }
+    REQUIRE(healthy.dynamics);
+    REQUIRE(dead.dynamics);
+    CHECK(healthy.dynamics->levels.front().swingW() > 8000.0);
+    // The stopped GPUs hold their 70 W idle draw in both phases: nothing swings.
+    CHECK(dead.dynamics->computeW == Approx(70.0));
+    CHECK(dead.dynamics->commW == Approx(70.0));
+    CHECK(dead.dynamics->levels.front().swingW() == Approx(0.0).margin(1e-6));
 }
