@@ -233,3 +233,33 @@ TEST_CASE("every rotor failed: no air through the chassis, its GPUs stop and the
     CHECK(dead.dynamics->commW == Approx(70.0));
     CHECK(dead.dynamics->levels.front().swingW() == Approx(0.0).margin(1e-6));
 }
+
+TEST_CASE("the risky iteration periods are bounded at the grid mode's band edges, on the safe side",
+          "[dynamics][signoff]")
+{
+    // A 1 Hz mode with 5 % damping: harmonic k of a period T lies in it for k/1.05 <= T <= k/0.95; at
+    // half compute only odd harmonics exist. The ranges were the last risky samples of a 0.29 % grid,
+    // so a design's own flagged period could fall outside the range listed (2.0035-2.2075 s for a
+    // flagged 2 s); now each edge is bisected and lies just outside the band.
+    const std::string text = slurp(kSingle) +
+                             "dynamics:\n  iteration: 2 s\n  compute_share: 50 %\n  edge: 20 ms\n"
+                             "grid:\n  source: test\n  modes:\n    - {frequency: 1 Hz, damping: 5 %}\n";
+    analysis::RunOptions o;
+    o.designPath = kSingle;
+    o.designText = text;
+    core::Progress quiet;
+    const analysis::RunResult r = analysis::run(o, quiet);
+    REQUIRE(r.dynamics);
+    const auto& ranges = r.dynamics->riskyPeriods;
+    REQUIRE(ranges.size() >= 3);
+    for (std::size_t i = 0; i < 3; ++i) {
+        const double k = 2.0 * static_cast<double>(i) + 1.0;
+        CAPTURE(k);
+        CHECK(ranges[i].first <= k / 1.05);
+        CHECK(ranges[i].first > k / 1.05 * (1 - 1e-8));
+        CHECK(ranges[i].second >= k / 0.95);
+        CHECK(ranges[i].second < k / 0.95 * (1 + 1e-8));
+    }
+    // The design's 2 s lies between them, and has no resonance.
+    CHECK(r.dynamics->resonances.empty());
+}
