@@ -172,7 +172,9 @@ json dynamicsJson(const analysis::DynamicsResult& r)
             {"extra_energy_MWh_per_year", jsonNumber(r.extraMWhPerYear)},
             {"pue", jsonNumber(r.pue)},
             {"throughput_lost_share", jsonNumber(r.throughputLost)},
-            {"ramp_throughput_factor", jsonNumber(r.rampThroughputFactor)}};
+            {"ramp_throughput_factor", jsonNumber(r.rampThroughputFactor)},
+            // The job's energy for the same training work: its power over the throughput it keeps.
+            {"extra_energy_per_work_share", jsonNumber((1 + r.extraEnergyShare) / r.rampThroughputFactor - 1)}};
 }
 
 void writeDynamicsGroup(hid_t file, const analysis::DynamicsResult& r)
@@ -207,6 +209,7 @@ void writeDynamicsGroup(hid_t file, const analysis::DynamicsResult& r)
     }
     writeScalar(g.get(), "throughput_lost_share", r.throughputLost, "1");
     writeScalar(g.get(), "ramp_throughput_factor", r.rampThroughputFactor, "1");
+    writeScalar(g.get(), "extra_energy_per_work_share", (1 + r.extraEnergyShare) / r.rampThroughputFactor - 1, "1");
     writeScalar(g.get(), "time_step", r.stepS, "s");
     writeScalar(g.get(), "job_start", r.startAtS, "s");
     writeArray(g.get(), "site_power", r.siteW, {static_cast<hsize_t>(r.siteW.size())}, "W");
@@ -438,13 +441,16 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
             std::snprintf(year, sizeof year, std::abs(r.extraMWhPerYear) >= 100 ? " (%+.0f MWh a year at PUE %.3g)"
                                                                                : " (%+.3g MWh a year at PUE %.3g)",
                           r.extraMWhPerYear, r.pue);
-        char compute[256] = "; no compute lost";
+        char compute[320] = "; no compute lost";
+        // The same work then takes longer: its energy is the power over the throughput kept (a
+        // symmetric ramp limit read "+0.00 % energy" though each unit of work cost 6.4 % more).
         if (r.throughputLost > 0)
             std::snprintf(compute, sizeof compute,
                           "; the ramp-up limit withholds %.3g %% of each compute phase's work: sustained throughput "
-                          "-%.3g %%%s",
+                          "-%.3g %%%s, %+.2f %% energy for the same work",
                           r.throughputLost * 100, (1 - r.rampThroughputFactor) * 100,
-                          r.extraEnergyShare < 0 ? " (the energy it saves is that work, not done)" : "");
+                          r.extraEnergyShare < 0 ? " (the energy it saves is that work, not done)" : "",
+                          ((1 + r.extraEnergyShare) / r.rampThroughputFactor - 1) * 100);
         std::snprintf(line, sizeof line, "         mitigated from a %s swing (%s): %+.2f %% energy%s%s\n",
                       watts(r.unmitigatedSwingW).c_str(), how.c_str(), r.extraEnergyShare * 100, year, compute);
         out += line;

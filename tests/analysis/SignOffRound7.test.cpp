@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -13,6 +14,7 @@
 #include "cli/TextOutput.h"
 #include "core/Error.h"
 #include "report/CheckFormats.h"
+#include "report/DynamicsOutput.h"
 #include "thermal/RackThermal.h"
 #include "support/TempDir.h"
 #include "support/TextEdit.h"
@@ -262,4 +264,33 @@ TEST_CASE("the risky iteration periods are bounded at the grid mode's band edges
     }
     // The design's 2 s lies between them, and has no resonance.
     CHECK(r.dynamics->resonances.empty());
+}
+
+TEST_CASE("a symmetric GPU ramp limit says what the same work costs in energy", "[dynamics][signoff]")
+{
+    // 2,000 W/s up and down: the ramp-down's extra power and the ramp-up's "saving" cancel (+0.00 %
+    // energy), but the job does 1/(1 + L·D) of the work in that power: the same work takes 6.4 %
+    // more energy, which the line did not say (the "work not done" caveat showed only for a net saving).
+    // Both chassis uncapped: every GPU swings 700 − 150 W.
+    const std::string text = edited(slurp(kSingle), {{"id: gt1, gpu_power_cap: 600 W}", "id: gt1}"}}) +
+                             "dynamics:\n  iteration: 2 s\n  compute_share: 50 %\n  edge: 20 ms\n"
+                             "  ramp_up: 2000 W/s\n  ramp_down: 2000 W/s\n";
+    analysis::RunOptions o;
+    o.designPath = kSingle;
+    o.designText = text;
+    core::Progress quiet;
+    const analysis::RunResult r = analysis::run(o, quiet);
+    REQUIRE(r.dynamics);
+    const analysis::DynamicsResult& d = *r.dynamics;
+    CHECK(std::abs(d.extraEnergyShare) < 1e-3);
+    // 550 W at 2,000 W/s: 0.275 s edges, (0.275 − 0.02)/2 of the 1 s phase withheld, factor 1/(1 + L·D).
+    const double lost = (0.275 - 0.02) / 2, factor = 1 / (1 + lost * 0.5);
+    CHECK(d.rampThroughputFactor == Approx(factor).epsilon(1e-3));
+    const double perWork = (1 + d.extraEnergyShare) / d.rampThroughputFactor - 1;
+    CHECK(perWork == Approx(lost * 0.5).epsilon(0.02)); // 6.4 %
+    const nlohmann::json j = report::dynamicsJson(d);
+    CHECK(j.at("extra_energy_per_work_share").get<double>() == Approx(perWork));
+    char expect[64];
+    std::snprintf(expect, sizeof expect, "%+.2f %% energy for the same work", perWork * 100);
+    CHECK_THAT(report::dynamicsSummaryText(d), Catch::Contains(expect));
 }
