@@ -46,8 +46,13 @@ void checkChassisInlets(core::CheckContext& ctx)
             if (!(c.inletK > maxK + 1e-9))
                 continue;
             // Four figures: a value just over the limit must not print as the limit itself.
-            const std::string recirculation =
+            // Both hot-air paths into the front: over the top and through its open OU (with blanking
+            // panels missing the leak is most of it: the message named the recirculation alone).
+            std::string recirculation =
                 "its rack's recirculation " + core::formatQuantity(r.recirculationM3s, Dimension::VolumeFlow, 2);
+            if (r.leakM3s > 0)
+                recirculation += " and rear-to-front leak through its empty OU " +
+                                 core::formatQuantity(r.leakM3s, Dimension::VolumeFlow, 2);
             const std::string air = t->intakesFrom.empty() ? "the room field's air" : "OpenFOAM's air";
             const std::string why = field ? air + " at its own intake with " + recirculation +
                                                 "; the rack's front mean " +
