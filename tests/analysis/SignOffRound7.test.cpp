@@ -294,3 +294,27 @@ TEST_CASE("a symmetric GPU ramp limit says what the same work costs in energy", 
     std::snprintf(expect, sizeof expect, "%+.2f %% energy for the same work", perWork * 100);
     CHECK_THAT(report::dynamicsSummaryText(d), Catch::Contains(expect));
 }
+
+TEST_CASE("an inlet over its limit names the leak through the rack's empty OU beside its recirculation",
+          "[thermal][signoff]")
+{
+    // Blanking panels missing at a 26 degC supply: the chassis inlet is 35.21 degC, 97 % of the hot
+    // air that warms it leaking forward through the open OU (0.45 m3/s against 0.012 m3/s over the
+    // top), and the message named the recirculation alone.
+    analysis::RunOptions o;
+    o.designPath = kSingle;
+    o.designText = edited(slurp(kSingle), {{"            - id: rack1\n", "            - id: rack1\n              blanking: missing\n"}});
+    o.inletK = 26.0 + 273.15;
+    core::Progress quiet;
+    const analysis::RunResult r = analysis::run(o, quiet);
+    const thermal::RackThermal& rack = r.thermal->racks.at(0);
+    REQUIRE(rack.leakM3s > 10 * rack.recirculationM3s);
+    bool named = false;
+    for (const core::Violation& v : r.violations)
+        if (v.rule == "thermal.inlet.chassis") {
+            CHECK_THAT(v.message, Catch::Contains("recirculation") &&
+                                      Catch::Contains("rear-to-front leak through its empty OU"));
+            named = true;
+        }
+    CHECK(named);
+}
