@@ -125,7 +125,20 @@ Grid readGrid(const Cursor& c)
         if (!(g.bandHiHz > g.bandLoHz))
             (*b)["to"].fail("the band's upper edge must lie above its lower edge");
     }
-    quantityIf(c, "short_circuit", Dimension::Power, Range{1e3, 1e13}, g.shortCircuitVA);
+    // A short-circuit strength is apparent power: MVA as utilities state it (docs/design-format.md),
+    // or the same figure in MW; VA, kVA and MVA read as W, kW and MW.
+    if (auto sc = c.find("short_circuit")) {
+        const std::string given = sc->str();
+        std::string text = given;
+        const std::size_t end = text.find_last_not_of(" \t");
+        if (end != std::string::npos && end >= 1 && text.compare(end - 1, 2, "VA") == 0)
+            text.replace(end - 1, 2, "W");
+        const ParsedQuantity q = parseQuantity(text, Dimension::Power, Range{1e3, 1e13});
+        if (!q.value)
+            sc->fail((text == given ? std::string() : "\"" + given + "\" read as \"" + text + "\": ") + q.error +
+                     " (or apparent power: VA, kVA, MVA)");
+        g.shortCircuitVA = *q.value;
+    }
     if (auto x = c.find("x_over_r"))
         g.xOverR = x->number(0.0, 100.0);
     quantityIf(c, "voltage_change", Dimension::Ratio, Range{0.0, 1.0}, g.voltageChange);

@@ -318,3 +318,24 @@ TEST_CASE("an inlet over its limit names the leak through the rack's empty OU be
         }
     CHECK(named);
 }
+
+TEST_CASE("a grid's short-circuit strength is read in MVA, as utilities state it", "[dynamics][signoff][bad-input]")
+{
+    // docs/design-format.md describes short_circuit in MVA; "5000 MVA" was refused as an unknown unit.
+    const auto withStrength = [](const std::string& sc) {
+        analysis::RunOptions o;
+        o.designPath = kSingle;
+        o.designText = slurp(kSingle) + "dynamics:\n  iteration: 2 s\n  compute_share: 50 %\n  edge: 20 ms\n"
+                                        "grid:\n  source: test\n  short_circuit: " + sc + "\n  x_over_r: 10\n";
+        core::Progress quiet;
+        return analysis::run(o, quiet);
+    };
+    const analysis::RunResult mva = withStrength("5 MVA"), mw = withStrength("5 MW");
+    REQUIRE(mva.dynamics);
+    CHECK(mva.dynamics->voltageChange > 0);
+    CHECK(mva.dynamics->voltageChange == Approx(mw.dynamics->voltageChange).epsilon(1e-12));
+    CHECK(withStrength("5000 kVA").dynamics->voltageChange == Approx(mw.dynamics->voltageChange).epsilon(1e-12));
+    CHECK_THROWS_WITH(withStrength("5 GVA"), Catch::Contains("single-rack.yaml:") &&
+                                                 Catch::Contains("grid.short_circuit") && Catch::Contains("\"5 GVA\""));
+    CHECK_THROWS_WITH(withStrength("-5 MVA"), Catch::Contains("grid.short_circuit") && Catch::Contains("outside"));
+}
