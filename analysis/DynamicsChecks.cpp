@@ -93,10 +93,20 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                      if (!r || !r->notChecked.empty() || !r->declared || std::isnan(g.rampWps) ||
                          !(r->rampGridWps > g.rampWps))
                          return;
-                     char msg[256];
+                     // As many figures as it takes for a ramp just over its limit not to print as the
+                     // limit itself (0.00593 over 0.00593 MW/min).
+                     const double ramp = r->rampGridWps * 60 / 1e6, limit = g.rampWps * 60 / 1e6;
+                     int digits = 4;
+                     for (char a[32], b[32]; digits < 12; ++digits) {
+                         std::snprintf(a, sizeof a, "%.*g", digits, ramp);
+                         std::snprintf(b, sizeof b, "%.*g", digits, limit);
+                         if (std::string(a) != b)
+                             break;
+                     }
+                     char msg[320];
                      std::snprintf(msg, sizeof msg,
-                                   "site ramps %.4g MW/min over %.0f s windows, over the grid's %.4g MW/min (%s)",
-                                   r->rampGridWps * 60 / 1e6, g.rampWindowS, g.rampWps * 60 / 1e6, g.source.c_str());
+                                   "site ramps %.*g MW/min over %.0f s windows, over the grid's %.*g MW/min (%s)",
+                                   digits, ramp, g.rampWindowS, digits, limit, g.source.c_str());
                      ctx.report("site", msg, r->rampGridWps * 60 / 1e6, g.rampWps * 60 / 1e6, "MW/min", g.loc);
                  });
     registry.add({"dynamics.grid.band",

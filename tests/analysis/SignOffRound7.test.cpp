@@ -339,3 +339,33 @@ TEST_CASE("a grid's short-circuit strength is read in MVA, as utilities state it
                                                  Catch::Contains("grid.short_circuit") && Catch::Contains("\"5 GVA\""));
     CHECK_THROWS_WITH(withStrength("-5 MVA"), Catch::Contains("grid.short_circuit") && Catch::Contains("outside"));
 }
+
+TEST_CASE("a ramp just over the grid's limit does not print as the limit itself", "[dynamics][signoff]")
+{
+    const std::string base = slurp(kSingle) + "dynamics:\n  iteration: 2 s\n  compute_share: 50 %\n  edge: 20 ms\n"
+                                              "grid:\n  source: test\n  ramp: 20 MW/min\n";
+    analysis::RunOptions o;
+    o.designPath = kSingle;
+    o.designText = base;
+    core::Progress quiet;
+    const double ramp = analysis::run(o, quiet).dynamics->rampGridWps * 60 / 1e6; // MW/min
+    char limit[64];
+    std::snprintf(limit, sizeof limit, "%.9g MW/min", ramp * (1 - 2e-6));
+    o.designText = edited(base, {{"ramp: 20 MW/min", std::string("ramp: ") + limit}});
+    const analysis::RunResult r = analysis::run(o, quiet);
+    int found = 0;
+    for (const core::Violation& v : r.violations)
+        if (v.rule == "dynamics.grid.ramp") {
+            ++found;
+            const std::size_t over = v.message.find(" MW/min over ");
+            const std::size_t grid = v.message.find("over the grid's ");
+            REQUIRE(over != std::string::npos);
+            REQUIRE(grid != std::string::npos);
+            const std::string measured = v.message.substr(std::string("site ramps ").size(), over - 11);
+            const std::string allowed = v.message.substr(grid + 16, v.message.find(" MW/min", grid) - grid - 16);
+            CAPTURE(v.message);
+            CHECK(measured != allowed);
+            CHECK(std::stod(measured) > std::stod(allowed));
+        }
+    CHECK(found == 1);
+}
