@@ -266,6 +266,17 @@ struct Parser {
         const std::size_t per = 1 + 2 * entries;
         if (values.empty())
             fail(currentLine, "no network data");
+        // Each frequency's data begins on a new line: one that begins mid-line follows a frequency with
+        // a value too many or too few (until 2026-12-06 an extra value anywhere read as "truncated
+        // data" at the file's last line).
+        for (std::size_t k = 1; k * per < values.size(); ++k)
+            if (valueLines[k * per] == valueLines[k * per - 1]) {
+                const int at = valueLines[(k - 1) * per];
+                fail(at, "the frequency on this line does not have the " + std::to_string(per) + " values of a " +
+                             std::to_string(ports) + "-port (the frequency and " + std::to_string(entries) +
+                             " pairs): the next frequency would begin mid-line at line " +
+                             std::to_string(valueLines[k * per]) + " (a value missing or one too many)");
+            }
         if (values.size() % per != 0) {
             const std::size_t have = values.size() % per;
             fail(valueLines.back(), "truncated data: the last frequency has " + std::to_string(have) + " of " +

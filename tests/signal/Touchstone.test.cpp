@@ -116,6 +116,9 @@ TEST_CASE("bad Touchstone input is located", "[signal][touchstone][bad-input]")
     };
     CHECK_THAT(error("bad-truncated.s2p"),
                Contains("bad-truncated.s2p:3:") && Contains("truncated data") && Contains("5 of 9 values"));
+    // A value too many on the first frequency's line: located there, not "truncated" at the last line.
+    CHECK_THAT(error("bad-extra.s2p"), Contains("bad-extra.s2p:2:") && Contains("does not have the 9 values") &&
+                                           Contains("one too many") && !Contains("truncated"));
     CHECK_THAT(error("bad-decreasing.s2p"), Contains("bad-decreasing.s2p:3:") && Contains("frequencies must increase"));
     CHECK_THAT(error("bad-keyword.ts"),
                Contains("bad-keyword.ts:4:") && Contains("unknown keyword [Nuber of Frequencies]"));
