@@ -194,10 +194,18 @@ SignalResult analyseLinks(const core::Design& d, const std::string& dir)
             v.ilNyquistDb =
                 models::lossDbPerM(trace.gamma(16e9)) * len + 2 * 1.5; // + two connectors/packages (estimate)
             v.pass = v.ilNyquistDb <= 36.0;
-            v.laneRateGbps = v.pass ? 32.0 : (models::lossDbPerM(trace.gamma(8e9)) * len + 3.0 <= 28.0 ? 16.0 : 0.0);
+            const double gen4Db = models::lossDbPerM(trace.gamma(8e9)) * len + 3.0;
+            v.laneRateGbps = v.pass ? 32.0 : (gen4Db <= 28.0 ? 16.0 : 0.0);
             v.verdict = v.pass ? "pass" : v.laneRateGbps > 0 ? "fallback to PCIe Gen4 (16 GT/s)" : "fail";
             traceIl(v, len, 32e9, 2 * 1.5);
             v.marginDb = 36.0 - v.ilNyquistDb;
+            // Fallen back, the link runs Gen4: its loss at Gen4's 8 GHz Nyquist against Gen4's 28 dB, as
+            // a copper class that falls back reports its slower rate's figures (until 2026-12-06 the
+            // Gen5 loss and a negative margin were reported beside a working Gen4 link).
+            if (!v.pass && v.laneRateGbps > 0) {
+                v.ilNyquistDb = gen4Db;
+                v.marginDb = 28.0 - gen4Db;
+            }
         } else if (l.medium == "optical") {
             // The electrical part of an optical link is the host's C2M trace: ~16 dB at 26.56 GHz [E2].
             v.ilNyquistDb = ilAt(26.5625e9, 0.0, kHostTraceM);

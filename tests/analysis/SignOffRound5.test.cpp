@@ -218,6 +218,14 @@ TEST_CASE("a GPU-to-NIC PCIe channel that trains down or fails limits the NICs' 
     CHECK(link(gen5, "gpu-nic").laneRateGbps == 32.0);
     CHECK(link(gen4, "gpu-nic").laneRateGbps == 16.0);
     CHECK(link(none, "gpu-nic").laneRateGbps == 0.0);
+    // Fallen back, the class reports the rate it runs: Gen4's loss at its 8 GHz Nyquist against its
+    // 28 dB budget, a positive margin (until 2026-12-06 the Gen5 38.3 dB and a -2.3 dB margin stood
+    // beside the working Gen4 link); Gen5's at 16 GHz against 36 dB.
+    CHECK(link(gen4, "gpu-nic").ilNyquistDb < 28.0);
+    CHECK(link(gen4, "gpu-nic").marginDb == Approx(28.0 - link(gen4, "gpu-nic").ilNyquistDb));
+    CHECK(link(gen4, "gpu-nic").marginDb > 0.0);
+    CHECK(link(gen5, "gpu-nic").marginDb == Approx(36.0 - link(gen5, "gpu-nic").ilNyquistDb));
+    CHECK(link(none, "gpu-nic").marginDb < 0.0);
     CHECK(gen5.throughput->nicRateGbps == Approx(400.0));
     CHECK(gen4.throughput->nicRateGbps == Approx(16.0 * 16 * 128.0 / 130.0).epsilon(1e-9));
     CHECK(none.throughput->nicRateGbps == 0.0);
