@@ -209,8 +209,10 @@ void readNetbox(const Cursor& doc, Part& part)
 void checkConsistency(const Cursor& doc, const Part& part)
 {
     auto where = [&](const std::string& field) {
+        // A number's own line, else a text field's (a bad cdu.type was located at the file's line 1).
         const auto it = part.values.find(field);
-        SourceLoc loc = it != part.values.end() ? it->second.loc : doc.loc();
+        const auto text = part.textLocs.find(field);
+        SourceLoc loc = it != part.values.end() ? it->second.loc : text != part.textLocs.end() ? text->second : doc.loc();
         loc.path = "rdt." + field;
         return loc;
     };

@@ -157,6 +157,10 @@ TEST_CASE("bad power data in the catalog is located", "[catalog][power]")
                Contains("a rack type needs busbar_rating") && Contains("busbar: none"));
     // A rack without a busbar (19 in, Open Rack v2 at 12 V) says so, and then has no rating.
     CHECK_THAT(failure("  kind: rack\n  usable_ou: 38\n  busbar: 12 V\n"), Contains("busbar: takes only \"none\""));
+    // A text field's error at its own line (a bad cdu.type or busbar was located at line 1).
+    CHECK_THAT(failure("  kind: rack\n  usable_ou: 38\n  busbar: 12 V\n"), Contains("p.yaml:7:"));
+    CHECK_THAT(failure("  kind: cdu\n  cdu:\n    type: liquid-to-gas\n"),
+               Contains("p.yaml:7:") && Contains("rdt.cdu.type") && Contains("liquid-to-liquid"));
     CHECK_THAT(failure("  kind: rack\n  usable_ou: 38\n  busbar: none\n  busbar_rating: 375 A\n"),
                Contains("a rack with busbar: none has no busbar_rating"));
     CHECK_THAT(failure("  kind: chassis\n  ou_height: 2 OU\n  power: {idle: 3 kW, max: 2 kW}\n"),
