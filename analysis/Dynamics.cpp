@@ -522,35 +522,7 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     if (!d.grid.modes.empty()) {
         const double swing = out.poiSwingW, duty = dy.computeShare, edge = std::max(dy.edgeS, out.psuEdgeS);
         out.resonances = resonancesAt(d.grid.modes, swing, duty, edge, dy.iterationS);
-        const auto riskyAt = [&](double T) {
-            return !resonancesAt(d.grid.modes, swing, duty, std::min(edge, 0.5 * T), T).empty();
-        };
-        // A range's edge lies between two samples of the sweep (0.29 % apart): bisected to 1e-9 of
-        // the period, and reported on its risky side's outer bound, so that a period just outside a
-        // listed range is safe (until 2026-12-06 the edges were the last risky samples: a design's
-        // own flagged 2 s fell outside the listed 2.0035-2.2075 s).
-        const auto edgeBetween = [&](double safe, double risky) {
-            for (int k = 0; k < 60 && std::abs(risky - safe) > 1e-9 * risky; ++k) {
-                const double mid = 0.5 * (safe + risky);
-                (riskyAt(mid) ? risky : safe) = mid;
-            }
-            return safe;
-        };
-        bool inRange = false;
-        double previous = 0;
-        constexpr int kSweep = 2000;
-        for (int i = 0; i <= kSweep; ++i) {
-            const double T = 0.2 * std::pow(300.0, static_cast<double>(i) / kSweep); // 0.2 s to 60 s
-            const bool risky = riskyAt(T);
-            if (risky && !inRange)
-                out.riskyPeriods.push_back({i == 0 ? T : edgeBetween(previous, T), T});
-            if (risky)
-                out.riskyPeriods.back().second = T;
-            if (!risky && inRange)
-                out.riskyPeriods.back().second = edgeBetween(T, previous);
-            inRange = risky;
-            previous = T;
-        }
+        out.riskyPeriods = riskyPeriods(d.grid.modes, swing, duty, edge);
     }
     // What the mitigations cost: the job's energy with them against an unmitigated job's.
     const double unmitigatedMean = lowNoFloor + (site.highUnmitigatedW - lowNoFloor) * dy.computeShare;

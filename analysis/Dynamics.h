@@ -159,6 +159,9 @@ struct DynamicsResult {
     /// over that time plus the withheld work's (1 without a ramp-up limit). withRampLimit() carries it
     /// into the throughput model's figures and targets.
     double rampThroughputFactor = 1;
+    /// The job's energy for the same training work over the unmitigated job's, less one: its power
+    /// over the throughput it keeps ((1 + extraEnergyShare) / rampThroughputFactor − 1).
+    double energyPerWorkShare() const { return (1 + extraEnergyShare) / rampThroughputFactor - 1; }
     /// The site's trace at the connection (W, AC; after any site storage) every `stepS` from t = 0
     /// (idle until the job starts at `startAtS`).
     double startAtS = 0;
@@ -195,6 +198,12 @@ std::string powerText(double w, int digits, const std::string& unit = "W", const
 /// `dynamics.grid.resonance` rule applies, docs/dynamics.md).
 std::vector<DynamicsResonance> resonancesAt(const std::vector<core::Grid::Mode>& modes, double swingW,
                                             double duty, double edgeS, double periodS);
+
+/// The ranges of iteration periods from 0.2 s to 60 s (2,001 samples, logarithmic) at which
+/// resonancesAt flags a harmonic (edges held to at most half the period), each edge bisected between
+/// its samples to 1e-9 of the period and given on the safe side (just outside the flagged range).
+std::vector<std::pair<double, double>> riskyPeriods(const std::vector<core::Grid::Mode>& modes, double swingW,
+                                                   double duty, double edgeS);
 
 /// Build the waveform and its figures. An empty result (declared false) without `dynamics:`.
 /// `power` is the check's budget (its caps set the GPUs' clocks); `modelled` the same design on the

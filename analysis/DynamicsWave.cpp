@@ -181,4 +181,40 @@ double DynamicsResult::mixedWave(const DynamicsLevel& l, std::size_t i, bool wit
     return w;
 }
 
+std::vector<std::pair<double, double>> riskyPeriods(const std::vector<core::Grid::Mode>& modes, double swingW,
+                                                   double duty, double edgeS)
+{
+    std::vector<std::pair<double, double>> out;
+    const auto riskyAt = [&](double T) {
+        return !resonancesAt(modes, swingW, duty, std::min(edgeS, 0.5 * T), T).empty();
+    };
+    // A range's edge lies between two samples of the sweep (0.29 % apart): bisected to 1e-9 of
+    // the period, and reported on its risky side's outer bound, so that a period just outside a
+    // listed range is safe (until 2026-12-06 the edges were the last risky samples: a design's
+    // own flagged 2 s fell outside the listed 2.0035-2.2075 s).
+    const auto edgeBetween = [&](double safe, double risky) {
+        for (int k = 0; k < 60 && std::abs(risky - safe) > 1e-9 * risky; ++k) {
+            const double mid = 0.5 * (safe + risky);
+            (riskyAt(mid) ? risky : safe) = mid;
+        }
+        return safe;
+    };
+    bool inRange = false;
+    double previous = 0;
+    constexpr int kSweep = 2000;
+    for (int i = 0; i <= kSweep; ++i) {
+        const double T = 0.2 * std::pow(300.0, static_cast<double>(i) / kSweep); // 0.2 s to 60 s
+        const bool risky = riskyAt(T);
+        if (risky && !inRange)
+            out.push_back({i == 0 ? T : edgeBetween(previous, T), T});
+        if (risky)
+            out.back().second = T;
+        if (!risky && inRange)
+            out.back().second = edgeBetween(T, previous);
+        inRange = risky;
+        previous = T;
+    }
+    return out;
+}
+
 } // namespace rdt::analysis

@@ -210,14 +210,21 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
     // from a generic curve no catalog entry vouches for, so the compute targets are not checked.
     std::string clockUnknown;
     for (const GpuClass& g : out.classes)
+        // (A class at no clock is stopped by heat or an unfed rack, said on its own: not the curve's.)
         if (const auto spec = specs.find(g.gpu); spec != specs.end() && g.gpus > 0 && g.clockRatio < 1.0 &&
-                                                 !spec->second.dvfsMissing.empty() && clockUnknown.empty()) {
+                                                 g.clockRatio > 0.0 && !spec->second.dvfsMissing.empty() &&
+                                                 clockUnknown.empty()) {
+            const models::GpuSpec& gs = spec->second;
             char b[160];
-            std::snprintf(b, sizeof b, " at %.0f W (%s, %.0f W tdp)", g.powerW, g.limitedBy.c_str(),
-                          spec->second.tdpW);
-            clockUnknown = g.gpu + " has no " + spec->second.dvfsMissing + ": the clock of its GPUs" + b + (g.slowest.empty() ? "" : " in " + g.slowest) +
-                           " is not known (a generic curve, 15 % of tdp static and exponent 2.5, gives " +
-                           std::to_string(static_cast<int>(std::lround(g.clockRatio * 100))) + " % of full clock)";
+            std::snprintf(b, sizeof b, " at %.0f W (%s, %.0f W tdp)", g.powerW, g.limitedBy.c_str(), gs.tdpW);
+            char generic[160];
+            std::snprintf(generic, sizeof generic, "static power %.0f W%s, exponent %.3g%s", gs.staticW,
+                          gs.dvfsMissing.find("static_power") != std::string::npos ? " (15 % of tdp)" : "",
+                          gs.exponent, gs.dvfsMissing.find("exponent") != std::string::npos ? " (generic)" : "");
+            clockUnknown = g.gpu + " has no " + gs.dvfsMissing + ": the clock of its GPUs" + b +
+                           (g.slowest.empty() ? "" : " in " + g.slowest) + " is not known (a curve with " + generic +
+                           " gives " + std::to_string(static_cast<int>(std::lround(g.clockRatio * 100))) +
+                           " % of full clock)";
             out.notes.push_back(clockUnknown + ": its TFLOPS are that curve's estimate and the compute targets "
                                                "are not checked");
         }

@@ -128,6 +128,12 @@ Grid readGrid(const Cursor& c)
     // A short-circuit strength is apparent power: MVA as utilities state it (docs/design-format.md),
     // or the same figure in MW; VA, kVA and MVA read as W, kW and MW.
     if (auto sc = c.find("short_circuit")) {
+        if (sc->isMap()) { // {value, source | estimate}, as every quantity may be written
+            sc->allowKeys({"value", "source", "estimate"});
+            if (sc->has("source") == sc->has("estimate"))
+                sc->fail("a quantity written as a map needs either \"source\" or \"estimate\" beside \"value\"");
+            sc = (*sc)["value"];
+        }
         const std::string given = sc->str();
         std::string text = given;
         const std::size_t end = text.find_last_not_of(" \t");

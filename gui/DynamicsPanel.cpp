@@ -209,9 +209,10 @@ void DynamicsPanel::rebuild()
                 tr("—"), "", false);
             row(tr("mitigation throughput"),
                 d->throughputLost > 0
-                    ? tr("%1 % of each compute phase's work withheld: sustained %2 %")
+                    ? tr("%1 % of each compute phase's work withheld: sustained %2 %, %3 % energy for the same work")
                           .arg(d->throughputLost * 100, 0, 'g', 3)
                           .arg(QString::asprintf("-%.3g", (1 - d->rampThroughputFactor) * 100))
+                          .arg(QString::asprintf("%+.2f", d->energyPerWorkShare() * 100))
                     : tr("none lost"),
                 tr("—"), "", false);
         }

@@ -184,7 +184,7 @@ LiquidResult computeLiquid(const core::Design& d, core::PowerBasis basis)
                 " pumps failed" +
                 (pumplessCdus > 0 ? " (taken together: " + std::to_string(pumplessCdus) + " CDU" +
                                         (pumplessCdus == 1 ? " with no pump running, its exchanger lost)"
-                                                           : " with no pump running, their exchangers lost)")
+                                                           : "s with no pump running, their exchangers lost)")
                                   : std::string()));
         if (d.scenario.facilityWaterDeltaK != 0)
             // A liquid-to-air unit: only the air its own coil draws (the racks' air is --inlet's).

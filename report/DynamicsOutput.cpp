@@ -174,7 +174,7 @@ json dynamicsJson(const analysis::DynamicsResult& r)
             {"throughput_lost_share", jsonNumber(r.throughputLost)},
             {"ramp_throughput_factor", jsonNumber(r.rampThroughputFactor)},
             // The job's energy for the same training work: its power over the throughput it keeps.
-            {"extra_energy_per_work_share", jsonNumber((1 + r.extraEnergyShare) / r.rampThroughputFactor - 1)}};
+            {"extra_energy_per_work_share", jsonNumber(r.energyPerWorkShare())}};
 }
 
 void writeDynamicsGroup(hid_t file, const analysis::DynamicsResult& r)
@@ -209,7 +209,7 @@ void writeDynamicsGroup(hid_t file, const analysis::DynamicsResult& r)
     }
     writeScalar(g.get(), "throughput_lost_share", r.throughputLost, "1");
     writeScalar(g.get(), "ramp_throughput_factor", r.rampThroughputFactor, "1");
-    writeScalar(g.get(), "extra_energy_per_work_share", (1 + r.extraEnergyShare) / r.rampThroughputFactor - 1, "1");
+    writeScalar(g.get(), "extra_energy_per_work_share", r.energyPerWorkShare(), "1");
     writeScalar(g.get(), "time_step", r.stepS, "s");
     writeScalar(g.get(), "job_start", r.startAtS, "s");
     writeArray(g.get(), "site_power", r.siteW, {static_cast<hsize_t>(r.siteW.size())}, "W");
@@ -397,8 +397,15 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
     }
     if (!r.resonances.empty() || !r.riskyPeriods.empty()) {
         std::string periods;
+        // Rounded outward at four figures, so that a period just outside a printed range is safe
+        // (nearest rounding printed 2.857 as 2.86, inside the band).
+        const auto outward = [](double v, bool up) {
+            const double scale = std::pow(10.0, 3 - std::floor(std::log10(v)));
+            return (up ? std::ceil(v * scale) : std::floor(v * scale)) / scale;
+        };
         for (const auto& [a, b] : r.riskyPeriods) {
-            std::snprintf(line, sizeof line, "%s%.3g-%.3g s", periods.empty() ? "" : ", ", a, b);
+            std::snprintf(line, sizeof line, "%s%.4g-%.4g s", periods.empty() ? "" : ", ", outward(a, false),
+                          outward(b, true));
             periods += line;
         }
         // The list may be longer than a line buffer: appended, not formatted.
@@ -450,7 +457,7 @@ std::string dynamicsSummaryText(const analysis::DynamicsResult& r)
                           "-%.3g %%%s, %+.2f %% energy for the same work",
                           r.throughputLost * 100, (1 - r.rampThroughputFactor) * 100,
                           r.extraEnergyShare < 0 ? " (the energy it saves is that work, not done)" : "",
-                          ((1 + r.extraEnergyShare) / r.rampThroughputFactor - 1) * 100);
+                          r.energyPerWorkShare() * 100);
         std::snprintf(line, sizeof line, "         mitigated from a %s swing (%s): %+.2f %% energy%s%s\n",
                       watts(r.unmitigatedSwingW).c_str(), how.c_str(), r.extraEnergyShare * 100, year, compute);
         out += line;

@@ -94,7 +94,8 @@ TEST_CASE("a capped GPU without its DVFS figures: the clock is not known and the
             CHECK(std::isnan(t.value));
             CHECK_FALSE(t.pass);
             CHECK_THAT(t.why, Catch::Contains("x-h100 has no dvfs.static_power and dvfs.exponent") &&
-                                  Catch::Contains("at 500 W (power cap"));
+                                  Catch::Contains("at 500 W (power cap") &&
+                                  Catch::Contains("static power 105 W (15 % of tdp), exponent 2.5 (generic)"));
         }
         bool noted = false;
         for (const std::string& n : r.throughput->notes)
@@ -264,6 +265,11 @@ TEST_CASE("the risky iteration periods are bounded at the grid mode's band edges
     }
     // The design's 2 s lies between them, and has no resonance.
     CHECK(r.dynamics->resonances.empty());
+    // The text rounds each edge outward at four figures (nearest rounding printed 1.0526 as 1.05 and
+    // 2.8571 as 2.86, inside the band): 1/1.05 = 0.95238 down to 0.9523, 1/0.95 = 1.05263 up to 1.053,
+    // 3/1.05 = 2.85714 down to 2.857, 3/0.95 = 3.15789 up to 3.158.
+    CHECK_THAT(report::dynamicsSummaryText(*r.dynamics),
+               Catch::Contains("risky iterations 0.9523-1.053 s, 2.857-3.158 s"));
 }
 
 TEST_CASE("a symmetric GPU ramp limit says what the same work costs in energy", "[dynamics][signoff]")
@@ -335,6 +341,11 @@ TEST_CASE("a grid's short-circuit strength is read in MVA, as utilities state it
     CHECK(mva.dynamics->voltageChange > 0);
     CHECK(mva.dynamics->voltageChange == Approx(mw.dynamics->voltageChange).epsilon(1e-12));
     CHECK(withStrength("5000 kVA").dynamics->voltageChange == Approx(mw.dynamics->voltageChange).epsilon(1e-12));
+    // With its provenance, as every quantity may be written.
+    CHECK(withStrength("{value: 5 MVA, estimate: \"a 230 kV feed\"}").dynamics->voltageChange ==
+          Approx(mw.dynamics->voltageChange).epsilon(1e-12));
+    CHECK_THROWS_WITH(withStrength("{value: 5 MVA}"), Catch::Contains("grid.short_circuit") &&
+                                                         Catch::Contains("\"source\" or \"estimate\""));
     CHECK_THROWS_WITH(withStrength("5 GVA"), Catch::Contains("single-rack.yaml:") &&
                                                  Catch::Contains("grid.short_circuit") && Catch::Contains("\"5 GVA\""));
     CHECK_THROWS_WITH(withStrength("-5 MVA"), Catch::Contains("grid.short_circuit") && Catch::Contains("outside"));

@@ -124,8 +124,7 @@ void thermalLimits(const json& thermal, double maxInletC, double minExhaustDtK, 
             // The exhaust rise target holds with every fan healthy (its source): judged on those.
             if (num(c["failed_rotors"]) == 0)
                 below(out, "thermal.exhaust.dt", id, num(c["exhaust_dt_K"]), minExhaustDtK);
-            // Heat needs air through the chassis, front to rear: a flow the network cannot tell from
-            // none (thermal::kNoAirM3s) is beyond the limit.
+            // Heat needs air front to rear: a flow it cannot tell from none (kNoAirM3s) is beyond.
             const bool none = !(num(c["airflow_m3s"]) > thermal::kNoAirM3s);
             out.push_back({"thermal.chassis.airflow", id, num(c["airflow_m3s"]), thermal::kNoAirM3s, none, false});
             CHECK(c["no_airflow"].get<bool>() == none);
@@ -405,9 +404,7 @@ std::vector<std::pair<std::string, analysis::RunOptions>> variants()
     // shelves (32.1 kW): each shelf's clip over 700 A with the other feed lost.
     out.emplace_back("single rack, every rotor of gt0 failed",
                      edited(single, {{"id: gt0}", "id: gt0, failed_fans: 32}"}}));
-    // Every rotor of both failed: the network leaves a flow of order 1e-7 m3/s, within its
-    // regularisation (until 2026-12-06 a positive flow, with junctions of millions of degC, passed
-    // thermal.chassis.airflow).
+    // Every rotor of both failed: the network leaves ~4e-7 m3/s, within its regularisation: no air.
     o = design(single);
     o.failedRotors = 32;
     out.emplace_back("single rack, every rotor of every chassis failed", o);
@@ -568,8 +565,7 @@ TEST_CASE("metamorphic: a harsher condition never improves a verdict, margin or 
             neverBetter(base, snapshot(runWith(o)));
         }
         {
-            // One rotor: the fan control holds the setpoint at a higher speed. (Two send the fans
-            // to full speed by Grand Teton's policy [G8], which cools the GPUs: not monotone.)
+            // One rotor: a higher speed holds the setpoint (two go to full speed [G8]: not monotone).
             INFO("a failed rotor in every chassis");
             analysis::RunOptions o = design(path);
             o.failedRotors = 1;
@@ -579,8 +575,7 @@ TEST_CASE("metamorphic: a harsher condition never improves a verdict, margin or 
             INFO("a lower GPU cap (450 W) never raises compute");
             analysis::RunOptions o = design(path);
             o.gpuCapW = 450.0;
-            const Snapshot capped = snapshot(runWith(o));
-            CHECK(capped.slowestTflops <= base.slowestTflops * (1 + 1e-12));
+            CHECK(snapshot(runWith(o)).slowestTflops <= base.slowestTflops * (1 + 1e-12));
         }
     }
     {
@@ -595,10 +590,8 @@ TEST_CASE("metamorphic: a harsher condition never improves a verdict, margin or 
         CHECK_FALSE(lost.overBudget.empty());
     }
     {
-        // Power and verdicts only: the row's cooling air is sized with its IT (site
-        // supply_flow_ratio, 1.1 × what the chassis draw), so a third Grand Teton brings its own
-        // air and the rack's intakes read 0.18 K cooler (27.73 -> 27.56 degC): not monotone in the
-        // model, nor in a room whose cooling follows its load.
+        // Power and verdicts only: the row's air is sized with its IT (supply_flow_ratio 1.1), so a third
+        // Grand Teton brings its own and the intakes read 0.18 K cooler (27.73 -> 27.56 degC).
         INFO("one more chassis");
         const std::string path = kRoot + "data/designs/single-rack.yaml";
         const Snapshot base = snapshot(runWith(design(path)));

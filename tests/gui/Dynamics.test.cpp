@@ -108,6 +108,14 @@ TEST_CASE("the Power swings panel gives rdt check's dynamics line, plots its lev
         if (t->item(r, 1)->foreground().color() == QColor(180, 20, 20))
             red.insert(t->item(r, 3)->text().toStdString());
     CHECK(red == cliRules);
+    // The ramp-up limit's cost, with the energy for the same work as rdt check's line gives it.
+    REQUIRE(cli.dynamics->throughputLost > 0);
+    bool perWork = false;
+    for (int r = 0; r < t->rowCount(); ++r)
+        if (t->item(r, 0)->text() == "mitigation throughput")
+            perWork = t->item(r, 1)->text().contains(
+                QString::asprintf("%+.2f %% energy for the same work", cli.dynamics->energyPerWorkShare() * 100));
+    CHECK(perWork);
     // The status bar's warning count includes the band's warning, as rdt check's.
     f.window->grab().save(f.dir.path() + "/dynamics.png");
 }
