@@ -5,30 +5,26 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <set>
-#include <sstream>
+#include <string>
+#include <vector>
 
 #include "analysis/Pipeline.h"
 #include "core/Error.h"
 #include "core/WhatIf.h"
+#include "support/RunSubjects.h"
+#include "support/TextEdit.h"
 
 using namespace rdt;
 using Catch::Matchers::Contains;
+using test::edited;
+using test::slurp;
+using test::subjects;
 
 namespace {
 
 const std::string kRoot = RDT_SOURCE_DIR "/";
 const std::string kAalc = kRoot + "data/designs/meta-catalina-gb200.yaml";
 const std::string kL2l = kRoot + "data/designs/meta-catalina-gb200-l2l.yaml";
-
-std::string readText(const std::string& path)
-{
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 analysis::RunResult run(const std::string& path, const std::string& text, int failedPumps, int failedCdus = 0)
 {
@@ -39,15 +35,6 @@ analysis::RunResult run(const std::string& path, const std::string& text, int fa
     o.failedCdus = failedCdus;
     core::Progress quiet;
     return analysis::run(o, quiet);
-}
-
-std::set<std::string> subjects(const analysis::RunResult& r, const std::string& rule)
-{
-    std::set<std::string> out;
-    for (const core::Violation& v : r.violations)
-        if (v.rule == rule)
-            out.insert(v.subject);
-    return out;
 }
 
 std::string fmt(double v)
@@ -62,7 +49,7 @@ std::string fmt(double v)
 TEST_CASE("pump-fail: a CDU whose every pump failed loses its exchanger, as cdu-fail", "[liquid]")
 {
     // The AALC example: four units of two pumps a loop.
-    const std::string text = readText(kAalc);
+    const std::string text = slurp(kAalc);
     const analysis::RunResult base = run(kAalc, text, 0), one = run(kAalc, text, 1), two = run(kAalc, text, 2),
                               cdu = run(kAalc, text, 0, 1);
     for (std::size_t i = 0; i < base.liquid->loops.size(); ++i) {
@@ -92,23 +79,17 @@ TEST_CASE("pump-fail: liquid.cdu.heat fires just over what the CDUs left with a 
 {
     // The liquid-to-liquid example: two units of two pumps. Find the facility water at which one unit's
     // capacity at its rated flow equals the loop's heat (linear in the approach), then a hair either side.
-    const std::string text = readText(kL2l);
+    const std::string text = slurp(kL2l);
     const analysis::RunResult lost = run(kL2l, text, 0, 1);
     const liquid::LoopLiquid& lo = lost.liquid->loops.front();
     REQUIRE(lo.running == 1);
     const double perK = lo.capacityW / (lo.setpointC - lo.facilityC);
     const double atHeatC = lo.setpointC - std::max(lo.heatW, lo.basisHeatW) / perK;
     REQUIRE(atHeatC > 5.0);
-    auto at = [&](double c) {
-        std::string t = text;
-        const auto from = t.find("facility_water: 25 degC");
-        REQUIRE(from != std::string::npos);
-        t.replace(from, std::string("facility_water: 25 degC").size(), "facility_water: " + fmt(c) + " degC");
-        return t;
-    };
+    auto at = [&](double c) { return edited(text, {{"facility_water: 25 degC", "facility_water: " + fmt(c) + " degC"}}); };
     const std::string over = at(atHeatC + 1e-5), under = at(atHeatC - 1e-5);
     // Both pumps of one unit: the other unit alone carries the heat.
-    CHECK(subjects(run(kL2l, over, 2), "liquid.cdu.heat").count(lo.id));
+    CHECK(subjects(run(kL2l, over, 2), "liquid.cdu.heat") == std::vector<std::string>{lo.id});
     CHECK(subjects(run(kL2l, under, 2), "liquid.cdu.heat").empty());
     // One pump: both exchangers still work, far from the limit.
     CHECK(subjects(run(kL2l, over, 1), "liquid.cdu.heat").empty());
@@ -116,7 +97,7 @@ TEST_CASE("pump-fail: liquid.cdu.heat fires just over what the CDUs left with a 
 
 TEST_CASE("pump-fail with cdu-fail counts the pumps of the CDUs left", "[liquid]")
 {
-    const std::string text = readText(kAalc);
+    const std::string text = slurp(kAalc);
     // Three of four units failed leave two pumps: two more failed leave none, which is refused by name.
     CHECK_THROWS_WITH(run(kAalc, text, 2, 3), Contains("liquid loop pod1-aalc has 2 pumps") &&
                                                   Contains("3 CDUs failed") && Contains("none running"));

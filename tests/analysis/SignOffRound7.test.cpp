@@ -28,6 +28,16 @@ namespace {
 
 const std::string kRoot = RDT_SOURCE_DIR "/";
 const std::string kSingle = kRoot + "data/designs/single-rack.yaml";
+const std::string kDynamics = "dynamics:\n  iteration: 2 s\n  compute_share: 50 %\n  edge: 20 ms\n";
+
+/// `text` run as single-rack.yaml (its relative paths resolve there), with `o`'s what-ifs.
+analysis::RunResult runSingle(const std::string& text, analysis::RunOptions o = {})
+{
+    o.designPath = kSingle;
+    o.designText = text;
+    core::Progress quiet;
+    return analysis::run(o, quiet);
+}
 
 /// single-rack.yaml on a copy of the H100 (slug x-h100, `drop` removed where not empty) in a copy of Grand Teton,
 /// every chassis capped at `capW`, judged against a per-GPU BF16 minimum and a clock minimum.
@@ -207,14 +217,11 @@ TEST_CASE("every rotor failed: no air through the chassis, its GPUs stop and the
     // through each, within its regularisation: until 2026-12-06 that counted as air, the junction
     // read 3.7 million degC, thermal.chassis.airflow stayed silent, and the dynamics line swung the
     // stopped GPUs between 700 and 150 W as if they trained.
-    const std::string text = slurp(kSingle) + "dynamics:\n  iteration: 2 s\n  compute_share: 50 %\n  edge: 20 ms\n";
-    analysis::RunOptions o;
-    o.designPath = kSingle;
-    o.designText = text;
-    core::Progress quiet;
-    const analysis::RunResult healthy = analysis::run(o, quiet);
-    o.failedRotors = 32;
-    const analysis::RunResult dead = analysis::run(o, quiet);
+    const std::string text = slurp(kSingle) + kDynamics;
+    const analysis::RunResult healthy = runSingle(text);
+    analysis::RunOptions failed;
+    failed.failedRotors = 32;
+    const analysis::RunResult dead = runSingle(text, failed);
     std::vector<std::string> noAir;
     for (const core::Violation& v : dead.violations)
         if (v.rule == "thermal.chassis.airflow") {
@@ -244,14 +251,9 @@ TEST_CASE("the risky iteration periods are bounded at the grid mode's band edges
     // half compute only odd harmonics exist. The ranges were the last risky samples of a 0.29 % grid,
     // so a design's own flagged period could fall outside the range listed (2.0035-2.2075 s for a
     // flagged 2 s); now each edge is bisected and lies just outside the band.
-    const std::string text = slurp(kSingle) +
-                             "dynamics:\n  iteration: 2 s\n  compute_share: 50 %\n  edge: 20 ms\n"
+    const std::string text = slurp(kSingle) + kDynamics +
                              "grid:\n  source: test\n  modes:\n    - {frequency: 1 Hz, damping: 5 %}\n";
-    analysis::RunOptions o;
-    o.designPath = kSingle;
-    o.designText = text;
-    core::Progress quiet;
-    const analysis::RunResult r = analysis::run(o, quiet);
+    const analysis::RunResult r = runSingle(text);
     REQUIRE(r.dynamics);
     const auto& ranges = r.dynamics->riskyPeriods;
     REQUIRE(ranges.size() >= 3);
@@ -278,14 +280,9 @@ TEST_CASE("a symmetric GPU ramp limit says what the same work costs in energy", 
     // energy), but the job does 1/(1 + L·D) of the work in that power: the same work takes 6.4 %
     // more energy, which the line did not say (the "work not done" caveat showed only for a net saving).
     // Both chassis uncapped: every GPU swings 700 − 150 W.
-    const std::string text = edited(slurp(kSingle), {{"id: gt1, gpu_power_cap: 600 W}", "id: gt1}"}}) +
-                             "dynamics:\n  iteration: 2 s\n  compute_share: 50 %\n  edge: 20 ms\n"
+    const std::string text = edited(slurp(kSingle), {{"id: gt1, gpu_power_cap: 600 W}", "id: gt1}"}}) + kDynamics +
                              "  ramp_up: 2000 W/s\n  ramp_down: 2000 W/s\n";
-    analysis::RunOptions o;
-    o.designPath = kSingle;
-    o.designText = text;
-    core::Progress quiet;
-    const analysis::RunResult r = analysis::run(o, quiet);
+    const analysis::RunResult r = runSingle(text);
     REQUIRE(r.dynamics);
     const analysis::DynamicsResult& d = *r.dynamics;
     CHECK(std::abs(d.extraEnergyShare) < 1e-3);
@@ -307,12 +304,11 @@ TEST_CASE("an inlet over its limit names the leak through the rack's empty OU be
     // Blanking panels missing at a 26 degC supply: the chassis inlet is 35.21 degC, 97 % of the hot
     // air that warms it leaking forward through the open OU (0.45 m3/s against 0.012 m3/s over the
     // top), and the message named the recirculation alone.
-    analysis::RunOptions o;
-    o.designPath = kSingle;
-    o.designText = edited(slurp(kSingle), {{"            - id: rack1\n", "            - id: rack1\n              blanking: missing\n"}});
-    o.inletK = 26.0 + 273.15;
-    core::Progress quiet;
-    const analysis::RunResult r = analysis::run(o, quiet);
+    analysis::RunOptions hot;
+    hot.inletK = 26.0 + 273.15;
+    const analysis::RunResult r = runSingle(
+        edited(slurp(kSingle), {{"            - id: rack1\n", "            - id: rack1\n              blanking: missing\n"}}),
+        hot);
     const thermal::RackThermal& rack = r.thermal->racks.at(0);
     REQUIRE(rack.leakM3s > 10 * rack.recirculationM3s);
     bool named = false;
@@ -329,12 +325,8 @@ TEST_CASE("a grid's short-circuit strength is read in MVA, as utilities state it
 {
     // docs/design-format.md describes short_circuit in MVA; "5000 MVA" was refused as an unknown unit.
     const auto withStrength = [](const std::string& sc) {
-        analysis::RunOptions o;
-        o.designPath = kSingle;
-        o.designText = slurp(kSingle) + "dynamics:\n  iteration: 2 s\n  compute_share: 50 %\n  edge: 20 ms\n"
-                                        "grid:\n  source: test\n  short_circuit: " + sc + "\n  x_over_r: 10\n";
-        core::Progress quiet;
-        return analysis::run(o, quiet);
+        return runSingle(slurp(kSingle) + kDynamics + "grid:\n  source: test\n  short_circuit: " + sc +
+                         "\n  x_over_r: 10\n");
     };
     const analysis::RunResult mva = withStrength("5 MVA"), mw = withStrength("5 MW");
     REQUIRE(mva.dynamics);
@@ -353,17 +345,11 @@ TEST_CASE("a grid's short-circuit strength is read in MVA, as utilities state it
 
 TEST_CASE("a ramp just over the grid's limit does not print as the limit itself", "[dynamics][signoff]")
 {
-    const std::string base = slurp(kSingle) + "dynamics:\n  iteration: 2 s\n  compute_share: 50 %\n  edge: 20 ms\n"
-                                              "grid:\n  source: test\n  ramp: 20 MW/min\n";
-    analysis::RunOptions o;
-    o.designPath = kSingle;
-    o.designText = base;
-    core::Progress quiet;
-    const double ramp = analysis::run(o, quiet).dynamics->rampGridWps * 60 / 1e6; // MW/min
+    const std::string base = slurp(kSingle) + kDynamics + "grid:\n  source: test\n  ramp: 20 MW/min\n";
+    const double ramp = runSingle(base).dynamics->rampGridWps * 60 / 1e6; // MW/min
     char limit[64];
     std::snprintf(limit, sizeof limit, "%.9g MW/min", ramp * (1 - 2e-6));
-    o.designText = edited(base, {{"ramp: 20 MW/min", std::string("ramp: ") + limit}});
-    const analysis::RunResult r = analysis::run(o, quiet);
+    const analysis::RunResult r = runSingle(edited(base, {{"ramp: 20 MW/min", std::string("ramp: ") + limit}}));
     int found = 0;
     for (const core::Violation& v : r.violations)
         if (v.rule == "dynamics.grid.ramp") {
