@@ -162,7 +162,7 @@ void applyScenario(core::Design& d, const RunOptions& o)
         d.scenario.lostFeed = o.lostFeed;
         add("feed-loss=" + o.lostFeed);
     }
-    if (o.inletK > 0) {
+    if (!std::isnan(o.inletK)) {
         // The what-if is the supply air: the site's and every cooling unit's that states its own
         // (a room field solve otherwise kept a unit's own 25 °C under "inlet=30 degC").
         d.site.supplyAirK = o.inletK;

@@ -44,8 +44,10 @@ std::shared_ptr<const signal::SignalResult> signalWithRuleVerdicts(std::shared_p
         if (it->second.second || (!l.pass && l.laneRateGbps <= 0)) {
             l.pass = false;
             l.verdict = "fail (" + rules + ")";
-        } else
+        } else {
+            l.warned = true;
             l.verdict += ", warning (" + rules + ")";
+        }
     }
     return out;
 }

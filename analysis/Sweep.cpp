@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -205,13 +206,18 @@ SweepSpec loadSweepSpec(const std::string& path)
             const char* name;
             core::Dimension dim;
             const char* unit;
-            int type; // 0 quantity, 1 count, 2 word
+            int type;          // 0 quantity, 1 count, 2 word
+            core::Range range; // a quantity's values: those the command line's option takes
         };
         static const Kind kinds[] = {
-            {"inlet", core::Dimension::Temperature, "degC", 0}, {"altitude", core::Dimension::Length, "m", 0},
-            {"gpu_cap", core::Dimension::Power, "W", 0},        {"fan_fail", core::Dimension::Ratio, "", 1},
-            {"feed_loss", core::Dimension::Ratio, "", 2},       {"power_basis", core::Dimension::Ratio, "", 2},
-            {"thermal", core::Dimension::Ratio, "", 2},         {"field", core::Dimension::Ratio, "", 2}};
+            {"inlet", core::Dimension::Temperature, "degC", 0, RunOptions::kInletRange},
+            {"altitude", core::Dimension::Length, "m", 0, RunOptions::kAltitudeRange},
+            {"gpu_cap", core::Dimension::Power, "W", 0, core::Range{}}, // and each GPU's own range (applyScenario)
+            {"fan_fail", core::Dimension::Ratio, "", 1, {}},
+            {"feed_loss", core::Dimension::Ratio, "", 2, {}},
+            {"power_basis", core::Dimension::Ratio, "", 2, {}},
+            {"thermal", core::Dimension::Ratio, "", 2, {}},
+            {"field", core::Dimension::Ratio, "", 2, {}}};
         const Kind* kind = nullptr;
         std::vector<std::string> names;
         for (const Kind& k : kinds) {
@@ -239,7 +245,7 @@ SweepSpec loadSweepSpec(const std::string& path)
             v.requireSequence();
             for (const core::Cursor& x : v.elements()) {
                 if (kind->type == 0) {
-                    const double si = x.quantity(kind->dim, core::Range::any());
+                    const double si = x.quantity(kind->dim, kind->range);
                     ax.values.push_back(si);
                     ax.labels.push_back(x.str());
                 } else if (kind->type == 1) {
@@ -262,9 +268,9 @@ SweepSpec loadSweepSpec(const std::string& path)
                 a["from"].fail(ax.axis + " takes values, not a range");
             const bool temp = kind->dim == core::Dimension::Temperature;
             const double from = kind->type == 1 ? static_cast<double>(a["from"].integer(0, 64))
-                                                : a["from"].quantity(kind->dim, core::Range::any());
+                                                : a["from"].quantity(kind->dim, kind->range);
             const double to = kind->type == 1 ? static_cast<double>(a["to"].integer(0, 64))
-                                              : a["to"].quantity(kind->dim, core::Range::any());
+                                              : a["to"].quantity(kind->dim, kind->range);
             const double step = kind->type == 1
                                     ? static_cast<double>(a["step"].integer(1, 64))
                                     : a["step"].quantity(temp ? core::Dimension::TemperatureDelta : kind->dim,
@@ -273,7 +279,13 @@ SweepSpec loadSweepSpec(const std::string& path)
                 a["to"].fail("the range is empty: to is below from");
             if ((to - from) / step > 10000)
                 a["step"].fail("more than 10,000 values on one axis");
-            for (double x = from; x <= to + 1e-9 * step; x += step) {
+            // Each value from its index: a running sum of the step drifts (34 degC + 10 x 0.1 K was
+            // 35.000000000000014 degC, over a 35 degC limit rdt check at 35 degC is not over).
+            const auto count = static_cast<long>(std::floor((to - from) / step * (1 + 1e-12) + 1e-9)) + 1;
+            for (long i = 0; i < count; ++i) {
+                double x = i + 1 == count && std::abs(from + i * step - to) <= 1e-9 * step ? to : from + i * step;
+                if (temp) // the nearest value the step's decimals can name (34.1 degC, not 307.25000000000006 K)
+                    x = std::round((x - 273.15) * 1e9) / 1e9 + 273.15;
                 ax.values.push_back(x);
                 char b[48];
                 const double shown = temp ? x - 273.15 : x;

@@ -119,9 +119,9 @@ analysis::RunOptions runOptions(const std::string& design, const std::string& pr
         return *p.value;
     };
     if (!w.inlet.empty())
-        o.inletK = quantity(w.inlet, core::Dimension::Temperature, {223.15, 373.15}, "--inlet");
+        o.inletK = quantity(w.inlet, core::Dimension::Temperature, analysis::RunOptions::kInletRange, "--inlet");
     if (!w.altitude.empty())
-        o.altitudeM = quantity(w.altitude, core::Dimension::Length, {-500, 6000}, "--altitude");
+        o.altitudeM = quantity(w.altitude, core::Dimension::Length, analysis::RunOptions::kAltitudeRange, "--altitude");
     if (!w.gpuCap.empty())
         o.gpuCapW = quantity(w.gpuCap, core::Dimension::Power, core::Range{}, "--gpu-cap"); // range: the GPUs'
     if (!w.powerBasis.empty())

@@ -5,6 +5,7 @@
 /// frequency, equalised pulse response, statistical eye (inner-eye contours by BER) and COM
 /// budget. A Touchstone file dropped on the window opens here: |Sij| and phase against frequency.
 
+#include <QColor>
 #include <QWidget>
 
 #include <vector>
@@ -31,6 +32,12 @@ class SignalPanel : public QWidget {
     Q_OBJECT
 public:
     explicit SignalPanel(Studio& studio, QWidget* parent = nullptr);
+    /// The link table's columns: class, verdict, kind, links, length (m), IL at Nyquist (dB), COM (dB),
+    /// eye height (mV), lane (Gb/s).
+    static constexpr int kVerdictColumn = 1;
+    static constexpr int kComColumn = 6;
+    /// The verdict's colours: pass, pass with a warning or at a fallback rate, fail.
+    static const QColor kPassColour, kWarnColour, kFailColour;
     QTableWidget* table() const { return m_table; }
     /// Show one link class's plots (by row of the table).
     void showClass(int row);

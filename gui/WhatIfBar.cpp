@@ -230,8 +230,8 @@ void WhatIfBar::thermalChosen(int index)
 
 void WhatIfBar::apply()
 {
-    const auto inlet = parse(m_inlet, core::Dimension::Temperature, {223.15, 373.15});
-    const auto altitude = parse(m_altitude, core::Dimension::Length, {-500, 6000});
+    const auto inlet = parse(m_inlet, core::Dimension::Temperature, analysis::RunOptions::kInletRange);
+    const auto altitude = parse(m_altitude, core::Dimension::Length, analysis::RunOptions::kAltitudeRange);
     const auto cap = parse(m_cap, core::Dimension::Power, {1, 5000});
     const auto water = parse(m_water, core::Dimension::TemperatureDelta, {-30, 30});
     const auto floor = parse(m_floor, core::Dimension::Ratio, {0, 1});
@@ -244,7 +244,7 @@ void WhatIfBar::apply()
     w.gpuRampWps = *ramp;
     w.psuStorageJ = *psu;
     w.smoothing = m_smoothing->currentIndex() == 0 ? std::string() : m_smoothing->currentText().toStdString();
-    w.inletK = std::isnan(*inlet) ? 0.0 : *inlet;
+    w.inletK = *inlet;
     w.altitudeM = *altitude;
     w.gpuCapW = *cap;
     w.failedRotors = m_rotors->value();

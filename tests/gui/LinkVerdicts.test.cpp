@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <QApplication>
+#include <QHeaderView>
+#include <QSize>
 #include <QTableWidget>
 #include <QTemporaryDir>
 
@@ -67,6 +69,46 @@ TEST_CASE("the signal panel's verdicts are rdt check's, the link rules' findings
         CHECK(sig->links.front().pass == check.signal->links.front().pass);
         gui::SignalPanel* s = f.window->signalPanel();
         REQUIRE(s->table()->rowCount() == 1);
-        CHECK(s->table()->item(0, 8)->text().toStdString() == check.signal->links.front().verdict);
+        const QTableWidgetItem* cell = s->table()->item(0, gui::SignalPanel::kVerdictColumn);
+        CHECK(cell->text().toStdString() == check.signal->links.front().verdict);
+        CHECK(cell->foreground().color() == (ou == 16 ? gui::SignalPanel::kPassColour : gui::SignalPanel::kFailColour));
     }
 }
+
+TEST_CASE("the signal panel's verdict column is in view at the studio's usual sizes", "[gui][signal]")
+{
+    // At the table's end it sat past the panel's right edge at 1600 px: verdicts a reviewer never saw.
+    for (const QSize size : {QSize(1280, 720), QSize(1600, 1000)}) {
+        CAPTURE(size.width());
+        test::StudioWindow f(size.width(), size.height());
+        REQUIRE(f.window->openFile(RDT_SOURCE_DIR "/data/designs/meta-24k-roce.yaml"));
+        f.window->waitForChecks();
+        REQUIRE(f.window->showPanel("signal"));
+        QApplication::processEvents();
+        const QTableWidget* t = f.window->signalPanel()->table();
+        REQUIRE(t->isVisible());
+        REQUIRE(t->rowCount() > 0);
+        const int col = gui::SignalPanel::kVerdictColumn;
+        CHECK(t->horizontalHeaderItem(col)->text() == "Verdict");
+        const int left = t->columnViewportPosition(col);
+        CHECK(left >= 0);
+        // The verdict's words fit: its column's right edge, or at least its widest text, is within view.
+        const int textWidth = t->fontMetrics().horizontalAdvance(t->item(0, col)->text());
+        CHECK(left + textWidth <= t->viewport()->width());
+        // A class that passes with a warning rule's finding (the example's negotiated-down rates) is
+        // amber, as its warning is in the problems list; one without is green.
+        const auto sig = f.window->studio().signal();
+        REQUIRE(sig);
+        int warned = 0;
+        for (int row = 0; row < t->rowCount(); ++row) {
+            const signal::LinkVerdict& v = sig->links[static_cast<std::size_t>(row)];
+            REQUIRE(v.pass);
+            CHECK(v.warned == (v.verdict.find("warning (link.rate.mismatch)") != std::string::npos));
+            warned += v.warned ? 1 : 0;
+            CHECK(t->item(row, col)->foreground().color() ==
+                  (v.warned ? gui::SignalPanel::kWarnColour : gui::SignalPanel::kPassColour));
+        }
+        CHECK(warned == 2);
+    }
+}
+

@@ -507,8 +507,8 @@ TEST_CASE("the signal panel shows every link class, its eye, and a dropped Touch
     for (int row = 0; row < s->table()->rowCount(); ++row) {
         const signal::LinkVerdict& v = sig->links[static_cast<std::size_t>(row)];
         CHECK(s->table()->item(row, 0)->text().toStdString() == v.id);
-        CHECK(s->table()->item(row, 5)->text() == QString::number(v.comDb, 'f', 2));
-        CHECK(s->table()->item(row, 8)->text().toStdString() == v.verdict);
+        CHECK(s->table()->item(row, gui::SignalPanel::kComColumn)->text() == QString::number(v.comDb, 'f', 2));
+        CHECK(s->table()->item(row, gui::SignalPanel::kVerdictColumn)->text().toStdString() == v.verdict);
     }
     s->showClass(0);
     CHECK(s->lossPlot()->seriesCount() == 1);
