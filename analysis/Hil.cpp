@@ -191,7 +191,7 @@ void registerHilChecks(core::CheckRegistry& registry)
                 const bool pct = r.unit == "%";
                 if (dev <= (pct ? tol * 100.0 : tol))
                     continue;
-                char msg[320];
+                char msg[512];
                 std::snprintf(msg, sizeof msg, "%s %s measured %.1f %s, model %.1f %s (%+.1f %s%s)", r.part.c_str(),
                               quantity.c_str(), r.measured, r.unit.c_str(), r.predicted, r.unit.c_str(),
                               relative ? dev * 100.0 * (r.residual < 0 ? -1 : 1) : r.residual,

@@ -46,8 +46,8 @@ bool isLiquidTelemetryPart(const core::Design& design, const std::string& part, 
     return kind == "cdu" && loopOf(design, part) >= 0;
 }
 
-void compareCoolingUnit(const core::Design& design, const liquid::LiquidResult* liquidResult,
-                        const hil::Series& series, std::size_t i, HilComparison& out)
+void compareCoolingUnit(const core::Design& design, const liquid::LiquidResult* liquidResult, const hil::Series& series,
+                        std::size_t i, HilComparison& out)
 {
     const std::string& part = series.parts[i];
     const int l = loopOf(design, part);
@@ -66,9 +66,9 @@ void compareCoolingUnit(const core::Design& design, const liquid::LiquidResult* 
         leak.add(p.leakState);
     }
     (void)n;
-    const liquid::LoopLiquid* loop =
-        liquidResult && l >= 0 && static_cast<std::size_t>(l) < liquidResult->loops.size() ? &liquidResult->loops[l]
-                                                                                             : nullptr;
+    const liquid::LoopLiquid* loop = liquidResult && l >= 0 && static_cast<std::size_t>(l) < liquidResult->loops.size()
+                                         ? &liquidResult->loops[l]
+                                         : nullptr;
     const std::size_t before = out.rows.size();
     auto row = [&](const char* q, const char* unit, double measured, int samples, double predicted) {
         if (samples == 0 || !std::isfinite(measured) || !std::isfinite(predicted))
@@ -156,11 +156,14 @@ void registerHilLiquidChecks(core::CheckRegistry& registry)
                 if (shown <= limit)
                     continue;
                 const std::string unit = relative ? "%" : (r.unit == "degC" ? "K" : r.unit);
-                char msg[320];
+                char msg[512];
                 std::snprintf(msg, sizeof msg, "%s %s measured %.1f %s, model %.1f %s (%+.1f %s%s)", r.part.c_str(),
                               quantity.c_str(), r.measured, r.unit.c_str(), r.predicted, r.unit.c_str(),
                               relative ? shown * (r.residual < 0 ? -1 : 1) : r.residual,
-                              relative ? "%" : (r.unit == "degC" ? "K" : r.unit == "%" ? "points" : r.unit.c_str()),
+                              relative ? "%"
+                                       : (r.unit == "degC" ? "K"
+                                          : r.unit == "%"  ? "points"
+                                                           : r.unit.c_str()),
                               relative ? " of the model" : "");
                 ctx.report(r.part, msg, shown, limit, unit == "%" && !relative ? "points" : unit,
                            locate(ctx.design(), r.part));

@@ -91,8 +91,9 @@ void applyDynamicsWhatIfs(core::Design& d, const RunOptions& o, Add&& add)
         add("smoothing=none");
     } else if (o.smoothing == "bbu") {
         if (std::isnan(dy.bbuCyclesPerDay))
-            throw core::InputError(o.scenarioFrom, "smoothing=bbu: the design's dynamics: section has no "
-                                                   "bbu_cycle_budget (the battery shelves' equivalent full cycles a day)");
+            throw core::InputError(o.scenarioFrom,
+                                   "smoothing=bbu: the design's dynamics: section has no "
+                                   "bbu_cycle_budget (the battery shelves' equivalent full cycles a day)");
         dy.bbuSmoothing = true;
         add("smoothing=bbu");
     } else if (!o.smoothing.empty()) {
@@ -138,7 +139,9 @@ void applyScenario(core::Design& d, const RunOptions& o)
         refuse(o.scenarioFrom, "pump-fail=" + std::to_string(o.failedPumps) + ": ",
                core::pumpFailWhatIfError(d, o.failedPumps, o.failedCdus));
     if (o.facilityWaterDeltaK != 0)
-        refuse(o.scenarioFrom, "facility-water=" + core::formatQuantity(o.facilityWaterDeltaK, core::Dimension::TemperatureDelta) + ": ",
+        refuse(o.scenarioFrom,
+               "facility-water=" + core::formatQuantity(o.facilityWaterDeltaK, core::Dimension::TemperatureDelta) +
+                   ": ",
                d.liquid.loops.empty() ? "the design has no liquid loop: nothing to change" : "");
     applyDynamicsWhatIfs(d, o, add);
     if (o.failedPumps > 0) {
@@ -188,7 +191,6 @@ void applyScenario(core::Design& d, const RunOptions& o)
     }
     d.scenario.name = name;
 }
-
 
 core::PowerBasis effectiveBasis(const RunOptions& o, const core::Design& d, const core::Profile& p)
 {
@@ -514,14 +516,13 @@ RunResult run(const RunOptions& options, core::Progress& progress)
                                         targets ? &*targets : nullptr, workload ? &workload->checkpoint : nullptr)));
     if (result.design.dynamics.declared) {
         progress.update(0.49, "power dynamics");
-        result.dynamics =
-            dynamicsFor(result.design, result.profile, result.power, *result.thermal, result.liquid.get(),
-                        targets ? &*targets : nullptr, result.throughput.get());
+        result.dynamics = dynamicsFor(result.design, result.profile, result.power, *result.thermal, result.liquid.get(),
+                                      targets ? &*targets : nullptr, result.throughput.get());
         store.put("dynamics", result.dynamics);
         // A ramp-up limit slows the GPUs: the sustained figures and targets carry its cost.
         if (result.dynamics)
-            result.throughput = std::make_shared<const ThroughputResult>(withRampLimit(
-                *result.throughput, *result.dynamics, result.design.dynamics.rampUpWps));
+            result.throughput = std::make_shared<const ThroughputResult>(
+                withRampLimit(*result.throughput, *result.dynamics, result.design.dynamics.rampUpWps));
     }
     const auto tThroughput = Clock::now();
 

@@ -39,14 +39,14 @@ struct RunOptions {
     /// what-if bar and a sweep's axes refuse a value outside it, located).
     std::string targetsPath{}; ///< targets file (`--targets`); empty = none (MFU 0.4, no verdicts)
     int failedRotors = 0;
-    std::string lostFeed{}; ///< what-if: AC feed `A` or `B` lost, empty: none
-    int failedPumps = 0;    ///< what-if: pumps failed in every liquid loop (`pump-fail=N`)
-    int failedCdus = 0;     ///< what-if: CDUs lost from every liquid loop (`cdu-fail=N`)
+    std::string lostFeed{};         ///< what-if: AC feed `A` or `B` lost, empty: none
+    int failedPumps = 0;            ///< what-if: pumps failed in every liquid loop (`pump-fail=N`)
+    int failedCdus = 0;             ///< what-if: CDUs lost from every liquid loop (`cdu-fail=N`)
     double facilityWaterDeltaK = 0; ///< what-if: facility water (AALC: room air) this much warmer
     double inletK = NAN;
     double altitudeM = NAN;
     static constexpr core::Range kInletRange{-50.0 + 273.15, 100.0 + 273.15}; ///< as "-50 degC" parses
-    static constexpr core::Range kAltitudeRange{-500, 6000};  ///< m
+    static constexpr core::Range kAltitudeRange{-500, 6000};                  ///< m
     double gpuCapW = NAN; ///< what-if: every GPU capped at this (within its own range), NaN: as designed
     /// Power-dynamics what-ifs (docs/dynamics.md), on a design with `dynamics:`: a GPU power floor
     /// (share of TDP, `power-floor=90%`), per-GPU ramp limits up and down (`gpu-ramp=2000W/s`), PSU
@@ -72,9 +72,10 @@ struct RunOptions {
     /// Whether any what-if or model choice is set (applyScenario would change the design).
     bool anyWhatIf() const
     {
-        return failedRotors > 0 || !lostFeed.empty() || !std::isnan(inletK) || !std::isnan(altitudeM) || std::isfinite(gpuCapW) ||
-               thermalModel || !intakesFrom.empty() || failedPumps > 0 || failedCdus > 0 || facilityWaterDeltaK != 0 ||
-               !std::isnan(powerFloorShare) || !std::isnan(gpuRampWps) || !std::isnan(psuStorageJ) || !smoothing.empty();
+        return failedRotors > 0 || !lostFeed.empty() || !std::isnan(inletK) || !std::isnan(altitudeM) ||
+               std::isfinite(gpuCapW) || thermalModel || !intakesFrom.empty() || failedPumps > 0 || failedCdus > 0 ||
+               facilityWaterDeltaK != 0 || !std::isnan(powerFloorShare) || !std::isnan(gpuRampWps) ||
+               !std::isnan(psuStorageJ) || !smoothing.empty();
     }
 };
 
@@ -125,7 +126,7 @@ struct RunResult {
     std::shared_ptr<const liquid::LiquidResult> liquid; ///< empty loops for a design without `liquid:`
     std::shared_ptr<const signal::SignalResult> signal;
     std::shared_ptr<const ThroughputResult> throughput;
-    std::shared_ptr<const EnergyResult> energy; ///< when the design declares `facility:`
+    std::shared_ptr<const EnergyResult> energy;     ///< when the design declares `facility:`
     std::shared_ptr<const DynamicsResult> dynamics; ///< when the design declares `dynamics:`
     double loadSeconds = 0.0;
     double powerSeconds = 0.0;

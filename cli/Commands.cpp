@@ -1,9 +1,9 @@
 #include "cli/Commands.h"
 #include "report/FieldOutput.h"
 #include "report/OpenFoamOutput.h"
+#include "room/OpenFoamExport.h"
 #include "room/OpenFoamResult.h"
 #include "room/VtkExport.h"
-#include "room/OpenFoamExport.h"
 
 #include "core/AtomicFile.h"
 
@@ -15,14 +15,14 @@
 #include <map>
 #include <optional>
 
-#include "report/CheckFormats.h"
 #include "analysis/Compare.h"
 #include "analysis/Pipeline.h"
-#include "report/ReportWriter.h"
 #include "cli/Guarded.h"
 #include "cli/TerminalProgress.h"
 #include "cli/TextOutput.h"
 #include "core/Version.h"
+#include "report/CheckFormats.h"
+#include "report/ReportWriter.h"
 
 namespace rdt::cli {
 
@@ -90,9 +90,13 @@ analysis::RunOptions runOptions(const std::string& design, const std::string& pr
             const std::string word = w.scenario.substr(0, w.scenario.find('='));
             const std::string q = w.scenario.substr(word.size() + 1);
             const bool floor = word == "power-floor", ramp = word == "gpu-ramp";
-            const core::ParsedQuantity p = core::parseQuantity(
-                q, floor ? core::Dimension::Ratio : ramp ? core::Dimension::PowerRate : core::Dimension::Energy,
-                floor ? core::Range{0.0, 1.0} : ramp ? core::Range{1e-3, 1e9} : core::Range{1e-3, 1e6});
+            const core::ParsedQuantity p = core::parseQuantity(q,
+                                                               floor  ? core::Dimension::Ratio
+                                                               : ramp ? core::Dimension::PowerRate
+                                                                      : core::Dimension::Energy,
+                                                               floor  ? core::Range{0.0, 1.0}
+                                                               : ramp ? core::Range{1e-3, 1e9}
+                                                                      : core::Range{1e-3, 1e6});
             if (!p.value)
                 throw core::InputError(at, core::clipped(w.scenario) + ": " + p.error +
                                                (floor  ? " (a share of the GPUs' TDP, e.g. 90%)"
@@ -106,10 +110,11 @@ analysis::RunOptions runOptions(const std::string& design, const std::string& pr
             if (o.lostFeed.empty())
                 throw core::InputError(at, "feed-loss=: feed must be A or B");
         } else {
-            throw core::InputError(at, "unknown scenario \"" + core::clipped(w.scenario) +
-                                           "\" (use fan-fail=N, N failed rotors per chassis; feed-loss=A|B; pump-fail=N or "
-                                           "cdu-fail=N per liquid loop; facility-water=+5K; power-floor=90%, "
-                                           "gpu-ramp=2000W/s, psu-storage=65J, smoothing=none|bbu)");
+            throw core::InputError(at,
+                                   "unknown scenario \"" + core::clipped(w.scenario) +
+                                       "\" (use fan-fail=N, N failed rotors per chassis; feed-loss=A|B; pump-fail=N or "
+                                       "cdu-fail=N per liquid loop; facility-water=+5K; power-floor=90%, "
+                                       "gpu-ramp=2000W/s, psu-storage=65J, smoothing=none|bbu)");
         }
     }
     auto quantity = [](const std::string& text, core::Dimension dim, core::Range range, const char* option) {
@@ -395,7 +400,7 @@ int runValidate(const ValidateArgs& args)
             const core::Part& part = single.loadText(core::readTextFile(args.target), args.target);
             const core::Profile profile = core::Profile::load(analysis::profilePath(args.profile), registry);
             report::RuleRun run{part.slug, args.target, &profile, core::RuleTarget::Part,
-                                  core::runPartChecks(part, reference, registry, profile)};
+                                core::runPartChecks(part, reference, registry, profile)};
             emit(formatRuleRun(run, registry, args.format), args.output);
             return exitFor(run.violations);
         }

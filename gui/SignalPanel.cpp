@@ -77,9 +77,9 @@ SignalPanel::SignalPanel(Studio& studio, QWidget* parent)
 {
     // The verdict next to the class's name: at the table's end it sat past the panel's right edge
     // at 1600 px, the one column a reviewer must see.
-    const QStringList headers = {tr("Link class"),         tr("Verdict"),  tr("Kind"),
-                                 tr("Links"),              tr("Length (m)"), tr("IL at Nyquist (dB)"),
-                                 tr("COM (dB)"),           tr("Eye height (mV)"), tr("Lane (Gb/s)")};
+    const QStringList headers = {tr("Link class"), tr("Verdict"),         tr("Kind"),
+                                 tr("Links"),      tr("Length (m)"),      tr("IL at Nyquist (dB)"),
+                                 tr("COM (dB)"),   tr("Eye height (mV)"), tr("Lane (Gb/s)")};
     m_table->setColumnCount(static_cast<int>(headers.size()));
     m_table->setHorizontalHeaderLabels(headers);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -176,8 +176,8 @@ void SignalPanel::showClass(int row)
     // The statistical eye as contours, one per BER (eyeContours).
     std::vector<LinePlot::Series> eye;
     for (std::size_t b = 0; b < v.eyeBer.size() && b < v.eyeOpeningV.size(); ++b) {
-        LinePlot::Series s{QString("BER 1e%1").arg(std::lround(std::log10(v.eyeBer[b]))), {}, {},
-                           seriesColour(static_cast<int>(b))};
+        LinePlot::Series s{
+            QString("BER 1e%1").arg(std::lround(std::log10(v.eyeBer[b]))), {}, {}, seriesColour(static_cast<int>(b))};
         eyeContour(v.eyePhaseUi, v.eyeOpeningV[b], 1e3, s.x, s.y);
         if (s.x.empty())
             s.label += tr(": eye closed");
@@ -263,7 +263,8 @@ bool SignalPanel::openTouchstone(const QString& path)
                                 .arg(net.freqHz.back() / 1e9, 0, 'g', 4));
         return true;
     } catch (const std::exception& e) {
-        m_tsStatus->setText(tr("<span style='color:#c0392b'>%1</span>").arg(QString::fromUtf8(e.what()).toHtmlEscaped()));
+        m_tsStatus->setText(
+            tr("<span style='color:#c0392b'>%1</span>").arg(QString::fromUtf8(e.what()).toHtmlEscaped()));
         return false;
     }
 }
@@ -277,8 +278,9 @@ void SignalPanel::showTab(const QString& name)
     // The eye of a class that has none (PCIe, optics) is an empty plot: show the first that has one.
     const auto sig = m_studio.signal();
     const int row = m_table->currentRow();
-    if (name == "eye" && sig && (row < 0 || static_cast<std::size_t>(row) >= sig->links.size() ||
-                                 sig->links[static_cast<std::size_t>(row)].eyeBer.empty()))
+    if (name == "eye" && sig &&
+        (row < 0 || static_cast<std::size_t>(row) >= sig->links.size() ||
+         sig->links[static_cast<std::size_t>(row)].eyeBer.empty()))
         for (std::size_t r = 0; r < sig->links.size(); ++r)
             if (!sig->links[r].eyeBer.empty()) {
                 m_table->setCurrentCell(static_cast<int>(r), 0);

@@ -90,13 +90,15 @@ WhatIfBar::WhatIfBar(Studio& studio, QWidget* parent)
     m_cdus->setKeyboardTracking(false);
     m_liquidActions.append(addWidget(m_cdus));
     m_liquidActions.append(addWidget(new QLabel(tr("  facility water "))));
-    m_water->setToolTip(tr("Facility water (a liquid-to-air unit: the air its own coil draws; the racks' air is the inlet what-if) warmer by this, e.g. +5 K"));
+    m_water->setToolTip(tr("Facility water (a liquid-to-air unit: the air its own coil draws; the racks' air is the "
+                           "inlet what-if) warmer by this, e.g. +5 K"));
     m_liquidActions.append(addWidget(m_water));
     m_dynamicsActions.append(addWidget(new QLabel(tr("  GPU floor "))));
     m_floor->setToolTip(tr("GPU power floor as a share of TDP (NVML PERCENT_TMP_FLOOR), e.g. 90%"));
     m_dynamicsActions.append(addWidget(m_floor));
     m_dynamicsActions.append(addWidget(new QLabel(tr("  GPU ramp "))));
-    m_ramp->setToolTip(tr("Every GPU's power ramp limit, up and down (NVML RAMP_UP_RATE, RAMP_DOWN_RATE), e.g. 2000 W/s"));
+    m_ramp->setToolTip(
+        tr("Every GPU's power ramp limit, up and down (NVML RAMP_UP_RATE, RAMP_DOWN_RATE), e.g. 2000 W/s"));
     m_dynamicsActions.append(addWidget(m_ramp));
     m_dynamicsActions.append(addWidget(new QLabel(tr("  PSU storage "))));
     m_psu->setToolTip(tr("Energy storage in the GPUs' power supplies, per GPU (GB300 NVL72: 65 J), e.g. 65 J"));
@@ -215,8 +217,9 @@ void WhatIfBar::reset()
 void WhatIfBar::thermalChosen(int index)
 {
     if (index == 3) {
-        const QString dir = QFileDialog::getExistingDirectory(
-            this, tr("OpenFOAM case rdt exported and ran"), m_intakesFrom.isEmpty() ? QDir::currentPath() : m_intakesFrom);
+        const QString dir =
+            QFileDialog::getExistingDirectory(this, tr("OpenFOAM case rdt exported and ran"),
+                                              m_intakesFrom.isEmpty() ? QDir::currentPath() : m_intakesFrom);
         if (dir.isEmpty()) {
             const QSignalBlocker block(m_thermal);
             m_thermal->setCurrentIndex(m_thermalShown);
@@ -294,9 +297,8 @@ void WhatIfBar::apply()
 
 QString WhatIfBar::refusal() const
 {
-    for (const QWidget* w :
-         std::initializer_list<const QWidget*>{m_inlet, m_altitude, m_cap, m_rotors, m_feed, m_pumps, m_cdus, m_water,
-                                               m_floor, m_ramp, m_psu, m_smoothing})
+    for (const QWidget* w : std::initializer_list<const QWidget*>{m_inlet, m_altitude, m_cap, m_rotors, m_feed, m_pumps,
+                                                                  m_cdus, m_water, m_floor, m_ramp, m_psu, m_smoothing})
         if (!w->styleSheet().isEmpty())
             return w->toolTip().isEmpty() ? tr("refused") : w->toolTip();
     return {};

@@ -1,9 +1,9 @@
 #include "hil/Redfish.h"
 
-#include <cstdio>
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "hil/RedfishDetail.h"
@@ -67,34 +67,61 @@ std::size_t Sample::errorCount() const
 
 namespace {
 
-/// A reading no part can give (a negative power, fan speed or coolant flow) is a fault of the BMC or
-/// the network, not a measurement: it is dropped and said, never compared with the model. Run before
-/// a CDU's connectors and pumps are summed and averaged (finishCoolingUnit), so that none is weighted in.
+/// A reading no part can give (a negative power, fan speed or coolant flow; a speed over 100 % of
+/// full; a temperature below -50 or above 150 degC, which no air, coolant or GPU sensor of a running
+/// rack reads; a power over 10 MW, more than any part draws) is a fault of the BMC or the network,
+/// not a measurement: it is dropped and said, never compared with the model. Run before a CDU's
+/// connectors and pumps are summed and averaged (finishCoolingUnit), so that none is weighted in.
 void dropImplausible(const std::string& part, PartReading& r)
 {
-    auto check = [&](double& v, const char* what, const char* unit) {
-        if (!(v < 0))
+    auto check = [&](double& v, const char* what, const char* unit, double hi) {
+        if (std::isnan(v) || (v >= 0 && v <= hi))
             return;
-        char m[200];
-        std::snprintf(m, sizeof m, "%s: %s reading %.4g %s is negative, not a value a part gives: dropped",
-                      part.c_str(), what, v, unit);
+        char m[240];
+        if (v < 0)
+            std::snprintf(m, sizeof m, "%s: %s reading %.4g %s is negative, not a value a part gives: dropped",
+                          part.c_str(), what, v, unit);
+        else
+            std::snprintf(m, sizeof m, "%s: %s reading %.4g %s is over %.4g %s, not a value a part gives: dropped",
+                          part.c_str(), what, v, unit, hi, unit);
         r.errors.push_back(m);
         v = NAN;
     };
-    check(r.powerW, "power", "W");
-    check(r.gpuPowerW, "GPU power", "W");
-    check(r.fanPct, "fan speed", "%");
-    check(r.fanMaxPct, "fastest fan speed", "%");
-    check(r.airflowM3s, "airflow", "m3/s");
-    check(r.coolantFlowLpm, "coolant flow", "L/min");
-    check(r.pumpSpeedPct, "pump speed", "%");
+    auto temperature = [&](double& c, const char* what) {
+        if (std::isnan(c) || (c >= -50 && c <= 150))
+            return;
+        char m[240];
+        std::snprintf(m, sizeof m,
+                      "%s: %s reading %.4g degC is outside -50 … 150 degC, not a value a running rack's sensor "
+                      "gives: dropped",
+                      part.c_str(), what, c);
+        r.errors.push_back(m);
+        c = NAN;
+    };
+    constexpr double kMaxW = 10e6, kMaxPct = 100, kMaxM3s = 100, kMaxLpm = 1e5;
+    check(r.powerW, "power", "W", kMaxW);
+    check(r.gpuPowerW, "GPU power", "W", kMaxW);
+    check(r.powerLimitW, "power limit", "W", kMaxW);
+    check(r.fanPct, "fan speed", "%", kMaxPct);
+    check(r.fanMaxPct, "fastest fan speed", "%", kMaxPct);
+    check(r.airflowM3s, "airflow", "m3/s", kMaxM3s);
+    check(r.coolantFlowLpm, "coolant flow", "L/min", kMaxLpm);
+    check(r.pumpSpeedPct, "pump speed", "%", kMaxPct);
+    temperature(r.inletC, "inlet");
+    temperature(r.exhaustC, "exhaust");
+    temperature(r.coolantSupplyC, "coolant supply");
+    temperature(r.coolantReturnC, "coolant return");
+    temperature(r.gpuTemperatureC, "GPU temperature");
     for (std::vector<double>* psu : {&r.psuInW, &r.psuOutW, &r.psuCapacityW})
         for (double& w : *psu)
-            check(w, "power supply", "W");
-    for (auto& c : r.connectors)
-        check(c[0], "coolant connector flow", "L/min");
+            check(w, "power supply", "W", kMaxW);
+    for (auto& c : r.connectors) {
+        check(c[0], "coolant connector flow", "L/min", kMaxLpm);
+        temperature(c[1], "coolant connector supply");
+        temperature(c[2], "coolant connector return");
+    }
     for (auto& p : r.pumps)
-        check(p[0], "pump speed", "%");
+        check(p[0], "pump speed", "%", kMaxPct);
 }
 
 } // namespace
@@ -158,8 +185,8 @@ void Poller::prepare()
             const json j = json::parse(got[i].body);
             const json& e = j.value("/ProtocolFeaturesSupported/ExpandQuery"_json_pointer, json::object());
             s.expandLevels = m_map.expand && e.is_object() && e.contains("Levels") && e["Levels"].is_boolean() &&
-                             e["Levels"].get<bool>() && e.contains("MaxLevels") &&
-                             e["MaxLevels"].is_number() && e["MaxLevels"].get<double>() >= 2;
+                             e["Levels"].get<bool>() && e.contains("MaxLevels") && e["MaxLevels"].is_number() &&
+                             e["MaxLevels"].get<double>() >= 2;
         } catch (const json::exception&) {
             s.error = "GET " + got[i].url + ": the service root is not valid JSON";
             continue;

@@ -35,16 +35,16 @@ struct LinkVerdict {
     /// lower lane rate, Gb/s (NaN where neither end states one). COM and the eye are evaluated
     /// at the negotiated lane rate's table (100 Gb/s per lane, or 50 below 100 Gb/s lanes).
     double portRateGbps = NAN, negotiatedLaneGbps = NAN;
-    double fasterPortGbps = NAN; ///< the faster end's port speed: what the link would run at alone
+    double fasterPortGbps = NAN;  ///< the faster end's port speed: what the link would run at alone
     std::string fromPort, toPort; ///< each end's port as catalogued ("meta-minipack2 200 Gb/s, 4 × 53.125 Gb/s")
     bool downgraded = false;      ///< the ends differ: the faster end runs at the slower end's rate
     bool pass = false;
-    bool warned = false; ///< passes with a warning rule's finding (analysis::signalWithRuleVerdicts)
-    std::string verdict;                          ///< "pass", "fail", "fallback to 50 Gb/s per lane"
-    std::size_t count = 0;                        ///< links of this class
-    PulseResponse pulse;                          ///< equalised pulse response (copper) or empty
-    double eyeWidthUi = NAN;                      ///< statistical eye width at DER0 (copper)
-    std::vector<double> eyePhaseUi, eyeBer;       ///< statistical eye axes (copper)
+    bool warned = false;                    ///< passes with a warning rule's finding (analysis::signalWithRuleVerdicts)
+    std::string verdict;                    ///< "pass", "fail", "fallback to 50 Gb/s per lane"
+    std::size_t count = 0;                  ///< links of this class
+    PulseResponse pulse;                    ///< equalised pulse response (copper) or empty
+    double eyeWidthUi = NAN;                ///< statistical eye width at DER0 (copper)
+    std::vector<double> eyePhaseUi, eyeBer; ///< statistical eye axes (copper)
     std::vector<std::vector<double>> eyeOpeningV; ///< [BER][phase] inner-eye opening, V
     /// How far the link is from failing, dB: COM − its pass threshold for copper classes, the
     /// insertion-loss budget − IL at Nyquist for classes judged by loss. Negative: it fails.

@@ -6,8 +6,8 @@
 
 #include <cmath>
 #include <fstream>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "analysis/Pipeline.h"
 #include "analysis/Sweep.h"
@@ -53,7 +53,8 @@ TEST_CASE("sweep: a range's values are from + i x step, each the value its label
     for (std::size_t i = 0; i < a.values.size(); ++i) {
         CAPTURE(i, a.labels[i]);
         // The value rdt check's --inlet gives for the label's text, to the bit.
-        const core::ParsedQuantity p = core::parseQuantity(a.labels[i], core::Dimension::Temperature, core::Range::any());
+        const core::ParsedQuantity p =
+            core::parseQuantity(a.labels[i], core::Dimension::Temperature, core::Range::any());
         REQUIRE(p.value);
         CHECK(a.values[i] == *p.value);
     }
@@ -77,8 +78,8 @@ TEST_CASE("sweep: the 35 degC point of a 0.1 K range has rdt check's verdicts at
     const char* inlets[] = {"34.9degC", "35degC", "35.1degC"};
     for (std::size_t i = 0; i < 3; ++i) {
         CAPTURE(i);
-        const json c =
-            json::parse(test::runRdt("check data/designs/single-rack.yaml --json --inlet " + std::string(inlets[i]), false).out);
+        const json c = json::parse(
+            test::runRdt("check data/designs/single-rack.yaml --json --inlet " + std::string(inlets[i]), false).out);
         CHECK(v[i]["e"] == c["counts"]["errors"]);
         CHECK(v[i]["w"] == c["counts"]["warnings"]);
         std::set<std::string> checked;
@@ -96,12 +97,12 @@ TEST_CASE("sweep: inlet and altitude values outside the command line's ranges ar
           "[cli][sweep][bad-input]")
 {
     test::TempDir t;
-    for (const char* axis : {"  - {axis: inlet, values: [25 degC, -274 degC]}\n",
-                             "  - {axis: inlet, values: [25 degC, -273.15 degC]}\n",
-                             "  - {axis: inlet, values: [25 degC, 150 degC]}\n",
-                             "  - {axis: inlet, from: 90 degC, to: 110 degC, step: 10 K}\n",
-                             "  - {axis: altitude, values: [0 m, 20000 m]}\n",
-                             "  - {axis: altitude, from: -1000 m, to: 0 m, step: 500 m}\n"}) {
+    for (const char* axis :
+         {"  - {axis: inlet, values: [25 degC, -274 degC]}\n", "  - {axis: inlet, values: [25 degC, -273.15 degC]}\n",
+          "  - {axis: inlet, values: [25 degC, 150 degC]}\n",
+          "  - {axis: inlet, from: 90 degC, to: 110 degC, step: 10 K}\n",
+          "  - {axis: altitude, values: [0 m, 20000 m]}\n",
+          "  - {axis: altitude, from: -1000 m, to: 0 m, step: 500 m}\n"}) {
         CAPTURE(axis);
         const test::Run r = test::runRdt("sweep " + spec(t.path, axis));
         CHECK(r.code == 2);
@@ -112,8 +113,7 @@ TEST_CASE("sweep: inlet and altitude values outside the command line's ranges ar
     CHECK_NOTHROW(analysis::loadSweepSpec(spec(t.path, "  - {axis: altitude, values: [-500 m, 6000 m]}\n")));
 }
 
-TEST_CASE("what-if inlet: NaN is as designed, any value in range is applied, 0 K included in the check",
-          "[cli][sweep]")
+TEST_CASE("what-if inlet: NaN is as designed, any value in range is applied, 0 K included in the check", "[cli][sweep]")
 {
     analysis::RunOptions o;
     CHECK(std::isnan(o.inletK));

@@ -111,4 +111,3 @@ TEST_CASE("the signal panel's verdict column is in view at the studio's usual si
         CHECK(warned == 2);
     }
 }
-

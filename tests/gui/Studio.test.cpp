@@ -16,7 +16,6 @@
 #include <fstream>
 #include <set>
 
-#include "report/CheckFormats.h"
 #include "analysis/NcclCompare.h"
 #include "analysis/Pipeline.h"
 #include "gui/ElevationView.h"
@@ -32,6 +31,7 @@
 #include "gui/ThroughputPanel.h"
 #include "gui/VtkWidget.h"
 #include "gui/WhatIfBar.h"
+#include "report/CheckFormats.h"
 
 using namespace rdt;
 using Catch::Matchers::Contains;
@@ -282,8 +282,9 @@ TEST_CASE("throughput panel: an nccl-tests log's measured points over the model'
     CHECK(cmp->log.rows.size() == 24);
     CHECK(panel->plot()->seriesCount() == 1);
     // The same comparison `rdt nccl compare` makes, from the design's own pipeline.
-    const analysis::NcclComparison cli = analysis::compareNccl(
-        hil::readNcclLog(log.toStdString()), analysis::ncclModelFor(RDT_SOURCE_DIR "/data/designs/single-rack.yaml"), {});
+    const analysis::NcclComparison cli =
+        analysis::compareNccl(hil::readNcclLog(log.toStdString()),
+                              analysis::ncclModelFor(RDT_SOURCE_DIR "/data/designs/single-rack.yaml"), {});
     REQUIRE(std::isfinite(cli.medianLarge));
     CHECK(cmp->medianLarge == Approx(cli.medianLarge).epsilon(1e-12));
     CHECK(cmp->gpus == 16);
@@ -573,8 +574,7 @@ TEST_CASE("the energy panel shows the facility's energy and the workload's check
     CHECK(f.window->energy()->writePath()->barCount() == 0);
 }
 
-TEST_CASE("the Problems panel lists the violations rdt check reports, subject for subject (issue 33)",
-          "[gui][audit]")
+TEST_CASE("the Problems panel lists the violations rdt check reports, subject for subject (issue 33)", "[gui][audit]")
 {
     // The limit audit (tests/cli/LimitAudit.test.cpp) holds JSON, text and HDF5 to the same
     // violations; this holds the studio's Problems model to them too, on designs that fail power,

@@ -426,12 +426,62 @@ TEST_CASE("A negative power or fan reading is dropped and named, never compared"
     test::Server gt(test::mockupServer(test::kHilDir + "mockups/grand-teton"));
     REQUIRE(test::patch(gt.url() + "/redfish/v1/Chassis/GT/EnvironmentMetrics",
                         R"({"PowerWatts": {"Reading": -500}})") == 204);
-    hil::Poller poller(mapOf("telemetry: 1\ntargets:\n  - parts: lab/row1/rack1/gt0\n    bmc: " + gt.url() +
-                             "\n    chassis: GT\n"));
+    hil::Poller poller(
+        mapOf("telemetry: 1\ntargets:\n  - parts: lab/row1/rack1/gt0\n    bmc: " + gt.url() + "\n    chassis: GT\n"));
     const hil::Sample s = poller.poll();
     const hil::PartReading& a = reading(poller, s, "lab/row1/rack1/gt0");
     CHECK(std::isnan(a.powerW));
     CHECK(a.inletC == 25.0); // the part's other readings are kept
     REQUIRE(a.errors.size() == 1);
     CHECK_THAT(a.errors[0], Contains("lab/row1/rack1/gt0: power reading -500 W is negative") && Contains("dropped"));
+}
+
+TEST_CASE("A reading beyond what any part gives (1e308 W, -300 degC, 500 % fan) is dropped and named", "[hil][redfish]")
+{
+    // Only negative readings were dropped: PowerWatts 1e308 went into /hil/power and cut the
+    // deviation's message off mid-number; an intake of -300 degC and a fan at 500 % were compared.
+    struct Case {
+        const char* resource;
+        const char* body;
+        const char* error; // empty: kept
+    };
+    const Case cases[] = {
+        {"EnvironmentMetrics", R"({"PowerWatts": {"Reading": 1e308}})", "power reading 1e+308 W is over 1e+07 W"},
+        {"EnvironmentMetrics", R"({"PowerWatts": {"Reading": 10000001}})", "power reading 1e+07 W is over 1e+07 W"},
+        {"EnvironmentMetrics", R"({"PowerWatts": {"Reading": 10000000}})", ""},
+        {"ThermalSubsystem/ThermalMetrics",
+         R"({"TemperatureReadingsCelsius": [{"DeviceName": "Intake", "Reading": -300}, {"DeviceName": "Exhaust", "Reading": 44.6}]})",
+
+         "inlet reading -300 degC is outside -50 … 150 degC"},
+        {"ThermalSubsystem/ThermalMetrics",
+         R"({"TemperatureReadingsCelsius": [{"DeviceName": "Intake", "Reading": 150.5}, {"DeviceName": "Exhaust", "Reading": 44.6}]})",
+         "inlet reading 150.5 degC is outside"},
+        {"ThermalSubsystem/ThermalMetrics",
+         R"({"TemperatureReadingsCelsius": [{"DeviceName": "Intake", "Reading": -50}, {"DeviceName": "Exhaust", "Reading": 44.6}]})",
+         ""},
+        {"EnvironmentMetrics", R"({"FanSpeedsPercent": [{"DeviceName": "Fan 0", "Reading": 500}]})",
+         "fan speed reading 500 % is over 100 %"},
+        {"EnvironmentMetrics", R"({"FanSpeedsPercent": [{"DeviceName": "Fan 0", "Reading": 100}]})", ""},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.resource, c.body);
+        test::Server gt(test::mockupServer(test::kHilDir + "mockups/grand-teton"));
+        REQUIRE(test::patch(gt.url() + "/redfish/v1/Chassis/GT/" + c.resource, c.body) == 204);
+        hil::Poller poller(mapOf("telemetry: 1\ntargets:\n  - parts: lab/row1/rack1/gt0\n    bmc: " + gt.url() +
+                                 "\n    chassis: GT\n"));
+        const hil::Sample s = poller.poll();
+        const hil::PartReading& a = reading(poller, s, "lab/row1/rack1/gt0");
+        const std::string body = c.body;
+        const bool power = body.find("PowerWatts") != std::string::npos,
+                   fan = body.find("FanSpeeds") != std::string::npos;
+        const double v = power ? a.powerW : fan ? a.fanPct : a.inletC;
+        if (*c.error) {
+            CHECK(std::isnan(v));
+            REQUIRE_FALSE(a.errors.empty()); // a fan's mean and fastest speed are each said
+            CHECK_THAT(a.errors[0], Contains(std::string("lab/row1/rack1/gt0: ") + c.error) && Contains("dropped"));
+        } else {
+            CHECK(a.errors.empty());
+            CHECK(v == (power ? 10e6 : fan ? 100.0 : -50.0));
+        }
+    }
 }
