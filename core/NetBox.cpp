@@ -1,13 +1,16 @@
 #include "core/NetBox.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 #include "core/AtomicFile.h"
+#include "core/Error.h"
 #include "core/NetBoxDetail.h"
 #include "core/Yaml.h"
 
@@ -140,6 +143,10 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
         const std::string name = str(d.value, "name");
         const long long rack = refId(d.value, "rack");
         const json& pos = d.value.contains("position") ? d.value["position"] : json();
+        if (!pos.is_null() && !pos.is_number())
+            fail(d, "position",
+                 "device \"" + name + "\": position is " + core::clipped(pos.dump()) +
+                     "; it takes a number of OpenU (e.g. 15), or null for a device not racked");
         if (rack < 0 || !pos.is_number()) {
             out.unplaced.push_back(name.empty() ? d.loc.path : name);
             continue;
@@ -162,12 +169,37 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
             if (!chassis && cf.contains(key) && !cf[key].is_null())
                 fail(d, std::string("custom_fields.") + key,
                      "device \"" + name + "\": " + key + " applies to GPU chassis only");
-        if (cf.contains("rdt_gpu_power_cap") && cf["rdt_gpu_power_cap"].is_number())
-            slot += ", gpu_power_cap: " + number(cf["rdt_gpu_power_cap"].get<double>()) + " W";
-        if (cf.contains("rdt_utilisation") && cf["rdt_utilisation"].is_number())
-            slot += ", utilisation: " + number(cf["rdt_utilisation"].get<double>()) + " %";
-        if (cf.contains("rdt_failed_fans") && cf["rdt_failed_fans"].is_number_integer())
-            slot += ", failed_fans: " + std::to_string(cf["rdt_failed_fans"].get<long long>());
+        // A custom field rdt reads is a number (NetBox's decimal or integer field, or its text of a
+        // plain number) or empty; anything else ("600 W", 1.5 failed fans) is refused at the field,
+        // never dropped (the slot was written without its cap, and its GPUs ran uncapped).
+        auto customNumber = [&](const char* key, const char* what, bool whole) -> std::optional<double> {
+            if (!cf.contains(key) || cf[key].is_null())
+                return std::nullopt;
+            const json& v = cf[key];
+            std::optional<double> x;
+            if (v.is_number() && !v.is_boolean())
+                x = v.get<double>();
+            else if (v.is_string()) {
+                const std::string t = v.get<std::string>();
+                double parsed = 0;
+                const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), parsed);
+                if (!t.empty() && ec == std::errc() && end == t.data() + t.size())
+                    x = parsed;
+            }
+            if (!x || !std::isfinite(*x) || (whole && *x != std::floor(*x)))
+                fail(d, std::string("custom_fields.") + key,
+                     "device \"" + name + "\": " + key + " is " + core::clipped(v.dump()) + "; it takes " + what);
+            return x;
+        };
+        if (const auto cap = customNumber("rdt_gpu_power_cap", "a number of watts per GPU (e.g. 600)", false))
+            slot += ", gpu_power_cap: " + number(*cap) + " W";
+        if (const auto u = customNumber("rdt_utilisation", "a number of percent (e.g. 85)", false))
+            slot += ", utilisation: " + number(*u) + " %";
+        if (const auto f = customNumber("rdt_failed_fans", "a whole number of failed rotors (e.g. 1)", true))
+            slot += ", failed_fans: " + number(*f);
+        if (cf.contains("rdt_feed") && !cf["rdt_feed"].is_null() && !cf["rdt_feed"].is_string())
+            fail(d, "custom_fields.rdt_feed",
+                 "device \"" + name + "\": rdt_feed is " + core::clipped(cf["rdt_feed"].dump()) + "; it takes A or B");
         std::string feed =
             cf.contains("rdt_feed") && cf["rdt_feed"].is_string() ? cf["rdt_feed"].get<std::string>() : "";
         const bool shelf = catalog.find(str(d.value["device_type"], "slug"))->kind == PartKind::PowerShelf;

@@ -220,3 +220,58 @@ TEST_CASE("NetBox import: power feeds letter the shelves and cap their rack, cab
                Contains("power-feeds.json: results[1].supply") && Contains("is DC"));
     CHECK_FALSE(std::filesystem::exists(t.path + "/d.yaml"));
 }
+
+TEST_CASE("NetBox import: a custom field or position that is not a number is refused at its field",
+          "[cli][netbox][bad-input]")
+{
+    // "rdt_gpu_power_cap": "600 W" (text) and "rdt_failed_fans": 1.5 were skipped without a word:
+    // the slot was written without its cap, and rdt check ran its GPUs uncapped (21.9 kW, not 21.1).
+    test::TempDir t;
+    const std::string dump = t.path + "/dump";
+    REQUIRE(test::runRdt("export netbox data/designs/single-rack.yaml -o " + dump).code == 0);
+    const json dev = json::parse(std::ifstream(dump + "/devices.json"));
+    std::size_t gt1 = 0;
+    for (std::size_t i = 0; i < dev["results"].size(); ++i)
+        if (dev["results"][i]["name"] == "gt1")
+            gt1 = i;
+    REQUIRE(dev["results"][gt1]["custom_fields"]["rdt_gpu_power_cap"] == 600);
+    const std::string at = "devices.json: results[" + std::to_string(gt1) + "]";
+    struct Case {
+        const char* field;
+        json value;
+        const char* says; // empty: imported
+    };
+    const Case cases[] = {
+        {"rdt_gpu_power_cap", "600 W", "it takes a number of watts per GPU"},
+        {"rdt_gpu_power_cap", true, "it takes a number of watts per GPU"},
+        {"rdt_gpu_power_cap", "600", ""}, // NetBox's text of a decimal field
+        {"rdt_failed_fans", 1.5, "a whole number of failed rotors"},
+        {"rdt_failed_fans", "one", "a whole number of failed rotors"},
+        {"rdt_utilisation", "85 %", "a number of percent"},
+        {"rdt_feed", 1, "it takes A or B"},
+        {"position", "15", "it takes a number of OpenU"},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.field, c.value.dump());
+        json d = dev;
+        const bool position = std::string(c.field) == "position";
+        if (position)
+            d["results"][gt1]["position"] = c.value;
+        else
+            d["results"][gt1]["custom_fields"][c.field] = c.value;
+        std::ofstream(dump + "/devices.json") << d.dump();
+        const std::string out = t.path + "/x.yaml";
+        std::filesystem::remove(out);
+        const test::Run r = test::runRdt("import netbox " + dump + " -o " + out);
+        INFO(r.out);
+        if (*c.says) {
+            CHECK(r.code == 2);
+            CHECK_THAT(r.out, Contains(at + (position ? ".position" : std::string(".custom_fields.") + c.field)) &&
+                                  Contains("\"gt1\"") && Contains(c.says));
+            CHECK_FALSE(std::filesystem::exists(out));
+        } else {
+            REQUIRE(r.code == 0);
+            CHECK_THAT(core::readTextFile(out), Contains("id: \"gt1\", gpu_power_cap: 600 W"));
+        }
+    }
+}
