@@ -68,6 +68,7 @@ NcclCluster parseNcclCluster(const std::string& text, const std::string& fileNam
         c["gpu"].fail("part " + gpuPart.slug + " is a " + std::string(core::partKindName(gpuPart.kind)) +
                       ", not a gpu");
     const models::GpuSpec gpu = models::GpuSpec::fromPart(gpuPart);
+    out.gpuPart = gpuPart.slug;
     models::Hierarchy& h = out.hierarchy;
     h.gpusPerNode = static_cast<int>(c["gpus_per_node"].integer(1, 1024));
     const int nodes = static_cast<int>(c["nodes"].integer(1, 1000000));

@@ -14,6 +14,7 @@ namespace rdt::analysis {
 
 struct NcclCluster {
     std::string name, description, fabric;
+    std::string gpuPart; ///< the GPU's catalog slug
     int gpus = 0;
     models::Hierarchy hierarchy;
     models::NcclParams nccl;

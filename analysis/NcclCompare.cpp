@@ -1,6 +1,7 @@
 #include "analysis/NcclCompare.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "analysis/NcclCluster.h"
@@ -32,18 +33,69 @@ Selection resolve(Selection s, const std::string& option, const char* flag, cons
 
 } // namespace
 
+namespace {
+
+/// The model number in an nccl-tests device name, lower case: "NVIDIA H100 80GB HBM3" → "h100",
+/// "Tesla V100-SXM2-32GB" → "v100", "NVIDIA GB200" → "gb200"; "" when none (a letter or two and
+/// three digits, standing alone).
+std::string gpuFamily(const std::string& device)
+{
+    std::string d;
+    for (const char ch : device)
+        d += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    auto alnum = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0; };
+    for (std::size_t i = 0; i < d.size(); ++i) {
+        if (i > 0 && alnum(d[i - 1]))
+            continue;
+        std::size_t j = i;
+        while (j < d.size() && j - i < 2 && std::isalpha(static_cast<unsigned char>(d[j])))
+            ++j;
+        const std::size_t letters = j - i;
+        while (j < d.size() && std::isdigit(static_cast<unsigned char>(d[j])))
+            ++j;
+        if (letters >= 1 && j - i - letters == 3 && (j == d.size() || !alnum(d[j])))
+            return d.substr(i, j - i);
+    }
+    return "";
+}
+
+/// Whether a catalog slug's dash-separated words hold `token` ("nvidia-h100-sxm5" holds "h100",
+/// "nvidia-gb200-blackwell" holds "gb200", not "b200").
+bool slugHasToken(const std::string& slug, const std::string& token)
+{
+    std::size_t at = 0;
+    while (at <= slug.size()) {
+        const std::size_t dash = std::min(slug.find('-', at), slug.size());
+        if (slug.compare(at, dash - at, token) == 0 && dash - at == token.size())
+            return true;
+        at = dash + 1;
+    }
+    return false;
+}
+
+} // namespace
+
 NcclModel ncclModelFor(const std::string& designOrCluster)
 {
     if (isNcclClusterFile(designOrCluster)) {
         NcclCluster c = loadNcclCluster(designOrCluster);
-        return NcclModel{c.hierarchy, c.nccl, c.gpus, c.name, c.fabric};
+        return NcclModel{c.hierarchy, c.nccl, c.gpus, c.name, c.fabric, {c.gpuPart}};
     }
     core::Progress quiet;
     RunOptions o;
     o.designPath = designOrCluster;
     const RunResult run = analysis::run(o, quiet);
     const ThroughputResult& t = *run.throughput;
-    return NcclModel{t.hierarchy, t.nccl, t.gpus, run.design.name, t.fabric};
+    return ncclModelOf(t, run.design.name);
+}
+
+NcclModel ncclModelOf(const ThroughputResult& t, const std::string& designName)
+{
+    NcclModel m{t.hierarchy, t.nccl, t.gpus, designName, t.fabric, {}};
+    for (const GpuClass& g : t.classes)
+        if (std::find(m.gpuParts.begin(), m.gpuParts.end(), g.gpu) == m.gpuParts.end())
+            m.gpuParts.push_back(g.gpu);
+    return m;
 }
 
 NcclComparison compareNccl(const hil::NcclLog& log, const NcclModel& model, const NcclCompareOptions& o)
@@ -62,9 +114,9 @@ NcclComparison compareNccl(const hil::NcclLog& log, const NcclModel& model, cons
                                "pass --op allreduce|allgather|reducescatter|alltoall");
     std::vector<std::string> notes = log.notes;
     int n = o.gpus > 0 ? o.gpus : log.ranks;
-    const int fromFactor =
-        log.ranksFromFactor > 0 ? log.ranksFromFactor
-                                : hil::ranksFromBusbwFactor(log, std::string(models::collectiveName(*op)));
+    const int fromFactor = log.ranksFromFactor > 0
+                               ? log.ranksFromFactor
+                               : hil::ranksFromBusbwFactor(log, std::string(models::collectiveName(*op)));
     if (n == 0 && fromFactor > 0) {
         n = fromFactor;
         notes.push_back("no \"#  Rank\" lines: " + std::to_string(n) +
@@ -89,7 +141,8 @@ NcclComparison compareNccl(const hil::NcclLog& log, const NcclModel& model, cons
     // NCCL_COLLNET_ENABLE=1 lets NCCL pick CollNet (where the fabric reduces: SHARP) unless NCCL_ALGO's
     // list leaves it out; an exclusion list (`^NVLS`) does not.
     if (setting("NCCL_COLLNET_ENABLE", "1")) {
-        const bool listed = std::find(sel.allowed.begin(), sel.allowed.end(), Algorithm::CollNetChain) != sel.allowed.end();
+        const bool listed =
+            std::find(sel.allowed.begin(), sel.allowed.end(), Algorithm::CollNetChain) != sel.allowed.end();
         if (!sel.restricted)
             sel.allowed = {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::NvlsTree};
         if (!sel.restricted || sel.exclusion || listed) {
@@ -111,20 +164,21 @@ NcclComparison compareNccl(const hil::NcclLog& log, const NcclModel& model, cons
     }
     for (const auto& [name, value] : log.settings)
         if (name != "NCCL_NVLS_ENABLE" && name != "NCCL_COLLNET_ENABLE")
-            notes.push_back(name + "=" + value + " (the log's): noted, not modelled (rdt does not model NCCL's "
-                                                 "channel counts)");
+            notes.push_back(name + "=" + value +
+                            " (the log's): noted, not modelled (rdt does not model NCCL's "
+                            "channel counts)");
     const bool unmodelledOnly = sel.restricted && sel.allowed.empty();
-    const std::string unmodelledWhy =
-        sel.unmodelled.empty() ? std::string("NCCL_ALGO leaves none of the algorithms rdt models")
-                               : sel.unmodelled.front() + " is not modelled";
+    const std::string unmodelledWhy = sel.unmodelled.empty()
+                                          ? std::string("NCCL_ALGO leaves none of the algorithms rdt models")
+                                          : sel.unmodelled.front() + " is not modelled";
     if (!algoSpec.empty() && sel.error.empty())
         notes.push_back("NCCL_ALGO=" + algoSpec + (o.algo.empty() ? " (the log's)" : " (--algo)") +
                         (unmodelledOnly ? ": " + unmodelledWhy + " — the prediction is not checked" : ""));
     bool noneApplies = false;
     // The protocols NCCL was allowed: --proto, else the log's NCCL_PROTO.
     const std::string protoSpec = !o.proto.empty() ? o.proto : log.ncclProto;
-    models::ProtoSelection proto = resolve(models::ncclProtoSelection(protoSpec, *op), o.proto, "--proto",
-                                           "all protocols predicted", notes);
+    models::ProtoSelection proto =
+        resolve(models::ncclProtoSelection(protoSpec, *op), o.proto, "--proto", "all protocols predicted", notes);
     if (proto.restricted && proto.allowed.empty())
         throw core::InputError(core::SourceLoc{o.proto.empty() ? log.file : "command line", 0, 0,
                                                o.proto.empty() ? "NCCL_PROTO" : "--proto"},
@@ -137,11 +191,10 @@ NcclComparison compareNccl(const hil::NcclLog& log, const NcclModel& model, cons
                         (proto.restricted ? ": " + which + " predicted" : ""));
     }
     if (n > model.gpus)
-        throw core::InputError(o.gpus > 0 ? core::SourceLoc{"command line", 0, 0, "--gpus"}
-                                          : core::SourceLoc{log.file, 0, 0, "ranks"},
-                               (o.gpus > 0 ? "--gpus gives " : "the log has ") + std::to_string(n) +
-                                   " ranks, the model (" + model.name + ") only " + std::to_string(model.gpus) +
-                                   " GPUs");
+        throw core::InputError(
+            o.gpus > 0 ? core::SourceLoc{"command line", 0, 0, "--gpus"} : core::SourceLoc{log.file, 0, 0, "ranks"},
+            (o.gpus > 0 ? "--gpus gives " : "the log has ") + std::to_string(n) + " ranks, the model (" + model.name +
+                ") only " + std::to_string(model.gpus) + " GPUs");
     NcclComparison out;
     out.log = log;
     out.op = *op;
@@ -153,6 +206,20 @@ NcclComparison compareNccl(const hil::NcclLog& log, const NcclModel& model, cons
     out.fabric = model.fabric;
     out.unmodelledOnly = unmodelledOnly;
     out.unmodelledWhy = unmodelledWhy;
+    if (const std::string family = gpuFamily(log.device); !family.empty()) {
+        // A log of another GPU (an H100 log against a V100 design) gives a ratio of nothing: not
+        // checked, said. A device name without a model number (or a model without GPUs) is not judged.
+        bool same = model.gpuParts.empty();
+        for (const std::string& slug : model.gpuParts)
+            same = same || slugHasToken(slug, family);
+        if (!same) {
+            std::string parts;
+            for (const std::string& slug : model.gpuParts)
+                parts += (parts.empty() ? "" : ", ") + slug;
+            out.unmodelledOnly = true;
+            out.unmodelledWhy = "the log's GPU (" + log.device + ") is not the model's (" + parts + ")";
+        }
+    }
     if (n > model.hierarchy.gpusPerNode && !model.hierarchy.scaleOutUnknown.empty()) {
         // Not a comparison: the model does not know the bandwidth between the nodes.
         out.unmodelledOnly = true;
@@ -163,7 +230,8 @@ NcclComparison compareNccl(const hil::NcclLog& log, const NcclModel& model, cons
         NcclComparedRow row;
         row.sizeB = r.sizeB;
         row.measuredGBps = r.busbwGBps;
-        row.predicted = models::bestCollective(*op, n, r.sizeB, model.hierarchy, model.nccl, sel.allowed, proto.allowed);
+        row.predicted =
+            models::bestCollective(*op, n, r.sizeB, model.hierarchy, model.nccl, sel.allowed, proto.allowed);
         row.predictedValid = !out.unmodelledOnly && !std::isnan(row.predicted.timeS);
         if (!row.predictedValid) {
             noneApplies = noneApplies || !out.unmodelledOnly;
@@ -178,8 +246,8 @@ NcclComparison compareNccl(const hil::NcclLog& log, const NcclModel& model, cons
     if (noneApplies)
         notes.push_back("no allowed algorithm applies to " + std::string(models::collectiveName(*op)) + " on " +
                         std::to_string(n) + " GPUs here: those sizes are not predicted");
-    if (!model.hierarchy.sharp && std::find(sel.allowed.begin(), sel.allowed.end(),
-                                            models::Algorithm::CollNetChain) != sel.allowed.end())
+    if (!model.hierarchy.sharp &&
+        std::find(sel.allowed.begin(), sel.allowed.end(), models::Algorithm::CollNetChain) != sel.allowed.end())
         notes.push_back("CollNetChain needs switches that reduce (SHARP): the model's fabric has none (fabric: "
                         "sharp: true)");
     if (!ratios.empty()) {

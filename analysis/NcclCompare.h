@@ -14,15 +14,20 @@
 namespace rdt::analysis {
 
 /// What a prediction needs, from a design's throughput result or a cluster file.
+struct ThroughputResult;
+
 struct NcclModel {
     models::Hierarchy hierarchy;
     models::NcclParams nccl;
     int gpus = 0;
     std::string name, fabric;
+    std::vector<std::string> gpuParts; ///< catalog slugs of the model's GPUs (nvidia-h100-sxm5)
 };
 
 /// The model of a design (the whole pipeline runs) or of a cluster file (NcclCluster.h).
 NcclModel ncclModelFor(const std::string& designOrCluster);
+/// The model of a design's throughput result (the studio's, which has run the pipeline already).
+NcclModel ncclModelOf(const ThroughputResult& t, const std::string& designName);
 
 struct NcclCompareOptions {
     std::string op;    ///< empty: from the log (its file name or banner)

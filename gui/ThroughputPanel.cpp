@@ -3,12 +3,12 @@
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QPushButton>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPainter>
 #include <QPainterPath>
+#include <QPushButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -256,10 +256,10 @@ void BusbwPlot::paintComparison(QPainter& p, const QRectF& area)
     p.drawText(QRectF(l.x() + 28, l.y() + 9, area.width() - 40, 16), Qt::AlignLeft | Qt::AlignVCenter,
                tr("measured (%1 sizes)").arg(m_points));
     const QString verdict =
-        std::isfinite(c.medianLarge)
-            ? tr("median measured/predicted at ≥ 64 MiB: %1").arg(c.medianLarge, 0, 'f', 2)
-            : c.unmodelledOnly ? tr("median measured/predicted: not checked (%1)").arg(QString::fromStdString(c.unmodelledWhy))
-                               : tr("median measured/predicted: no predicted size ≥ 64 MiB");
+        std::isfinite(c.medianLarge) ? tr("median measured/predicted at ≥ 64 MiB: %1").arg(c.medianLarge, 0, 'f', 2)
+        : c.unmodelledOnly
+            ? tr("median measured/predicted: not checked (%1)").arg(QString::fromStdString(c.unmodelledWhy))
+            : tr("median measured/predicted: no predicted size ≥ 64 MiB");
     p.drawText(QRectF(l.x(), l.y() + 26, area.width() - 20, 16), Qt::AlignLeft | Qt::AlignVCenter, verdict);
 }
 
@@ -314,8 +314,8 @@ ThroughputPanel::ThroughputPanel(Studio& studio, QWidget* parent) : QWidget(pare
         m_plot->setData(m_studio.throughput(), s);
     });
     connect(openLog, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("nccl-tests log"), QString(),
-                                                          tr("nccl-tests output (*.log *.txt *.out *.csv);;All files (*)"));
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("nccl-tests log"), QString(), tr("nccl-tests output (*.log *.txt *.out *.csv);;All files (*)"));
         if (!path.isEmpty())
             openNcclLog(path);
     });
@@ -353,13 +353,13 @@ bool ThroughputPanel::compareLog()
     m_clearLog->setVisible(true);
     const auto t = m_studio.throughput();
     if (!t) {
-        m_ncclStatus->setText(
-            tr("%1: the design has no throughput results to compare with (see Problems)").arg(m_logPath.toHtmlEscaped()));
+        m_ncclStatus->setText(tr("%1: the design has no throughput results to compare with (see Problems)")
+                                  .arg(m_logPath.toHtmlEscaped()));
         return false;
     }
     try {
         const hil::NcclLog log = hil::readNcclLog(m_logPath.toStdString());
-        const analysis::NcclModel model{t->hierarchy, t->nccl, t->gpus, m_studio.design().name, t->fabric};
+        const analysis::NcclModel model = analysis::ncclModelOf(*t, m_studio.design().name);
         m_cmp = std::make_shared<const analysis::NcclComparison>(analysis::compareNccl(log, model, {}));
     } catch (const core::InputError& e) {
         m_ncclStatus->setText(QString::fromStdString(e.what()).toHtmlEscaped());
@@ -408,7 +408,9 @@ QString failureText(const analysis::ThroughputResult& t)
         else
             limited << QObject::tr("with a %1: %2%3 rack(s) limited, clock %4 %, %5 TFLOPS per GPU")
                            .arg(name)
-                           .arg(std::isnan(f.lowestCapW) ? QString() : QObject::tr("%1 W cap, ").arg(std::floor(f.lowestCapW), 0, 'f', 0))
+                           .arg(std::isnan(f.lowestCapW)
+                                    ? QString()
+                                    : QObject::tr("%1 W cap, ").arg(std::floor(f.lowestCapW), 0, 'f', 0))
                            .arg(f.racksLimited)
                            .arg(f.clockRatio * 100, 0, 'f', 1)
                            .arg(f.sustainedTflops16PerGpu, 0, 'f', 0);
@@ -465,16 +467,16 @@ void ThroughputPanel::rebuild()
         if (g.limitedBy != "none")
             item->setForeground(4, QColor(200, 90, 0));
     }
-    m_table->headerItem()->setText(
-        1, t->hierarchy.nodeScope == "nvlink-domain" ? tr("NVLink domain (%1 GPUs)").arg(t->hierarchy.gpusPerNode)
-                                                     : tr("node"));
+    m_table->headerItem()->setText(1, t->hierarchy.nodeScope == "nvlink-domain"
+                                          ? tr("NVLink domain (%1 GPUs)").arg(t->hierarchy.gpusPerNode)
+                                          : tr("node"));
     for (int op = 0; op < 4; ++op) {
         auto* item = new QTreeWidgetItem(m_table);
         item->setText(0, kOpNames[op]);
         item->setForeground(0, kColours[op]);
         int col = 1;
-        for (const std::string& scope : {t->hierarchy.nodeScope, std::string("rack"), std::string("pod"),
-                                         std::string("cluster")}) {
+        for (const std::string& scope :
+             {t->hierarchy.nodeScope, std::string("rack"), std::string("pod"), std::string("cluster")}) {
             for (const auto& c : t->collectives)
                 if (static_cast<int>(c.op) == op && c.scope == scope && c.sizeB == 1073741824.0)
                     item->setText(col, std::isfinite(c.busbwGBps)
@@ -488,26 +490,24 @@ void ThroughputPanel::rebuild()
     const QString placeholder = slow->limitedBy != "none" && slow->dvfsEstimate
                                     ? tr(" (clock-vs-power curve: catalog placeholder; rdt gpu calibrate fits it)")
                                     : QString();
-    m_header->setText(tr("<b>%1 TFLOPS</b> BF16 sustained per GPU at MFU %2 % — clock %3 %, limited by %4%11.<br>"
-                         "%5 %6 over %7 GPUs; node network %8 (NIC %9); %10 fabric.")
-                          .arg(slow->sustainedTflopsBf16, 0, 'f', 0)
-                          .arg(t->mfu * 100, 0, 'f', 0)
-                          .arg(slow->clockRatio * 100, 0, 'f', 1)
-                          .arg(QString::fromStdString(slow->limitedBy) +
-                               (t->rampLimitFactor < 1
-                                    ? tr("; ramp-up limit × %1").arg(t->rampLimitFactor, 0, 'f', 3)
-                                    : QString()))
-                          .arg(total >= 1000 ? total / 1000 : total, 0, 'f', 2)
-                          .arg(total >= 1000 ? "EFLOPS" : "PFLOPS")
-                          .arg(t->gpus)
-                          .arg(std::isfinite(t->hierarchy.nodeNetBps)
-                                   ? QString::number(t->hierarchy.nodeNetBps / 1e9, 'f', 0) + " GB/s"
-                                   : tr("not checked"))
-                          .arg(std::isfinite(t->nicRateGbps) ? QString::number(t->nicRateGbps, 'f', 0) + " Gb/s"
-                                                             : tr("not checked"))
-                          .arg(QString::fromStdString(t->fabric))
-                          .arg(placeholder) +
-                      failureText(*t) + notesText(*t));
+    m_header->setText(
+        tr("<b>%1 TFLOPS</b> BF16 sustained per GPU at MFU %2 % — clock %3 %, limited by %4%11.<br>"
+           "%5 %6 over %7 GPUs; node network %8 (NIC %9); %10 fabric.")
+            .arg(slow->sustainedTflopsBf16, 0, 'f', 0)
+            .arg(t->mfu * 100, 0, 'f', 0)
+            .arg(slow->clockRatio * 100, 0, 'f', 1)
+            .arg(QString::fromStdString(slow->limitedBy) +
+                 (t->rampLimitFactor < 1 ? tr("; ramp-up limit × %1").arg(t->rampLimitFactor, 0, 'f', 3) : QString()))
+            .arg(total >= 1000 ? total / 1000 : total, 0, 'f', 2)
+            .arg(total >= 1000 ? "EFLOPS" : "PFLOPS")
+            .arg(t->gpus)
+            .arg(std::isfinite(t->hierarchy.nodeNetBps)
+                     ? QString::number(t->hierarchy.nodeNetBps / 1e9, 'f', 0) + " GB/s"
+                     : tr("not checked"))
+            .arg(std::isfinite(t->nicRateGbps) ? QString::number(t->nicRateGbps, 'f', 0) + " Gb/s" : tr("not checked"))
+            .arg(QString::fromStdString(t->fabric))
+            .arg(placeholder) +
+        failureText(*t) + notesText(*t));
     // Keep the scope the user chose if it still exists; the first time, show the pod (where
     // fabrics differ), else the largest scope the design has.
     QString scope = m_scopeChosen ? m_scope->currentText() : QString("pod");
