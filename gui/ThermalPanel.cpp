@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 
+#include "core/Units.h"
 #include "gui/NumberItem.h"
 #include "gui/Studio.h"
 
@@ -57,8 +58,8 @@ ThermalPanel::ThermalPanel(Studio& studio, QWidget* parent)
       m_chassis(makeTable({tr("Chassis"), tr("Heat\n(kW)"), tr("Airflow\n(CFM)"), tr("Inlet\n(°C)"),
                            tr("Exhaust\n(°C)"), tr("Rise\n(K)"), tr("Fans\n(%)"), tr("Fan\npower\n(W)"),
                            tr("GPU\njunction\n(°C)"), tr("Limit\n(°C)"), tr("Margin\n(K)"), tr("State")})),
-      m_rows(makeTable({tr("Row"), tr("Cold aisle\n(°C)"), tr("Hot aisle\n(°C)"), tr("RCI HI\n(%)"),
-                        tr("RCI LO\n(%)"), tr("RTI\n(%)"), tr("SHI\n(ratio)")}))
+      m_rows(makeTable({tr("Row"), tr("Cold aisle\n(°C)"), tr("Hot aisle\n(°C)"), tr("RCI HI\n(%)"), tr("RCI LO\n(%)"),
+                        tr("RTI\n(%)"), tr("SHI\n(ratio)")}))
 {
     m_headline->setWordWrap(true);
     auto* left = new QVBoxLayout;
@@ -116,6 +117,7 @@ void ThermalPanel::refresh()
     struct Failing {
         core::Severity worst = core::Severity::Info;
         std::set<std::string> rules;
+        std::map<std::string, core::Severity> severity; ///< each rule's
     };
     std::map<std::string, Failing> failing;
     for (const core::Violation& v : m_studio.violations()) {
@@ -125,6 +127,7 @@ void ThermalPanel::refresh()
         Failing& f = failing[v.subject];
         f.worst = std::max(f.worst, v.severity);
         f.rules.insert(v.rule);
+        f.severity[v.rule] = v.severity;
     }
     m_chassis->setRowCount(static_cast<int>(all.size()));
     int row = 0;
@@ -150,8 +153,9 @@ void ThermalPanel::refresh()
         else if (cold && state != tr("not checked"))
             state += tr(" (cold plate)");
         if (c->noAirflow) // thermal.chassis.airflow fails it, cold plates or not
-            state = cold ? tr("no airflow (GPUs on cold plates)")
-                         : std::isinf(tj) ? tr("no airflow: GPUs stop") : tr("no airflow");
+            state = cold             ? tr("no airflow (GPUs on cold plates)")
+                    : std::isinf(tj) ? tr("no airflow: GPUs stop")
+                                     : tr("no airflow");
         bool bad = c->throttled || c->noAirflow || (cold && std::isinf(tj));
         bool warn = false;
         if (const auto f = failing.find(c->id); f != failing.end()) {
@@ -168,12 +172,21 @@ void ThermalPanel::refresh()
                 state += " (" + ids.join(", ") + ")";
             bad = bad || error;
             warn = !error;
-            // The figure a rule judges, in the rule's colour.
-            const QColor ruleColour = error ? QColor(190, 40, 35) : QColor(176, 110, 0);
-            if (f->second.rules.count("thermal.inlet.chassis"))
-                m_chassis->item(row, 3)->setForeground(ruleColour);
-            if (f->second.rules.count("thermal.exhaust.dt"))
-                m_chassis->item(row, 5)->setForeground(ruleColour);
+            // The figure a rule judges, in that rule's colour (an error's red wins over a warning's amber).
+            const auto paint = [&](int col, std::initializer_list<const char*> rules) {
+                int worst = -1;
+                for (const char* rule : rules)
+                    if (const auto it = f->second.severity.find(rule); it != f->second.severity.end())
+                        worst = std::max(worst, it->second == core::Severity::Error ? 1 : 0);
+                if (worst >= 0)
+                    m_chassis->item(row, col)->setForeground(worst ? QColor(190, 40, 35) : QColor(176, 110, 0));
+            };
+            paint(3, {"thermal.inlet.chassis"});
+            paint(5, {"thermal.exhaust.dt"});
+            // The junction (over its maximum, or over the fans' setpoint with fans at full) and the
+            // margin to the maximum: the air's, or the cold plate's on a liquid tray.
+            paint(8, {"thermal.gpu.junction", "liquid.gpu.junction", "thermal.gpu.setpoint"});
+            paint(10, {"thermal.gpu.junction", "liquid.gpu.junction"});
         }
         auto* s = new QTableWidgetItem(state);
         s->setForeground(bad ? QColor(190, 40, 35) : warn ? QColor(176, 110, 0) : QColor(60, 64, 72));
@@ -190,6 +203,9 @@ void ThermalPanel::refresh()
         m_rows->setItem(row, 4, new NumberItem(r.rciLo, 1));
         m_rows->setItem(row, 5, new NumberItem(r.rti, 0));
         m_rows->setItem(row, 6, new NumberItem(r.shi, decimalsFor(r.shi, 3)));
+        // RCI_HI below the profile's minimum (thermal.row.rci, a warning), in its colour.
+        if (const auto f = failing.find(r.id); f != failing.end() && f->second.rules.count("thermal.row.rci"))
+            m_rows->item(row, 3)->setForeground(QColor(176, 110, 0));
         ++row;
     }
     double hottest = NAN, margin = NAN;
@@ -199,10 +215,14 @@ void ThermalPanel::refresh()
     }
     QString head = tr("<b>%1 chassis</b>, %2 throttled").arg(chassis).arg(t->throttledChassis);
     if (std::isfinite(hottest))
-        head += tr("; least margin: %1 at %2 °C GPU junction (%3 K to its limit)")
+        // A margin under 0.05 K either side reads with the figures that show its side ("-0.03 K"),
+        // never "-0.0" beside a failing junction.
+        head += tr("; least margin: %1 at %2 GPU junction (%3 K to its limit)")
                     .arg(QString::fromStdString(all.front()->id))
-                    .arg(hottest, 0, 'f', 1)
-                    .arg(margin, 0, 'f', 1);
+                    .arg(QString::fromStdString(core::formatQuantityBeside(hottest + kC, all.front()->maxOperatingK,
+                                                                           core::Dimension::Temperature, 3)))
+                    .arg(std::abs(margin) < 0.05 && margin != 0 ? QString::number(margin, 'g', 2)
+                                                                : QString::number(margin, 'f', 1));
     else if (!all.empty() && !std::isnan(all.front()->liquidJunctionK) && std::isinf(all.front()->liquidJunctionK))
         head += tr("; <span style='color:#be2823'>%1's cold plates are starved: its GPUs stop</span> "
                    "(liquid.plate.starved, liquid.gpu.junction)")

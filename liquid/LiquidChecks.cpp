@@ -402,8 +402,8 @@ void registerChecks(core::CheckRegistry& registry)
                                t.junctionC, t.maxJunctionC, "degC", slotOf(ctx, t).loc);
                 else if (t.junctionC > t.maxJunctionC + 1e-9)
                     ctx.report(t.id,
-                               "GPU junction " + degc(t.junctionC) + " (case " + degc(t.caseC) + ", coolant in " +
-                                   degc(t.inletC) + ") exceeds " + degc(t.maxJunctionC),
+                               "GPU junction " + degc(t.junctionC, t.maxJunctionC) + " (case " + degc(t.caseC) +
+                                   ", coolant in " + degc(t.inletC) + ") exceeds " + degc(t.maxJunctionC),
                                t.junctionC, t.maxJunctionC, "degC", slotOf(ctx, t).loc);
         });
     registry.add({"liquid.limits.missing",

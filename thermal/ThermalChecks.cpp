@@ -276,7 +276,9 @@ void registerChecks(core::CheckRegistry& registry)
                                    slotOf(ctx, c).loc);
                     else if (!std::isnan(c.maxOperatingK) && c.gpuJunctionK > c.maxOperatingK)
                         ctx.report(c.id,
-                                   "GPU junction " + core::formatQuantity(c.gpuJunctionK, Dimension::Temperature, 3) +
+                                   "GPU junction " +
+                                       core::formatQuantityBeside(c.gpuJunctionK, c.maxOperatingK,
+                                                                  Dimension::Temperature, 3) +
                                        " exceeds the " + core::formatQuantity(c.maxOperatingK, Dimension::Temperature) +
                                        " maximum operating temperature of " + gpuOf(ctx, c) +
                                        (c.throttled ? ": the GPU throttles to hold it" : "") + " (inlet " +

@@ -1,0 +1,89 @@
+// rdt-studio under Xvfb: the Thermal panel colours the figure each rule judges. A GPU junction of
+// 87.03 degC against its 87 degC maximum (thermal.gpu.junction, an error) sat in black beside a
+// "-0.0" margin, and a row's RCI_HI below the profile's 96 % (thermal.row.rci) was black too: only
+// the inlet and the exhaust rise were coloured.
+#include <catch2/catch.hpp>
+
+#include <QApplication>
+#include <QTableWidget>
+
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "analysis/Pipeline.h"
+#include "gui/MainWindow.h"
+#include "gui/ThermalPanel.h"
+#include "tests/gui/StudioWindow.h"
+
+using namespace rdt;
+
+namespace {
+
+const QColor kRed(190, 40, 35), kAmber(176, 110, 0);
+
+bool judged(const analysis::RunResult& r, const std::string& subject, const std::string& rule)
+{
+    for (const core::Violation& v : r.violations)
+        if (v.subject == subject && v.rule == rule && !v.waived)
+            return true;
+    return false;
+}
+
+} // namespace
+
+TEST_CASE("the Thermal panel colours a junction over its limit, its margin, and a row's RCI", "[gui][panels]")
+{
+    std::string text;
+    {
+        std::ifstream in(RDT_SOURCE_DIR "/data/designs/single-rack.yaml");
+        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    const std::size_t at = text.find("supply_air: 27 degC");
+    REQUIRE(at != std::string::npos);
+    int overJunction = 0, underJunction = 0, rciRows = 0;
+    for (const char* supply : {"27 degC", "41 degC"}) {
+        CAPTURE(supply);
+        // Written beside the original: its catalog and workload paths stay right.
+        const std::string path = RDT_SOURCE_DIR "/data/designs/.thermal-colours-test.yaml";
+        std::string variant = text;
+        variant.replace(at, 19, std::string("supply_air: ") + supply);
+        std::ofstream(path) << variant;
+        core::Progress quiet;
+        analysis::RunOptions o;
+        o.designPath = path;
+        const analysis::RunResult r = analysis::run(o, quiet);
+
+        test::StudioWindow f(1600, 1000);
+        REQUIRE(f.window->openFile(QString::fromStdString(path)));
+        f.window->waitForChecks();
+        std::remove(path.c_str());
+        QTableWidget* t = f.window->thermal()->chassisTable();
+        REQUIRE(t->rowCount() == 2);
+        for (int row = 0; row < t->rowCount(); ++row) {
+            const std::string id = t->item(row, 0)->text().toStdString();
+            CAPTURE(id);
+            const bool over = judged(r, id, "thermal.gpu.junction");
+            const bool setpoint = judged(r, id, "thermal.gpu.setpoint"); // a warning: amber
+            const QColor tj = t->item(row, 8)->foreground().color();
+            if (over || setpoint)
+                CHECK(tj == (over ? kRed : kAmber));
+            else
+                CHECK((tj != kRed && tj != kAmber));
+            CHECK((t->item(row, 10)->foreground().color() == kRed) == over); // the margin to the maximum
+            (over ? overJunction : underJunction)++;
+        }
+        QTableWidget* rows = f.window->thermal()->rowTable();
+        REQUIRE(rows->rowCount() == 1);
+        const bool rci = judged(r, rows->item(0, 0)->text().toStdString(), "thermal.row.rci");
+        CHECK((rows->item(0, 3)->foreground().color() == kAmber) == rci);
+        rciRows += rci ? 1 : 0;
+        if (std::string(supply) == "41 degC") {
+            // gt0 at 87.03 degC: the headline gives the figures that show its side of the limit.
+            CHECK(f.window->thermal()->headline().contains("87.03 degC GPU junction (-0.025 K to its limit)"));
+        }
+    }
+    CHECK(overJunction == 1); // gt0 at 41 degC; gt1 (capped at 600 W) under it, and both at 27 degC
+    CHECK(underJunction == 3);
+    CHECK(rciRows == 2);
+}
