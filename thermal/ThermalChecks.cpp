@@ -207,6 +207,28 @@ void registerChecks(core::CheckRegistry& registry)
                                         " is below the " + s.ashraeClass + " allowable " +
                                         core::formatQuantity(r.minK, core::Dimension::Temperature),
                                     s.supplyAirK - kC, r.minK - kC, "degC", s.loc);
+                     // A cooling unit that states its own supply air is judged as the site's is (a CRAH
+                     // blowing 36 degC under a 25 degC site passed): subject `room/<unit>`.
+                     for (const core::CoolingUnit& u : ctx.design().room.units) {
+                         if (!u.supplyK)
+                             continue;
+                         const double k = *u.supplyK;
+                         if (k > maxK)
+                             ctx.report("room/" + u.name,
+                                        "cooling unit " + u.name + " supplies " +
+                                            core::formatQuantityBeside(k, maxK, core::Dimension::Temperature) +
+                                            ", above the " + s.ashraeClass + " allowable " +
+                                            core::formatQuantityBeside(maxK, k, core::Dimension::Temperature) + " at " +
+                                            core::formatQuantity(s.altitudeM, core::Dimension::Length),
+                                        k - kC, maxK - kC, "degC", u.loc);
+                         else if (k < r.minK)
+                             ctx.report("room/" + u.name,
+                                        "cooling unit " + u.name + " supplies " +
+                                            core::formatQuantityBeside(k, r.minK, core::Dimension::Temperature) +
+                                            ", below the " + s.ashraeClass + " allowable " +
+                                            core::formatQuantity(r.minK, core::Dimension::Temperature),
+                                        k - kC, r.minK - kC, "degC", u.loc);
+                     }
                  });
     registry.add({"thermal.ashrae.humidity",
                   "Supply air's moisture within the site's ASHRAE class",
@@ -485,6 +507,33 @@ void registerChecks(core::CheckRegistry& registry)
                                         "); its end racks draw more of it: solve the room (--thermal field)",
                                     r.supplyM3s / r.demandM3s * 100.0, 100.0, "%", ctx.design().rows[i].loc);
                      }
+                 });
+    registry.add({"thermal.network.supply",
+                  "Under the network model, no cooling unit supplies air warmer than the site's",
+                  Severity::Warning,
+                  "rdt docs/thermal.md: the network model takes every rack's supply at site.supply_air; the room "
+                  "field takes each unit's own",
+                  "Under the network model, a cooling unit (room.cooling_units) states a supply_air warmer than "
+                  "site.supply_air: the network judges every rack at the site's, cooler, air, so its inlet and "
+                  "junction verdicts are optimistic. Solve the room (thermal: {model: field}, or --thermal field), "
+                  "or set site.supply_air to the unit's.",
+                  {}},
+                 [](core::CheckContext& ctx) {
+                     const auto t = thermalFor(ctx.design(), ctx.results());
+                     if (t->model != core::ThermalModel::Network)
+                         return;
+                     const core::Site& s = ctx.design().site;
+                     for (const core::CoolingUnit& u : ctx.design().room.units)
+                         if (u.supplyK && *u.supplyK > s.supplyAirK)
+                             ctx.report("room/" + u.name,
+                                        "cooling unit " + u.name + " supplies " +
+                                            core::formatQuantityBeside(*u.supplyK, s.supplyAirK,
+                                                                       Dimension::Temperature) +
+                                            "; the network model takes every rack's supply at the site's " +
+                                            core::formatQuantityBeside(s.supplyAirK, *u.supplyK,
+                                                                       Dimension::Temperature) +
+                                            ": its verdicts are optimistic; solve the room (--thermal field)",
+                                        *u.supplyK - kC, s.supplyAirK - kC, "degC", u.loc);
                  });
 }
 
