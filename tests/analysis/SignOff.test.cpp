@@ -20,7 +20,7 @@ const std::string kRoot = RDT_SOURCE_DIR "/";
 const std::string kFixtures = kRoot + "tests/fixtures/";
 
 analysis::RunResult runWith(const std::string& design, std::optional<core::PowerBasis> basis = std::nullopt,
-                            double inletK = 0.0, int failedRotors = 0)
+                            double inletK = NAN, int failedRotors = 0)
 {
     analysis::RunOptions o;
     o.designPath = design;
@@ -215,7 +215,7 @@ TEST_CASE("fan power at the solved fan speed feeds the budget, fan failures and 
                     CHECK(ch.fanSpeed < 0.95); // fan control runs below full speed at 27 °C
                 }
     // Two failed rotors send Grand Teton's fans to 100 % [G8]; a 35 °C inlet speeds them up too.
-    const auto failed = runWith(design, core::PowerBasis::Modelled, 0.0, 2);
+    const auto failed = runWith(design, core::PowerBasis::Modelled, NAN, 2);
     const auto hot = runWith(design, core::PowerBasis::Modelled, 308.15);
     const double baseW = base.power->racks.at(0).modelledLoadW;
     CHECK(failed.power->racks.at(0).modelledLoadW > baseW + 100.0);
