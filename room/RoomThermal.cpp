@@ -508,6 +508,14 @@ void rowsFromField(const core::Design& d, const FieldThermal& field, thermal::Th
     const thermal::InletRange rec = thermal::ashraeRecommended(d.site.ashraeClass);
     const thermal::RciBounds hi = thermal::rciHiBounds(d.site.ashraeClass, d.site.altitudeM); // derated
     const double recMin = rec.minK;
+    // Each room's racks' draw at the fixed point: the tiles' air (set before the solve from the
+    // network's draw at site.supply_air) is shared among its rows by their final draw, so that the
+    // rows' supply adds up to what the room delivers (it was scaled by the final draw over the
+    // first: 26.16 m3/s over a room's 25.39).
+    std::vector<double> roomDraw(field.rooms.size(), 0.0);
+    for (std::size_t r = 0; r < res.racks.size() && r < field.roomOfRack.size(); ++r)
+        if (field.roomOfRack[r] >= 0)
+            roomDraw[static_cast<std::size_t>(field.roomOfRack[r])] += std::max(0.0, res.racks[r].doorFlowM3s);
     for (std::size_t ri = 0; ri < d.rows.size(); ++ri) {
         const core::Group& row = d.rows[ri];
         RowThermal& out = res.rows[ri];
@@ -533,7 +541,9 @@ void rowsFromField(const core::Design& d, const FieldThermal& field, thermal::Th
             }
         }
         out.demandM3s = demand;
-        out.supplyM3s = room.geometry.demandM3s > 0 ? room.geometry.supplyM3s * demand / room.geometry.demandM3s : 0.0;
+        const double draw =
+            roomDraw[static_cast<std::size_t>(field.roomOfRack[static_cast<std::size_t>(row.racks.front())])];
+        out.supplyM3s = draw > 0 ? room.geometry.supplyM3s * demand / draw : 0.0;
         out.coldAisleK = demand > 0 ? intake / demand : out.supplyK;
         out.hotAisleK = exhaustFlow > 0 ? exhaustHeat / exhaustFlow : out.coldAisleK;
         out.rciHi = thermal::rciHi(intakes, hi.recommendedMaxK, hi.allowableMaxK);

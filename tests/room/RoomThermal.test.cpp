@@ -100,6 +100,12 @@ TEST_CASE("room field: every room kind balances its mass and heat in the report"
         CHECK(std::abs(in - out) <= 1e-9 * in);
         // The supplies bring ρ V̇: 110 % of what the six racks draw.
         CHECK(in == Approx(t.densityKgM3 * r["supply_m3s"].get<double>()).epsilon(1e-9));
+        // The rows' supply adds up to the room's, shared by their draw at the fixed point (it was
+        // scaled by the final draw over the first: more than the room delivered).
+        double rowsSupply = 0;
+        for (const thermal::RowThermal& row : t.rows)
+            rowsSupply += row.supplyM3s;
+        CHECK(rowsSupply == Approx(r["supply_m3s"].get<double>()).epsilon(1e-9));
         const double cp = models::airSpecificHeat(d.site.supplyAirK);
         const double rise = (r["heat_W"].get<double>() - r["in_row_removed_W"].get<double>()) / (out * cp);
         CHECK(rise > 5.0); // six racks of ~16 kW in ~5.7 kg/s: ~17 K
