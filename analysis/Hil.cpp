@@ -265,6 +265,23 @@ void registerHilChecks(core::CheckRegistry& registry)
                      for (const std::string& s : cmp->notChecked)
                          ctx.report(s.substr(0, s.find(':')), s + ": not checked", NAN, NAN, "", {});
                  });
+    registry.add({"hil.telemetry.none",
+                  "The telemetry holds a reading to compare",
+                  core::Severity::Error,
+                  "rdt hardware-in-the-loop (docs/hil.md): a pass is earned by a comparison",
+                  "Not one reading of the telemetry could be set beside the model (every mapped part unread, "
+                  "or nothing it read has a prediction): the comparison checked nothing, which is not a pass.",
+                  {}},
+                 [](core::CheckContext& ctx) {
+                     const auto cmp = ctx.results().get<HilComparison>("hil");
+                     if (!cmp || !cmp->rows.empty())
+                         return;
+                     ctx.report("telemetry",
+                                "no reading compared with the model (" + std::to_string(cmp->notChecked.size()) +
+                                    " mapped parts not checked, over " + std::to_string(cmp->sweeps) +
+                                    " sweeps): nothing was checked",
+                                0, 1, "readings", {});
+                 });
 }
 
 std::vector<core::Violation> judgeTelemetry(const RunResult& run, const HilComparison& comparison)
