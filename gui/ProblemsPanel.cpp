@@ -95,9 +95,11 @@ void ProblemsPanel::rebuild()
         const core::Violation& first = *list.front();
         auto* group =
             new QTreeWidgetItem(m_tree, {QString("%1  (%2)").arg(QString::fromStdString(rule)).arg(list.size())});
-        group->setIcon(0,
-                       style()->standardIcon(first.severity == core::Severity::Error ? QStyle::SP_MessageBoxCritical
-                                                                                     : QStyle::SP_MessageBoxWarning));
+        // The rule's severity, each its own icon: an info (a figure not checked, a note) is not a warning.
+        group->setIcon(0, style()->standardIcon(first.severity == core::Severity::Error     ? QStyle::SP_MessageBoxCritical
+                                                : first.severity == core::Severity::Warning ? QStyle::SP_MessageBoxWarning
+                                                                                            : QStyle::SP_MessageBoxInformation));
+        group->setData(0, kSeverityRole, QString::fromStdString(std::string(core::severityName(first.severity))));
         QFont f = group->font(0);
         f.setBold(true);
         group->setFont(0, f);

@@ -25,6 +25,11 @@ public:
     bool showRule(const QString& rule);
     /// The counts line over the list (tests).
     QString header() const;
+    /// A rule's group item holds its severity's name ("error", "warning", "info") in this role, its
+    /// icon the same severity's (tests).
+    static constexpr int kSeverityRole = 0x0101; // Qt::UserRole + 1
+    /// The group items, in display order (tests).
+    QTreeWidget* tree() const { return m_tree; }
 
 Q_SIGNALS:
     void frameRequested(const QString& id);
