@@ -103,9 +103,9 @@ QLineEdit* InspectorPanel::addQuantity(const QString& label, const QString& curr
 {
     auto* edit = new QLineEdit(current);
     // The value that applies when the field is left empty, in the field's own unit.
-    edit->setPlaceholderText(defaultText.isEmpty() ? tr("unit e.g. %1").arg(QString::fromStdString(
-                                                         core::exampleQuantity(dim)).remove('"'))
-                                                   : tr("default %1").arg(defaultText));
+    edit->setPlaceholderText(
+        defaultText.isEmpty() ? tr("unit e.g. %1").arg(QString::fromStdString(core::exampleQuantity(dim)).remove('"'))
+                              : tr("default %1").arg(defaultText));
     auto validate = [edit, dim, range] {
         const QString t = edit->text().trimmed();
         const core::ParsedQuantity p =
@@ -264,7 +264,6 @@ QString q(double v, core::Dimension d, int digits = 3)
     return std::isfinite(v) ? QString::fromStdString(core::formatQuantity(v, d, digits)) : QString("–");
 }
 
-
 } // namespace
 
 bool InspectorPanel::failed(const std::string& rule, const std::string& subject) const
@@ -301,9 +300,9 @@ void InspectorPanel::otherChecks(const std::string& subject)
     std::vector<std::string> order;
     std::map<std::string, std::vector<const core::Violation*>> byRule;
     for (const core::Violation& v : m_studio.violations()) {
-        const bool inside = v.subject == subject ||
-                            (v.subject.size() > subject.size() && v.subject[subject.size()] == '/' &&
-                             v.subject.compare(0, subject.size(), subject) == 0);
+        const bool inside =
+            v.subject == subject || (v.subject.size() > subject.size() && v.subject[subject.size()] == '/' &&
+                                     v.subject.compare(0, subject.size(), subject) == 0);
         if (!inside)
             continue;
         if (byRule[v.rule].empty())
@@ -312,9 +311,8 @@ void InspectorPanel::otherChecks(const std::string& subject)
     }
     bool header = false;
     for (const std::string& rule : order) {
-        const bool shown = std::any_of(m_verdicts.begin(), m_verdicts.end(), [&](const Verdict& x) {
-            return x.rule == rule && x.subject == subject;
-        });
+        const bool shown = std::any_of(m_verdicts.begin(), m_verdicts.end(),
+                                       [&](const Verdict& x) { return x.rule == rule && x.subject == subject; });
         if (shown)
             continue;
         if (!header)
@@ -369,8 +367,8 @@ void InspectorPanel::rackResults(int rackIndex)
         for (const power::ClipCurrent& c : r.clips)
             top = !top || c.currentA > top->currentA ? &c : top;
         if (top) {
-            const QString of = std::isnan(r.clipRatingA) ? tr("not rated per clip")
-                                                         : tr("of %1").arg(q(r.clipRatingA, D::Current));
+            const QString of =
+                std::isnan(r.clipRatingA) ? tr("not rated per clip") : tr("of %1").arg(q(r.clipRatingA, D::Current));
             addResult(tr("Largest clip"),
                       tr("%1 %2 (%3)")
                           .arg(q(top->currentA, D::Current), of,
@@ -381,19 +379,35 @@ void InspectorPanel::rackResults(int rackIndex)
         addResult(tr("Battery hold-up"), q(r.bbuHoldupS, D::Time), "orv3.bbu.holdup", id);
         if (r.capNormal.needed)
             addResult(tr("GPUs run at"),
-                      r.capNormal.possible
-                          ? tr("%1 per GPU: the supply's normal-operation limit").arg(q(std::floor(r.capNormal.capW), D::Power))
-                          : tr("their minimum cap: the supply cannot feed them"),
+                      r.capNormal.possible ? tr("%1 per GPU: the supply's normal-operation limit")
+                                                 .arg(q(std::floor(r.capNormal.capW), D::Power))
+                                           : tr("their minimum cap: the supply cannot feed them"),
                       {});
         if (std::isfinite(r.gpuCapToFitW))
-            addResult(tr("Cap to fit"), tr("%1 per GPU clears every failing rule").arg(q(std::floor(r.gpuCapToFitW), D::Power)));
+            addResult(tr("Cap to fit"),
+                      tr("%1 per GPU clears every failing rule").arg(q(std::floor(r.gpuCapToFitW), D::Power)));
     }
     if (thermal && static_cast<std::size_t>(rackIndex) < thermal->racks.size()) {
         const thermal::RackThermal& t = thermal->racks[static_cast<std::size_t>(rackIndex)];
         const std::string& id = m_studio.design().racks[static_cast<std::size_t>(rackIndex)].id;
-        // The rule judges each chassis at its own inlet: the rack fails it when any of its chassis does.
-        addResult(tr("Front / rear air"), q(t.frontK, D::Temperature) + " / " + q(t.rearK, D::Temperature),
-                  "thermal.inlet.chassis", id);
+        addResult(tr("Front / rear air"), q(t.frontK, D::Temperature) + " / " + q(t.rearK, D::Temperature));
+        // The rule judges each chassis at its own inlet: the rack fails it when any of its chassis
+        // does, so its mark sits beside the warmest chassis' inlet, not the front's mean (32.8 degC
+        // marked failing, under the limit, while the 35.09 degC chassis was not shown).
+        const thermal::ChassisThermal* warmest = nullptr;
+        for (const thermal::ChassisThermal& c : t.chassis)
+            if (std::isfinite(c.inletK) && (!warmest || c.inletK > warmest->inletK))
+                warmest = &c;
+        if (warmest) {
+            const std::string& slotId = m_studio.design()
+                                            .racks[static_cast<std::size_t>(rackIndex)]
+                                            .slots[static_cast<std::size_t>(warmest->slot)]
+                                            .id;
+            addResult(tr("Warmest chassis inlet"),
+                      QString::fromStdString(core::formatQuantity(warmest->inletK, D::Temperature, 4)) + " (" +
+                          QString::fromStdString(slotId) + ")",
+                      "thermal.inlet.chassis", id);
+        }
         addResult(tr("Recirculation"), q(t.recirculationM3s, D::VolumeFlow));
     }
 }
@@ -417,16 +431,18 @@ void InspectorPanel::slotResults(int rackIndex, int slotIndex)
         for (const power::PartPower& p : power->racks[static_cast<std::size_t>(rackIndex)].parts)
             if (p.id == slot.id) {
                 title();
-                addResult(tr("Power (budget)"),
-                          q(p.budgetW, D::Power) + tr(" (modelled %1, nameplate %2)")
-                                                       .arg(q(p.modelledW, D::Power), q(p.nameplateW, D::Power)));
+                addResult(
+                    tr("Power (budget)"),
+                    q(p.budgetW, D::Power) +
+                        tr(" (modelled %1, nameplate %2)").arg(q(p.modelledW, D::Power), q(p.nameplateW, D::Power)));
             }
     if (thermal && static_cast<std::size_t>(rackIndex) < thermal->racks.size())
         for (const thermal::ChassisThermal& c : thermal->racks[static_cast<std::size_t>(rackIndex)].chassis)
             if (c.slot == slotIndex) {
                 title();
-                addResult(tr("Airflow"),
-                          QString("%1 CFM (%2)").arg(c.airflowM3s * 2118.88, 0, 'f', 0).arg(q(c.airflowM3s, D::VolumeFlow)));
+                addResult(
+                    tr("Airflow"),
+                    QString("%1 CFM (%2)").arg(c.airflowM3s * 2118.88, 0, 'f', 0).arg(q(c.airflowM3s, D::VolumeFlow)));
                 addResult(tr("Inlet / exhaust"), q(c.inletK, D::Temperature) + " / " + q(c.exhaustK, D::Temperature),
                           "thermal.inlet.chassis", slot.id);
                 addResult(tr("Fans"), tr("%1 % (%2)").arg(c.fanSpeed * 100, 0, 'f', 0).arg(q(c.fanPowerW, D::Power)));
@@ -450,14 +466,14 @@ void InspectorPanel::slotResults(int rackIndex, int slotIndex)
             m_clocksOf = {power.get(), thermal.get()};
         }
         const auto rk = static_cast<std::size_t>(rackIndex), sl = static_cast<std::size_t>(slotIndex);
-        const analysis::ChassisClock* clkp = rk < m_clocks.size() && sl < m_clocks[rk].size() ? &m_clocks[rk][sl] : nullptr;
+        const analysis::ChassisClock* clkp =
+            rk < m_clocks.size() && sl < m_clocks[rk].size() ? &m_clocks[rk][sl] : nullptr;
         if (clkp && std::isfinite(clkp->ratio)) {
             const analysis::ChassisClock& clk = *clkp;
             title();
-            addResult(tr("GPU clock"),
-                      tr("%1 % at %2, limited by %3")
-                          .arg(clk.ratio * 100, 0, 'f', 1)
-                          .arg(q(clk.powerW, D::Power), QString::fromStdString(clk.limitedBy)));
+            addResult(tr("GPU clock"), tr("%1 % at %2, limited by %3")
+                                           .arg(clk.ratio * 100, 0, 'f', 1)
+                                           .arg(q(clk.powerW, D::Power), QString::fromStdString(clk.limitedBy)));
         }
     }
     const auto sig = m_studio.signal();

@@ -96,21 +96,22 @@ void ProblemsPanel::rebuild()
         auto* group =
             new QTreeWidgetItem(m_tree, {QString("%1  (%2)").arg(QString::fromStdString(rule)).arg(list.size())});
         // The rule's severity, each its own icon: an info (a figure not checked, a note) is not a warning.
-        group->setIcon(0, style()->standardIcon(first.severity == core::Severity::Error     ? QStyle::SP_MessageBoxCritical
-                                                : first.severity == core::Severity::Warning ? QStyle::SP_MessageBoxWarning
-                                                                                            : QStyle::SP_MessageBoxInformation));
+        group->setIcon(0, style()->standardIcon(first.severity == core::Severity::Error ? QStyle::SP_MessageBoxCritical
+                                                : first.severity == core::Severity::Warning
+                                                    ? QStyle::SP_MessageBoxWarning
+                                                    : QStyle::SP_MessageBoxInformation));
         group->setData(0, kSeverityRole, QString::fromStdString(std::string(core::severityName(first.severity))));
         QFont f = group->font(0);
         f.setBold(true);
         group->setFont(0, f);
         for (std::size_t i = 0; i < list.size() && i < kMaxPerRule; ++i) {
             const core::Violation& v = *list[i];
-            auto* it =
-                new QTreeWidgetItem(group, {QString::fromStdString(v.message), QString::fromStdString(v.subject),
-                                            std::isinf(v.measured) ? number(v.measured)
-                                                                   : number(v.measured) + " " + QString::fromStdString(v.unit),
-                                            number(v.limit) + " " + QString::fromStdString(v.unit),
-                                            QString("%1:%2").arg(QString::fromStdString(v.loc.file)).arg(v.loc.line)});
+            auto* it = new QTreeWidgetItem(
+                group, {QString::fromStdString(v.message), QString::fromStdString(v.subject),
+                        std::isinf(v.measured) ? number(v.measured)
+                                               : number(v.measured) + " " + QString::fromStdString(v.unit),
+                        number(v.limit) + " " + QString::fromStdString(v.unit),
+                        QString("%1:%2").arg(QString::fromStdString(v.loc.file)).arg(v.loc.line)});
             it->setData(0, Qt::UserRole, QString::fromStdString(v.subject));
             it->setToolTip(0, QString::fromStdString(v.message + (v.waived ? "\nwaived: " + v.justification : "")));
             if (v.waived)

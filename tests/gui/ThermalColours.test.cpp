@@ -12,9 +12,13 @@
 #include <string>
 
 #include "analysis/Pipeline.h"
+#include "gui/InspectorPanel.h"
 #include "gui/MainWindow.h"
+#include "gui/Studio.h"
 #include "gui/ThermalPanel.h"
+#include "gui/ValueLabel.h"
 #include "tests/gui/StudioWindow.h"
+#include "thermal/RackThermal.h"
 
 using namespace rdt;
 
@@ -86,4 +90,53 @@ TEST_CASE("the Thermal panel colours a junction over its limit, its margin, and 
     CHECK(overJunction == 1); // gt0 at 41 degC; gt1 (capped at 600 W) under it, and both at 27 degC
     CHECK(underJunction == 3);
     CHECK(rciRows == 2);
+}
+
+TEST_CASE("the inspector's inlet mark sits beside the warmest chassis' inlet, not the front's mean", "[gui][panels]")
+{
+    // A rack's "Front / rear air" row carried thermal.inlet.chassis' mark: 32.8 degC (the front's
+    // mean, under the limit) marked failing, and the 35.09 degC chassis that failed it not shown.
+    const std::string path = RDT_SOURCE_DIR "/data/designs/broken-rack.yaml";
+    core::Progress quiet;
+    analysis::RunOptions o;
+    o.designPath = path;
+    const analysis::RunResult r = analysis::run(o, quiet);
+    REQUIRE(r.thermal);
+    test::StudioWindow f(1600, 1000);
+    REQUIRE(f.window->openFile(QString::fromStdString(path)));
+    f.window->waitForChecks();
+    auto* inspector = f.window->findChild<gui::InspectorPanel*>();
+    REQUIRE(inspector);
+    int failing = 0;
+    for (std::size_t k = 0; k < r.design.racks.size(); ++k) {
+        const thermal::RackThermal& t = r.thermal->racks[k];
+        if (t.chassis.empty())
+            continue;
+        const core::Rack& rack = r.design.racks[k];
+        CAPTURE(rack.id);
+        REQUIRE(f.window->studio().select(QString::fromStdString(rack.id)));
+        const thermal::ChassisThermal* warmest = &t.chassis.front();
+        for (const thermal::ChassisThermal& c : t.chassis)
+            warmest = c.inletK > warmest->inletK ? &c : warmest;
+        bool fails = false;
+        for (const core::Violation& v : r.violations)
+            fails = fails || (v.rule == "thermal.inlet.chassis" && v.subject.rfind(rack.id + "/", 0) == 0 && !v.waived);
+        const QString slotId =
+            QString::fromStdString("(" + rack.slots[static_cast<std::size_t>(warmest->slot)].id + ")");
+        int front = 0, inlet = 0;
+        for (const gui::ValueLabel* l : inspector->body()->findChildren<gui::ValueLabel*>()) {
+            if (l->fullText().contains(" / ") && l->fullText().contains("degC")) {
+                CHECK(l->mark() == gui::ValueLabel::Mark::None); // the means carry no rule's mark
+                ++front;
+            }
+            if (l->fullText().endsWith(slotId) && l->fullText().contains("degC")) {
+                CHECK(l->mark() == (fails ? gui::ValueLabel::Mark::Fail : gui::ValueLabel::Mark::Pass));
+                ++inlet;
+            }
+        }
+        CHECK(front == 1);
+        CHECK(inlet == 1);
+        failing += fails ? 1 : 0;
+    }
+    CHECK(failing >= 1);
 }
