@@ -66,6 +66,25 @@ inline void missing(PartReading& r, const std::string& url, const std::string& w
     r.errors.push_back("GET " + url + ": no " + what + " in the response");
 }
 
+/// As missing(), for j[key]["Reading"]: one that is there but not a number (`"Reading": "8150"`, a
+/// string) is said as such, not as absent.
+inline void missingReading(PartReading& r, const std::string& url, const json& j, const char* key)
+{
+    const auto it = j.is_object() ? j.find(key) : j.end();
+    if (it != j.end() && it->is_object()) {
+        const auto v = it->find("Reading");
+        if (v != it->end() && !v->is_null() && !v->is_number()) {
+            std::string shown = v->dump();
+            if (shown.size() > 40)
+                shown = shown.substr(0, 40) + "…";
+            r.errors.push_back("GET " + url + ": " + key + ".Reading is " + shown + ", not a number (" +
+                               v->type_name() + "): not read");
+            return;
+        }
+    }
+    missing(r, url, std::string(key) + ".Reading");
+}
+
 /// Supply `i`'s input, output and capacity (NaN: not read) into `r` (hil/RedfishRead.cpp).
 void setPsu(PartReading& r, std::size_t i, double in, double out, double capacity);
 /// A power supply's Metrics resource (InputPowerWatts, OutputPowerWatts) into supply `i`.

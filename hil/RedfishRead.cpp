@@ -76,9 +76,9 @@ void readPsuMetrics(const std::string& url, const json& m, std::size_t i, PartRe
 {
     const double in = number(m, "InputPowerWatts", true), out = number(m, "OutputPowerWatts", true);
     if (std::isnan(in))
-        missing(r, url, "InputPowerWatts.Reading");
+        missingReading(r, url, m, "InputPowerWatts");
     if (std::isnan(out))
-        missing(r, url, "OutputPowerWatts.Reading");
+        missingReading(r, url, m, "OutputPowerWatts");
     setPsu(r, i, in, out, NAN);
 }
 
@@ -91,7 +91,7 @@ void readEnvironmentMetrics(const std::string& url, const std::string& body, Par
         return;
     r.powerW = number(j, "PowerWatts", true);
     if (std::isnan(r.powerW))
-        missing(r, url, "PowerWatts.Reading");
+        missingReading(r, url, j, "PowerWatts");
     if (j.contains("PowerLimitWatts") && j["PowerLimitWatts"].is_object())
         r.powerLimitW = number(j["PowerLimitWatts"], "SetPoint");
     if (j.contains("FanSpeedsPercent") && j["FanSpeedsPercent"].is_array()) {

@@ -485,3 +485,19 @@ TEST_CASE("A reading beyond what any part gives (1e308 W, -300 degC, 500 % fan) 
         }
     }
 }
+
+TEST_CASE("A reading sent as text is said to be text, not absent", "[hil][redfish]")
+{
+    // "PowerWatts": {"Reading": "8150"} was reported as "no PowerWatts.Reading in the response".
+    test::Server gt(test::mockupServer(test::kHilDir + "mockups/grand-teton"));
+    REQUIRE(test::patch(gt.url() + "/redfish/v1/Chassis/GT/EnvironmentMetrics", R"({"PowerWatts": {"Reading": "8150"}})") ==
+            204);
+    hil::Poller poller(mapOf("telemetry: 1\ntargets:\n  - parts: lab/row1/rack1/gt0\n    bmc: " + gt.url() +
+                             "\n    chassis: GT\n"));
+    const hil::Sample s = poller.poll();
+    const hil::PartReading& a = reading(poller, s, "lab/row1/rack1/gt0");
+    CHECK(std::isnan(a.powerW));
+    REQUIRE(a.errors.size() == 1);
+    CHECK_THAT(a.errors[0], Contains("EnvironmentMetrics: PowerWatts.Reading is \"8150\", not a number (string)"));
+    CHECK(a.errors[0].find("no PowerWatts.Reading") == std::string::npos);
+}
