@@ -284,9 +284,13 @@ NcclLog parseNcclLog(const std::string& text, const std::string& file)
             const std::string& v = f[c];
             auto num = [&](const char* what) {
                 double x = 0;
-                if (!toNumber(v, x) || x < 0)
+                if (!toNumber(v, x))
                     fail(file, lineNo, what,
                          std::string("column \"") + what + "\": not a number: \"" + v + "\" (header line " +
+                             std::to_string(headerLine) + ")");
+                if (x < 0) // a size, count, time or bandwidth below zero: no run measures that
+                    fail(file, lineNo, what,
+                         std::string("column \"") + what + "\": negative: \"" + v + "\" (header line " +
                              std::to_string(headerLine) + ")");
                 return x;
             };

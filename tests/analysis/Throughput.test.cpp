@@ -7,12 +7,12 @@
 #include <fstream>
 #include <sstream>
 
-#include "hil/NcclLog.h"
 #include "analysis/Pipeline.h"
-#include "hil/Telemetry.h"
 #include "core/Catalog.h"
 #include "core/Error.h"
 #include "core/Progress.h"
+#include "hil/NcclLog.h"
+#include "hil/Telemetry.h"
 
 using namespace rdt;
 using Catch::Matchers::Contains;
@@ -109,6 +109,18 @@ TEST_CASE("malformed and truncated nccl-tests logs: located errors", "[throughpu
     CHECK_THROWS_WITH(hil::readNcclLog(dir + "bad_number.log"), Contains("column \"algbw\""));
     CHECK_THROWS_WITH(hil::readNcclLog(dir + "truncated_row.log"), Contains("truncated"));
     CHECK_THROWS_WITH(hil::readNcclLog(dir + "huge_count.csv"), Contains("column \"count\""));
+    // A negative figure is said to be negative (it read "not a number: \"-57.68\"").
+    std::stringstream text;
+    text << std::ifstream(kRoot + "data/nccl-tests/all_reduce_perf_1x8_h100.log").rdbuf();
+    std::string negative = text.str();
+    const std::size_t at = negative.find("   57.68      0");
+    REQUIRE(at != std::string::npos);
+    negative.replace(at, 9, "  -57.68");
+    const std::string path =
+        (std::filesystem::temp_directory_path() / ("rdt-negative-busbw-" + std::to_string(getpid()) + ".log")).string();
+    std::ofstream(path) << negative;
+    CHECK_THROWS_WITH(hil::readNcclLog(path), Contains(":40") && Contains("column \"busbw\": negative: \"-57.68\""));
+    std::filesystem::remove(path);
 }
 
 TEST_CASE("nccl-tests logs as public copies show them: cut after the rows, without '#', quoted, timestamped, "
@@ -359,8 +371,7 @@ TEST_CASE("nvidia-smi CSV telemetry: units, nounits, [N/A] and located errors", 
     CHECK(std::isnan(plain.samples[0].utilization));
     CHECK_THROWS_WITH(hil::readNvidiaSmiCsv(dir + "bad_unit.csv"),
                       Contains("bad_unit.csv:2") && Contains("\"GHz\", expected \"MHz\""));
-    CHECK_THROWS_WITH(hil::readNvidiaSmiCsv(dir + "no_clock.csv"),
-                      Contains("no_clock.csv:1") && Contains("clocks.sm"));
+    CHECK_THROWS_WITH(hil::readNvidiaSmiCsv(dir + "no_clock.csv"), Contains("no_clock.csv:1") && Contains("clocks.sm"));
 }
 
 TEST_CASE("DVFS fit recovers the curve a power-cap sweep was made with", "[throughput][telemetry][gpu]")
