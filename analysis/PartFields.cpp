@@ -102,9 +102,9 @@ void thermalFields(const core::Design& d, const thermal::ThermalResult& t, doubl
         }
     // The scale's labels name the hottest GPU type's limits (each part is judged by its own).
     if (std::isfinite(maxOpC)) {
-        anchor(junction, (std::isfinite(nearC) ? nearC : maxOpC) - 40.0, nearC, "fan setpoint", maxOpC,
+        anchor(junction, (std::isfinite(nearC) ? nearC : maxOpC) - 40.0, nearC, "fan setpoint + 0.05 K", maxOpC,
                "max operating", kSpanK);
-        anchor(margin, 30.0, std::isfinite(nearC) ? maxOpC - nearC : NAN, "fan setpoint", 0.0, "max operating",
+        anchor(margin, 30.0, std::isfinite(nearC) ? maxOpC - nearC : NAN, "fan setpoint + 0.05 K", 0.0, "max operating",
                kSpanK);
     }
     // An exhaust rise below the profile's efficiency target is an info finding: a near band, no fail.
