@@ -223,7 +223,8 @@ NcclComparison compareNccl(const hil::NcclLog& log, const NcclModel& model, cons
     if (n > model.hierarchy.gpusPerNode && !model.hierarchy.scaleOutUnknown.empty()) {
         // Not a comparison: the model does not know the bandwidth between the nodes.
         out.unmodelledOnly = true;
-        out.unmodelledWhy = "the bandwidth between nodes is not known: " + model.hierarchy.scaleOutUnknown;
+        out.unmodelledWhy = (out.unmodelledWhy.empty() ? "" : out.unmodelledWhy + "; ") +
+                            "the bandwidth between nodes is not known: " + model.hierarchy.scaleOutUnknown;
     }
     std::vector<double> ratios;
     for (const hil::NcclRow& r : log.rows) {

@@ -43,6 +43,7 @@ std::shared_ptr<const signal::SignalResult> signalWithRuleVerdicts(std::shared_p
         // lane rate at which it closes) are said beside its verdict.
         if (it->second.second || (!l.pass && l.laneRateGbps <= 0)) {
             l.pass = false;
+            l.ruleFailed = true;
             l.verdict = "fail (" + rules + ")";
         } else {
             l.warned = true;

@@ -283,7 +283,8 @@ SweepSpec loadSweepSpec(const std::string& path)
             // 35.000000000000014 degC, over a 35 degC limit rdt check at 35 degC is not over).
             const auto count = static_cast<long>(std::floor((to - from) / step * (1 + 1e-12) + 1e-9)) + 1;
             for (long i = 0; i < count; ++i) {
-                double x = i + 1 == count && std::abs(from + i * step - to) <= 1e-9 * step ? to : from + i * step;
+                double x = std::min(to, i + 1 == count && std::abs(from + i * step - to) <= 1e-9 * step ? to
+                                                                                                       : from + i * step);
                 if (temp) // the nearest value the step's decimals can name (34.1 degC, not 307.25000000000006 K)
                     x = std::round((x - 273.15) * 1e9) / 1e9 + 273.15;
                 ax.values.push_back(x);

@@ -70,6 +70,19 @@ const QColor SignalPanel::kPassColour(40, 130, 60);
 const QColor SignalPanel::kWarnColour(200, 120, 0);
 const QColor SignalPanel::kFailColour(190, 40, 35);
 
+QColor SignalPanel::verdictColour(const signal::LinkVerdict& v)
+{
+    // An error rule's finding (signal.link.close, a cable too short for its run, ...): red, whatever
+    // rate it would close at. Only warnings' findings, or a class that closes at a fallback rate
+    // (signal.link.rate, even where that rule is waived or off): amber, it runs slower. Else its own
+    // verdict: green, or red when it closes at no rate.
+    if (v.ruleFailed)
+        return kFailColour;
+    if (v.warned || (!v.pass && v.laneRateGbps > 0))
+        return kWarnColour;
+    return v.pass ? kPassColour : kFailColour;
+}
+
 SignalPanel::SignalPanel(Studio& studio, QWidget* parent)
     : QWidget(parent), m_studio(studio), m_table(new QTableWidget), m_tabs(new QTabWidget), m_loss(new LinePlot),
       m_pulse(new LinePlot), m_eye(new LinePlot), m_budget(new QLabel), m_sMag(new LinePlot), m_sPhase(new LinePlot),
@@ -136,10 +149,7 @@ void SignalPanel::refresh()
         m_table->setItem(row, 7, new NumberItem(v.eyeHeightV * 1e3, 1));
         m_table->setItem(row, 8, new NumberItem(v.laneRateGbps, 0));
         auto* verdict = new QTableWidgetItem(QString::fromStdString(v.verdict));
-        // A class whose rules found only warnings (it closes at a fallback rate, or runs at a
-        // negotiated-down rate): amber; one an error rule fails (signal.link.close, a cable too
-        // short for its run, ...): red, whatever rate it would close at.
-        verdict->setForeground(v.warned ? kWarnColour : v.pass ? kPassColour : kFailColour);
+        verdict->setForeground(verdictColour(v));
         m_table->setItem(row, kVerdictColumn, verdict);
         ++row;
     }

@@ -14,6 +14,10 @@ class QLabel;
 class QTabWidget;
 class QTableWidget;
 
+namespace rdt::signal {
+struct LinkVerdict;
+}
+
 namespace rdt::gui {
 
 class Studio;
@@ -38,6 +42,8 @@ public:
     static constexpr int kComColumn = 6;
     /// The verdict's colours: pass, pass with a warning or at a fallback rate, fail.
     static const QColor kPassColour, kWarnColour, kFailColour;
+    /// The colour of a class's verdict.
+    static QColor verdictColour(const signal::LinkVerdict& v);
     QTableWidget* table() const { return m_table; }
     /// Show one link class's plots (by row of the table).
     void showClass(int row);

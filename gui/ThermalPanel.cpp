@@ -142,9 +142,12 @@ void ThermalPanel::refresh()
         m_chassis->setItem(row, 7, new NumberItem(c->fanPowerW, 0));
         const double tj = junction(c);
         const bool cold = !std::isnan(c->liquidJunctionK);
-        m_chassis->setItem(row, 8, new NumberItem(tj - kC, 1));
+        // Within 0.05 K of its limit the junction and its margin take the figures that show its side
+        // (87.03 and -0.03, not 87.0 and -0.0 beside a limit of 87).
+        const int near = std::abs(c->maxOperatingK - tj) < 0.05 ? 2 : 1;
+        m_chassis->setItem(row, 8, new NumberItem(tj - kC, near));
         m_chassis->setItem(row, 9, new NumberItem(c->maxOperatingK - kC, 0));
-        m_chassis->setItem(row, 10, new NumberItem(c->maxOperatingK - tj, 1));
+        m_chassis->setItem(row, 10, new NumberItem(c->maxOperatingK - tj, near));
         QString state = c->throttled ? tr("throttled") : tr("ok");
         if (std::isnan(tj) || std::isnan(c->maxOperatingK))
             state = tr("not checked");

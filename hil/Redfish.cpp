@@ -82,7 +82,7 @@ void dropImplausible(const std::string& part, PartReading& r)
             std::snprintf(m, sizeof m, "%s: %s reading %.4g %s is negative, not a value a part gives: dropped",
                           part.c_str(), what, v, unit);
         else
-            std::snprintf(m, sizeof m, "%s: %s reading %.4g %s is over %.4g %s, not a value a part gives: dropped",
+            std::snprintf(m, sizeof m, "%s: %s reading %.10g %s is over %.4g %s, not a value a part gives: dropped",
                           part.c_str(), what, v, unit, hi, unit);
         r.errors.push_back(m);
         v = NAN;
@@ -92,7 +92,7 @@ void dropImplausible(const std::string& part, PartReading& r)
             return;
         char m[240];
         std::snprintf(m, sizeof m,
-                      "%s: %s reading %.4g degC is outside -50 … 150 degC, not a value a running rack's sensor "
+                      "%s: %s reading %.10g degC is outside -50 … 150 degC, not a value a running rack's sensor "
                       "gives: dropped",
                       part.c_str(), what, c);
         r.errors.push_back(m);

@@ -511,7 +511,7 @@ void rowsFromField(const core::Design& d, const FieldThermal& field, thermal::Th
     // Each room's racks' draw at the fixed point: the tiles' air (set before the solve from the
     // network's draw at site.supply_air) is shared among its rows by their final draw, so that the
     // rows' supply adds up to what the room delivers (it was scaled by the final draw over the
-    // first: 26.16 m3/s over a room's 25.39).
+    // first: 26.15 m3/s over a room's 25.39).
     std::vector<double> roomDraw(field.rooms.size(), 0.0);
     for (std::size_t r = 0; r < res.racks.size() && r < field.roomOfRack.size(); ++r)
         if (field.roomOfRack[r] >= 0)

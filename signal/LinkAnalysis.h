@@ -39,7 +39,8 @@ struct LinkVerdict {
     std::string fromPort, toPort; ///< each end's port as catalogued ("meta-minipack2 200 Gb/s, 4 × 53.125 Gb/s")
     bool downgraded = false;      ///< the ends differ: the faster end runs at the slower end's rate
     bool pass = false;
-    bool warned = false;                    ///< passes with a warning rule's finding (analysis::signalWithRuleVerdicts)
+    bool warned = false;     ///< only warning rules' findings (analysis::signalWithRuleVerdicts)
+    bool ruleFailed = false; ///< an error rule's finding fails it (analysis::signalWithRuleVerdicts)
     std::string verdict;                    ///< "pass", "fail", "fallback to 50 Gb/s per lane"
     std::size_t count = 0;                  ///< links of this class
     PulseResponse pulse;                    ///< equalised pulse response (copper) or empty

@@ -186,8 +186,9 @@ void registerChecks(core::CheckRegistry& registry)
                   "ASHRAE TC 9.9 (2021) Table 2.1 allowable ranges [T1]; altitude derating above 900 m of 1 K per "
                   "300 m (A1, A2), 175 m (A3), 125 m (A4), 500 m (H1) (the table's footnotes as commonly cited; "
                   "estimate)",
-                  "The design's supply-air temperature lies outside the allowable dry-bulb range of its ASHRAE "
-                  "class, with the upper limit derated for altitude.",
+                  "The design's supply-air temperature, or a cooling unit's own supply_air (subject "
+                  "room/<unit>), lies outside the allowable dry-bulb range of its ASHRAE class, with the upper "
+                  "limit derated for altitude.",
                   {}},
                  [](core::CheckContext& ctx) {
                      const core::Site& s = ctx.design().site;

@@ -111,3 +111,27 @@ TEST_CASE("the signal panel's verdict column is in view at the studio's usual si
         CHECK(warned == 2);
     }
 }
+
+TEST_CASE("a class's verdict colour: red on an error rule, amber on warnings or a fallback rate", "[gui][signal]")
+{
+    using gui::SignalPanel;
+    signal::LinkVerdict v;
+    v.pass = true;
+    CHECK(SignalPanel::verdictColour(v) == SignalPanel::kPassColour);
+    v.warned = true; // a negotiated-down rate (link.rate.mismatch)
+    CHECK(SignalPanel::verdictColour(v) == SignalPanel::kWarnColour);
+    // Closes only at a fallback rate: amber, with signal.link.rate's finding or where that rule is
+    // waived, off or info (no finding): it runs, slower; rdt check has no error for it.
+    v = {};
+    v.laneRateGbps = 50;
+    CHECK(SignalPanel::verdictColour(v) == SignalPanel::kWarnColour);
+    v.warned = true;
+    CHECK(SignalPanel::verdictColour(v) == SignalPanel::kWarnColour);
+    // An error rule fails it (a DAC too short for its run) whatever rate it would close at.
+    v.warned = false;
+    v.ruleFailed = true;
+    CHECK(SignalPanel::verdictColour(v) == SignalPanel::kFailColour);
+    // Closes at no rate.
+    v = {};
+    CHECK(SignalPanel::verdictColour(v) == SignalPanel::kFailColour);
+}

@@ -447,7 +447,7 @@ TEST_CASE("A reading beyond what any part gives (1e308 W, -300 degC, 500 % fan) 
     };
     const Case cases[] = {
         {"EnvironmentMetrics", R"({"PowerWatts": {"Reading": 1e308}})", "power reading 1e+308 W is over 1e+07 W"},
-        {"EnvironmentMetrics", R"({"PowerWatts": {"Reading": 10000001}})", "power reading 1e+07 W is over 1e+07 W"},
+        {"EnvironmentMetrics", R"({"PowerWatts": {"Reading": 10000001}})", "power reading 10000001 W is over 1e+07 W"},
         {"EnvironmentMetrics", R"({"PowerWatts": {"Reading": 10000000}})", ""},
         {"ThermalSubsystem/ThermalMetrics",
          R"({"TemperatureReadingsCelsius": [{"DeviceName": "Intake", "Reading": -300}, {"DeviceName": "Exhaust", "Reading": 44.6}]})",
