@@ -1,6 +1,7 @@
 #include "analysis/Pipeline.h"
 
 #include "analysis/Hil.h"
+#include "core/DataDir.h"
 #include "analysis/SignalVerdicts.h"
 #include "liquid/LiquidChecks.h"
 
@@ -22,17 +23,11 @@
 #include "signal/LinkChecks.h"
 #include "thermal/ThermalChecks.h"
 
-#ifndef RDT_DATA_DIR
-#define RDT_DATA_DIR "data"
-#endif
-
 namespace rdt::analysis {
 
 std::string dataDir()
 {
-    if (const char* env = std::getenv("RDT_DATA_DIR"); env && *env)
-        return env;
-    return RDT_DATA_DIR;
+    return core::dataDir();
 }
 
 std::string profilePath(const std::string& nameOrPath)

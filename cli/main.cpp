@@ -12,6 +12,7 @@
 #include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/Heap.h"
+#include "core/DataDir.h"
 #include "core/Version.h"
 #include "signal/ChannelSpec.h"
 #include "signal/Touchstone.h"
@@ -22,7 +23,9 @@ int main(int argc, char** argv)
     rdt::core::preferHugePageHeap(argv); // large designs: 2 MiB pages for the heap (core/Heap.h)
     using namespace rdt::cli;
     CLI::App app{"rdt — Rack Design Toolkit: check OCP GPU rack designs (Open Rack V3, Grand Teton)"};
-    app.set_version_flag("--version", "rdt " + rdt::core::version());
+    app.set_version_flag("--version", "rdt " + rdt::core::version() + "\n" + rdt::core::dataDirOrigin());
+    app.footer("Data (catalog, rules, profiles, channels): $RDT_DATA_DIR when set, else data/ beside the "
+               "executable's folder, else the source tree rdt was built from; rdt --version names the one in use.\n");
     app.require_subcommand(1);
 
     auto scenarioOptions = [](CLI::App* cmd, ScenarioArgs& w) {

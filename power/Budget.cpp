@@ -292,6 +292,8 @@ void clipCurrents(RackPower& out, const core::Rack& r, const std::vector<std::pa
         out.clips.push_back({id, w, w / out.busbarVminV, lostFeed});
         out.maxClipCurrentA = std::max(out.maxClipCurrentA, w / out.busbarVminV);
         out.maxClipCurrentNormalA = std::max(out.maxClipCurrentNormalA, normalW / out.busbarVminV);
+        if (lostFeed != "all")
+            out.maxClipCurrentFeedLossA = std::max(out.maxClipCurrentFeedLossA, w / out.busbarVminV);
     };
     for (const ShelfPower& sh : out.shelves)
         add(sh.id, std::max(sh.outputW, sh.outputWorstW), sh.outputW,

@@ -139,6 +139,9 @@ struct RackPower {
     double clipRatingA = NAN;    ///< per clip (HPR), NaN when not rated per clip
     double maxClipCurrentA = 0;  ///< largest of clips[].currentA
     double maxClipCurrentNormalA = 0; ///< the same with every feed up (normal operation: the clocks' limit)
+    /// The shelves' and busbar-fed parts' clips at their worst of every feed up and one feed lost:
+    /// the "feed lost" case's clip limit (a battery clip's current with all AC lost is not that case).
+    double maxClipCurrentFeedLossA = 0;
     std::vector<ClipCurrent> clips; ///< every shelf and busbar-fed part, each at busbarVminV
     double lowestVoltageV = NAN; ///< lowest voltage at a busbar-fed part (network solve)
     double highestVoltageV = NAN;
@@ -167,6 +170,11 @@ struct RackPower {
     /// and their busbar clips' current then (orv3.busbar.current's feed-loss case) together; the
     /// throughput's "feed lost" failure case.
     CapAdvice capFeedLostCase;
+    /// The cap the GPUs need with all AC lost, the battery shelves carrying the rack: within their
+    /// discharge rating, their energy for the ride-through (orv3.bbu.holdup) and their clips'
+    /// current (orv3.busbar.current's battery case); the throughput's "utility outage" failure case.
+    /// A fed rack with GPUs and no battery: needed, not possible (its GPUs stop with the AC).
+    CapAdvice capOnBattery;
     /// Normal operation (every feed, shelf and rectifier up): the load within the shelves' N
     /// capacity, busbar and clip currents, the busbar voltage floor, whips and feed circuits.
     /// What the GPUs run at; redundancy and ride-through rules fail as errors, never throttle.

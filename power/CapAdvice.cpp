@@ -223,15 +223,32 @@ void adviseCaps(const core::Design& d, std::size_t rackIndex, const PowerOptions
     if (normalExcess(out, o) > 0)
         out.capNormal = capWhere([&](const RackPower& r) { return normalExcess(r, o); });
     // One feed lost: the survivors' capacity and their clips' current together (the clips' worst
-    // current is the worst of every feed up and either feed lost).
+    // current is the worst of every feed up and either feed lost; a battery shelf's clip carries
+    // current only with all AC lost, the outage case below: until 2026-12-07 a battery clip over
+    // its rating capped this case and read as a feed loss).
     const auto feedLost = [](const RackPower& r) {
         double e = std::isnan(r.capacityFeedLossW) ? -1.0 : over(r.itLoadW, r.capacityFeedLossW);
         if (!std::isnan(r.clipRatingA))
-            e = std::max(e, over(r.maxClipCurrentA, r.clipRatingA));
+            e = std::max(e, over(r.maxClipCurrentFeedLossA, r.clipRatingA));
         return e;
     };
     if (feedLost(out) > 0)
         out.capFeedLostCase = capWhere([&](const RackPower& r) { return std::optional<double>(feedLost(r)); });
+    // All AC lost: the battery shelves carry the rack for the ride-through.
+    if (out.bbuDischargeW <= 0) {
+        out.capOnBattery = {true, false, NAN};
+        return;
+    }
+    const auto onBattery = [&o](const RackPower& r) {
+        double e = std::max(over(r.itLoadW, r.bbuDischargeW), over(r.itLoadW * o.rideThroughS, r.bbuEnergyJ));
+        if (!std::isnan(r.clipRatingA))
+            for (const ClipCurrent& c : r.clips)
+                if (c.lostFeed == "all")
+                    e = std::max(e, over(c.currentA, r.clipRatingA));
+        return e;
+    };
+    if (onBattery(out) > 0)
+        out.capOnBattery = capWhere([&](const RackPower& r) { return std::optional<double>(onBattery(r)); });
 }
 
 } // namespace rdt::power::detail

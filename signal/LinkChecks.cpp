@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/DataDir.h"
 #include "core/LayoutGeometry.h"
 #include "signal/LinkAnalysis.h"
 
@@ -128,9 +129,7 @@ void checkReach(core::CheckContext& ctx)
 
 std::string siProfileDir()
 {
-    if (const char* env = std::getenv("RDT_DATA_DIR"); env && *env)
-        return std::string(env) + "/si-profiles";
-    return std::string(RDT_DATA_DIR) + "/si-profiles";
+    return core::dataDir() + "/si-profiles";
 }
 
 namespace {

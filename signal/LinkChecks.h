@@ -7,7 +7,7 @@
 
 namespace rdt::signal {
 
-/// Folder of the COM parameter tables: `$RDT_DATA_DIR/si-profiles`, else the source tree's.
+/// Folder of the COM parameter tables: `si-profiles` in core::dataDir().
 std::string siProfileDir();
 
 /// Register `link.endpoint.missing`, `signal.cable.reach`, `signal.link.close`, `signal.link.rate`.

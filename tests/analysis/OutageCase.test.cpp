@@ -1,0 +1,132 @@
+// The failure cases keep each supply failure to its own limits (trust trial, 2026-12-07): the
+// Catalina example with one of its three battery shelves removed reported "with a feed lost:
+// 980 W per-GPU cap in 4 racks, clock 90 %", although a feed lost leaves three 33 kW shelves and
+// 525 A clips for its 70.9 kW. What the GPUs must give up for is the battery clips with all AC
+// lost (70.9 kW / 2 / 45 V = 788 A on 700 A clips): the "utility outage (on battery)" case.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+#include "analysis/Pipeline.h"
+#include "support/TextEdit.h"
+
+using namespace rdt;
+
+namespace {
+
+const std::string kCatalina = RDT_SOURCE_DIR "/data/designs/meta-catalina-gb200.yaml";
+
+analysis::RunResult run(const std::string& text, double gpuCapW = NAN)
+{
+    analysis::RunOptions o;
+    o.designPath = kCatalina;
+    o.designText = text;
+    o.gpuCapW = gpuCapW;
+    core::Progress quiet;
+    return analysis::run(o, quiet);
+}
+
+const analysis::FailureCase* failureCase(const analysis::RunResult& r, const std::string& name)
+{
+    REQUIRE(r.throughput);
+    for (const analysis::FailureCase& c : r.throughput->failureCases)
+        if (c.name == name)
+            return &c;
+    return nullptr;
+}
+
+std::string twoBatteryShelves()
+{
+    return test::edited(test::slurp(kCatalina), {{"      - {ou: 9, part: orv3-hpr-bbu-shelf-6x5p5kw, id: bbu-c}\n", ""}});
+}
+
+/// The largest current on a battery shelf's clip (A), with all AC lost.
+double batteryClipA(const power::RackPower& r)
+{
+    double worst = 0;
+    for (const power::ClipCurrent& c : r.clips)
+        if (c.lostFeed == "all")
+            worst = std::max(worst, c.currentA);
+    return worst;
+}
+
+} // namespace
+
+TEST_CASE("failure cases: a battery clip over its rating is the outage case's, not the feed loss's",
+          "[power][throughput][failure]")
+{
+    const analysis::RunResult two = run(twoBatteryShelves());
+    REQUIRE(two.power);
+    REQUIRE(two.power->racks.size() == 4);
+    for (const power::RackPower& r : two.power->racks) {
+        INFO(r.id);
+        // A feed lost: three shelves carry the load within their capacity and 700 A clips.
+        CHECK(r.itLoadW < r.capacityFeedLossW);
+        CHECK(r.maxClipCurrentFeedLossA < 700.0);
+        CHECK_FALSE(r.capFeedLostCase.needed);
+        // All AC lost: two battery shelves share the load, each clip at load / 2 / 45 V.
+        CHECK(batteryClipA(r) == Approx(r.itLoadW / 2 / 45.0));
+        CHECK(batteryClipA(r) > 700.0);
+        CHECK(r.capOnBattery.needed);
+        CHECK(r.capOnBattery.possible);
+    }
+    const analysis::FailureCase* feed = failureCase(two, "feed lost");
+    REQUIRE(feed);
+    CHECK(feed->racksLimited == 0);
+    const analysis::FailureCase* outage = failureCase(two, "utility outage (on battery)");
+    REQUIRE(outage);
+    CHECK(outage->rule == "orv3.bbu.holdup");
+    CHECK(outage->racksLimited == 4);
+    CHECK(outage->lowestCapW == Approx(two.power->racks[0].capOnBattery.capW));
+    CHECK(outage->sustainedPflops16 < two.throughput->sustainedPflops16);
+
+    // The advised cap brings the battery clips within 700 A; 2 W more puts them over.
+    const double cap = outage->lowestCapW;
+    const analysis::RunResult at = run(twoBatteryShelves(), cap);
+    const analysis::RunResult above = run(twoBatteryShelves(), cap + 2.0);
+    REQUIRE(at.power);
+    REQUIRE(above.power);
+    for (std::size_t i = 0; i < 4; ++i) {
+        CHECK(batteryClipA(at.power->racks[i]) <= 700.0);
+        CHECK(batteryClipA(above.power->racks[i]) > 700.0);
+    }
+    REQUIRE(failureCase(at, "utility outage (on battery)"));
+    CHECK(failureCase(at, "utility outage (on battery)")->racksLimited == 0);
+}
+
+TEST_CASE("failure cases: the example's three battery shelves carry an outage at full clocks",
+          "[power][throughput][failure]")
+{
+    const analysis::RunResult three = run(test::slurp(kCatalina));
+    REQUIRE(three.power);
+    for (const power::RackPower& r : three.power->racks) {
+        INFO(r.id);
+        // 70.9 kW / 3 / 45 V = 525 A on each battery clip.
+        CHECK(batteryClipA(r) == Approx(r.itLoadW / 3 / 45.0));
+        CHECK(batteryClipA(r) < 700.0);
+        CHECK_FALSE(r.capOnBattery.needed);
+    }
+    const analysis::FailureCase* outage = failureCase(three, "utility outage (on battery)");
+    REQUIRE(outage);
+    CHECK(outage->racksLimited == 0);
+}
+
+TEST_CASE("failure cases: a design without batteries has no outage case", "[power][throughput][failure]")
+{
+    std::string text = test::slurp(kCatalina);
+    for (const char* id : {"bbu-a", "bbu-b", "bbu-c"}) {
+        const std::size_t at = text.find(std::string("id: ") + id + "}");
+        REQUIRE(at != std::string::npos);
+        const std::size_t begin = text.rfind('\n', at) + 1, end = text.find('\n', at) + 1;
+        text.erase(begin, end - begin);
+    }
+    const analysis::RunResult none = run(text);
+    REQUIRE(none.power);
+    for (const power::RackPower& r : none.power->racks) {
+        CHECK(r.capOnBattery.needed); // its GPUs stop with the AC
+        CHECK_FALSE(r.capOnBattery.possible);
+        CHECK(r.fails("orv3.bbu.holdup"));
+    }
+    CHECK_FALSE(failureCase(none, "utility outage (on battery)"));
+}
