@@ -213,10 +213,14 @@ std::vector<core::PartField> resultFields(const core::Design& d, const power::Po
     if (power)
         powerFields(d, *power, out);
     if (power && thermal && throughput) {
-        // Below full clock a GPU is throttled (by power or heat): the near band; no rule fails it.
+        // Below full clock a GPU is throttled (by power or heat): the near band. At 0 % it is
+        // stopped — no supply feeds its rack, or no air its chassis — which an error rule reports
+        // (orv3.power.source, thermal.fan.failed, ...): the fail band (until 2026-12-07 an unfed
+        // rack's GPUs were amber, the colour of a rack throttled to 72 %).
         core::PartField clock = blank(d, "GPU clock", "%", "", false);
-        anchor(clock, 100.0, 99.95, "throttled", NAN, "", kSpanPct);
-        clock.badEnd = 50.0;
+        anchor(clock, 100.0, 99.95, "throttled", 0.0, "stopped", kSpanPct);
+        clock.failAtLimit = true;
+        clock.badEnd = -5.0; // a visible fail band; no clock is below 0 %
         const auto clocks = chassisClocks(d, *power, *thermal);
         for (std::size_t ri = 0; ri < clocks.size(); ++ri)
             for (std::size_t si = 0; si < clocks[ri].size(); ++si)

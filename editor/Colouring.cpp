@@ -270,8 +270,10 @@ std::vector<std::pair<std::string, Rgb>> FieldColouring::legend() const
                                                     : "near " + worse + withUnit(f.nearLimit, f.unit) +
                                                           (f.nearLabel.empty() ? "" : " " + f.nearLabel),
                              nearColour(0.5));
-        if (std::isfinite(f.limit))
-            out.emplace_back("fail " + worse + withUnit(f.limit, f.unit) + " " + f.limitLabel, failColour());
+        if (std::isfinite(f.limit)) {
+            const std::string atOrBeyond = !f.failAtLimit ? worse : f.higherIsWorse ? "≥ " : "≤ ";
+            out.emplace_back("fail " + atOrBeyond + withUnit(f.limit, f.unit) + " " + f.limitLabel, failColour());
+        }
         out.emplace_back(f.limits.empty() ? "no figure" : "no figure or limit", noDataColour());
         return out;
     }

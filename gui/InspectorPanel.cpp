@@ -276,8 +276,8 @@ bool InspectorPanel::failed(const std::string& rule, const std::string& subject)
     return false;
 }
 
-void InspectorPanel::addResult(const QString& label, const QString& value, const std::string& rule,
-                               const std::string& subject, int maxLines)
+ValueLabel* InspectorPanel::addResult(const QString& label, const QString& value, const std::string& rule,
+                                      const std::string& subject, int maxLines)
 {
     auto* v = new ValueLabel(value);
     v->setMaxLines(maxLines);
@@ -292,6 +292,7 @@ void InspectorPanel::addResult(const QString& label, const QString& value, const
         connect(v, &ValueLabel::linkActivated, this, [this](const QString& id) { Q_EMIT ruleActivated(id); });
     }
     addRow(label, v);
+    return v;
 }
 
 void InspectorPanel::otherChecks(const std::string& subject)
@@ -486,8 +487,16 @@ void InspectorPanel::slotResults(int rackIndex, int slotIndex)
             title();
             const QString margin = std::isfinite(v.comDb) ? tr("COM %1 dB").arg(v.comDb, 0, 'f', 1)
                                                           : tr("IL %1 dB at Nyquist").arg(v.ilNyquistDb, 0, 'f', 1);
-            addResult(tr("Link %1").arg(QString::fromStdString(l.id)),
-                      margin + ", " + QString::fromStdString(v.verdict), "signal.link.close", "links/" + l.id);
+            ValueLabel* label = addResult(tr("Link %1").arg(QString::fromStdString(l.id)),
+                                          margin + ", " + QString::fromStdString(v.verdict), "signal.link.close",
+                                          "links/" + l.id);
+            // The row's mark is the class's standing, every link rule's findings applied.
+            Verdict& mark = m_verdicts.back();
+            mark.failed = v.standing() == signal::LinkVerdict::Standing::Fail;
+            mark.warned = v.standing() == signal::LinkVerdict::Standing::Warn;
+            label->setMark(mark.failed   ? ValueLabel::Mark::Fail
+                               : mark.warned ? ValueLabel::Mark::Warn
+                                             : ValueLabel::Mark::Pass);
         }
 }
 

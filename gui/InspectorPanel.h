@@ -37,10 +37,15 @@ public:
     /// exactly when an unwaived error or warning of that rule names the subject or, for a rack, one
     /// of its parts: the violation list the Problems panel and `rdt check` show, never a comparison
     /// made here.
+    /// A link class's row is marked by the class's standing instead (signal::LinkVerdict::standing:
+    /// its rules' findings applied, as the Signal panel colours it and rdt check words it): failed
+    /// where its verdict is a fail, `warned` where it passes with a warning or at a fallback rate
+    /// (until 2026-12-07 the row showed a green mark beside "fail (link.endpoint.missing, …)").
     struct Verdict {
         std::string rule;
         std::string subject;
         bool failed = false;
+        bool warned = false;
     };
     /// The marks of the selection, in the order shown.
     const std::vector<Verdict>& verdicts() const { return m_verdicts; }
@@ -62,9 +67,9 @@ private:
     QLineEdit* addQuantity(const QString& label, const QString& current, core::Dimension dim, core::Range range,
                            std::function<void(const QString&)> commit, const QString& defaultText = {});
     /// A result with its unit; with a rule id: the rule's verdict on `subject` (failed(): a
-    /// violation of the rule names it) as a pass/fail mark, and a link to the rule.
-    void addResult(const QString& label, const QString& value, const std::string& rule = {},
-                   const std::string& subject = {}, int maxLines = 5);
+    /// violation of the rule names it) as a pass/fail mark, and a link to the rule. Returns the value.
+    ValueLabel* addResult(const QString& label, const QString& value, const std::string& rule = {},
+                          const std::string& subject = {}, int maxLines = 5);
     /// True when an unwaived error or warning of `rule` names `subject` or something inside it
     /// (`subject/...`: a rack's parts).
     bool failed(const std::string& rule, const std::string& subject) const;

@@ -76,11 +76,15 @@ QColor SignalPanel::verdictColour(const signal::LinkVerdict& v)
     // rate it would close at. Only warnings' findings, or a class that closes at a fallback rate
     // (signal.link.rate, even where that rule is waived or off): amber, it runs slower. Else its own
     // verdict: green, or red when it closes at no rate.
-    if (v.ruleFailed)
+    switch (v.standing()) {
+    case signal::LinkVerdict::Standing::Fail:
         return kFailColour;
-    if (v.warned || (!v.pass && v.laneRateGbps > 0))
+    case signal::LinkVerdict::Standing::Warn:
         return kWarnColour;
-    return v.pass ? kPassColour : kFailColour;
+    case signal::LinkVerdict::Standing::Pass:
+        break;
+    }
+    return kPassColour;
 }
 
 SignalPanel::SignalPanel(Studio& studio, QWidget* parent)

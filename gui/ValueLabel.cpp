@@ -55,7 +55,9 @@ void ValueLabel::setTextColour(const QColor& c)
 
 int ValueLabel::indent() const
 {
-    return m_mark == Mark::None ? 0 : fontMetrics().horizontalAdvance(QStringLiteral("✗ "));
+    return m_mark == Mark::None ? 0
+                                : std::max(fontMetrics().horizontalAdvance(QStringLiteral("✗ ")),
+                                           fontMetrics().horizontalAdvance(QStringLiteral("⚠ ")));
 }
 
 int ValueLabel::textWidth() const
@@ -158,8 +160,10 @@ void ValueLabel::paintEvent(QPaintEvent*)
     const QRect r = contentsRect();
     const QFontMetrics fm = fontMetrics();
     if (m_mark != Mark::None) {
-        p.setPen(m_mark == Mark::Fail ? QColor(192, 57, 43) : QColor(46, 139, 87));
-        p.drawText(r.left(), r.top() + fm.ascent(), m_mark == Mark::Fail ? QStringLiteral("✗") : QStringLiteral("✓"));
+        const bool fail = m_mark == Mark::Fail, warn = m_mark == Mark::Warn;
+        p.setPen(fail ? QColor(192, 57, 43) : warn ? QColor(200, 120, 0) : QColor(46, 139, 87));
+        p.drawText(r.left(), r.top() + fm.ascent(),
+                   fail ? QStringLiteral("✗") : warn ? QStringLiteral("⚠") : QStringLiteral("✓"));
     }
     const QStringList shown = shownLines();
     int y = r.top() + fm.ascent();

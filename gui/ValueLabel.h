@@ -11,12 +11,12 @@ namespace rdt::gui {
 
 /// A text that always fits the width it is given: plain text wrapped at spaces, a
 /// word too long for a line (an id, a slug) and any line past the last allowed (setMaxLines) elided, with the whole text
-/// in the tooltip whenever something is elided. Optionally led by a pass/fail mark and followed by a
+/// in the tooltip whenever something is elided. Optionally led by a pass, warning or fail mark and followed by a
 /// link line (a rule id) that emits linkActivated() when clicked. Right-click copies the text.
 class ValueLabel : public QWidget {
     Q_OBJECT
 public:
-    enum class Mark { None, Pass, Fail };
+    enum class Mark { None, Pass, Warn, Fail };
     explicit ValueLabel(QString text, QWidget* parent = nullptr);
     void setMark(Mark m);
     void setLink(const QString& link);

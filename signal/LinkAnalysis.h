@@ -42,6 +42,18 @@ struct LinkVerdict {
     bool warned = false;     ///< only warning rules' findings (analysis::signalWithRuleVerdicts)
     bool ruleFailed = false; ///< an error rule's finding fails it (analysis::signalWithRuleVerdicts)
     std::string verdict;                    ///< "pass", "fail", "fallback to 50 Gb/s per lane"
+    /// How the class stands, as a reviewer reads it: Fail where an error rule's finding fails it or
+    /// it closes at no rate; Warn where only warnings' findings are beside it or it closes only at
+    /// a fallback rate; else Pass. The Signal panel's colour and the inspector's mark.
+    enum class Standing { Pass, Warn, Fail };
+    Standing standing() const
+    {
+        if (ruleFailed)
+            return Standing::Fail;
+        if (warned || (!pass && laneRateGbps > 0))
+            return Standing::Warn;
+        return pass ? Standing::Pass : Standing::Fail;
+    }
     std::size_t count = 0;                  ///< links of this class
     PulseResponse pulse;                    ///< equalised pulse response (copper) or empty
     double eyeWidthUi = NAN;                ///< statistical eye width at DER0 (copper)

@@ -180,3 +180,44 @@ TEST_CASE("liquid fields: a part's colour fails exactly where its liquid rule fa
     }
     CHECK(fails > 100); // the variants do fail parts
 }
+
+TEST_CASE("a stopped GPU is in the GPU clock's fail band, a throttled one in its near band", "[fields][throughput]")
+{
+    // broken-rack: rack-c has no power shelf (orv3.power.source), so its GPUs run at 0 %; rack-a is
+    // capped to 72 %. The unfed rack used to be amber, the colour of the throttled one.
+    core::Progress progress;
+    analysis::RunOptions o;
+    o.designPath = RDT_SOURCE_DIR "/data/designs/broken-rack.yaml";
+    const analysis::RunResult r = analysis::run(o, progress);
+    const auto fields = analysis::resultFields(r.design, r.power.get(), r.thermal.get(), r.throughput.get());
+    const core::PartField& clock = named(fields, "GPU clock");
+    CHECK(clock.limit == 0.0);
+    CHECK(clock.failAtLimit);
+    std::set<std::string> errorsOn; // subjects of unwaived errors
+    for (const core::Violation& v : r.violations)
+        if (!v.waived && v.severity == core::Severity::Error)
+            errorsOn.insert(v.subject);
+    int stopped = 0, throttled = 0;
+    for (std::size_t ri = 0; ri < r.design.racks.size(); ++ri)
+        for (std::size_t si = 0; si < r.design.racks[ri].slots.size(); ++si) {
+            const double v = clock.at(static_cast<int>(ri), static_cast<int>(si));
+            if (!std::isfinite(v))
+                continue;
+            const core::PartField::Band b = clock.band(static_cast<int>(ri), static_cast<int>(si));
+            INFO(r.design.racks[ri].slots[si].id << " at " << v << " %");
+            if (v == 0.0) {
+                CHECK(b == core::PartField::Band::Fail);
+                // A stopped GPU has an error on its rack or its chassis behind it.
+                CHECK((errorsOn.count(r.design.racks[ri].id) + errorsOn.count(r.design.racks[ri].slots[si].id)) > 0);
+                ++stopped;
+            } else if (v < 99.95) {
+                CHECK(b == core::PartField::Band::Near);
+                ++throttled;
+            } else
+                CHECK(b == core::PartField::Band::Pass);
+        }
+    CHECK(stopped == 1);   // rack-c/gt0
+    CHECK(throttled >= 2); // rack-a's
+    // Just above zero is throttled, not stopped.
+    CHECK(clock.bandOf(0.01, clock.limit, clock.nearLimit) == core::PartField::Band::Near);
+}

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <iterator>
 #include <functional>
+#include <map>
 #include <set>
 
 #include "report/CheckFormats.h"
@@ -46,11 +47,19 @@ namespace {
 
 using Fixture = test::StudioWindow;
 
-/// The unwaived errors and warnings `rdt check --json` reports, as (rule, subject).
+/// Each link class's verdict in `rdt check --json` (`signal.links[].verdict`), by id.
+std::map<std::string, std::string> g_linkVerdicts;
+
+/// The unwaived errors and warnings `rdt check --json` reports, as (rule, subject); the link
+/// classes' verdicts of the same run in g_linkVerdicts.
 std::set<std::pair<std::string, std::string>> cliFailures(const analysis::RunOptions& o)
 {
     core::Progress quiet;
     const nlohmann::json j = report::checkJson(analysis::run(o, quiet));
+    g_linkVerdicts.clear();
+    if (j.contains("signal") && j["signal"].contains("links"))
+        for (const auto& l : j["signal"]["links"])
+            g_linkVerdicts[l["id"].get<std::string>()] = l["verdict"].get<std::string>();
     std::set<std::pair<std::string, std::string>> out;
     for (const auto& v : j["violations"]) {
         const std::string sev = v["severity"].get<std::string>();
@@ -87,9 +96,17 @@ int auditVerdicts(Fixture& f, const std::set<std::pair<std::string, std::string>
         std::set<std::string> failedHere;
         for (const gui::InspectorPanel::Verdict& v : inspector->verdicts()) {
             CAPTURE(v.rule, v.subject);
-            // Each mark is judged on the selection, or on a link class for a link's row.
+            // Each mark is judged on the selection, or on a link class for a link's row: that row's
+            // mark is the class's verdict as rdt check words it, every link rule applied.
             CHECK((v.subject == id || v.subject.rfind("links/", 0) == 0));
-            CHECK(v.failed == named(v.rule, v.subject));
+            if (v.subject.rfind("links/", 0) == 0) {
+                const std::string verdict = g_linkVerdicts.at(v.subject.substr(6));
+                CAPTURE(verdict);
+                CHECK(v.failed == (verdict.rfind("fail", 0) == 0));
+                CHECK(v.warned == (!v.failed && (verdict.rfind("fallback", 0) == 0 ||
+                                                 verdict.find(", warning (") != std::string::npos)));
+            } else
+                CHECK(v.failed == named(v.rule, v.subject));
             if (v.failed && v.subject == id)
                 failedHere.insert(v.rule);
             ++marks;
