@@ -80,3 +80,60 @@ TEST_CASE("rdt com refuses a frequency step too coarse for the pulse it sums, na
     };
     CHECK(num(f.out) == Approx(num(own.out)).margin(0.1));
 }
+
+namespace {
+
+/// The through's data from `fromMHz` on (each frequency's four lines).
+void startingAt(const std::string& to, double fromMHz)
+{
+    std::ifstream in(kThru);
+    REQUIRE(in);
+    std::ofstream out(to);
+    std::string line;
+    long data = 0;
+    bool keep = true;
+    while (std::getline(in, line)) {
+        const bool isData = !line.empty() && line[0] != '!' && line[0] != '[' && line[0] != '#';
+        if (!isData) {
+            out << line << "\n";
+            continue;
+        }
+        if (data++ % 4 == 0)
+            keep = std::stod(line) >= fromMHz - 1e-9;
+        if (keep)
+            out << line << "\n";
+    }
+}
+
+} // namespace
+
+TEST_CASE("rdt com refuses data that starts too high to know the channel down to DC, naming the file",
+          "[cli][signal][bad-input]")
+{
+    // Below its first point the response is held to DC: the KR4 through from 12 GHz on gave COM
+    // 8.50 dB (PASS) against 7.29 dB for the whole file, from 250 MHz on 7.70 dB. The limit is 0.2 %
+    // of the baud rate, 51.56 MHz at KR4's 25.78125 GBd.
+    rdt::test::TempDir dir;
+    const std::string high = dir.path + "/from12g.s4p", over = dir.path + "/from60m.s4p",
+                      under = dir.path + "/from50m.s4p";
+    startingAt(high, 12000);
+    startingAt(over, 60);
+    startingAt(under, 50);
+    const Run h = runRdt("com " + high);
+    INFO(h.out);
+    CHECK(h.code == 2);
+    CHECK_THAT(h.out, Contains("from12g.s4p") && Contains("measured from 12 GHz") && Contains("51.56 MHz"));
+    CHECK(runRdt("com " + over).code == 2);
+    const Run u = runRdt("com " + under + " --json", false);
+    const Run own = runRdt("com " + kThru + " --json", false);
+    INFO(u.out);
+    REQUIRE(u.code == 0);
+    REQUIRE(own.code == 0);
+    const auto num = [](const std::string& json) {
+        const auto at = json.find("\"com_dB\":");
+        REQUIRE(at != std::string::npos);
+        return std::stod(json.substr(at + 9));
+    };
+    // Data from 50 MHz is within 0.1 dB of the whole file's COM.
+    CHECK(num(u.out) == Approx(num(own.out)).margin(0.1));
+}
