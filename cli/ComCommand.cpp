@@ -125,6 +125,7 @@ int runCom(const ComArgs& a)
                                         {"ctle_gain_dB", r.ctleGainDb},
                                         {"tx_pre", r.txPre},
                                         {"tx_post", r.txPost},
+                                        {"samples_per_ui", r.samplesPerUi},
                                         {"sigma_isi_V", r.sigmaIsiV},
                                         {"sigma_crosstalk_V", r.sigmaXtV},
                                         {"sigma_gaussian_V", r.sigmaGaussV},

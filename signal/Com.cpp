@@ -376,7 +376,9 @@ void statisticalEye(ComResult& r, const PulseResponse& victim, const Cursors& ch
 
 } // namespace
 
-ComResult computeCom(const ComChannel& original, const ComParams& p, bool withEye)
+namespace {
+
+ComResult comAt(const ComChannel& original, const ComParams& p, bool withEye)
 {
     ComChannel packaged;
     if (p.package.enabled) {
@@ -526,9 +528,23 @@ ComResult computeCom(const ComChannel& original, const ComParams& p, bool withEy
     best.sigmaRxNoiseV = std::sqrt(sigmaN2);
     best.pass = best.comDb >= p.passDb;
     best.pulse = victim;
+    best.samplesPerUi = p.samplesPerUi;
     if (withEye)
         statisticalEye(best, victim, c, choice.pre, choice.post, xtAmps, gauss2 - isiSmall, p, kPre);
     return best;
+}
+
+} // namespace
+
+ComResult computeCom(const ComChannel& original, const ComParams& p, bool withEye)
+{
+    ComResult r = comAt(original, p, withEye);
+    if (p.samplesPerUi < kComRefinedSamplesPerUi && std::fabs(r.comDb - p.passDb) < kComRefineBandDb) {
+        ComParams fine = p;
+        fine.samplesPerUi = kComRefinedSamplesPerUi;
+        r = comAt(original, fine, withEye);
+    }
+    return r;
 }
 
 double comPulseSpanS(const ComParams& p)

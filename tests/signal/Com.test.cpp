@@ -184,5 +184,7 @@ TEST_CASE("COM does not depend on the Touchstone file's frequency step", "[signa
         CHECK(r[i].signalV == Approx(r[0].signalV).epsilon(0.005));
         CHECK(r[i].pass == r[0].pass);
     }
-    CHECK(r[0].comDb == Approx(3.32).margin(0.02));
+    // 3.32 dB at the table's 32 samples per UI; within 1 dB of the threshold COM is evaluated at 256.
+    CHECK(r[0].samplesPerUi == 256);
+    CHECK(r[0].comDb == Approx(3.17).margin(0.02));
 }
