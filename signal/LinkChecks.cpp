@@ -61,6 +61,25 @@ void checkCrossRack(core::CheckContext& ctx, const core::LinkClass& l, const cor
                    need, length, "m", l.loc);
 }
 
+/// A cable the catalog gives one length (a DAC) declared at another: the channel is synthesised at
+/// the declared length, which is not the part named (until 2026-12-07 a 1 m DAC declared 1.5 m was
+/// analysed at 1.5 m without a word, and one declared shorter than its part at the shorter length).
+void checkCableLength(core::CheckContext& ctx)
+{
+    for (const core::LinkClass& l : ctx.design().links) {
+        if (!l.cable || !l.lengthM)
+            continue;
+        const auto own = l.cable->find("length");
+        if (!own || *own <= 0 || std::fabs(*l.lengthM - *own) <= 1e-3)
+            continue;
+        ctx.report("links/" + l.id,
+                   "link class " + l.id + " declares " + formatQuantity(*l.lengthM, Dimension::Length) + " of " +
+                       l.cable->slug + ", which is " + formatQuantity(*own, Dimension::Length) +
+                       " long: name the catalog part of that length, or leave length: out",
+                   *l.lengthM, *own, "m", l.loc);
+    }
+}
+
 void checkReach(core::CheckContext& ctx)
 {
     const double slack = ctx.constraint("routing_slack");
@@ -312,6 +331,16 @@ void registerChecks(core::CheckRegistry& registry)
                   "them (x then y) and the slack.",
                   {{"routing_slack", {kRoutingSlackM, Dimension::Length}}}},
                  checkReach);
+    registry.add({"signal.cable.length",
+                  "A cable of one length is declared at its length",
+                  core::Severity::Error,
+                  "catalog cable parts with a length (passive DACs are sold in fixed lengths: NVIDIA MCP4Y10 "
+                  "0.5-2 m [N3])",
+                  "A link class names a cable part that has one length in the catalog (a DAC) and declares "
+                  "another length (more than 1 mm apart): its channel is analysed at the declared length, which "
+                  "is not the part named.",
+                  {}},
+                 checkCableLength);
     registry.add({"signal.link.close",
                   "Every link class closes at some lane rate",
                   core::Severity::Error,
