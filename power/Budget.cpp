@@ -50,12 +50,14 @@ bool drawsPower(const core::Part& p)
 }
 
 /// The budgeted draw on a basis: nameplate never below the model (a part the model shows above its
-/// rating is budgeted at the model), peak, or the model.
+/// rating is budgeted at the model); peak never below nameplate (a GPU without peak_power_ratio
+/// peaks at its cap, and the composed peak of a GB200 tray fell under its rating: the Catalina
+/// example's peak basis read 270 kW against 284 kW nameplate until 2026-12-07); or the model.
 double budgetOn(core::PowerBasis basis, double modelledW, double nameplateW, double peakW)
 {
     switch (basis) {
     case core::PowerBasis::Nameplate: return std::isnan(nameplateW) ? modelledW : std::max(nameplateW, modelledW);
-    case core::PowerBasis::Peak: return peakW;
+    case core::PowerBasis::Peak: return std::isnan(nameplateW) ? peakW : std::max(nameplateW, peakW);
     case core::PowerBasis::Modelled: break;
     }
     return modelledW;
@@ -109,7 +111,8 @@ double partBudgetW(const core::Design& d, const core::Slot& s, double capW, doub
     case core::PowerBasis::Peak: {
         models::ChassisOperating peak = op;
         peak.peak = true;
-        return budgetOn(basis, modelled, NAN, std::max(modelled, models::partDrawW(part, *d.catalog, peak)));
+        return budgetOn(basis, modelled, models::nameplateDrawW(part, *d.catalog, op),
+                        std::max(modelled, models::partDrawW(part, *d.catalog, peak)));
     }
     case core::PowerBasis::Modelled: break;
     }
