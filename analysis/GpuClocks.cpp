@@ -192,8 +192,10 @@ std::vector<FailureCase> failureCases(const core::Design& d, const power::PowerR
          [](const power::RackPower& r) { return r.shelves.size() >= 2; }},
         {"feed lost", "orv3.feed.loss", &power::RackPower::capFeedLostCase,
          [](const power::RackPower& r) { return !std::isnan(r.capacityFeedLossW); }},
+        // Every fed rack with GPUs: one without a battery stops with the AC (a design with no
+        // battery at all says so here too, beside its orv3.bbu.holdup errors).
         {"utility outage (on battery)", "orv3.bbu.holdup", &power::RackPower::capOnBattery,
-         [](const power::RackPower& r) { return r.bbuDischargeW > 0; }},
+         [](const power::RackPower& r) { return r.fed && r.gpus > 0; }},
     };
     const std::vector<double> normal = normalRackCaps(d, power);
     std::vector<FailureCase> out;

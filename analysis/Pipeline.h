@@ -21,7 +21,8 @@
 
 namespace rdt::analysis {
 
-/// Where the shipped data lives: `$RDT_DATA_DIR`, else the source tree's `data/` baked in at build time.
+/// Where the shipped data lives: core::dataDir() (`$RDT_DATA_DIR`, else `data/` beside the
+/// executable's folder, else the source tree's; throws core::InputError when none holds a catalog).
 std::string dataDir();
 /// Resolve a profile: a path to a YAML file, or a name under `data/rules/` (`default`).
 std::string profilePath(const std::string& nameOrPath);

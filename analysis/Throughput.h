@@ -111,10 +111,11 @@ struct ScalingPoint {
 };
 
 /// Throughput with one supply failure in every rack at once, each rack at its own worst of that
-/// kind (the worst rectifier, shelf or AC feed lost): its GPUs capped to what the survivors carry
-/// and to normal operation's limits. Reported beside normal operation, never instead of it.
+/// kind (the worst rectifier, shelf or AC feed lost, or all AC lost with the batteries carrying the
+/// rack): its GPUs capped to what the survivors carry and to normal operation's limits. Reported
+/// beside normal operation, never instead of it.
 struct FailureCase {
-    std::string name;            ///< "rectifier lost", "shelf lost", "feed lost", "rotor failed"
+    std::string name; ///< "rectifier lost", "shelf lost", "feed lost", "utility outage (on battery)", "rotor failed"
     std::string rule;            ///< the rule that judges the rack against it ("" when none does)
     /// Racks whose load the survivors cannot carry at the design's caps; for "rotor failed", racks
     /// with a GPU slowed by heat that its fans no longer hold.

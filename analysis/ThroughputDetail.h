@@ -23,7 +23,7 @@ struct ClassBuild {
 /// The classes of `clocks` (chassisClocks()) with their sustained TFLOPS at `mfu`.
 ClassBuild buildClasses(const core::Design& d, const std::vector<std::vector<ChassisClock>>& clocks, double mfu);
 
-/// One supply failure in every rack at once (rectifier, shelf, feed lost), each rack at its own
+/// One supply failure in every rack at once (rectifier, shelf, feed lost, utility outage), each rack at its own
 /// worst of that kind: the GPUs capped to what the survivors carry and to normal operation's
 /// limits, their clocks and TFLOPS. Kinds no rack is built for are left out.
 std::vector<FailureCase> failureCases(const core::Design& d, const power::PowerResult& power,

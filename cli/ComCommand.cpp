@@ -136,8 +136,11 @@ int runCom(const ComArgs& a)
                              .dump(2)
                       << "\n";
         } else {
-            std::printf("COM %.2f dB (%s at %.1f dB, profile %s)\n", r.comDb, r.pass ? "PASS" : "FAIL", p.passDb,
-                        p.name.c_str());
+            // Within 0.005 dB of the threshold two decimals would read as the threshold itself
+            // ("COM 3.00 dB (FAIL at 3.0 dB)" for 2.999): three there.
+            std::printf(std::fabs(r.comDb - p.passDb) < 0.005 ? "COM %.3f dB (%s at %.1f dB, profile %s)\n"
+                                                               : "COM %.2f dB (%s at %.1f dB, profile %s)\n",
+                        r.comDb, r.pass ? "PASS" : "FAIL", p.passDb, p.name.c_str());
             std::printf("  insertion loss at Nyquist %.2f dB (%.4g GHz)\n", r.ilNyquistDb, p.baudHz / 2e9);
             std::printf("  signal A_s %.2f mV, noise A_ni %.2f mV at DER %.0e, eye height %.2f mV, width %.2f UI\n",
                         r.signalV * 1e3, r.noiseV * 1e3, p.der, r.eyeHeightV * 1e3, r.eyeWidthUi);

@@ -108,7 +108,13 @@ int main(int argc, char** argv)
     parser.addOption(slice);
     parser.process(app);
 
-    const QString catalog = QString::fromStdString(rdt::analysis::dataDir() + "/catalog");
+    QString catalog;
+    try {
+        catalog = QString::fromStdString(rdt::analysis::dataDir() + "/catalog");
+    } catch (const rdt::core::InputError& e) {
+        std::fprintf(stderr, "rdt-studio: error: %s\n", e.what());
+        return 2;
+    }
     const bool screenshot = parser.isSet(shot);
     rdt::gui::MainWindow window(catalog, !screenshot);
     const QStringList files = parser.positionalArguments();

@@ -1,5 +1,6 @@
 #include "signal/ChannelSpec.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "core/Yaml.h"
@@ -91,7 +92,16 @@ Network synthesiseChannelText(const std::string& text, const std::string& path)
             if (measured.ports() != 4 && measured.ports() != 2)
                 fileField.fail("a measured segment must be a 2-port or a 4-port (through 1→2, 3→4); \"" +
                                core::clipped(file) + "\" has " + std::to_string(measured.ports()) + " ports");
-            // Below the first point the response is carried to DC; above the last it is unknown.
+            // Below the first point the response is carried to DC, which a segment measured from far
+            // above the spec's start would make up (the KR4 through from 12 GHz on became a file
+            // "from 0 Hz" and COM -8.63 dB; rdt com refuses such a file itself): at most 100 MHz
+            // above it, where measured data starts (10 or 50 MHz). Above the last point it is unknown.
+            if (measured.freqHz.front() > std::max(f.front(), 100e6) * (1 + 1e-9))
+                fileField.fail("\"" + core::clipped(file) + "\" is measured from " +
+                               core::formatQuantity(measured.freqHz.front(), Dimension::Frequency) +
+                               ": below that its response would be made up down to the spec's " +
+                               core::formatQuantity(f.front(), Dimension::Frequency) +
+                               "; a measured segment must start at or below 100 MHz (or the spec's frequency.from)");
             if (f.back() > measured.freqHz.back() * (1 + 1e-9))
                 fileField.fail("\"" + core::clipped(file) + "\" is measured up to " +
                                core::formatQuantity(measured.freqHz.back(), Dimension::Frequency) +

@@ -112,7 +112,7 @@ TEST_CASE("failure cases: the example's three battery shelves carry an outage at
     CHECK(outage->racksLimited == 0);
 }
 
-TEST_CASE("failure cases: a design without batteries has no outage case", "[power][throughput][failure]")
+TEST_CASE("failure cases: without batteries an outage stops every GPU, and the case says so", "[power][throughput][failure]")
 {
     std::string text = test::slurp(kCatalina);
     for (const char* id : {"bbu-a", "bbu-b", "bbu-c"}) {
@@ -128,5 +128,36 @@ TEST_CASE("failure cases: a design without batteries has no outage case", "[powe
         CHECK_FALSE(r.capOnBattery.possible);
         CHECK(r.fails("orv3.bbu.holdup"));
     }
-    CHECK_FALSE(failureCase(none, "utility outage (on battery)"));
+    // The case is reported (it was left out, and the summary read "every rack keeps its clocks").
+    const analysis::FailureCase* outage = failureCase(none, "utility outage (on battery)");
+    REQUIRE(outage);
+    CHECK(outage->racksLimited == 4);
+    CHECK(outage->racksUnfeedable == 4);
+    CHECK(outage->sustainedPflops16 == 0.0);
+
+    // Pod 2's racks without batteries beside pod 1's with three: only pod 2's GPUs stop.
+    std::string mixed = test::slurp(kCatalina);
+    const std::string templ = "templates:\n  catalina:\n";
+    const std::size_t t0 = mixed.find(templ), t1 = mixed.find("\nlayout:");
+    REQUIRE(t0 != std::string::npos);
+    REQUIRE(t1 != std::string::npos);
+    std::string bare = mixed.substr(t0 + templ.size(), t1 - t0 - templ.size());
+    for (const char* id : {"bbu-a", "bbu-b", "bbu-c"}) {
+        const std::size_t at = bare.find(std::string("id: ") + id + "}");
+        REQUIRE(at != std::string::npos);
+        const std::size_t begin = bare.rfind('\n', at) + 1, end = bare.find('\n', at) + 1;
+        bare.erase(begin, end - begin);
+    }
+    mixed.insert(t1, "\n  bare:\n" + bare);
+    const std::size_t pod2 = mixed.find("id: pod2");
+    REQUIRE(pod2 != std::string::npos);
+    std::size_t use = mixed.find("template: catalina", pod2);
+    REQUIRE(use != std::string::npos);
+    mixed.replace(use, 18, "template: bare");
+    const analysis::RunResult half = run(mixed);
+    const analysis::FailureCase* some = failureCase(half, "utility outage (on battery)");
+    REQUIRE(some);
+    CHECK(some->racksUnfeedable == 2);
+    CHECK(some->sustainedPflops16 > 0.0);
+    CHECK(some->sustainedPflops16 < half.throughput->sustainedPflops16);
 }

@@ -80,4 +80,12 @@ TEST_CASE("an RDT_DATA_DIR without a catalog is refused by name before anything 
     CHECK(r.code == 2);
     CHECK_THAT(r.out, Contains("RDT_DATA_DIR: " + dir.path + " holds no catalog/ folder"));
     CHECK_THAT(r.out, !Contains("nccl.yaml"));
+    // The studio refuses it the same way (it aborted on the uncaught error).
+    if (fs::exists(RDT_BIN_DIR "/rdt-studio")) {
+        const rdt::test::Run studio = runAt("QT_QPA_PLATFORM=offscreen " RDT_BIN_DIR "/rdt-studio",
+                                            "--screenshot " + dir.path + "/x.png data/designs/single-rack.yaml", dir.path);
+        INFO(studio.out);
+        CHECK(studio.code == 2);
+        CHECK_THAT(studio.out, Contains("rdt-studio: error: ") && Contains(dir.path + " holds no catalog/ folder"));
+    }
 }

@@ -240,9 +240,13 @@ TEST_CASE("channel specs: a segment limit, and a measured segment's errors locat
     // A missing file, a malformed file and a file measured over too narrow a band: the spec's line and
     // field first, the Touchstone file's own location after it.
     d.write("bad.s2p", "# GHz S MA R 50\n1 0.1 0 0.9 0 0.9 zero 0.1 0\n");
-    d.write("narrow.s2p", "# GHz S MA R 50\n1 0.1 0 0.9 0 0.9 0 0.1 0\n20 0.1 0 0.5 0 0.5 0 0.1 0\n");
-    const std::pair<std::string, std::string> cases[] = {
-        {"missing.s2p", "cannot open file"}, {"bad.s2p", "bad.s2p:2"}, {"narrow.s2p", "measured up to 20 GHz"}};
+    d.write("narrow.s2p", "# GHz S MA R 50\n0.05 0.1 0 0.9 0 0.9 0 0.1 0\n20 0.1 0 0.5 0 0.5 0 0.1 0\n");
+    // From 1 GHz on: below it the response would be made up down to 0 Hz (from 100 MHz it is taken).
+    d.write("high.s2p", "# GHz S MA R 50\n1 0.1 0 0.9 0 0.9 0 0.1 0\n40 0.1 0 0.5 0 0.5 0 0.1 0\n");
+    const std::pair<std::string, std::string> cases[] = {{"missing.s2p", "cannot open file"},
+                                                         {"bad.s2p", "bad.s2p:2"},
+                                                         {"narrow.s2p", "measured up to 20 GHz"},
+                                                         {"high.s2p", "is measured from 1 GHz"}};
     for (const auto& [file, what] : cases) {
         const std::string spec = d.write("spec.yaml", "frequency: {from: 0 Hz, to: 40 GHz, step: 100 MHz}\n"
                                                       "segments:\n  - {kind: twinax, length: 1 m}\n"
