@@ -224,8 +224,8 @@ void checkHoldup(core::CheckContext& ctx)
                 : "BBU energy " + formatQuantity(r.bbuEnergyJ, Dimension::Energy) + " at " +
                       formatQuantity(r.itLoadW, Dimension::Power);
         ctx.report(rack.id,
-                   "battery hold-up " + formatQuantity(r.bbuHoldupS, Dimension::Time) + " is below the required " +
-                       formatQuantity(required, Dimension::Time) + ": " + why,
+                   "battery hold-up " + core::formatQuantityBeside(r.bbuHoldupS, required, Dimension::Time) +
+                       " is below the required " + formatQuantity(required, Dimension::Time) + ": " + why,
                    r.bbuHoldupS, required, "s", rack.loc);
     });
 }
