@@ -19,6 +19,14 @@ namespace {
 
 const std::string kThru = std::string(RDT_SOURCE_DIR) + "/data/channels/kr4-example2/example2_THRU.s4p";
 
+/// `com_dB` of rdt com --json's output.
+double comDb(const std::string& json)
+{
+    const auto at = json.find("\"com_dB\":");
+    REQUIRE(at != std::string::npos);
+    return std::stod(json.substr(at + 9));
+}
+
 /// The through's data at every `every`-th frequency (a 4-port's four lines each), its option line
 /// with `unit` in place of MHz.
 void decimated(const std::string& to, int every, const std::string& unit = "MHz")
@@ -73,12 +81,7 @@ TEST_CASE("rdt com refuses a frequency step too coarse for the pulse it sums, na
     INFO(f.out);
     REQUIRE(f.code == 0);
     REQUIRE(own.code == 0);
-    const auto num = [](const std::string& json) {
-        const auto at = json.find("\"com_dB\":");
-        REQUIRE(at != std::string::npos);
-        return std::stod(json.substr(at + 9));
-    };
-    CHECK(num(f.out) == Approx(num(own.out)).margin(0.1));
+    CHECK(comDb(f.out) == Approx(comDb(own.out)).margin(0.1));
 }
 
 namespace {
@@ -129,11 +132,6 @@ TEST_CASE("rdt com refuses data that starts too high to know the channel down to
     INFO(u.out);
     REQUIRE(u.code == 0);
     REQUIRE(own.code == 0);
-    const auto num = [](const std::string& json) {
-        const auto at = json.find("\"com_dB\":");
-        REQUIRE(at != std::string::npos);
-        return std::stod(json.substr(at + 9));
-    };
     // Data from 50 MHz is within 0.1 dB of the whole file's COM.
-    CHECK(num(u.out) == Approx(num(own.out)).margin(0.1));
+    CHECK(comDb(u.out) == Approx(comDb(own.out)).margin(0.1));
 }
