@@ -60,7 +60,10 @@ Choice choose()
 
 std::string dataDir()
 {
-    return choose().dir;
+    // Chosen once a process (33 callers, some per sweep variant); a refusal is thrown again on
+    // each call, since a static whose initialiser throws is initialised again next time.
+    static const Choice chosen = choose();
+    return chosen.dir;
 }
 
 std::string dataDirOrigin()
