@@ -184,6 +184,8 @@ std::vector<FailureCase> failureCases(const core::Design& d, const power::PowerR
         const char* rule;
         power::CapAdvice power::RackPower::*advice;
         bool (*applies)(const power::RackPower&);
+        /// Racks with GPUs the case cannot judge from the design (counted, said in every output).
+        bool (*notJudged)(const power::RackPower&) = nullptr;
     };
     const Kind kinds[] = {
         {"rectifier lost", "orv3.shelf.n1", &power::RackPower::capN1,
@@ -192,10 +194,14 @@ std::vector<FailureCase> failureCases(const core::Design& d, const power::PowerR
          [](const power::RackPower& r) { return r.shelves.size() >= 2; }},
         {"feed lost", "orv3.feed.loss", &power::RackPower::capFeedLostCase,
          [](const power::RackPower& r) { return !std::isnan(r.capacityFeedLossW); }},
-        // Every fed rack with GPUs: one without a battery stops with the AC (a design with no
-        // battery at all says so here too, beside its orv3.bbu.holdup errors).
+        // Every fed rack with GPUs on its busbar: one without a battery stops with the AC (a design
+        // with no battery at all says so here too, beside its orv3.bbu.holdup errors). A rack whose
+        // load takes AC directly (a 19 in rack of AC-supplied servers) rides through on the
+        // facility's UPS, which a design does not describe: not judged, and said so (until
+        // 2026-12-07 such racks read "0 PFLOPS in all" with no rule violated).
         {"utility outage (on battery)", "orv3.bbu.holdup", &power::RackPower::capOnBattery,
-         [](const power::RackPower& r) { return r.fed && r.gpus > 0; }},
+         [](const power::RackPower& r) { return r.fed && r.gpus > 0 && r.itLoadW > 0; },
+         [](const power::RackPower& r) { return r.fed && r.gpus > 0 && !(r.itLoadW > 0); }},
     };
     const std::vector<double> normal = normalRackCaps(d, power);
     std::vector<FailureCase> out;
@@ -208,6 +214,10 @@ std::vector<FailureCase> failureCases(const core::Design& d, const power::PowerR
         for (std::size_t ri = 0; ri < caps.size() && ri < power.racks.size(); ++ri) {
             const power::RackPower& r = power.racks[ri];
             applies = applies || k.applies(r);
+            if (k.notJudged && k.notJudged(r)) {
+                c.racksNotJudged += 1;
+                continue;
+            }
             const power::CapAdvice& a = r.*k.advice;
             if (!a.needed)
                 continue;
@@ -218,7 +228,7 @@ std::vector<FailureCase> failureCases(const core::Design& d, const power::PowerR
                 c.lowestCapW = tighter(c.lowestCapW, cap);
             caps[ri] = cap;
         }
-        if (!applies)
+        if (!applies && c.racksNotJudged == 0)
             continue;
         summarise(c, buildClasses(d, chassisClocks(d, caps, thermal), mfu));
         out.push_back(c);

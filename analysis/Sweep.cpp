@@ -16,6 +16,7 @@
 
 #include "core/Units.h"
 #include "core/Yaml.h"
+#include "room/FieldSolver.h"
 
 namespace rdt::analysis {
 
@@ -410,6 +411,10 @@ VariantResult runVariant(const SweepSpec& spec, std::size_t index)
             out.acInputW = r.power->cluster.acInputW;
         }
         out.ok = true;
+    } catch (const room::FieldConvergenceError& e) {
+        out.ok = false;
+        out.notConverged = true;
+        out.error = e.what();
     } catch (const std::exception& e) {
         out.ok = false;
         out.error = e.what();

@@ -53,6 +53,7 @@ struct VariantResult {
     std::size_t index = 0;
     bool ok = false;
     std::string error; ///< why the variant failed (ok false)
+    bool notConverged = false; ///< it failed because a solver did not converge (rdt check's exit 4)
     int errors = 0, warnings = 0;
     int targetsFailed = 0, targets = 0;
     double sustainedPflops = NAN, peakPflops = NAN;

@@ -97,22 +97,23 @@ std::string encodeVariant(const VariantResult& r, bool betweenRanks)
     const auto wire = [betweenRanks](double v) {
         return betweenRanks && std::isinf(v) ? nlohmann::json(v > 0 ? "inf" : "-inf") : jsonNumber(v);
     };
-    return nlohmann::json{{"i", r.index},
+    return nlohmann::json{{"index", r.index},
                           {"ok", r.ok},
                           {"error", r.error},
-                          {"e", r.errors},
-                          {"w", r.warnings},
-                          {"tf", r.targetsFailed},
-                          {"t", r.targets},
-                          {"sus", wire(r.sustainedPflops)},
-                          {"peak", wire(r.peakPflops)},
-                          {"in", wire(r.maxInletC)},
-                          {"tj", wire(r.maxJunctionC)},
-                          {"thr", r.throttled},
-                          {"it", wire(r.itLoadW)},
-                          {"ac", wire(r.acInputW)},
-                          {"rules", r.failedRules},
-                          {"s", r.seconds}}
+                          {"not_converged", r.notConverged},
+                          {"errors", r.errors},
+                          {"warnings", r.warnings},
+                          {"targets_failed", r.targetsFailed},
+                          {"targets", r.targets},
+                          {"sustained_pflops_bf16", wire(r.sustainedPflops)},
+                          {"peak_pflops_bf16", wire(r.peakPflops)},
+                          {"max_inlet_degC", wire(r.maxInletC)},
+                          {"max_gpu_junction_degC", wire(r.maxJunctionC)},
+                          {"throttled_chassis", r.throttled},
+                          {"it_load_W", wire(r.itLoadW)},
+                          {"facility_ac_W", wire(r.acInputW)},
+                          {"failed_rules", r.failedRules},
+                          {"seconds", r.seconds}}
         .dump();
 }
 
@@ -125,22 +126,23 @@ VariantResult decodeVariant(const std::string& text)
         return j[k].is_null() ? NAN : j[k].get<double>();
     };
     VariantResult r;
-    r.index = j["i"].get<std::size_t>();
+    r.index = j["index"].get<std::size_t>();
     r.ok = j["ok"];
     r.error = j["error"];
-    r.errors = j["e"];
-    r.warnings = j["w"];
-    r.targetsFailed = j["tf"];
-    r.targets = j["t"];
-    r.sustainedPflops = num("sus");
-    r.peakPflops = num("peak");
-    r.maxInletC = num("in");
-    r.maxJunctionC = num("tj");
-    r.throttled = j["thr"];
-    r.itLoadW = num("it");
-    r.acInputW = num("ac");
-    r.failedRules = j["rules"];
-    r.seconds = j["s"];
+    r.notConverged = j["not_converged"];
+    r.errors = j["errors"];
+    r.warnings = j["warnings"];
+    r.targetsFailed = j["targets_failed"];
+    r.targets = j["targets"];
+    r.sustainedPflops = num("sustained_pflops_bf16");
+    r.peakPflops = num("peak_pflops_bf16");
+    r.maxInletC = num("max_inlet_degC");
+    r.maxJunctionC = num("max_gpu_junction_degC");
+    r.throttled = j["throttled_chassis"];
+    r.itLoadW = num("it_load_W");
+    r.acInputW = num("facility_ac_W");
+    r.failedRules = j["failed_rules"];
+    r.seconds = j["seconds"];
     return r;
 }
 

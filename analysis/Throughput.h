@@ -121,6 +121,9 @@ struct FailureCase {
     /// with a GPU slowed by heat that its fans no longer hold.
     int racksLimited = 0;
     int racksUnfeedable = 0;     ///< of those, racks no cap down to the GPUs' minimum brings within
+    /// Racks with GPUs the case cannot judge from the design, at their normal clocks in its figures:
+    /// in the utility outage, racks whose load takes AC directly (the facility's UPS carries them).
+    int racksNotJudged = 0;
     double lowestCapW = NAN;     ///< the lowest per-GPU cap a rack needs (NaN: none limited or none can)
     double clockRatio = NAN;     ///< the slowest GPU's clock / peak clock
     double sustainedTflops16PerGpu = NAN; ///< the slowest class' 16-bit tensor TFLOPS per GPU at the MFU

@@ -31,12 +31,21 @@ int report(const SweepArgs& a, const analysis::SweepSpec& spec, std::vector<anal
         analysis::writeSweep(a.output, spec, results);
     const std::vector<std::string> frontier = analysis::sweepFrontier(spec, results);
     double busy = 0;
-    std::size_t failed = 0, passing = 0;
+    std::size_t failed = 0, passing = 0, unconverged = 0, violating = 0;
     for (const auto& r : results) {
         busy += r.seconds;
         failed += r.ok ? 0 : 1;
+        unconverged += r.notConverged ? 1 : 0;
+        violating += r.ok && r.errors > 0 ? 1 : 0;
         passing += r.passes() ? 1 : 0;
     }
+    // rdt check's exit codes over the variants (until 2026-12-07 a sweep exited 0 even when none ran):
+    // 2 a variant failed to run on its input, else 4 one did not converge, else 1 one violates an
+    // error-severity rule, else 0. A target missed is in the table and the frontier, as in rdt check.
+    const int code = failed > unconverged ? kExitBadInput
+                     : unconverged > 0    ? kExitNotConverged
+                     : violating > 0      ? kExitViolations
+                                          : kExitOk;
     if (a.json) {
         nlohmann::json vs = nlohmann::json::array();
         for (const auto& r : results) {
@@ -52,7 +61,7 @@ int report(const SweepArgs& a, const analysis::SweepSpec& spec, std::vector<anal
                                     {"wall_s", wall},       {"workers", workers}}
                          .dump(2)
                   << "\n";
-        return kExitOk;
+        return code;
     }
     std::printf("sweep %s: %zu variants of %s on %d %s, %.1f s (%.1f s of runs, %.2fx)\n", spec.file.c_str(),
                 results.size(), spec.design.c_str(), workers, workers == 1 ? "worker" : "workers", wall, busy,
@@ -89,7 +98,10 @@ int report(const SweepArgs& a, const analysis::SweepSpec& spec, std::vector<anal
         std::printf("frontier: %s\n", f.c_str());
     if (!a.output.empty())
         std::printf("wrote %s\n", a.output.c_str());
-    return kExitOk;
+    if (failed > 0)
+        std::fprintf(stderr, "rdt: %zu of %zu variants failed to run (%zu did not converge): exit %d\n", failed,
+                     results.size(), unconverged, code);
+    return code;
 }
 
 #ifdef RDT_HAVE_MPI

@@ -83,8 +83,16 @@ void failureLines(std::ostream& out, const analysis::ThroughputResult& t)
                 << " kinds (a second airflow solve of every rack); --scenario fan-fail=1 solves it\n";
             continue;
         }
+        const std::string notJudged =
+            f.racksNotJudged > 0
+                ? "not judged for " + plural(static_cast<std::size_t>(f.racksNotJudged), "rack", "racks") +
+                      " whose load takes AC directly (the facility's UPS carries them; the design does not describe it)"
+                : std::string();
         if (f.racksLimited == 0) {
-            unaffected.push_back(f.name);
+            if (notJudged.empty())
+                unaffected.push_back(f.name);
+            else
+                out << "failure  with a " << f.name << ": " << notJudged << "\n";
             continue;
         }
         // A supply failure names the cap the survivors carry; a failed rotor slows GPUs by heat.
@@ -100,6 +108,8 @@ void failureLines(std::ostream& out, const analysis::ThroughputResult& t)
         } else
             what = plural(static_cast<std::size_t>(f.racksLimited), "rack", "racks") + " with GPUs slowed by heat";
         char buf[320];
+        if (!notJudged.empty())
+            what += "; " + notJudged;
         std::snprintf(buf, sizeof buf, "failure  with a %s: %s, clock %.0f %%, %.0f TFLOPS %s sustained per GPU, %.3g %s in all\n",
                       f.name.c_str(), what.c_str(), f.clockRatio * 100, f.sustainedTflops16PerGpu,
                       dtypeLabel(t.dtype16).c_str(),

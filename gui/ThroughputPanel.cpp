@@ -403,17 +403,25 @@ QString failureText(const analysis::ThroughputResult& t)
                            .arg(name)
                            .arg(analysis::kRotorCaseMaxRacks)
                            .arg(analysis::kRotorCaseMaxDistinct);
-        else if (f.racksLimited == 0)
+        else if (f.racksLimited == 0 && f.racksNotJudged == 0)
             kept << name;
+        else if (f.racksLimited == 0)
+            limited << QObject::tr("with a %1: not judged for %2 rack(s) whose load takes AC directly "
+                                   "(the facility's UPS carries them)")
+                           .arg(name)
+                           .arg(f.racksNotJudged);
         else
-            limited << QObject::tr("with a %1: %2%3 rack(s) limited, clock %4 %, %5 TFLOPS per GPU")
+            limited << QObject::tr("with a %1: %2%3 rack(s) limited, clock %4 %, %5 TFLOPS per GPU%6")
                            .arg(name)
                            .arg(std::isnan(f.lowestCapW)
                                     ? QString()
                                     : QObject::tr("%1 W cap, ").arg(std::floor(f.lowestCapW), 0, 'f', 0))
                            .arg(f.racksLimited)
                            .arg(f.clockRatio * 100, 0, 'f', 1)
-                           .arg(f.sustainedTflops16PerGpu, 0, 'f', 0);
+                           .arg(f.sustainedTflops16PerGpu, 0, 'f', 0)
+                           .arg(f.racksNotJudged > 0
+                                    ? QObject::tr(" (%1 rack(s) taking AC directly not judged)").arg(f.racksNotJudged)
+                                    : QString());
     }
     if (!kept.isEmpty())
         limited << QObject::tr("with a %1: every rack keeps its normal-operation clocks%2")

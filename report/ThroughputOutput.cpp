@@ -90,6 +90,7 @@ json throughputJson(const ThroughputResult& t)
                             {"rule", f.rule},
                             {"racks_limited", f.racksLimited},
                             {"racks_unfeedable", f.racksUnfeedable},
+                            {"racks_not_judged", f.racksNotJudged},
                             {"lowest_gpu_cap_W", jsonNumber(f.lowestCapW)},
                             {"clock_ratio", jsonNumber(f.clockRatio)},
                             {"sustained_tflops16_per_gpu", jsonNumber(f.sustainedTflops16PerGpu)},
@@ -243,7 +244,8 @@ void writeThroughputGroup(hid_t file, const ThroughputResult& t)
 
     H5Table fc;
     const auto fName = fc.textColumn("case"), fRule = fc.textColumn("rule"), fLim = fc.intColumn("racks_limited", "1"),
-               fUnfed = fc.intColumn("racks_unfeedable", "1"), fCap = fc.realColumn("lowest_gpu_cap", "W"),
+               fUnfed = fc.intColumn("racks_unfeedable", "1"), fNot = fc.intColumn("racks_not_judged", "1"),
+               fCap = fc.realColumn("lowest_gpu_cap", "W"),
                fRatio = fc.realColumn("clock_ratio", "1"),
                fPer = fc.realColumn("sustained_tflops16_per_gpu", "TFLOP/s"),
                fAll = fc.realColumn("sustained_pflops16", "PFLOP/s"), fSolved = fc.intColumn("solved", "1");
@@ -253,6 +255,7 @@ void writeThroughputGroup(hid_t file, const ThroughputResult& t)
         fc.set(fRule, x.rule);
         fc.set(fLim, static_cast<long long>(x.racksLimited));
         fc.set(fUnfed, static_cast<long long>(x.racksUnfeedable));
+        fc.set(fNot, static_cast<long long>(x.racksNotJudged));
         fc.set(fCap, x.lowestCapW);
         fc.set(fRatio, x.clockRatio);
         fc.set(fPer, x.sustainedTflops16PerGpu);

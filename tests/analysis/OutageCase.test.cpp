@@ -188,3 +188,29 @@ TEST_CASE("orv3.bbu.holdup just over its limit says the hold-up to the figure th
         }
     CHECK(found == 4);
 }
+
+TEST_CASE("the utility outage is not judged for racks whose load takes AC directly, and says so",
+          "[power][throughput][failure]")
+{
+    // The RSC example's DGX A100 take AC from their own supplies; the facility's UPS, which a design
+    // does not describe, carries them through an outage. The case read "the GPUs' minimum per-GPU
+    // cap in 1,000 racks, clock 0 %, 0 PFLOPS in all" with 0 errors (trust review, 2026-12-07).
+    analysis::RunOptions o;
+    o.designPath = RDT_SOURCE_DIR "/data/designs/meta-rsc-a100.yaml";
+    core::Progress quiet;
+    const analysis::RunResult r = analysis::run(o, quiet);
+    const analysis::FailureCase* outage = failureCase(r, "utility outage (on battery)");
+    REQUIRE(outage);
+    CHECK(outage->racksNotJudged == 1000);
+    CHECK(outage->racksLimited == 0);
+    CHECK(outage->racksUnfeedable == 0);
+    CHECK(outage->sustainedPflops16 == Approx(r.throughput->sustainedPflops16).epsilon(1e-12));
+    for (const core::Violation& v : r.violations)
+        CHECK(v.rule != "orv3.bbu.holdup");
+
+    // A busbar-fed rack is still judged: the Catalina example counts none as not judged.
+    const analysis::RunResult cat = run(test::slurp(kCatalina));
+    const analysis::FailureCase* judged = failureCase(cat, "utility outage (on battery)");
+    REQUIRE(judged);
+    CHECK(judged->racksNotJudged == 0);
+}

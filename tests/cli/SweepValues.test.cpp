@@ -31,7 +31,7 @@ std::string spec(const std::string& dir, const std::string& axes)
 std::vector<std::string> rules(const json& variant)
 {
     std::vector<std::string> out;
-    std::string r = variant["rules"].get<std::string>();
+    std::string r = variant["failed_rules"].get<std::string>();
     for (std::size_t at = 0; !r.empty() && at != std::string::npos;) {
         const std::size_t comma = r.find(',', at);
         out.push_back(r.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
@@ -80,8 +80,8 @@ TEST_CASE("sweep: the 35 degC point of a 0.1 K range has rdt check's verdicts at
         CAPTURE(i);
         const json c = json::parse(
             test::runRdt("check data/designs/single-rack.yaml --json --inlet " + std::string(inlets[i]), false).out);
-        CHECK(v[i]["e"] == c["counts"]["errors"]);
-        CHECK(v[i]["w"] == c["counts"]["warnings"]);
+        CHECK(v[i]["errors"] == c["counts"]["errors"]);
+        CHECK(v[i]["warnings"] == c["counts"]["warnings"]);
         std::set<std::string> checked;
         for (const json& x : c["violations"])
             if (x["severity"] == "error") // the sweep lists the error rules

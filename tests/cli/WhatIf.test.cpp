@@ -70,7 +70,7 @@ TEST_CASE("a sweep's refused value fails its variant with the design file's word
                            "  - {axis: gpu_cap, values: [150 W, 600 W]}\n";
     const Run w = runRdt("sweep " + spec);
     INFO(w.out);
-    CHECK(w.code == 0);
+    CHECK(w.code == 2); // a variant failed to run on its input
     // Before: 150 W ran clamped to 200 W and the variant passed.
     CHECK_THAT(w.out, Contains("1 failed to run") && Contains("cap.yaml:4:5: axes[0] (gpu_cap 150 W)") &&
                           Contains("\"150 W\" is outside the allowed range 200 W … 700 W"));
