@@ -17,7 +17,11 @@ int runNetBoxImport(const std::string& dump, const std::string& output, const st
         const std::string baseText = base.empty() ? std::string() : core::readTextFile(base);
         const core::NetBoxImport in = core::importNetBox(dump, *catalog, baseText, base);
         // The written design must load: check it before it replaces anything.
-        (void)core::loadDesignText(in.yaml, output, catalogDir, catalog);
+        try {
+            (void)core::loadDesignText(in.yaml, output, catalogDir, catalog);
+        } catch (const core::InputError& e) {
+            throw core::importErrorAtSource(e, in, base); // at the device or base file, not the unwritten one
+        }
         core::writeFileAtomic(output, in.yaml, "-o");
         std::printf("%s: %zu sites, %zu racks, %zu devices placed\n", output.c_str(), in.sites, in.racks, in.devices);
         if (in.powerFeeds > 0 || in.powerCables > 0)

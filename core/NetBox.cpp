@@ -66,6 +66,7 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
     struct RackOut {
         std::string name, type;
         std::vector<std::pair<int, std::string>> slots; // ou, YAML flow map
+        std::vector<SourceLoc> slotFrom;                // the device row each slot came from
         std::set<std::string> feedsUsed;                // by its shelves' power cables
         std::vector<std::string> shelvesWithoutFeed;
     };
@@ -137,8 +138,10 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
             w = &p->rows.back();
         }
         w->racks.push_back(idOf(r.value));
-        rackOut[idOf(r.value)] = {str(r.value, "name"), type, {}, {}, {}};
+        rackOut[idOf(r.value)] = {str(r.value, "name"), type, {}, {}, {}, {}};
     }
+    std::vector<std::string> leftOut;                           // supplies not live
+    std::map<std::string, std::vector<std::string>> notActive; // status → devices placed
     for (const Row& d : devices) {
         const std::string name = str(d.value, "name");
         const long long rack = refId(d.value, "rack");
@@ -159,6 +162,29 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
                  "device \"" + name + "\" sits at position " + number(ou) + ": rdt places parts at whole OpenU from 1");
         if (name.empty())
             fail(d, "name", "a racked device needs a name (it becomes the slot's id)");
+        // A supply (power or battery shelf, CDU) that is not live adds no capacity: left out and
+        // listed. Any other part is placed whatever its status: a load counts (until 2026-12-07
+        // offline, failed and decommissioning shelves were imported as capacity).
+        const std::string slug = str(d.value["device_type"], "slug");
+        const PartKind kind = catalog.find(slug)->kind;
+        const bool supply = kind == PartKind::PowerShelf || kind == PartKind::BbuShelf || kind == PartKind::Cdu;
+        const std::string status = statusOf(d.value);
+        if (supply && (status == "offline" || status == "failed" || status == "decommissioning" ||
+                       status == "inventory")) {
+            leftOut.push_back(name + " (" + slug + ", " + status + ")");
+            continue;
+        }
+        if (supply) {
+            const auto it = cab.deviceFeeds.find(idOf(d.value));
+            if (it != cab.deviceFeeds.end() &&
+                std::all_of(it->second.begin(), it->second.end(),
+                            [&](const auto& fc) { return cab.deadFeeds.count(fc.first) > 0; })) {
+                leftOut.push_back(name + " (" + slug + ", on " + cab.deadFeeds.at(it->second.front().first) + ")");
+                continue;
+            }
+        }
+        if (!status.empty() && status != "active")
+            notActive[status].push_back(name);
         std::string slot =
             "{ou: " + number(ou) + ", part: " + str(d.value["device_type"], "slug") + ", id: " + netbox::quoted(name);
         const json cf = d.value.value("custom_fields", json::object());
@@ -202,6 +228,9 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
                  "device \"" + name + "\": rdt_feed is " + core::clipped(cf["rdt_feed"].dump()) + "; it takes A or B");
         std::string feed =
             cf.contains("rdt_feed") && cf["rdt_feed"].is_string() ? cf["rdt_feed"].get<std::string>() : "";
+        if (!feed.empty() && feed != "A" && feed != "B")
+            fail(d, "custom_fields.rdt_feed",
+                 "device \"" + name + "\": rdt_feed is " + netbox::quoted(feed) + "; it takes A or B");
         const bool shelf = catalog.find(str(d.value["device_type"], "slug"))->kind == PartKind::PowerShelf;
         if (const auto it = cab.deviceFeeds.find(idOf(d.value)); it != cab.deviceFeeds.end()) {
             std::set<std::string> letters;
@@ -228,8 +257,21 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
             slot += ", feed: " + feed;
         slot += "}";
         rackOut[rack].slots.emplace_back(static_cast<int>(ou), slot);
+        rackOut[rack].slotFrom.push_back(d.loc);
         ++out.devices;
     }
+    if (!leftOut.empty()) {
+        std::string list;
+        for (std::size_t i = 0; i < leftOut.size() && i < 10; ++i)
+            list += (i ? "; " : "") + leftOut[i];
+        out.notes.push_back("left out, as supplies that are not live add no capacity: " +
+                            std::to_string(leftOut.size()) + (leftOut.size() == 1 ? " device: " : " devices: ") +
+                            list + (leftOut.size() > 10 ? "; …" : ""));
+    }
+    for (const auto& [status, names] : notActive)
+        out.notes.push_back("placed although " + status + " in NetBox (counted as designed): " +
+                            std::to_string(names.size()) + (names.size() == 1 ? " device, " : " devices, first ") +
+                            names.front());
     for (const auto& [id, r] : rackOut)
         if (!r.shelvesWithoutFeed.empty() && !r.feedsUsed.empty())
             throw InputError(SourceLoc{dir, 0, 0, "cables"},
@@ -257,6 +299,7 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
         doc = "rdt: 1\nname: netbox-import\n";
     }
     doc += "# Layout imported from the NetBox export in " + dir + " (rdt import netbox).\nlayout:\n  halls:\n";
+    out.layoutLine = static_cast<int>(std::count(doc.begin(), doc.end(), '\n')) - 1;
     for (const HallOut& h : halls) {
         doc += "    - id: " + netbox::quoted(h.id) + "\n";
         auto rows = [&](const std::vector<RowOut>& rs, const std::string& in) {
@@ -273,11 +316,18 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
                             if (r.feedsUsed.count(f.substr(0, 1)))
                                 doc += in + "          " + f + "\n";
                     }
-                    std::stable_sort(r.slots.begin(), r.slots.end(),
-                                     [](const auto& a, const auto& b) { return a.first < b.first; });
+                    std::vector<std::size_t> order(r.slots.size());
+                    for (std::size_t k = 0; k < order.size(); ++k)
+                        order[k] = k;
+                    std::stable_sort(order.begin(), order.end(),
+                                     [&](std::size_t a, std::size_t b) { return r.slots[a].first < r.slots[b].first; });
                     doc += in + "        slots:" + (r.slots.empty() ? " []\n" : "\n");
-                    for (const auto& [ou, s] : r.slots)
-                        doc += in + "          - " + s + "\n";
+                    for (std::size_t k : order) {
+                        // The line the loader will name, and the device row it came from.
+                        out.origins.emplace_back(static_cast<int>(std::count(doc.begin(), doc.end(), '\n')) + 1,
+                                                 r.slotFrom[k]);
+                        doc += in + "          - " + r.slots[k].second + "\n";
+                    }
                     ++out.racks;
                 }
             }
@@ -314,6 +364,37 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
     out.sites = halls.size();
     out.yaml = std::move(doc);
     return out;
+}
+
+InputError importErrorAtSource(const InputError& e, const NetBoxImport& in, const std::string& baseName)
+{
+    const int line = e.loc().line;
+    for (const auto& [l, from] : in.origins) {
+        if (l != line)
+            continue;
+        // The slot's field back to the device's: its custom field, name, position or type.
+        const std::string& path = e.loc().path;
+        const std::size_t dot = path.rfind('.');
+        const std::string key = dot == std::string::npos ? std::string() : path.substr(dot + 1);
+        static const std::map<std::string, std::string> field = {
+            {"gpu_power_cap", "custom_fields.rdt_gpu_power_cap"},
+            {"utilisation", "custom_fields.rdt_utilisation"},
+            {"failed_fans", "custom_fields.rdt_failed_fans"},
+            {"feed", "custom_fields.rdt_feed"},
+            {"id", "name"},
+            {"ou", "position"},
+            {"part", "device_type.slug"}};
+        SourceLoc at = from;
+        if (const auto it = field.find(key); it != field.end())
+            at.path += "." + it->second;
+        return InputError(at, e.message() + " (line " + std::to_string(line) + " of the design the import would write)");
+    }
+    if (line > 0 && line < in.layoutLine && !baseName.empty())
+        return InputError(SourceLoc{baseName, 0, 0, e.loc().path},
+                          e.message() + " (in what the import takes from the base design; line " +
+                              std::to_string(line) + " of the design it would write)");
+    return InputError(SourceLoc{e.loc().file, e.loc().line, e.loc().column, e.loc().path},
+                      e.message() + " (the design the import would write; not written)");
 }
 
 std::vector<std::string> exportNetBox(const Design& d, const std::string& dir, std::size_t pageSize)

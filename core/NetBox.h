@@ -34,7 +34,15 @@ struct NetBoxImport {
     long long powerCables = 0;      ///< power port → power feed cables (shelf feeds A/B)
     long long otherCables = 0;      ///< cables rdt does not model (listed in notes)
     std::vector<std::string> notes; ///< cable lengths applied to link classes, and what is not checked
+    /// Lines of `yaml` written from a NetBox device (its slot), with the device's row: an error the
+    /// design loader finds on such a line is the device's, told at its file and JSON path.
+    std::vector<std::pair<int, SourceLoc>> origins;
+    int layoutLine = 0; ///< the line `layout:` is on: lines above it come from the base design
 };
+
+/// `e` (the loader's error on the import's `yaml`) told where the user can fix it: at the NetBox
+/// device a slot line came from (its JSON path and the custom field), or at the base design.
+InputError importErrorAtSource(const InputError& e, const NetBoxImport& in, const std::string& baseName);
 
 /// Read a dump. Every device type must be a catalog part: all unknown ones are listed in one
 /// InputError (file and JSON path of the first of each). `baseText` (a design, may be empty) gives

@@ -145,6 +145,13 @@ CableSummary readCables(const std::string& dir, const std::map<long long, const 
             const std::string letter = i == 0 ? "A" : "B";
             out.feedLetter[list[i].first] = letter;
             const json& fv = f.value;
+            out.feedLoc[list[i].first] = f.loc;
+            // An offline or failed feed carries nothing: its shelves are left out (NetBox's power feed
+            // statuses are offline, active, planned and failed; until 2026-12-07 every feed counted).
+            if (const std::string st = statusOf(fv); st == "offline" || st == "failed") {
+                out.deadFeeds[list[i].first] = "power feed \"" + str(fv, "name") + "\", " + st + " in NetBox";
+                continue;
+            }
             if (str(fv.value("supply", json::object()), "value") == "dc")
                 fail(f, "supply",
                      "power feed \"" + str(fv, "name") + "\" is DC; rdt models AC feeds into ORv3 shelves");
@@ -154,9 +161,19 @@ CableSummary readCables(const std::string& dir, const std::map<long long, const 
                 available = fv["available_power"].get<double>();
                 how = "available_power";
             } else {
-                for (const char* k : {"voltage", "amperage", "max_utilization"})
+                for (const char* k : {"voltage", "amperage", "max_utilization"}) {
                     if (!fv.contains(k) || !fv[k].is_number())
                         fail(f, k, "power feed \"" + str(fv, "name") + "\" has no " + k + " (nor available_power)");
+                    const double v = fv[k].get<double>();
+                    if (!(v > 0) || !std::isfinite(v))
+                        fail(f, k, "power feed \"" + str(fv, "name") + "\": " + k + " is " + number(v) +
+                                       "; it must be positive");
+                }
+                // NetBox keeps max_utilization to 1-100 %: more would rate a feed above its breaker.
+                if (fv["max_utilization"].get<double>() > 100)
+                    fail(f, "max_utilization",
+                         "power feed \"" + str(fv, "name") + "\": max_utilization is " +
+                             number(fv["max_utilization"].get<double>()) + " %; it is at most 100 %");
                 const bool three = str(fv.value("phase", json::object()), "value") != "single-phase";
                 available = fv["voltage"].get<double>() * fv["amperage"].get<double>() *
                             fv["max_utilization"].get<double>() / 100.0 * (three ? std::sqrt(3.0) : 1.0);

@@ -60,7 +60,14 @@ struct CableSummary {
     std::map<long long, std::vector<std::string>> rackFeeds;        ///< rack id → `A: {value: …, source: …}`
     std::map<std::pair<std::string, std::string>, CablePair> pairs; ///< interface cables by device types
     std::vector<std::string> uncabled;                              ///< power feeds no shelf is cabled to
+    /// Feeds NetBox says are offline or failed: feed id → its name and status. They carry nothing, so
+    /// the shelves cabled to them add no capacity (they are left out, and listed).
+    std::map<long long, std::string> deadFeeds;
+    std::map<long long, SourceLoc> feedLoc; ///< feed id → its row (file, JSON path)
 };
+
+/// NetBox's status of a device or power feed (`status.value`, or a plain string), "" when absent.
+std::string statusOf(const json& j);
 
 /// Read `power-feeds` and `cables`: broken references are InputErrors at the cable; a rack's feeds
 /// are lettered A, B (primary before redundant, then by name).

@@ -60,6 +60,14 @@ std::string str(const json& j, const char* key)
     return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
 }
 
+std::string statusOf(const json& j)
+{
+    if (!j.is_object() || !j.contains("status"))
+        return "";
+    const json& s = j["status"];
+    return s.is_string() ? s.get<std::string>() : str(s, "value");
+}
+
 long long idOf(const json& j)
 {
     if (j.is_object() && j.contains("id") && j["id"].is_number_integer())
