@@ -35,7 +35,7 @@ nlohmann::json variants(const std::string& out)
 {
     nlohmann::json v = nlohmann::json::parse(out)["variants"];
     for (auto& x : v)
-        x.erase("s");
+        x.erase("seconds");
     return v;
 }
 

@@ -510,14 +510,14 @@ void registerChecks(core::CheckRegistry& registry)
                      }
                  });
     registry.add({"thermal.network.supply",
-                  "Under the network model, no cooling unit supplies air warmer than the site's",
-                  Severity::Warning,
-                  "rdt docs/thermal.md: the network model takes every rack's supply at site.supply_air; the room "
-                  "field takes each unit's own",
+                  "Under the network model, a cooling unit warmer than the site's air sets every row's supply",
+                  Severity::Info,
+                  "rdt docs/thermal.md: the network model cannot place cooling units, so it takes every row's "
+                  "supply at the warmest unit's supply_air; the room field takes each unit's own",
                   "Under the network model, a cooling unit (room.cooling_units) states a supply_air warmer than "
-                  "site.supply_air: the network judges every rack at the site's, cooler, air, so its inlet and "
-                  "junction verdicts are optimistic. Solve the room (thermal: {model: field}, or --thermal field), "
-                  "or set site.supply_air to the unit's.",
+                  "site.supply_air: every rack is judged on the warmest unit's air (conservative where the units' "
+                  "air mixes; until 2026-12-07 the network judged them at the site's cooler air). Solve the room "
+                  "(thermal: {model: field}, or --thermal field) to give each unit its own.",
                   {}},
                  [](core::CheckContext& ctx) {
                      const auto t = thermalFor(ctx.design(), ctx.results());
@@ -530,10 +530,11 @@ void registerChecks(core::CheckRegistry& registry)
                                         "cooling unit " + u.name + " supplies " +
                                             core::formatQuantityBeside(*u.supplyK, s.supplyAirK,
                                                                        Dimension::Temperature) +
-                                            "; the network model takes every rack's supply at the site's " +
+                                            ", warmer than the site's " +
                                             core::formatQuantityBeside(s.supplyAirK, *u.supplyK,
                                                                        Dimension::Temperature) +
-                                            ": its verdicts are optimistic; solve the room (--thermal field)",
+                                            ": the network model judges every rack on the warmest unit's air; "
+                                            "the room field gives each unit its own (--thermal field)",
                                         *u.supplyK - kC, s.supplyAirK - kC, "degC", u.loc);
                  });
 }

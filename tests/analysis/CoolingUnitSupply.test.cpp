@@ -50,7 +50,7 @@ TEST_CASE("thermal.ashrae.inlet judges each cooling unit's own supply air, just 
     }
 }
 
-TEST_CASE("thermal.network.supply: a unit warmer than the site's air under the network model is said",
+TEST_CASE("thermal.network.supply: a unit warmer than the site's air sets the network's supply, and is said",
           "[rules][thermal]")
 {
     CHECK(subjects(withUnit("27 degC"), "thermal.network.supply").empty());
@@ -61,8 +61,21 @@ TEST_CASE("thermal.network.supply: a unit warmer than the site's air under the n
         if (v.rule == "thermal.network.supply") {
             CHECK(v.measured == Approx(27.01));
             CHECK(v.limit == Approx(27.0));
-            CHECK(v.severity == core::Severity::Warning);
+            CHECK(v.severity == core::Severity::Info); // the network judges on the warmer air now
         }
+    // Every chassis is judged on the warmest unit's air (it was judged on the site's 27 degC): the
+    // 30 degC unit lifts every inlet by 3 K, to the tenth.
+    const analysis::RunResult site = withUnit("27 degC"), warm = withUnit("30 degC");
+    REQUIRE(site.thermal);
+    REQUIRE(warm.thermal);
+    for (std::size_t r = 0; r < site.thermal->racks.size(); ++r)
+        for (std::size_t c = 0; c < site.thermal->racks[r].chassis.size(); ++c)
+            CHECK(warm.thermal->racks[r].chassis[c].inletK - site.thermal->racks[r].chassis[c].inletK ==
+                  Approx(3.0).margin(0.1));
+    // 35.01 degC at the unit: its air and the chassis on it are over A2's 35 degC (the chassis were
+    // judged at 27 degC and passed).
+    const analysis::RunResult hot = withUnit("35.01 degC");
+    CHECK_FALSE(subjects(hot, "thermal.inlet.chassis").empty());
     // The room field takes each unit's own supply: nothing to say there.
     CHECK(subjects(withUnit("30 degC", core::ThermalModel::Field), "thermal.network.supply").empty());
 }

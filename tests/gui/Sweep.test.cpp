@@ -21,7 +21,7 @@ TEST_CASE("studio: a sweep's results plotted against an axis", "[gui][sweep]")
                            "  - {axis: inlet, values: [20 degC, 30 degC, 40 degC]}\n"
                            "  - {axis: gpu_cap, values: [500 W, 700 W]}\n";
     REQUIRE(std::system(("cd " RDT_SOURCE_DIR " && " RDT_BIN_DIR "/rdt sweep " + spec + " -o " + out + " > /dev/null")
-                            .c_str()) == 0);
+                            .c_str()) == 256); // exit 1: the 40 degC variants violate thermal.inlet.chassis
     gui::MainWindow window(RDT_SOURCE_DIR "/data/catalog", false);
     window.show();
     REQUIRE(window.openSweep(QString::fromStdString(out)));
