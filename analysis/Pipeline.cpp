@@ -168,12 +168,12 @@ void applyScenario(core::Design& d, const RunOptions& o)
         for (core::CoolingUnit& u : d.room.units)
             if (u.supplyK)
                 u.supplyK = o.inletK;
-        add("inlet=" + core::formatQuantity(o.inletK, core::Dimension::Temperature));
+        add("inlet=" + core::formatQuantity(o.inletK, core::Dimension::Temperature, 6)); // as given: 34.25, not 34.2
     }
     if (!std::isnan(o.altitudeM)) {
         d.site.altitudeM = o.altitudeM;
         d.scenario.altitudeM = o.altitudeM;
-        add("altitude=" + core::formatQuantity(o.altitudeM, core::Dimension::Length));
+        add("altitude=" + core::formatQuantity(o.altitudeM, core::Dimension::Length, 6));
     }
     if (std::isfinite(o.gpuCapW)) {
         for (core::Rack& r : d.racks)

@@ -2,6 +2,7 @@
 
 #include "report/DynamicsOutput.h"
 #include "report/FieldOutput.h"
+#include "thermal/ThermalChecks.h"
 
 #include <cctype>
 #include <cmath>
@@ -232,7 +233,7 @@ std::string powerSummaryText(const power::PowerResult& p)
     return out.str();
 }
 
-std::string thermalSummaryText(const thermal::ThermalResult& t)
+std::string thermalSummaryText(const thermal::ThermalResult& t, double inletLimitK)
 {
     const thermal::ChassisThermal* hot = nullptr;
     double inlet = 0, airflow = 0, fanLo = INFINITY, fanHi = 0;
@@ -275,7 +276,9 @@ std::string thermalSummaryText(const thermal::ThermalResult& t)
         out << "GPU junction not modelled (thermal.limits.missing), ";
     if (fanHi > 0)
         out << "fans " << (percent(fanLo) == percent(fanHi) ? percent(fanLo) : percent(fanLo) + "–" + percent(fanHi))
-            << " across chassis, warmest chassis inlet " << core::formatQuantity(inlet, Dimension::Temperature, 3)
+            << " across chassis, warmest chassis inlet "
+            << (std::isnan(inletLimitK) ? core::formatQuantity(inlet, Dimension::Temperature, 3)
+                                        : core::formatQuantityBeside(inlet, inletLimitK, Dimension::Temperature, 3))
             << ", chassis airflow " << core::formatQuantity(airflow, Dimension::VolumeFlow, 4) << ", ";
     out << plural(t.throttledChassis, "chassis", "chassis") << " throttled\n";
     if (const std::string f = report::fieldSummaryText(t); !f.empty())
@@ -403,7 +406,8 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
         out << "\n";
     }
     if (r.thermal)
-        out << thermalSummaryText(*r.thermal);
+        out << thermalSummaryText(*r.thermal,
+                                  thermal::deratedMaxInletK(r.design.site.ashraeClass, r.design.site.altitudeM));
     if (r.liquid)
         out << liquidSummaryText(*r.liquid);
     if (r.dynamics)

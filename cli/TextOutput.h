@@ -3,6 +3,7 @@
 /// Human-readable text for the terminal: check summaries, violations grouped by rule,
 /// catalog listings.
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,9 @@ std::string checkSummaryText(const analysis::RunResult& result, const core::Chec
 /// budget by failing rule and the cap that clears them.
 std::string powerSummaryText(const power::PowerResult& power);
 /// The `thermal` summary line: hottest GPU with its chassis, fan speed and margin to its limit.
-std::string thermalSummaryText(const thermal::ThermalResult& thermal);
+/// `inletLimitK`: the allowable inlet the warmest chassis is judged against (its figure is then
+/// printed to the digit that tells it from the limit: 35.01 read "35 degC"); NaN: none.
+std::string thermalSummaryText(const thermal::ThermalResult& thermal, double inletLimitK = NAN);
 /// One `liquid` line per coolant loop: CDUs running, heat, flow, supply and return, capacity, the
 /// tray with the least flow per kW and the hottest plate case.
 std::string liquidSummaryText(const liquid::LiquidResult& liquid);

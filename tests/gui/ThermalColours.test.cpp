@@ -8,6 +8,8 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -144,4 +146,64 @@ TEST_CASE("the inspector's inlet mark sits beside the warmest chassis' inlet, no
         failing += fails ? 1 : 0;
     }
     CHECK(failing >= 1);
+}
+
+TEST_CASE("the Thermal panel shows an inlet near its allowable to the digit that tells its side", "[gui][panels]")
+{
+    // single-rack's warmest chassis draws its supply plus its rack's recirculation (about 0.6 K):
+    // supplies found by bisection put it at 35.01 degC (fails A2's 35 degC; it read "35.0" in red)
+    // and at 34.996 degC (passes; it read "35.0" in black).
+    std::string text;
+    {
+        std::ifstream in(RDT_SOURCE_DIR "/data/designs/single-rack.yaml");
+        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    const std::size_t at = text.find("supply_air: 27 degC");
+    REQUIRE(at != std::string::npos);
+    QTemporaryDir dir;
+    const auto write = [&](double supplyC) {
+        const std::string path = dir.path().toStdString() + "/inlet-digits.yaml";
+        std::string variant = text;
+        char v[64];
+        std::snprintf(v, sizeof v, "supply_air: %.6f degC", supplyC);
+        variant.replace(at, 19, v);
+        std::ofstream(path) << variant;
+        return path;
+    };
+    const auto warmest = [&](double supplyC) {
+        analysis::RunOptions o;
+        o.designPath = write(supplyC);
+        core::Progress quiet;
+        const analysis::RunResult r = analysis::run(o, quiet);
+        double t = 0;
+        for (const auto& rack : r.thermal->racks)
+            for (const auto& c : rack.chassis)
+                t = std::max(t, c.inletK - 273.15);
+        return t;
+    };
+    for (const double target : {35.01, 34.996}) {
+        CAPTURE(target);
+        double lo = 33.0, hi = 35.0;
+        for (int i = 0; i < 40; ++i)
+            (warmest((lo + hi) / 2) < target ? lo : hi) = (lo + hi) / 2;
+        const double inlet = warmest(hi);
+        REQUIRE(std::abs(inlet - target) < 0.0005);
+        const std::string path = write(hi);
+        test::StudioWindow f(1600, 1000);
+        REQUIRE(f.window->openFile(QString::fromStdString(path)));
+        f.window->waitForChecks();
+        QTableWidget* t = f.window->thermal()->chassisTable();
+        bool found = false;
+        for (int row = 0; row < t->rowCount(); ++row) {
+            const QString shown = t->item(row, 3)->text();
+            if (std::abs(shown.toDouble() - inlet) < 0.0006 && shown.contains('.') &&
+                shown.size() - shown.indexOf('.') - 1 >= 2) {
+                found = true;
+                CHECK(shown != "35.0");
+                CHECK(shown != "35.00");
+                CHECK((t->item(row, 3)->foreground().color() == kRed) == (target > 35.0));
+            }
+        }
+        CHECK(found);
+    }
 }
