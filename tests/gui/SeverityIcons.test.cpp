@@ -37,12 +37,17 @@ TEST_CASE("the Problems panel's icon for each rule is its severity's: error, war
                                                  {"info", image(QStyle::SP_MessageBoxInformation)}};
     REQUIRE(icons.at("info") != icons.at("warning"));
     std::map<std::string, int> seen;
+    // Errors first, then warnings, then infos (the rules' alphabetical order put errors under warnings).
+    const std::map<std::string, int> rank = {{"error", 0}, {"warning", 1}, {"info", 2}};
+    int last = 0;
     for (int i = 0; i < tree->topLevelItemCount(); ++i) {
         const QTreeWidgetItem* g = tree->topLevelItem(i);
         const std::string rule = g->text(0).section(' ', 0, 0).toStdString();
         CAPTURE(rule);
         REQUIRE(severity.count(rule));
         const std::string shown = g->data(0, gui::ProblemsPanel::kSeverityRole).toString().toStdString();
+        CHECK(rank.at(shown) >= last);
+        last = rank.at(shown);
         CHECK(shown == severity.at(rule));
         CHECK(g->icon(0).pixmap(16).toImage() == icons.at(severity.at(rule)));
         ++seen[shown];
