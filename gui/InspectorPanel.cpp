@@ -487,9 +487,20 @@ void InspectorPanel::slotResults(int rackIndex, int slotIndex)
             title();
             const QString margin = std::isfinite(v.comDb) ? tr("COM %1 dB").arg(v.comDb, 0, 'f', 1)
                                                           : tr("IL %1 dB at Nyquist").arg(v.ilNyquistDb, 0, 'f', 1);
+            // The row links to the rule whose finding sets its mark: the class's worst unwaived one
+            // (a ⚠ for link.rate.mismatch linked to signal.link.close; trust trial, 2026-12-07).
+            std::string rule = "signal.link.close";
+            int worst = -1;
+            for (const core::Violation& x : m_studio.violations())
+                if (!x.waived && x.subject == "links/" + l.id && x.severity != core::Severity::Info) {
+                    const int sev = x.severity == core::Severity::Error ? 1 : 0;
+                    if (sev > worst) {
+                        worst = sev;
+                        rule = x.rule;
+                    }
+                }
             ValueLabel* label = addResult(tr("Link %1").arg(QString::fromStdString(l.id)),
-                                          margin + ", " + QString::fromStdString(v.verdict), "signal.link.close",
-                                          "links/" + l.id);
+                                          margin + ", " + QString::fromStdString(v.verdict), rule, "links/" + l.id);
             // The row's mark is the class's standing, every link rule's findings applied.
             Verdict& mark = m_verdicts.back();
             mark.failed = v.standing() == signal::LinkVerdict::Standing::Fail;
