@@ -464,6 +464,7 @@ std::vector<std::string> sweepFrontier(const SweepSpec& spec, const std::vector<
     std::vector<std::string> order;
     std::map<std::string, std::pair<double, std::string>> best; // key → (value, label) of the largest passing
     std::map<std::string, bool> brokenBelow;
+    std::map<std::string, std::size_t> ran, notRunAbove; // variants that ran; that did not, above the best
     for (const VariantResult& r : results) {
         const std::vector<std::size_t> at = spec.at(r.index);
         const std::string key = otherAxes(at);
@@ -471,23 +472,35 @@ std::vector<std::string> sweepFrontier(const SweepSpec& spec, const std::vector<
             order.push_back(key);
             best[key] = {-1e300, ""};
         }
+        ran[key] += r.ok ? 1 : 0;
         if (r.passes() && a.values[at[axis]] > best[key].first)
             best[key] = {a.values[at[axis]], a.labels[at[axis]]};
     }
-    // A failing value below the best passing one: the verdict is not monotonic along the axis.
+    // A failing value below the best passing one: the verdict is not monotonic along the axis. A
+    // variant that did not run is no verdict: above the best it leaves the frontier open (until
+    // 2026-12-07 a sweep none of whose variants ran read "no inlet in the sweep passes every verdict").
     for (const VariantResult& r : results) {
         const std::vector<std::size_t> at = spec.at(r.index);
         const std::string key = otherAxes(at);
-        if (!r.passes() && a.values[at[axis]] < best[key].first)
+        if (r.ok && !r.passes() && a.values[at[axis]] < best[key].first)
             brokenBelow[key] = true;
+        if (!r.ok && a.values[at[axis]] > best[key].first)
+            ++notRunAbove[key];
     }
     for (const std::string& key : order) {
         const auto& [v, label] = best[key];
         std::string line = (key.empty() ? std::string("all variants") : key) + ": ";
+        if (ran[key] == 0) {
+            out.push_back(line + "no variant ran, so no frontier");
+            continue;
+        }
         line += label.empty() ? "no " + a.name() + " in the sweep passes every verdict"
                               : a.name() + " up to " + label + " passes every verdict";
         if (brokenBelow[key])
             line += " (but a lower " + a.name() + " fails: not monotonic)";
+        if (notRunAbove[key] > 0)
+            line += " (" + std::to_string(notRunAbove[key]) + (notRunAbove[key] == 1 ? " variant" : " variants") +
+                    " above it did not run: the frontier may lie higher)";
         out.push_back(line);
     }
     return out;

@@ -57,6 +57,19 @@ TEST_CASE("sweep exit codes: 0 clean, 1 a rule violated, 2 a variant that did no
     }
 }
 
+TEST_CASE("sweep frontier: variants that did not run are no verdict", "[cli][sweep][exit]")
+{
+    test::TempDir t;
+    const test::Run r = test::runRdt(
+        "sweep " + spec(t.path, "  - {axis: inlet, values: [25 degC, 30 degC]}\n"
+                                "  - {axis: field, path: site.ashrae_class, values: [A2, Z9]}\n"));
+    INFO(r.out);
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Contains("frontier: site.ashrae_class A2: inlet up to 30 degC passes every verdict"));
+    // It read "no inlet in the sweep passes every verdict", as if every value had been judged.
+    CHECK_THAT(r.out, Contains("frontier: site.ashrae_class Z9: no variant ran, so no frontier"));
+}
+
 TEST_CASE("a variant that did not converge keeps that through the ranks' wire format", "[cli][sweep][exit]")
 {
     analysis::VariantResult r;
