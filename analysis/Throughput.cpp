@@ -35,8 +35,13 @@ models::Hierarchy hierarchyFor(const core::Design& d, const signal::SignalResult
         const core::Part* nic = cat.find(chassis->text("nics.part"));
         const int nics = static_cast<int>(chassis->value("nics.count", 0));
         double rate = nic ? nic->value("port_rate", 0.0) : 0.0; // bit/s
+        // A chassis without NICs of its own (a GPU box behind a host server: Big Basin) is not a
+        // node with no network: its bandwidth between nodes is not known here, and said so (it read
+        // "0 GB/s across a pod"; trust review, 2026-12-07).
         if (!nic || nics == 0)
-            out.notes.push_back("chassis " + chassis->slug + " has no NICs in the catalog: no scale-out bandwidth");
+            h.scaleOutUnknown = "chassis " + chassis->slug +
+                                " has no NICs in the catalog (its host's NICs, if it has a host, are not in the "
+                                "design), so its bandwidth between nodes is not modelled";
         // The NIC-to-switch link class sets the lane rate the NICs negotiate. Without one the design
         // does not say what the NICs plug into (a switch of slower ports, nothing at all): the
         // bandwidth between nodes is not known, and never the NIC's own rate taken as given.

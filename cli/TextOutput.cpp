@@ -479,7 +479,14 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
                           bw(models::Collective::AllReduce, node), where.c_str());
             out << buf << t.hierarchy.scaleOutUnknown << "\n";
             buf[0] = '\0';
-        } else
+        } else if (pod >= t.gpus) // the whole design is one pod or less: "across all", no pod to name
+            std::snprintf(buf, sizeof buf,
+                          "network  busbw at 1 GiB: AllReduce %.0f GB/s %s, %.0f GB/s across all %s GPUs; "
+                          "AllGather %.0f GB/s, AlltoAll %.0f GB/s across all (%s fabric)\n",
+                          bw(models::Collective::AllReduce, node), where.c_str(), bw(models::Collective::AllReduce, pod),
+                          thousands(static_cast<std::size_t>(t.gpus)).c_str(), bw(models::Collective::AllGather, t.gpus),
+                          bw(models::Collective::AllToAll, t.gpus), t.fabric.c_str());
+        else
             std::snprintf(buf, sizeof buf,
                           "network  busbw at 1 GiB: AllReduce %.0f GB/s %s, %.0f GB/s across a pod; "
                           "AllGather %.0f GB/s across a pod, %.0f GB/s across all; AlltoAll %.0f GB/s across all "
