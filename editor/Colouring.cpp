@@ -53,8 +53,10 @@ public:
     void prepare(const ColourContext& ctx) override
     {
         m_worst.clear();
+        // Errors and warnings only: an info (a figure not checked, a note) is not a problem, as the
+        // status bar counts it (Catalina's 78 infos painted every compute tray a warning's amber).
         for (const core::Violation& v : ctx.violations)
-            if (!v.waived) {
+            if (!v.waived && v.severity != core::Severity::Info) {
                 int& w = m_worst[v.subject];
                 w = std::max(w, v.severity == core::Severity::Error ? 2 : 1);
             }

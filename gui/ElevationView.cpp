@@ -1,5 +1,6 @@
 #include "gui/ElevationView.h"
 
+#include <memory>
 #include <cmath>
 
 #include <QDragEnterEvent>
@@ -114,6 +115,15 @@ void ElevationView::rebuild()
     const editor::ColourContext ctx = m_studio.colourContext(); // the 3D view's scale, limits or data range
     byField.prepare(ctx);
     const core::PartField* field = byField.field();
+    // The built-in colourings other than part kind ("Problems") fill the parts as the 3D view does
+    // (the elevation stayed in part-kind colours under "Problems"; trust trial, 2026-12-07).
+    std::unique_ptr<editor::Colouring> builtin;
+    if (!field && m_studio.colouring() != "Part kind")
+        for (auto& c : editor::builtinColourings())
+            if (c->name() == m_studio.colouring().toStdString())
+                builtin = std::move(c);
+    if (builtin)
+        builtin->prepare(ctx);
     const int rackIndex = m_studio.currentRack();
     // Marks from the violation list (the Problems panel's and rdt check's): a part's when a violation
     // names it or something inside it, the rack's own in a badge under its title.
@@ -145,8 +155,9 @@ void ElevationView::rebuild()
         const core::Slot& s = rack.slots[i];
         const double top = yOfOuTop(s.top()), height = s.part->ouHeight * ou;
         const double value = field ? field->at(rackIndex, static_cast<int>(i)) : NAN;
-        const QColor fill = toQColor(field ? byField.partColour(ctx, rackIndex, static_cast<int>(i))
-                                           : editor::kindColour(s.part->kind));
+        const QColor fill = toQColor(field     ? byField.partColour(ctx, rackIndex, static_cast<int>(i))
+                                     : builtin ? builtin->partColour(ctx, rackIndex, static_cast<int>(i))
+                                               : editor::kindColour(s.part->kind));
         const bool selected = m_studio.selection() == QString::fromStdString(s.id);
         const int problem = m_marks[i];
         QPen pen(selected       ? QColor(255, 196, 0)

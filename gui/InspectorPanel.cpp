@@ -266,10 +266,20 @@ QString q(double v, core::Dimension d, int digits = 3)
 
 } // namespace
 
+bool InspectorPanel::warned(const std::string& rule, const std::string& subject) const
+{
+    for (const core::Violation& v : m_studio.violations())
+        if (v.rule == rule && !v.waived && v.severity == core::Severity::Warning &&
+            (v.subject == subject || (v.subject.size() > subject.size() && v.subject[subject.size()] == '/' &&
+                                      v.subject.compare(0, subject.size(), subject) == 0)))
+            return true;
+    return false;
+}
+
 bool InspectorPanel::failed(const std::string& rule, const std::string& subject) const
 {
     for (const core::Violation& v : m_studio.violations())
-        if (v.rule == rule && !v.waived && v.severity != core::Severity::Info &&
+        if (v.rule == rule && !v.waived && v.severity == core::Severity::Error &&
             (v.subject == subject || (v.subject.size() > subject.size() && v.subject[subject.size()] == '/' &&
                                       v.subject.compare(0, subject.size(), subject) == 0)))
             return true;
@@ -282,9 +292,12 @@ ValueLabel* InspectorPanel::addResult(const QString& label, const QString& value
     auto* v = new ValueLabel(value);
     v->setMaxLines(maxLines);
     if (!rule.empty()) {
+        // An error's finding fails the row; a warning's marks it ⚠, as rdt check rates it (a red ✗
+        // stood beside dynamics.grid.band, a warning; trust trial, 2026-12-07).
         const bool bad = failed(rule, subject);
-        m_verdicts.push_back({rule, subject, bad});
-        v->setMark(bad ? ValueLabel::Mark::Fail : ValueLabel::Mark::Pass);
+        const bool warnedOnly = !bad && warned(rule, subject);
+        m_verdicts.push_back({rule, subject, bad, warnedOnly});
+        v->setMark(bad ? ValueLabel::Mark::Fail : warnedOnly ? ValueLabel::Mark::Warn : ValueLabel::Mark::Pass);
         v->setLink(QString::fromStdString(rule));
         if (const core::RuleInfo* info = m_rules.find(rule))
             v->setNote(QString::fromStdString(info->title + "\n" + info->spec));
@@ -354,8 +367,16 @@ void InspectorPanel::rackResults(int rackIndex)
         const std::string& id = m_studio.design().racks[static_cast<std::size_t>(rackIndex)].id;
         addResult(tr("Load (%1)").arg(QString::fromStdString(std::string(core::powerBasisName(r.basis)))),
                   q(r.itLoadW, D::Power) + tr(" (modelled %1)").arg(q(r.modelledLoadW, D::Power)), "");
-        addResult(tr("Shelf capacity (N)"), q(r.capacityNW, D::Power), "orv3.shelf.capacity", id);
-        addResult(tr("N+1 capacity"), q(r.capacityN1W, D::Power), "orv3.shelf.n1", id);
+        // A rack with no power shelf is not fed: its shelves' figures are not judged, and never a ✓
+        // beside "0 W" (trust trial, 2026-12-07).
+        if (!r.fed)
+            addResult(tr("Power source"), tr("no power shelf: the rack is not fed; its shelves, bus voltage and "
+                                             "hold-up are not judged"),
+                      "orv3.power.source", id, 3);
+        if (r.fed) {
+            addResult(tr("Shelf capacity (N)"), q(r.capacityNW, D::Power), "orv3.shelf.capacity", id);
+            addResult(tr("N+1 capacity"), q(r.capacityN1W, D::Power), "orv3.shelf.n1", id);
+        }
         if (std::isfinite(r.capacityFeedLossW))
             addResult(tr("One feed lost"), q(r.capacityFeedLossW, D::Power), "orv3.feed.loss", id);
         addResult(tr("Busbar current"),
@@ -376,8 +397,10 @@ void InspectorPanel::rackResults(int rackIndex)
                                QString::fromStdString(top->id.substr(top->id.rfind('/') + 1))),
                       std::isnan(r.clipRatingA) ? "" : "orv3.busbar.current", id);
         }
-        addResult(tr("Lowest bus voltage"), q(r.lowestVoltageV, D::Voltage, 4), "orv3.busbar.voltage", id);
-        addResult(tr("Battery hold-up"), q(r.bbuHoldupS, D::Time), "orv3.bbu.holdup", id);
+        if (r.fed) {
+            addResult(tr("Lowest bus voltage"), q(r.lowestVoltageV, D::Voltage, 4), "orv3.busbar.voltage", id);
+            addResult(tr("Battery hold-up"), q(r.bbuHoldupS, D::Time), "orv3.bbu.holdup", id);
+        }
         if (r.capNormal.needed)
             addResult(tr("GPUs run at"),
                       r.capNormal.possible ? tr("%1 per GPU: the supply's normal-operation limit")

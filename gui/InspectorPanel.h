@@ -72,6 +72,7 @@ private:
                           const std::string& subject = {}, int maxLines = 5);
     /// True when an unwaived error or warning of `rule` names `subject` or something inside it
     /// (`subject/...`: a rack's parts).
+    bool warned(const std::string& rule, const std::string& subject) const;
     bool failed(const std::string& rule, const std::string& subject) const;
     /// Every rule with a violation on `subject` (or inside it) that no result row has shown yet: its
     /// verdict and first message, so that nothing the Problems panel lists is missing here.

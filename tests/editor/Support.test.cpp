@@ -75,6 +75,19 @@ TEST_CASE("colourings: kind and problems", "[editor][colouring]")
     CHECK(bad.g < 0.3f);
     CHECK(fine.r < 0.8f);
     CHECK(colourings[0]->partColour(ctx, 0, 4).b == editor::kindColour(core::PartKind::Chassis).b);
+    // An info is not a problem (Catalina's 78 infos painted its trays a warning's amber); a warning is.
+    for (const core::Severity s : {core::Severity::Info, core::Severity::Warning}) {
+        std::vector<core::Violation> one(1);
+        one[0].subject = "lab/row1/rack1/gt0";
+        one[0].severity = s;
+        const editor::ColourContext c{doc.design(), one};
+        colourings[1]->prepare(c);
+        const editor::Rgb got = colourings[1]->partColour(c, 0, 4);
+        if (s == core::Severity::Info)
+            CHECK((got.r == fine.r && got.g == fine.g && got.b == fine.b));
+        else
+            CHECK((got.r > 0.9f && got.g > 0.5f && got.b < 0.3f)); // amber
+    }
 }
 
 TEST_CASE("recovery files: written, found when newer, discarded", "[editor][recovery]")

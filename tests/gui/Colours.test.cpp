@@ -14,6 +14,7 @@
 #include <map>
 #include <set>
 
+#include "editor/Colouring.h"
 #include "gui/ElevationView.h"
 #include "gui/HallLayer.h"
 #include "gui/MainWindow.h"
@@ -160,6 +161,27 @@ TEST_CASE("every result colouring is anchored to its limits: each part is painte
                                << elevation->slotFill(s).name().toStdString());
                 CHECK(bandOfPixel(elevation->slotFill(s)) == field->band(rack, s));
             }
+    }
+    // Under "Problems" the elevation fills each slot as the 3D view does: red for a part with an
+    // error (it stayed in part-kind colours, a failing chassis in the chassis' blue).
+    f.window->studio().setColouring("Problems");
+    QApplication::processEvents();
+    {
+        auto problems = editor::builtinColourings();
+        REQUIRE(problems[1]->name() == "Problems");
+        const editor::ColourContext ctx = f.window->studio().colourContext();
+        problems[1]->prepare(ctx);
+        const int rack = f.window->studio().currentRack();
+        const core::Rack& shown = f.window->studio().design().racks[static_cast<std::size_t>(rack)];
+        int red = 0;
+        for (int s = 0; s < static_cast<int>(shown.slots.size()); ++s) {
+            const editor::Rgb c = problems[1]->partColour(ctx, rack, s);
+            const QColor want = QColor::fromRgbF(c.r, c.g, c.b);
+            CAPTURE(shown.slots[static_cast<std::size_t>(s)].id);
+            CHECK(elevation->slotFill(s).name() == want.name());
+            red += c.r > 0.8f && c.g < 0.3f ? 1 : 0;
+        }
+        CHECK(red >= 1); // the shown rack of broken-rack has a part with an error
     }
     // Every part the check reports over a limit is in the fail band of that limit's field.
     for (const core::Violation& v : f.window->studio().violations())

@@ -50,6 +50,9 @@ using Fixture = test::StudioWindow;
 /// Each link class's verdict in `rdt check --json` (`signal.links[].verdict`), by id.
 std::map<std::string, std::string> g_linkVerdicts;
 
+/// The unwaived errors of the same run, as (rule, subject): an error's mark is ✗, a warning's ⚠.
+std::set<std::pair<std::string, std::string>> g_cliErrors;
+
 /// The unwaived errors and warnings `rdt check --json` reports, as (rule, subject); the link
 /// classes' verdicts of the same run in g_linkVerdicts.
 std::set<std::pair<std::string, std::string>> cliFailures(const analysis::RunOptions& o)
@@ -57,6 +60,7 @@ std::set<std::pair<std::string, std::string>> cliFailures(const analysis::RunOpt
     core::Progress quiet;
     const nlohmann::json j = report::checkJson(analysis::run(o, quiet));
     g_linkVerdicts.clear();
+    g_cliErrors.clear();
     if (j.contains("signal") && j["signal"].contains("links"))
         for (const auto& l : j["signal"]["links"])
             g_linkVerdicts[l["id"].get<std::string>()] = l["verdict"].get<std::string>();
@@ -65,6 +69,8 @@ std::set<std::pair<std::string, std::string>> cliFailures(const analysis::RunOpt
         const std::string sev = v["severity"].get<std::string>();
         if (!v.value("waived", false) && (sev == "error" || sev == "warning"))
             out.insert({v["rule"].get<std::string>(), v["subject"].get<std::string>()});
+        if (!v.value("waived", false) && sev == "error")
+            g_cliErrors.insert({v["rule"].get<std::string>(), v["subject"].get<std::string>()});
     }
     return out;
 }
@@ -111,9 +117,14 @@ int auditVerdicts(Fixture& f, const std::set<std::pair<std::string, std::string>
                                                     [&](const auto& x) { return x.second == v.subject; });
                 if (anyOnClass && (v.failed || v.warned))
                     CHECK(cli.count({v.rule, v.subject}) == 1);
-            } else
-                CHECK(v.failed == named(v.rule, v.subject));
-            if (v.failed && v.subject == id)
+            } else {
+                // ✗ for an error's finding, ⚠ for a warning's alone (a warning wore the ✗).
+                CHECK((v.failed || v.warned) == named(v.rule, v.subject));
+                CHECK(v.failed == std::any_of(g_cliErrors.begin(), g_cliErrors.end(), [&](const auto& x) {
+                          return x.first == v.rule && inside(x.second, v.subject);
+                      }));
+            }
+            if ((v.failed || v.warned) && v.subject == id)
                 failedHere.insert(v.rule);
             ++marks;
         }

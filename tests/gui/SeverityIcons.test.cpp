@@ -10,7 +10,9 @@
 #include <string>
 
 #include "analysis/Pipeline.h"
+#include "gui/InspectorPanel.h"
 #include "gui/MainWindow.h"
+#include "gui/Studio.h"
 #include "gui/ProblemsPanel.h"
 #include "tests/gui/StudioWindow.h"
 
@@ -55,4 +57,33 @@ TEST_CASE("the Problems panel's icon for each rule is its severity's: error, war
     CHECK(seen["info"] >= 1); // thermal.exhaust.dt
     CHECK(seen["warning"] >= 1);
     CHECK(seen["error"] >= 1);
+}
+
+TEST_CASE("the inspector judges no shelf figure of a rack that is not fed", "[gui][panels]")
+{
+    // broken-rack's rack-c has no power shelf: the inspector read "Shelf capacity ✓ 0 W", "N+1
+    // capacity ✓ 0 W" and "Battery hold-up ✓ 0 s" beside rdt check's orv3.power.source error.
+    test::StudioWindow f(1600, 1000);
+    REQUIRE(f.window->openFile(RDT_SOURCE_DIR "/data/designs/broken-rack.yaml"));
+    f.window->waitForChecks();
+    REQUIRE(f.window->studio().select("lab/row1/rack-c"));
+    auto* inspector = f.window->findChild<gui::InspectorPanel*>();
+    REQUIRE(inspector);
+    bool source = false;
+    for (const gui::InspectorPanel::Verdict& v : inspector->verdicts()) {
+        CAPTURE(v.rule);
+        if (v.rule == "orv3.power.source") {
+            source = true;
+            CHECK(v.failed);
+        }
+        for (const char* notJudged : {"orv3.shelf.capacity", "orv3.shelf.n1", "orv3.bbu.holdup", "orv3.busbar.voltage"})
+            CHECK(v.rule != notJudged);
+    }
+    CHECK(source);
+    // A fed rack keeps its rows: rack-a.
+    REQUIRE(f.window->studio().select("lab/row1/rack-a"));
+    bool capacity = false;
+    for (const gui::InspectorPanel::Verdict& v : inspector->verdicts())
+        capacity = capacity || v.rule == "orv3.shelf.capacity";
+    CHECK(capacity);
 }
