@@ -257,8 +257,13 @@ std::vector<std::pair<double, std::string>> FieldColouring::marks() const
 
 std::vector<std::pair<std::string, Rgb>> FieldColouring::legend() const
 {
-    if (!m_field || !std::isfinite(m_lo))
+    if (!m_field)
         return {{"no results yet", noDataColour()}};
+    // Results, but no part with this figure (Catalina's GPU junctions are judged on their cold
+    // plates: "GPU junction" read "no results yet" after the results were in; trust trial, 2026-12-07).
+    if (!std::isfinite(m_lo))
+        return {{"no part has this figure" + (m_field->rule.empty() ? std::string() : " (" + m_field->rule + ")"),
+                 noDataColour()}};
     const core::PartField& f = *m_field;
     const std::string worse = f.higherIsWorse ? "> " : "< ", better = f.higherIsWorse ? "≤ " : "≥ ";
     std::vector<std::pair<std::string, Rgb>> out;

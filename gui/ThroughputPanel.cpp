@@ -376,6 +376,12 @@ bool ThroughputPanel::compareLog()
     return true;
 }
 
+QString ThroughputPanel::classCell(int row, int column) const
+{
+    const QTreeWidgetItem* item = m_classes->topLevelItem(row);
+    return item ? item->text(column) : QString();
+}
+
 int ThroughputPanel::classRows() const
 {
     return m_classes->topLevelItemCount();
@@ -468,8 +474,12 @@ void ThroughputPanel::rebuild()
         item->setText(2, QString("%1 W").arg(g.capW, 0, 'f', 0));
         item->setText(3, QString("%1 %").arg(g.clockRatio * 100, 0, 'f', 1));
         item->setText(4, QString::fromStdString(g.limitedBy));
-        item->setText(5, QString("%1 TFLOPS").arg(g.sustainedTflopsBf16, 0, 'f', 0));
-        item->setText(6, QString("%1 TFLOPS").arg(g.sustainedTflopsFp8, 0, 'f', 0));
+        item->setText(5, std::isfinite(g.sustainedTflopsBf16)
+                             ? QString("%1 TFLOPS").arg(g.sustainedTflopsBf16, 0, 'f', 0)
+                             : tr("— (no BF16)"));
+        // A GPU without FP8 (A100, V100) has no figure: "—", never "nan TFLOPS".
+        item->setText(6, std::isfinite(g.sustainedTflopsFp8) ? QString("%1 TFLOPS").arg(g.sustainedTflopsFp8, 0, 'f', 0)
+                                                             : tr("— (no FP8)"));
         for (int c = 1; c <= 6; ++c)
             item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
         if (g.limitedBy != "none")

@@ -55,6 +55,8 @@ public:
     explicit ThroughputPanel(Studio& studio, QWidget* parent = nullptr);
     /// GPU class rows shown (tests).
     int classRows() const;
+    /// The class table's cell (row, column) as shown.
+    QString classCell(int row, int column) const;
     const BusbwPlot* plot() const { return m_plot; }
     QString headline() const;
     /// Compare an nccl-tests log with the design's model and draw it; false (ncclStatus() says

@@ -152,6 +152,19 @@ TEST_CASE("field colourings: the worse end is red, no figure is grey, a fixed ra
     c.prepare(ctx3);
     CHECK(c.range().first == 20.0);
     CHECK(c.position(30.0) == Approx(0.5));
+    // Results in, but no part with the figure: said so, not "no results yet" (Catalina's GPU junction).
+    core::PartField empty = hot;
+    empty.rule = "thermal.gpu.junction";
+    empty.values = {std::vector<double>(doc.design().racks[0].slots.size(), NAN)};
+    empty.autoRange();
+    const std::vector<core::PartField> emptyFields = {empty};
+    editor::ColourContext ctx4{doc.design(), none, &emptyFields};
+    c.prepare(ctx4);
+    REQUIRE(c.legend().size() == 1);
+    CHECK(c.legend()[0].first == "no part has this figure (thermal.gpu.junction)");
+    editor::ColourContext before{doc.design(), none, nullptr};
+    c.prepare(before);
+    CHECK(c.legend()[0].first == "no results yet");
 }
 
 TEST_CASE("anchored colourings: pass, near and fail bands from the field's own limits", "[editor][colouring]")
