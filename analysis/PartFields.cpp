@@ -185,7 +185,23 @@ core::PartField linkMargin(const core::Design& d, const signal::SignalResult& si
         const double m = sig.links[i].marginDb;
         if (!std::isfinite(m))
             continue;
-        for (std::size_t ri = 0; ri < d.racks.size(); ++ri)
+        for (std::size_t ri = 0; ri < d.racks.size(); ++ri) {
+            // A class's margin belongs to the racks where it runs: those it applies to, and for a
+            // rack-scope class those holding both its ends (a chassis whose rack has no switch has
+            // no link, and read the class's 6.8 dB pass beside link.endpoint.missing; 2026-12-07).
+            if (l.fromSlot.empty()) {
+                if (!l.appliesTo(d.racks[ri]))
+                    continue;
+                if (l.scope == "rack") {
+                    bool from = false, to = false;
+                    for (const core::Slot& s : d.racks[ri].slots) {
+                        from = from || s.part->slug == l.from.partSlug;
+                        to = to || s.part->slug == l.to.partSlug;
+                    }
+                    if (!from || !to)
+                        continue;
+                }
+            }
             for (std::size_t si = 0; si < d.racks[ri].slots.size(); ++si) {
                 const core::Slot& s = d.racks[ri].slots[si];
                 // A port-to-port link colours its two slots (by full id); a class, every part of its kinds.
@@ -196,6 +212,7 @@ core::PartField linkMargin(const core::Design& d, const signal::SignalResult& si
                     v = std::isfinite(v) ? std::min(v, m) : m;
                 }
             }
+        }
     }
     f.autoRange();
     return f;

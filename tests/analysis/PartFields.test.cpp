@@ -221,3 +221,32 @@ TEST_CASE("a stopped GPU is in the GPU clock's fail band, a throttled one in its
     // Just above zero is throttled, not stopped.
     CHECK(clock.bandOf(0.01, clock.limit, clock.nearLimit) == core::PartField::Band::Near);
 }
+
+TEST_CASE("a part without its link has no link margin", "[fields][signal]")
+{
+    // broken-rack: rack-b and rack-c hold a GPU chassis and no switch, so class nic-rtsw runs only in
+    // rack-a (link.endpoint.missing names the other two); their chassis read the class's 6.8 dB pass.
+    core::Progress progress;
+    analysis::RunOptions o;
+    o.designPath = RDT_SOURCE_DIR "/data/designs/broken-rack.yaml";
+    const analysis::RunResult r = analysis::run(o, progress);
+    const auto fields = analysis::resultFields(r.design, r.power.get(), r.thermal.get(), r.throughput.get(),
+                                               r.signal.get());
+    const core::PartField& margin = named(fields, "Link margin");
+    std::set<std::string> missing;
+    for (const core::Violation& v : r.violations)
+        if (v.rule == "link.endpoint.missing")
+            missing.insert(v.subject);
+    REQUIRE(missing.size() == 2);
+    int withFigure = 0;
+    for (std::size_t ri = 0; ri < r.design.racks.size(); ++ri)
+        for (std::size_t si = 0; si < r.design.racks[ri].slots.size(); ++si) {
+            const std::string& id = r.design.racks[ri].slots[si].id;
+            const double v = margin.at(static_cast<int>(ri), static_cast<int>(si));
+            CAPTURE(id, v);
+            if (missing.count(id))
+                CHECK_FALSE(std::isfinite(v));
+            withFigure += std::isfinite(v) ? 1 : 0;
+        }
+    CHECK(withFigure >= 2); // rack-a's chassis and switch
+}
