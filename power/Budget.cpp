@@ -90,8 +90,13 @@ PartPower partPower(const core::Design& d, const core::Slot& s, double capW, dou
         }
     } else
         p.modelledW = models::partDrawW(part, *d.catalog, op);
-    p.peakW = std::max(p.modelledW, models::partDrawW(part, *d.catalog, peak));
     p.nameplateW = models::nameplateDrawW(part, *d.catalog, op);
+    // The peak is never below the nameplate, on every basis: the pulse check and the reported peak
+    // judged a part without peak_power_ratio at its cap, below the sign-off figure (tight-rack with
+    // two Minipack2: peak 20.7 kW beside 23.4 kW nameplate, orv3.psu.pulse passed; 2026-12-07).
+    p.peakW = std::max(p.modelledW, models::partDrawW(part, *d.catalog, peak));
+    if (std::isfinite(p.nameplateW))
+        p.peakW = std::max(p.peakW, p.nameplateW);
     p.budgetW = budgetOn(basis, p.modelledW, p.nameplateW, p.peakW);
     return p;
 }
