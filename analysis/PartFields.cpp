@@ -145,7 +145,7 @@ void powerFields(const core::Design& d, const power::PowerResult& p, std::vector
         if (r.clipRatingA > 0)
             for (const power::ClipCurrent& c : r.clips)
                 clipPct[c.id] = 100.0 * c.currentA / r.clipRatingA;
-        const double n1Pct = r.capacityN1W > 0 ? 100.0 * r.itLoadW / r.capacityN1W : NAN;
+        const double n1Pct = r.n1LimitW() > 0 ? 100.0 * r.itLoadW / r.n1LimitW() : NAN;
         const double feedPct = r.capacityFeedLossW > 0 ? 100.0 * r.itLoadW / r.capacityFeedLossW : NAN;
         const double barPct = r.busbarRatingA > 0 ? 100.0 * r.busbarCurrentA / r.busbarRatingA : NAN;
         const double hold = std::isfinite(r.bbuHoldupS) ? r.bbuHoldupS : NAN;

@@ -375,7 +375,11 @@ void InspectorPanel::rackResults(int rackIndex)
                       "orv3.power.source", id, 3);
         if (r.fed) {
             addResult(tr("Shelf capacity (N)"), q(r.capacityNW, D::Power), "orv3.shelf.capacity", id);
-            addResult(tr("N+1 capacity"), q(r.capacityN1W, D::Power), "orv3.shelf.n1", id);
+            addResult(tr("N+1 capacity"),
+                      r.n1LimitW() < r.capacityN1W
+                          ? tr("%1 (the rack's rating; shelves %2)").arg(q(r.n1LimitW(), D::Power), q(r.capacityN1W, D::Power))
+                          : q(r.capacityN1W, D::Power),
+                      "orv3.shelf.n1", id);
         }
         if (std::isfinite(r.capacityFeedLossW))
             addResult(tr("One feed lost"), q(r.capacityFeedLossW, D::Power), "orv3.feed.loss", id);

@@ -154,7 +154,7 @@ void PowerPanel::refresh()
         m_table->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(r.id)));
         m_table->setItem(row, 1, new NumberItem(r.itLoadW / 1e3, 2));
         m_table->setItem(row, 2, new NumberItem(r.modelledLoadW / 1e3, 2));
-        m_table->setItem(row, 3, new NumberItem(r.capacityN1W / 1e3, 1));
+        m_table->setItem(row, 3, new NumberItem(r.n1LimitW() / 1e3, 1)); // what orv3.shelf.n1 judges
         m_table->setItem(row, 4, new NumberItem(r.capacityFeedLossW / 1e3, 1));
         m_table->setItem(row, 5, new NumberItem(r.busbarCurrentA, 1));
         m_table->setItem(row, 6, new NumberItem(r.busbarRatingA, 0));
@@ -186,7 +186,7 @@ void PowerPanel::showRack(int rack)
     }
     const power::RackPower& r = power->racks[static_cast<std::size_t>(rack)];
     std::vector<LoadBars::Bar> bars;
-    bars.push_back({tr("Load vs N+1"), r.itLoadW / 1e3, r.capacityN1W / 1e3, "kW"});
+    bars.push_back({tr("Load vs N+1"), r.itLoadW / 1e3, r.n1LimitW() / 1e3, "kW"});
     bars.push_back({tr("Load vs feed loss"), r.itLoadW / 1e3, r.capacityFeedLossW / 1e3, "kW"});
     bars.push_back({tr("Load vs all shelves (N)"), r.itLoadW / 1e3, r.capacityNW / 1e3, "kW"});
     bars.push_back({tr("Busbar current"), r.busbarCurrentA, r.busbarRatingA, "A"});

@@ -347,7 +347,7 @@ void judge(RackPower& out, const PowerOptions& o)
     if (powered) {
         if (out.itLoadW > out.capacityNW)
             fail("orv3.shelf.capacity");
-        if (out.itLoadW > out.capacityN1W)
+        if (out.itLoadW > out.n1LimitW())
             fail("orv3.shelf.n1");
         const bool outOfWindow =
             !out.busbarConverged || std::any_of(out.loads.begin(), out.loads.end(), [&](const LoadPoint& l) {
@@ -436,7 +436,8 @@ RackPower detail::evaluate(const core::Design& d, std::size_t rackIndex, const P
     battery(r, out);
     acSide(out, r, shelfSlots);
     clipCurrents(out, r, busLoads);
-    out.usableW = std::min(out.capacityN1W, out.busbarRatingA * out.busbarVminV);
+    out.rackRatingN1W = r.rackType->value("power_n1", NAN);
+    out.usableW = std::min(out.n1LimitW(), out.busbarRatingA * out.busbarVminV);
     if (!std::isnan(out.capacityFeedLossW))
         out.usableW = std::min(out.usableW, out.capacityFeedLossW);
     judge(out, o);

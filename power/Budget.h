@@ -127,6 +127,12 @@ struct RackPower {
     bool fed = true;                ///< the rack holds a power shelf (or draws nothing from the busbar)
     double capacityNW = 0;          ///< all rectifiers healthy
     double capacityN1W = 0;         ///< worst single rectifier lost
+    /// The rack type's rated IT load with N+1 (`power_n1`; NaN when its catalog entry has none):
+    /// orv3.shelf.n1 judges the load against the lower of it and capacityN1W (until 2026-12-07 it
+    /// was never checked: two 18 kW shelves in a 15 kW ORv3 Standard passed at 16.2 kW).
+    double rackRatingN1W = NAN;
+    /// The N+1 limit orv3.shelf.n1 judges: the shelves' N+1 capacity, or the rack's rating if lower.
+    double n1LimitW() const { return std::isnan(rackRatingN1W) ? capacityN1W : std::min(capacityN1W, rackRatingN1W); }
     double capacityShelfLossW = 0;  ///< worst whole shelf lost
     double capacityFeedLossW = NAN; ///< worst AC feed lost (NaN when no feeds declared)
     /// Shelves on no named feed in a rack whose other shelves name theirs: counted lost with either feed.

@@ -21,7 +21,7 @@ std::optional<double> loadLimit(const std::string& rule, const RackPower& r, con
     if (rule == "orv3.shelf.capacity")
         return r.capacityNW;
     if (rule == "orv3.shelf.n1")
-        return r.capacityN1W;
+        return r.n1LimitW();
     if (rule == "orv3.feed.loss" && !std::isnan(r.capacityFeedLossW))
         return r.capacityFeedLossW;
     if (rule == "shelf loss")
@@ -67,7 +67,7 @@ std::optional<double> excess(const std::string& rule, const RackPower& r, const 
     if (rule == "orv3.shelf.capacity")
         return over(r.itLoadW, r.capacityNW);
     if (rule == "orv3.shelf.n1")
-        return over(r.itLoadW, r.capacityN1W);
+        return over(r.itLoadW, r.n1LimitW());
     if (rule == "orv3.feed.loss")
         return std::isnan(r.capacityFeedLossW) ? -1.0 : over(r.itLoadW, r.capacityFeedLossW);
     if (rule == "orv3.busbar.current")

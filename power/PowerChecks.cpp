@@ -102,12 +102,19 @@ void checkN1(core::CheckContext& ctx)
     eachRack(ctx, [&](const RackPower& r, const core::Rack& rack) {
         if (!r.fails("orv3.shelf.n1"))
             return;
+        const double limit = r.n1LimitW();
+        const bool rackBinds = limit < r.capacityN1W; // the rack type's rating, below its shelves' N+1
         ctx.report(rack.id,
-                   "load " + formatQuantityBeside(r.itLoadW, r.capacityN1W, Dimension::Power) +
-                       " exceeds the N+1 shelf capacity " +
-                       formatQuantityBeside(r.capacityN1W, r.itLoadW, Dimension::Power) + " (one rectifier lost)" +
+                   "load " + formatQuantityBeside(r.itLoadW, limit, Dimension::Power) +
+                       (rackBinds ? " exceeds the rack type's rated N+1 load " +
+                                        formatQuantityBeside(limit, r.itLoadW, Dimension::Power) + " (" +
+                                        rack.rackType->slug + " power_n1; its shelves give " +
+                                        formatQuantity(r.capacityN1W, Dimension::Power) + " with one rectifier lost)"
+                                  : " exceeds the N+1 shelf capacity " +
+                                        formatQuantityBeside(limit, r.itLoadW, Dimension::Power) +
+                                        " (one rectifier lost)") +
                        capAdvice(r, r.capN1),
-                   r.itLoadW / 1e3, r.capacityN1W / 1e3, "kW", rack.loc);
+                   r.itLoadW / 1e3, limit / 1e3, "kW", rack.loc);
     });
 }
 
@@ -316,12 +323,13 @@ void registerChecks(core::CheckRegistry& registry)
                   {}},
                  checkCapacity);
     registry.add({"orv3.shelf.n1",
-                  "Rack load within the shelves' N+1 capacity",
+                  "Rack load within the shelves' N+1 capacity and the rack's rating",
                   Severity::Error,
                   "ORv3 power shelves with N+1 rectifiers: 6 × 3 kW, 15 kW with N+1 [P1]; HPR 6 × 5.5 kW, 27.5 kW "
-                  "with N+1 [R5][R8]; the shelves' own ratings from the catalog",
+                  "with N+1 [R5][R8]; the shelves' own ratings and the rack type's power_n1 from the catalog",
                   "The rack's busbar load at its utilisation and caps exceeds the shelf capacity with the largest "
-                  "rectifier lost. The message names the per-GPU cap that makes it fit.",
+                  "rectifier lost, or the rack type's rated N+1 load (its catalog power_n1) where that is lower. "
+                  "The message names which, and the per-GPU cap that makes it fit.",
                   {}},
                  checkN1);
     registry.add({"orv3.busbar.current",

@@ -130,6 +130,7 @@ json powerJson(const power::PowerResult& res)
                          {"busbar_max_voltage_V", jsonNumber(r.highestVoltageV)},
                          {"capacity_n_W", jsonNumber(r.capacityNW)},
                          {"capacity_n1_W", jsonNumber(r.capacityN1W)},
+                         {"rack_rating_n1_W", jsonNumber(r.rackRatingN1W)},
                          {"capacity_shelf_loss_W", jsonNumber(r.capacityShelfLossW)},
                          {"capacity_feed_loss_W", jsonNumber(r.capacityFeedLossW)},
                          {"usable_W", jsonNumber(r.usableW)},
@@ -222,6 +223,7 @@ void writeRacks(hid_t g, const power::PowerResult& res)
     c.add("max_clip_current", "A", &power::RackPower::maxClipCurrentA);
     c.add("capacity_n", "W", &power::RackPower::capacityNW);
     c.add("capacity_n1", "W", &power::RackPower::capacityN1W);
+    c.add("rack_rating_n1", "W", &power::RackPower::rackRatingN1W);
     c.add("capacity_shelf_loss", "W", &power::RackPower::capacityShelfLossW);
     c.add("capacity_feed_loss", "W", &power::RackPower::capacityFeedLossW);
     c.add("usable", "W", &power::RackPower::usableW);
