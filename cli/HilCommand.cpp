@@ -289,6 +289,12 @@ int runHilCalibrate(const HilArgs& a)
             series.back().info.map = f; // name the files in the provenance
         }
         const analysis::Calibration c = analysis::calibrate(run, series);
+        // Nothing fitted is a failed calibration, as nothing checked is a failed compare
+        // (hil.telemetry.none, exit 1): it exited 0 with only "not fitted" notes (2026-12-07).
+        const int code = c.values.empty() && c.curves.empty() ? kExitViolations : kExitOk;
+        if (code != kExitOk)
+            std::fprintf(stderr, "rdt: hil calibrate fitted nothing from %zu files (see the notes): exit 1\n",
+                         a.inputs.size());
         if (a.json) {
             nlohmann::json vals = nlohmann::json::array(), curves = nlohmann::json::array();
             for (const analysis::FittedValue& v : c.values)
@@ -315,7 +321,7 @@ int runHilCalibrate(const HilArgs& a)
                                         {"catalog_lines", analysis::calibrationCatalogLines(c)}}
                              .dump(2)
                       << "\n";
-            return kExitOk;
+            return code;
         }
         std::printf("calibration from %zu sweeps in %zu files\n\n", c.sweeps, a.inputs.size());
         std::printf("%-24s %-22s %14s %12s %12s %7s\n", "part", "field", "fitted", "± 1 sigma", "catalog", "points");
@@ -339,7 +345,7 @@ int runHilCalibrate(const HilArgs& a)
         const std::string lines = analysis::calibrationCatalogLines(c);
         if (!lines.empty())
             std::printf("\nCatalog lines (measured provenance; extrapolated points left out):\n%s", lines.c_str());
-        return kExitOk;
+        return code;
     });
 }
 

@@ -178,4 +178,14 @@ TEST_CASE("Calibration recovers the parameters a rack's readings were generated 
     const analysis::Calibration one = analysis::calibrate(run, {series[2]});
     CHECK(value(one, "power.base_idle") == nullptr);
     CHECK_THAT(one.notes.front(), Contains("platform power not fitted") && Contains("several loads"));
+    // The command: a snapshot of the shelves alone (no chassis sensors, one load) fits nothing:
+    // exit 1 (it was 0 with only notes), in text and --json alike.
+    const std::string shelvesMap = dir.path + "/shelves.yaml", shelvesOnly = dir.path + "/shelves.h5";
+    std::ofstream(shelvesMap) << "telemetry: 1\ntargets:\n  - {parts: '*/psu-*', bmc: '" << bmc.url() << "'}\n";
+    REQUIRE(test::runRdt("hil snapshot " + kRack + " --map " + shelvesMap + " -o " + shelvesOnly).code == 0);
+    const test::Run none = test::runRdt("hil calibrate " + kRack + " " + shelvesOnly);
+    INFO(none.out);
+    CHECK(none.code == 1);
+    CHECK_THAT(none.out, Contains("fitted nothing") && Contains("not fitted"));
+    CHECK(test::runRdt("hil calibrate " + kRack + " " + shelvesOnly + " --json", false).code == 1);
 }
