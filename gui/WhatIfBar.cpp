@@ -1,5 +1,7 @@
 #include "gui/WhatIfBar.h"
 
+#include <algorithm>
+#include <QFontMetrics>
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
@@ -24,7 +26,12 @@ QLineEdit* quantityEdit(const QString& placeholder, int width)
     auto* e = new QLineEdit;
     e->setPlaceholderText(placeholder);
     e->setClearButtonEnabled(true);
-    e->setMaximumWidth(width);
+    // Wide enough for its placeholder and a value with its unit beside the clear button ("36 degC"
+    // showed as "5degC", its first digit scrolled out; trust trial, 2026-12-07).
+    const QFontMetrics fm(e->font());
+    const int need = std::max(fm.horizontalAdvance(placeholder), fm.horizontalAdvance("-88.88 degC")) + 44;
+    e->setMinimumWidth(std::max(width, need));
+    e->setMaximumWidth(std::max(width, need));
     return e;
 }
 
