@@ -15,6 +15,7 @@
 #include <set>
 
 #include "core/Units.h"
+#include "core/Error.h"
 #include "core/Yaml.h"
 #include "room/FieldSolver.h"
 
@@ -415,7 +416,11 @@ VariantResult runVariant(const SweepSpec& spec, std::size_t index)
         out.ok = false;
         out.notConverged = true;
         out.error = e.what();
-    } catch (const std::exception& e) {
+    } catch (const core::InputError& e) {
+        out.ok = false;
+        out.badInput = true;
+        out.error = e.what();
+    } catch (const std::exception& e) { // anything else is an internal error (rdt check's exit 3)
         out.ok = false;
         out.error = e.what();
     }
@@ -500,7 +505,7 @@ std::vector<std::string> sweepFrontier(const SweepSpec& spec, const std::vector<
             line += " (but a lower " + a.name() + " fails: not monotonic)";
         if (notRunAbove[key] > 0)
             line += " (" + std::to_string(notRunAbove[key]) + (notRunAbove[key] == 1 ? " variant" : " variants") +
-                    " above it did not run: the frontier may lie higher)";
+                    (label.empty() ? " did not run)" : " above it did not run: the frontier may lie higher)");
         out.push_back(line);
     }
     return out;

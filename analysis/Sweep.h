@@ -54,6 +54,7 @@ struct VariantResult {
     bool ok = false;
     std::string error; ///< why the variant failed (ok false)
     bool notConverged = false; ///< it failed because a solver did not converge (rdt check's exit 4)
+    bool badInput = false;     ///< it failed on its input: a value the loader refuses (rdt check's exit 2)
     int errors = 0, warnings = 0;
     int targetsFailed = 0, targets = 0;
     double sustainedPflops = NAN, peakPflops = NAN;

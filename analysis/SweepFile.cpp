@@ -37,6 +37,7 @@ void writeSweep(const std::string& path, const SweepSpec& spec, const std::vecto
                       cTj = t.realColumn("max_gpu_junction", "degC"), cThr = t.intColumn("throttled_chassis", "1"),
                       cIt = t.realColumn("it_load", "W"), cAc = t.realColumn("facility_ac", "W"),
                       cRules = t.textColumn("failed_rules"), cMsg = t.textColumn("error"),
+                      cNc = t.intColumn("not_converged", "1"), cBad = t.intColumn("bad_input", "1"),
                       cSec = t.realColumn("seconds", "s");
     for (const VariantResult& r : results) {
         t.addRow();
@@ -66,6 +67,8 @@ void writeSweep(const std::string& path, const SweepSpec& spec, const std::vecto
         t.set(cAc, r.acInputW);
         t.set(cRules, r.failedRules);
         t.set(cMsg, r.error);
+        t.set(cNc, static_cast<long long>(r.notConverged));
+        t.set(cBad, static_cast<long long>(r.badInput));
         t.set(cSec, r.seconds);
     }
     core::removeStaleTemporaries(path);
@@ -97,10 +100,11 @@ std::string encodeVariant(const VariantResult& r, bool betweenRanks)
     const auto wire = [betweenRanks](double v) {
         return betweenRanks && std::isinf(v) ? nlohmann::json(v > 0 ? "inf" : "-inf") : jsonNumber(v);
     };
-    return nlohmann::json{{"index", r.index},
+    return nlohmann::json{{"variant", r.index},
                           {"ok", r.ok},
                           {"error", r.error},
                           {"not_converged", r.notConverged},
+                          {"bad_input", r.badInput},
                           {"errors", r.errors},
                           {"warnings", r.warnings},
                           {"targets_failed", r.targetsFailed},
@@ -126,10 +130,11 @@ VariantResult decodeVariant(const std::string& text)
         return j[k].is_null() ? NAN : j[k].get<double>();
     };
     VariantResult r;
-    r.index = j["index"].get<std::size_t>();
+    r.index = j["variant"].get<std::size_t>();
     r.ok = j["ok"];
     r.error = j["error"];
     r.notConverged = j["not_converged"];
+    r.badInput = j["bad_input"];
     r.errors = j["errors"];
     r.warnings = j["warnings"];
     r.targetsFailed = j["targets_failed"];

@@ -31,21 +31,24 @@ int report(const SweepArgs& a, const analysis::SweepSpec& spec, std::vector<anal
         analysis::writeSweep(a.output, spec, results);
     const std::vector<std::string> frontier = analysis::sweepFrontier(spec, results);
     double busy = 0;
-    std::size_t failed = 0, passing = 0, unconverged = 0, violating = 0;
+    std::size_t failed = 0, passing = 0, unconverged = 0, violating = 0, badInput = 0;
     for (const auto& r : results) {
         busy += r.seconds;
         failed += r.ok ? 0 : 1;
         unconverged += r.notConverged ? 1 : 0;
+        badInput += r.badInput ? 1 : 0;
         violating += r.ok && r.errors > 0 ? 1 : 0;
         passing += r.passes() ? 1 : 0;
     }
     // rdt check's exit codes over the variants (until 2026-12-07 a sweep exited 0 even when none ran):
-    // 2 a variant failed to run on its input, else 4 one did not converge, else 1 one violates an
-    // error-severity rule, else 0. A target missed is in the table and the frontier, as in rdt check.
-    const int code = failed > unconverged ? kExitBadInput
-                     : unconverged > 0    ? kExitNotConverged
-                     : violating > 0      ? kExitViolations
-                                          : kExitOk;
+    // 3 a variant failed on an internal error, else 2 one failed on its input, else 4 one did not
+    // converge, else 1 one violates an error-severity rule, else 0. A target missed is in the table
+    // and the frontier, as in rdt check.
+    const int code = failed > unconverged + badInput ? kExitInternal
+                     : badInput > 0                  ? kExitBadInput
+                     : unconverged > 0               ? kExitNotConverged
+                     : violating > 0                 ? kExitViolations
+                                                     : kExitOk;
     if (a.json) {
         nlohmann::json vs = nlohmann::json::array();
         for (const auto& r : results) {

@@ -109,14 +109,13 @@ void failureLines(std::ostream& out, const analysis::ThroughputResult& t)
         } else
             what = plural(static_cast<std::size_t>(f.racksLimited), "rack", "racks") + " with GPUs slowed by heat";
         char buf[320];
-        if (!notJudged.empty())
-            what += "; " + notJudged;
-        std::snprintf(buf, sizeof buf, "failure  with a %s: %s, clock %.0f %%, %.0f TFLOPS %s sustained per GPU, %.3g %s in all\n",
-                      f.name.c_str(), what.c_str(), f.clockRatio * 100, f.sustainedTflops16PerGpu,
-                      dtypeLabel(t.dtype16).c_str(),
+        // The figures in a bounded buffer; the words, which grow with the counts, outside it.
+        std::snprintf(buf, sizeof buf, "clock %.0f %%, %.0f TFLOPS %s sustained per GPU, %.3g %s in all",
+                      f.clockRatio * 100, f.sustainedTflops16PerGpu, dtypeLabel(t.dtype16).c_str(),
                       f.sustainedPflops16 >= 1000 ? f.sustainedPflops16 / 1e3 : f.sustainedPflops16,
                       f.sustainedPflops16 >= 1000 ? "EFLOPS" : "PFLOPS");
-        out << buf;
+        out << "failure  with a " << f.name << ": " << what << ", " << buf
+            << (notJudged.empty() ? std::string() : "; " + notJudged) << "\n";
     }
     if (unaffected.empty())
         return;

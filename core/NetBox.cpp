@@ -174,7 +174,7 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
             leftOut.push_back(name + " (" + slug + ", " + status + ")");
             continue;
         }
-        if (supply) {
+        if (kind == PartKind::PowerShelf) { // a power shelf on a dead feed: the feed is its input
             const auto it = cab.deviceFeeds.find(idOf(d.value));
             if (it != cab.deviceFeeds.end() &&
                 std::all_of(it->second.begin(), it->second.end(),

@@ -70,9 +70,10 @@ private:
     /// violation of the rule names it) as a pass/fail mark, and a link to the rule. Returns the value.
     ValueLabel* addResult(const QString& label, const QString& value, const std::string& rule = {},
                           const std::string& subject = {}, int maxLines = 5);
-    /// True when an unwaived error or warning of `rule` names `subject` or something inside it
+    /// True when an unwaived warning of `rule` names `subject` or something inside it
     /// (`subject/...`: a rack's parts).
     bool warned(const std::string& rule, const std::string& subject) const;
+    /// The same for an unwaived error (the row's ✗; a warning alone is its ⚠).
     bool failed(const std::string& rule, const std::string& subject) const;
     /// Every rule with a violation on `subject` (or inside it) that no result row has shown yet: its
     /// verdict and first message, so that nothing the Problems panel lists is missing here.

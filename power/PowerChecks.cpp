@@ -232,7 +232,8 @@ void checkHoldup(core::CheckContext& ctx)
                       formatQuantity(r.itLoadW, Dimension::Power);
         ctx.report(rack.id,
                    "battery hold-up " + core::formatQuantityBeside(r.bbuHoldupS, required, Dimension::Time) +
-                       " is below the required " + formatQuantity(required, Dimension::Time) + ": " + why,
+                       " is below the required " + formatQuantity(required, Dimension::Time) + ": " + why +
+                       capAdvice(r, adviceFor(r, "orv3.bbu.holdup")),
                    r.bbuHoldupS, required, "s", rack.loc);
     });
 }
@@ -254,7 +255,8 @@ void checkWhip(core::CheckContext& ctx)
                            (feedLoss ? " (the other AC feed lost)" : "") + " exceeds " +
                            formatQuantity(limit, Dimension::Current, 3) + " (" +
                            formatQuantity(sh.whipBreakerA, Dimension::Current) + " breaker derated to " +
-                           formatQuantity(derating, Dimension::Ratio) + ")" + capAdvice(r, {}),
+                           formatQuantity(derating, Dimension::Ratio) + ")" +
+                           capAdvice(r, adviceFor(r, "orv3.ac.whip")), // the rule's own cap, as the others
                        sh.whipCurrentWorstA, limit, "A", rack.loc);
         }
     });

@@ -137,6 +137,7 @@ struct RowSupply {
     double supplyK = 0;
     double ratio = 1.1;
     double givenShareOfDraw = 0; ///< the stated flows' share of this row's draw (given / the room's draw)
+    double inRowM3s = 0;         ///< in-row units blowing into this row's cold aisle (their own flow)
 };
 
 RowThermal solveRow(const core::Design& d, const core::Group& row, const std::vector<std::string>& keys,
@@ -187,7 +188,7 @@ RowThermal solveRow(const core::Design& d, const core::Group& row, const std::ve
             }
         }
         out.demandM3s = demand;
-        out.supplyM3s = (supply.ratio + supply.givenShareOfDraw) * demand;
+        out.supplyM3s = (supply.ratio + supply.givenShareOfDraw) * demand + supply.inRowM3s;
         const double mapped = exhaustFlow > 0 ? exhaustHeat / exhaustFlow : air.coldAisleK;
         const double shortfall = demand > 0 ? std::max(0.0, (demand - out.supplyM3s) / demand) : 0.0;
         const double change =
@@ -296,9 +297,15 @@ ThermalResult computeThermal(const core::Design& d, const RackAirflowParams& prm
         shares += u.flowM3s ? 0 : 1;
     }
     std::vector<RowSupply> supply(d.rows.size());
-    for (RowSupply& s : supply) {
+    for (std::size_t i = 0; i < supply.size(); ++i) {
+        RowSupply& s = supply[i];
         s.supplyK = network ? warmestK : d.site.supplyAirK;
         s.ratio = d.site.supplyFlowRatio; // the first pass's draw, before the stated flows take over
+        // An in-row unit blows its own (required) flow into its row's cold aisle, as in the field.
+        if (network)
+            for (const core::CoolingUnit& u : d.room.units)
+                if (u.kind == core::CoolingUnit::Kind::InRow && u.row == d.rows[i].id)
+                    s.inRowM3s += u.flowM3s.value_or(0.0);
     }
     // The rooms the units serve: rows grouped as the field groups racks.
     std::map<std::pair<int, int>, std::vector<std::size_t>> rooms;

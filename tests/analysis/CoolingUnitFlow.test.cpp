@@ -68,3 +68,22 @@ TEST_CASE("network model: a CRAH's stated flow supplies its rows, conserved, sho
     const analysis::RunResult mixed = rowPair("    - {name: crah-1, flow: 10 m3/s}\n    - {name: crah-2}\n");
     CHECK(subjects(mixed, "thermal.network.shortfall").empty());
 }
+
+TEST_CASE("network model: an in-row unit's flow goes to its own row, beside a CRAH's stated flow", "[thermal][room]")
+{
+    // Found in review (2026-12-07): with a CRAH stating its flow, an in-row unit's was dropped, a
+    // false shortfall on a row it cools.
+    const analysis::RunResult r =
+        rowPair("    - {name: crah-1, flow: 10 m3/s, supply_air: 25 degC}\n"
+                "    - {name: irc-1, kind: in-row, row: hall1/pod1/row01, flow: 20 m3/s, supply_air: 25 degC}\n");
+    REQUIRE(r.thermal);
+    REQUIRE(r.thermal->rows.size() == 2);
+    double supplied = 0;
+    for (const thermal::RowThermal& row : r.thermal->rows)
+        supplied += row.supplyM3s;
+    CHECK(supplied == Approx(30.0).epsilon(1e-5)); // the CRAH's 10 and the in-row unit's 20
+    const thermal::RowThermal& cooled = r.thermal->rows[0].id == "hall1/pod1/row01" ? r.thermal->rows[0]
+                                                                                     : r.thermal->rows[1];
+    CHECK(cooled.supplyM3s > 20.0);
+    CHECK(cooled.supplyM3s >= cooled.demandM3s); // 20 m3/s of its own and its share of the CRAH's
+}
