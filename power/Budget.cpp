@@ -49,10 +49,8 @@ bool drawsPower(const core::Part& p)
     return p.kind != core::PartKind::PowerShelf && p.kind != core::PartKind::BbuShelf;
 }
 
-/// The budgeted draw on a basis: nameplate never below the model (a part the model shows above its
-/// rating is budgeted at the model); peak never below nameplate (a GPU without peak_power_ratio
-/// peaks at its cap, and the composed peak of a GB200 tray fell under its rating: the Catalina
-/// example's peak basis read 270 kW against 284 kW nameplate until 2026-12-07); or the model.
+/// The budgeted draw on a basis: nameplate never below the model; peak never below nameplate (the
+/// Catalina example's peak basis read 270 kW against 284 kW nameplate until 2026-12-07); or the model.
 double budgetOn(core::PowerBasis basis, double modelledW, double nameplateW, double peakW)
 {
     switch (basis) {
@@ -91,12 +89,9 @@ PartPower partPower(const core::Design& d, const core::Slot& s, double capW, dou
     } else
         p.modelledW = models::partDrawW(part, *d.catalog, op);
     p.nameplateW = models::nameplateDrawW(part, *d.catalog, op);
-    // The peak is never below the nameplate, on every basis: the pulse check and the reported peak
-    // judged a part without peak_power_ratio at its cap, below the sign-off figure (tight-rack with
-    // two Minipack2: peak 20.7 kW beside 23.4 kW nameplate, orv3.psu.pulse passed; 2026-12-07).
-    p.peakW = std::max(p.modelledW, models::partDrawW(part, *d.catalog, peak));
-    if (std::isfinite(p.nameplateW))
-        p.peakW = std::max(p.peakW, p.nameplateW);
+    // Never below the nameplate, on every basis (docs/power.md: the pulse check passed below it).
+    p.peakW = std::max({p.modelledW, models::partDrawW(part, *d.catalog, peak),
+                        std::isfinite(p.nameplateW) ? p.nameplateW : 0.0});
     p.budgetW = budgetOn(basis, p.modelledW, p.nameplateW, p.peakW);
     return p;
 }
@@ -309,8 +304,7 @@ void clipCurrents(RackPower& out, const core::Rack& r, const std::vector<std::pa
     for (const auto& [slot, w] : busLoads)
         add(slot->id, w, w, "");
     // With the AC lost the battery shelves carry the rack through their own clips, in proportion
-    // to their discharge ratings (until 2026-12-06 their clips were never checked: one HPR battery
-    // shelf carrying 31.6 kW put 702 A on a 700 A clip and passed).
+    // to their discharge ratings (unchecked until 2026-12-06: 702 A on a 700 A clip passed).
     if (out.bbuDischargeW > 0 && out.itLoadW > 0)
         for (const core::Slot& s : r.slots)
             if (s.part->kind == core::PartKind::BbuShelf)

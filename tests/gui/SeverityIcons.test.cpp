@@ -13,6 +13,7 @@
 #include "gui/InspectorPanel.h"
 #include "gui/MainWindow.h"
 #include "gui/Studio.h"
+#include "gui/ThroughputPanel.h"
 #include "gui/ProblemsPanel.h"
 #include "tests/gui/StudioWindow.h"
 
@@ -86,4 +87,20 @@ TEST_CASE("the inspector judges no shelf figure of a rack that is not fed", "[gu
     for (const gui::InspectorPanel::Verdict& v : inspector->verdicts())
         capacity = capacity || v.rule == "orv3.shelf.capacity";
     CHECK(capacity);
+}
+
+TEST_CASE("the throughput panel never shows nan: an A100 has no FP8 figure", "[gui][throughput]")
+{
+    test::StudioWindow f(1600, 1000);
+    REQUIRE(f.window->openFile(RDT_SOURCE_DIR "/data/designs/meta-rsc-a100.yaml"));
+    f.window->waitForChecks();
+    gui::ThroughputPanel* p = f.window->throughput();
+    REQUIRE(p->classRows() >= 1);
+    for (int r = 0; r < p->classRows(); ++r)
+        for (int c = 0; c < 7; ++c) {
+            CAPTURE(r, c, p->classCell(r, c).toStdString());
+            CHECK_FALSE(p->classCell(r, c).contains("nan", Qt::CaseInsensitive));
+        }
+    CHECK(p->classCell(0, 6) == "— (no FP8)");
+    CHECK(p->classCell(0, 5).endsWith("TFLOPS"));
 }

@@ -263,22 +263,6 @@ TEST_CASE("the throughput panel shows GPU classes and busbw curves after the che
     CHECK(f.window->throughput()->plot()->seriesCount() == 4);
 }
 
-TEST_CASE("the throughput panel never shows nan: an A100 has no FP8 figure", "[gui][throughput]")
-{
-    Fixture f;
-    REQUIRE(f.window->openFile(kData + "/designs/meta-rsc-a100.yaml"));
-    f.window->waitForChecks();
-    gui::ThroughputPanel* p = f.window->throughput();
-    REQUIRE(p->classRows() >= 1);
-    for (int r = 0; r < p->classRows(); ++r)
-        for (int c = 0; c < 7; ++c) {
-            CAPTURE(r, c, p->classCell(r, c).toStdString());
-            CHECK_FALSE(p->classCell(r, c).contains("nan", Qt::CaseInsensitive));
-        }
-    CHECK(p->classCell(0, 6) == "— (no FP8)");
-    CHECK(p->classCell(0, 5).endsWith("TFLOPS"));
-}
-
 TEST_CASE("throughput panel: an nccl-tests log's measured points over the model's curve, the CLI's verdict",
           "[gui][throughput][nccl]")
 {
