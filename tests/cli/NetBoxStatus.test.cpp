@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "core/Yaml.h"
 #include "tests/support/RunRdt.h"
@@ -124,12 +125,15 @@ TEST_CASE("NetBox import: an offline power feed carries nothing", "[cli][netbox]
 TEST_CASE("NetBox import: a feed's figures are checked at their fields", "[cli][netbox][bad-input]")
 {
     // 415 V x 60 A x 100 % x sqrt(3) = 43.1 kW is the most a 60 A feed is rated; 250 % gave 107.8 kW.
-    for (const auto& [field, value, says] :
+    // (Not structured bindings: clang 14 cannot capture one in the lambda below.)
+    for (const auto& c :
          std::vector<std::tuple<std::string, double, std::string>>{
              {"max_utilization", 100.5, "max_utilization is 100.5 %; it is at most 100 %"},
              {"max_utilization", 250, "max_utilization is 250 %; it is at most 100 %"},
              {"amperage", -60, "amperage is -60; it must be positive"},
              {"voltage", 0, "voltage is 0; it must be positive"}}) {
+        const std::string field = std::get<0>(c), says = std::get<2>(c);
+        const double value = std::get<1>(c);
         CAPTURE(field, value);
         Dump d;
         d.edit("power-feeds.json", [&](json& f) {
@@ -164,7 +168,9 @@ TEST_CASE("NetBox import: a refused custom field is told at the device, not at a
         {{{"rdt_gpu_power_cap", -600}}, "custom_fields.rdt_gpu_power_cap", "-600 W"},
         {{{"rdt_failed_fans", -1}}, "custom_fields.rdt_failed_fans", "-1"},
         {{{"rdt_feed", "C"}}, "custom_fields.rdt_feed", "rdt_feed is \"C\"; it takes A or B"}};
-    for (const auto& [fields, field, says] : cases) {
+    for (const auto& c : cases) { // not structured bindings: clang 14 cannot capture one
+        const json fields = std::get<0>(c);
+        const std::string field = std::get<1>(c), says = std::get<2>(c);
         CAPTURE(field);
         Dump d;
         std::string at;
