@@ -115,6 +115,7 @@ HilComparison compareTelemetry(const core::Design& design, const power::PowerRes
         };
         const std::size_t before = out.rows.size();
         if (kind == "power-shelf") {
+            compareSupplies(run.design, series, i, out);
             const power::ShelfPower* sp = run.power ? byId(run.power->racks[r].shelves, slot.id) : nullptr;
             if (sp) {
                 // The shelf's share of the rack's modelled draw (the budget's share is on its basis,
@@ -156,7 +157,9 @@ HilComparison compareTelemetry(const core::Design& design, const power::PowerRes
         if (out.rows.size() == before)
             out.notChecked.push_back(
                 slot.id + ": no readings" +
-                (errors > 0 ? " (" + std::to_string(static_cast<int>(errors)) + " read errors)" : ""));
+                (errors > 0 ? " (" + std::to_string(static_cast<int>(errors)) +
+                                  (errors == 1 ? " read error)" : " read errors)")
+                            : ""));
     }
     // Parts the telemetry does not cover at all are not checked either, and say so.
     const std::set<std::string> covered(series.parts.begin(), series.parts.end());
@@ -195,7 +198,7 @@ void registerHilChecks(core::CheckRegistry& registry)
                 std::snprintf(msg, sizeof msg, "%s %s measured %.1f %s, model %.1f %s (%+.1f %s%s)", r.part.c_str(),
                               quantity.c_str(), r.measured, r.unit.c_str(), r.predicted, r.unit.c_str(),
                               relative ? dev * 100.0 * (r.residual < 0 ? -1 : 1) : r.residual,
-                              relative ? "%" : (r.unit == "degC" ? "K" : r.unit.c_str()),
+                              relative ? "%" : (r.unit == "degC" ? "K" : pct ? "points" : r.unit.c_str()),
                               relative ? " of the model" : "");
                 core::SourceLoc loc;
                 for (const core::Rack& rack : d.racks)
@@ -204,7 +207,7 @@ void registerHilChecks(core::CheckRegistry& registry)
                             loc = s.loc;
                 ctx.report(r.part, msg, relative ? dev * 100.0 : std::abs(r.residual),
                            pct ? tol * 100.0 : (relative ? tol * 100.0 : tol),
-                           relative ? "%" : (r.unit == "degC" ? "K" : r.unit), loc);
+                           relative ? "%" : (r.unit == "degC" ? "K" : pct ? "points" : r.unit), loc);
             }
         };
     };
@@ -250,6 +253,7 @@ void registerHilChecks(core::CheckRegistry& registry)
                   {{"tolerance", {0.01, Dimension::Ratio}}}},
                  deviation("psu_efficiency", false));
     registerHilLiquidChecks(registry);
+    registerHilSupplyChecks(registry);
     registerPowerTraceChecks(registry);
     registry.add({"hil.telemetry.missing",
                   "Every mapped part was read",

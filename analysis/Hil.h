@@ -23,8 +23,30 @@ struct HilResidual {
     int samples = 0;       ///< readings behind `measured`
 };
 
+/// One supply of a power shelf over the series: its highest output beside its capacity, and the
+/// sweeps in which its Status said it delivered nothing.
+struct HilSupply {
+    std::string shelf;      ///< the shelf's slot id
+    std::size_t index = 0;  ///< 1-based, in the service's order
+    double maxOutputW = NAN; ///< highest OutputPowerWatts read
+    double capacityW = NAN;  ///< PowerCapacityWatts read, else the catalog's module_rating
+    bool capacityRead = false;
+    int offSweeps = 0, sweeps = 0; ///< sweeps not delivering (Absent, offline, Critical), sweeps with a state
+    double worstState = NAN;       ///< hil::kPsuAbsent … kPsuCritical, 0, or NaN where no Status was read
+};
+
+/// A power shelf's supplies against its catalog part.
+struct HilShelf {
+    std::string shelf;
+    int reported = 0; ///< supplies the service listed (most in any sweep)
+    int modules = 0;  ///< the catalog's
+    double moduleRatingW = NAN, meanOutputW = NAN;
+};
+
 struct HilComparison {
     std::vector<HilResidual> rows;
+    std::vector<HilSupply> supplies;
+    std::vector<HilShelf> shelves;
     /// Mapped parts whose readings are missing or failed: `part: why` (shown as "not checked").
     std::vector<std::string> notChecked;
     std::size_t sweeps = 0;
@@ -50,6 +72,10 @@ void compareTray(const core::Design& design, const liquid::LiquidResult* liquid,
                  std::size_t part, HilComparison& out);
 /// The `hil.liquid.*` rules (registered by registerHilChecks).
 void registerHilLiquidChecks(core::CheckRegistry& registry);
+/// A power shelf's supplies (analysis/HilSupply.cpp): each one's state and highest output.
+void compareSupplies(const core::Design& design, const hil::Series& series, std::size_t part, HilComparison& out);
+/// `hil.psu.lost` and `hil.psu.load` (registered by registerHilChecks).
+void registerHilSupplyChecks(core::CheckRegistry& registry);
 
 /// The residuals (measured − model) laid over the layout for the studio's "Colour by": "Power residual" (% of
 /// the model), "Inlet residual" (K), "Fan residual" (points of full speed), each on a range symmetric about 0

@@ -154,6 +154,25 @@ void printResiduals(const analysis::HilComparison& c, std::size_t limit)
                         cell(q["pumps_failed"], "%.0f (%.0f)").c_str(), leakWord);
         }
     }
+    // Each shelf's supplies: how many delivered, and the most loaded one against its capacity.
+    for (const analysis::HilShelf& sh : c.shelves) {
+        int listed = 0, off = 0;
+        const analysis::HilSupply* top = nullptr;
+        for (const analysis::HilSupply& x : c.supplies) {
+            if (x.shelf != sh.shelf)
+                continue;
+            ++listed;
+            off += x.offSweeps > 0;
+            if (std::isfinite(x.maxOutputW) && std::isfinite(x.capacityW) &&
+                (!top || x.maxOutputW / x.capacityW > top->maxOutputW / top->capacityW))
+                top = &x;
+        }
+        std::printf("%s supplies: %d listed (catalog %d), %d not delivering", sh.shelf.c_str(), listed, sh.modules, off);
+        if (top)
+            std::printf("; most loaded: supply %zu, %.0f W of %.0f W (%.0f %%)", top->index, top->maxOutputW,
+                        top->capacityW, 100.0 * top->maxOutputW / top->capacityW);
+        std::printf("\n");
+    }
     for (std::size_t i = 0; i < c.notChecked.size() && i < 20; ++i)
         std::printf("not checked: %s\n", c.notChecked[i].c_str());
     if (c.notChecked.size() > 20)
@@ -247,6 +266,17 @@ int runHilCompare(const HilArgs& a)
                                 {"predicted", r.predicted},
                                 {"residual", r.residual},
                                 {"samples", r.samples}});
+            nlohmann::json supplies = nlohmann::json::array();
+            auto num = [](double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); };
+            for (const analysis::HilSupply& x : c.supplies)
+                supplies.push_back({{"shelf", x.shelf},
+                                    {"supply", x.index},
+                                    {"max_output_W", num(x.maxOutputW)},
+                                    {"capacity_W", num(x.capacityW)},
+                                    {"capacity_from", x.capacityRead ? "PowerCapacityWatts" : "module_rating"},
+                                    {"state", std::isfinite(x.worstState) ? nlohmann::json(hil::psuStateName(x.worstState))
+                                                                           : nlohmann::json()},
+                                    {"sweeps_not_delivering", x.offSweeps}});
             for (const core::Violation& x : v)
                 viol.push_back({{"rule", x.rule},
                                 {"severity", std::string(core::severityName(x.severity))},
@@ -257,7 +287,7 @@ int runHilCompare(const HilArgs& a)
                                 {"unit", x.unit},
                                 {"waived", x.waived}});
             std::cout << nlohmann::json{{"design", a.design},      {"telemetry", a.inputs[0]},    {"sweeps", c.sweeps},
-                                        {"residuals", rows},       {"not_checked", c.notChecked}, {"violations", viol},
+                                        {"residuals", rows},       {"supplies", supplies}, {"not_checked", c.notChecked}, {"violations", viol},
                                         {"errors", counts.errors}, {"warnings", counts.warnings}}
                              .dump(2)
                       << "\n";

@@ -262,9 +262,19 @@ void checkConsistency(const Cursor& doc, const Part& part)
                 loc.path = "rdt.fans.curve[" + std::to_string(i) + "]";
                 throw InputError(loc, "a fan curve's pressure must fall as flow rises");
             }
-    const auto idle = part.find("power.idle"), max = part.find("power.max");
-    if (idle && max && *idle > *max)
-        throw InputError(where("power.idle"), "power.idle exceeds power.max");
+    // A part's draws in their order, idle <= typical <= max: a typical draw above the maximum would pass a
+    // budget at nameplate that the part exceeds in normal use.
+    const auto idle = part.find("power.idle"), typical = part.find("power.typical"), max = part.find("power.max");
+    const auto order = [&](const char* lowName, std::optional<double> low, const char* highName,
+                           std::optional<double> high) {
+        if (low && high && *low > *high)
+            throw InputError(where(lowName), std::string(lowName) + " " +
+                                                 formatQuantity(*low, Dimension::Power) + " exceeds " + highName +
+                                                 " " + formatQuantity(*high, Dimension::Power));
+    };
+    order("power.idle", idle, "power.typical", typical);
+    order("power.typical", typical, "power.max", max);
+    order("power.idle", idle, "power.max", max);
     // A GPU's temperature limits in their order: it slows down, and the junction rule judges it, below
     // the temperature at which it shuts down (a limit above shutdown would pass a GPU that is off).
     if (const auto shutdown = part.find("shutdown_temp"))

@@ -345,6 +345,8 @@ Sample Poller::poll()
                         continue;
                     }
                     setPsu(r, i, NAN, NAN, number(m, "PowerCapacityWatts"));
+                    if (readPsuStatus(h.url, m, i, r))
+                        continue; // Absent or failed: it delivers nothing, and has nothing to read
                     const json metrics = m.value("Metrics", json::object());
                     if (metrics.contains("InputPowerWatts"))
                         readPsuMetrics(h.url, metrics, i, r);
@@ -372,6 +374,8 @@ Sample Poller::poll()
                 if (!parse(h.url, h.body, m, r))
                     break;
                 setPsu(r, job.psu, NAN, NAN, number(m, "PowerCapacityWatts"));
+                if (readPsuStatus(h.url, m, job.psu, r))
+                    break; // Absent or failed: it delivers nothing, and has nothing to read
                 const json metrics = m.value("Metrics", json::object());
                 if (metrics.contains("@odata.id") && metrics["@odata.id"].is_string())
                     next.push_back(Job{job.part,

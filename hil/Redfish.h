@@ -20,6 +20,10 @@ namespace rdt::hil {
 
 /// Power supplies kept per shelf (ORv3 shelves hold 6).
 inline constexpr std::size_t kMaxPsus = 8;
+/// A supply's state in PartReading::psuState (any of these: it delivers nothing).
+inline constexpr double kPsuAbsent = 1, kPsuOffline = 2, kPsuCritical = 3;
+/// "Absent", "offline" or "Critical" for a state above; "running" for 0.
+const char* psuStateName(double state);
 
 /// One part's readings in one sweep; NaN where not read.
 struct PartReading {
@@ -33,6 +37,9 @@ struct PartReading {
     double pressurePa = NAN;                           ///< chassis pressure drop
     double powerLimitW = NAN;                          ///< Controls/PowerLimit set point
     std::vector<double> psuInW, psuOutW, psuCapacityW; ///< power shelves: per supply
+    /// Per supply, what its Status says: 0 delivering, kPsuAbsent, kPsuOffline (UnavailableOffline,
+    /// Disabled, StandbyOffline), kPsuCritical (Health Critical); NaN where it gave no Status.
+    std::vector<double> psuState;
     // Liquid cooling: a CDU (its secondary, IT-side coolant connectors together; `powerW` its
     // draw) or a tray (its connector's sensors named in the map).
     double coolantFlowLpm = NAN;  ///< L/min, summed over the connectors

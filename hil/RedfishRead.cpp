@@ -63,6 +63,7 @@ void setPsu(PartReading& r, std::size_t i, double in, double out, double capacit
         r.psuInW.resize(i + 1, NAN);
         r.psuOutW.resize(i + 1, NAN);
         r.psuCapacityW.resize(i + 1, NAN);
+        r.psuState.resize(i + 1, NAN);
     }
     if (!std::isnan(in))
         r.psuInW[i] = in;
@@ -70,6 +71,33 @@ void setPsu(PartReading& r, std::size_t i, double in, double out, double capacit
         r.psuOutW[i] = out;
     if (!std::isnan(capacity))
         r.psuCapacityW[i] = capacity;
+}
+
+bool readPsuStatus(const std::string& url, const json& m, std::size_t i, PartReading& r)
+{
+    if (i >= kMaxPsus)
+        return false; // setPsu names the supplies past the limit
+    setPsu(r, i, NAN, NAN, NAN);
+    if (!m.contains("Status") || !m["Status"].is_object())
+        return false;
+    const json& status = m["Status"];
+    // A State or Health that is there but not a string is the service's error, named; the supply is
+    // then judged on its readings alone.
+    for (const char* key : {"State", "Health"})
+        if (status.contains(key) && !status[key].is_string() && !status[key].is_null())
+            r.errors.push_back("GET " + url + ": supply " + std::to_string(i + 1) + ": Status." + key +
+                               " is not a string");
+    const std::string state = text(status, "State", "Enabled"), health = text(status, "Health", "OK");
+    // StandbySpare is a hot spare, capacity in reserve; StandbyOffline waits for someone to enable it.
+    double s = 0;
+    if (state == "Absent")
+        s = kPsuAbsent;
+    else if (state == "UnavailableOffline" || state == "Disabled" || state == "StandbyOffline")
+        s = kPsuOffline;
+    else if (health == "Critical")
+        s = kPsuCritical;
+    r.psuState[i] = s;
+    return s != 0;
 }
 
 void readPsuMetrics(const std::string& url, const json& m, std::size_t i, PartReading& r)
@@ -83,6 +111,17 @@ void readPsuMetrics(const std::string& url, const json& m, std::size_t i, PartRe
 }
 
 } // namespace redfishdetail
+
+const char* psuStateName(double state)
+{
+    if (state == kPsuAbsent)
+        return "Absent";
+    if (state == kPsuOffline)
+        return "offline";
+    if (state == kPsuCritical)
+        return "Critical";
+    return "running";
+}
 
 void readEnvironmentMetrics(const std::string& url, const std::string& body, PartReading& r)
 {
@@ -155,8 +194,10 @@ void readLegacyPower(const std::string& url, const std::string& body, PartReadin
         }
         std::size_t i = 0;
         for (const json& p : j["PowerSupplies"]) {
-            const double in = number(p, "PowerInputWatts"), out = number(p, "PowerOutputWatts");
-            if (std::isnan(in) || std::isnan(out))
+            // A supply that says it is Absent or failed delivers nothing, whatever figures it still shows.
+            const bool off = p.is_object() && readPsuStatus(url, p, i, r);
+            const double in = off ? NAN : number(p, "PowerInputWatts"), out = off ? NAN : number(p, "PowerOutputWatts");
+            if (!off && (std::isnan(in) || std::isnan(out)))
                 missing(r, url, "PowerInputWatts/PowerOutputWatts of PowerSupplies[" + std::to_string(i) + "]");
             setPsu(r, i++, in, out, number(p, "PowerCapacityWatts"));
         }

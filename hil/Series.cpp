@@ -219,7 +219,7 @@ void setQuantity(PartReading& r, std::size_t q, double v)
 struct SeriesWriter::Impl {
     Id file, group;
     std::vector<Id> quantities;
-    Id time, errors, requests, seconds, psuIn, psuOut, psuCap, log;
+    Id time, errors, requests, seconds, psuIn, psuOut, psuCap, psuState, log;
     Id logType;
     std::size_t parts = 0;
 };
@@ -263,6 +263,8 @@ SeriesWriter::SeriesWriter(const std::string& path, const TelemetryMap& map, con
     m.psuIn = growing(m.group, "psu_input", H5T_IEEE_F64LE, np, "W");
     m.psuOut = growing(m.group, "psu_output", H5T_IEEE_F64LE, np, "W");
     m.psuCap = growing(m.group, "psu_capacity", H5T_IEEE_F64LE, np, "W");
+    m.psuState = growing(m.group, "psu_state", H5T_IEEE_F64LE, np, "1");
+    stringAttribute(m.psuState, "meaning", "0 delivering, 1 Absent, 2 offline or disabled, 3 Health Critical");
     m.requests = growing(m.group, "requests", H5T_IEEE_F64LE, {}, "1");
     m.seconds = growing(m.group, "sweep_time", H5T_IEEE_F64LE, {}, "s");
     m.logType = Id(H5Tcopy(H5T_C_S1), H5Tclose);
@@ -299,16 +301,19 @@ void SeriesWriter::append(const Sample& s)
     for (std::size_t i = 0; i < m.parts; ++i)
         row[i] = i < s.parts.size() ? static_cast<double>(s.parts[i].errors.size()) : 0;
     appendRow(m.errors, t, H5T_NATIVE_DOUBLE, row.data());
-    std::vector<double> in(m.parts * kMaxPsus, NAN), out = in, cap = in;
+    std::vector<double> in(m.parts * kMaxPsus, NAN), out = in, cap = in, state = in;
     for (std::size_t i = 0; i < m.parts && i < s.parts.size(); ++i)
         for (std::size_t k = 0; k < s.parts[i].psuInW.size() && k < kMaxPsus; ++k) {
             in[i * kMaxPsus + k] = s.parts[i].psuInW[k];
             out[i * kMaxPsus + k] = s.parts[i].psuOutW[k];
             cap[i * kMaxPsus + k] = s.parts[i].psuCapacityW[k];
+            if (k < s.parts[i].psuState.size())
+                state[i * kMaxPsus + k] = s.parts[i].psuState[k];
         }
     appendRow(m.psuIn, t, H5T_NATIVE_DOUBLE, in.data());
     appendRow(m.psuOut, t, H5T_NATIVE_DOUBLE, out.data());
     appendRow(m.psuCap, t, H5T_NATIVE_DOUBLE, cap.data());
+    appendRow(m.psuState, t, H5T_NATIVE_DOUBLE, state.data());
     const double req = static_cast<double>(s.requests);
     appendRow(m.requests, t, H5T_NATIVE_DOUBLE, &req);
     appendRow(m.seconds, t, H5T_NATIVE_DOUBLE, &s.seconds);
@@ -383,6 +388,12 @@ Series readSeries(const std::string& path)
         const std::vector<double> in = readAll(g, "psu_input", dims), out = readAll(g, "psu_output", dims),
                                   cap = readAll(g, "psu_capacity", dims);
         t = std::min<std::size_t>(t, dims.empty() ? 0 : dims[0]);
+        // A file from before supplies' states were kept has none: NaN, "not said".
+        std::vector<double> state(cap.size(), NAN);
+        if (H5Lexists(g, "psu_state", H5P_DEFAULT) > 0) {
+            state = readAll(g, "psu_state", dims);
+            t = std::min<std::size_t>(t, dims.empty() ? 0 : dims[0]);
+        }
         const std::vector<double> req = readAll(g, "requests", dims), sec = readAll(g, "sweep_time", dims);
         const std::vector<std::string> log = readStringList(g, "log");
         t = std::min({t, req.size(), sec.size()});
@@ -399,14 +410,16 @@ Series readSeries(const std::string& path)
                     setQuantity(r, qi, q[qi][k * n + i]);
                 for (std::size_t p = 0; p < kMaxPsus; ++p) {
                     const std::size_t at = (k * n + i) * kMaxPsus + p;
-                    if (std::isnan(in[at]) && std::isnan(out[at]) && std::isnan(cap[at]))
+                    if (std::isnan(in[at]) && std::isnan(out[at]) && std::isnan(cap[at]) && std::isnan(state[at]))
                         continue;
                     r.psuInW.resize(p + 1, NAN);
                     r.psuOutW.resize(p + 1, NAN);
                     r.psuCapacityW.resize(p + 1, NAN);
+                    r.psuState.resize(p + 1, NAN);
                     r.psuInW[p] = in[at];
                     r.psuOutW[p] = out[at];
                     r.psuCapacityW[p] = cap[at];
+                    r.psuState[p] = state[at];
                 }
             }
             s.log.push_back(k < log.size() ? log[k] : std::string());

@@ -5,7 +5,8 @@
 /// attribute (`power` W, `inlet`/`exhaust` degC, `fan`/`fan_max` %, `gpu_power` W, `airflow` m3/s,
 /// `pressure` Pa, `power_limit` W, and for liquid cooling `coolant_flow` L/min, `coolant_supply` /
 /// `coolant_return` degC, `coolant_dp` kPa, `coolant_heat` kW, `pump_speed` %, `pumps_failed`,
-/// `leak_state` (0 OK, 1 Warning, 2 Critical), `gpu_temperature` degC; `errors` count), T×N×8 `psu_input`/`psu_output`/`psu_capacity` W,
+/// `leak_state` (0 OK, 1 Warning, 2 Critical), `gpu_temperature` degC; `errors` count), T×N×8 `psu_input`/`psu_output`/`psu_capacity` W and `psu_state` (0 delivering, 1 Absent,
+/// 2 offline or disabled, 3 Health Critical),
 /// and `log` (T fixed strings: the sweep's first errors). NaN where nothing was read.
 ///
 /// A series grows one sweep at a time in HDF5's single-writer/multiple-reader mode and is flushed

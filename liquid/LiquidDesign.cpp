@@ -189,7 +189,8 @@ LiquidResult computeLiquid(const core::Design& d, core::PowerBasis basis)
         if (d.scenario.facilityWaterDeltaK != 0)
             // A liquid-to-air unit: only the air its own coil draws (the racks' air is --inlet's).
             add(std::string(toAir ? "the units' intake air " : "facility water ") +
-                core::formatQuantity(d.scenario.facilityWaterDeltaK, core::Dimension::TemperatureDelta) + " warmer" +
+                core::formatQuantity(std::abs(d.scenario.facilityWaterDeltaK), core::Dimension::TemperatureDelta) +
+                (d.scenario.facilityWaterDeltaK > 0 ? " warmer" : " cooler") +
                 (toAir ? " (the racks' air as designed: --inlet warms both)" : ""));
         lo.scenario = sc;
         const std::string why = "the CDU's rating needs";

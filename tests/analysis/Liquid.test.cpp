@@ -388,6 +388,11 @@ TEST_CASE("liquid what-ifs: failed CDUs and pumps and warmer facility water neve
         for (std::size_t t = 0; t < base.liquid->trays.size(); ++t)
             CHECK(r->liquid->trays[t].caseC >= base.liquid->trays[t].caseC - 1e-6);
     }
+    CHECK(warm.liquid->loops.front().scenario.find("12 K warmer") != std::string::npos);
+    // A cooler intake is said so (it read "-5 K warmer" until 2026-12-07).
+    const auto cool = with([](analysis::RunOptions& o) { o.facilityWaterDeltaK = -5.0; });
+    CHECK(cool.liquid->loops.front().scenario.find("5 K cooler") != std::string::npos);
+    CHECK(cool.liquid->loops.front().scenario.find("warmer (") == std::string::npos);
     // One CDU of four left cannot hold 40 degC: the supply floats and the heat rule fires at each loop.
     CHECK(subjects(cdu, "liquid.cdu.heat").size() == 2);
     CHECK_FALSE(cdu.liquid->loops.front().holdsSetpoint);

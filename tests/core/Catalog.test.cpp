@@ -164,7 +164,14 @@ TEST_CASE("bad power data in the catalog is located", "[catalog][power]")
     CHECK_THAT(failure("  kind: rack\n  usable_ou: 38\n  busbar: none\n  busbar_rating: 375 A\n"),
                Contains("a rack with busbar: none has no busbar_rating"));
     CHECK_THAT(failure("  kind: chassis\n  ou_height: 2 OU\n  power: {idle: 3 kW, max: 2 kW}\n"),
-               Contains("power.idle exceeds power.max"));
+               Contains("power.idle 3 kW exceeds power.max 2 kW"));
+    // A typical draw above the maximum (or below idle) passed at load until 2026-12-07; equal is allowed.
+    const std::string chassis = "  kind: chassis\n  ou_height: 2 OU\n";
+    CHECK(failure(chassis + "  power: {idle: 1 kW, typical: 2 kW, max: 2 kW}\n") == "no error");
+    CHECK_THAT(failure(chassis + "  power: {idle: 1 kW, typical: 2.01 kW, max: 2 kW}\n"),
+               Contains("rdt.power.typical") && Contains("power.typical 2.01 kW exceeds power.max 2 kW"));
+    CHECK_THAT(failure(chassis + "  power: {idle: 1.5 kW, typical: 1.4 kW, max: 2 kW}\n"),
+               Contains("rdt.power.idle") && Contains("power.idle 1.5 kW exceeds power.typical 1.4 kW"));
     // A GPU's limits below its shutdown: a max_operating_temp of 97 degC over a 92 degC shutdown
     // passed a junction of 93 degC (a GPU that had shut down) until 2026-12-06.
     const std::string gpu = "  kind: gpu\n  shutdown_temp: 92 degC\n  slowdown_temp: 89 degC\n";
