@@ -443,13 +443,16 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
             }
             out << "\n";
         } else {
-            char ramp[96] = "";
+            char ramp[160] = "";
             if (t.rampLimitFactor < 1)
                 std::snprintf(ramp, sizeof ramp, "; ramp-up limit x %.3f", t.rampLimitFactor);
-            // Per GPU is the slowest class's figure; the total runs each class at its own pace.
+            // Per GPU is the slowest class's figure; the total runs each class at its own pace, so
+            // the class's share of the GPUs is said ("0 TFLOPS per GPU … 6.88 PFLOPS" read as a
+            // contradiction where 8 of 32 GPUs were not fed).
             if (t.classes.size() > 1)
                 std::snprintf(ramp + std::strlen(ramp), sizeof ramp - std::strlen(ramp),
-                              "; the slowest of %zu GPU classes", t.classes.size());
+                              "; the slowest of %zu GPU classes, %d of the %d GPUs", t.classes.size(), slow->gpus,
+                              t.gpus);
             std::snprintf(buf, sizeof buf,
                           "compute  %.0f TFLOPS BF16 sustained per GPU at MFU %.0f %% (clock %.0f %%, limited by %s%s), "
                           "%.3g %s for %s GPUs\n",

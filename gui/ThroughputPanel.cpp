@@ -515,7 +515,12 @@ void ThroughputPanel::rebuild()
             .arg(t->mfu * 100, 0, 'f', 0)
             .arg(slow->clockRatio * 100, 0, 'f', 1)
             .arg(QString::fromStdString(slow->limitedBy) +
-                 (t->rampLimitFactor < 1 ? tr("; ramp-up limit × %1").arg(t->rampLimitFactor, 0, 'f', 3) : QString()))
+                 (t->rampLimitFactor < 1 ? tr("; ramp-up limit × %1").arg(t->rampLimitFactor, 0, 'f', 3) : QString()) +
+                 (t->classes.size() > 1 ? tr("; the slowest of %1 GPU classes, %2 of the %3 GPUs")
+                                              .arg(t->classes.size())
+                                              .arg(slow->gpus)
+                                              .arg(t->gpus)
+                                        : QString()))
             .arg(total >= 1000 ? total / 1000 : total, 0, 'f', 2)
             .arg(total >= 1000 ? "EFLOPS" : "PFLOPS")
             .arg(t->gpus)

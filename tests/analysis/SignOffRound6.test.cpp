@@ -259,7 +259,7 @@ TEST_CASE("sign-off 6: the compute line says its per-GPU figure is the slowest c
     CHECK(r.throughput->sustainedPflopsBf16 == Approx(sum));
     const std::string text = cli::checkSummaryText(r, analysis::makeRegistry());
     CHECK_THAT(text, Catch::Matchers::Contains("365 TFLOPS BF16 sustained per GPU") &&
-                         Catch::Matchers::Contains("the slowest of 2 GPU classes), 6.09 PFLOPS for 16 GPUs"));
+                         Catch::Matchers::Contains("the slowest of 2 GPU classes, 8 of the 16 GPUs), 6.09 PFLOPS for 16 GPUs"));
 }
 
 TEST_CASE("sign-off 6: a targets file names the data type it is judged in, and one id per target",

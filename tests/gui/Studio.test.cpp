@@ -256,6 +256,9 @@ TEST_CASE("the throughput panel shows GPU classes and busbw curves after the che
     // single-rack: one chassis at 700 W, one capped at 600 W.
     CHECK(f.window->throughput()->classRows() == 2);
     CHECK_THAT(f.window->throughput()->headline().toStdString(), Contains("limited by power cap"));
+    // The per-GPU figure is the slowest class's: which share of the GPUs it speaks for, as in `rdt check`.
+    CHECK_THAT(f.window->throughput()->headline().toStdString(),
+               Contains("the slowest of 2 GPU classes, 8 of the 16 GPUs"));
     REQUIRE(f.window->showPanel("throughput"));
     QApplication::processEvents();
     f.window->throughput()->repaint();
