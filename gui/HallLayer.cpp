@@ -75,7 +75,7 @@ HallLayer::HallLayer(vtkRenderer* renderer)
     text->SetColor(0.10, 0.12, 0.16);
     text->SetBold(true);
     text->ShadowOff();
-    text->SetJustificationToCentered();
+    text->SetJustificationToLeft(); // the placer draws its box for left-justified text: centred text sat off its box
     auto placer = vtkSmartPointer<vtkLabelPlacementMapper>::New();
     placer->SetInputConnection(hierarchy->GetOutputPort());
     placer->SetShapeToRoundedRect();
@@ -169,9 +169,10 @@ void HallLayer::placeLabels()
         m_renderer->WorldToDisplay();
         double d[3];
         m_renderer->GetDisplayPoint(d);
-        // The 13 px bold label's box with its margin, estimated from its length.
+        // The 13 px bold label's box with its margin, estimated from its length; the text starts at
+        // its point (left-justified, so the placer's box sits under it).
         const double w = 8.0 * static_cast<double>(l.text.size()) + 10.0, h = 20.0;
-        const Rect r{d[0] - w / 2, d[1] - h / 2, d[0] + w / 2, d[1] + h / 2};
+        const Rect r{d[0] - 2, d[1] - h / 2, d[0] + w, d[1] + h / 2};
         if (d[2] < 0 || d[2] > 1 || r.x0 < 0 || r.y0 < 0 || r.x1 > size[0] - m_rightKeepOut || r.y1 > size[1])
             continue;
         const bool overlaps = std::any_of(taken.begin(), taken.end(), [&](const Rect& o) {

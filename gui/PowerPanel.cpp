@@ -132,11 +132,21 @@ void PowerPanel::refresh()
         return;
     }
     const power::GroupPower& c = power->cluster;
-    QString head = tr("<b>%1 basis</b>: IT %2 kW (modelled %3 kW), facility AC %4 kW, %5 over budget")
+    // kW, or MW from 1,000 kW (a 24k cluster's 33,600 kW reads as 33.6 MW, as `rdt check` says).
+    auto watts = [](double w) {
+        return std::fabs(w) >= 1e6 ? QString("%1 MW").arg(w / 1e6, 0, 'f', 1) : QString("%1 kW").arg(w / 1e3, 0, 'f', 1);
+    };
+    // The facility's AC covers the fed load only: said so where racks are not fed, as `rdt check`
+    // does (facility AC below the IT load read as a contradiction).
+    const QString unfed = c.unfedLoadW > 0
+                              ? tr(" for the fed load (%1 in racks without a power shelf is not fed)").arg(watts(c.unfedLoadW))
+                              : QString();
+    QString head = tr("<b>%1 basis</b>: IT %2 (modelled %3), facility AC %4%5, %6 over budget")
                        .arg(QString::fromStdString(std::string(core::powerBasisName(power->basis))))
-                       .arg(c.itLoadW / 1e3, 0, 'f', 1)
-                       .arg(c.modelledLoadW / 1e3, 0, 'f', 1)
-                       .arg(c.acInputW / 1e3, 0, 'f', 1)
+                       .arg(watts(c.itLoadW))
+                       .arg(watts(c.modelledLoadW))
+                       .arg(watts(c.acInputW))
+                       .arg(unfed)
                        .arg(c.racksOverBudget == 1 ? tr("1 rack") : tr("%1 racks").arg(c.racksOverBudget));
     if (std::isfinite(power->suggestedGpuCapW))
         head += tr("; a %1 W per-GPU cap clears every failing power rule").arg(std::floor(power->suggestedGpuCapW));
@@ -151,16 +161,32 @@ void PowerPanel::refresh()
         std::string failing;
         for (const std::string& f : r.failures)
             failing += (failing.empty() ? "" : ", ") + f;
+        // A rack without a power shelf has no N+1, feed-loss or hold-up figure to judge: "–", not 0.
+        const double none = NAN;
         m_table->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(r.id)));
         m_table->setItem(row, 1, new NumberItem(r.itLoadW / 1e3, 2));
         m_table->setItem(row, 2, new NumberItem(r.modelledLoadW / 1e3, 2));
-        m_table->setItem(row, 3, new NumberItem(r.n1LimitW() / 1e3, 1)); // what orv3.shelf.n1 judges
-        m_table->setItem(row, 4, new NumberItem(r.capacityFeedLossW / 1e3, 1));
+        m_table->setItem(row, 3, new NumberItem(r.fed ? r.n1LimitW() / 1e3 : none, 1)); // what orv3.shelf.n1 judges
+        m_table->setItem(row, 4, new NumberItem(r.fed ? r.capacityFeedLossW / 1e3 : none, 1));
         m_table->setItem(row, 5, new NumberItem(r.busbarCurrentA, 1));
         m_table->setItem(row, 6, new NumberItem(r.busbarRatingA, 0));
         m_table->setItem(row, 7, new NumberItem(r.busbarRatingA > 0 ? 100.0 * r.busbarCurrentA / r.busbarRatingA : NAN, 1));
-        m_table->setItem(row, 8, new NumberItem(std::isfinite(r.bbuHoldupS) ? r.bbuHoldupS : NAN, 0));
+        m_table->setItem(row, 8, new NumberItem(r.fed && std::isfinite(r.bbuHoldupS) ? r.bbuHoldupS : none, 0));
         m_table->setItem(row, 9, new NumberItem(r.gpuCapToFitW, 0));
+        // Each figure red where the rule that judges it fails for this rack (the Failing column's rules).
+        const std::pair<int, const char*> judged[] = {{0, "orv3.power.source"},   {1, "orv3.shelf.capacity"},
+                                                      {3, "orv3.shelf.n1"},       {4, "orv3.feed.loss"},
+                                                      {5, "orv3.busbar.current"}, {7, "orv3.busbar.current"},
+                                                      {8, "orv3.bbu.holdup"}};
+        for (const auto& [col, rule] : judged)
+            if (r.fails(rule)) {
+                QTableWidgetItem* item = m_table->item(row, col);
+                item->setForeground(QColor(190, 40, 35));
+                QFont bold = item->font();
+                bold.setBold(true);
+                item->setFont(bold);
+                item->setToolTip(tr("fails %1").arg(rule));
+            }
         auto* f = new QTableWidgetItem(failing.empty() ? tr("fits") : QString::fromStdString(failing));
         f->setForeground(failing.empty() ? QColor(40, 130, 60) : QColor(190, 40, 35));
         m_table->setItem(row, 10, f);

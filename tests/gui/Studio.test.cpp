@@ -379,10 +379,33 @@ TEST_CASE("the power panel's numbers are the JSON's", "[gui][power]")
                 CHECK(t->item(row, 5)->text() == QString::number(rack["busbar_current_A"].get<double>(), 'f', 1));
                 const bool fits = rack["fits"].get<bool>();
                 CHECK((t->item(row, 10)->text() == "fits") == fits);
+                // Each figure is red exactly where the JSON's failures name the rule that judges it
+                // (the table was uncoloured: rack-a's 21.9 kW against 15.0 kW N+1 read like a pass).
+                const std::vector<std::string> failures = rack["failures"].get<std::vector<std::string>>();
+                auto failsRule = [&](const char* r) {
+                    return std::find(failures.begin(), failures.end(), r) != failures.end();
+                };
+                const std::pair<int, const char*> judged[] = {{0, "orv3.power.source"},   {1, "orv3.shelf.capacity"},
+                                                              {3, "orv3.shelf.n1"},       {4, "orv3.feed.loss"},
+                                                              {5, "orv3.busbar.current"}, {7, "orv3.busbar.current"},
+                                                              {8, "orv3.bbu.holdup"}};
+                for (const auto& cell : judged) {
+                    INFO(rack["id"].get<std::string>() << " column " << cell.first);
+                    CHECK((t->item(row, cell.first)->foreground().color() == QColor(190, 40, 35)) ==
+                          failsRule(cell.second));
+                }
+                // A rack without a power shelf has no N+1 or hold-up figure: "–", not a passing 0.
+                if (failsRule("orv3.power.source")) {
+                    CHECK(t->item(row, 3)->text() == "–");
+                    CHECK(t->item(row, 8)->text() == "–");
+                }
                 ++matched;
             }
     CHECK(matched == 3);
     CHECK_THAT(f.window->power()->headline().toStdString(), Contains("3 racks over budget"));
+    // The facility's AC is for the fed load only, said as `rdt check` says it.
+    CHECK_THAT(f.window->power()->headline().toStdString(),
+               Contains("facility AC 36.3 kW for the fed load (10.2 kW in racks without a power shelf is not fed)"));
 }
 
 TEST_CASE("the what-if toolbar changes the inlet and the thermal colouring follows", "[gui][whatif]")
