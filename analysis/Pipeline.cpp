@@ -470,8 +470,12 @@ RunResult run(const RunOptions& options, core::Progress& progress)
     const core::CheckRegistry registry = makeRegistry();
     const std::string profile = options.profile.empty() ? result.design.profile : options.profile;
     const std::string path = profilePath(profile);
-    if (!std::filesystem::exists(path))
-        throw core::InputError(core::SourceLoc{path, 0, 0, "profile"}, "rule profile \"" + profile + "\" not found");
+    if (!std::filesystem::exists(path)) {
+        // The design's own profile: at its line; --profile's: on the command line.
+        const bool designs = options.profile.empty() && !result.design.profileLoc.file.empty();
+        throw core::InputError(designs ? result.design.profileLoc : core::SourceLoc{"command line", 0, 0, "--profile"},
+                               "rule profile \"" + profile + "\" not found (" + path + ")");
+    }
     result.profile = core::Profile::load(path, registry);
 
     // Coupling order: the airflow solution settles fan speed and chassis heat together (fan power

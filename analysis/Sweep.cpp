@@ -191,8 +191,15 @@ SweepSpec loadSweepSpec(const std::string& path)
         if (!fs::exists(s.targets))
             t->fail("targets " + s.targets + " not found");
     }
-    if (const auto p = root.find("profile"))
+    if (const auto p = root.find("profile")) {
+        // A name, or a file beside the sweep file (as its design and targets are).
         s.profile = p->str();
+        if (s.profile.find('/') != std::string::npos || s.profile.ends_with(".yaml")) {
+            s.profile = resolve(path, s.profile);
+            if (!fs::exists(s.profile))
+                p->fail("rule profile " + s.profile + " not found");
+        }
+    }
     const core::Cursor axes = root["axes"];
     axes.requireSequence();
     if (axes.size() == 0)
@@ -302,6 +309,23 @@ SweepSpec loadSweepSpec(const std::string& path)
             a["values"].fail("the axis has no values");
         for (double v : ax.values)
             ax.display.push_back(kind->dim == core::Dimension::Temperature ? v - 273.15 : v);
+        // Two axes setting the same thing: one overrode the other, and the table labelled each variant
+        // with a value it did not run at (inlet 20 degC beside a field axis on site.supply_air at 35;
+        // trust trial, 2026-12-07).
+        static const std::map<std::string, std::string> sets = {{"inlet", "site.supply_air"},
+                                                                 {"altitude", "site.altitude"},
+                                                                 {"thermal", "thermal.model"},
+                                                                 {"power_basis", "power.basis"}};
+        const auto canonical = [](const SweepAxis& x) {
+            if (x.axis == "field")
+                return x.path;
+            const auto it = sets.find(x.axis);
+            return it == sets.end() ? x.axis : it->second;
+        };
+        for (const SweepAxis& before : s.axes)
+            if (canonical(before) == canonical(ax))
+                a.fail("this axis sets " + canonical(ax) + ", as the axis at line " + std::to_string(before.loc.line) +
+                       " does: one would override the other (give its values on one axis)");
         s.axes.push_back(std::move(ax));
     }
     if (s.variants() > 100000)

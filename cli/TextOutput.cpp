@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <sstream>
 
@@ -521,7 +522,12 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
     std::snprintf(timing, sizeof timing, "(load %.3f s, power %.3f s, thermal %.3f s, signal %.3f s, throughput %.3f "
                   "s, rules %.3f s)", r.loadSeconds, r.powerSeconds, r.thermalSeconds, r.signalSeconds,
                   r.throughputSeconds, r.checkSeconds);
-    out << "checks   " << rules << " rules, profile " << r.profile.name << ": " << plural(c.errors, "error", "errors")
+    // The profile's file where it is not the bundled one of that name: a name is only the file's word.
+    const std::filesystem::path pf(r.profile.file);
+    const bool bundled = pf.stem() == r.profile.name && pf.parent_path().filename() == "rules" &&
+                         std::filesystem::exists(pf.parent_path().parent_path() / "catalog");
+    const std::string profile = r.profile.name + (bundled || r.profile.file.empty() ? "" : " (" + r.profile.file + ")");
+    out << "checks   " << rules << " rules, profile " << profile << ": " << plural(c.errors, "error", "errors")
         << ", " << plural(c.warnings, "warning", "warnings") << ", " << thousands(c.infos) << " info, "
         << thousands(c.waived) << " waived " << timing << "\n";
     for (const core::Waiver& w : r.unusedWaivers) // a mistyped subject is not silent

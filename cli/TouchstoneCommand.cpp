@@ -2,10 +2,12 @@
 
 #include "core/AtomicFile.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <stdexcept>
 #include <nlohmann/json.hpp>
 
 #include "core/Error.h"
@@ -27,6 +29,24 @@ signal::CMatrix convert(const signal::CMatrix& s, const Eigen::VectorXd& z0, con
     if (to == "t")
         return signal::s2t(s);
     return s;
+}
+
+/// The converted matrix at frequency `f`, or an error where it does not exist (a singular matrix
+/// gave NaN in every column, exit 0; trust trial, 2026-12-07).
+signal::CMatrix convertAt(const signal::Network& n, std::size_t k, const std::string& to)
+{
+    const signal::CMatrix m = convert(n.s[k], n.z0, to);
+    if (!m.allFinite()) {
+        char f[48];
+        std::snprintf(f, sizeof f, "%.6g GHz", n.freqHz[k] / 1e9);
+        std::string p = to;
+        for (char& c : p)
+            c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        throw std::runtime_error(p + " parameters do not exist at " + f +
+                                 ": the matrix to invert there is singular (an ideal open, short or through); "
+                                 "write another parameter set (--to s, y, z, abcd, t)");
+    }
+    return m;
 }
 
 std::string info(const signal::Network& n, const std::string& file)
@@ -77,7 +97,7 @@ std::string csv(const signal::Network& n, const std::string& to)
     for (std::size_t k = 0; k < n.points(); ++k) {
         std::snprintf(buf, sizeof buf, "%.17g", n.freqHz[k]);
         out += buf;
-        const signal::CMatrix m = convert(n.s[k], n.z0, to);
+        const signal::CMatrix m = convertAt(n, k, to);
         for (int i = 0; i < m.rows(); ++i)
             for (int j = 0; j < m.cols(); ++j) {
                 std::snprintf(buf, sizeof buf, ",%.17g,%.17g", m(i, j).real(), m(i, j).imag());
@@ -92,7 +112,7 @@ std::string json(const signal::Network& n, const std::string& to)
 {
     nlohmann::json data = nlohmann::json::array();
     for (std::size_t k = 0; k < n.points(); ++k) {
-        const signal::CMatrix m = convert(n.s[k], n.z0, to);
+        const signal::CMatrix m = convertAt(n, k, to);
         nlohmann::json re = nlohmann::json::array(), im = nlohmann::json::array();
         for (int i = 0; i < m.rows(); ++i) {
             nlohmann::json r1 = nlohmann::json::array(), i1 = nlohmann::json::array();

@@ -255,6 +255,11 @@ void checkConsistency(const Cursor& doc, const Part& part)
                                  ": its cold-plate loop's pressure drop at a flow, and its plates' resistance curve");
     if (part.kind == PartKind::BbuShelf && (!part.find("modules") || !part.find("module_rating")))
         throw InputError(where("modules"), "a BBU shelf needs modules and module_rating");
+    // A fan curve with no fans to drive it: the air path silently had none ("no fans.curve" was
+    // reported at the design's slot, never at this field; trust trial, 2026-12-07).
+    if (const auto fans = part.find("fans.count"); fans && *fans == 0 && part.curve("fans.curve"))
+        throw InputError(where("fans.count"), "fans.count is 0 but the part has a fans.curve: give its fans' number "
+                                              "(the curve is one fan's), or drop the curve for a fanless part");
     if (const Curve* fan = part.curve("fans.curve"))
         for (std::size_t i = 1; i < fan->points.size(); ++i)
             if (fan->points[i].second > fan->points[i - 1].second) {

@@ -311,7 +311,8 @@ struct Design {
     std::string text; ///< the input verbatim
     std::string name;
     std::string description;
-    std::string profile = "default"; ///< rule profile name
+    std::string profile = "default"; ///< rule profile name, or its file (relative ones from the design's folder)
+    SourceLoc profileLoc;             ///< where `profile:` is written (empty: not written)
     Site site;                       ///< the site this run analyses (the design's, or a scenario's what-if)
     Fabric fabric;
     Storage storage;

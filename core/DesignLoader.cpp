@@ -157,10 +157,20 @@ Waiver readWaiver(const Cursor& c)
     Waiver w;
     w.loc = c.loc();
     w.rule = c["rule"].str();
-    w.subject = c.has("subject") ? c["subject"].str() : "*";
+    // A waiver of every rule waives the checks themselves (rule "*" with subject "*" passed a design
+    // with 28 violations, exit 0; trust trial, 2026-12-07).
+    if (w.rule.empty() || w.rule.front() == '*')
+        c["rule"].fail("a waiver names a rule or a family of rules (orv3.rack.mass, orv3.*), not every rule");
     w.justification = c["justification"].str();
     if (w.justification.size() < 10)
         c["justification"].fail("a waiver needs a written justification (at least a sentence)");
+    // Its subject written out: left out, it waived the rule on every subject without a word.
+    if (!c.has("subject"))
+        c.fail("a waiver names its subject: an id (dc1/pod1/rack01), a pattern (dc1/pod1/*), or \"*\" for every "
+               "subject, written out");
+    w.subject = c["subject"].str();
+    if (w.subject.empty())
+        c["subject"].fail("a waiver's subject is an id or a pattern, not empty");
     return w;
 }
 
@@ -306,8 +316,16 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
     d.name = doc.has("name") ? doc["name"].str() : std::filesystem::path(fileName).stem().string();
     if (auto desc = doc.find("description"))
         d.description = desc->str();
-    if (auto p = doc.find("profile"))
+    if (auto p = doc.find("profile")) {
+        // A name (data/rules/NAME.yaml) or a file; a relative file is the design's neighbour, as its
+        // workload and catalog folders are (it was looked up from the working directory: the same
+        // design ran under another folder's profile, or none; trust trial, 2026-12-07).
+        d.profileLoc = p->loc();
         d.profile = p->str();
+        const bool file = d.profile.find('/') != std::string::npos || d.profile.ends_with(".yaml");
+        if (file && std::filesystem::path(d.profile).is_relative())
+            d.profile = (std::filesystem::path(fileName).parent_path() / d.profile).lexically_normal().string();
+    }
     if (auto s = doc.find("site"))
         d.site = readSite(*s);
     if (auto f = doc.find("fabric"))

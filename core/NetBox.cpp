@@ -169,6 +169,15 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
         const PartKind kind = catalog.find(slug)->kind;
         const bool supply = kind == PartKind::PowerShelf || kind == PartKind::BbuShelf || kind == PartKind::Cdu;
         const std::string status = statusOf(d.value);
+        // NetBox's device statuses; any other word was read as "placed although bogus" and counted.
+        static const std::vector<std::string> statuses = {"active",   "planned",   "staged",         "failed",
+                                                          "inventory", "offline", "decommissioning"};
+        if (!status.empty() && std::find(statuses.begin(), statuses.end(), status) == statuses.end())
+            fail(d, "status",
+                 "device \"" + name + "\": status \"" + status +
+                     "\" is not a NetBox device status (active, planned, staged, failed, inventory, offline, "
+                     "decommissioning)" +
+                     didYouMean(status, statuses));
         if (supply && (status == "offline" || status == "failed" || status == "decommissioning" ||
                        status == "inventory")) {
             leftOut.push_back(name + " (" + slug + ", " + status + ")");
@@ -188,6 +197,18 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
         std::string slot =
             "{ou: " + number(ou) + ", part: " + str(d.value["device_type"], "slug") + ", id: " + netbox::quoted(name);
         const json cf = d.value.value("custom_fields", json::object());
+        // A custom field named as rdt's but not one it reads (rdt_utilization for rdt_utilisation) was
+        // ignored without a word, and the slot written without it.
+        static const std::vector<std::string> known = {"rdt_gpu_power_cap", "rdt_utilisation", "rdt_failed_fans",
+                                                       "rdt_feed"};
+        if (cf.is_object())
+            for (const auto& item : cf.items())
+                if (item.key().rfind("rdt_", 0) == 0 &&
+                    std::find(known.begin(), known.end(), item.key()) == known.end() && !item.value().is_null())
+                    fail(d, "custom_fields." + item.key(),
+                         "device \"" + name + "\": rdt reads no custom field " + item.key() +
+                             " on a device (it reads rdt_gpu_power_cap, rdt_utilisation, rdt_failed_fans, rdt_feed)" +
+                             didYouMean(item.key(), known));
         // GPU settings on a device that has no GPUs: refused here, at the device, not at a line of the
         // design that is never written.
         const bool chassis = catalog.find(str(d.value["device_type"], "slug"))->kind == PartKind::Chassis;

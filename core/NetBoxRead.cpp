@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <cctype>
+#include <set>
 #include <filesystem>
 
 #include "core/NetBoxDetail.h"
@@ -30,10 +32,30 @@ std::vector<Row> readEndpoint(const std::string& dir, const std::string& endpoin
     long long count = -1;
     for (const std::string& f : files) {
         json page;
+        const std::string text = readTextFile(f);
+        // A key twice in one object: JSON readers keep one of them, silently (the last here: a
+        // device's "position" written twice was placed at the second; trust trial, 2026-12-07).
+        // NetBox never writes two, so the file was edited: refused, as the YAML readers refuse it.
+        std::vector<std::set<std::string>> keys;
+        const json::parser_callback_t unique = [&](int, json::parse_event_t event, json& parsed) {
+            if (event == json::parse_event_t::object_start)
+                keys.emplace_back();
+            else if (event == json::parse_event_t::object_end && !keys.empty())
+                keys.pop_back();
+            else if (event == json::parse_event_t::key && !keys.empty() && parsed.is_string() &&
+                     !keys.back().insert(parsed.get<std::string>()).second)
+                throw InputError(SourceLoc{f, 0, 0, parsed.get<std::string>()},
+                                 "the key \"" + parsed.get<std::string>() +
+                                     "\" is written twice in one object (NetBox writes each once: the file was edited)");
+            return true;
+        };
         try {
-            page = json::parse(readTextFile(f));
+            page = json::parse(text, unique);
         } catch (const json::parse_error& e) {
-            throw InputError(SourceLoc{f, 0, 0, ""}, "not JSON (byte " + std::to_string(e.byte) + ")");
+            // Its line as well as its byte: an editor shows lines.
+            const std::size_t at = std::min<std::size_t>(e.byte, text.size());
+            const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+            throw InputError(SourceLoc{f, line, 0, ""}, "not JSON (byte " + std::to_string(e.byte) + ")");
         } catch (const json::exception& e) { // a number beyond double's range
             throw InputError(SourceLoc{f, 0, 0, ""}, std::string("not readable JSON: ") + e.what());
         }
@@ -65,7 +87,10 @@ std::string statusOf(const json& j)
     if (!j.is_object() || !j.contains("status"))
         return "";
     const json& s = j["status"];
-    return s.is_string() ? s.get<std::string>() : str(s, "value");
+    // NetBox's values are lower case ("offline"); its label is capitalised ("Offline"): either is read.
+    std::string v = s.is_string() ? s.get<std::string>() : str(s, "value");
+    std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return v;
 }
 
 long long idOf(const json& j)

@@ -3,6 +3,7 @@
 #include "core/Error.h"
 
 #include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
 namespace rdt::core {
@@ -161,6 +162,16 @@ Profile Profile::loadText(const std::string& text, const std::string& fileName, 
             p.m_rules[id] = cfg;
         }
     }
+    p.file = fileName;
+    // A profile under which no rule runs checks nothing, and a run under it is not a pass (an empty
+    // `only_listed` profile passed a design with 21 errors, exit 0; trust trial, 2026-12-07).
+    const std::vector<std::string> ids = registry.ids();
+    if (!ids.empty() && std::none_of(ids.begin(), ids.end(), [&](const std::string& id) {
+            const RuleInfo* info = registry.find(id);
+            return info && p.configFor(*info).enabled;
+        }))
+        doc["name"].fail("profile " + p.name + " enables no rule: a run under it would check nothing, which is not a "
+                                               "pass (list the rules to run, or drop only_listed)");
     return p;
 }
 
@@ -196,9 +207,17 @@ std::vector<Violation> runChecks(const Design& design, const CheckRegistry& regi
             ids.push_back(e.info.id);
             known = known || globMatch(w.rule, e.info.id);
         }
-        if (!known)
-            throw InputError(w.loc, "waiver: no rule matches \"" + w.rule + "\"" + didYouMean(w.rule, ids) +
-                                        " (rdt rules lists them)");
+        if (!known) {
+            // Rule ids are lower case: a capitalised one is named as what it meant.
+            std::string lower = w.rule, hint;
+            std::transform(lower.begin(), lower.end(), lower.begin(),
+                           [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+            for (const std::string& id : ids)
+                if (lower != w.rule && globMatch(lower, id))
+                    hint = " (rule ids are lower case: did you mean \"" + lower + "\"?)";
+            throw InputError(w.loc, "waiver: no rule matches \"" + w.rule + "\"" +
+                                        (hint.empty() ? didYouMean(w.rule, ids) : hint) + " (rdt rules lists them)");
+        }
     }
     for (std::size_t i = 0; i < entries.size(); ++i) {
         if (progress.isCancelled())

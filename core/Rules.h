@@ -118,6 +118,7 @@ private:
 class Profile {
 public:
     std::string name = "default";
+    std::string file; ///< the file it was read from: a name is the profile's word, the file is what ran
     std::string description;
     /// Rules not named in the profile run at their defaults unless `onlyListed`.
     bool onlyListed = false;

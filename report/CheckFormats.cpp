@@ -71,6 +71,7 @@ json checkJson(const RunResult& result)
              {"location", {{"file", w.loc.file}, {"line", w.loc.line}, {"column", w.loc.column}}}});
     return {{"design", {{"name", result.design.name}, {"file", result.design.file}}},
             {"profile", result.profile.name},
+            {"profile_file", result.profile.file},
             {"summary",
              {{"halls", s.halls},
               {"pods", s.pods},
@@ -240,6 +241,9 @@ json sarifLog(const RuleRun& run, const core::CheckRegistry& registry, const std
                          {"informationUri", "https://github.com/rdt-toolkit/rdt"},
                          {"rules", rules}}}}},
                      {"results", results}};
+    // Which rule set ran: the profile's name is its own word, its file is what was read.
+    if (run.profile)
+        sarifRun["properties"] = {{"profile", run.profile->name}, {"profile_file", run.profile->file}};
     if (!notes.empty())
         sarifRun["invocations"] =
             json::array({{{"executionSuccessful", true}, {"toolConfigurationNotifications", notes}}});

@@ -67,6 +67,7 @@ void writeMeta(hid_t file, const RunResult& r, const std::string& toolVersion)
     writeStringAttribute(meta.get(), "design_file", r.design.file);
     writeStringAttribute(meta.get(), "design_name", r.design.name);
     writeStringAttribute(meta.get(), "profile", r.profile.name);
+    writeStringAttribute(meta.get(), "profile_file", r.profile.file);
     writeStringAttribute(meta.get(), "schema", "rdt-report/1");
     writeStringDataset(meta.get(), "design_text", r.design.text);
     H5Table catalog;

@@ -55,12 +55,15 @@ CMatrix s2abcd(const CMatrix& s, const Eigen::VectorXd& z0)
 {
     if (s.rows() != 2)
         throw std::invalid_argument("ABCD parameters need a two-port");
-    const CMatrix z = s2z(s, z0);
+    // Directly from S (Frickey, IEEE Trans. MTT 42(2), 1994, for real reference impedances): through Z
+    // an ideal through, whose Z does not exist, had no ABCD either, although it is the identity.
+    const double z1 = z0(0), z2 = z0(1), k = 2.0 * std::sqrt(z1 * z2);
+    const cd s11 = s(0, 0), s12 = s(0, 1), s21 = s(1, 0), s22 = s(1, 1), d = k * s21;
     CMatrix a(2, 2);
-    a(0, 0) = z(0, 0) / z(1, 0);
-    a(0, 1) = (z(0, 0) * z(1, 1) - z(0, 1) * z(1, 0)) / z(1, 0);
-    a(1, 0) = cd(1.0) / z(1, 0);
-    a(1, 1) = z(1, 1) / z(1, 0);
+    a(0, 0) = (z1 * (1.0 + s11) * (1.0 - s22) + s12 * s21 * z1) / d;
+    a(0, 1) = (z1 * z2 * (1.0 + s11) * (1.0 + s22) - s12 * s21 * z1 * z2) / d;
+    a(1, 0) = ((1.0 - s11) * (1.0 - s22) - s12 * s21) / d;
+    a(1, 1) = (z2 * (1.0 - s11) * (1.0 + s22) + s12 * s21 * z2) / d;
     return a;
 }
 

@@ -60,6 +60,8 @@ struct Parser {
     std::string matrixFormat = "full";
     long long declaredFreqs = -1;
     std::vector<double> refs;
+    int refsLine = 0; ///< the [Reference] keyword's line
+    bool rSeen = false;
     std::string mixedOrder;
     std::vector<std::string> comments;
     std::vector<double> values;
@@ -124,6 +126,11 @@ struct Parser {
             else if (t == "ri" || t == "ma" || t == "db")
                 format = t == "ri" ? DataFormat::RI : t == "ma" ? DataFormat::MA : DataFormat::DB;
             else if (t == "r") {
+                // One reference on the option line: a second R was taken silently, the last winning.
+                if (rSeen)
+                    fail(line, "option line: R is given twice (one reference impedance for every port; "
+                               "[Reference] in version 2.0 gives one per port)");
+                rSeen = true;
                 const std::string v = token();
                 double x = 0;
                 const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
@@ -168,6 +175,7 @@ struct Parser {
             declaredFreqs = integer(1, 100000000);
         } else if (key == "number of noise frequencies") {
         } else if (key == "reference") {
+            refsLine = line;
             numbers(value, line, refs, nullptr);
             // The list may continue on the following lines.
             while (static_cast<int>(refs.size()) < ports && pos < text.size()) {
@@ -179,6 +187,16 @@ struct Parser {
                 const std::size_t bang = next.find('!');
                 numbers(trim(next.substr(0, bang)), currentLine, refs, nullptr);
             }
+            // Each port's reference a positive resistance, as the option line's R: a negative or
+            // zero one gave NaN or zeros on conversion, exit 0 (trust trial, 2026-12-07).
+            for (std::size_t k = 0; k < refs.size(); ++k)
+                if (!(refs[k] > 0) || !std::isfinite(refs[k]))
+                {
+                    char v[32];
+                    std::snprintf(v, sizeof v, "%g", refs[k]);
+                    fail(line, "[Reference]: port " + std::to_string(k + 1) + "'s reference impedance " + v +
+                                   " ohm is not a positive resistance");
+                }
         } else if (key == "matrix format") {
             matrixFormat = lower(value);
             if (matrixFormat != "full" && matrixFormat != "lower" && matrixFormat != "upper")
@@ -290,7 +308,7 @@ struct Parser {
         net.z0 = Eigen::VectorXd::Constant(ports, r);
         if (!refs.empty()) {
             if (static_cast<int>(refs.size()) != ports)
-                fail(1, "[Reference] lists " + std::to_string(refs.size()) + " impedances for " +
+                fail(refsLine, "[Reference] lists " + std::to_string(refs.size()) + " impedances for " +
                             std::to_string(ports) + " ports");
             for (int i = 0; i < ports; ++i)
                 net.z0(i) = refs[static_cast<std::size_t>(i)];

@@ -82,6 +82,12 @@ TEST_CASE("Touchstone: port counts from the name are bounded, negative frequenci
     }
     const std::string neg = d.write("neg.s1p", "# GHz S MA R 50\n-1 0.5 0\n");
     locatedError(run("touchstone " + neg + " --info"), neg + ":2", "negative");
+    // An ideal through has no Z parameters (I - S is singular): every column was NaN, exit 0.
+    const std::string thru = d.write("thru.s2p", "# GHz S RI R 50\n1 0 0 1 0 1 0 0 0\n");
+    const Run z = run("touchstone " + thru + " --to z");
+    locatedError(z, thru, "Z parameters do not exist at 1 GHz");
+    CHECK(z.out.find("nan") == std::string::npos);
+    CHECK(run("touchstone " + thru + " --to abcd").code == 0); // ABCD of a through exists
 }
 
 TEST_CASE("rdt com: a non-4-port file and absurd data are located errors, not crashes", "[cli][hardening]")

@@ -190,3 +190,49 @@ TEST_CASE("NetBox import: a refused custom field is told at the device, not at a
         CHECK_FALSE(std::filesystem::exists(d.path("x.yaml")));
     }
 }
+
+TEST_CASE("NetBox import: statuses read whatever their case, unknown ones, unknown rdt_ fields and keys written twice refused",
+          "[cli][netbox][bad-input]")
+{
+    {
+        // The label's capitalisation ("Offline") is the same status: the shelf was counted as live.
+        Dump d;
+        d.status("psu-b", "Offline");
+        const test::Run r = d.import("cap.yaml");
+        INFO(r.out);
+        CHECK(r.code == 0);
+        CHECK_THAT(r.out, Contains("left out") && Contains("psu-b"));
+        CHECK(violates(d.path("cap.yaml"), "orv3.feed.loss"));
+    }
+    {
+        Dump d;
+        d.status("psu-b", "bogus");
+        const test::Run r = d.import("bogus.yaml");
+        CHECK(r.code == 2);
+        CHECK_THAT(r.out, Contains("devices.json") && Contains("status") &&
+                              Contains("\"bogus\" is not a NetBox device status"));
+    }
+    {
+        // rdt_utilization (US spelling) was ignored and the slot written without its utilisation.
+        Dump d;
+        d.edit("devices.json", [](json& x) {
+            if (x["name"] == "gt0")
+                x["custom_fields"]["rdt_utilization"] = 50;
+        });
+        const test::Run r = d.import("us.yaml");
+        CHECK(r.code == 2);
+        CHECK_THAT(r.out, Contains("custom_fields.rdt_utilization") && Contains("did you mean \"rdt_utilisation\""));
+    }
+    {
+        // A device's "position" written twice: the second was taken without a word.
+        Dump d;
+        std::string text = core::readTextFile(d.dir + "/devices.json");
+        const std::size_t at = text.find("\"position\":");
+        REQUIRE(at != std::string::npos);
+        text.insert(at, "\"position\": 30, ");
+        std::ofstream(d.dir + "/devices.json") << text;
+        const test::Run r = d.import("dup.yaml");
+        CHECK(r.code == 2);
+        CHECK_THAT(r.out, Contains("devices.json") && Contains("\"position\" is written twice in one object"));
+    }
+}

@@ -145,6 +145,17 @@ TEST_CASE("sweep: bad specs are located, a variant that fails is recorded and th
     const test::Run noUnit = run("  - {axis: gpu_cap, values: [600]}\n");
     CHECK(noUnit.code == 2);
     CHECK_THAT(noUnit.out, Contains("axes[0].values[0]"));
+    // Two axes setting one thing are refused at the second (one overrode the other, and the table
+    // labelled variants with values they did not run at).
+    const test::Run twice = run("  - {axis: inlet, values: [20 degC]}\n"
+                                "  - {axis: field, path: site.supply_air, values: [35 degC]}\n");
+    CHECK(twice.code == 2);
+    CHECK_THAT(twice.out, Contains("b.yaml:5") && Contains("this axis sets site.supply_air, as the axis at line 4"));
+    const test::Run sameAxis = run("  - {axis: inlet, values: [25 degC]}\n  - {axis: inlet, values: [35 degC]}\n");
+    CHECK(sameAxis.code == 2);
+    CHECK_THAT(sameAxis.out, Contains("this axis sets site.supply_air"));
+    const test::Run distinct = run("  - {axis: inlet, values: [25 degC]}\n  - {axis: altitude, values: [0 m]}\n");
+    CHECK(distinct.code == 0);
     // A value the design loader refuses fails that variant only, with the loader's message.
     const test::Run mixed = run("  - {axis: field, path: site.ashrae_class, values: [A2, Z9]}\n");
     INFO(mixed.out);

@@ -165,6 +165,8 @@ TEST_CASE("bad power data in the catalog is located", "[catalog][power]")
                Contains("a rack with busbar: none has no busbar_rating"));
     CHECK_THAT(failure("  kind: chassis\n  ou_height: 2 OU\n  power: {idle: 3 kW, max: 2 kW}\n"),
                Contains("power.idle 3 kW exceeds power.max 2 kW"));
+    CHECK_THAT(failure("  kind: chassis\n  ou_height: 2 OU\n  fans: {count: 0, curve: [[0 m3/s, 500 Pa], [0.1 m3/s, 0 Pa]]}\n"),
+               Contains("rdt.fans.count") && Contains("fans.count is 0 but the part has a fans.curve"));
     // A typical draw above the maximum (or below idle) passed at load until 2026-12-07; equal is allowed.
     const std::string chassis = "  kind: chassis\n  ou_height: 2 OU\n";
     CHECK(failure(chassis + "  power: {idle: 1 kW, typical: 2 kW, max: 2 kW}\n") == "no error");

@@ -61,6 +61,20 @@ TEST_CASE("S → Z → S, S → Y → S, S → ABCD → S and S → T → S roun
         CHECK((signal::abcd2s(signal::s2abcd(s, l.z0), l.z0) - s).cwiseAbs().maxCoeff() < 1e-12);
         CHECK((signal::t2s(signal::s2t(s)) - s).cwiseAbs().maxCoeff() < 1e-12);
     }
+    // ABCD straight from S (Frickey 1994) equals ABCD from Z wherever Z exists, also with unequal
+    // references; an ideal through, which has no Z, is the identity (it was NaN through Z).
+    const Eigen::Vector2d z0s(50, 75);
+    for (const auto& s : l.s) {
+        const signal::CMatrix z = signal::s2z(s, z0s), a = signal::s2abcd(s, z0s);
+        CHECK(std::abs(a(0, 0) - z(0, 0) / z(1, 0)) < 1e-12);
+        CHECK(std::abs(a(0, 1) - (z(0, 0) * z(1, 1) - z(0, 1) * z(1, 0)) / z(1, 0)) < 1e-9);
+        CHECK(std::abs(a(1, 0) - 1.0 / z(1, 0)) < 1e-12);
+        CHECK(std::abs(a(1, 1) - z(1, 1) / z(1, 0)) < 1e-12);
+        CHECK((signal::abcd2s(a, z0s) - s).cwiseAbs().maxCoeff() < 1e-12);
+    }
+    signal::CMatrix thru(2, 2);
+    thru << 0.0, 1.0, 1.0, 0.0;
+    CHECK((signal::s2abcd(thru, l.z0) - signal::CMatrix::Identity(2, 2)).cwiseAbs().maxCoeff() < 1e-15);
     // Renormalising there and back is the identity.
     const signal::Network r = signal::renormalize(signal::renormalize(l, Eigen::Vector2d(75, 100)), l.z0);
     CHECK((r.s[1] - l.s[1]).cwiseAbs().maxCoeff() < 1e-12);

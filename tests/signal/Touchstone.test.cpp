@@ -128,6 +128,19 @@ TEST_CASE("bad Touchstone input is located", "[signal][touchstone][bad-input]")
     CHECK_THAT(error("bad-nan.s2p"), Contains("bad-nan.s2p:2:") && Contains("not finite"));
     CHECK_THAT(error("bad-text.s2p"), Contains("bad-text.s2p:2:") && Contains("\"one\" is not a number"));
     CHECK_THAT(error("missing.s2p"), Contains("cannot open file"));
+    // Per-port references are positive resistances, as the option line's R (a negative or zero one
+    // gave NaN or zeros on conversion, exit 0), located at [Reference]; one R on the option line.
+    const std::string v2 = "[Version] 2.0\n# Hz S RI R 50\n[Number of Ports] 2\n[Two-Port Data Order] 12_21\n";
+    const std::string data = "[Network Data]\n1e9 0.1 0 0.7 0.1 0.6 0.2 0.05 0\n[End]\n";
+    CHECK(signal::parseTouchstone(v2 + "[Reference] 50 75\n" + data, "x.ts").z0(1) == 75.0);
+    CHECK_THROWS_WITH(signal::parseTouchstone(v2 + "[Reference] 50 -75\n" + data, "x.ts"),
+                      Contains("x.ts:5:") && Contains("port 2's reference impedance -75 ohm is not a positive"));
+    CHECK_THROWS_WITH(signal::parseTouchstone(v2 + "[Reference] 0 50\n" + data, "x.ts"),
+                      Contains("x.ts:5:") && Contains("port 1's reference impedance 0 ohm"));
+    CHECK_THROWS_WITH(signal::parseTouchstone(v2 + "[Reference] 50 75 75\n" + data, "x.ts"),
+                      Contains("x.ts:5:") && Contains("[Reference] lists 3 impedances"));
+    CHECK_THROWS_WITH(signal::parseTouchstone("# MHz S MA R 50 R 75\n1 0.5 0\n", "r.s1p"),
+                      Contains("r.s1p:1:") && Contains("R is given twice"));
     CHECK_THROWS_WITH(signal::parseTouchstone("# GHz S RI R 50\n1 0 0\n", "noext.txt"), Contains("number of ports"));
     CHECK_THROWS_WITH(signal::parseTouchstone("[Version] 2.0\n# GHz S RI R 50\n[Number of Ports] 2\n[Network Data]\n"
                                               "1 0 0 1 0 1 0 0 0\n[End]\n",
