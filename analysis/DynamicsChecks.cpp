@@ -255,11 +255,18 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                      for (const DynamicsBbu& b : r->bbu)
                          if (std::isfinite(b.holdupLeftS) && b.holdupLeftS < b.rideThroughS) {
                              char msg[320];
+                             // Each figure with the digits that tell it from the other ("282 s, less
+                             // than its 282 s" read as a contradiction).
                              std::snprintf(msg, sizeof msg,
                                            "%s's battery shelves at their lowest charge while smoothing (%.3g %%) hold "
-                                           "the rack's %s for %.3g s, less than its %.3g s ride-through",
-                                           b.rack.c_str(), b.socLow * 100, mw(b.itLoadW).c_str(), b.holdupLeftS,
-                                           b.rideThroughS);
+                                           "the rack's %s for %s, less than its %s ride-through",
+                                           b.rack.c_str(), b.socLow * 100, mw(b.itLoadW).c_str(),
+                                           core::formatQuantityBeside(b.holdupLeftS, b.rideThroughS,
+                                                                      core::Dimension::Time)
+                                               .c_str(),
+                                           core::formatQuantityBeside(b.rideThroughS, b.holdupLeftS,
+                                                                      core::Dimension::Time)
+                                               .c_str());
                              ctx.report(b.rack, msg, b.holdupLeftS, b.rideThroughS, "s", dy.loc);
                          }
                  });

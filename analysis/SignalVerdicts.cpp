@@ -53,4 +53,27 @@ std::shared_ptr<const signal::SignalResult> signalWithRuleVerdicts(std::shared_p
     return out;
 }
 
+void failLinkEnds(std::vector<core::PartField>& fields, const core::Design& design,
+                  const std::vector<core::Violation>& violations)
+{
+    core::PartField* margin = nullptr;
+    for (core::PartField& f : fields)
+        if (f.name == "Link margin")
+            margin = &f;
+    if (!margin)
+        return;
+    for (const core::Violation& v : violations) {
+        if (v.waived || v.severity != core::Severity::Error ||
+            !(v.rule.rfind("signal.", 0) == 0 || v.rule.rfind("link.", 0) == 0))
+            continue;
+        for (std::size_t r = 0; r < design.racks.size() && r < margin->values.size(); ++r)
+            for (std::size_t s = 0; s < design.racks[r].slots.size() && s < margin->values[r].size(); ++s) {
+                const std::string& id = design.racks[r].slots[s].id;
+                if (v.subject == id ||
+                    (v.subject.size() > id.size() && v.subject.compare(0, id.size(), id) == 0 && v.subject[id.size()] == '/'))
+                    margin->values[r][s] = -INFINITY;
+            }
+    }
+}
+
 } // namespace rdt::analysis

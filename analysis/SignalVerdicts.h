@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/PartField.h"
 #include "core/Rules.h"
 #include "signal/LinkAnalysis.h"
 
@@ -18,5 +19,12 @@ namespace rdt::analysis {
 /// changes.
 std::shared_ptr<const signal::SignalResult> signalWithRuleVerdicts(std::shared_ptr<const signal::SignalResult> sig,
                                                                    const std::vector<core::Violation>& violations);
+
+/// The "Link margin" field of `fields` with each part on which a link rule failed as an error (its
+/// cable too short for the placement, its far end missing: subject the slot, or inside it) set to
+/// −∞, the fail band: the class's COM margin is no figure of a link that cannot be cabled (the
+/// studio coloured such a chassis "pass ≥ 1 dB"; trust trial, 2026-12-07).
+void failLinkEnds(std::vector<core::PartField>& fields, const core::Design& design,
+                  const std::vector<core::Violation>& violations);
 
 } // namespace rdt::analysis

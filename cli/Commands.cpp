@@ -175,13 +175,37 @@ std::string formatRuleRun(const report::RuleRun& run, const core::CheckRegistry&
         return report::sarifLog(run, registry, core::version()).dump(2) + "\n";
     if (format == "junit")
         return report::junitXml(run, registry);
+    // The rules of this target the profile runs, and the counts: what every other output says too.
+    std::size_t rules = 0;
+    for (const auto& e : registry.entries())
+        rules += e.info.target == run.target && run.profile->configFor(e.info).enabled ? 1 : 0;
+    const core::CheckCounts counts = core::countViolations(run.violations);
     if (format == "json") {
-        nlohmann::json v = nlohmann::json::array();
+        nlohmann::json v = nlohmann::json::array(), unused = nlohmann::json::array();
         for (const auto& x : run.violations)
             v.push_back(report::violationJson(x));
-        return nlohmann::json{{"target", run.name}, {"profile", run.profile->name}, {"violations", v}}.dump(2) + "\n";
+        for (const core::Waiver& w : run.unusedWaivers) // a waiver that waived nothing, as check --json says
+            unused.push_back({{"rule", w.rule},
+                              {"subject", w.subject},
+                              {"location", {{"file", w.loc.file}, {"line", w.loc.line}, {"column", w.loc.column}}}});
+        return nlohmann::json{{"target", run.name},
+                              {"profile", run.profile->name},
+                              {"profile_file", run.profile->file},
+                              {"rules", rules},
+                              {"errors", counts.errors},
+                              {"warnings", counts.warnings},
+                              {"waived", counts.waived},
+                              {"violations", v},
+                              {"unused_waivers", unused}}
+                   .dump(2) +
+               "\n";
     }
-    return violationsText(run.violations, registry, 20);
+    std::string out = violationsText(run.violations, registry, 20);
+    for (const core::Waiver& w : run.unusedWaivers)
+        out += "waiver   " + w.rule + " on " + w.subject + " (" + w.loc.position() + ") waived nothing\n";
+    out += std::to_string(rules) + " rules, profile " + run.profile->name + ": " + std::to_string(counts.errors) +
+           " errors, " + std::to_string(counts.warnings) + " warnings, " + std::to_string(counts.waived) + " waived\n";
+    return out;
 }
 
 } // namespace
@@ -399,6 +423,14 @@ int runValidate(const ValidateArgs& args)
             core::Catalog single;
             const core::Part& part = single.loadText(core::readTextFile(args.target), args.target);
             const core::Profile profile = core::Profile::load(analysis::profilePath(args.profile), registry);
+            // A profile that runs no part rule would pass the part unchecked (mechanical did).
+            bool any = false;
+            for (const auto& e : registry.entries())
+                any = any || (e.info.target == core::RuleTarget::Part && profile.configFor(e.info).enabled);
+            if (!any)
+                throw core::InputError(core::SourceLoc{profile.file, 0, 0, "rules"},
+                                       "profile " + profile.name + " runs no part rule (catalog.*): " + args.target +
+                                           " would not be checked");
             report::RuleRun run{part.slug, args.target, &profile, core::RuleTarget::Part,
                                 core::runPartChecks(part, reference, registry, profile)};
             emit(formatRuleRun(run, registry, args.format), args.output);

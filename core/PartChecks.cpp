@@ -101,8 +101,8 @@ void checkSize(CheckContext& ctx, const char* field, const char* constraint)
     const double limit = ctx.constraint(constraint);
     if (p.slottable() && size && *size > limit + 1e-9)
         ctx.report(p.slug,
-                   p.slug + ": " + field + " " + formatQuantity(*size, Dimension::Length) + " exceeds " +
-                       formatQuantity(limit, Dimension::Length),
+                   p.slug + ": " + field + " " + formatQuantityBeside(*size, limit, Dimension::Length) + " exceeds " +
+                       formatQuantityBeside(limit, *size, Dimension::Length),
                    *size * 1e3, limit * 1e3, "mm", fieldLoc(p, field, p.values.at(field)));
 }
 

@@ -142,6 +142,7 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
                                                          results->throughput.get(), results->signal.get(),
                                                          analysis::exhaustDtTarget(&profile));
                 analysis::appendLiquidFields(*design, *results->liquid, &profile, results->fields);
+                analysis::failLinkEnds(results->fields, *design, result);
                 if (!dynamicsError.empty())
                     results->error = dynamicsError;
             } catch (const core::Cancelled&) {

@@ -232,7 +232,8 @@ void checkHoldup(core::CheckContext& ctx)
                       formatQuantity(r.itLoadW, Dimension::Power);
         ctx.report(rack.id,
                    "battery hold-up " + core::formatQuantityBeside(r.bbuHoldupS, required, Dimension::Time) +
-                       " is below the required " + formatQuantity(required, Dimension::Time) + ": " + why +
+                       " is below the required " + core::formatQuantityBeside(required, r.bbuHoldupS, Dimension::Time) +
+                       ": " + why +
                        capAdvice(r, adviceFor(r, "orv3.bbu.holdup")),
                    r.bbuHoldupS, required, "s", rack.loc);
     });

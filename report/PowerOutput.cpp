@@ -219,6 +219,9 @@ void writeRacks(hid_t g, const power::PowerResult& res)
     c.add("busbar_current", "A", &power::RackPower::busbarCurrentA);
     c.add("busbar_rating", "A", &power::RackPower::busbarRatingA);
     c.add("busbar_min_voltage", "V", &power::RackPower::lowestVoltageV);
+    // The voltage busbar_current is judged at (the rack type's busbar_min_voltage), as JSON's
+    // busbar_current_voltage_V: without it a reader's P / V gave 444 A for the 487 A reported.
+    c.add("busbar_current_voltage", "V", &power::RackPower::busbarVminV);
     c.add("clip_rating", "A", &power::RackPower::clipRatingA);
     c.add("max_clip_current", "A", &power::RackPower::maxClipCurrentA);
     c.add("capacity_n", "W", &power::RackPower::capacityNW);

@@ -8,6 +8,7 @@
 
 #include "analysis/PartFields.h"
 #include "analysis/Pipeline.h"
+#include "analysis/SignalVerdicts.h"
 
 using namespace rdt;
 
@@ -249,4 +250,37 @@ TEST_CASE("a part without its link has no link margin", "[fields][signal]")
             withFigure += std::isfinite(v) ? 1 : 0;
         }
     CHECK(withFigure >= 2); // rack-a's chassis and switch
+}
+
+TEST_CASE("a part whose link fails a link rule is coloured as failing, never by the class's margin", "[fields][signal]")
+{
+    // broken-rack: rack-a's gt0 and gt1 need 2.47 m and 2.28 m of cable where the class's DAC is 1 m
+    // (signal.cable.reach, an error at each chassis); the studio coloured them "pass ≥ 1 dB" by the
+    // class's 6.8 dB COM margin. Every part with an unwaived link error is now in the fail band.
+    core::Progress progress;
+    analysis::RunOptions o;
+    o.designPath = RDT_SOURCE_DIR "/data/designs/broken-rack.yaml";
+    const analysis::RunResult r = analysis::run(o, progress);
+    std::vector<core::PartField> fields =
+        analysis::resultFields(r.design, r.power.get(), r.thermal.get(), r.throughput.get(), r.signal.get());
+    analysis::failLinkEnds(fields, r.design, r.violations);
+    const core::PartField& margin = named(fields, "Link margin");
+    std::set<std::string> failing;
+    for (const core::Violation& v : r.violations)
+        if (!v.waived && v.severity == core::Severity::Error &&
+            (v.rule.rfind("signal.", 0) == 0 || v.rule.rfind("link.", 0) == 0))
+            failing.insert(v.subject);
+    CHECK(failing.count("lab/row1/rack-a/gt0") == 1);
+    CHECK(failing.count("lab/row1/rack-a/gt1") == 1);
+    int judged = 0;
+    for (std::size_t ri = 0; ri < r.design.racks.size(); ++ri)
+        for (std::size_t si = 0; si < r.design.racks[ri].slots.size(); ++si) {
+            const std::string& id = r.design.racks[ri].slots[si].id;
+            CAPTURE(id);
+            if (failing.count(id)) {
+                CHECK(margin.band(static_cast<int>(ri), static_cast<int>(si)) == core::PartField::Band::Fail);
+                ++judged;
+            }
+        }
+    CHECK(judged == static_cast<int>(failing.size())); // every failing subject is a placed part here
 }

@@ -114,3 +114,27 @@ TEST_CASE("the mechanical profile judges a part on its own: an oversize sled fai
     CHECK(r.code == 1);
     CHECK_THAT(r.out, Contains("catalog.part.width") && Contains("catalog.part.depth"));
 }
+
+TEST_CASE("rdt validate says what check says: unused waivers, counts, and no part left unchecked", "[cli][rules][waiver]")
+{
+    test::TempDir dir;
+    const std::string d = dir.path + "/w.yaml";
+    writeBroken(d, "waivers:\n  - rule: orv3.ac.whip\n    subject: lab/row1/rack-z\n    justification: Rack z feeds "
+                   "from the overhead busway.\n");
+    const test::Run text = test::runRdt("validate " + d + " --format text");
+    CHECK(text.code == 1);
+    CHECK_THAT(text.out, Contains("waiver   orv3.ac.whip on lab/row1/rack-z") && Contains("waived nothing") &&
+                             Contains("rules, profile default: 21 errors"));
+    const test::Run json = test::runRdt("validate " + d + " --format json", false);
+    const nlohmann::json doc = nlohmann::json::parse(json.out);
+    REQUIRE(doc["unused_waivers"].size() == 1);
+    CHECK(doc["unused_waivers"][0]["subject"] == "lab/row1/rack-z");
+    CHECK(doc["errors"] == 21);
+    CHECK(doc["profile_file"].get<std::string>().find("default.yaml") != std::string::npos);
+    // A profile that runs no part rule does not pass a part unchecked.
+    std::ofstream(dir.path + "/design-only.yaml") << "name: d\nonly_listed: true\nrules: {orv3.slot.overlap: error}\n";
+    const test::Run part = test::runRdt("validate data/designs/broken-parts/oversize-sled.yaml --profile " + dir.path +
+                                        "/design-only.yaml");
+    CHECK(part.code == 2);
+    CHECK_THAT(part.out, Contains("runs no part rule"));
+}

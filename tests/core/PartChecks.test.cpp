@@ -319,3 +319,21 @@ TEST_CASE("an unsourced curve is flagged like an unsourced number", "[rules][cat
     CHECK(v[0].subject == "a-b/fans.curve");
     CHECK(v[0].severity == Severity::Error);
 }
+
+TEST_CASE("a part 1 mm over the frame depth says so in digits that differ", "[rules][catalog][part]")
+{
+    // "depth 1.22 m exceeds 1.22 m [1220 vs limit 1219 mm]" read as a contradiction.
+    const std::string part = "manufacturer: Example\nmodel: D\nslug: test-d\nsource: \"[R3]\"\n"
+                             "weight: {value: 20 kg, estimate: test}\nrdt:\n  kind: switch\n  ou_height: 1 OU\n"
+                             "  width: {value: 500 mm, estimate: test}\n  depth: {value: DEPTH, estimate: test}\n"
+                             "  busbar_tap: true\n  power:\n    max: {value: 1 kW, estimate: test}\n";
+    auto with = [&](const std::string& depth) {
+        std::string t = part;
+        t.replace(t.find("DEPTH"), 5, depth);
+        return validateText(t, "d.yaml");
+    };
+    CHECK(with("1219 mm").of("catalog.part.depth").empty());
+    const auto over = with("1220 mm").of("catalog.part.depth");
+    REQUIRE(over.size() == 1);
+    CHECK_THAT(over[0].message, Catch::Matchers::Contains("depth 1.22 m exceeds 1.219 m"));
+}

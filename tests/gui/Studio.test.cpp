@@ -624,3 +624,26 @@ TEST_CASE("the Problems panel lists the violations rdt check reports, subject fo
         CHECK(f.window->problems()->rowCount() == static_cast<int>(cli.size()));
     }
 }
+
+TEST_CASE("Link margin colours a chassis whose cable cannot reach as failing", "[gui][signal]")
+{
+    // broken-rack: rack-a's gt0 needs 2.47 m of cable where the class's DAC is 1 m (signal.cable.reach):
+    // it was coloured "pass ≥ 1 dB" by the class's 6.8 dB COM margin.
+    Fixture f;
+    REQUIRE(f.window->openFile(kData + "/designs/broken-rack.yaml"));
+    f.window->waitForChecks();
+    const core::PartField* margin = nullptr;
+    for (const core::PartField& fl : *f.window->studio().fields())
+        if (fl.name == "Link margin")
+            margin = &fl;
+    REQUIRE(margin);
+    const core::Design& d = f.window->studio().design();
+    int seen = 0;
+    for (std::size_t r = 0; r < d.racks.size(); ++r)
+        for (std::size_t s = 0; s < d.racks[r].slots.size(); ++s)
+            if (d.racks[r].slots[s].id == "lab/row1/rack-a/gt0" || d.racks[r].slots[s].id == "lab/row1/rack-a/gt1") {
+                CHECK(margin->band(static_cast<int>(r), static_cast<int>(s)) == core::PartField::Band::Fail);
+                ++seen;
+            }
+    CHECK(seen == 2);
+}

@@ -111,6 +111,11 @@ TEST_CASE("the report reads back through the HDF5 API", "[report][hdf5]")
     CHECK(power.rows == 3);
     const auto itLoad = realColumn(f, "/power/racks", "it_load");
     CHECK(itLoad[0] == Approx(r.power->racks[0].itLoadW));
+    // The voltage the busbar current is judged at, beside the lowest solved voltage (both as in JSON).
+    const auto atVolts = realColumn(f, "/power/racks", "busbar_current_voltage");
+    const auto lowest = realColumn(f, "/power/racks", "busbar_min_voltage");
+    CHECK(atVolts[0] == Approx(r.power->racks[0].busbarVminV));
+    CHECK(lowest[0] == Approx(r.power->racks[0].lowestVoltageV));
     CHECK(tableInfo(f, "/power/rollups").rows == 1 + 1 + 1); // one row, one hall, the cluster
     CHECK(tableInfo(f, "/thermal/chassis").rows == 5);
     CHECK(tableInfo(f, "/thermal/rows").rows == 1);
