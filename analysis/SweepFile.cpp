@@ -89,8 +89,12 @@ void writeSweep(const std::string& path, const SweepSpec& spec, const std::vecto
         throw core::InputError(core::SourceLoc{path, 0, 0, "-o"}, "cannot write the sweep file (disk full?)");
     }
     fs::rename(tmp, path, ec);
-    if (ec)
-        throw core::InputError(core::SourceLoc{path, 0, 0, "-o"}, "cannot replace the file: " + ec.message());
+    if (ec) {
+        const std::string why = fs::is_directory(path) ? "it is a folder: give a file name" : ec.message();
+        std::error_code rm;
+        fs::remove(tmp, rm); // no temporary left beside it
+        throw core::InputError(core::SourceLoc{path, 0, 0, "-o"}, "cannot replace the file: " + why);
+    }
 }
 
 std::string encodeVariant(const VariantResult& r, bool betweenRanks)

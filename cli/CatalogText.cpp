@@ -55,6 +55,13 @@ std::string rulesText(const core::CheckRegistry& registry, bool markdown)
             std::snprintf(line, sizeof line, "%-26s %-7s %-8s %s\n", e.info.id.c_str(), target,
                           std::string(core::severityName(e.info.severity)).c_str(), e.info.title.c_str());
             out << line;
+            // Its limits (what a profile sets) and its source, as --markdown gives them.
+            std::string limits;
+            for (const auto& [name, c] : e.info.constraints)
+                limits += (limits.empty() ? "" : ", ") + name + " " + core::formatQuantity(c.value, c.dim, 4);
+            if (!limits.empty())
+                out << std::string(44, ' ') << "limits: " << limits << "\n";
+            out << std::string(44, ' ') << "source: " << e.info.spec << "\n";
         }
     }
     return out.str();

@@ -113,8 +113,13 @@ void writeFileAtomic(const std::string& path, std::string_view text, const std::
     if (synced)
         fs::rename(tmp, path, ec);
     if (!synced || ec) {
-        fs::remove(tmp, ec);
-        throw InputError(where, "cannot move the new file into place" + (ec ? ": " + ec.message() : std::string()));
+        // The rename's reason, not the clean-up's ("cannot replace the file: Success" for a folder).
+        const std::string why = !synced ? "cannot flush it to disk"
+                                : fs::is_directory(path) ? "it is a folder: give a file name"
+                                                         : ec.message();
+        std::error_code rm;
+        fs::remove(tmp, rm);
+        throw InputError(where, "cannot move the new file into place: " + why);
     }
     syncFileAndFolder(path);
 }

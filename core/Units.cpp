@@ -312,7 +312,10 @@ std::string rangeError(std::string_view text, double si, Dimension dim, Range ra
     if (si < range.min && range.min > 0.0 && range.min < 1e-6)
         return "must be greater than zero (got \"" + s + "\")";
     if (si < range.min && range.min == 0.0)
-        return "must not be negative (got \"" + s + "\")";
+        // A temperature's zero is absolute zero: "-300 degC must not be negative" read as a refusal of
+        // every negative Celsius figure.
+        return dim == Dimension::Temperature ? "is below absolute zero (got \"" + s + "\")"
+                                             : "must not be negative (got \"" + s + "\")";
     return "\"" + s + "\" is outside the allowed range " + formatQuantity(range.min, dim) + " … " +
            formatQuantity(range.max, dim);
 }

@@ -342,8 +342,10 @@ void writeSnapshot(const std::string& path, const TelemetryMap& map, const Serie
     }
     fs::rename(tmp, path, ec);
     if (ec) {
-        fs::remove(tmp, ec);
-        throw core::InputError(core::SourceLoc{path, 0, 0, "-o"}, "cannot replace the file: " + ec.message());
+        const std::string why = fs::is_directory(path) ? "it is a folder: give a file name" : ec.message();
+        std::error_code rm;
+        fs::remove(tmp, rm);
+        throw core::InputError(core::SourceLoc{path, 0, 0, "-o"}, "cannot replace the file: " + why);
     }
 }
 

@@ -136,8 +136,10 @@ void writeOpenFoamH5(const std::string& path, const OpenFoamComparison& c)
     }
     fs::rename(tmp, path, ec);
     if (ec) {
-        fs::remove(tmp, ec);
-        throw core::InputError(at, "cannot replace the file: " + ec.message());
+        const std::string why = fs::is_directory(path) ? "it is a folder: give a file name" : ec.message();
+        std::error_code rm;
+        fs::remove(tmp, rm);
+        throw core::InputError(at, "cannot replace the file: " + why);
     }
     core::syncFileAndFolder(path);
 }

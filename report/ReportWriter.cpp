@@ -419,9 +419,11 @@ void writeReport(const RunResult& result, const std::string& outPath, const std:
     if (!ec)
         core::syncFileAndFolder(outPath);
     if (ec) {
-        fs::remove(tmp, ec);
-        throw core::InputError(core::SourceLoc{outPath, 0, 0, "-o"},
-                               "cannot move the report into place: " + ec.message());
+        // The rename's reason, not the clean-up's (it read "Success" for a folder).
+        const std::string why = fs::is_directory(target) ? "it is a folder: give a file name" : ec.message();
+        std::error_code rm;
+        fs::remove(tmp, rm);
+        throw core::InputError(core::SourceLoc{outPath, 0, 0, "-o"}, "cannot move the report into place: " + why);
     }
 }
 

@@ -183,6 +183,19 @@ TEST_CASE("outputs are crash-safe: killed runs leave the previous file intact an
     CHECK(fs::file_size(out) > 1000);
     for (const auto& e : fs::directory_iterator(d.path))
         CHECK(e.path().filename().string().find(".tmp") == std::string::npos);
+    // -o naming a folder: said so, and nothing left behind ("cannot move the report into place: Success").
+    fs::create_directories(d.path / "folder");
+    const std::string folder = (d.path / "folder").string();
+    for (const std::string& cmd : {"report data/designs/single-rack.yaml -o " + folder,
+                                   "validate data/designs/single-rack.yaml -o " + folder}) {
+        CAPTURE(cmd);
+        const Run r = run(cmd);
+        CHECK(r.code == 2);
+        CHECK_THAT(r.out, Contains("it is a folder: give a file name"));
+        CHECK(r.out.find("Success") == std::string::npos);
+    }
+    for (const auto& e : fs::directory_iterator(d.path))
+        CHECK(e.path().filename().string().find(".tmp") == std::string::npos);
 }
 
 TEST_CASE("absurd magnitudes are not passive, oversized YAML is refused before it is parsed", "[cli][hardening]")

@@ -138,3 +138,11 @@ TEST_CASE("rdt validate says what check says: unused waivers, counts, and no par
     CHECK(part.code == 2);
     CHECK_THAT(part.out, Contains("runs no part rule"));
 }
+
+TEST_CASE("rdt rules gives each rule's limits and source, as its help says", "[cli][rules]")
+{
+    const test::Run r = test::runRdt("rules", false);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Contains("catalog.part.depth") && Contains("limits: frame_depth 1.219 m") &&
+                          Contains("source: ORv3 HPR frame depth"));
+}

@@ -53,6 +53,9 @@ TEST_CASE("bad quantities are rejected with a reason", "[units]")
     CHECK_THAT(error("nan W", Dimension::Power), Contains("not a finite number"));
     CHECK_THAT(error("inf W", Dimension::Power), Contains("not a finite number"));
     CHECK_THAT(error("-3 kW", Dimension::Power), Contains("must not be negative"));
+    // A temperature below absolute zero says so (it read "must not be negative", for -300 degC).
+    CHECK_THAT(error("-300 degC", Dimension::Temperature), Contains("is below absolute zero"));
+    CHECK_THAT(error("-300 degC", Dimension::Temperature), !Contains("negative"));
     CHECK_THAT(error("abc", Dimension::Power), Contains("is not a number"));
     CHECK_THAT(error("", Dimension::Power), Contains("empty"));
     CHECK_THAT(error("1.5 OU", Dimension::OpenU), Contains("whole number"));
