@@ -226,9 +226,10 @@ std::string powerSummaryText(const power::PowerResult& p)
     return out.str();
 }
 
-std::string thermalSummaryText(const thermal::ThermalResult& t, double inletLimitK)
+std::string thermalSummaryText(const thermal::ThermalResult& t, double inletLimitK, const std::vector<bool>* fed)
 {
     const thermal::ChassisThermal* hot = nullptr;
+    int hotRack = -1;
     double inlet = 0, airflow = 0, fanLo = INFINITY, fanHi = 0;
     int liquidJunctions = 0; // GPUs judged on their cold plates (the liquid lines), not in the air
     for (const auto& rack : t.racks)
@@ -237,8 +238,10 @@ std::string thermalSummaryText(const thermal::ThermalResult& t, double inletLimi
             // The hottest GPU; among equals (all held at the setpoint) the one whose fans work hardest.
             const bool hotter = !hot || ch.gpuJunctionK > hot->gpuJunctionK + 1e-3 ||
                                 (ch.gpuJunctionK > hot->gpuJunctionK - 1e-3 && ch.fanSpeed > hot->fanSpeed);
-            if (!std::isnan(ch.gpuJunctionK) && hotter)
+            if (!std::isnan(ch.gpuJunctionK) && hotter) {
                 hot = &ch;
+                hotRack = rack.rack;
+            }
             inlet = std::max(inlet, ch.inletK);
             airflow += ch.airflowM3s;
             fanLo = std::min(fanLo, ch.fanSpeed);
@@ -262,6 +265,10 @@ std::string thermalSummaryText(const thermal::ThermalResult& t, double inletLimi
             out << "margin "
                 << core::formatQuantity(hot->maxOperatingK - hot->gpuJunctionK, Dimension::TemperatureDelta, 2)
                 << " to " << core::formatQuantity(hot->maxOperatingK, Dimension::Temperature, 3) << " max operating";
+        // A chassis whose rack no supply feeds runs nothing, yet the air is judged at its draw as
+        // designed (conservative): said, as the throughput line counts its GPUs as not running.
+        if (fed && hotRack >= 0 && static_cast<std::size_t>(hotRack) < fed->size() && !(*fed)[hotRack])
+            out << "; its rack is not fed (orv3.power.source), its air judged at the draw as designed";
         out << "), ";
     } else if (liquidJunctions > 0)
         out << "GPU junctions on their cold plates (liquid lines, liquid.gpu.junction), ";
@@ -398,9 +405,15 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
         }
         out << "\n";
     }
-    if (r.thermal)
+    if (r.thermal) {
+        std::vector<bool> fed;
+        if (r.power)
+            for (const power::RackPower& rp : r.power->racks)
+                fed.push_back(rp.fed);
         out << thermalSummaryText(*r.thermal,
-                                  thermal::deratedMaxInletK(r.design.site.ashraeClass, r.design.site.altitudeM));
+                                  thermal::deratedMaxInletK(r.design.site.ashraeClass, r.design.site.altitudeM),
+                                  r.power ? &fed : nullptr);
+    }
     if (r.liquid)
         out << liquidSummaryText(*r.liquid);
     if (r.dynamics)

@@ -21,7 +21,9 @@ std::string powerSummaryText(const power::PowerResult& power);
 /// The `thermal` summary line: hottest GPU with its chassis, fan speed and margin to its limit.
 /// `inletLimitK`: the allowable inlet the warmest chassis is judged against (its figure is then
 /// printed to the digit that tells it from the limit: 35.01 read "35 degC"); NaN: none.
-std::string thermalSummaryText(const thermal::ThermalResult& thermal, double inletLimitK = NAN);
+/// `fed` (per rack, the power budget's): the hottest GPU's rack said not fed where it is not.
+std::string thermalSummaryText(const thermal::ThermalResult& thermal, double inletLimitK = NAN,
+                               const std::vector<bool>* fed = nullptr);
 /// One `liquid` line per coolant loop: CDUs running, heat, flow, supply and return, capacity, the
 /// tray with the least flow per kW and the hottest plate case.
 std::string liquidSummaryText(const liquid::LiquidResult& liquid);

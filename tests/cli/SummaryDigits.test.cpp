@@ -36,3 +36,14 @@ TEST_CASE("a what-if's label says its value as given", "[cli][digits]")
     CHECK_THAT(test::runRdt("check data/designs/single-rack.yaml --inlet 30degC").out,
                Contains("scenario inlet=30 degC"));
 }
+
+TEST_CASE("the hottest GPU in a rack no supply feeds says its air is judged as designed", "[cli][thermal]")
+{
+    // broken-rack: rack-c has no power shelf; its GPUs are counted as not running (throughput) while
+    // its chassis' air is judged at their draw as designed. The hottest GPU is there: said so.
+    const test::Run r = test::runRdt("check data/designs/broken-rack.yaml");
+    CHECK_THAT(r.out, Contains("hottest GPU") && Contains("lab/row1/rack-c/") &&
+                          Contains("its rack is not fed (orv3.power.source), its air judged at the draw as designed"));
+    // A fed design says nothing of the kind.
+    CHECK(test::runRdt("check data/designs/single-rack.yaml").out.find("is not fed") == std::string::npos);
+}
