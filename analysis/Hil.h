@@ -38,7 +38,9 @@ struct HilSupply {
 /// A power shelf's supplies against its catalog part.
 struct HilShelf {
     std::string shelf;
-    int reported = 0; ///< supplies the service listed (most in any sweep)
+    int reported = 0;   ///< supplies the service listed: the fewest in any sweep that listed them
+    int shortSweeps = 0; ///< sweeps that listed fewer than the catalog's modules
+    int listedSweeps = 0; ///< sweeps that listed any
     int modules = 0;  ///< the catalog's
     double moduleRatingW = NAN, meanOutputW = NAN;
 };

@@ -28,7 +28,14 @@ void compareSupplies(const core::Design& design, const hil::Series& series, std:
     std::vector<HilSupply> supplies;
     for (const hil::Sample& s : series.samples) {
         const hil::PartReading& p = s.parts[i];
-        shelf.reported = std::max(shelf.reported, static_cast<int>(p.psuOutW.size()));
+        // Each sweep's listing on its own: a supply pulled after the first sweep is missing from the
+        // later ones (the most listed in any sweep hid it).
+        const int listed = static_cast<int>(p.psuOutW.size());
+        if (listed > 0) {
+            shelf.reported = shelf.listedSweeps == 0 ? listed : std::min(shelf.reported, listed);
+            ++shelf.listedSweeps;
+            shelf.shortSweeps += shelf.modules > 0 && listed < shelf.modules ? 1 : 0;
+        }
         output.add(sum(p.psuOutW));
         for (std::size_t k = 0; k < p.psuOutW.size(); ++k) {
             if (supplies.size() <= k) {
@@ -113,7 +120,9 @@ void registerHilSupplyChecks(core::CheckRegistry& registry)
                                                                                 : 0;
                          if (unlisted > 0)
                              which += (which.empty() ? "" : "; ") + std::to_string(sh.reported) +
-                                      " supplies listed, its catalog part holds " + std::to_string(sh.modules);
+                                      " supplies listed (in " + std::to_string(sh.shortSweeps) + " of " +
+                                      std::to_string(sh.listedSweeps) + " sweeps), its catalog part holds " +
+                                      std::to_string(sh.modules);
                          lost += unlisted;
                          if (lost == 0)
                              continue;
@@ -122,7 +131,10 @@ void registerHilSupplyChecks(core::CheckRegistry& registry)
                              const int running = std::max(0, sh.modules - lost);
                              msg += ": it runs on " + std::to_string(running) + " of its " +
                                     std::to_string(sh.modules) + " supplies, its N+1 reserve spent";
-                             if (running <= 1) {
+                             if (running == 0) {
+                                 msg = sh.shelf + ": " + which + ": none of its " + std::to_string(sh.modules) +
+                                       " supplies delivers";
+                             } else if (running <= 1) {
                                  msg += "; one more loss leaves it without a supply";
                              } else if (std::isfinite(sh.moduleRatingW)) {
                                  msg += "; one more loss leaves " + std::to_string(running - 1) + " × " +

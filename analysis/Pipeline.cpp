@@ -38,6 +38,18 @@ std::string profilePath(const std::string& nameOrPath)
     return (fs::path(dataDir()) / "rules" / (nameOrPath + ".yaml")).string();
 }
 
+void requireDesignRules(const core::Profile& profile, const core::CheckRegistry& registry)
+{
+    // A profile that runs only part or hil.* rules would check a design with nothing (0 rules, exit 0).
+    for (const auto& e : registry.entries())
+        if (e.info.target == core::RuleTarget::Design && e.info.id.rfind("hil.", 0) != 0 &&
+            profile.configFor(e.info).enabled)
+            return;
+    throw core::InputError(core::SourceLoc{profile.file, 0, 0, "rules"},
+                           "profile " + profile.name +
+                               " runs no design rule: a design checked under it would be checked by nothing");
+}
+
 core::CheckRegistry makeRegistry()
 {
     core::CheckRegistry r;
@@ -477,6 +489,7 @@ RunResult run(const RunOptions& options, core::Progress& progress)
                                "rule profile \"" + profile + "\" not found (" + path + ")");
     }
     result.profile = core::Profile::load(path, registry);
+    requireDesignRules(result.profile, registry);
 
     // Coupling order: the airflow solution settles fan speed and chassis heat together (fan power
     // is heat); the budget then draws the fans at those speeds. Both use the same chassis model,

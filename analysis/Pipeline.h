@@ -29,6 +29,9 @@ std::string profilePath(const std::string& nameOrPath);
 
 /// Every rule of every library, in a stable order.
 core::CheckRegistry makeRegistry();
+/// InputError at the profile's file when it enables no design rule outside hil.* (a design checked
+/// under it would be checked by nothing).
+void requireDesignRules(const core::Profile& profile, const core::CheckRegistry& registry);
 
 /// Inputs of one run.
 struct RunOptions {

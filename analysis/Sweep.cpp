@@ -198,6 +198,8 @@ SweepSpec loadSweepSpec(const std::string& path)
             s.profile = resolve(path, s.profile);
             if (!fs::exists(s.profile))
                 p->fail("rule profile " + s.profile + " not found");
+        } else if (!fs::exists(profilePath(s.profile))) {
+            p->fail("rule profile \"" + s.profile + "\" not found (" + profilePath(s.profile) + ")");
         }
     }
     const core::Cursor axes = root["axes"];

@@ -422,7 +422,8 @@ int runValidate(const ValidateArgs& args)
             reference.loadDirectory(analysis::dataDir() + "/catalog");
             core::Catalog single;
             const core::Part& part = single.loadText(core::readTextFile(args.target), args.target);
-            const core::Profile profile = core::Profile::load(analysis::profilePath(args.profile), registry);
+            const core::Profile profile =
+                core::Profile::load(analysis::profilePath(args.profile.empty() ? "default" : args.profile), registry);
             // A profile that runs no part rule would pass the part unchecked (mechanical did).
             bool any = false;
             for (const auto& e : registry.entries())

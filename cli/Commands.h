@@ -30,7 +30,7 @@ int runCheck(const CheckArgs& args);
 
 struct ValidateArgs {
     std::string target; ///< design file or catalog part file
-    std::string profile = "default";
+    std::string profile; ///< empty: a design's own, a part's "default"
     std::string format = "text"; ///< text, json, sarif, junit
     std::string output;          ///< empty = stdout
     ScenarioArgs what;

@@ -42,9 +42,13 @@ signal::CMatrix convertAt(const signal::Network& n, std::size_t k, const std::st
         std::string p = to;
         for (char& c : p)
             c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-        throw std::runtime_error(p + " parameters do not exist at " + f +
-                                 ": the matrix to invert there is singular (an ideal open, short or through); "
-                                 "write another parameter set (--to s, y, z, abcd, t)");
+        // Each conversion's own reason: Z and Y invert I − S and I + S; ABCD and T divide by S21.
+        const std::string why = to == "abcd" || to == "t" ? "S21 is 0 there (nothing passes through the two-port)"
+                                : to == "z"                ? "I − S is singular there (an ideal open, or a through)"
+                                : to == "y"                ? "I + S is singular there (an ideal short, or a through)"
+                                                           : "the data there is not finite";
+        throw std::runtime_error(p + " parameters do not exist at " + f + ": " + why +
+                                 "; write another parameter set (--to s, y, z, abcd, t)");
     }
     return m;
 }

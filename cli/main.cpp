@@ -59,7 +59,7 @@ int main(int argc, char** argv)
     ValidateArgs validate;
     auto* v = app.add_subcommand("validate", "Run the rules of a profile on a design or a catalog part");
     v->add_option("target", validate.target, "Design file or catalog part file (YAML)")->required();
-    v->add_option("--profile", validate.profile, "Rule profile name or path")->capture_default_str();
+    v->add_option("--profile", validate.profile, "Rule profile name or path (default: the design's own, else default)");
     v->add_option("--format", validate.format, "Output format")
         ->check(CLI::IsMember({"text", "json", "sarif", "junit"}))
         ->capture_default_str();
@@ -86,7 +86,7 @@ int main(int argc, char** argv)
         ->check(CLI::Range(1, 100000))
         ->capture_default_str();
     fieldCmd->add_option("--ranks", fieldArgs.ranks,
-                         "OpenFOAM MPI ranks: the case's Allrun decomposes (scotch), runs mpirun -np N and reconstructs")
+                         "OpenFOAM MPI ranks: the case's Allrun decomposes (hierarchical: Debian's v1912 scotch is a stub), runs mpirun -np N and reconstructs")
         ->check(CLI::Range(1, 4096))
         ->capture_default_str();
     fieldCmd->add_option("--transient", fieldArgs.transient,

@@ -71,6 +71,7 @@ void CheckRunner::request(std::shared_ptr<const core::Design> design)
         try {
             const core::CheckRegistry registry = analysis::makeRegistry();
             const core::Profile profile = core::Profile::load(analysis::profilePath(design->profile), registry);
+            analysis::requireDesignRules(profile, registry);
             core::ResultStore store;
             // The same coupled thermal → power solution as `rdt check`, so every output agrees.
             try {

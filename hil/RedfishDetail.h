@@ -88,7 +88,7 @@ inline void missingReading(PartReading& r, const std::string& url, const json& j
 /// Supply `i`'s input, output and capacity (NaN: not read) into `r` (hil/RedfishRead.cpp).
 void setPsu(PartReading& r, std::size_t i, double in, double out, double capacity);
 /// A power supply's Status into supply `i` (PartReading::psuState); true when it delivers nothing
-/// (Absent, offline, disabled or Critical), whose metrics are then not asked for.
+/// (Absent, offline or disabled), whose metrics are then not asked for (a Critical one's are).
 bool readPsuStatus(const std::string& url, const json& m, std::size_t i, PartReading& r);
 /// A power supply's Metrics resource (InputPowerWatts, OutputPowerWatts) into supply `i`.
 void readPsuMetrics(const std::string& url, const json& m, std::size_t i, PartReading& r);

@@ -97,7 +97,9 @@ bool readPsuStatus(const std::string& url, const json& m, std::size_t i, PartRea
     else if (health == "Critical")
         s = kPsuCritical;
     r.psuState[i] = s;
-    return s != 0;
+    // A Critical supply may still deliver: its metrics are read (and judged); an Absent or offline one
+    // has none to read.
+    return s == kPsuAbsent || s == kPsuOffline;
 }
 
 void readPsuMetrics(const std::string& url, const json& m, std::size_t i, PartReading& r)

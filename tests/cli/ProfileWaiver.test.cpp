@@ -146,3 +146,23 @@ TEST_CASE("rdt rules gives each rule's limits and source, as its help says", "[c
     CHECK_THAT(r.out, Contains("catalog.part.depth") && Contains("limits: frame_depth 1.219 m") &&
                           Contains("source: ORv3 HPR frame depth"));
 }
+
+TEST_CASE("a profile that runs no design rule is refused for a design, and validate uses the design own profile",
+          "[cli][rules]")
+{
+    test::TempDir dir;
+    // Only a part rule: a design checked under it was checked by nothing (0 rules, exit 0).
+    std::ofstream(dir.path + "/parts-only.yaml") << "name: p\nonly_listed: true\nrules: {catalog.part.depth: error}\n";
+    const test::Run r = test::runRdt("check data/designs/broken-rack.yaml --profile " + dir.path + "/parts-only.yaml");
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Contains("runs no design rule"));
+    std::ofstream(dir.path + "/hil-only.yaml") << "name: h\nonly_listed: true\nrules: {hil.psu.load: error}\n";
+    CHECK(test::runRdt("check data/designs/broken-rack.yaml --profile " + dir.path + "/hil-only.yaml").code == 2);
+    // rdt validate DESIGN runs the design's own profile (it ran "default" whatever the design said).
+    std::filesystem::create_directories(dir.path + "/sub");
+    writeDesign(dir.path + "/sub/d.yaml", "profile: prof.yaml\n");
+    std::ofstream(dir.path + "/sub/prof.yaml") << "name: mine\nrules:\n  thermal.ashrae.inlet: warning\n";
+    const test::Run v = test::runRdt("validate " + dir.path + "/sub/d.yaml --format json", false);
+    const nlohmann::json doc = nlohmann::json::parse(v.out);
+    CHECK(doc["profile"] == "mine");
+}

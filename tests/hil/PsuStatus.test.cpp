@@ -160,6 +160,8 @@ TEST_CASE("Offline, disabled and Critical supplies are lost, a hot spare (Standb
         const auto lost = of(p.violations, "hil.psu.lost");
         REQUIRE(lost.size() == 2);
         CHECK_THAT(lost[0]->message, Contains("supply 5 " + word));
+        // A Critical supply may still deliver: its output is read, and judged; an offline one has none.
+        CHECK(std::isfinite(p.sample.parts[0].psuOutW[4]) == (word == "Critical"));
     }
     test::TempDir dir;
     const Polled spare = pollShelves(shelfMockup(dir.path, 5, {{"State", "StandbySpare"}, {"Health", "OK"}}, 2800));
@@ -224,7 +226,20 @@ TEST_CASE("Without a reported capacity a supply is judged against the catalog's 
     const std::vector<core::Violation> v5 = analysis::judgeTelemetry(run, analysis::compareTelemetry(run, s));
     const auto lost = of(v5, "hil.psu.lost");
     REQUIRE(lost.size() == 1);
-    CHECK_THAT(lost[0]->message, Contains("5 supplies listed, its catalog part holds 6"));
+    CHECK_THAT(lost[0]->message, Contains("5 supplies listed (in 1 of 1 sweeps), its catalog part holds 6"));
+    // Six listed in the first sweep, five in the second (one pulled): the second sweep's listing counts.
+    hil::Sample six = smp;
+    for (std::vector<double>* field : {&six.parts[0].psuInW, &six.parts[0].psuOutW, &six.parts[0].psuCapacityW,
+                                       &six.parts[0].psuState})
+        field->resize(6, field == &six.parts[0].psuState ? 0.0 : 2800.0);
+    s.samples = {six, smp};
+    const std::vector<core::Violation> v6 = analysis::judgeTelemetry(run, analysis::compareTelemetry(run, s));
+    const auto pulled = of(v6, "hil.psu.lost");
+    REQUIRE(pulled.size() == 1);
+    CHECK_THAT(pulled[0]->message, Contains("5 supplies listed (in 1 of 2 sweeps)"));
+    s.samples = {six, six};
+    const std::vector<core::Violation> all6 = analysis::judgeTelemetry(run, analysis::compareTelemetry(run, s));
+    CHECK(of(all6, "hil.psu.lost").empty());
 }
 
 TEST_CASE("A supply's state survives the series file (psu_state)", "[hil][power]")
@@ -290,6 +305,7 @@ TEST_CASE("DMTF's public-rackmount1 mockup: supply 1 over its 400 W capacity, su
     CHECK_THAT(load[0]->message, Contains("supply 1 delivered 937.4 W, above its 400.0 W capacity"));
     const auto lost = of(v, "hil.psu.lost");
     REQUIRE(lost.size() == 1);
-    CHECK_THAT(lost[0]->message, Contains("supply 2 Absent") && Contains("2 supplies listed, its catalog part holds 6"));
+    CHECK_THAT(lost[0]->message, Contains("supply 2 Absent") &&
+                                     Contains("2 supplies listed (in 1 of 1 sweeps), its catalog part holds 6"));
     CHECK(lost[0]->measured == 5);
 }
