@@ -169,9 +169,20 @@ RowThermal solveRow(const core::Design& d, const core::Group& row, const std::ve
             }
             const RackThermal& r = it->second;
             neighbour = &r;
-            demand += std::max(0.0, r.doorFlowM3s);
-            exhaustFlow += std::max(0.0, r.exhaustFlowM3s);
-            exhaustHeat += std::max(0.0, r.exhaustFlowM3s) * r.rearK;
+            // The parts without a fan model (switches, the shelves' conversion loss) move their own air,
+            // heated by otherDeltaTK, from the cold aisle to the hot one: outside the rack's fan network,
+            // so not in its door flows. Left out, their heat never reached the hot aisle (a rack of
+            // switches added 8 kW to a row and changed no temperature; trust trial, 2026-12-07).
+            double otherFlow = 0;
+            std::vector<bool> chassis(r.slotFlowM3s.size(), false);
+            for (const ChassisThermal& c : r.chassis)
+                if (c.slot >= 0 && static_cast<std::size_t>(c.slot) < chassis.size())
+                    chassis[static_cast<std::size_t>(c.slot)] = true;
+            for (std::size_t k = 0; k < r.slotFlowM3s.size(); ++k)
+                otherFlow += chassis[k] ? 0.0 : r.slotFlowM3s[k];
+            demand += std::max(0.0, r.doorFlowM3s) + otherFlow;
+            exhaustFlow += std::max(0.0, r.exhaustFlowM3s) + otherFlow;
+            exhaustHeat += (std::max(0.0, r.exhaustFlowM3s) + otherFlow) * r.rearK;
         }
         // Liquid-to-air units: cold-aisle air through their coils into the hot aisle.
         out.aalcFlowM3s = out.aalcHeatW = 0;

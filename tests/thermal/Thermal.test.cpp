@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "support/RuleHarness.h"
+#include "core/Yaml.h"
 #include "thermal/Thermal.h"
 
 using namespace rdt;
@@ -166,4 +167,48 @@ layout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, rack_type: orv3-hpr, bla
     bad.replace(bad.find("missing"), 7, "absent");
     CHECK_THROWS_WITH(core::loadDesignText(bad, RDT_SOURCE_DIR "/tests/fixtures/x.yaml", test::kDataDir + "/catalog"),
                       Catch::Matchers::Contains("x.yaml:2") && Catch::Matchers::Contains("blanking is installed"));
+}
+
+TEST_CASE("the row's air carries every watt of its racks, switches and shelf losses included", "[thermal]")
+{
+    // The parts without a fan model (a switch, the shelves' conversion loss) heat their own air by
+    // 15 K outside the rack's fan network; their air and heat were left out of the row's balance, so a
+    // rack of 16.5 kW sent 14.8 kW to the hot aisle, and adding a switch made the hot aisle no warmer
+    // (trust trial, 2026-12-07). Energy: rho c_p Q_demand (T_hot - T_cold) = the racks' heat into the
+    // air, within 1 % (the hot aisle's mixed temperature over the whole demand).
+    const std::string text = core::readTextFile(test::kDataDir + "/designs/single-rack.yaml");
+    const core::Design d = core::loadDesignText(text, "single-rack.yaml", test::kDataDir + "/catalog");
+    const thermal::ThermalResult t = thermal::computeThermal(d);
+    REQUIRE(t.rows.size() == 1);
+    const thermal::RowThermal& row = t.rows[0];
+    double heat = 0;
+    for (const thermal::RackThermal& r : t.racks)
+        heat += r.heatW;
+    const double carried = t.densityKgM3 * 1005.0 * row.demandM3s * (row.hotAisleK - row.coldAisleK);
+    CHECK(carried == Approx(heat).epsilon(0.01));
+    // A second Minipack2 in the rack (0.9 kW more): the hot aisle warms, by about its share.
+    std::string more = text;
+    const std::string rtsw = "part: meta-minipack2, id: rtsw}";
+    REQUIRE(more.find(rtsw) != std::string::npos);
+    const std::size_t line = more.rfind('\n', more.find(rtsw));
+    const std::string slotLine = more.substr(line + 1, more.find('\n', line + 1) - line - 1);
+    std::string extra = slotLine;
+    extra.replace(extra.find("id: rtsw"), 8, "id: rtsw2");
+    const std::size_t ou = extra.find("ou: ");
+    REQUIRE(ou != std::string::npos);
+    extra.replace(ou, extra.find(',', ou) - ou, "ou: 40");
+    more.insert(more.find('\n', line + 1) + 1, extra + "\n");
+    const core::Design d2 = core::loadDesignText(more, "two-switches.yaml", test::kDataDir + "/catalog");
+    const thermal::ThermalResult t2 = thermal::computeThermal(d2);
+    double heat2 = 0;
+    for (const thermal::RackThermal& r : t2.racks)
+        heat2 += r.heatW;
+    CHECK(heat2 > heat + 800);
+    const double carried2 =
+        t2.densityKgM3 * 1005.0 * t2.rows[0].demandM3s * (t2.rows[0].hotAisleK - t2.rows[0].coldAisleK);
+    CHECK(carried2 == Approx(heat2).epsilon(0.01));
+    // The hot aisle carries the switch's heat (its mixed temperature may fall: the switch's own air
+    // rises 15 K, less than the chassis' exhaust), and draws its air.
+    CHECK(carried2 - carried == Approx(heat2 - heat).epsilon(0.05));
+    CHECK(t2.rows[0].demandM3s > row.demandM3s + 0.04);
 }
