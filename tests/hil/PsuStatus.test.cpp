@@ -267,14 +267,17 @@ TEST_CASE("Fan speed and PSU efficiency differ in points of full scale, judged j
 {
     // "fan measured 80.0 %, model 62.0 % (+18.0 %)" read as a relative 18 %; it is 18 points.
     const analysis::RunResult& run = rackRun();
+    // The violations are kept (not pointers into a temporary: ASan caught that here).
     auto judge = [&](double measured) {
         analysis::HilComparison c;
         c.sweeps = 1;
         c.rows.push_back({"lab/row1/rack1/gt0", "chassis", "fan", "%", measured, 62, measured - 62, 1});
-        return of(analysis::judgeTelemetry(run, c), "hil.fan.deviation");
+        return analysis::judgeTelemetry(run, c);
     };
-    CHECK(judge(77).empty()); // 15 points: the default tolerance
-    const auto over = judge(77.1);
+    const std::vector<core::Violation> at = judge(77);
+    CHECK(of(at, "hil.fan.deviation").empty()); // 15 points: the default tolerance
+    const std::vector<core::Violation> v = judge(77.1);
+    const auto over = of(v, "hil.fan.deviation");
     REQUIRE(over.size() == 1);
     CHECK(over[0]->unit == "points");
     CHECK(over[0]->limit == Approx(15));
