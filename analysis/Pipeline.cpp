@@ -268,14 +268,24 @@ ThroughputResult withRotorCase(const core::Design& design, const power::PowerRes
                     }
             }
     };
+    // Solved by the rack network with the room's cooling units (in-row units, stated flows) as the
+    // network model takes them, whatever model the design runs: under the field model the network
+    // solve is only the field's sizing, at the supply air (trust trial, 2026-12-07).
+    core::Design asNetwork;
+    const core::Design* netDesign = &design;
+    if (design.thermalModel != core::ThermalModel::Network) {
+        asNetwork = design;
+        asNetwork.thermalModel = core::ThermalModel::Network;
+        netDesign = &asNetwork;
+    }
     thermal::RackAirflowParams params;
     params.extraFailedRotors = 1;
-    thermal::ThermalResult failed = thermal::computeThermal(design, params);
+    thermal::ThermalResult failed = thermal::computeThermal(*netDesign, params);
     carryLiquid(failed);
     const thermal::ThermalResult* base = &asDesigned;
     thermal::ThermalResult network;
     if (design.thermalModel != core::ThermalModel::Network) {
-        network = thermal::computeThermal(design);
+        network = thermal::computeThermal(*netDesign);
         carryLiquid(network);
         base = &network;
     }

@@ -126,12 +126,22 @@ Room readRoom(const Cursor& c)
             }
             if (auto t = u.find("supply_air"))
                 cu.supplyK = t->quantity(Dimension::Temperature, Range{273.15, 323.15});
-            if (auto ret = u.find("return"))
+            if (auto ret = u.find("return")) {
                 cu.airReturn = readChoice<AirReturn>(
                     *ret, {{"ceiling", AirReturn::Ceiling}, {"walls", AirReturn::Walls}}, "air return");
+                // Refused here, under either thermal model: the network model passed a room the field
+                // refuses (trust trial, 2026-12-07).
+                if (cu.airReturn == AirReturn::Walls && r.containment == Containment::HotAisle)
+                    ret->fail("cooling unit \"" + cu.name +
+                              "\" returns through the walls, but the hot aisles are contained: the exhaust has no "
+                              "path to it (use `return: ceiling`)");
+            }
             r.units.push_back(std::move(cu));
         }
     }
+    if (r.containment == Containment::ColdAisle && r.supply == AirSupply::Overhead)
+        c["containment"].fail("overhead supply with cold-aisle containment: the diffusers would blow onto the aisle's "
+                              "roof (use `supply: raised-floor`)");
     return r;
 }
 

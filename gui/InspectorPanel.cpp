@@ -487,6 +487,12 @@ void InspectorPanel::slotResults(int rackIndex, int slotIndex)
                                          q(c.maxOperatingK - tj, D::TemperatureDelta)),
                           cold ? "liquid.gpu.junction" : "thermal.gpu.junction", slot.id);
             }
+    if (thermal && static_cast<std::size_t>(rackIndex) < thermal->racks.size())
+        for (const thermal::RackThermal::SwitchInlet& sw : thermal->racks[static_cast<std::size_t>(rackIndex)].switches)
+            if (sw.slot == slotIndex) {
+                title();
+                addResult(tr("Inlet"), q(sw.inletK, D::Temperature), "thermal.inlet.switch", slot.id);
+            }
     if (power && thermal) {
         // Every chassis' clock, computed once per check (a row of racks has hundreds of parts to click).
         if (m_clocksOf != std::make_pair<const void*, const void*>(power.get(), thermal.get())) {

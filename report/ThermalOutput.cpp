@@ -22,12 +22,15 @@ constexpr double kM3sToCfm = 60.0 / (0.3048 * 0.3048 * 0.3048);
 
 json thermalJson(const thermal::ThermalResult& t)
 {
-    json chassis = json::array(), racks = json::array(), rows = json::array();
+    json chassis = json::array(), racks = json::array(), rows = json::array(), switches = json::array();
     for (const thermal::RackThermal& r : t.racks) {
+        for (const thermal::RackThermal::SwitchInlet& sw : r.switches)
+            switches.push_back({{"id", sw.id}, {"rack", r.id}, {"inlet_C", jsonNumber(sw.inletK - kC)}});
         racks.push_back({{"id", r.id},
                          {"heat_W", jsonNumber(r.heatW)},
                          {"shelf_loss_W", jsonNumber(r.shelfLossW)},
                          {"intake_m3s", jsonNumber(r.doorFlowM3s)},
+                         {"other_parts_m3s", jsonNumber(r.otherFlowM3s)},
                          {"recirculation_m3s", jsonNumber(r.recirculationM3s)},
                          {"leak_m3s", jsonNumber(r.leakM3s)},
                          {"front_C", jsonNumber(r.frontK - kC)},
@@ -72,6 +75,7 @@ json thermalJson(const thermal::ThermalResult& t)
             {"throttled_chassis", t.throttledChassis},
             {"chassis", chassis},
             {"racks", racks},
+            {"switches", switches},
             {"rows", rows}};
 }
 
@@ -97,6 +101,7 @@ void writeThermalGroup(hid_t file, const thermal::ThermalResult& t, const core::
     H5Table racks;
     const auto rId = racks.textColumn("id"), rHeat = racks.realColumn("heat", "W"),
                rShelf = racks.realColumn("shelf_loss", "W"), rDoor = racks.realColumn("intake", "m3/s"),
+               rOther = racks.realColumn("other_parts_flow", "m3/s"),
                rRec = racks.realColumn("recirculation", "m3/s"), rLeak = racks.realColumn("leak", "m3/s"),
                rFront = racks.realColumn("front", "degC"), rRear = racks.realColumn("rear", "degC"),
                rHot = racks.realColumn("hottest_gpu", "degC");
@@ -140,6 +145,7 @@ void writeThermalGroup(hid_t file, const thermal::ThermalResult& t, const core::
         racks.set(rHeat, r.heatW);
         racks.set(rShelf, r.shelfLossW);
         racks.set(rDoor, r.doorFlowM3s);
+        racks.set(rOther, r.otherFlowM3s);
         racks.set(rRec, r.recirculationM3s);
         racks.set(rLeak, r.leakM3s);
         racks.set(rFront, r.frontK - kC);
@@ -149,6 +155,16 @@ void writeThermalGroup(hid_t file, const thermal::ThermalResult& t, const core::
     c.write(g.get(), "chassis");
     gpus.write(g.get(), "gpus");
     racks.write(g.get(), "racks");
+    H5Table sws;
+    const auto swId = sws.textColumn("id"), swRack = sws.textColumn("rack"), swIn = sws.realColumn("inlet", "degC");
+    for (const auto& r : t.racks)
+        for (const thermal::RackThermal::SwitchInlet& sw : r.switches) {
+            sws.addRow();
+            sws.set(swId, sw.id);
+            sws.set(swRack, r.id);
+            sws.set(swIn, sw.inletK - kC);
+        }
+    sws.write(g.get(), "switches");
     H5Table rows;
     const auto rid = rows.textColumn("id"), hi = rows.realColumn("rci_hi", "%"), lo = rows.realColumn("rci_lo", "%"),
                rti = rows.realColumn("rti", "%"), shi = rows.realColumn("shi", "1"),

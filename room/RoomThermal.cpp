@@ -153,6 +153,8 @@ RackThermal renamed(RackThermal r, const core::Design& d, int ri)
         c.id = r.id + c.id.substr(from.size());
         c.rack = ri;
     }
+    for (RackThermal::SwitchInlet& sw : r.switches)
+        sw.id = r.id + sw.id.substr(from.size());
     return r;
 }
 
@@ -215,7 +217,7 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
 
     std::vector<double> flow(n, 0.0), heat(n, 0.0), liquidW(n, 0.0);
     for (std::size_t i = 0; i < n; ++i) {
-        flow[i] = std::max(0.0, res.racks[i].doorFlowM3s) * base.density;
+        flow[i] = res.racks[i].drawM3s() * base.density;
         heat[i] = std::max(0.0, res.racks[i].heatW);
         liquidW[i] = std::max(0.0, res.racks[i].liquidW);
     }
@@ -330,8 +332,8 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
                 std::vector<std::array<double, 2>> band(rack.slots.size(), {NAN, NAN});
                 for (std::size_t s = 0; s < rack.slots.size(); ++s) {
                     const core::Slot& slot = rack.slots[s];
-                    if (slot.part->kind != core::PartKind::Chassis)
-                        continue;
+                    if (slot.part->kind != core::PartKind::Chassis && slot.part->kind != core::PartKind::Switch)
+                        continue; // the parts judged at their own intake (thermal.inlet.chassis, .switch)
                     const double z0 = core::ouBottomZ(slot.ou, spacing);
                     band[s] =
                         solver->intakeBetween(static_cast<int>(k), z0, z0 + slot.part->ouHeight * spacing.ouPitch);
@@ -345,7 +347,7 @@ ThermalResult computeThermalField(const core::Design& d, const RackAirflowParams
                     c.fieldInletK = band[s][0] + kZeroC;
                     c.fieldInletMaxK = band[s][1] + kZeroC;
                 }
-                const double newFlow = std::max(0.0, rt.doorFlowM3s) * base.density;
+                const double newFlow = rt.drawM3s() * base.density;
                 flowChange = std::max(flowChange, std::abs(newFlow - flow[ri]) / std::max(flow[ri], 1e-9));
                 if (std::isfinite(lastIntake[k]))
                     change = std::max(change, std::abs(st.intakeMean - lastIntake[k]));
@@ -508,14 +510,14 @@ void rowsFromField(const core::Design& d, const FieldThermal& field, thermal::Th
     const thermal::InletRange rec = thermal::ashraeRecommended(d.site.ashraeClass);
     const thermal::RciBounds hi = thermal::rciHiBounds(d.site.ashraeClass, d.site.altitudeM); // derated
     const double recMin = rec.minK;
-    // Each room's racks' draw at the fixed point: the tiles' air (set before the solve from the
-    // network's draw at site.supply_air) is shared among its rows by their final draw, so that the
+    // Each room's racks' draw at the fixed point (the parts without a fan model's air included):
+    // the tiles' air (set before the solve from the network's draw at site.supply_air) is shared among its rows by their final draw, so that the
     // rows' supply adds up to what the room delivers (it was scaled by the final draw over the
-    // first: 26.15 m3/s over a room's 25.39).
+    // first: 29.12 m3/s over a room's 28.32).
     std::vector<double> roomDraw(field.rooms.size(), 0.0);
     for (std::size_t r = 0; r < res.racks.size() && r < field.roomOfRack.size(); ++r)
         if (field.roomOfRack[r] >= 0)
-            roomDraw[static_cast<std::size_t>(field.roomOfRack[r])] += std::max(0.0, res.racks[r].doorFlowM3s);
+            roomDraw[static_cast<std::size_t>(field.roomOfRack[r])] += res.racks[r].drawM3s();
     for (std::size_t ri = 0; ri < d.rows.size(); ++ri) {
         const core::Group& row = d.rows[ri];
         RowThermal& out = res.rows[ri];
@@ -528,10 +530,10 @@ void rowsFromField(const core::Design& d, const FieldThermal& field, thermal::Th
         double demand = 0, intake = 0, exhaustFlow = 0, exhaustHeat = 0, inSum = 0, outSum = 0, flowDt = 0, flowSum = 0;
         for (int r : row.racks) {
             const RackThermal& rt = res.racks[static_cast<std::size_t>(r)];
-            demand += std::max(0.0, rt.doorFlowM3s);
-            intake += std::max(0.0, rt.doorFlowM3s) * rt.fieldIntakeK;
-            exhaustFlow += std::max(0.0, rt.exhaustFlowM3s);
-            exhaustHeat += std::max(0.0, rt.exhaustFlowM3s) * rt.rearK;
+            demand += rt.drawM3s();
+            intake += rt.drawM3s() * rt.fieldIntakeK;
+            exhaustFlow += std::max(0.0, rt.exhaustFlowM3s) + rt.otherFlowM3s;
+            exhaustHeat += (std::max(0.0, rt.exhaustFlowM3s) + rt.otherFlowM3s) * rt.rearK;
             for (const ChassisThermal& c : rt.chassis) {
                 intakes.push_back(c.inletK);
                 inSum += c.inletK - out.supplyK;
@@ -544,6 +546,9 @@ void rowsFromField(const core::Design& d, const FieldThermal& field, thermal::Th
         const double draw =
             roomDraw[static_cast<std::size_t>(field.roomOfRack[static_cast<std::size_t>(row.racks.front())])];
         out.supplyM3s = draw > 0 ? room.geometry.supplyM3s * demand / draw : 0.0;
+        for (const core::CoolingUnit& u : d.room.units) // the in-row units blowing into this row, as the network counts them
+            if (u.kind == core::CoolingUnit::Kind::InRow && u.row == row.id)
+                out.supplyM3s += u.flowM3s.value_or(0.0);
         out.coldAisleK = demand > 0 ? intake / demand : out.supplyK;
         out.hotAisleK = exhaustFlow > 0 ? exhaustHeat / exhaustFlow : out.coldAisleK;
         out.rciHi = thermal::rciHi(intakes, hi.recommendedMaxK, hi.allowableMaxK);

@@ -451,6 +451,16 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
         out.slotFlowM3s[static_cast<std::size_t>(t.slot)] = flows[c];
         out.chassis.push_back(t);
     }
+    for (std::size_t k = 0; k < rack.slots.size(); ++k)
+        if (rack.slots[k].part->kind == core::PartKind::Switch) {
+            const bool offset = k < air.slotInletOffsetK.size() && std::isfinite(air.slotInletOffsetK[k]);
+            out.switches.push_back({rack.slots[k].id, static_cast<int>(k), front + (offset ? air.slotInletOffsetK[k] : 0.0)});
+        }
+    std::vector<bool> chassisSlot(out.slotFlowM3s.size(), false);
+    for (const ChassisThermal& t : out.chassis)
+        chassisSlot[static_cast<std::size_t>(t.slot)] = true;
+    for (std::size_t k = 0; k < out.slotFlowM3s.size(); ++k)
+        out.otherFlowM3s += chassisSlot[k] ? 0.0 : out.slotFlowM3s[k];
     return out;
 }
 

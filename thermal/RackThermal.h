@@ -95,7 +95,12 @@ struct RackThermal {
     double heatW = 0;            ///< into the air: all parts, the power shelves' conversion loss included
     double liquidW = 0;          ///< into the coolant from its liquid-cooled parts (not in heatW)
     double shelfLossW = 0;       ///< the power shelves' conversion loss (AC in − busbar out), part of heatW
-    double doorFlowM3s = 0;      ///< drawn from the cold aisle
+    double doorFlowM3s = 0;      ///< drawn from the cold aisle through the chassis' fans
+    /// Moved by the parts without a fan model (switches, the shelves' conversion loss), heated by
+    /// RackAirflowParams::otherDeltaTK: outside the fan network, but drawn from the cold aisle too.
+    double otherFlowM3s = 0;
+    /// All the air the rack takes from the room (m³/s): what the row's and the room's supply must meet.
+    double drawM3s() const { return (doorFlowM3s > 0 ? doorFlowM3s : 0.0) + otherFlowM3s; }
     double exhaustFlowM3s = 0;   ///< through the rear door
     double recirculationM3s = 0; ///< hot aisle back to the front
     double leakM3s = 0;          ///< rear to front inside the rack
@@ -110,6 +115,14 @@ struct RackThermal {
     /// model its heat at RackAirflowParams::otherDeltaTK) and its heat (W) — the room field gives
     /// each its share of the rack's front and rear.
     std::vector<double> slotFlowM3s, slotHeatW;
+    /// The rack's switches at their own intake: the rack's front plus, with the room field model, the
+    /// stratification at the switch's height (thermal.inlet.switch; JSON thermal.switches).
+    struct SwitchInlet {
+        std::string id; ///< the slot's full id
+        int slot = -1;
+        double inletK = 0;
+    };
+    std::vector<SwitchInlet> switches;
 };
 
 /// Solve one rack for the given boundary air. Throws NetworkError for a chassis that dissipates

@@ -137,6 +137,7 @@ struct RowSupply {
     double supplyK = 0;
     double ratio = 1.1;
     double givenShareOfDraw = 0; ///< the stated flows' share of this row's draw (given / the room's draw)
+    double ratioOfM3s = 0;       ///< what `ratio` is a share of: the row's draw at the supply air (0: its draw)
     double inRowM3s = 0;         ///< in-row units blowing into this row's cold aisle (their own flow)
 };
 
@@ -173,16 +174,9 @@ RowThermal solveRow(const core::Design& d, const core::Group& row, const std::ve
             // heated by otherDeltaTK, from the cold aisle to the hot one: outside the rack's fan network,
             // so not in its door flows. Left out, their heat never reached the hot aisle (a rack of
             // switches added 8 kW to a row and changed no temperature; trust trial, 2026-12-07).
-            double otherFlow = 0;
-            std::vector<bool> chassis(r.slotFlowM3s.size(), false);
-            for (const ChassisThermal& c : r.chassis)
-                if (c.slot >= 0 && static_cast<std::size_t>(c.slot) < chassis.size())
-                    chassis[static_cast<std::size_t>(c.slot)] = true;
-            for (std::size_t k = 0; k < r.slotFlowM3s.size(); ++k)
-                otherFlow += chassis[k] ? 0.0 : r.slotFlowM3s[k];
-            demand += std::max(0.0, r.doorFlowM3s) + otherFlow;
-            exhaustFlow += std::max(0.0, r.exhaustFlowM3s) + otherFlow;
-            exhaustHeat += (std::max(0.0, r.exhaustFlowM3s) + otherFlow) * r.rearK;
+            demand += r.drawM3s();
+            exhaustFlow += std::max(0.0, r.exhaustFlowM3s) + r.otherFlowM3s;
+            exhaustHeat += (std::max(0.0, r.exhaustFlowM3s) + r.otherFlowM3s) * r.rearK;
         }
         // Liquid-to-air units: cold-aisle air through their coils into the hot aisle.
         out.aalcFlowM3s = out.aalcHeatW = 0;
@@ -199,7 +193,8 @@ RowThermal solveRow(const core::Design& d, const core::Group& row, const std::ve
             }
         }
         out.demandM3s = demand;
-        out.supplyM3s = (supply.ratio + supply.givenShareOfDraw) * demand + supply.inRowM3s;
+        out.supplyM3s = supply.ratio * (supply.ratioOfM3s > 0 ? supply.ratioOfM3s : demand) +
+                        supply.givenShareOfDraw * demand + supply.inRowM3s;
         const double mapped = exhaustFlow > 0 ? exhaustHeat / exhaustFlow : air.coldAisleK;
         const double shortfall = demand > 0 ? std::max(0.0, (demand - out.supplyM3s) / demand) : 0.0;
         const double change =
@@ -231,6 +226,8 @@ RowThermal solveRow(const core::Design& d, const core::Group& row, const std::ve
         RackThermal r = solved.at(keys[static_cast<std::size_t>(ri)]);
         r.id = rack.id;
         r.rack = ri;
+        for (RackThermal::SwitchInlet& sw : r.switches)
+            sw.id = rack.slots[static_cast<std::size_t>(sw.slot)].id;
         for (ChassisThermal& c : r.chassis) {
             c.id = rack.slots[static_cast<std::size_t>(c.slot)].id;
             c.rack = ri;
@@ -295,7 +292,11 @@ ThermalResult computeThermal(const core::Design& d, const RackAirflowParams& prm
     // iterated with the draw, which the fans' speeds move; units stating no flow supply
     // site.supply_flow × the draw between them, as in the field. The network cannot place units,
     // so every row takes the warmest unit's supply air (conservative where their air mixes).
-    // Under the field model this is only the coupling's first guess: the site's, as before.
+    // Under the field model this solve only sizes the room and starts the coupling: its first pass,
+    // every row at the supply air with no shortfall, so that the tiles blow site.supply_flow of the
+    // racks' draw at the supply air (trust trial, 2026-12-07: the first guess, short of air and
+    // without the in-row units, ramped the fans, and a 60 % design's tiles blew 20.2 m3/s, 79 % of
+    // the 25.4 m3/s its racks drew at the supply air; it passed where the same air as a flow failed).
     const bool network = d.thermalModel == core::ThermalModel::Network;
     double given = 0, warmestK = d.site.supplyAirK;
     int shares = d.room.units.empty() ? 1 : 0;
@@ -311,7 +312,8 @@ ThermalResult computeThermal(const core::Design& d, const RackAirflowParams& prm
     for (std::size_t i = 0; i < supply.size(); ++i) {
         RowSupply& s = supply[i];
         s.supplyK = network ? warmestK : d.site.supplyAirK;
-        s.ratio = d.site.supplyFlowRatio; // the first pass's draw, before the stated flows take over
+        // The first pass: all the air the racks draw at the supply air (below).
+        s.ratio = std::max(d.site.supplyFlowRatio, 1.0);
         // An in-row unit blows its own (required) flow into its row's cold aisle, as in the field.
         if (network)
             for (const core::CoolingUnit& u : d.room.units)
@@ -325,8 +327,9 @@ ThermalResult computeThermal(const core::Design& d, const RackAirflowParams& prm
         rooms[{g.parent, d.room.scope == core::Room::Scope::Hall ? -1 : g.pod}].push_back(i);
     }
     const bool stated = network && given > 0;
+    const double siteRatio = d.site.supplyFlowRatio;
     std::exception_ptr error;
-    for (int pass = 0; pass < (stated ? 30 : 1); ++pass) {
+    for (int pass = 0; pass < 30; ++pass) {
 #pragma omp parallel for schedule(dynamic)
         for (std::size_t i = 0; i < d.rows.size(); ++i) {
             try {
@@ -339,16 +342,24 @@ ThermalResult computeThermal(const core::Design& d, const RackAirflowParams& prm
         }
         if (error)
             std::rethrow_exception(error);
-        if (!stated)
-            break;
+        // The first pass had every row's supply at least its draw: the racks' draw at the supply air,
+        // which site.supply_flow is a share of. A cooling unit's air is set, and does not follow fans
+        // that a short supply speeds up (taken of the final draw, a short supply grew with the
+        // shortfall's own fan ramp: optimistic). The field sizes its tiles on the same draw.
+        if (pass == 0) {
+            if (!network || (!stated && siteRatio >= 1.0))
+                break; // nothing short: the first pass is the answer (or, for the field, its sizing)
+            for (std::size_t i = 0; i < supply.size(); ++i)
+                supply[i].ratioOfM3s = res.rows[i].demandM3s;
+        }
         // Each room's draw gives its rows the stated flows' share; again until it holds to 1e-6.
         double change = 0;
         for (const auto& [key, rows] : rooms) {
             double draw = 0;
             for (std::size_t i : rows)
                 draw += res.rows[i].demandM3s;
-            const double share = draw > 0 ? given / draw : 0.0;
-            const double ratio = shares > 0 ? d.site.supplyFlowRatio : 0.0;
+            const double share = stated && draw > 0 ? given / draw : 0.0;
+            const double ratio = shares > 0 ? siteRatio : 0.0;
             for (std::size_t i : rows) {
                 change = std::max({change, std::fabs(share - supply[i].givenShareOfDraw),
                                    std::fabs(ratio - supply[i].ratio)});
@@ -356,7 +367,7 @@ ThermalResult computeThermal(const core::Design& d, const RackAirflowParams& prm
                 supply[i].ratio = ratio;
             }
         }
-        if (change < 1e-6)
+        if (change < 1e-6 && pass > 0)
             break;
     }
     for (const RackThermal& r : res.racks)

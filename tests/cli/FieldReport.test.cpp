@@ -290,8 +290,18 @@ TEST_CASE("rdt check on the 24k example with --thermal field: field inlets and R
             inletErrors.insert(v.at("subject").get<std::string>());
     CHECK(inletErrors == hot);
     CHECK(hot.size() == 64); // 8 pods x 8 chassis (measured; the field's figure, not a limit)
-    CHECK(hottest == Approx(35.85).margin(0.1));
-    CHECK(j.at("counts").at("errors") == hot.size());
+    CHECK(hottest == Approx(36.78).margin(0.1));
+    // The rack switches at the top of the end racks draw air over the allowable too (2026-12-07).
+    std::set<std::string> hotSwitches, switchErrors;
+    for (const auto& sw : t.at("switches"))
+        if (sw.at("inlet_C").get<double>() > 35.0)
+            hotSwitches.insert(sw.at("id").get<std::string>());
+    for (const auto& v : j.at("violations"))
+        if (v.at("rule") == "thermal.inlet.switch")
+            switchErrors.insert(v.at("subject").get<std::string>());
+    CHECK(switchErrors == hotSwitches);
+    CHECK(hotSwitches.size() == 128);
+    CHECK(j.at("counts").at("errors") == hot.size() + hotSwitches.size());
     const test::Run text = test::runRdt("check data/designs/meta-24k-roce.yaml --thermal field", false);
     CHECK(text.out.find("thermal.inlet.chassis — Chassis inlet within the ASHRAE class (" + std::to_string(hot.size()) +
                         " subjects)") != std::string::npos);
@@ -372,16 +382,17 @@ TEST_CASE("rdt field --json: overhead supply with ceiling returns keeps its mass
     // tests/fixtures/room/overhead-12.yaml: 12 racks, ~170 kW, diffusers and return grilles both in
     // the ceiling. Until issue 33 the report took the balance side by side — the ceiling's net is
     // zero — and printed mass_in_kg_s 0, mass_out_kg_s ~3e-15 and return_C 6e16 (or the supply's
-    // 22.0). By hand: 7.10 m3/s x 1.196 kg/m3 = 8.49 kg/s in and out; 169.7 kW / (8.49 kg/s x
-    // 1005 J/(kg K)) = 19.9 K over the 22 degC supply, 41.9 degC. Tolerances: 2 % on the mass
+    // 22.0). By hand (the racks' fans' draw and the shelves' loss air at the supply air,
+    // RoomThermal.test.cpp): 7.61 m3/s x 1.196 kg/m3 = 9.10 kg/s in and out; 169.7 kW / (9.10 kg/s x
+    // 1005 J/(kg K)) = 18.6 K over the 22 degC supply, 40.6 degC. Tolerances: 2 % on the mass
     // (the racks' fans settle with the field), in = out to 1e-9, 0.2 K on the return.
     const test::Run run = test::runRdt("field tests/fixtures/room/overhead-12.yaml --json", false);
     REQUIRE(run.code == 0);
     const nlohmann::json r = nlohmann::json::parse(run.out).at("rooms").at(0);
     const double in = r.at("mass_in_kg_s").get<double>(), out = r.at("mass_out_kg_s").get<double>();
-    CHECK(in == Approx(8.49).epsilon(0.02));
+    CHECK(in == Approx(9.10).epsilon(0.02));
     CHECK(out == Approx(in).epsilon(1e-9));
-    CHECK(r.at("return_C").get<double>() == Approx(41.9).margin(0.2));
+    CHECK(r.at("return_C").get<double>() == Approx(40.6).margin(0.2));
     const test::Run text = test::runRdt("field tests/fixtures/room/overhead-12.yaml", false);
     char said[48];
     std::snprintf(said, sizeof said, "return %.1f degC", r.at("return_C").get<double>());

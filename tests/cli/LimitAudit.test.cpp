@@ -1,12 +1,11 @@
-// The guard that keeps verdicts true (issue 33): a limit audit and metamorphic tests.
-//
-// The audit walks the JSON of every example design and of generated variants (hot supply,
-// altitude, failed rotors, a lost feed, more chassis, mixed caps, field thermal) and asserts, for
-// every reported value that has a limit — per rack, clip, shelf whip, feed, chassis, GPU, row —
-// beyond its limit ⇔ a violation of that rule on that subject; and that JSON, the text output and
-// the HDF5 report list the same violations. The metamorphic tests assert that a hotter supply, a
-// higher altitude, a failed rotor, a lost feed, a lower cap or one more chassis never improves
-// the verdicts, margins or temperatures they can only worsen.
+// The guard that keeps verdicts true (issue 33): a limit audit and metamorphic tests. The audit
+// walks the JSON of every example design and of generated variants (hot supply, altitude, failed
+// rotors, a lost feed, more chassis, mixed caps, field thermal) and asserts, for every reported value
+// that has a limit — per rack, clip, shelf whip, feed, chassis, GPU, switch, row — beyond its limit
+// ⇔ a violation of that rule on that subject; and that JSON, the text output and the HDF5 report
+// list the same violations. The metamorphic tests assert that a hotter supply, a higher altitude, a
+// failed rotor, a lost feed, a lower cap or one more chassis never improves the verdicts, margins
+// or temperatures they can only worsen.
 #include <catch2/catch.hpp>
 
 #include <hdf5.h>
@@ -32,7 +31,6 @@
 using namespace rdt;
 using nlohmann::json;
 namespace fs = std::filesystem;
-
 namespace {
 
 const std::string kRoot = RDT_SOURCE_DIR "/";
@@ -109,7 +107,7 @@ void powerLimits(const json& power, double rideThroughS, double derating, std::v
     }
 }
 
-/// Every thermal figure with a limit: each chassis' inlet and GPU junction, each row's RCI.
+/// Every thermal figure with a limit: each chassis' inlet and GPU junction, each switch's inlet, each row's RCI.
 void thermalLimits(const json& thermal, double maxInletC, double minExhaustDtK, double minRci,
                    std::vector<Limited>& out)
 {
@@ -130,6 +128,8 @@ void thermalLimits(const json& thermal, double maxInletC, double minExhaustDtK, 
             CHECK(c["no_airflow"].get<bool>() == none);
         }
     }
+    for (const json& sw : thermal["switches"])
+        above(out, "thermal.inlet.switch", sw["id"].get<std::string>(), num(sw["inlet_C"]), maxInletC);
     for (const json& row : thermal["rows"])
         below(out, "thermal.row.rci", row["id"].get<std::string>(), num(row["rci_hi"]), minRci * 100.0);
 }

@@ -35,7 +35,7 @@ void writeDesign(const std::string& path, const std::string& extra)
     std::ofstream(path) << text;
 }
 
-/// broken-rack (21 errors) with `waivers` appended, written to `path`.
+/// broken-rack (22 errors) with `waivers` appended, written to `path`.
 void writeBroken(const std::string& path, const std::string& waivers)
 {
     std::string text = readAll(RDT_SOURCE_DIR "/data/designs/broken-rack.yaml");
@@ -104,7 +104,7 @@ TEST_CASE("waivers name their subject, and never every rule", "[cli][rules][waiv
                    "the facility UPS.\n");
     const test::Run ok = test::runRdt("check " + d);
     CHECK(ok.code == 1);
-    CHECK_THAT(ok.out, Contains("19 errors") && Contains("2 waived"));
+    CHECK_THAT(ok.out, Contains("20 errors") && Contains("2 waived"));
 }
 
 TEST_CASE("the mechanical profile judges a part on its own: an oversize sled fails rdt validate", "[cli][rules]")
@@ -124,12 +124,12 @@ TEST_CASE("rdt validate says what check says: unused waivers, counts, and no par
     const test::Run text = test::runRdt("validate " + d + " --format text");
     CHECK(text.code == 1);
     CHECK_THAT(text.out, Contains("waiver   orv3.ac.whip on lab/row1/rack-z") && Contains("waived nothing") &&
-                             Contains("rules, profile default: 21 errors"));
+                             Contains("rules, profile default: 22 errors"));
     const test::Run json = test::runRdt("validate " + d + " --format json", false);
     const nlohmann::json doc = nlohmann::json::parse(json.out);
     REQUIRE(doc["unused_waivers"].size() == 1);
     CHECK(doc["unused_waivers"][0]["subject"] == "lab/row1/rack-z");
-    CHECK(doc["errors"] == 21);
+    CHECK(doc["errors"] == 22);
     CHECK(doc["profile_file"].get<std::string>().find("default.yaml") != std::string::npos);
     // A profile that runs no part rule does not pass a part unchecked.
     std::ofstream(dir.path + "/design-only.yaml") << "name: d\nonly_listed: true\nrules: {orv3.slot.overlap: error}\n";

@@ -92,18 +92,27 @@ TEST_CASE("scenarios move results in the expected direction", "[thermal][scenari
 TEST_CASE("a row short of cooling air recirculates hot air into the cold aisle", "[thermal][room]")
 {
     core::Design d = design("single-rack.yaml");
-    d.site.supplyFlowRatio = 0.8;
-    const thermal::ThermalResult t = thermal::computeThermal(d);
-    const thermal::RowThermal& row = t.rows[0];
-    CHECK(row.coldAisleK > row.supplyK + 1.0);
-    // 20 % of the intake comes from the hot aisle.
-    CHECK(row.coldAisleK == Approx(0.8 * row.supplyK + 0.2 * row.hotAisleK).epsilon(1e-9));
-    CHECK(row.rti > 100.0); // net recirculation
-    CHECK(row.shi > 0.1);
     d.site.supplyFlowRatio = 1.3;
     const thermal::RowThermal bypass = thermal::computeThermal(d).rows[0];
     CHECK(bypass.rti < 100.0); // net bypass
     CHECK(bypass.coldAisleK == Approx(bypass.supplyK));
+    CHECK(bypass.supplyM3s == Approx(1.3 * bypass.demandM3s).epsilon(1e-12));
+    d.site.supplyFlowRatio = 0.8;
+    const thermal::ThermalResult t = thermal::computeThermal(d);
+    const thermal::RowThermal& row = t.rows[0];
+    CHECK(row.coldAisleK > row.supplyK + 1.0);
+    // The cooling delivers 80 % of what the racks draw at the supply air (the ample row's draw): a
+    // unit's air does not follow the fans that the warmer intake speeds up (trust trial,
+    // 2026-12-07: taken of the final draw, the supply grew with the shortfall's own fan ramp).
+    CHECK(row.supplyM3s == Approx(0.8 * bypass.demandM3s).epsilon(1e-9));
+    CHECK(row.demandM3s > bypass.demandM3s * 1.01);
+    // The rest of the intake comes from the hot aisle.
+    const double recirculated = 1.0 - row.supplyM3s / row.demandM3s;
+    CHECK(recirculated > 0.2);
+    CHECK(row.coldAisleK ==
+          Approx((1.0 - recirculated) * row.supplyK + recirculated * row.hotAisleK).epsilon(1e-9));
+    CHECK(row.rti > 100.0); // net recirculation
+    CHECK(row.shi > 0.1);
 }
 
 TEST_CASE("every chassis and row of the 24,576-GPU example", "[thermal]")

@@ -100,13 +100,15 @@ namespace {
 /// One rack of two Grand Tetons in row `w`, its network solution edited by `edit`, and the thermal
 /// rules run on it: each rule judges each subject at its own value.
 std::vector<core::Violation> judged(const std::function<void(thermal::ThermalResult&)>& edit,
-                                    const std::string& site = "{supply_air: 25 degC, ashrae_class: A2}")
+                                    const std::string& site = "{supply_air: 25 degC, ashrae_class: A2}",
+                                    const std::string& more = "")
 {
     const core::Design d = core::loadDesignText(
         "site: " + site + "\n" +
             test::oneRack("orv3-hpr", "{ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu, feed: A}, "
                                       "{ou: 6, part: meta-grand-teton-h100, id: gt0}, "
-                                      "{ou: 15, part: meta-grand-teton-h100, id: gt1}"),
+                                      "{ou: 15, part: meta-grand-teton-h100, id: gt1}" +
+                                          more),
         "test.yaml", test::kDataDir + "/catalog");
     auto t = std::make_shared<thermal::ThermalResult>(thermal::computeThermal(d));
     REQUIRE(t->racks.at(0).chassis.size() == 2);
@@ -173,6 +175,58 @@ TEST_CASE("thermal.inlet.chassis judges each chassis at its own inlet, not its r
     REQUIRE(high.size() == 1);
     CHECK(high[0].subject == "h/w/k/gt1");
     CHECK(high[0].limit == Approx(32.0));
+}
+
+TEST_CASE("thermal.inlet.switch judges each switch at its own inlet", "[thermal][rules]")
+{
+    // Trust trial (2026-12-07): no rule judged a switch's inlet, so a rack of switches in air over the
+    // allowable passed. Two switches in the rack: the network gives both the rack's front air.
+    const std::string two = ", {ou: 30, part: meta-wedge400, id: sw0}, {ou: 40, part: meta-wedge400, id: sw1}";
+    bool solved = false;
+    const auto none = of(judged(
+                             [&](thermal::ThermalResult& t) {
+                                 REQUIRE(t.racks[0].switches.size() == 2);
+                                 CHECK(t.racks[0].switches[1].id == "h/w/k/sw1");
+                                 for (const auto& sw : t.racks[0].switches)
+                                     CHECK(sw.inletK == t.racks[0].frontK);
+                                 solved = true;
+                             },
+                             "{supply_air: 25 degC, ashrae_class: A2}", two),
+                         "thermal.inlet.switch");
+    CHECK(solved);
+    CHECK(none.empty());
+    // sw1 at 35.01 degC, just over the A2 allowable 35; sw0 at 34.99, just under: one violation, on sw1.
+    const auto v = of(judged(
+                          [](thermal::ThermalResult& t) {
+                              t.model = core::ThermalModel::Field;
+                              t.racks[0].frontK = 34.8 + kZero;
+                              t.racks[0].switches[0].inletK = 34.99 + kZero;
+                              t.racks[0].switches[1].inletK = 35.01 + kZero;
+                          },
+                          "{supply_air: 25 degC, ashrae_class: A2}", two),
+                      "thermal.inlet.switch");
+    REQUIRE(v.size() == 1);
+    CHECK(v[0].subject == "h/w/k/sw1");
+    CHECK(v[0].measured == Approx(35.01));
+    CHECK(v[0].limit == Approx(35.0));
+    CHECK(v[0].unit == "degC");
+    CHECK(v[0].severity == core::Severity::Error);
+    CHECK(v[0].loc.line == 2);
+    CHECK_THAT(v[0].message, Catch::Matchers::StartsWith("switch inlet 35.01 degC (the room field's air at its own "
+                                                         "intake; the rack's front mean 34.8 degC)") &&
+                                 Catch::Matchers::EndsWith("is above the A2 allowable 35 degC"));
+    // At 1,800 m the A2 limit is 32 degC: 32.1 is over, 31.9 is not.
+    const auto high = of(judged(
+                             [](thermal::ThermalResult& t) {
+                                 t.racks[0].switches[0].inletK = 32.1 + kZero;
+                                 t.racks[0].switches[1].inletK = 31.9 + kZero;
+                             },
+                             "{supply_air: 25 degC, ashrae_class: A2, altitude: 1800 m}", two),
+                         "thermal.inlet.switch");
+    REQUIRE(high.size() == 1);
+    CHECK(high[0].subject == "h/w/k/sw0");
+    CHECK(high[0].limit == Approx(32.0));
+    CHECK_THAT(high[0].message, Catch::Matchers::Contains("(the rack's front air) is above"));
 }
 
 TEST_CASE("each per-chassis thermal rule fires on the one chassis just past its limit", "[thermal][rules]")
