@@ -172,6 +172,14 @@ void traceIl(LinkVerdict& v, double lengthM, double maxHz, double extraDb)
 
 } // namespace
 
+
+double negotiatedPortGbps(const core::Design& design, const core::LinkClass& linkClass)
+{
+    LinkVerdict v;
+    negotiate(design, linkClass, v);
+    return v.portRateGbps;
+}
+
 SignalResult analyseLinks(const core::Design& d, const std::string& dir)
 {
     SignalResult res;

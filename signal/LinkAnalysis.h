@@ -78,6 +78,11 @@ struct SignalResult {
 
 /// Analyse every link class. `siProfileDir` holds the COM tables.
 SignalResult analyseLinks(const core::Design& design, const std::string& siProfileDir);
+
+/// The port speed a link class's ends negotiate (Gb/s): the slower end's (a chassis' or server's
+/// ports are its NICs'); NaN where neither end states one. The signal verdicts' `portRateGbps`,
+/// without the channel analysis (the checkpoint's storage servers take their NICs at it).
+double negotiatedPortGbps(const core::Design& design, const core::LinkClass& linkClass);
 /// From `store` (key "signal"), computed on first use.
 std::shared_ptr<const SignalResult> signalFor(const core::Design& design, core::ResultStore& store,
                                               const std::string& siProfileDir);

@@ -217,22 +217,36 @@ TEST_CASE("storage servers placed in the design set the storage stage, by hand",
     const core::Design d = core::loadDesign(dir + "/designs/storage-pod.yaml", dir + "/catalog");
     const analysis::ServerTier tier = analysis::storageServers(d);
     // 20 Lightning-class servers: each the least of 30 drives x 3.2 GB/s write (96 GB/s) or x 6.5 GB/s
-    // read (195 GB/s), its 63 GB/s drive path (4 hosts x PCIe Gen3 x16) and its two 400G NICs
-    // (100 GB/s): bound by the drive path both ways.
+    // read (195 GB/s), its 63 GB/s drive path (4 hosts x PCIe Gen3 x16) and its two 400G NICs, which
+    // run at the 200 Gb/s of the Minipack2 ports their link class plugs them into (2 x 25 GB/s =
+    // 50 GB/s): bound by the NICs both ways. Until 2026-12-07 the NICs were taken at 400G (100 GB/s),
+    // so the save read 2.33 s while link.rate.mismatch said 200G (trust trial).
     CHECK(tier.count == 20);
     CHECK(tier.lacking.empty());
-    CHECK(tier.writeBps / 8 == Approx(20 * 63e9).epsilon(1e-12));
-    CHECK(tier.readBps / 8 == Approx(20 * 63e9).epsilon(1e-12));
+    CHECK(tier.writeBps / 8 == Approx(20 * 50e9).epsilon(1e-12));
+    CHECK(tier.readBps / 8 == Approx(20 * 50e9).epsilon(1e-12));
+    CHECK_THAT(tier.basis, Contains("NICs 50 GB/s (200 Gb/s a port, as link class storage-tor negotiates)"));
+    {
+        // Without the storage network's link class the NICs are taken at their own 400G: the drive path binds.
+        std::string text = core::readTextFile(dir + "/designs/storage-pod.yaml");
+        const std::size_t at = text.find("  - class: storage-tor\n");
+        REQUIRE(at != std::string::npos);
+        text.erase(at, text.find("  - class:", at + 5) - at);
+        const core::Design open = core::loadDesignText(text, dir + "/designs/storage-pod.yaml", dir + "/catalog");
+        const analysis::ServerTier own = analysis::storageServers(open);
+        CHECK(own.writeBps / 8 == Approx(20 * 63e9).epsilon(1e-12));
+        CHECK_THAT(own.basis, Contains("NICs 100 GB/s") && !Contains("negotiates"));
+    }
     CHECK(tier.capacityBytes == Approx(20 * 30 * 7.68e12).epsilon(1e-12));
 
     const analysis::Workload w = analysis::Workload::load(dir + "/workloads/llama3-70b.yaml", {});
     const analysis::CheckpointResult r = analysis::analyseCheckpoint(d, w.checkpoint);
     REQUIRE(r.checked);
     CHECK(r.storageServers == 20);
-    // 70e9 x 14 B = 0.98 TB written three times over 1.26 TB/s of servers: 420 GB/s, 2.33 s; read once.
+    // 70e9 x 14 B = 0.98 TB written three times over 1.0 TB/s of servers: 333 GB/s, 2.94 s; read once.
     CHECK(r.writeBottleneck == "storage servers");
-    CHECK(r.saveS == Approx(70e9 * 14 / (20 * 63e9 / 3)).epsilon(1e-12));
-    CHECK(r.restoreS == Approx(70e9 * 14 / (20 * 63e9)).epsilon(1e-12));
+    CHECK(r.saveS == Approx(70e9 * 14 / (20 * 50e9 / 3)).epsilon(1e-12));
+    CHECK(r.restoreS == Approx(70e9 * 14 / (20 * 50e9)).epsilon(1e-12));
     CHECK(r.gpus == 128);
     CHECK(r.nodes == 16); // storage servers are not GPU nodes
 
