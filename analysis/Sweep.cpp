@@ -251,6 +251,11 @@ SweepSpec loadSweepSpec(const std::string& path)
         } else if (a.has("path")) {
             a["path"].fail("only field axes take a path");
         }
+        if (a.has("values"))
+            for (const char* range : {"from", "to", "step"})
+                if (a.has(range)) // both given, one silently ignored (trust trial, 2026-12-07)
+                    a[range].fail(std::string("an axis takes values: [...] or from/to/step, not both (") + range +
+                                  " beside values)");
         if (a.has("values")) {
             const core::Cursor v = a["values"];
             v.requireSequence();

@@ -445,9 +445,20 @@ std::vector<core::Violation> targetViolations(const ThroughputResult& t)
             // Not known is not a pass: the target stays an error, saying what is missing.
             std::snprintf(text, sizeof text, "%s not checked (%s needs %s %.4g %s)", what.c_str(),
                           r.id.c_str(), r.isMin ? "at least" : "at most", limit, unit);
-        else
-            std::snprintf(text, sizeof text, "%s is %.4g %s, %s %.4g %s", what.c_str(), value, unit,
-                          r.isMin ? "needs at least" : "must not exceed", limit, unit);
+        else {
+            // Enough figures that a value just past its limit never prints as the limit itself
+            // ("365.2 TFLOPS, needs at least 365.2 TFLOPS"; trust trial, 2026-12-07).
+            int digits = 4;
+            char a[40], b[40];
+            for (;; ++digits) {
+                std::snprintf(a, sizeof a, "%.*g", digits, value);
+                std::snprintf(b, sizeof b, "%.*g", digits, limit);
+                if (std::string(a) != b || digits >= 12)
+                    break;
+            }
+            std::snprintf(text, sizeof text, "%s is %s %s, %s %s %s", what.c_str(), a, unit,
+                          r.isMin ? "needs at least" : "must not exceed", b, unit);
+        }
         v.message = text + (std::isnan(value) && !r.why.empty() ? ": " + r.why : std::string());
         v.measured = value;
         v.limit = limit;

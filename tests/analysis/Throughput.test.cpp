@@ -513,3 +513,36 @@ TEST_CASE("a 72-GPU NVLink domain over two racks is the collectives' node (Catal
     CHECK(plain.throughput->hierarchy.nodeScope == "chassis");
     CHECK(in.busbwGBps > 5 * plain.throughput->collective(models::Collective::AllReduce, 72, gib).busbwGBps);
 }
+
+TEST_CASE("a target just missed prints figures that differ, and a target at the reported figure is met",
+          "[throughput][targets]")
+{
+    // Trust trial (2026-12-07): "sustained_tflops (bf16) is 365.2 TFLOPS, needs at least 365.2 TFLOPS"
+    // (365.23 against 365.24), and a clock_ratio target written as the reported 92.28687276256532 %
+    // failed at equality (the % conversion came out 2e-16 above), while TFLOPS passed at equality.
+    analysis::ThroughputResult t;
+    analysis::TargetResult r;
+    r.id = "tf";
+    r.metric = "sustained_tflops";
+    r.dtype = "bf16";
+    r.dim = core::Dimension::ComputeRate;
+    r.value = 365.23e12;
+    r.limit = 365.24e12;
+    CHECK_FALSE(r.meets());
+    t.targets.push_back(r);
+    const std::vector<core::Violation> v = analysis::targetViolations(t);
+    REQUIRE(v.size() == 1);
+    CHECK(v[0].message == "sustained_tflops (bf16) is 365.23 TFLOPS, needs at least 365.24 TFLOPS");
+    CHECK(v[0].measured == Approx(365.23));
+    CHECK(v[0].limit == Approx(365.24));
+    analysis::TargetResult c;
+    c.dim = core::Dimension::Ratio;
+    c.value = 0.9228687276256532;
+    c.limit = 92.28687276256532 / 100.0; // as the targets file reads "92.28687276256532 %"
+    CHECK(c.meets());
+    c.limit = 0.92287; // just over: 1e-6, far beyond the last bit
+    CHECK_FALSE(c.meets());
+    c.isMin = false; // a maximum at the value itself is met too
+    c.limit = c.value * (1 - 1e-16);
+    CHECK(c.meets());
+}

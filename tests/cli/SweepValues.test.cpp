@@ -121,3 +121,20 @@ TEST_CASE("what-if inlet: NaN is as designed, any value in range is applied, 0 K
     o.inletK = analysis::RunOptions::kInletRange.min;
     CHECK(o.anyWhatIf());
 }
+
+TEST_CASE("sweep: an axis with values and a range is refused at the range's key", "[cli][sweep][bad-input]")
+{
+    // Trust trial (2026-12-07): `values: [30 degC]` beside `from/to/step` ran the one value and
+    // dropped the range without a word.
+    test::TempDir t;
+    for (const char* key : {"from", "to", "step"}) {
+        CAPTURE(key);
+        const std::string range = std::string(key) == "from" ? "from: 20 degC"
+                                  : std::string(key) == "to" ? "to: 24 degC"
+                                                             : "step: 2 K";
+        const test::Run r = test::runRdt("sweep " + spec(t.path, "  - {axis: inlet, values: [30 degC], " + range + "}\n"));
+        CHECK(r.code == 2);
+        CHECK_THAT(r.out, Contains("v.yaml:4") && Contains("not both (" + std::string(key) + " beside values)"));
+    }
+    CHECK_NOTHROW(analysis::loadSweepSpec(spec(t.path, "  - {axis: inlet, from: 20 degC, to: 24 degC, step: 2 K}\n")));
+}
