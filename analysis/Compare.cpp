@@ -99,8 +99,8 @@ std::string footnote(const std::vector<CompareRow>& rows)
         if (mfu.find(m) == std::string::npos)
             mfu += (mfu.empty() ? "" : ", ") + m;
     }
-    return "16-bit tensor: BF16, or FP16 on GPUs without BF16; dense peaks. Sustained = peak x the slowest GPU's "
-           "clock under its caps, rack power and heat x MFU (" +
+    return "16-bit tensor: BF16, or FP16 on GPUs without BF16; dense peaks. Sustained = each GPU class's peak x its "
+           "slowest GPU's clock under its caps, rack power and heat x MFU, summed over the classes (" +
            mfu +
            "). IT MW: busbar and AC-fed load on the budget's basis (nameplate unless the design says otherwise) and "
            "at the modelled draw; grid MW = modelled IT AC x PUE where the design has facility:. EFLOPS per MW: "
