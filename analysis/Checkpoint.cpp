@@ -74,8 +74,12 @@ ServerTier storageServers(const core::Design& d)
             // storage-pod's save was taken at 400G, 21 % optimistic, while link.rate.mismatch said 200G).
             std::string negotiated;
             for (const core::LinkClass& l : d.links) {
+                // The classes that carry its NICs in this rack (not a management port's, not another rack's).
+                const core::LinkEnd& own = l.from.partSlug == p.slug ? l.from : l.to;
                 if ((l.from.partSlug != p.slug && l.to.partSlug != p.slug) || l.medium == "pcie-gen5" ||
-                    l.scope == "chassis")
+                    l.scope == "chassis" || !l.appliesTo(rack) ||
+                    !(own.component == "nics" || own.interfaces.rfind("nic", 0) == 0 ||
+                      (own.component.empty() && own.interfaces.empty())))
                     continue;
                 const double gbps = signal::negotiatedPortGbps(d, l);
                 if (gbps * 1e9 < portBps) {

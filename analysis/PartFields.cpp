@@ -100,6 +100,18 @@ void thermalFields(const core::Design& d, const thermal::ThermalResult& t, doubl
             if (std::isfinite(c.setpointK))
                 nearC = std::isfinite(nearC) ? std::max(nearC, c.setpointK + 0.05 - kC) : c.setpointK + 0.05 - kC;
         }
+    // The switches, judged at their own intake too (thermal.inlet.switch): coloured on the same scale.
+    for (std::size_t ri = 0; ri < t.racks.size() && ri < inlet.values.size(); ++ri)
+        for (const thermal::RackThermal::SwitchInlet& sw : t.racks[ri].switches)
+            if (sw.slot >= 0 && static_cast<std::size_t>(sw.slot) < inlet.values[ri].size()) {
+                inlet.values[ri][static_cast<std::size_t>(sw.slot)] = sw.inletK - kC;
+                if (inlet.rules.size() != inlet.values.size()) {
+                    inlet.rules.resize(inlet.values.size());
+                    for (std::size_t k = 0; k < inlet.values.size(); ++k)
+                        inlet.rules[k].resize(inlet.values[k].size());
+                }
+                inlet.rules[ri][static_cast<std::size_t>(sw.slot)] = "thermal.inlet.switch";
+            }
     // The scale's labels name the hottest GPU type's limits (each part is judged by its own).
     if (std::isfinite(maxOpC)) {
         anchor(junction, (std::isfinite(nearC) ? nearC : maxOpC) - 40.0, nearC, "fan setpoint + 0.05 K", maxOpC,

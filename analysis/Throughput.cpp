@@ -453,7 +453,7 @@ std::vector<core::Violation> targetViolations(const ThroughputResult& t)
             for (;; ++digits) {
                 std::snprintf(a, sizeof a, "%.*g", digits, value);
                 std::snprintf(b, sizeof b, "%.*g", digits, limit);
-                if (std::string(a) != b || digits >= 12)
+                if (std::string(a) != b || digits >= 17)
                     break;
             }
             std::snprintf(text, sizeof text, "%s is %s %s, %s %s %s", what.c_str(), a, unit,

@@ -42,6 +42,17 @@ struct PartField {
 
     double at(int rack, int slot) const { return cell(values, rack, slot); }
     double limitAt(int rack, int slot) const { return limits.empty() ? limit : cell(limits, rack, slot); }
+    /// Parts judged by another rule than `rule` on the same limit (a switch's inlet: thermal.inlet.switch
+    /// beside the chassis' thermal.inlet.chassis), by rack and slot; empty: `rule` for every part.
+    std::vector<std::vector<std::string>> rules;
+    const std::string& ruleAt(int rack, int slot) const
+    {
+        if (rack >= 0 && slot >= 0 && static_cast<std::size_t>(rack) < rules.size() &&
+            static_cast<std::size_t>(slot) < rules[static_cast<std::size_t>(rack)].size() &&
+            !rules[static_cast<std::size_t>(rack)][static_cast<std::size_t>(slot)].empty())
+            return rules[static_cast<std::size_t>(rack)][static_cast<std::size_t>(slot)];
+        return rule;
+    }
     double nearAt(int rack, int slot) const { return nearLimits.empty() ? nearLimit : cell(nearLimits, rack, slot); }
     /// True when the field has limits to anchor a scale to.
     bool anchored() const { return std::isfinite(goodEnd) && std::isfinite(badEnd); }

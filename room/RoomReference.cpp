@@ -166,8 +166,8 @@ thermal::ThermalResult computeThermalFromOpenFoam(const core::Design& d, const O
             std::vector<double> chassisC(rack.slots.size(), NAN);
             for (std::size_t s = 0; s < rack.slots.size(); ++s) {
                 const core::Slot& slot = rack.slots[s];
-                if (slot.part->kind != core::PartKind::Chassis)
-                    continue;
+                if (slot.part->kind != core::PartKind::Chassis && slot.part->kind != core::PartKind::Switch)
+                    continue; // the parts judged at their own intake (thermal.inlet.chassis, .switch)
                 const double z0 = core::ouBottomZ(slot.ou, spacing);
                 chassisC[s] = bandMean(zones, r, z0, z0 + slot.part->ouHeight * spacing.ouPitch);
                 a.slotInletOffsetK[s] = chassisC[s] - r.intakeC;

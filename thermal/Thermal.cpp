@@ -347,8 +347,10 @@ ThermalResult computeThermal(const core::Design& d, const RackAirflowParams& prm
         // that a short supply speeds up (taken of the final draw, a short supply grew with the
         // shortfall's own fan ramp: optimistic). The field sizes its tiles on the same draw.
         if (pass == 0) {
-            if (!network || (!stated && siteRatio >= 1.0))
-                break; // nothing short: the first pass is the answer (or, for the field, its sizing)
+            // Nothing short and the same supply: the first pass is the answer (or, for the field, its
+            // sizing). A room of in-row units alone has no tile air at all (shares 0: found in review).
+            if (!network || (!stated && shares > 0 && siteRatio >= 1.0))
+                break;
             for (std::size_t i = 0; i < supply.size(); ++i)
                 supply[i].ratioOfM3s = res.rows[i].demandM3s;
         }

@@ -10,6 +10,7 @@
 #include "core/WhatIf.h"
 #include "models/AirProperties.h"
 #include "thermal/Thermal.h"
+#include "thermal/ThermalChecksDetail.h"
 
 namespace rdt::thermal {
 
@@ -64,37 +65,6 @@ void checkChassisInlets(core::CheckContext& ctx)
                            core::formatQuantityBeside(maxK, c.inletK, Dimension::Temperature, 4),
                        c.inletK - kC, maxK - kC, "degC", slotOf(ctx, c).loc);
         }
-}
-
-/// thermal.inlet.switch: every switch at the air over its own intake (RackThermal::switches: the
-/// rack's front, with the room field model plus the stratification at the switch's height). A
-/// top-of-rack switch draws the warmest air of a stratified front; it was never judged (trust
-/// trial, 2026-12-07), and a rack of switches had no inlet judged at all.
-void checkSwitchInlets(core::CheckContext& ctx)
-{
-    using core::Dimension;
-    const auto t = thermalFor(ctx.design(), ctx.results());
-    const core::Site& s = ctx.design().site;
-    const double maxK = deratedMaxInletK(s.ashraeClass, s.altitudeM);
-    const bool field = t->model == core::ThermalModel::Field;
-    const std::string air = !field                  ? "the rack's front air"
-                            : t->intakesFrom.empty()             ? "the room field's air at its own intake"
-                                                                 : "OpenFOAM's air at its own intake";
-    for (std::size_t ri = 0; ri < t->racks.size() && ri < ctx.design().racks.size(); ++ri) {
-        const RackThermal& r = t->racks[ri];
-        for (const RackThermal::SwitchInlet& sw : r.switches) {
-            if (!(sw.inletK > maxK + 1e-9))
-                continue;
-            ctx.report(sw.id,
-                       "switch inlet " + core::formatQuantity(sw.inletK, Dimension::Temperature, 4) + " (" + air +
-                           (field ? "; the rack's front mean " + core::formatQuantity(r.frontK, Dimension::Temperature, 4)
-                                  : std::string()) +
-                           ") is above the " + s.ashraeClass + " allowable " +
-                           core::formatQuantityBeside(maxK, sw.inletK, Dimension::Temperature, 4),
-                       sw.inletK - kC, maxK - kC, "degC",
-                       ctx.design().racks[ri].slots[static_cast<std::size_t>(sw.slot)].loc);
-        }
-    }
 }
 
 /// Figures the junction and fan-control rules need but the catalog lacks: one info per part.
@@ -411,15 +381,7 @@ void registerChecks(core::CheckRegistry& registry)
                   "altitude. Each chassis is judged at its own inlet, never its rack's mean.",
                   {}},
                  checkChassisInlets);
-    registry.add({"thermal.inlet.switch",
-                  "Switch inlet within the ASHRAE class",
-                  Severity::Error,
-                  "ASHRAE TC 9.9 (2021) Table 2.1 allowable ranges [T1]",
-                  "A switch's inlet air — the rack's front; with the room field model the air over the switch's own "
-                  "intake — exceeds the allowable upper limit of the site's class, derated for altitude. Each switch is "
-                  "judged at its own inlet.",
-                  {}},
-                 checkSwitchInlets);
+    registerInletChecks(registry); // thermal.inlet.switch, thermal.row.rci_lo (InletChecks.cpp)
     registry.add({"thermal.field.validated",
                   "Room field used only where it is validated against OpenFOAM",
                   Severity::Warning,

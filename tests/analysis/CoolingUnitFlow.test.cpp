@@ -151,3 +151,29 @@ TEST_CASE("site.supply_flow is a share of the racks' draw at the supply air, in 
     CHECK(inlets.size() > 10);
     CHECK(subjects(asFlow, "thermal.inlet.chassis") == inlets);
 }
+
+TEST_CASE("network model: a room of in-row units alone has no tile air, at any supply_flow", "[thermal][room]")
+{
+    // Found in review (2026-12-07): with in-row units and no CRAH, a supply_flow of 110 % gave every
+    // row 1.1 x its draw of tile air that does not exist (the room field gives none), while 99 %
+    // gave none: the rows' supply is their own in-row units' flow, as in the field.
+    for (const char* ratio : {"110 %", "90 %"}) {
+        CAPTURE(ratio);
+        analysis::RunOptions o;
+        o.designPath = RDT_SOURCE_DIR "/data/designs/row-pair.yaml";
+        o.designText = test::edited(
+            test::slurp(o.designPath),
+            {{"supply_flow: 110 %", std::string("supply_flow: ") + ratio},
+             {"    - {name: crah-1, supply_air: 25 degC, return: ceiling}\n",
+              "    - {name: irc-1, kind: in-row, row: hall1/pod1/row01, flow: 20 m3/s, supply_air: 25 degC}\n"
+              "    - {name: irc-2, kind: in-row, row: hall1/pod1/row02, flow: 4 m3/s, supply_air: 25 degC}\n"}});
+        o.thermalModel = core::ThermalModel::Network;
+        core::Progress quiet;
+        const analysis::RunResult r = analysis::run(o, quiet);
+        REQUIRE(r.thermal);
+        REQUIRE(r.thermal->rows.size() == 2);
+        for (const thermal::RowThermal& row : r.thermal->rows)
+            CHECK(row.supplyM3s == Approx(row.id == "hall1/pod1/row01" ? 20.0 : 4.0).epsilon(1e-12));
+        CHECK(subjects(r, "thermal.network.shortfall") == std::vector<std::string>{"hall1/pod1/row02"});
+    }
+}

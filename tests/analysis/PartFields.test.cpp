@@ -108,7 +108,8 @@ TEST_CASE("each field's fail band is its rule's violations, subject for subject"
                 for (std::size_t si = 0; si < rack.slots.size(); ++si) {
                     const bool fails = f.band(static_cast<int>(ri), static_cast<int>(si)) == core::PartField::Band::Fail;
                     rackFails = rackFails || fails;
-                    const bool onPart = reported.count({f.rule, rack.slots[si].id}) > 0;
+                    const bool onPart =
+                        reported.count({f.ruleAt(static_cast<int>(ri), static_cast<int>(si)), rack.slots[si].id}) > 0;
                     const bool onRack = reported.count({f.rule, rack.id}) > 0;
                     INFO(f.name << " at " << rack.slots[si].id << " = " << f.at(static_cast<int>(ri), static_cast<int>(si))
                                 << " " << f.unit << ", limit " << f.limitAt(static_cast<int>(ri), static_cast<int>(si)));

@@ -32,7 +32,6 @@ using namespace rdt;
 using nlohmann::json;
 namespace fs = std::filesystem;
 namespace {
-
 const std::string kRoot = RDT_SOURCE_DIR "/";
 
 /// One reported value with a limit, and the rule and subject that judge it. `prefix`: the rule
@@ -131,7 +130,8 @@ void thermalLimits(const json& thermal, double maxInletC, double minExhaustDtK, 
     for (const json& sw : thermal["switches"])
         above(out, "thermal.inlet.switch", sw["id"].get<std::string>(), num(sw["inlet_C"]), maxInletC);
     for (const json& row : thermal["rows"])
-        below(out, "thermal.row.rci", row["id"].get<std::string>(), num(row["rci_hi"]), minRci * 100.0);
+        for (const auto& [rule, key] : {std::pair{"thermal.row.rci", "rci_hi"}, {"thermal.row.rci_lo", "rci_lo"}})
+            below(out, rule, row["id"].get<std::string>(), num(row[key]), minRci * 100.0);
 }
 
 /// Every port figure with a limit: each switch's and chassis' links against its ports, and each

@@ -280,6 +280,43 @@ TEST_CASE("each per-chassis thermal rule fires on the one chassis just past its 
         CHECK(v[0].subject == "h/w");
         CHECK(v[0].measured == Approx(95.9));
     }
+    SECTION("thermal.row.rci_lo: 0.1 % under the 96 % minimum, on the row; 96.1 % passes")
+    {
+        const auto v = of(judged([](thermal::ThermalResult& t) { t.rows.at(0).rciLo = 95.9; }), "thermal.row.rci_lo");
+        REQUIRE(v.size() == 1);
+        CHECK(v[0].subject == "h/w");
+        CHECK(v[0].measured == Approx(95.9));
+        CHECK(v[0].limit == Approx(96.0));
+        CHECK_THAT(v[0].message, Catch::Matchers::StartsWith("RCI_LO 95.9 %") &&
+                                     Catch::Matchers::Contains("intakes below the A2 recommended minimum 18 degC"));
+        CHECK(of(judged([](thermal::ThermalResult& t) { t.rows.at(0).rciLo = 96.1; }), "thermal.row.rci_lo").empty());
+    }
+}
+
+TEST_CASE("an overcooled row warns RCI_LO, by hand", "[thermal][ashrae]")
+{
+    // Supply at 15 degC, A2 (recommended 18–27, allowable 10–35 degC): the intakes 15–17 degC (with
+    // the rack's recirculation) under the recommended minimum. By hand from the solved intakes:
+    // RCI_LO = (1 − Σ max(0, 18 − T) / (n × 8 K)) × 100 %, a warning on the row (it was computed and
+    // never judged: trust trial, 2026-12-07).
+    double byHand = NAN;
+    const auto all = judged(
+        [&](thermal::ThermalResult& t) {
+            double under = 0;
+            int n = 0;
+            for (const auto& c : t.racks.at(0).chassis) {
+                under += std::max(0.0, 18.0 + kZero - c.inletK);
+                ++n;
+            }
+            byHand = (1.0 - under / (n * 8.0)) * 100.0;
+        },
+        "{supply_air: 15 degC, ashrae_class: A2}");
+    const auto v = of(all, "thermal.row.rci_lo");
+    REQUIRE(v.size() == 1);
+    CHECK(v[0].measured == Approx(byHand).epsilon(1e-12));
+    CHECK(v[0].measured < 90.0);
+    CHECK(v[0].severity == core::Severity::Warning);
+    CHECK(of(judged([](thermal::ThermalResult&) {}), "thermal.row.rci_lo").empty()); // 25 degC: none
 }
 
 TEST_CASE("RCI_HI at altitude judges intakes against the derated allowable", "[thermal][ashrae]")
