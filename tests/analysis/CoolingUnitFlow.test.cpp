@@ -17,15 +17,23 @@ using test::subjects;
 
 namespace {
 
-analysis::RunResult rowPair(const std::string& unit)
+/// row-pair with its CRAH line replaced by `units` and its supply_flow by `supplyFlow`.
+analysis::RunResult rowPairWith(const std::string& units, const std::string& supplyFlow = "110 %",
+                                core::ThermalModel model = core::ThermalModel::Network)
 {
     analysis::RunOptions o;
     o.designPath = RDT_SOURCE_DIR "/data/designs/row-pair.yaml";
     o.designText = test::edited(test::slurp(o.designPath),
-                                {{"    - {name: crah-1, supply_air: 25 degC, return: ceiling}\n", unit}});
-    o.thermalModel = core::ThermalModel::Network;
+                                {{"supply_flow: 110 %", "supply_flow: " + supplyFlow},
+                                 {"    - {name: crah-1, supply_air: 25 degC, return: ceiling}\n", units}});
+    o.thermalModel = model;
     core::Progress quiet;
     return analysis::run(o, quiet);
+}
+
+analysis::RunResult rowPair(const std::string& unit)
+{
+    return rowPairWith(unit);
 }
 
 double warmestInletC(const analysis::RunResult& r)
@@ -94,17 +102,10 @@ namespace {
 
 analysis::RunResult rowPairAs(const std::string& supplyFlow, const std::string& crah, core::ThermalModel model)
 {
-    analysis::RunOptions o;
-    o.designPath = RDT_SOURCE_DIR "/data/designs/row-pair.yaml";
-    o.designText = test::edited(
-        test::slurp(o.designPath),
-        {{"supply_flow: 110 %", "supply_flow: " + supplyFlow},
-         {"    - {name: crah-1, supply_air: 25 degC, return: ceiling}\n",
-          crah + "    - {name: irc-1, kind: in-row, row: hall1/pod1/row01, flow: 4 m3/s, supply_air: 25 degC}\n"
-                 "    - {name: irc-2, kind: in-row, row: hall1/pod1/row02, flow: 4 m3/s, supply_air: 25 degC}\n"}});
-    o.thermalModel = model;
-    core::Progress quiet;
-    return analysis::run(o, quiet);
+    const std::string inRow =
+        "    - {name: irc-1, kind: in-row, row: hall1/pod1/row01, flow: 4 m3/s, supply_air: 25 degC}\n"
+        "    - {name: irc-2, kind: in-row, row: hall1/pod1/row02, flow: 4 m3/s, supply_air: 25 degC}\n";
+    return rowPairWith(crah + inRow, supplyFlow, model);
 }
 
 } // namespace
@@ -143,7 +144,8 @@ TEST_CASE("site.supply_flow is a share of the racks' draw at the supply air, in 
     CHECK(rows == Approx(roomField.geometry.supplyM3s + 8.0).epsilon(1e-9)); // with the in-row units' air
     // The same air stated as the CRAH's flow: the same room, the same verdicts.
     char stated[96];
-    std::snprintf(stated, sizeof stated, "    - {name: crah-1, flow: %.6f m3/s, supply_air: 25 degC, return: ceiling}\n",
+    std::snprintf(stated, sizeof stated,
+                  "    - {name: crah-1, flow: %.6f m3/s, supply_air: 25 degC, return: ceiling}\n",
                   roomField.geometry.supplyM3s);
     const analysis::RunResult asFlow = rowPairAs("60 %", stated, core::ThermalModel::Field);
     REQUIRE(asFlow.thermal);
@@ -159,17 +161,10 @@ TEST_CASE("network model: a room of in-row units alone has no tile air, at any s
     // gave none: the rows' supply is their own in-row units' flow, as in the field.
     for (const char* ratio : {"110 %", "90 %"}) {
         CAPTURE(ratio);
-        analysis::RunOptions o;
-        o.designPath = RDT_SOURCE_DIR "/data/designs/row-pair.yaml";
-        o.designText = test::edited(
-            test::slurp(o.designPath),
-            {{"supply_flow: 110 %", std::string("supply_flow: ") + ratio},
-             {"    - {name: crah-1, supply_air: 25 degC, return: ceiling}\n",
-              "    - {name: irc-1, kind: in-row, row: hall1/pod1/row01, flow: 20 m3/s, supply_air: 25 degC}\n"
-              "    - {name: irc-2, kind: in-row, row: hall1/pod1/row02, flow: 4 m3/s, supply_air: 25 degC}\n"}});
-        o.thermalModel = core::ThermalModel::Network;
-        core::Progress quiet;
-        const analysis::RunResult r = analysis::run(o, quiet);
+        const analysis::RunResult r = rowPairWith(
+            "    - {name: irc-1, kind: in-row, row: hall1/pod1/row01, flow: 20 m3/s, supply_air: 25 degC}\n"
+            "    - {name: irc-2, kind: in-row, row: hall1/pod1/row02, flow: 4 m3/s, supply_air: 25 degC}\n",
+            ratio);
         REQUIRE(r.thermal);
         REQUIRE(r.thermal->rows.size() == 2);
         for (const thermal::RowThermal& row : r.thermal->rows)
