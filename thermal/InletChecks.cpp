@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/Design.h"
 #include "core/Units.h"
 #include "thermal/Thermal.h"
 #include "thermal/ThermalChecks.h"
@@ -45,6 +46,34 @@ void checkSwitchInlets(core::CheckContext& ctx)
     }
 }
 
+/// thermal.network.open_aisles: the network model seals every cold aisle. In a room without
+/// containment the exhaust wraps around the row ends and over the racks, which only the room field
+/// (or OpenFOAM) sees: the 24k example passed under the network (warmest inlet 25.7 degC) while its
+/// room field put 64 chassis over A2 (up to 36.8 degC), with nothing said (trust trial, 2026-12-07).
+void checkOpenAisles(core::CheckContext& ctx)
+{
+    const core::Design& d = ctx.design();
+    if (d.thermalModel != core::ThermalModel::Network || !d.intakesFrom.empty() ||
+        d.room.containment != core::Containment::None)
+        return;
+    const auto t = thermalFor(d, ctx.results());
+    if (t->model != core::ThermalModel::Network)
+        return;
+    double heatW = 0;
+    for (const RackThermal& r : t->racks)
+        heatW += r.heatW; // every part's heat into the air: a room of switches has intakes too
+    if (!(heatW > 0))
+        return;
+    ctx.report("room",
+               std::string("aisles not contained (room.containment: none") +
+                   (d.room.declared ? ")" : ", the default: the design has no room: section)") +
+                   ": the network model takes every rack's intake at its row's cold aisle as if the aisle were "
+                   "sealed, and exhaust wrapping around the row ends and over the racks is not in it (row-pair: "
+                   "warmest chassis inlet 25.7 degC under the network, 34.3 degC in the room field); solve the room "
+                   "(--thermal field) before signing its inlet and junction verdicts, or contain the aisles",
+               NAN, NAN, "", d.room.loc.file.empty() ? d.site.loc : d.room.loc);
+}
+
 } // namespace
 
 void registerInletChecks(core::CheckRegistry& registry)
@@ -60,6 +89,19 @@ void registerInletChecks(core::CheckRegistry& registry)
                   "judged at its own inlet.",
                   {}},
                  checkSwitchInlets);
+    registry.add({"thermal.network.open_aisles",
+                  "Under the network model, aisles contained or the room solved",
+                  Severity::Warning,
+                  "rdt docs/thermal.md: the network model seals each cold aisle; in an uncontained room the exhaust "
+                  "wraps around the row ends (meta-24k-roce: network warmest chassis inlet 25.7 degC, room field "
+                  "36.8 degC with 64 chassis over A2)",
+                  "Under the network model, a room whose aisles are not contained (room.containment: none, also the "
+                  "default without a room: section): every rack's intake is taken at its row's cold aisle as if the "
+                  "aisle were sealed, so hot air drawn around the row ends and over the racks is not judged, and the "
+                  "inlet and junction passes are not ones to sign. Solve the room (thermal: {model: field}, or "
+                  "--thermal field; or OpenFOAM's air with --intakes-from), or contain the aisles.",
+                  {}},
+                 checkOpenAisles);
     registry.add({"thermal.row.rci_lo",
                   "Row intake temperatures: RCI_LO at least 96 %",
                   Severity::Warning,

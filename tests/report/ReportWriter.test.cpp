@@ -105,8 +105,12 @@ TEST_CASE("the report reads back through the HDF5 API", "[report][hdf5]")
     CHECK(violations.rows == r.violations.size());
     CHECK(std::find(violations.members.begin(), violations.members.end(), "rule") != violations.members.end());
     const auto measured = realColumn(f, "/checks/violations", "measured");
-    for (std::size_t i = 0; i < r.violations.size(); ++i)
-        CHECK(measured[i] == Approx(r.violations[i].measured));
+    for (std::size_t i = 0; i < r.violations.size(); ++i) {
+        if (std::isnan(r.violations[i].measured))
+            CHECK(std::isnan(measured[i])); // a rule with no figure (thermal.network.open_aisles) stays NaN
+        else
+            CHECK(measured[i] == Approx(r.violations[i].measured));
+    }
     const TableInfo power = tableInfo(f, "/power/racks");
     CHECK(power.rows == 3);
     const auto itLoad = realColumn(f, "/power/racks", "it_load");
