@@ -429,11 +429,16 @@ VariantResult runVariant(const SweepSpec& spec, std::size_t index)
         }
         if (r.thermal) {
             double inlet = -1e300, tj = -1e300;
-            for (const thermal::RackThermal& rt : r.thermal->racks)
+            for (const thermal::RackThermal& rt : r.thermal->racks) {
                 for (const thermal::ChassisThermal& ch : rt.chassis) {
                     inlet = std::max(inlet, ch.inletK); // the inlet thermal.inlet.chassis judges, either model
                     tj = std::max(tj, ch.judgedJunctionK());
                 }
+                // And each switch's, as thermal.inlet.switch judges it: a rack of switches had no
+                // max inlet at all while its switches failed (found in review, 2026-12-07).
+                for (const thermal::RackThermal::SwitchInlet& sw : rt.switches)
+                    inlet = std::max(inlet, sw.inletK);
+            }
             out.maxInletC = inlet > -1e300 ? inlet - 273.15 : NAN;
             out.maxJunctionC = tj > 0 ? tj - 273.15 : NAN;
             out.throttled = static_cast<int>(r.thermal->throttledChassis);

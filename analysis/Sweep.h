@@ -58,7 +58,8 @@ struct VariantResult {
     int errors = 0, warnings = 0;
     int targetsFailed = 0, targets = 0;
     double sustainedPflops = NAN, peakPflops = NAN;
-    double maxInletC = NAN, maxJunctionC = NAN;
+    double maxInletC = NAN;   ///< the warmest inlet the inlet rules judge: chassis and switches
+    double maxJunctionC = NAN;
     int throttled = 0;
     double itLoadW = NAN, acInputW = NAN; ///< cluster IT load on the budget's basis, facility AC (W)
     std::string failedRules;              ///< ids of the error-severity rules violated, comma-separated

@@ -21,6 +21,7 @@
 #include "core/Units.h"
 #include "support/Hdf5Read.h"
 #include "support/RunRdt.h"
+#include "support/TextEdit.h"
 #include "room/RoomThermal.h"
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
@@ -424,5 +425,49 @@ TEST_CASE("rdt sweep's max inlet with the field model is the inlet the rule judg
         for (const thermal::ChassisThermal& c : rk.chassis)
             warmest = std::max(warmest, c.inletK - 273.15);
     CHECK(v.maxInletC == Approx(warmest).margin(1e-9));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("rdt sweep's max inlet includes the switches the inlet rules judge", "[cli][sweep]")
+{
+    // Found in review (2026-12-07): max_inlet was the warmest chassis inlet only; a rack of
+    // switches had none (NaN) while thermal.inlet.switch failed it. single-rack without its chassis
+    // (and their links): a Minipack2 and the shelves, judged at A2's 35 degC just either side.
+    std::string text = test::slurp(RDT_SOURCE_DIR "/data/designs/single-rack.yaml");
+    for (const char* cut : {"                - {ou: 6, part: meta-grand-teton-h100, id: gt0}\n",
+                            "                - {ou: 15, part: meta-grand-teton-h100, id: gt1, gpu_power_cap: 600 W}\n"})
+        text = test::edited(text, {{cut, ""}});
+    text = text.substr(0, text.find("\nlinks:")) + "\n";
+    const fs::path dir = fs::temp_directory_path() / ("rdt-switch-sweep-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "d.yaml") << text;
+    std::ofstream(dir / "s.yaml") << "sweep: 1\ndesign: " + (dir / "d.yaml").string() +
+                                         "\naxes:\n  - {axis: inlet, values: [34.99 degC, 35.01 degC]}\n";
+    const analysis::SweepSpec spec = analysis::loadSweepSpec((dir / "s.yaml").string());
+    for (std::size_t i = 0; i < 2; ++i) {
+        const analysis::VariantResult v = analysis::runVariant(spec, i);
+        REQUIRE(v.ok);
+        analysis::RunOptions o;
+        o.designPath = (dir / "d.yaml").string();
+        o.inletK = (i == 0 ? 34.99 : 35.01) + 273.15;
+        core::Progress progress;
+        const analysis::RunResult r = analysis::run(o, progress);
+        REQUIRE(r.thermal);
+        double warmest = -1e300;
+        std::size_t switches = 0, chassis = 0;
+        for (const thermal::RackThermal& rk : r.thermal->racks) {
+            chassis += rk.chassis.size();
+            for (const thermal::RackThermal::SwitchInlet& sw : rk.switches) {
+                warmest = std::max(warmest, sw.inletK - 273.15);
+                ++switches;
+            }
+        }
+        REQUIRE(chassis == 0);
+        REQUIRE(switches == 1);
+        CHECK(v.maxInletC == Approx(warmest).margin(1e-9));
+        const bool over = v.failedRules.find("thermal.inlet.switch") != std::string::npos;
+        CHECK(over == (i == 1)); // the column and the verdict agree either side of 35 degC
+        CHECK((v.maxInletC > 35.0) == over);
+    }
     fs::remove_all(dir);
 }
