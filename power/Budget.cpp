@@ -211,13 +211,13 @@ void battery(const core::Rack& r, RackPower& out)
     for (const core::Slot& s : r.slots)
         if (s.part->kind == core::PartKind::BbuShelf) {
             const double rating = shelfRating(*s.part);
+            const double energy = s.part->value("energy", s.part->value("holdup_at_rating", 0) * rating);
             out.bbuDischargeW += rating;
-            out.bbuEnergyJ += s.part->value("energy", s.part->value("holdup_at_rating", 0) * rating);
+            out.bbuEnergyJ += energy;
+            out.bbus.push_back({s.id, rating, energy});
         }
-    if (out.itLoadW <= 0)
-        out.bbuHoldupS = out.bbuEnergyJ > 0 ? INFINITY : 0.0;
-    else
-        out.bbuHoldupS = out.itLoadW <= out.bbuDischargeW ? out.bbuEnergyJ / out.itLoadW : 0.0;
+    // Each shelf carries its rating's share until it is empty (Battery.cpp), not the pooled energy.
+    out.bbuHoldupS = bbuHoldupSeconds(out.bbus, out.itLoadW);
 }
 
 void acSide(RackPower& out, const core::Rack& rack, const std::vector<const core::Slot*>& shelfSlots)

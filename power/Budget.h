@@ -114,6 +114,22 @@ struct CapAdvice {
     double capW = NAN;    ///< the highest per-GPU cap that fits (NaN when not needed or not possible)
 };
 
+/// A BBU shelf as the hold-up sees it: its discharge rating and stored energy.
+struct BbuShelf {
+    std::string id;
+    double ratingW = 0;
+    double energyJ = 0;
+};
+
+/// Seconds a rack's BBU shelves carry `loadW` with all AC lost: they share it in proportion to
+/// their ratings, each until its own energy is spent, the rest then sharing it while their ratings
+/// carry it (0 when they cannot carry it at all; infinite at no load with any energy stored).
+double bbuHoldupSeconds(const std::vector<BbuShelf>& shelves, double loadW);
+/// The largest load the shelves carry for `seconds` (0 without a shelf with energy).
+double bbuLoadForHoldup(const std::vector<BbuShelf>& shelves, double seconds);
+/// The shelf that runs out first at `loadW` (empty when none carries it).
+std::string firstEmptyBbu(const std::vector<BbuShelf>& shelves, double loadW);
+
 struct RackPower {
     std::string id;
     int rack = -1;
@@ -154,7 +170,8 @@ struct RackPower {
     bool busbarConverged = true;
     double bbuEnergyJ = 0;
     double bbuDischargeW = 0;
-    double bbuHoldupS = 0;                ///< energy / load, 0 when the load exceeds the BBU discharge limit
+    double bbuHoldupS = 0; ///< bbuHoldupSeconds(bbus, load): 0 when the load exceeds the BBU discharge limit
+    std::vector<BbuShelf> bbus;
     double acInputW = 0;                  ///< sum of shelf AC inputs
     double psuLossW = 0;                  ///< acInput − load carried by shelves (shelf rectifier loss)
     double conversionLossW = 0;           ///< 48 → 12 V loss inside chassis (part of the modelled IT load)

@@ -27,7 +27,7 @@ std::optional<double> loadLimit(const std::string& rule, const RackPower& r, con
     if (rule == "shelf loss")
         return r.capacityShelfLossW;
     if (rule == "orv3.bbu.holdup" && r.bbuEnergyJ > 0)
-        return std::min(r.bbuDischargeW, r.bbuEnergyJ / o.rideThroughS);
+        return bbuLoadForHoldup(r.bbus, o.rideThroughS);
     if (rule == "orv3.busbar.current" && std::isnan(r.clipRatingA))
         return r.busbarRatingA * r.busbarVminV;
     return std::nullopt;
@@ -87,7 +87,7 @@ std::optional<double> excess(const std::string& rule, const RackPower& r, const 
     if (rule == "orv3.bbu.holdup") {
         if (r.bbuEnergyJ <= 0)
             return std::nullopt; // no battery: no cap gives the rack one
-        return std::max(over(r.itLoadW, r.bbuDischargeW), over(r.itLoadW * o.rideThroughS, r.bbuEnergyJ));
+        return over(r.itLoadW, bbuLoadForHoldup(r.bbus, o.rideThroughS));
     }
     if (rule == "orv3.ac.whip")
         return whipExcess(r, o, false);
@@ -240,7 +240,7 @@ void adviseCaps(const core::Design& d, std::size_t rackIndex, const PowerOptions
         return;
     }
     const auto onBattery = [&o](const RackPower& r) {
-        double e = std::max(over(r.itLoadW, r.bbuDischargeW), over(r.itLoadW * o.rideThroughS, r.bbuEnergyJ));
+        double e = over(r.itLoadW, bbuLoadForHoldup(r.bbus, o.rideThroughS));
         if (!std::isnan(r.clipRatingA))
             for (const ClipCurrent& c : r.clips)
                 if (c.lostFeed == "all")

@@ -229,7 +229,11 @@ void checkHoldup(core::CheckContext& ctx)
             : r.itLoadW > r.bbuDischargeW
                 ? "the load exceeds the BBU discharge limit of " + formatQuantity(r.bbuDischargeW, Dimension::Power)
                 : "BBU energy " + formatQuantity(r.bbuEnergyJ, Dimension::Energy) + " at " +
-                      formatQuantity(r.itLoadW, Dimension::Power);
+                      formatQuantity(r.itLoadW, Dimension::Power) +
+                      (r.bbuHoldupS < r.bbuEnergyJ / r.itLoadW * (1.0 - 1e-9)
+                           ? " (the shelves share the load by their ratings: " + firstEmptyBbu(r.bbus, r.itLoadW) +
+                                 " runs out first, and the rest cannot carry the rack alone)"
+                           : std::string());
         ctx.report(rack.id,
                    "battery hold-up " + core::formatQuantityBeside(r.bbuHoldupS, required, Dimension::Time) +
                        " is below the required " + core::formatQuantityBeside(required, r.bbuHoldupS, Dimension::Time) +

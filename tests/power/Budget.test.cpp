@@ -315,3 +315,52 @@ TEST_CASE("a battery shelf's busbar clip carries its share of the rack with the 
     CHECK(bbuClip(under).currentA == Approx(31440.0 / 45.0));
     CHECK_FALSE(under.fails("orv3.busbar.current"));
 }
+
+TEST_CASE("battery hold-up: shelves share the load by their ratings, each until its own energy is spent",
+          "[power][hand][holdup]")
+{
+    // Trust trial (2026-12-07): the hold-up was the shelves' pooled energy over the load. A 33 kW
+    // shelf holding 60 s at rating (1.98 MJ) beside an 18 kW one holding 90 s (1.62 MJ) share P as
+    // 33 : 18; the first is empty after 1.98 MJ / (P x 33/51), and above 18 kW the second cannot
+    // carry the rack alone: at 38 kW 80.5 s, where the pooled 3.6 MJ / 38 kW read 94.7 s and a 90 s
+    // ride-through passed. 90 s exactly at P = 1.98 MJ x 51 / (33 x 90 s) = 34 kW.
+    const auto rack = [](const std::string& utilisation) {
+        std::string sleds;
+        for (int i = 0; i < 8; ++i)
+            sleds += ",\n  {ou: " + std::to_string(10 + 2 * i) + ", part: test-sled, id: s" + std::to_string(i) +
+                     ", utilisation: " + utilisation + "}";
+        return load(R"(
+catalog: [power-parts]
+power: {basis: modelled}
+layout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, rack_type: orv3-hpr, slots: [
+  {ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-a}, {ou: 2, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-b},
+  {ou: 3, part: test-bbu-short, id: bbu-a}, {ou: 4, part: orv3-bbu-shelf-6x3kw, id: bbu-b})" +
+                    sleds + "]}]}]}]}\n");
+    };
+    const double joules = 1.98e6, share = 33.0 / 51.0;
+    struct Case {
+        const char* utilisation; // 8 sleds of 2 + 4 u kW
+        double loadW;
+    };
+    for (const Case c : {Case{"68.75 %", 38000.0}, Case{"56.5625 %", 34100.0}, Case{"55.9375 %", 33900.0}}) {
+        CAPTURE(c.utilisation);
+        const power::RackPower r = power::rackPower(rack(c.utilisation), 0);
+        REQUIRE(r.itLoadW == Approx(c.loadW).epsilon(1e-12));
+        REQUIRE(r.bbus.size() == 2);
+        CHECK(r.bbuEnergyJ == Approx(3.6e6));
+        CHECK(r.bbuHoldupS == Approx(joules / (c.loadW * share)).epsilon(1e-9));
+        CHECK(r.bbuHoldupS < r.bbuEnergyJ / r.itLoadW); // energy left in bbu-b it cannot deliver
+        CHECK(r.fails("orv3.bbu.holdup") == (c.loadW > 34000.0)); // just either side of 90 s
+        CHECK(power::firstEmptyBbu(r.bbus, r.itLoadW) == "h/r/k/bbu-a");
+        // The load the batteries carry for the 90 s: what the cap advice brings the rack to.
+        CHECK(power::bbuLoadForHoldup(r.bbus, 90.0) == Approx(34000.0).epsilon(1e-6));
+    }
+    // Up to 18 kW the second shelf carries the rack alone once the first is empty: every joule counts.
+    const std::vector<power::BbuShelf> two{{"a", 33000.0, 1.98e6}, {"b", 18000.0, 1.62e6}};
+    CHECK(power::bbuHoldupSeconds(two, 18000.0) == Approx(3.6e6 / 18000.0).epsilon(1e-12));
+    CHECK(power::bbuHoldupSeconds(two, 51000.0) == Approx(1.98e6 / 33000.0).epsilon(1e-12)); // both at rating
+    CHECK(power::bbuHoldupSeconds(two, 51001.0) == 0.0); // beyond their discharge rating
+    // Shelves holding their ratings equally long (the catalog's 90 s) give the pooled figure.
+    const std::vector<power::BbuShelf> even{{"a", 33000.0, 2.97e6}, {"b", 18000.0, 1.62e6}};
+    CHECK(power::bbuHoldupSeconds(even, 40000.0) == Approx(4.59e6 / 40000.0).epsilon(1e-12));
+}
