@@ -226,10 +226,16 @@ void adviseCaps(const core::Design& d, std::size_t rackIndex, const PowerOptions
     // current is the worst of every feed up and either feed lost; a battery shelf's clip carries
     // current only with all AC lost, the outage case below: until 2026-12-07 a battery clip over
     // its rating capped this case and read as a feed loss).
-    const auto feedLost = [](const RackPower& r) {
+    // And the AC side with a feed lost: each whip and each feed circuit at its worst of every feed up
+    // and the other feed lost (trust trial, 2026-12-07: orv3.ac.whip and power.feed.capacity failed
+    // only with a feed lost, and advised a cap, while this case said every rack kept its clocks).
+    const auto feedLost = [&o](const RackPower& r) {
         double e = std::isnan(r.capacityFeedLossW) ? -1.0 : over(r.itLoadW, r.capacityFeedLossW);
         if (!std::isnan(r.clipRatingA))
             e = std::max(e, over(r.maxClipCurrentFeedLossA, r.clipRatingA));
+        e = std::max(e, detail::whipExcess(r, o, false));
+        for (const FeedPower& f : r.feeds)
+            e = std::max(e, over(f.worstW, f.availableW));
         return e;
     };
     if (feedLost(out) > 0)

@@ -214,3 +214,47 @@ TEST_CASE("the utility outage is not judged for racks whose load takes AC direct
     REQUIRE(judged);
     CHECK(judged->racksNotJudged == 0);
 }
+
+TEST_CASE("failure cases: a feed circuit over its rating only with a feed lost limits the feed-lost case",
+          "[power][throughput][failure]")
+{
+    // Trust trial (2026-12-07): single-rack on feeds of 22 and 21.6 kW fails power.feed.capacity with
+    // feed A lost (21.65 kW of AC on B) and advises a 693.8 W cap, while the "feed lost" case said every
+    // rack keeps its clocks (no cap) and --scenario feed-loss=A applied the cap: the outputs disagreed.
+    const std::string base = test::slurp(RDT_SOURCE_DIR "/data/designs/single-rack.yaml");
+    const auto runFeeds = [&](const std::string& b) {
+        analysis::RunOptions o;
+        o.designPath = RDT_SOURCE_DIR "/data/designs/single-rack.yaml";
+        o.designText = test::edited(base, {{"              rack_type: orv3-hpr\n",
+                                            "              rack_type: orv3-hpr\n              feeds: {A: 22 kW, B: " +
+                                                b + "}\n"}});
+        core::Progress quiet;
+        return analysis::run(o, quiet);
+    };
+    const analysis::RunResult over = runFeeds("21.6 kW");
+    REQUIRE(over.power);
+    const power::RackPower& r = over.power->racks.at(0);
+    REQUIRE(r.feeds.size() == 2);
+    CHECK(r.feeds[1].worstW > 21600.0); // feed B carries the rack alone with A lost
+    CHECK(r.feeds[1].inputW < 21600.0); // and is within its circuit with both up
+    REQUIRE(r.fails("power.feed.capacity"));
+    double ruleCap = NAN;
+    for (const auto& [rule, advice] : r.capByRule)
+        if (rule == "power.feed.capacity")
+            ruleCap = advice.capW;
+    REQUIRE(std::isfinite(ruleCap));
+    CHECK(r.capFeedLostCase.needed);
+    CHECK(r.capFeedLostCase.capW == Approx(ruleCap).margin(0.5));
+    const analysis::FailureCase* feed = failureCase(over, "feed lost");
+    REQUIRE(feed);
+    CHECK(feed->racksLimited == 1);
+    CHECK(feed->lowestCapW == Approx(ruleCap).margin(0.5));
+    CHECK(feed->clockRatio < 1.0);
+    // Just under: 21.7 kW carries the 21.65 kW, nothing is limited.
+    const analysis::RunResult under = runFeeds("21.7 kW");
+    REQUIRE(under.power);
+    CHECK_FALSE(under.power->racks.at(0).fails("power.feed.capacity"));
+    const analysis::FailureCase* ok = failureCase(under, "feed lost");
+    REQUIRE(ok);
+    CHECK(ok->racksLimited == 0);
+}
