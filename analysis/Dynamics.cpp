@@ -239,7 +239,17 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
             b.rideThroughS = power.rideThroughS;
             if (b.storeJ > 0) {
                 b.socLow = std::max(0.0, 1.0 - b.cycleJ / b.storeJ);
-                b.holdupLeftS = b.itLoadW > 0 ? std::max(0.0, b.storeJ - b.cycleJ) / b.itLoadW : INFINITY;
+                // Each shelf gives the swing in its rating's share, as it carries load, and then the
+                // hold-up is orv3.bbu.holdup's on what is left (review, 2026-12-07: the pooled
+                // (energy - swing) / load passed shelves of unequal hold-up that orv3.bbu.holdup fails).
+                std::vector<power::BbuShelf> left = rp.bbus;
+                double rating = 0;
+                for (const power::BbuShelf& sh : left)
+                    rating += sh.energyJ > 0 && sh.ratingW > 0 ? sh.ratingW : 0.0;
+                for (power::BbuShelf& sh : left)
+                    if (rating > 0 && sh.energyJ > 0 && sh.ratingW > 0)
+                        sh.energyJ = std::max(0.0, sh.energyJ - b.cycleJ * sh.ratingW / rating);
+                b.holdupLeftS = b.itLoadW > 0 ? power::bbuHoldupSeconds(left, b.itLoadW) : INFINITY;
             }
             out.bbu.push_back(b);
             if (b.storeJ > 0 && b.dischargeOk) {

@@ -244,8 +244,9 @@ void registerDynamicsChecks(core::CheckRegistry& registry)
                   "ORv3 BBU: end of life at 90 s of full-power backup [PD-O1]; the profile's ride_through "
                   "(orv3.bbu.holdup)",
                   "With dynamics.smoothing: bbu, the shelves start each compute phase full and give it "
-                  "swing*D(1-D)*T: at their lowest charge, (energy - that)/the rack's IT load (the budget's basis) "
-                  "must still cover the ride-through orv3.bbu.holdup judges the racks by.",
+                  "swing*D(1-D)*T, each shelf its rating's share: at their lowest charge, the hold-up of what is "
+                  "left at the rack's IT load (the budget's basis; shelves sharing the load by their ratings, as "
+                  "orv3.bbu.holdup takes them) must still cover the ride-through orv3.bbu.holdup judges the racks by.",
                   {}},
                  [result](core::CheckContext& ctx) {
                      const auto r = result(ctx);

@@ -51,20 +51,25 @@ int guarded(Fn fn)
         }
         // Over the history's last half: did the residuals stop falling and swing instead (a steady
         // solver on air that does not settle), and how far were the racks' intakes still moving?
+        // A swing: after its lowest point the worst residual rose again to more than twice it (one
+        // still falling when the iterations ran out has its lowest point at the end).
         double drift = NAN, lo = 1e300, hi = 0;
         for (std::size_t i = h.size() / 2; i < h.size(); ++i) {
             if (std::isfinite(h[i].intakeDriftK))
                 drift = std::isfinite(drift) ? std::max(drift, h[i].intakeDriftK) : h[i].intakeDriftK;
             const double worst = std::max({h[i].continuity, h[i].momentum[0], h[i].momentum[1], h[i].momentum[2],
                                            h[i].energy, h[i].turbulence});
-            lo = std::min(lo, worst);
+            if (worst < lo) {
+                lo = worst;
+                hi = worst; // the rise counts from the lowest point on
+            }
             hi = std::max(hi, worst);
         }
         if (std::isfinite(drift))
             std::cerr << "  the racks' intakes were still moving: up to " << core::formatSignificant(drift, 2)
                       << " K within a window of the last half of the solve\n";
         if (hi > 2.0 * lo && lo > 0)
-            std::cerr << "  the residuals rise and fall over the last half instead of falling: the room's air may not "
+            std::cerr << "  the residuals rose again after their lowest point in the last half: the room's air may not "
                          "settle (plumes that swing), and such a room has a time mean, not a steady state\n";
         std::cerr << "  no result was written. Ways on: OpenFOAM's transient reference, whose time mean the rules "
                      "then judge (rdt field DESIGN --openfoam DIR --transient 900s, DIR/Allrun, rdt check DESIGN "

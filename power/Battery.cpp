@@ -15,6 +15,8 @@ namespace rdt::power {
 
 double bbuHoldupSeconds(const std::vector<BbuShelf>& shelves, double loadW)
 {
+    if (std::isnan(loadW))
+        return NAN; // no load known: no hold-up (review, 2026-12-07: it read infinite)
     if (!(loadW > 0)) {
         for (const BbuShelf& b : shelves)
             if (b.energyJ > 0)
@@ -54,8 +56,10 @@ double bbuLoadForHoldup(const std::vector<BbuShelf>& shelves, double seconds)
     for (const BbuShelf& b : shelves)
         if (b.energyJ > 0)
             rating += std::max(0.0, b.ratingW);
-    if (!(rating > 0) || !(seconds > 0))
+    if (!(rating > 0))
         return 0.0;
+    if (!(seconds > 0))
+        return rating; // no ride-through asked: the discharge rating is the only limit
     // The hold-up falls as the load grows: bisect for the largest load that still gives `seconds`.
     if (bbuHoldupSeconds(shelves, rating) >= seconds)
         return rating;

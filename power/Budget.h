@@ -170,7 +170,7 @@ struct RackPower {
     bool busbarConverged = true;
     double bbuEnergyJ = 0;
     double bbuDischargeW = 0;
-    double bbuHoldupS = 0; ///< bbuHoldupSeconds(bbus, load): 0 when the load exceeds the BBU discharge limit
+    double bbuHoldupS = 0; ///< bbuHoldupSeconds(bbus, load): shelves sharing by rating, each until it is empty
     std::vector<BbuShelf> bbus;
     double acInputW = 0;                  ///< sum of shelf AC inputs
     double psuLossW = 0;                  ///< acInput − load carried by shelves (shelf rectifier loss)

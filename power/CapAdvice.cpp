@@ -233,6 +233,8 @@ void adviseCaps(const core::Design& d, std::size_t rackIndex, const PowerOptions
         double e = std::isnan(r.capacityFeedLossW) ? -1.0 : over(r.itLoadW, r.capacityFeedLossW);
         if (!std::isnan(r.clipRatingA))
             e = std::max(e, over(r.maxClipCurrentFeedLossA, r.clipRatingA));
+        if (std::isnan(r.capacityFeedLossW))
+            return e; // no named feeds: no feed to lose (the whips' normal excess is normal operation's)
         e = std::max(e, detail::whipExcess(r, o, false));
         for (const FeedPower& f : r.feeds)
             e = std::max(e, over(f.worstW, f.availableW));

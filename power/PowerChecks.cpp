@@ -222,17 +222,23 @@ void checkHoldup(core::CheckContext& ctx)
     eachRack(ctx, [&](const RackPower& r, const core::Rack& rack) {
         if (!r.fails("orv3.bbu.holdup"))
             return;
+        double chargedW = 0; // the shelves that can discharge at all
+        for (const BbuShelf& b : r.bbus)
+            chargedW += b.energyJ > 0 && b.ratingW > 0 ? b.ratingW : 0.0;
         std::string why =
             r.bbuEnergyJ <= 0 && r.bbuDischargeW > 0
                 ? "its BBU shelves' catalog entries give no energy or holdup_at_rating (counted as none)"
             : r.bbuEnergyJ <= 0 ? "the rack has no BBU shelf"
-            : r.itLoadW > r.bbuDischargeW
-                ? "the load exceeds the BBU discharge limit of " + formatQuantity(r.bbuDischargeW, Dimension::Power)
+            : r.itLoadW > chargedW
+                ? "the load exceeds the discharge limit of the BBU shelves holding energy, " +
+                      formatQuantity(chargedW, Dimension::Power)
                 : "BBU energy " + formatQuantity(r.bbuEnergyJ, Dimension::Energy) + " at " +
                       formatQuantity(r.itLoadW, Dimension::Power) +
                       (r.bbuHoldupS < r.bbuEnergyJ / r.itLoadW * (1.0 - 1e-9)
-                           ? " (the shelves share the load by their ratings: " + firstEmptyBbu(r.bbus, r.itLoadW) +
-                                 " runs out first, and the rest cannot carry the rack alone)"
+                           ? " (the shelves share the load by their ratings, each until its own energy is spent: " +
+                                 firstEmptyBbu(r.bbus, r.itLoadW) +
+                                 " runs out first, and the rack is dropped with energy left in shelves that cannot "
+                                 "carry it)"
                            : std::string());
         ctx.report(rack.id,
                    "battery hold-up " + core::formatQuantityBeside(r.bbuHoldupS, required, Dimension::Time) +
@@ -378,8 +384,10 @@ void registerChecks(core::CheckRegistry& registry)
                   "Battery hold-up covers the required ride-through",
                   Severity::Error,
                   "ORv3 BBU shelf: 18 kW for 90 s [R5]; BBU modelled as stored energy with a discharge limit",
-                  "Hold-up time (BBU energy / load, zero when the load exceeds the discharge limit) is below the "
-                  "profile's ride_through.",
+                  "Hold-up time is below the profile's ride_through: the BBU shelves share the load in proportion "
+                  "to their ratings, each until its own energy is spent, the others then sharing it while their "
+                  "ratings carry it (BBU energy / load where every shelf holds its rating equally long; zero when "
+                  "the load exceeds the discharge limit).",
                   {{"ride_through", {90.0, Dimension::Time}}}},
                  checkHoldup);
     registry.add({"orv3.ac.whip",

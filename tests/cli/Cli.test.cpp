@@ -102,8 +102,8 @@ TEST_CASE("rdt check --json", "[cli][json]")
     CHECK(j["summary"]["chassis"] == 3072);
     CHECK(j["summary"]["gpus"] == 24576);
     // Only the two warnings that the Minipack2's 200G ports negotiate its links down (issue 33), and
-    // the job's swing energy in the example band specification's 0.1-20 Hz (docs/dynamics.md), and
-    // that the network model seals the aisles of a room without containment (thermal.network.open_aisles).
+    // the swing energy in the band specification's 0.1-20 Hz (docs/dynamics.md), and the sealed aisles
+    // the network model takes (thermal.network.open_aisles).
     REQUIRE(j["violations"].size() == 4);
     int links = 0;
     for (const auto& v : j["violations"]) {
@@ -152,8 +152,7 @@ TEST_CASE("broken-rack exits 1 naming each broken rule", "[cli]")
     // chassis, not the three racks (issue 33).
     // With link.rate.mismatch on nic-rtsw, and rack-a's 21.9 kW over its one 18 kW shelf both as
     // an overload (orv3.shelf.capacity) and as a lost redundancy (orv3.shelf.n1). And rack-a's
-    // switch in its 38.7 degC front air (thermal.inlet.switch, 2026-12-07), and its room without
-    // containment under the network model (thermal.network.open_aisles).
+    // switch in its 38.7 degC front air (thermal.inlet.switch), and its open aisles (thermal.network.open_aisles).
     CHECK(nlohmann::json::parse(j.out)["violations"].size() == 30);
 }
 

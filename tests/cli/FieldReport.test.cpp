@@ -403,7 +403,8 @@ TEST_CASE("rdt field --json: overhead supply with ceiling returns keeps its mass
 
 TEST_CASE("rdt sweep's max inlet with the field model is the inlet the rule judges", "[cli][field][sweep]")
 {
-    // A sweep variant's max inlet is the warmest chassis inlet rdt check judges and reports
+    // A sweep variant's max inlet is the warmest inlet rdt check judges and reports (this room has no
+    // switches: the next case has them)
     // (ChassisThermal::inletK, JSON inlet_C), with the network and the field model alike. Until
     // issue 33 the sweep took the field's band mean without the rack's own recirculation: on the
     // row pair at 32.5 degC 37.17 degC where the check's warmest chassis is at 37.88 degC.

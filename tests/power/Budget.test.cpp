@@ -360,6 +360,9 @@ layout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, rack_type: orv3-hpr, slo
     CHECK(power::bbuHoldupSeconds(two, 18000.0) == Approx(3.6e6 / 18000.0).epsilon(1e-12));
     CHECK(power::bbuHoldupSeconds(two, 51000.0) == Approx(1.98e6 / 33000.0).epsilon(1e-12)); // both at rating
     CHECK(power::bbuHoldupSeconds(two, 51001.0) == 0.0); // beyond their discharge rating
+    CHECK(std::isnan(power::bbuHoldupSeconds(two, NAN))); // no load known: no hold-up, not an infinite one
+    // A profile asking no ride-through (ride_through: 0 s) leaves the discharge rating as the only limit.
+    CHECK(power::bbuLoadForHoldup(two, 0.0) == 51000.0);
     // Shelves holding their ratings equally long (the catalog's 90 s) give the pooled figure.
     const std::vector<power::BbuShelf> even{{"a", 33000.0, 2.97e6}, {"b", 18000.0, 1.62e6}};
     CHECK(power::bbuHoldupSeconds(even, 40000.0) == Approx(4.59e6 / 40000.0).epsilon(1e-12));
