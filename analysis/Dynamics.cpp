@@ -243,9 +243,7 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
                 // hold-up is orv3.bbu.holdup's on what is left (review, 2026-12-07: the pooled
                 // (energy - swing) / load passed shelves of unequal hold-up that orv3.bbu.holdup fails).
                 std::vector<power::BbuShelf> left = rp.bbus;
-                double rating = 0;
-                for (const power::BbuShelf& sh : left)
-                    rating += sh.energyJ > 0 && sh.ratingW > 0 ? sh.ratingW : 0.0;
+                const double rating = power::bbuChargedRatingW(left);
                 for (power::BbuShelf& sh : left)
                     if (rating > 0 && sh.energyJ > 0 && sh.ratingW > 0)
                         sh.energyJ = std::max(0.0, sh.energyJ - b.cycleJ * sh.ratingW / rating);

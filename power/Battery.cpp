@@ -29,9 +29,7 @@ double bbuHoldupSeconds(const std::vector<BbuShelf>& shelves, double loadW)
             active.push_back(b); // a shelf without stored energy carries nothing
     double t = 0;
     while (!active.empty()) {
-        double rating = 0;
-        for (const BbuShelf& b : active)
-            rating += b.ratingW;
+        const double rating = bbuChargedRatingW(active);
         if (loadW > rating * (1.0 + 1e-12))
             break; // the shelves left cannot carry the load: the hold-up ends here
         // Each carries loadW × its rating's share until the first is empty.
@@ -50,12 +48,18 @@ double bbuHoldupSeconds(const std::vector<BbuShelf>& shelves, double loadW)
     return t;
 }
 
-double bbuLoadForHoldup(const std::vector<BbuShelf>& shelves, double seconds)
+double bbuChargedRatingW(const std::vector<BbuShelf>& shelves)
 {
     double rating = 0;
     for (const BbuShelf& b : shelves)
-        if (b.energyJ > 0)
-            rating += std::max(0.0, b.ratingW);
+        if (b.ratingW > 0 && b.energyJ > 0)
+            rating += b.ratingW;
+    return rating;
+}
+
+double bbuLoadForHoldup(const std::vector<BbuShelf>& shelves, double seconds)
+{
+    const double rating = bbuChargedRatingW(shelves);
     if (!(rating > 0))
         return 0.0;
     if (!(seconds > 0))
@@ -73,10 +77,7 @@ double bbuLoadForHoldup(const std::vector<BbuShelf>& shelves, double seconds)
 
 std::string firstEmptyBbu(const std::vector<BbuShelf>& shelves, double loadW)
 {
-    double rating = 0;
-    for (const BbuShelf& b : shelves)
-        if (b.ratingW > 0 && b.energyJ > 0)
-            rating += b.ratingW;
+    const double rating = bbuChargedRatingW(shelves);
     std::string first;
     double soonest = INFINITY;
     for (const BbuShelf& b : shelves)

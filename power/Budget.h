@@ -127,6 +127,8 @@ struct BbuShelf {
 double bbuHoldupSeconds(const std::vector<BbuShelf>& shelves, double loadW);
 /// The largest load the shelves carry for `seconds` (0 without a shelf with energy).
 double bbuLoadForHoldup(const std::vector<BbuShelf>& shelves, double seconds);
+/// The discharge rating of the shelves that hold energy: the most they carry together.
+double bbuChargedRatingW(const std::vector<BbuShelf>& shelves);
 /// The shelf that runs out first at `loadW` (empty when none carries it).
 std::string firstEmptyBbu(const std::vector<BbuShelf>& shelves, double loadW);
 

@@ -222,9 +222,7 @@ void checkHoldup(core::CheckContext& ctx)
     eachRack(ctx, [&](const RackPower& r, const core::Rack& rack) {
         if (!r.fails("orv3.bbu.holdup"))
             return;
-        double chargedW = 0; // the shelves that can discharge at all
-        for (const BbuShelf& b : r.bbus)
-            chargedW += b.energyJ > 0 && b.ratingW > 0 ? b.ratingW : 0.0;
+        const double chargedW = bbuChargedRatingW(r.bbus); // the shelves that can discharge at all
         std::string why =
             r.bbuEnergyJ <= 0 && r.bbuDischargeW > 0
                 ? "its BBU shelves' catalog entries give no energy or holdup_at_rating (counted as none)"
