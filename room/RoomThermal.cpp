@@ -554,8 +554,9 @@ void rowsFromField(const core::Design& d, const FieldThermal& field, thermal::Th
         out.rciHi = thermal::rciHi(intakes, hi.recommendedMaxK, hi.allowableMaxK);
         out.rciLo = thermal::rciLo(intakes, recMin, all.minK);
         const double dtEquip = flowSum > 0 ? flowDt / flowSum : 0.0;
-        out.rti = dtEquip > 0 ? (room.returnC + kZeroC - out.supplyK) / dtEquip * 100.0 : 100.0;
-        out.shi = outSum > 0 ? inSum / outSum : 0.0;
+        // No air through any chassis: no equipment rise, and neither index is defined (not 100 % and 0).
+        out.rti = dtEquip > 0 ? (room.returnC + kZeroC - out.supplyK) / dtEquip * 100.0 : NAN;
+        out.shi = outSum > 0 && flowSum > 0 ? inSum / outSum : NAN;
         out.iterations = room.couplings;
     }
     res.throttledChassis = 0;

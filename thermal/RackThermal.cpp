@@ -259,27 +259,37 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
                 busW += m.heatW;
         return shelfLoss.at(busW);
     };
+    // The fanless parts (switches, the shelves' conversion loss) take their air from the cold aisle, as
+    // the rack's draw counts it (drawM3s); the chassis take theirs from the front plenum. The rear plenum
+    // mixes both, so the rack's exhaust carries exactly its heat over the air it draws.
     auto temperatures = [&](const NetworkResult& n, std::vector<double>& flows, double& front, double& rear) {
         flows.assign(cs.size(), 0.0);
-        double heat = otherHeat, flow = otherFlow;
+        double heat = otherHeat, flowOther = otherFlow, flowChassis = 0;
         for (double w : shelfLosses()) {
             heat += w;
-            flow += w / (rhoCp * prm.otherDeltaTK);
+            flowOther += w / (rhoCp * prm.otherDeltaTK);
         }
         for (std::size_t c = 0; c < cs.size(); ++c) {
             for (int b : n.fanBranches[c])
                 flows[c] += n.sol.flow[static_cast<std::size_t>(b)];
             heat += cs[c].heatW * cs[c].airShare;
-            flow += flows[c];
+            flowChassis += flows[c];
         }
         const double qDoor = std::max(0.0, n.sol.flow[static_cast<std::size_t>(n.frontDoor)]);
         const double qRec = std::max(0.0, n.sol.flow[static_cast<std::size_t>(n.recirc)]);
         const double qLeak = n.leak >= 0 ? std::max(0.0, n.sol.flow[static_cast<std::size_t>(n.leak)]) : 0.0;
-        const double riseRear = flow > 0 ? heat / (rhoCp * flow) : 0.0;
-        // Front plenum: supply and recirculated hot air, plus rear air leaking forward (T_front + rise).
-        front = qDoor + qRec > 0 ? (qDoor * air.coldAisleK + qRec * air.hotAisleK + qLeak * riseRear) / (qDoor + qRec)
-                                 : air.coldAisleK;
-        rear = front + riseRear;
+        // Rear plenum: rear = share·front + lift, the chassis' air arriving at the front plenum's
+        // temperature and the fanless parts' at the cold aisle's, all of it heated by the rack's heat.
+        const double total = flowChassis + flowOther;
+        const double share = total > 0 ? flowChassis / total : 0.0;
+        const double lift = total > 0 ? (flowOther * air.coldAisleK + heat / rhoCp) / total : 0.0;
+        // Front plenum: supply and recirculated hot air, plus rear air leaking forward:
+        // front·(qDoor + qRec + qLeak) = qDoor·T_cold + qRec·T_hot + qLeak·rear.
+        const double mass = qDoor + qRec + qLeak * (1.0 - share);
+        front = qDoor + qRec > 0 && mass > 0
+                    ? (qDoor * air.coldAisleK + qRec * air.hotAisleK + qLeak * lift) / mass
+                    : air.coldAisleK;
+        rear = total > 0 ? share * front + lift : front;
     };
     // `idle`: the same with the GPUs at 0 W, the rest of the chassis' heat unchanged (ChassisThermal::
     // gpuIdleJunctionK), the fans and the airflow as solved.

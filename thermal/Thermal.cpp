@@ -250,8 +250,9 @@ RowThermal solveRow(const core::Design& d, const core::Group& row, const std::ve
         out.supplyM3s >= out.demandM3s && out.supplyM3s > 0
             ? (out.demandM3s * out.hotAisleK + (out.supplyM3s - out.demandM3s) * out.supplyK) / out.supplyM3s
             : out.hotAisleK;
-    out.rti = dtEquip > 0 ? (ret - out.supplyK) / dtEquip * 100.0 : 100.0;
-    out.shi = outSum > 0 ? inSum / outSum : 0.0;
+    // No air through any chassis: no equipment rise, and neither index is defined (not 100 % and 0).
+    out.rti = dtEquip > 0 ? (ret - out.supplyK) / dtEquip * 100.0 : NAN;
+    out.shi = outSum > 0 && flowSum > 0 ? inSum / outSum : NAN;
     return out;
 }
 

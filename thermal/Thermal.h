@@ -5,6 +5,7 @@
 /// hot-aisle air into the cold aisle), and the row metrics RCI_HI, RCI_LO, RTI and SHI
 /// (field-survey §4: Herrlin 2005/2008, Sharma–Bash–Patel 2002).
 
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,8 +25,8 @@ struct RowThermal {
     double demandM3s = 0;            ///< air the racks (and liquid-to-air units) draw from the cold aisle
     double supplyM3s = 0;            ///< air the cooling delivers
     double rciHi = 100, rciLo = 100; ///< %
-    double rti = 100;                ///< %
-    double shi = 0;                  ///< 0…1
+    double rti = NAN;                ///< %; NaN with no air through any chassis (no equipment rise)
+    double shi = NAN;                ///< 0…1; NaN likewise
     int iterations = 0;
     /// Liquid-to-air CDUs (AALC) serving this row's racks: the air they draw from the cold aisle and
     /// the heat they give it (their racks' coolant heat, their fans), exhausted into the hot aisle.

@@ -479,7 +479,10 @@ void registerChecks(core::CheckRegistry& registry)
                                  "RCI_HI " + core::formatQuantity(t->rows[i].rciHi / 100.0, Dimension::Ratio, 3) +
                                      " (" + rciBelowZero(t->rows[i].rciHi, recK, allK) + "cold aisle " +
                                      core::formatQuantity(t->rows[i].coldAisleK, Dimension::Temperature, 3) + ", RTI " +
-                                     core::formatQuantity(t->rows[i].rti / 100.0, Dimension::Ratio, 3) + ")",
+                                     (std::isfinite(t->rows[i].rti)
+                                          ? core::formatQuantity(t->rows[i].rti / 100.0, Dimension::Ratio, 3)
+                                          : std::string("undefined, no air through the chassis")) +
+                                     ")",
                                  t->rows[i].rciHi, minRci, "%", ctx.design().rows[i].loc);
                  });
     registry.add({"thermal.network.shortfall",
