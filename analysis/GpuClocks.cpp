@@ -186,12 +186,17 @@ std::vector<FailureCase> failureCases(const core::Design& d, const power::PowerR
         bool (*applies)(const power::RackPower&);
         /// Racks with GPUs the case cannot judge from the design (counted, said in every output).
         bool (*notJudged)(const power::RackPower&) = nullptr;
+        /// Racks the case stops outright: no cap feeds them (counted as not even at the minimum).
+        bool (*stops)(const power::RackPower&) = nullptr;
     };
     const Kind kinds[] = {
         {"rectifier lost", "orv3.shelf.n1", &power::RackPower::capN1,
          [](const power::RackPower& r) { return r.fed && !r.shelves.empty(); }},
+        // A rack with one shelf stops when it is lost: beside racks that survive the case, its GPUs
+        // are not running (until 2026-12-07 they kept their clocks in the case's figures).
         {"shelf lost", "", &power::RackPower::capShelfLoss,
-         [](const power::RackPower& r) { return r.shelves.size() >= 2; }},
+         [](const power::RackPower& r) { return r.shelves.size() >= 2; }, nullptr,
+         [](const power::RackPower& r) { return r.fed && r.gpus > 0 && r.shelves.size() == 1; }},
         {"feed lost", "orv3.feed.loss", &power::RackPower::capFeedLostCase,
          [](const power::RackPower& r) { return !std::isnan(r.capacityFeedLossW); }},
         // Every fed rack with GPUs on its busbar: one without a battery stops with the AC (a design
@@ -216,6 +221,12 @@ std::vector<FailureCase> failureCases(const core::Design& d, const power::PowerR
             applies = applies || k.applies(r);
             if (k.notJudged && k.notJudged(r)) {
                 c.racksNotJudged += 1;
+                continue;
+            }
+            if (k.stops && k.stops(r)) {
+                c.racksLimited += 1;
+                c.racksUnfeedable += 1;
+                caps[ri] = 0.0;
                 continue;
             }
             const power::CapAdvice& a = r.*k.advice;

@@ -100,7 +100,10 @@ void failureLines(std::ostream& out, const analysis::ThroughputResult& t)
         // A supply failure names the cap the survivors carry; a failed rotor slows GPUs by heat.
         const bool supply = !std::isnan(f.lowestCapW) || f.racksUnfeedable > 0;
         std::string what;
-        if (supply) {
+        if (supply && f.racksUnfeedable == f.racksLimited) {
+            what = plural(static_cast<std::size_t>(f.racksLimited), "rack stops", "racks stop") +
+                   " (no cap down to the GPUs' minimum feeds " + (f.racksLimited == 1 ? "it" : "them") + ")";
+        } else if (supply) {
             what = (std::isnan(f.lowestCapW)
                         ? std::string("the GPUs' minimum")
                         : core::formatQuantity(std::floor(f.lowestCapW), core::Dimension::Power, 3)) +

@@ -417,12 +417,15 @@ QString failureText(const analysis::ThroughputResult& t)
                            .arg(name)
                            .arg(f.racksNotJudged);
         else
-            limited << QObject::tr("with a %1: %2%3 rack(s) limited, clock %4 %, %5 TFLOPS per GPU%6")
+            limited << QObject::tr("with a %1: %2%3 rack(s) limited%4, clock %5 %, %6 TFLOPS per GPU%7")
                            .arg(name)
                            .arg(std::isnan(f.lowestCapW)
                                     ? QString()
                                     : QObject::tr("%1 W cap, ").arg(std::floor(f.lowestCapW), 0, 'f', 0))
                            .arg(f.racksLimited)
+                           .arg(f.racksUnfeedable > 0
+                                    ? QObject::tr(" (%1 stopped: no cap feeds them)").arg(f.racksUnfeedable)
+                                    : QString())
                            .arg(f.clockRatio * 100, 0, 'f', 1)
                            .arg(f.sustainedTflops16PerGpu, 0, 'f', 0)
                            .arg(f.racksNotJudged > 0

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "analysis/Pipeline.h"
+#include "cli/TextOutput.h"
 #include "support/TextEdit.h"
 #include "tests/support/TempDir.h"
 
@@ -257,4 +258,49 @@ TEST_CASE("failure cases: a feed circuit over its rating only with a feed lost l
     const analysis::FailureCase* ok = failureCase(under, "feed lost");
     REQUIRE(ok);
     CHECK(ok->racksLimited == 0);
+}
+
+TEST_CASE("failure cases: with a shelf lost a rack of one shelf stops beside racks that survive it",
+          "[power][throughput][failure]")
+{
+    // single-rack beside a second rack of the same chassis on one power shelf: losing that shelf
+    // stops the rack. The case kept its GPUs at their clocks (trust trial, 2026-12-07).
+    const std::string single = RDT_SOURCE_DIR "/data/designs/single-rack.yaml";
+    const std::string rack2 = R"(            - id: rack2
+              rack_type: orv3-hpr
+              slots:
+                - {ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-a, feed: A}
+)";
+    const std::string rest = R"(                - {ou: 3, part: orv3-hpr-bbu-shelf-6x5p5kw, id: bbu-a}
+                - {ou: 6, part: meta-grand-teton-h100, id: gt0}
+                - {ou: 15, part: meta-grand-teton-h100, id: gt1}
+                - {ou: 24, part: meta-minipack2, id: rtsw}
+)";
+    const auto runWith = [&](const std::string& shelves) {
+        const std::string anchor = "                - {ou: 24, part: meta-minipack2, id: rtsw}\n";
+        analysis::RunOptions o;
+        o.designPath = single;
+        o.designText = test::edited(test::slurp(single), {{anchor, anchor + rack2 + shelves + rest}});
+        core::Progress quiet;
+        return analysis::run(o, quiet);
+    };
+    const analysis::RunResult one = runWith("");
+    REQUIRE(one.design.racks.size() == 2);
+    REQUIRE(one.power->racks[1].shelves.size() == 1);
+    const analysis::FailureCase* lost = failureCase(one, "shelf lost");
+    REQUIRE(lost);
+    CHECK(lost->racksLimited == 1);
+    CHECK(lost->racksUnfeedable == 1);
+    // rack1 keeps its clocks (33 kW left for 16.5 kW); rack2's 16 GPUs stop: about half the design.
+    CHECK(lost->sustainedPflops16 < 0.55 * one.throughput->sustainedPflops16);
+    CHECK(lost->sustainedPflops16 > 0.35 * one.throughput->sustainedPflops16);
+    CHECK_THAT(cli::checkSummaryText(one, analysis::makeRegistry()),
+               Catch::Contains("failure  with a shelf lost: 1 rack stops (no cap down to the GPUs' minimum feeds it)"));
+    // With its second shelf the rack rides through the case.
+    const analysis::RunResult two =
+        runWith("                - {ou: 2, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-b, feed: B}\n");
+    const analysis::FailureCase* kept = failureCase(two, "shelf lost");
+    REQUIRE(kept);
+    CHECK(kept->racksLimited == 0);
+    CHECK(kept->sustainedPflops16 == Approx(two.throughput->sustainedPflops16));
 }
