@@ -64,6 +64,23 @@ std::vector<core::PartField> residualFields(const core::Design& design, const Hi
     return out;
 }
 
+namespace {
+
+/// The model's intake of switch `id` in rack `rack` (nullptr: no thermal result, or not a switch).
+const thermal::RackThermal::SwitchInlet* switchInlet(const thermal::ThermalResult* t, std::size_t rack,
+                                                     const std::string& id)
+{
+    if (t)
+        for (const thermal::RackThermal& rt : t->racks)
+            if (rt.rack == static_cast<int>(rack))
+                for (const thermal::RackThermal::SwitchInlet& sw : rt.switches)
+                    if (sw.id == id)
+                        return &sw;
+    return nullptr;
+}
+
+} // namespace
+
 HilComparison compareTelemetry(const core::Design& design, const power::PowerResult* powerResult,
                                const thermal::ThermalResult* thermalResult, const hil::Series& series,
                                const liquid::LiquidResult* liquidResult)
@@ -149,6 +166,12 @@ HilComparison compareTelemetry(const core::Design& design, const power::PowerRes
                 row("inlet", "degC", inlet, inK - 273.15);
                 row("exhaust", "degC", exhaust, ct->exhaustK - 273.15);
                 row("fan", "%", fan, ct->fanSpeed * 100.0);
+            } else if (const thermal::RackThermal::SwitchInlet* sw = switchInlet(run.thermal, r, slot.id)) {
+                // A switch: the model judges its intake (thermal.inlet.switch); its air is an assumed
+                // 15 K rise without a fan model, so exhaust and fan readings have nothing to meet.
+                row("inlet", "degC", inlet, sw->inletK - 273.15);
+                if (exhaust.n > 0 || fan.n > 0)
+                    out.notChecked.push_back(slot.id + ": exhaust, fan (the model has no fan curve for a switch)");
             } else if (inlet.n > 0) {
                 out.notChecked.push_back(slot.id + ": inlet, exhaust, fan (the model has no air path for it)");
             }
@@ -224,8 +247,8 @@ void registerHilChecks(core::CheckRegistry& registry)
                   "Measured inlet air agrees with the model",
                   core::Severity::Error,
                   "rdt hardware-in-the-loop (docs/hil.md)",
-                  "Mean measured intake temperature of a chassis against the model's inlet (the field model's when "
-                  "it ran); a difference over `tolerance` is a violation.",
+                  "Mean measured intake temperature of a chassis or switch against the model's inlet (the field "
+                  "model's when it ran); a difference over `tolerance` is a violation.",
                   {{"tolerance", {2.0, Dimension::TemperatureDelta}}}},
                  deviation("inlet", false));
     registry.add({"hil.exhaust.deviation",
