@@ -41,8 +41,11 @@ int runNetBoxExport(const std::string& design, const std::string& dir, std::size
 {
     return guarded([&] {
         const core::Design d = core::loadDesign(design, analysis::dataDir() + "/catalog");
-        const std::vector<std::string> files = core::exportNetBox(d, dir, pageSize);
+        std::vector<std::string> notes;
+        const std::vector<std::string> files = core::exportNetBox(d, dir, pageSize, &notes);
         std::printf("%s: %zu racks in %zu files\n", dir.c_str(), d.racks.size(), files.size());
+        for (const std::string& n : notes)
+            std::printf("  %s\n", n.c_str());
         return kExitOk;
     });
 }

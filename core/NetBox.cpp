@@ -418,7 +418,8 @@ InputError importErrorAtSource(const InputError& e, const NetBoxImport& in, cons
                       e.message() + " (the design the import would write; not written)");
 }
 
-std::vector<std::string> exportNetBox(const Design& d, const std::string& dir, std::size_t pageSize)
+std::vector<std::string> exportNetBox(const Design& d, const std::string& dir, std::size_t pageSize,
+                                      std::vector<std::string>* notes)
 {
     fs::create_directories(dir);
     auto last = [](const std::string& id) {
@@ -527,10 +528,15 @@ std::vector<std::string> exportNetBox(const Design& d, const std::string& dir, s
                         {"object_id", feedIdOf(s.overrides.feed)},
                         {"object", {{"name", last(r.id) + "-" + s.overrides.feed}}}}}}});
         }
-        // The rack's feeds as NetBox power feeds: 415 V three-phase at 80 %, the amperage that
-        // covers the declared power, and NetBox's available_power set to it exactly.
+        // The rack's feeds as NetBox power feeds (netbox::feedRating: rounded down, since NetBox
+        // recomputes available_power from them; until 2026-12-07 rounded up, so a feed came back larger).
         for (const RackFeed& f : r.feeds) {
-            const double amps = std::ceil(f.availableW / (415.0 * std::sqrt(3.0) * 0.8));
+            const netbox::FeedRating fr = netbox::feedRating(f.availableW, f.loc, f.name);
+            if (notes && fr.availableW < f.availableW - 0.5)
+                notes->push_back(last(r.id) + "-" + f.name + ": " + netbox::number(fr.amperage) + " A x " +
+                                 netbox::number(fr.maxUtilisation) + " % at 415 V three-phase is " +
+                                 netbox::number(std::round(fr.availableW)) + " W, under the declared " +
+                                 netbox::number(f.availableW) + " W (NetBox holds whole amperes)");
             feeds.push_back({{"id", static_cast<long long>(feeds.size()) + 1},
                              {"name", last(r.id) + "-" + f.name},
                              {"rack", {{"id", rid}, {"name", last(r.id)}}},
@@ -538,39 +544,47 @@ std::vector<std::string> exportNetBox(const Design& d, const std::string& dir, s
                              {"supply", {{"value", "ac"}}},
                              {"phase", {{"value", "three-phase"}}},
                              {"voltage", 415},
-                             {"amperage", amps},
-                             {"max_utilization", 80},
-                             {"available_power", f.availableW}});
+                             {"amperage", fr.amperage},
+                             {"max_utilization", fr.maxUtilisation},
+                             {"available_power", fr.availableW}});
         }
     }
+    // The pages' names first: a folder holding other NetBox pages is refused before anything is written.
     std::vector<std::string> written;
-    auto pages = [&](const std::string& endpoint, const json& all) {
-        const std::size_t n = all.size(), pagesN = std::max<std::size_t>(1, (n + pageSize - 1) / pageSize);
-        for (std::size_t p = 0; p < pagesN; ++p) {
-            json page{{"count", n},
-                      {"next", p + 1 < pagesN ? json("/api/dcim/" + endpoint + "/?limit=" + std::to_string(pageSize) +
-                                                     "&offset=" + std::to_string((p + 1) * pageSize))
-                                              : json(nullptr)},
-                      {"previous", p > 0 ? json("/api/dcim/" + endpoint + "/?limit=" + std::to_string(pageSize) +
-                                                "&offset=" + std::to_string((p - 1) * pageSize))
-                                         : json(nullptr)},
-                      {"results", json::array()}};
-            for (std::size_t i = p * pageSize; i < std::min(n, (p + 1) * pageSize); ++i)
-                page["results"].push_back(all[i]);
-            const std::string file =
-                dir + "/" + endpoint + (pagesN > 1 ? "-" + std::to_string(p + 1) : std::string()) + ".json";
-            writeFileAtomic(file, page.dump(1), "-o");
-            written.push_back(file);
+    const std::pair<const char*, const json*> endpoints[] = {
+        {"sites", &sites},
+        {"locations", &locations},
+        {"racks", &racks},
+        {"device-types", &types},
+        {"devices", &devices},
+        {"power-feeds", feeds.empty() ? nullptr : &feeds},
+        {"cables", feeds.empty() ? nullptr : &cables}};
+    for (const bool write : {false, true}) {
+        if (write)
+            netbox::refuseStalePages(dir, written);
+        for (const auto& [endpoint, all] : endpoints) {
+            if (!all)
+                continue;
+            const std::size_t n = all->size(), pagesN = std::max<std::size_t>(1, (n + pageSize - 1) / pageSize);
+            for (std::size_t p = 0; p < pagesN; ++p) {
+                const std::string file = dir + "/" + endpoint +
+                                         (pagesN > 1 ? "-" + std::to_string(p + 1) : std::string()) + ".json";
+                if (!write) {
+                    written.push_back(file);
+                    continue;
+                }
+                const std::string url = "/api/dcim/" + std::string(endpoint) + "/?limit=" + std::to_string(pageSize);
+                json page{{"count", n},
+                          {"next", p + 1 < pagesN ? json(url + "&offset=" + std::to_string((p + 1) * pageSize))
+                                                  : json(nullptr)},
+                          {"previous", p > 0 ? json(url + "&offset=" + std::to_string((p - 1) * pageSize))
+                                             : json(nullptr)},
+                          {"results", json::array()}};
+                for (std::size_t i = p * pageSize; i < std::min(n, (p + 1) * pageSize); ++i)
+                    page["results"].push_back((*all)[i]);
+                writeFileAtomic(file, page.dump(1), "-o");
+            }
         }
-    };
-    pages("sites", sites);
-    pages("locations", locations);
-    pages("racks", racks);
-    pages("device-types", types);
-    pages("devices", devices);
-    if (!feeds.empty()) {
-        pages("power-feeds", feeds);
-        pages("cables", cables);
     }
     return written;
 }

@@ -52,7 +52,9 @@ NetBoxImport importNetBox(const std::string& dumpDir, const Catalog& catalog, co
                           const std::string& baseName = {});
 
 /// Write the design's layout as NetBox pages (`pageSize` results per page) into `dir`; returns the
-/// files written.
-std::vector<std::string> exportNetBox(const Design& design, const std::string& dir, std::size_t pageSize = 1000);
+/// files written. `notes` receives what NetBox cannot hold exactly (a feed's power in whole amperes).
+/// InputError, nothing written, when `dir` holds NetBox pages this export would not overwrite.
+std::vector<std::string> exportNetBox(const Design& design, const std::string& dir, std::size_t pageSize = 1000,
+                                      std::vector<std::string>* notes = nullptr);
 
 } // namespace rdt::core

@@ -2,6 +2,7 @@
 // and how long the cables between parts really are.
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -157,10 +158,15 @@ CableSummary readCables(const std::string& dir, const std::map<long long, const 
                      "power feed \"" + str(fv, "name") + "\" is DC; rdt models AC feeds into ORv3 shelves");
             double available = NAN;
             std::string how;
+            // NetBox computes available_power from the ratings on save: a page holding both that
+            // disagree (edited by hand) is read at the lower, and says so.
+            const bool rated = fv.contains("voltage") && fv.contains("amperage") && fv.contains("max_utilization");
             if (fv.contains("available_power") && fv["available_power"].is_number()) {
                 available = fv["available_power"].get<double>();
                 how = "available_power";
-            } else {
+            }
+            if (rated || std::isnan(available)) {
+                const double stated = available;
                 for (const char* k : {"voltage", "amperage", "max_utilization"}) {
                     if (!fv.contains(k) || !fv[k].is_number())
                         fail(f, k, "power feed \"" + str(fv, "name") + "\" has no " + k + " (nor available_power)");
@@ -175,11 +181,15 @@ CableSummary readCables(const std::string& dir, const std::map<long long, const 
                          "power feed \"" + str(fv, "name") + "\": max_utilization is " +
                              number(fv["max_utilization"].get<double>()) + " %; it is at most 100 %");
                 const bool three = str(fv.value("phase", json::object()), "value") != "single-phase";
-                available = fv["voltage"].get<double>() * fv["amperage"].get<double>() *
-                            fv["max_utilization"].get<double>() / 100.0 * (three ? std::sqrt(3.0) : 1.0);
-                how = number(fv["voltage"].get<double>()) + " V " + (three ? "three-phase " : "single-phase ") +
-                      number(fv["amperage"].get<double>()) + " A x " + number(fv["max_utilization"].get<double>()) +
-                      " %";
+                const double fromRatings = fv["voltage"].get<double>() * fv["amperage"].get<double>() *
+                                           fv["max_utilization"].get<double>() / 100.0 * (three ? std::sqrt(3.0) : 1.0);
+                if (std::isnan(stated) || fromRatings < stated - 0.5) {
+                    available = fromRatings;
+                    how = number(fv["voltage"].get<double>()) + " V " + (three ? "three-phase " : "single-phase ") +
+                          number(fv["amperage"].get<double>()) + " A x " +
+                          number(fv["max_utilization"].get<double>()) + " %" +
+                          (std::isnan(stated) ? "" : ", under its available_power " + number(stated) + " W");
+                }
             }
             if (!(available > 0) || !std::isfinite(available))
                 fail(f, "available_power", "power feed \"" + str(fv, "name") + "\" may carry no power");
@@ -239,6 +249,46 @@ void applyCableLengths(YAML::Node base, const CableSummary& cab, const Catalog& 
         if (!matched.count(k))
             notes.push_back("not checked: " + std::to_string(p.cables) + " cables between " + k.first + " and " +
                             k.second + " (no link class of the base design joins these parts)");
+}
+
+FeedRating feedRating(double declaredW, const SourceLoc& loc, const std::string& feed)
+{
+    const double perAmp = 415.0 * std::sqrt(3.0); // W per ampere at 100 %
+    FeedRating r;
+    r.amperage = std::floor(declaredW / (perAmp * 0.8));
+    if (r.amperage < 1) {
+        r.amperage = 1;
+        r.maxUtilisation = std::floor(declaredW / perAmp * 100.0);
+    }
+    if (r.maxUtilisation < 1)
+        throw InputError(loc, "feed " + feed + ": " + number(declaredW) + " W is less than NetBox can state (1 A at " +
+                                  "415 V three-phase and 1 %: " + number(perAmp / 100.0) + " W)");
+    r.availableW = perAmp * r.amperage * r.maxUtilisation / 100.0;
+    return r;
+}
+
+void refuseStalePages(const std::string& dir, const std::vector<std::string>& files)
+{
+    const std::set<std::string> mine(files.begin(), files.end());
+    std::vector<std::string> stale;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+        const std::string name = e.path().filename().string();
+        if (e.path().extension() != ".json" || mine.count(e.path().string()))
+            continue;
+        for (const char* ep : {"sites", "locations", "racks", "device-types", "devices", "power-feeds", "cables"})
+            if (name == std::string(ep) + ".json" || name.rfind(std::string(ep) + "-", 0) == 0)
+                stale.push_back(name);
+    }
+    if (stale.empty())
+        return;
+    std::sort(stale.begin(), stale.end());
+    std::string list;
+    for (const std::string& s : stale)
+        list += (list.empty() ? "" : ", ") + s;
+    throw InputError(SourceLoc{dir, 0, 0, "-o"},
+                     dir + " holds NetBox pages this export would not overwrite (" + list +
+                         "), which an import of the folder would read with the new ones: export to an empty "
+                         "folder, or remove them; nothing was written");
 }
 
 } // namespace rdt::core::netbox

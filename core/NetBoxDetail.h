@@ -80,4 +80,16 @@ CableSummary readCables(const std::string& dir, const std::map<long long, const 
 void applyCableLengths(YAML::Node base, const CableSummary& cab, const Catalog& catalog,
                        std::vector<std::string>& notes);
 
+/// A declared feed as NetBox holds one: 415 V three-phase, whole amperes at 80 % (fewer per cent on
+/// one ampere), rounded down so that the power NetBox computes from them (it recomputes
+/// available_power on save) is never more than the design's. InputError at `loc` under 7.2 W.
+struct FeedRating {
+    double amperage = 0, maxUtilisation = 80, availableW = 0;
+};
+FeedRating feedRating(double declaredW, const SourceLoc& loc, const std::string& feed);
+
+/// Refuses (InputError) a folder that holds NetBox pages an export would not overwrite (an earlier
+/// export's power feeds, or more pages of an endpoint): the import would read them with the new ones.
+void refuseStalePages(const std::string& dir, const std::vector<std::string>& files);
+
 } // namespace rdt::core::netbox

@@ -136,7 +136,8 @@ TEST_CASE("NetBox import: power feeds letter the shelves and cap their rack, cab
     REQUIRE(back.code == 0);
     CHECK_THAT(back.out, Contains("2 power feeds, 2 shelf power cables"));
     CHECK_THAT(core::readTextFile(t.path + "/back.yaml"),
-               Contains("A: {value: 30 kW, source: \"NetBox power feed rack1-A") && Contains("id: \"psu-b\", feed: B"));
+               Contains("A: {value: 29.9") && Contains("source: \"NetBox power feed rack1-A") &&
+                   Contains("id: \"psu-b\", feed: B"));
     CHECK(verdicts(base) == verdicts(t.path + "/back.yaml"));
 
     // The feeds as NetBox states them without available_power: 415 V three-phase 16 A at 80 % is
@@ -274,4 +275,74 @@ TEST_CASE("NetBox import: a custom field or position that is not a number is ref
             CHECK_THAT(core::readTextFile(out), Contains("id: \"gt1\", gpu_power_cap: 600 W"));
         }
     }
+}
+
+TEST_CASE("NetBox export: a feed in whole amperes never carries more than the design declared", "[cli][netbox][power]")
+{
+    // single-rack's feed carries 21.65 kW with the other lost. Declared at 21.64 kW it fails
+    // power.feed.capacity. The export rounded the amperage up (38 A: 21.85 kW), and NetBox, which
+    // recomputes available_power from the ratings on save, gave the feed back at 21.85 kW: the check
+    // passed after a round trip (trust trial, 2026-12-07). Now 37 A (21.28 kW), said at export.
+    test::TempDir t;
+    std::string design = core::readTextFile(RDT_SOURCE_DIR "/data/designs/single-rack.yaml");
+    const std::string type = "              rack_type: orv3-hpr\n";
+    design.replace(design.find(type), type.size(), type + "              feeds: {A: 21.64 kW, B: 21.64 kW}\n");
+    const std::string base = t.path + "/base.yaml", dump = t.path + "/dump";
+    std::ofstream(base) << design;
+    const auto feedErrors = [](const std::string& path) {
+        const json v = verdicts(path);
+        int n = 0;
+        for (const json& x : v["violations"])
+            n += x["rule"] == "power.feed.capacity" ? 1 : 0;
+        return n;
+    };
+    REQUIRE(feedErrors(base) > 0);
+    const test::Run ex = test::runRdt("export netbox " + base + " -o " + dump);
+    REQUIRE(ex.code == 0);
+    CHECK_THAT(ex.out, Contains("rack1-A: 37 A x 80 % at 415 V three-phase is 21277 W, under the declared 21640 W"));
+    // As NetBox stores the feed: available_power recomputed from the ratings (here: left out).
+    json feeds = json::parse(std::ifstream(dump + "/power-feeds.json"));
+    for (json& f : feeds["results"]) {
+        CHECK(f["amperage"] == 37);
+        CHECK(f["available_power"].get<double>() <= 21640.0);
+        f.erase("available_power");
+    }
+    std::ofstream(dump + "/power-feeds.json") << feeds.dump();
+    REQUIRE(test::runRdt("import netbox " + dump + " -o " + t.path + "/back.yaml --base " + base).code == 0);
+    CHECK(feedErrors(t.path + "/back.yaml") == feedErrors(base));
+    // A page whose available_power says more than its ratings (edited by hand) is read at the ratings.
+    for (json& f : feeds["results"])
+        f["available_power"] = 30000;
+    std::ofstream(dump + "/power-feeds.json") << feeds.dump();
+    REQUIRE(test::runRdt("import netbox " + dump + " -o " + t.path + "/edited.yaml --base " + base).code == 0);
+    CHECK_THAT(core::readTextFile(t.path + "/edited.yaml"), Contains("under its available_power 30000 W"));
+    CHECK(feedErrors(t.path + "/edited.yaml") == feedErrors(base));
+}
+
+TEST_CASE("NetBox export: a folder holding an earlier export's other pages is refused, nothing written",
+          "[cli][netbox][bad-input]")
+{
+    // Exporting a design without feeds over one with them left power-feeds.json and cables.json,
+    // which the import then read: feeds came back, 4 errors became 6 (trust trial, 2026-12-07).
+    test::TempDir t;
+    std::string design = core::readTextFile(RDT_SOURCE_DIR "/data/designs/single-rack.yaml");
+    const std::string type = "              rack_type: orv3-hpr\n";
+    const std::string plain = t.path + "/plain.yaml", fed = t.path + "/fed.yaml", dump = t.path + "/dump";
+    std::ofstream(plain) << design;
+    design.replace(design.find(type), type.size(), type + "              feeds: {A: 30 kW, B: 30 kW}\n");
+    std::ofstream(fed) << design;
+    REQUIRE(test::runRdt("export netbox " + fed + " -o " + dump).code == 0);
+    REQUIRE(test::runRdt("export netbox " + fed + " -o " + dump).code == 0); // the same pages: replaced
+    const std::string devices = core::readTextFile(dump + "/devices.json");
+    const test::Run again = test::runRdt("export netbox " + plain + " -o " + dump);
+    CHECK(again.code == 2);
+    CHECK_THAT(again.out, Contains("holds NetBox pages this export would not overwrite (cables.json, power-feeds.json)") &&
+                              Contains("nothing was written"));
+    CHECK(core::readTextFile(dump + "/devices.json") == devices);
+    // More pages of an endpoint than this export writes: refused the same way.
+    const std::string paged = t.path + "/paged";
+    REQUIRE(test::runRdt("export netbox " + plain + " -o " + paged + " --page-size 2").code == 0);
+    const test::Run whole = test::runRdt("export netbox " + plain + " -o " + paged);
+    CHECK(whole.code == 2);
+    CHECK_THAT(whole.out, Contains("devices-1.json"));
 }
