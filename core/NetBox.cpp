@@ -69,6 +69,7 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
         std::vector<SourceLoc> slotFrom;                // the device row each slot came from
         std::set<std::string> feedsUsed;                // by its shelves' power cables
         std::vector<std::string> shelvesWithoutFeed;
+        const Row* row = nullptr; // its NetBox result (units: starting_unit, desc_units, u_height)
     };
     struct RowOut {
         std::string id;
@@ -138,7 +139,7 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
             w = &p->rows.back();
         }
         w->racks.push_back(idOf(r.value));
-        rackOut[idOf(r.value)] = {str(r.value, "name"), type, {}, {}, {}, {}};
+        rackOut[idOf(r.value)] = {str(r.value, "name"), type, {}, {}, {}, {}, &r};
     }
     std::vector<std::string> leftOut;                           // supplies not live
     std::map<std::string, std::vector<std::string>> notActive; // status → devices placed
@@ -156,16 +157,15 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
         }
         if (!rackOut.count(rack))
             fail(d, "rack", "device \"" + name + "\" names a rack the dump does not hold");
-        const double ou = pos.get<double>();
-        if (ou < 1 || ou != std::floor(ou))
-            fail(d, "position",
-                 "device \"" + name + "\" sits at position " + number(ou) + ": rdt places parts at whole OpenU from 1");
+        const std::string slug = str(d.value["device_type"], "slug");
+        const RackOut& in = rackOut[rack];
+        const int ou = openUOf(*in.row, d, pos.get<double>(), catalog.find(slug)->ouHeight,
+                               static_cast<int>(catalog.find(in.type)->value("usable_ou", 44)));
         if (name.empty())
             fail(d, "name", "a racked device needs a name (it becomes the slot's id)");
         // A supply (power or battery shelf, CDU) that is not live adds no capacity: left out and
         // listed. Any other part is placed whatever its status: a load counts (until 2026-12-07
         // offline, failed and decommissioning shelves were imported as capacity).
-        const std::string slug = str(d.value["device_type"], "slug");
         const PartKind kind = catalog.find(slug)->kind;
         const bool supply = kind == PartKind::PowerShelf || kind == PartKind::BbuShelf || kind == PartKind::Cdu;
         const std::string status = statusOf(d.value);

@@ -38,6 +38,11 @@ long long refId(const json& j, const char* key);
 [[noreturn]] void fail(const Row& r, const std::string& field, const std::string& message);
 /// An InputError at `field` of the result at `loc`.
 [[noreturn]] void failAt(const SourceLoc& loc, const std::string& field, const std::string& message);
+/// A racked device's OpenU counted from 1 at the bottom, as rdt places it, from its NetBox
+/// `position` in `rack`: NetBox counts from the rack's `starting_unit` (1 when absent), downward
+/// from the top when `desc_units`, over the rack's `u_height` (`usableOu` when absent); `partOu` is
+/// the part's height. InputError at the device's position (or the rack's field) when it cannot be.
+int openUOf(const Row& rack, const Row& device, double position, int partOu, int usableOu);
 /// A number as rdt writes it in YAML (%.10g).
 std::string number(double v);
 /// `text` as a double-quoted YAML scalar.

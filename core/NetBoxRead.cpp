@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <string>
 #include <set>
 #include <filesystem>
 
@@ -139,6 +141,39 @@ std::string quoted(const std::string& text)
             out += ch;
     }
     return out + "\"";
+}
+
+int openUOf(const Row& rack, const Row& device, double position, int partOu, int usableOu)
+{
+    const std::string name = str(device.value, "name"), rackName = str(rack.value, "name");
+    const auto whole = [&](const char* key, double fallback) {
+        if (!rack.value.contains(key) || rack.value[key].is_null())
+            return fallback;
+        const json& v = rack.value[key];
+        if (!v.is_number() || !(v.get<double>() >= 1) || v.get<double>() > 1000 || v.get<double>() != std::floor(v.get<double>()))
+            fail(rack, key, "rack \"" + rackName + "\": " + key + " is " + v.dump() + "; it is a whole number from 1");
+        return v.get<double>();
+    };
+    const double start = whole("starting_unit", 1), height = whole("u_height", usableOu);
+    bool desc = false;
+    if (rack.value.contains("desc_units") && !rack.value["desc_units"].is_null()) {
+        if (!rack.value["desc_units"].is_boolean())
+            fail(rack, "desc_units", "rack \"" + rackName + "\": desc_units is " + rack.value["desc_units"].dump() +
+                                         "; it is true or false");
+        desc = rack.value["desc_units"].get<bool>();
+    }
+    if (position != std::floor(position) || !std::isfinite(position))
+        fail(device, "position",
+             "device \"" + name + "\" sits at position " + number(position) + ": rdt places parts at whole OpenU from 1");
+    // Units from the rack's first, then OpenU from the bottom (the part's lowest unit).
+    const double fromStart = position - start;
+    const double ou = desc ? height - fromStart - partOu + 1 : fromStart + 1;
+    if (fromStart < 0 || ou < 1)
+        fail(device, "position",
+             "device \"" + name + "\" (" + std::to_string(partOu) + " OU) at position " + number(position) +
+                 " is outside rack \"" + rackName + "\"'s units " + number(start) + " to " +
+                 number(start + height - 1) + (desc ? ", numbered from the top (desc_units)" : ""));
+    return static_cast<int>(ou);
 }
 
 } // namespace rdt::core::netbox

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -345,4 +346,65 @@ TEST_CASE("NetBox export: a folder holding an earlier export's other pages is re
     const test::Run whole = test::runRdt("export netbox " + plain + " -o " + paged);
     CHECK(whole.code == 2);
     CHECK_THAT(whole.out, Contains("devices-1.json"));
+}
+
+TEST_CASE("NetBox import: a rack's starting_unit and descending units place devices where NetBox shows them",
+          "[cli][netbox]")
+{
+    // starting_unit and desc_units were ignored: a rack numbered from 10 put its switch at OU 50, over
+    // the 44 usable (a false orv3.slot.range), and a rack numbered from the top came in upside down
+    // without a word (trust trial, 2026-12-07).
+    test::TempDir t;
+    const std::string base = "data/designs/single-rack.yaml", dump = t.path + "/dump";
+    REQUIRE(test::runRdt("export netbox " + base + " -o " + dump).code == 0);
+    const json racks = json::parse(std::ifstream(dump + "/racks.json"));
+    const json devices = json::parse(std::ifstream(dump + "/devices.json"));
+    std::map<std::string, int> heightOf;
+    const json types = json::parse(std::ifstream(dump + "/device-types.json"));
+    for (const json& ty : types["results"])
+        heightOf[ty["slug"].get<std::string>()] = ty["u_height"].get<int>();
+    const int height = racks["results"][0]["u_height"].get<int>();
+    const auto importWith = [&](const std::string& name, const std::function<void(json&, json&)>& edit) {
+        json r = racks, d = devices;
+        edit(r["results"][0], d);
+        const std::string dir = t.path + "/" + name;
+        std::filesystem::copy(dump, dir);
+        std::ofstream(dir + "/racks.json") << r.dump();
+        std::ofstream(dir + "/devices.json") << d.dump();
+        return test::runRdt("import netbox " + dir + " -o " + t.path + "/" + name + ".yaml --base " + base);
+    };
+    const json expected = verdicts(base);
+    const test::Run from10 = importWith("from10", [](json& rack, json& d) {
+        rack["starting_unit"] = 10;
+        for (json& x : d["results"])
+            x["position"] = x["position"].get<int>() + 9;
+    });
+    INFO(from10.out);
+    REQUIRE(from10.code == 0);
+    CHECK(verdicts(t.path + "/from10.yaml") == expected);
+    // Numbered from the top: a device's position is its top unit, counted down from the rack's first.
+    const test::Run desc = importWith("desc", [&](json& rack, json& d) {
+        rack["desc_units"] = true;
+        for (json& x : d["results"])
+            x["position"] =
+                height - x["position"].get<int>() - heightOf.at(x["device_type"]["slug"].get<std::string>()) + 2;
+    });
+    INFO(desc.out);
+    REQUIRE(desc.code == 0);
+    CHECK(verdicts(t.path + "/desc.yaml") == expected);
+    // Below the first unit, or past the bottom of a rack numbered from the top: refused at the device.
+    const test::Run below = importWith("below", [](json& rack, json&) { rack["starting_unit"] = 2; });
+    CHECK(below.code == 2);
+    CHECK_THAT(below.out, Contains("devices.json: results[0].position") && Contains("outside rack"));
+    const test::Run past = importWith("past", [&](json& rack, json& d) {
+        rack["desc_units"] = true;
+        for (json& x : d["results"]) // an 8 OU chassis whose top unit is 40 of 44, counted from the top
+            if (heightOf.at(x["device_type"]["slug"].get<std::string>()) == 8)
+                x["position"] = 40;
+    });
+    CHECK(past.code == 2);
+    CHECK_THAT(past.out, Contains("numbered from the top (desc_units)"));
+    const test::Run bad = importWith("bad", [](json& rack, json&) { rack["starting_unit"] = "ten"; });
+    CHECK(bad.code == 2);
+    CHECK_THAT(bad.out, Contains("racks.json: results[0].starting_unit"));
 }
