@@ -306,12 +306,18 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
             throw InputError(SourceLoc{baseName, 1, 0, ""}, "the base design is not a YAML mapping");
         base.remove("layout");
         base.remove("templates");
-        // The base's workload file is named relative to the base: the import is written elsewhere.
-        if (base["workload"] && base["workload"].IsScalar()) {
-            const std::filesystem::path w = base["workload"].as<std::string>();
-            if (w.is_relative())
-                base["workload"] = (std::filesystem::absolute(baseName).parent_path() / w).lexically_normal().string();
-        }
+        // The base's workload file and catalog folders are named relative to the base: the import is
+        // written elsewhere (until 2026-12-07 its catalog folders were neither read nor re-anchored).
+        const auto anchored = [&](const YAML::Node& n) {
+            const std::filesystem::path w = n.as<std::string>();
+            return w.is_relative() ? (std::filesystem::absolute(baseName).parent_path() / w).lexically_normal().string()
+                                   : w.string();
+        };
+        if (base["workload"] && base["workload"].IsScalar())
+            base["workload"] = anchored(base["workload"]);
+        for (std::size_t i = 0; base["catalog"] && base["catalog"].IsSequence() && i < base["catalog"].size(); ++i)
+            if (base["catalog"][i].IsScalar())
+                base["catalog"][i] = anchored(base["catalog"][i]);
         applyCableLengths(base, cab, catalog, out.notes);
         YAML::Emitter e;
         e << base;

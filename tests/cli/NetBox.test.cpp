@@ -408,3 +408,24 @@ TEST_CASE("NetBox import: a rack's starting_unit and descending units place devi
     CHECK(bad.code == 2);
     CHECK_THAT(bad.out, Contains("racks.json: results[0].starting_unit"));
 }
+
+TEST_CASE("NetBox import: the base design's own catalog folders hold the parts its devices name", "[cli][netbox]")
+{
+    // b200-rack.yaml lists `catalog: [b200-parts]`; its round trip was refused: "1 device types are
+    // not in the catalog ... test-hgx-b200" (trust trial, 2026-12-07). The written design, elsewhere,
+    // names the folder from where it is.
+    test::TempDir t;
+    const std::string base = "tests/fixtures/b200-rack.yaml", dump = t.path + "/dump", back = t.path + "/back.yaml";
+    REQUIRE(test::runRdt("export netbox " + base + " -o " + dump).code == 0);
+    const test::Run in = test::runRdt("import netbox " + dump + " -o " + back + " --base " + base);
+    INFO(in.out);
+    REQUIRE(in.code == 0);
+    CHECK(verdicts(back) == verdicts(base));
+    // A catalog folder the base names but that is not there: refused at the base's key.
+    std::string text = core::readTextFile(RDT_SOURCE_DIR "/" + base);
+    text.replace(text.find("b200-parts"), 10, "no-such-parts");
+    std::ofstream(t.path + "/base.yaml") << text;
+    const test::Run missing = test::runRdt("import netbox " + dump + " -o " + back + " --base " + t.path + "/base.yaml");
+    CHECK(missing.code == 2);
+    CHECK_THAT(missing.out, Contains("base.yaml:") && Contains("no-such-parts\" not found"));
+}
