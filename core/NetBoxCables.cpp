@@ -21,12 +21,18 @@ double lengthM(const Row& c)
         return NAN;
     if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0)
         fail(c, "length", "cable length must be a number ≥ 0");
-    const std::string unit = str(c.value.value("length_unit", json::object()), "value");
+    // NetBox answers {"value": "m", "label": "Meters"}; a hand-written page may give the bare "m".
+    const json& u = c.value.contains("length_unit") ? c.value["length_unit"] : json();
+    const std::string unit = u.is_string() ? u.get<std::string>() : str(u.is_object() ? u : json::object(), "value");
     static const std::map<std::string, double> kUnits = {{"km", 1000.0},   {"m", 1.0},     {"cm", 0.01},
                                                          {"mi", 1609.344}, {"ft", 0.3048}, {"in", 0.0254}};
     const auto it = kUnits.find(unit);
     if (it == kUnits.end())
         fail(c, "length_unit", "cable length unit \"" + unit + "\" is not one of NetBox's (km, m, cm, mi, ft, in)");
+    // The longest link a design may state (links[].length): said here, at the cable, not at the base's class.
+    if (v.get<double>() * it->second > 100000.0)
+        fail(c, "length",
+             "cable length " + number(v.get<double>()) + " " + unit + " is over 100 km, the longest link rdt models");
     return v.get<double>() * it->second;
 }
 

@@ -204,6 +204,18 @@ TEST_CASE("NetBox import: power feeds letter the shelves and cap their rack, cab
     std::ofstream(dump + "/cables.json") << broken.dump();
     CHECK_THAT(test::runRdt("import netbox " + dump + " -o " + t.path + "/c.yaml").out,
                Contains("cables.json: results[0]") && Contains("power feed 77"));
+    // A length past any link rdt models is the cable's error, not the base's link class's (it was told
+    // at single-rack.yaml's links[0]); a bare unit string, as a hand-written page gives it, is read.
+    broken = cables;
+    broken["results"][3]["length"] = 200000;
+    broken["results"][3]["length_unit"] = "m";
+    std::ofstream(dump + "/cables.json") << broken.dump();
+    CHECK_THAT(test::runRdt("import netbox " + dump + " -o " + t.path + "/f.yaml --base " + base).out,
+               Contains("cables.json: results[3].length") && Contains("over 100 km"));
+    broken["results"][3]["length"] = 3;
+    std::ofstream(dump + "/cables.json") << broken.dump();
+    CHECK_THAT(test::runRdt("import netbox " + dump + " -o " + t.path + "/g.yaml --base " + base).out,
+               Contains("the longest 3 m"));
     // A shelf cabled to both feeds of its rack (found by fuzz_netbox: the message once read a freed page).
     broken = cables;
     json second = broken["results"][0];
