@@ -393,37 +393,6 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
     return out;
 }
 
-InputError importErrorAtSource(const InputError& e, const NetBoxImport& in, const std::string& baseName)
-{
-    const int line = e.loc().line;
-    for (const auto& [l, from] : in.origins) {
-        if (l != line)
-            continue;
-        // The slot's field back to the device's: its custom field, name, position or type.
-        const std::string& path = e.loc().path;
-        const std::size_t dot = path.rfind('.');
-        const std::string key = dot == std::string::npos ? std::string() : path.substr(dot + 1);
-        static const std::map<std::string, std::string> field = {
-            {"gpu_power_cap", "custom_fields.rdt_gpu_power_cap"},
-            {"utilisation", "custom_fields.rdt_utilisation"},
-            {"failed_fans", "custom_fields.rdt_failed_fans"},
-            {"feed", "custom_fields.rdt_feed"},
-            {"id", "name"},
-            {"ou", "position"},
-            {"part", "device_type.slug"}};
-        SourceLoc at = from;
-        if (const auto it = field.find(key); it != field.end())
-            at.path += "." + it->second;
-        return InputError(at, e.message() + " (line " + std::to_string(line) + " of the design the import would write)");
-    }
-    if (line > 0 && line < in.layoutLine && !baseName.empty())
-        return InputError(SourceLoc{baseName, 0, 0, e.loc().path},
-                          e.message() + " (in what the import takes from the base design; line " +
-                              std::to_string(line) + " of the design it would write)");
-    return InputError(SourceLoc{e.loc().file, e.loc().line, e.loc().column, e.loc().path},
-                      e.message() + " (the design the import would write; not written)");
-}
-
 std::vector<std::string> exportNetBox(const Design& d, const std::string& dir, std::size_t pageSize,
                                       std::vector<std::string>* notes)
 {
@@ -497,10 +466,12 @@ std::vector<std::string> exportNetBox(const Design& d, const std::string& dir, s
                 types.push_back({{"id", typeId[s.part->slug]},
                                  {"slug", s.part->slug},
                                  {"model", s.part->model},
-                                 {"manufacturer", {{"slug", s.part->manufacturer}, {"name", s.part->manufacturer}}},
+                                 {"manufacturer",
+                                  {{"slug", netbox::slugOf(s.part->manufacturer)}, {"name", s.part->manufacturer}}},
                                  {"u_height", s.part->ouHeight}});
             }
             json cf = json::object();
+            const std::string kindName(partKindName(s.part->kind)); // its NetBox role
             if (s.overrides.gpuPowerCapW)
                 cf["rdt_gpu_power_cap"] = *s.overrides.gpuPowerCapW;
             if (s.overrides.utilisation)
@@ -513,6 +484,7 @@ std::vector<std::string> exportNetBox(const Design& d, const std::string& dir, s
                 {{"id", ++deviceId},
                  {"name", s.name},
                  {"device_type", {{"id", typeId[s.part->slug]}, {"slug", s.part->slug}, {"model", s.part->model}}},
+                 {"role", {{"slug", netbox::slugOf(kindName)}, {"name", kindName}}},
                  {"site", site(d.halls[static_cast<std::size_t>(std::max(0, r.hall))].id)},
                  {"location", loc},
                  {"rack", {{"id", rid}, {"name", last(r.id)}}},
@@ -546,6 +518,7 @@ std::vector<std::string> exportNetBox(const Design& d, const std::string& dir, s
             feeds.push_back({{"id", static_cast<long long>(feeds.size()) + 1},
                              {"name", last(r.id) + "-" + f.name},
                              {"rack", {{"id", rid}, {"name", last(r.id)}}},
+                             {"power_panel", {{"name", last(r.id) + "-panel-" + f.name}}}, // NetBox requires one
                              {"type", {{"value", f.name == "A" ? "primary" : "redundant"}}},
                              {"supply", {{"value", "ac"}}},
                              {"phase", {{"value", "three-phase"}}},

@@ -43,6 +43,9 @@ long long refId(const json& j, const char* key);
 /// from the top when `desc_units`, over the rack's `u_height` (`usableOu` when absent); `partOu` is
 /// the part's height. InputError at the device's position (or the rack's field) when it cannot be.
 int openUOf(const Row& rack, const Row& device, double position, int partOu, int usableOu);
+/// A NetBox slug for `name`: lower case letters, digits and hyphens ("Open Compute Project" →
+/// "open-compute-project").
+std::string slugOf(const std::string& name);
 /// A number as rdt writes it in YAML (%.10g).
 std::string number(double v);
 /// `text` as a double-quoted YAML scalar.

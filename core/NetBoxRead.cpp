@@ -2,9 +2,11 @@
 #include <cctype>
 #include <cmath>
 #include <string>
+#include <map>
 #include <set>
 #include <filesystem>
 
+#include "core/NetBox.h"
 #include "core/NetBoxDetail.h"
 #include "core/Yaml.h"
 
@@ -150,7 +152,8 @@ int openUOf(const Row& rack, const Row& device, double position, int partOu, int
         if (!rack.value.contains(key) || rack.value[key].is_null())
             return fallback;
         const json& v = rack.value[key];
-        if (!v.is_number() || !(v.get<double>() >= 1) || v.get<double>() > 1000 || v.get<double>() != std::floor(v.get<double>()))
+        const double x = v.is_number() ? v.get<double>() : NAN;
+        if (!(x >= 1) || x > 1000 || x != std::floor(x))
             fail(rack, key, "rack \"" + rackName + "\": " + key + " is " + v.dump() + "; it is a whole number from 1");
         return v.get<double>();
     };
@@ -164,7 +167,8 @@ int openUOf(const Row& rack, const Row& device, double position, int partOu, int
     }
     if (position != std::floor(position) || !std::isfinite(position))
         fail(device, "position",
-             "device \"" + name + "\" sits at position " + number(position) + ": rdt places parts at whole OpenU from 1");
+             "device \"" + name + "\" sits at position " + number(position) +
+                 ": rdt places parts at whole OpenU from 1");
     // Units from the rack's first, then OpenU from the bottom (the part's lowest unit).
     const double fromStart = position - start;
     const double ou = desc ? height - fromStart - partOu + 1 : fromStart + 1;
@@ -176,4 +180,54 @@ int openUOf(const Row& rack, const Row& device, double position, int partOu, int
     return static_cast<int>(ou);
 }
 
+std::string slugOf(const std::string& name)
+{
+    std::string out;
+    for (const unsigned char c : name) {
+        if (std::isalnum(c) || c == '_')
+            out += static_cast<char>(std::tolower(c));
+        else if (!out.empty() && out.back() != '-')
+            out += '-';
+    }
+    while (!out.empty() && out.back() == '-')
+        out.pop_back();
+    return out;
+}
+
 } // namespace rdt::core::netbox
+
+namespace rdt::core {
+
+InputError importErrorAtSource(const InputError& e, const NetBoxImport& in, const std::string& baseName)
+{
+    const int line = e.loc().line;
+    for (const auto& [l, from] : in.origins) {
+        if (l != line)
+            continue;
+        // The slot's field back to the device's: its custom field, name, position or type.
+        const std::string& path = e.loc().path;
+        const std::size_t dot = path.rfind('.');
+        const std::string key = dot == std::string::npos ? std::string() : path.substr(dot + 1);
+        static const std::map<std::string, std::string> field = {
+            {"gpu_power_cap", "custom_fields.rdt_gpu_power_cap"},
+            {"utilisation", "custom_fields.rdt_utilisation"},
+            {"failed_fans", "custom_fields.rdt_failed_fans"},
+            {"feed", "custom_fields.rdt_feed"},
+            {"id", "name"},
+            {"ou", "position"},
+            {"part", "device_type.slug"}};
+        SourceLoc at = from;
+        if (const auto it = field.find(key); it != field.end())
+            at.path += "." + it->second;
+        return InputError(at,
+                          e.message() + " (line " + std::to_string(line) + " of the design the import would write)");
+    }
+    if (line > 0 && line < in.layoutLine && !baseName.empty())
+        return InputError(SourceLoc{baseName, 0, 0, e.loc().path},
+                          e.message() + " (in what the import takes from the base design; line " +
+                              std::to_string(line) + " of the design it would write)");
+    return InputError(SourceLoc{e.loc().file, e.loc().line, e.loc().column, e.loc().path},
+                      e.message() + " (the design the import would write; not written)");
+}
+
+} // namespace rdt::core

@@ -317,10 +317,20 @@ TEST_CASE("NetBox export: a feed in whole amperes never carries more than the de
     json feeds = json::parse(std::ifstream(dump + "/power-feeds.json"));
     for (json& f : feeds["results"]) {
         CHECK(f["amperage"] == 37);
+        CHECK(f["power_panel"]["name"].get<std::string>().rfind("rack1-panel-", 0) == 0); // NetBox requires one
         CHECK(f["available_power"].get<double>() <= 21640.0);
         f.erase("available_power");
     }
     std::ofstream(dump + "/power-feeds.json") << feeds.dump();
+    // Pages NetBox takes: slugs of lower-case letters, digits and hyphens; every device with a role.
+    const json types = json::parse(std::ifstream(dump + "/device-types.json"));
+    const std::string slugChars = "abcdefghijklmnopqrstuvwxyz0123456789-_";
+    for (const json& ty : types["results"])
+        CHECK(ty["manufacturer"]["slug"].get<std::string>().find_first_not_of(slugChars) == std::string::npos);
+    CHECK(types["results"][0]["manufacturer"]["slug"] == "open-compute-project");
+    const json devices = json::parse(std::ifstream(dump + "/devices.json"));
+    for (const json& dev : devices["results"])
+        CHECK_FALSE(dev["role"]["slug"].get<std::string>().empty());
     REQUIRE(test::runRdt("import netbox " + dump + " -o " + t.path + "/back.yaml --base " + base).code == 0);
     CHECK(feedErrors(t.path + "/back.yaml") == feedErrors(base));
     // A page whose available_power says more than its ratings (edited by hand) is read at the ratings.
@@ -349,8 +359,9 @@ TEST_CASE("NetBox export: a folder holding an earlier export's other pages is re
     const std::string devices = core::readTextFile(dump + "/devices.json");
     const test::Run again = test::runRdt("export netbox " + plain + " -o " + dump);
     CHECK(again.code == 2);
-    CHECK_THAT(again.out, Contains("holds NetBox pages this export would not overwrite (cables.json, power-feeds.json)") &&
-                              Contains("nothing was written"));
+    CHECK_THAT(again.out,
+               Contains("holds NetBox pages this export would not overwrite (cables.json, power-feeds.json)") &&
+                   Contains("nothing was written"));
     CHECK(core::readTextFile(dump + "/devices.json") == devices);
     // More pages of an endpoint than this export writes: refused the same way.
     const std::string paged = t.path + "/paged";
@@ -437,7 +448,8 @@ TEST_CASE("NetBox import: the base design's own catalog folders hold the parts i
     std::string text = core::readTextFile(RDT_SOURCE_DIR "/" + base);
     text.replace(text.find("b200-parts"), 10, "no-such-parts");
     std::ofstream(t.path + "/base.yaml") << text;
-    const test::Run missing = test::runRdt("import netbox " + dump + " -o " + back + " --base " + t.path + "/base.yaml");
+    const test::Run missing =
+        test::runRdt("import netbox " + dump + " -o " + back + " --base " + t.path + "/base.yaml");
     CHECK(missing.code == 2);
     CHECK_THAT(missing.out, Contains("base.yaml:") && Contains("no-such-parts\" not found"));
 }
