@@ -92,6 +92,8 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
         halls.push_back({id, {}});
         return halls.back();
     };
+    std::map<std::string, long long> rowLocation; // site/pod/row → the NetBox location it came from
+    std::set<std::string> deeper;                  // rows whose location has a grandparent
     for (const Row& r : racks) {
         const long long site = refId(r.value, "site");
         if (!siteById.count(site))
@@ -109,7 +111,17 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
                 if (!locById.count(parent))
                     fail(l, "parent", "location \"" + row + "\" has a parent the dump does not hold");
                 pod = str(locById[parent]->value, "slug");
+                // Locations above the parent are not kept: a rack's row is its location, its pod the
+                // parent. Two NetBox locations that would become one row are refused, not merged.
+                if (refId(locById[parent]->value, "parent") >= 0)
+                    deeper.insert(row);
             }
+            const std::string key = siteSlug + "/" + pod + "/" + row;
+            if (const auto [it, fresh] = rowLocation.try_emplace(key, loc); !fresh && it->second != loc)
+                fail(r, "location", "rack \"" + str(r.value, "name") + "\"'s location \"" + row + "\" (id " +
+                                        std::to_string(loc) + ") and location id " + std::to_string(it->second) +
+                                        " would both be row " + key + " (rdt keeps a rack's location and its "
+                                        "parent): give them distinct slugs");
         }
         std::string type = str(r.value.value("rack_type", json::object()), "slug");
         if (type.empty())
@@ -281,6 +293,8 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
         rackOut[rack].slotFrom.push_back(d.loc);
         ++out.devices;
     }
+    for (const std::string& row : deeper)
+        out.notes.push_back("row " + row + ": its location's parent is its pod; the locations above are not kept");
     if (!leftOut.empty()) {
         std::string list;
         for (std::size_t i = 0; i < leftOut.size() && i < 10; ++i)

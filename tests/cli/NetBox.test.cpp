@@ -453,3 +453,57 @@ TEST_CASE("NetBox import: the base design's own catalog folders hold the parts i
     CHECK(missing.code == 2);
     CHECK_THAT(missing.out, Contains("base.yaml:") && Contains("no-such-parts\" not found"));
 }
+
+TEST_CASE("NetBox import: two locations that would become one row are refused, not merged", "[cli][netbox]")
+{
+    // cage1 → pod1 → row1 and cage2 → pod1 → row1 are different places in NetBox; rdt keeps a rack's
+    // location (its row) and the parent (its pod), so their racks were merged into one row, silently
+    // (trust trial, 2026-12-07).
+    test::TempDir t;
+    // single-rack without its port-to-port link, which names its chassis by their hall/row path.
+    std::string text = core::readTextFile(RDT_SOURCE_DIR "/data/designs/single-rack.yaml");
+    const std::size_t portLink = text.find("  # One port-to-port link");
+    REQUIRE(portLink != std::string::npos);
+    text.erase(portLink);
+    const std::string base = t.path + "/base.yaml", dump = t.path + "/dump";
+    std::ofstream(base) << text;
+    REQUIRE(test::runRdt("export netbox " + base + " -o " + dump).code == 0);
+    json locations = json::parse(std::ifstream(dump + "/locations.json"));
+    json racks = json::parse(std::ifstream(dump + "/racks.json"));
+    const json site = locations["results"][0]["site"];
+    const auto place = [&](long long id, const std::string& slug, long long parent) {
+        locations["results"].push_back({{"id", id},
+                                        {"name", slug},
+                                        {"slug", slug},
+                                        {"site", site},
+                                        {"parent", parent > 0 ? json{{"id", parent}} : json(nullptr)}});
+    };
+    locations["results"] = json::array();
+    place(10, "cage1", 0);
+    place(11, "pod1", 10);
+    place(12, "row1", 11);
+    place(20, "cage2", 0);
+    place(21, "pod1", 20);
+    place(22, "row1", 21);
+    locations["count"] = locations["results"].size();
+    json second = racks["results"][0];
+    second["id"] = 2;
+    second["name"] = "rack2";
+    second["location"] = {{"id", 22}, {"slug", "row1"}};
+    racks["results"][0]["location"] = {{"id", 12}, {"slug", "row1"}};
+    racks["results"].push_back(second);
+    racks["count"] = 2;
+    std::ofstream(dump + "/locations.json") << locations.dump();
+    std::ofstream(dump + "/racks.json") << racks.dump();
+    const test::Run merged = test::runRdt("import netbox " + dump + " -o " + t.path + "/m.yaml --base " + base);
+    CHECK(merged.code == 2);
+    CHECK_THAT(merged.out, Contains("racks.json: results[1].location") && Contains("would both be row lab/pod1/row1"));
+    // Distinct slugs: two rows, and the levels above the pod are said to be dropped.
+    locations["results"][5]["slug"] = "row2";
+    std::ofstream(dump + "/locations.json") << locations.dump();
+    const test::Run two = test::runRdt("import netbox " + dump + " -o " + t.path + "/two.yaml --base " + base);
+    INFO(two.out);
+    REQUIRE(two.code == 0);
+    CHECK_THAT(two.out, Contains("row row1: its location's parent is its pod; the locations above are not kept"));
+    CHECK_THAT(core::readTextFile(t.path + "/two.yaml"), Contains("id: \"row2\""));
+}
