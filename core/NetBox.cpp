@@ -62,6 +62,7 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
     for (const Row& d : devices)
         deviceById[idOf(d.value)] = &d;
     const CableSummary cab = readCables(dir, deviceById);
+    out.notes = heightNotes(dir, catalog);
     // hall → pod → row → rack → slots, in the dump's order.
     struct RackOut {
         std::string name, type;

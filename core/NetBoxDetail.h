@@ -46,6 +46,9 @@ int openUOf(const Row& rack, const Row& device, double position, int partOu, int
 /// A NetBox slug for `name`: lower case letters, digits and hyphens ("Open Compute Project" →
 /// "open-compute-project").
 std::string slugOf(const std::string& name);
+/// Device types (`device-types.json`, when there) whose `u_height` differs from their catalog part's
+/// height: one note each (the part is placed at the catalog's height).
+std::vector<std::string> heightNotes(const std::string& dir, const Catalog& catalog);
 /// A number as rdt writes it in YAML (%.10g).
 std::string number(double v);
 /// `text` as a double-quoted YAML scalar.

@@ -77,7 +77,10 @@ std::vector<Row> readEndpoint(const std::string& dir, const std::string& endpoin
     if (count >= 0 && static_cast<long long>(rows.size()) != count)
         throw InputError(SourceLoc{files.front(), 0, 0, "count"},
                          endpoint + ": " + std::to_string(rows.size()) + " results in " + std::to_string(files.size()) +
-                             " pages, but the answer's count is " + std::to_string(count) + " (a page is missing)");
+                             " pages, but the answer's count is " + std::to_string(count) +
+                             (static_cast<long long>(rows.size()) < count
+                                  ? " (a page is missing)"
+                                  : " (more results than NetBox answered: a page written twice, or another export's)"));
     return rows;
 }
 
@@ -165,6 +168,10 @@ int openUOf(const Row& rack, const Row& device, double position, int partOu, int
                                          "; it is true or false");
         desc = rack.value["desc_units"].get<bool>();
     }
+    if (!(position <= 1000)) // past any rack (and past what an int holds)
+        fail(device, "position",
+             "device \"" + name + "\" sits at position " + number(position) +
+                 ", beyond any rack's units (at most 1000)");
     if (position != std::floor(position) || !std::isfinite(position))
         fail(device, "position",
              "device \"" + name + "\" sits at position " + number(position) +
@@ -192,6 +199,20 @@ std::string slugOf(const std::string& name)
     while (!out.empty() && out.back() == '-')
         out.pop_back();
     return out;
+}
+
+std::vector<std::string> heightNotes(const std::string& dir, const Catalog& catalog)
+{
+    std::vector<std::string> notes;
+    for (const Row& t : readEndpoint(dir, "device-types", false)) {
+        const Part* p = catalog.find(str(t.value, "slug"));
+        const json& h = t.value.contains("u_height") ? t.value["u_height"] : json();
+        if (p && h.is_number() && h.get<double>() != p->ouHeight)
+            notes.push_back("device type " + p->slug + " is " + number(h.get<double>()) + " U in NetBox and " +
+                            std::to_string(p->ouHeight) + " OU in the catalog: placed at the catalog's height (" +
+                            t.loc.file + ": " + t.loc.path + ".u_height)");
+    }
+    return notes;
 }
 
 } // namespace rdt::core::netbox

@@ -100,6 +100,10 @@ TEST_CASE("NetBox import: per-device overrides, unplaced devices listed, bad dum
     std::ofstream(dump + "/devices.json") << shortPage.dump();
     CHECK_THAT(test::runRdt("import netbox " + dump + " -o " + t.path + "/c.yaml").out,
                Contains("devices.json") && Contains("a page is missing"));
+    shortPage["count"] = 3; // fewer than the page holds: not a missing page
+    std::ofstream(dump + "/devices.json") << shortPage.dump();
+    CHECK_THAT(test::runRdt("import netbox " + dump + " -o " + t.path + "/c.yaml").out,
+               Contains("devices.json") && Contains("more results than NetBox answered"));
     // A rack without a type, a device between OpenU, and a file that is not JSON.
     std::ofstream(dump + "/devices.json") << dev.dump();
     json racks = json::parse(std::ifstream(dump + "/racks.json"));
@@ -430,6 +434,19 @@ TEST_CASE("NetBox import: a rack's starting_unit and descending units place devi
     const test::Run bad = importWith("bad", [](json& rack, json&) { rack["starting_unit"] = "ten"; });
     CHECK(bad.code == 2);
     CHECK_THAT(bad.out, Contains("racks.json: results[0].starting_unit"));
+    // A position past any rack says so (it read "is not a whole number").
+    const test::Run far = importWith("far", [](json&, json& d) { d["results"][0]["position"] = 123456789012345.0; });
+    CHECK(far.code == 2);
+    CHECK_THAT(far.out, Contains("results[0].position") && Contains("beyond any rack's units"));
+    // NetBox's height of a device type that is not the catalog's is noted (it was taken silently).
+    json tall = types;
+    for (json& ty : tall["results"])
+        if (ty["slug"] == "meta-grand-teton-h100")
+            ty["u_height"] = 2;
+    std::ofstream(dump + "/device-types.json") << tall.dump();
+    const test::Run noted = test::runRdt("import netbox " + dump + " -o " + t.path + "/tall.yaml --base " + base);
+    CHECK(noted.code == 0);
+    CHECK_THAT(noted.out, Contains("device type meta-grand-teton-h100 is 2 U in NetBox and 8 OU in the catalog"));
 }
 
 TEST_CASE("NetBox import: the base design's own catalog folders hold the parts its devices name", "[cli][netbox]")
