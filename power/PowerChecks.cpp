@@ -131,9 +131,10 @@ void checkFeedCapacity(core::CheckContext& ctx)
             for (const core::RackFeed& d : rack.feeds)
                 decl = d.name == f.name ? &d : decl;
             ctx.report(rack.id,
-                       "feed " + f.name + " carries " + formatQuantity(f.worstW, Dimension::Power) +
+                       "feed " + f.name + " carries " + formatQuantityBeside(f.worstW, f.availableW, Dimension::Power) +
                            (otherLost ? " with the other feed lost" : "") + ", more than the " +
-                           formatQuantity(f.availableW, Dimension::Power) + " its circuit may carry" +
+                           formatQuantityBeside(f.availableW, f.worstW, Dimension::Power) +
+                           " its circuit may carry" +
                            (decl && !decl->source.empty() ? " (" + decl->source + ")" : "") + capAdvice(r, {}),
                        f.worstW / 1e3, f.availableW / 1e3, "kW", decl ? decl->loc : rack.loc);
         }

@@ -251,6 +251,16 @@ TEST_CASE("failure cases: a feed circuit over its rating only with a feed lost l
     CHECK(feed->racksLimited == 1);
     CHECK(feed->lowestCapW == Approx(ruleCap).margin(0.5));
     CHECK(feed->clockRatio < 1.0);
+    // Just over, the message prints the two figures until they differ (both read "21.7 kW" and
+    // "22.1 kW ... more than the 22.1 kW" in a trial, 2026-12-07).
+    const analysis::RunResult close = runFeeds("21.651 kW");
+    bool said = false;
+    for (const core::Violation& v : close.violations)
+        if (v.rule == "power.feed.capacity") {
+            CHECK_THAT(v.message, Catch::Contains("carries 21.653 kW with the other feed lost, more than the 21.651 kW"));
+            said = true;
+        }
+    CHECK(said);
     // Just under: 21.7 kW carries the 21.65 kW, nothing is limited.
     const analysis::RunResult under = runFeeds("21.7 kW");
     REQUIRE(under.power);
