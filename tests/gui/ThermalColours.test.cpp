@@ -78,9 +78,9 @@ TEST_CASE("the Thermal panel colours a junction over its limit, its margin, and 
             else
                 CHECK((tj != kRed && tj != kAmber));
             CHECK((t->item(row, 10)->foreground().color() == kRed) == over); // the margin to the maximum
-            if (over) { // 87.03 against 87: the figures show its side, never "87.0" and "-0.0"
-                CHECK(t->item(row, 8)->text() == "87.03");
-                CHECK(t->item(row, 10)->text() == "-0.03");
+            if (over) { // 87.02 against 87: the figures show its side, never "87.0" and "-0.0"
+                CHECK(t->item(row, 8)->text() == "87.02");
+                CHECK(t->item(row, 10)->text() == "-0.02");
             }
             (over ? overJunction : underJunction)++;
         }
@@ -90,8 +90,8 @@ TEST_CASE("the Thermal panel colours a junction over its limit, its margin, and 
         CHECK((rows->item(0, 3)->foreground().color() == kAmber) == rci);
         rciRows += rci ? 1 : 0;
         if (std::string(supply) == "41 degC") {
-            // gt0 at 87.03 degC: the headline gives the figures that show its side of the limit.
-            CHECK(f.window->thermal()->headline().contains("87.03 degC GPU junction (-0.025 K to its limit)"));
+            // gt0 at 87.02 degC: the headline gives the figures that show its side of the limit.
+            CHECK(f.window->thermal()->headline().contains("87.02 degC GPU junction (-0.023 K to its limit)"));
         }
     }
     CHECK(overJunction == 1); // gt0 at 41 degC; gt1 (capped at 600 W) under it, and both at 27 degC
