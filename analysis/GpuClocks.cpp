@@ -218,7 +218,7 @@ std::vector<FailureCase> failureCases(const core::Design& d, const power::PowerR
         bool applies = false;
         for (std::size_t ri = 0; ri < caps.size() && ri < power.racks.size(); ++ri) {
             const power::RackPower& r = power.racks[ri];
-            applies = applies || k.applies(r);
+            applies = applies || k.applies(r) || (k.stops && k.stops(r));
             if (k.notJudged && k.notJudged(r)) {
                 c.racksNotJudged += 1;
                 continue;

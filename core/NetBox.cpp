@@ -115,7 +115,7 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
                 // Locations above the parent are not kept: a rack's row is its location, its pod the
                 // parent. Two NetBox locations that would become one row are refused, not merged.
                 if (refId(locById[parent]->value, "parent") >= 0)
-                    deeper.insert(row);
+                    deeper.insert(siteSlug + "/" + pod + "/" + row);
             }
             const std::string key = siteSlug + "/" + pod + "/" + row;
             if (const auto [it, fresh] = rowLocation.try_emplace(key, loc); !fresh && it->second != loc)

@@ -166,7 +166,9 @@ CableSummary readCables(const std::string& dir, const std::map<long long, const 
             std::string how;
             // NetBox computes available_power from the ratings on save: a page holding both that
             // disagree (edited by hand) is read at the lower, and says so.
-            const bool rated = fv.contains("voltage") && fv.contains("amperage") && fv.contains("max_utilization");
+            bool rated = true;
+            for (const char* k : {"voltage", "amperage", "max_utilization"})
+                rated = rated && fv.contains(k) && fv[k].is_number();
             if (fv.contains("available_power") && fv["available_power"].is_number()) {
                 available = fv["available_power"].get<double>();
                 how = "available_power";
@@ -275,11 +277,13 @@ FeedRating feedRating(double declaredW, const SourceLoc& loc, const std::string&
 
 void refuseStalePages(const std::string& dir, const std::vector<std::string>& files)
 {
-    const std::set<std::string> mine(files.begin(), files.end());
+    std::set<std::string> mine; // by name: "-o out/" writes out//sites.json, which lists as out/sites.json
+    for (const std::string& f : files)
+        mine.insert(std::filesystem::path(f).filename().string());
     std::vector<std::string> stale;
     for (const auto& e : std::filesystem::directory_iterator(dir)) {
         const std::string name = e.path().filename().string();
-        if (e.path().extension() != ".json" || mine.count(e.path().string()))
+        if (e.path().extension() != ".json" || mine.count(name))
             continue;
         for (const char* ep : {"sites", "locations", "racks", "device-types", "devices", "power-feeds", "cables"})
             if (name == std::string(ep) + ".json" || name.rfind(std::string(ep) + "-", 0) == 0)

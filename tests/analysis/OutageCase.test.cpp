@@ -313,4 +313,14 @@ TEST_CASE("failure cases: with a shelf lost a rack of one shelf stops beside rac
     REQUIRE(kept);
     CHECK(kept->racksLimited == 0);
     CHECK(kept->sustainedPflops16 == Approx(two.throughput->sustainedPflops16));
+    // Every rack on one shelf (tight-rack): the case is there, and nothing runs (it was left out).
+    analysis::RunOptions o;
+    o.designPath = RDT_SOURCE_DIR "/data/designs/tight-rack.yaml";
+    core::Progress quiet;
+    const analysis::RunResult tight = analysis::run(o, quiet);
+    REQUIRE(tight.power->racks.at(0).shelves.size() == 1);
+    const analysis::FailureCase* all = failureCase(tight, "shelf lost");
+    REQUIRE(all);
+    CHECK(all->racksUnfeedable == 1);
+    CHECK(all->sustainedPflops16 == 0.0);
 }

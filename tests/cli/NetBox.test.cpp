@@ -359,7 +359,8 @@ TEST_CASE("NetBox export: a folder holding an earlier export's other pages is re
     design.replace(design.find(type), type.size(), type + "              feeds: {A: 30 kW, B: 30 kW}\n");
     std::ofstream(fed) << design;
     REQUIRE(test::runRdt("export netbox " + fed + " -o " + dump).code == 0);
-    REQUIRE(test::runRdt("export netbox " + fed + " -o " + dump).code == 0); // the same pages: replaced
+    // The same pages: replaced, the folder named with or without its trailing slash.
+    REQUIRE(test::runRdt("export netbox " + fed + " -o " + dump + "/").code == 0);
     const std::string devices = core::readTextFile(dump + "/devices.json");
     const test::Run again = test::runRdt("export netbox " + plain + " -o " + dump);
     CHECK(again.code == 2);
@@ -521,6 +522,6 @@ TEST_CASE("NetBox import: two locations that would become one row are refused, n
     const test::Run two = test::runRdt("import netbox " + dump + " -o " + t.path + "/two.yaml --base " + base);
     INFO(two.out);
     REQUIRE(two.code == 0);
-    CHECK_THAT(two.out, Contains("row row1: its location's parent is its pod; the locations above are not kept"));
+    CHECK_THAT(two.out, Contains("row lab/pod1/row1: its location's parent is its pod; the locations above are not kept"));
     CHECK_THAT(core::readTextFile(t.path + "/two.yaml"), Contains("id: \"row2\""));
 }
