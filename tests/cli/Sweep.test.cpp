@@ -219,6 +219,9 @@ TEST_CASE("sweep file: counts as numbers, power in W as the report has it", "[cl
     CHECK_FALSE(s.numeric[static_cast<std::size_t>(feed)]); // words stay words
     CHECK(s.units[static_cast<std::size_t>(it)] == "W");
     CHECK(s.units[static_cast<std::size_t>(ac)] == "W");
+    // Spelled as the report spells it (the sweep wrote "PFLOPS", the report "PFLOP/s": trial, 2026-12-07).
+    REQUIRE(s.column("sustained_pflops_bf16") >= 0);
+    CHECK(s.units[static_cast<std::size_t>(s.column("sustained_pflops_bf16"))] == "PFLOP/s");
     // Variant 0 is the design as written: its IT load is rdt check's it_load_W (21.1 kW at nameplate:
     // 2 Grand Tetons, one capped at 600 W, and a Minipack2), to the bit.
     const json c = json::parse(test::runRdt("check data/designs/single-rack.yaml --json", false).out);
