@@ -176,6 +176,10 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
                                static_cast<int>(catalog.find(in.type)->value("usable_ou", 44)));
         if (name.empty())
             fail(d, "name", "a racked device needs a name (it becomes the slot's id)");
+        if (std::any_of(name.begin(), name.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; }))
+            fail(d, "name",
+                 "device " + core::clipped(json(name).dump()) +
+                     " has a control character (a line break or tab) in its name, which becomes the slot's id");
         // A supply (power or battery shelf, CDU) that is not live adds no capacity: left out and
         // listed. Any other part is placed whatever its status: a load counts (until 2026-12-07
         // offline, failed and decommissioning shelves were imported as capacity).

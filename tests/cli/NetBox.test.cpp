@@ -292,6 +292,13 @@ TEST_CASE("NetBox import: a custom field or position that is not a number is ref
             CHECK_THAT(core::readTextFile(out), Contains("id: \"gt1\", gpu_power_cap: 600 W"));
         }
     }
+    // A line break in a device's name became a space in the slot's id, silently (trial, 2026-12-07).
+    json broken = dev;
+    broken["results"][gt1]["name"] = "gt\n1";
+    std::ofstream(dump + "/devices.json") << broken.dump();
+    const test::Run named = test::runRdt("import netbox " + dump + " -o " + t.path + "/n.yaml");
+    CHECK(named.code == 2);
+    CHECK_THAT(named.out, Contains(at + ".name") && Contains("\"gt\\n1\" has a control character"));
 }
 
 TEST_CASE("NetBox export: a feed in whole amperes never carries more than the design declared", "[cli][netbox][power]")
@@ -522,6 +529,7 @@ TEST_CASE("NetBox import: two locations that would become one row are refused, n
     const test::Run two = test::runRdt("import netbox " + dump + " -o " + t.path + "/two.yaml --base " + base);
     INFO(two.out);
     REQUIRE(two.code == 0);
-    CHECK_THAT(two.out, Contains("row lab/pod1/row1: its location's parent is its pod; the locations above are not kept"));
+    CHECK_THAT(two.out,
+               Contains("row lab/pod1/row1: its location's parent is its pod; the locations above are not kept"));
     CHECK_THAT(core::readTextFile(t.path + "/two.yaml"), Contains("id: \"row2\""));
 }
