@@ -93,8 +93,15 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
         halls.push_back({id, {}});
         return halls.back();
     };
-    std::map<std::string, long long> rowLocation; // site/pod/row → the NetBox location it came from
+    std::map<std::string, long long> rowLocation; // "row site/pod/row", "pod site/pod" → its location
     std::set<std::string> deeper;                  // rows whose location has a grandparent
+    const auto sameLocation = [&](const Row& r, const std::string& what, long long loc) {
+        if (const auto [it, fresh] = rowLocation.try_emplace(what, loc); !fresh && it->second != loc)
+            fail(r, "location", "rack \"" + str(r.value, "name") + "\": NetBox location id " + std::to_string(loc) +
+                                    " and " + (it->second < 0 ? "racks without a location" : "location id " +
+                                    std::to_string(it->second)) + " would both be " + what +
+                                    " (rdt keeps a rack's location and its parent): give them distinct slugs");
+    };
     for (const Row& r : racks) {
         const long long site = refId(r.value, "site");
         if (!siteById.count(site))
@@ -113,17 +120,13 @@ NetBoxImport importNetBox(const std::string& dir, const Catalog& catalog, const 
                     fail(l, "parent", "location \"" + row + "\" has a parent the dump does not hold");
                 pod = str(locById[parent]->value, "slug");
                 // Locations above the parent are not kept: a rack's row is its location, its pod the
-                // parent. Two NetBox locations that would become one row are refused, not merged.
+                // parent. Two NetBox locations that would become one row or pod are refused, not merged.
                 if (refId(locById[parent]->value, "parent") >= 0)
                     deeper.insert(siteSlug + "/" + pod + "/" + row);
+                sameLocation(r, "pod " + siteSlug + "/" + pod, parent);
             }
-            const std::string key = siteSlug + "/" + pod + "/" + row;
-            if (const auto [it, fresh] = rowLocation.try_emplace(key, loc); !fresh && it->second != loc)
-                fail(r, "location", "rack \"" + str(r.value, "name") + "\"'s location \"" + row + "\" (id " +
-                                        std::to_string(loc) + ") and location id " + std::to_string(it->second) +
-                                        " would both be row " + key + " (rdt keeps a rack's location and its "
-                                        "parent): give them distinct slugs");
         }
+        sameLocation(r, "row " + siteSlug + "/" + pod + "/" + row, loc); // -1: the racks without a location
         std::string type = str(r.value.value("rack_type", json::object()), "slug");
         if (type.empty())
             type = str(r.value.value("custom_fields", json::object()), "rdt_rack_type");

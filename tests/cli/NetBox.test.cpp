@@ -520,16 +520,33 @@ TEST_CASE("NetBox import: two locations that would become one row are refused, n
     racks["count"] = 2;
     std::ofstream(dump + "/locations.json") << locations.dump();
     std::ofstream(dump + "/racks.json") << racks.dump();
-    const test::Run merged = test::runRdt("import netbox " + dump + " -o " + t.path + "/m.yaml --base " + base);
+    const auto importAs = [&](const std::string& name) {
+        std::ofstream(dump + "/locations.json") << locations.dump();
+        return test::runRdt("import netbox " + dump + " -o " + t.path + "/" + name + ".yaml --base " + base);
+    };
+    // The two pod1 locations would be one pod.
+    const test::Run merged = importAs("m");
     CHECK(merged.code == 2);
-    CHECK_THAT(merged.out, Contains("racks.json: results[1].location") && Contains("would both be row lab/pod1/row1"));
-    // Distinct slugs: two rows, and the levels above the pod are said to be dropped.
-    locations["results"][5]["slug"] = "row2";
-    std::ofstream(dump + "/locations.json") << locations.dump();
-    const test::Run two = test::runRdt("import netbox " + dump + " -o " + t.path + "/two.yaml --base " + base);
+    CHECK_THAT(merged.out, Contains("racks.json: results[1].location") && Contains("would both be pod lab/pod1"));
+    // Distinct pods: two rows of two pods, and the levels above the pods are said to be dropped.
+    locations["results"][4]["slug"] = "pod2";
+    const test::Run two = importAs("two");
     INFO(two.out);
     REQUIRE(two.code == 0);
     CHECK_THAT(two.out,
                Contains("row lab/pod1/row1: its location's parent is its pod; the locations above are not kept"));
-    CHECK_THAT(core::readTextFile(t.path + "/two.yaml"), Contains("id: \"row2\""));
+    CHECK_THAT(core::readTextFile(t.path + "/two.yaml"), Contains("id: \"pod2\""));
+    // Two row1 locations under one pod would be one row.
+    locations["results"][5]["parent"] = {{"id", 11}};
+    const test::Run rows = importAs("rows");
+    CHECK(rows.code == 2);
+    CHECK_THAT(rows.out, Contains("racks.json: results[1].location") && Contains("would both be row lab/pod1/row1"));
+    // A location slugged "racks" beside racks that have none: the same row, refused.
+    locations["results"][5]["parent"] = nullptr;
+    locations["results"][5]["slug"] = "racks";
+    racks["results"][0].erase("location");
+    std::ofstream(dump + "/racks.json") << racks.dump();
+    const test::Run bare = importAs("bare");
+    CHECK(bare.code == 2);
+    CHECK_THAT(bare.out, Contains("racks without a location would both be row lab//racks"));
 }
