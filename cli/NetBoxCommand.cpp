@@ -1,6 +1,4 @@
 #include <cstdio>
-#include <filesystem>
-#include <memory>
 
 #include "analysis/Pipeline.h"
 #include "cli/Guarded.h"
@@ -15,22 +13,10 @@ int runNetBoxImport(const std::string& dump, const std::string& output, const st
 {
     return guarded([&] {
         const std::string catalogDir = analysis::dataDir() + "/catalog";
-        auto catalog = core::loadShippedCatalog(catalogDir);
         const std::string baseText = base.empty() ? std::string() : core::readTextFile(base);
         // The base's own catalog folders hold parts its device types may name.
-        if (!baseText.empty())
-            if (const auto extra = core::Cursor::parse(baseText, base).find("catalog")) {
-                auto withExtra = std::make_shared<core::Catalog>();
-                withExtra->loadDirectory(catalogDir);
-                for (const core::Cursor& p : extra->elements()) {
-                    const std::filesystem::path folder = std::filesystem::path(base).parent_path() / p.str();
-                    if (!std::filesystem::is_directory(folder))
-                        p.fail("catalog folder \"" + folder.string() + "\" not found");
-                    withExtra->loadDirectory(folder.string());
-                }
-                withExtra->resolve();
-                catalog = withExtra;
-            }
+        const auto catalog = baseText.empty() ? core::loadShippedCatalog(catalogDir)
+                                              : core::loadDesignCatalog(baseText, base, catalogDir, nullptr);
         const core::NetBoxImport in = core::importNetBox(dump, *catalog, baseText, base);
         // The written design must load: check it before it replaces anything.
         try {

@@ -359,5 +359,9 @@ Design loadDesignText(const std::string& text, const std::string& fileName, cons
                       std::shared_ptr<const Catalog> shipped);
 /// The catalog at `catalogDir`, loaded and resolved.
 std::shared_ptr<const Catalog> loadShippedCatalog(const std::string& catalogDir);
+/// The catalog a design's text names: `shipped` (the one at `catalogDir`) plus its `catalog:`
+/// folders, relative to `fileName`; InputError at the key of a folder that is not there.
+std::shared_ptr<const Catalog> loadDesignCatalog(const std::string& text, const std::string& fileName,
+                                                 const std::string& catalogDir, std::shared_ptr<const Catalog> shipped);
 
 } // namespace rdt::core

@@ -199,6 +199,12 @@ std::shared_ptr<const Catalog> loadCatalogs(const Cursor& doc, const std::string
 
 } // namespace
 
+std::shared_ptr<const Catalog> loadDesignCatalog(const std::string& text, const std::string& fileName,
+                                                 const std::string& catalogDir, std::shared_ptr<const Catalog> shipped)
+{
+    return loadCatalogs(Cursor::parse(text, fileName), fileName, catalogDir, std::move(shipped));
+}
+
 int portsPerInstance(const LinkEnd& end, const Part& part)
 {
     if (end.count > 0)

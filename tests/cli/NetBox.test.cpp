@@ -38,6 +38,15 @@ json verdicts(const std::string& design)
     return out;
 }
 
+/// single-rack.yaml with `feeds:` declared on its rack (e.g. "{A: 30 kW, B: 30 kW}").
+std::string singleRackWithFeeds(const std::string& feeds)
+{
+    std::string design = core::readTextFile(RDT_SOURCE_DIR "/data/designs/single-rack.yaml");
+    const std::string type = "              rack_type: orv3-hpr\n";
+    design.replace(design.find(type), type.size(), type + "              feeds: " + feeds + "\n");
+    return design;
+}
+
 } // namespace
 
 TEST_CASE("NetBox export and import round-trip the 24k example with the same verdicts", "[cli][netbox]")
@@ -129,11 +138,8 @@ TEST_CASE("NetBox import: power feeds letter the shelves and cap their rack, cab
 {
     test::TempDir t;
     // The single rack with its two feeds declared, exported: power-feeds.json and the shelves' cables.
-    std::string design = core::readTextFile(RDT_SOURCE_DIR "/data/designs/single-rack.yaml");
-    const std::string type = "              rack_type: orv3-hpr\n";
-    design.replace(design.find(type), type.size(), type + "              feeds: {A: 30 kW, B: 30 kW}\n");
     const std::string base = t.path + "/base.yaml", dump = t.path + "/dump";
-    std::ofstream(base) << design;
+    std::ofstream(base) << singleRackWithFeeds("{A: 30 kW, B: 30 kW}");
     REQUIRE(test::runRdt("export netbox " + base + " -o " + dump).code == 0);
     REQUIRE(std::filesystem::exists(dump + "/power-feeds.json"));
     const test::Run back = test::runRdt("import netbox " + dump + " -o " + t.path + "/back.yaml --base " + base);
@@ -308,11 +314,8 @@ TEST_CASE("NetBox export: a feed in whole amperes never carries more than the de
     // recomputes available_power from the ratings on save, gave the feed back at 21.85 kW: the check
     // passed after a round trip (trust trial, 2026-12-07). Now 37 A (21.28 kW), said at export.
     test::TempDir t;
-    std::string design = core::readTextFile(RDT_SOURCE_DIR "/data/designs/single-rack.yaml");
-    const std::string type = "              rack_type: orv3-hpr\n";
-    design.replace(design.find(type), type.size(), type + "              feeds: {A: 21.64 kW, B: 21.64 kW}\n");
     const std::string base = t.path + "/base.yaml", dump = t.path + "/dump";
-    std::ofstream(base) << design;
+    std::ofstream(base) << singleRackWithFeeds("{A: 21.64 kW, B: 21.64 kW}");
     const auto feedErrors = [](const std::string& path) {
         const json v = verdicts(path);
         int n = 0;
@@ -359,12 +362,9 @@ TEST_CASE("NetBox export: a folder holding an earlier export's other pages is re
     // Exporting a design without feeds over one with them left power-feeds.json and cables.json,
     // which the import then read: feeds came back, 4 errors became 6 (trust trial, 2026-12-07).
     test::TempDir t;
-    std::string design = core::readTextFile(RDT_SOURCE_DIR "/data/designs/single-rack.yaml");
-    const std::string type = "              rack_type: orv3-hpr\n";
     const std::string plain = t.path + "/plain.yaml", fed = t.path + "/fed.yaml", dump = t.path + "/dump";
-    std::ofstream(plain) << design;
-    design.replace(design.find(type), type.size(), type + "              feeds: {A: 30 kW, B: 30 kW}\n");
-    std::ofstream(fed) << design;
+    std::ofstream(plain) << core::readTextFile(RDT_SOURCE_DIR "/data/designs/single-rack.yaml");
+    std::ofstream(fed) << singleRackWithFeeds("{A: 30 kW, B: 30 kW}");
     REQUIRE(test::runRdt("export netbox " + fed + " -o " + dump).code == 0);
     // The same pages: replaced, the folder named with or without its trailing slash.
     REQUIRE(test::runRdt("export netbox " + fed + " -o " + dump + "/").code == 0);
