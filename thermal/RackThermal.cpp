@@ -260,11 +260,15 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
         return shelfLoss.at(busW);
     };
     // The fanless parts (switches, the shelves' conversion loss) take their air from the cold aisle, as
-    // the rack's draw counts it (drawM3s); the chassis take theirs from the front plenum. The rear plenum
-    // mixes both, so the rack's exhaust carries exactly its heat over the air it draws.
+    // the rack's draw counts it (drawM3s); the chassis take theirs from the front plenum. Each plenum's
+    // temperature is the mix of the air flowing into it, whichever way each branch runs: the rear mixes
+    // the chassis' exhaust, the fanless parts' air, front air leaking back and hot-aisle air pushed in
+    // through the rear door; the front mixes supply, recirculated hot air, rear air leaking forward and
+    // rear air drawn back through a chassis whose fans stopped (its neighbours' fans pull it). All the
+    // rack's heat enters the rear, so its exhaust carries exactly its heat over the air it draws.
     auto temperatures = [&](const NetworkResult& n, std::vector<double>& flows, double& front, double& rear) {
         flows.assign(cs.size(), 0.0);
-        double heat = otherHeat, flowOther = otherFlow, flowChassis = 0;
+        double heat = otherHeat, flowOther = otherFlow, forward = 0, back = 0;
         for (double w : shelfLosses()) {
             heat += w;
             flowOther += w / (rhoCp * prm.otherDeltaTK);
@@ -273,21 +277,23 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
             for (int b : n.fanBranches[c])
                 flows[c] += n.sol.flow[static_cast<std::size_t>(b)];
             heat += cs[c].heatW * cs[c].airShare;
-            flowChassis += flows[c];
+            (flows[c] > 0 ? forward : back) += std::fabs(flows[c]);
         }
-        const double qDoor = std::max(0.0, n.sol.flow[static_cast<std::size_t>(n.frontDoor)]);
-        const double qRec = std::max(0.0, n.sol.flow[static_cast<std::size_t>(n.recirc)]);
-        const double qLeak = n.leak >= 0 ? std::max(0.0, n.sol.flow[static_cast<std::size_t>(n.leak)]) : 0.0;
-        // Rear plenum: rear = share·front + lift, the chassis' air arriving at the front plenum's
-        // temperature and the fanless parts' at the cold aisle's, all of it heated by the rack's heat.
-        const double total = flowChassis + flowOther;
-        const double share = total > 0 ? flowChassis / total : 0.0;
-        const double lift = total > 0 ? (flowOther * air.coldAisleK + heat / rhoCp) / total : 0.0;
-        // Front plenum: supply and recirculated hot air, plus rear air leaking forward:
-        // front·(qDoor + qRec + qLeak) = qDoor·T_cold + qRec·T_hot + qLeak·rear.
-        const double mass = qDoor + qRec + qLeak * (1.0 - share);
+        auto flow = [&](int branch) { return branch >= 0 ? n.sol.flow[static_cast<std::size_t>(branch)] : 0.0; };
+        const double door = flow(n.frontDoor), rec = flow(n.recirc), leak = flow(n.leak), exhaust = flow(n.rearDoor);
+        const double qDoor = std::max(0.0, door), qRec = std::max(0.0, rec);
+        const double toFront = std::max(0.0, leak) + back;    // rear air into the front plenum
+        const double toRear = forward + std::max(0.0, -leak); // front air into the rear plenum
+        const double hotIn = std::max(0.0, -exhaust);         // hot-aisle air pushed in at the rear
+        // Rear plenum: rear = share·front + lift.
+        const double total = toRear + flowOther + hotIn;
+        const double share = total > 0 ? toRear / total : 0.0;
+        const double lift =
+            total > 0 ? (flowOther * air.coldAisleK + hotIn * air.hotAisleK + heat / rhoCp) / total : 0.0;
+        // Front plenum: front·(qDoor + qRec + toFront) = qDoor·T_cold + qRec·T_hot + toFront·rear.
+        const double mass = qDoor + qRec + toFront * (1.0 - share);
         front = qDoor + qRec > 0 && mass > 0
-                    ? (qDoor * air.coldAisleK + qRec * air.hotAisleK + qLeak * lift) / mass
+                    ? (qDoor * air.coldAisleK + qRec * air.hotAisleK + toFront * lift) / mass
                     : air.coldAisleK;
         rear = total > 0 ? share * front + lift : front;
     };

@@ -248,3 +248,36 @@ TEST_CASE("the row's air carries every watt of its racks, switches and shelf los
     CHECK(carried2 - carried == Approx(heat2 - heat).epsilon(0.05));
     CHECK(t2.rows[0].demandM3s > row.demandM3s + 0.04);
 }
+
+TEST_CASE("rear air drawn back through a chassis whose fans stopped warms its neighbours' intakes", "[thermal]")
+{
+    // gt0's every rotor failed: gt1's fans pull the rear plenum's air back through it into the front
+    // plenum. That air was taken off the rear's mix as if it were front air and never reached the front,
+    // so gt1 read its intake 0.96 K cooler than the plenums' own balance gives (trust review,
+    // 2026-12-07). Each plenum is the mix of what flows into it (1e-9).
+    const std::string text = core::readTextFile(test::kDataDir + "/designs/single-rack.yaml");
+    std::string dead = text;
+    REQUIRE(dead.find("id: gt0}") != std::string::npos);
+    dead.replace(dead.find("id: gt0}"), 8, "id: gt0, failed_fans: 32}");
+    const core::Design d = core::loadDesignText(dead, "dead-gt0.yaml", test::kDataDir + "/catalog");
+    const thermal::ThermalResult t = thermal::computeThermal(d);
+    const thermal::RackThermal& r = t.racks.front();
+    const thermal::RowThermal& row = t.rows.front();
+    REQUIRE(r.chassis.size() == 2);
+    const double back = -r.chassis[0].airflowM3s;
+    CHECK(r.chassis[0].noAirflow);
+    CHECK(back > 0.005); // 0.0118 m³/s drawn back
+    const double door = std::max(0.0, r.doorFlowM3s), rec = std::max(0.0, r.recirculationM3s);
+    const double leak = std::max(0.0, r.leakM3s);
+    CHECK(r.frontK * (door + rec + leak + back) ==
+          Approx(door * row.coldAisleK + rec * row.hotAisleK + (leak + back) * r.rearK).epsilon(1e-9));
+    // The front plenum takes in no more air than the running chassis draw from it.
+    CHECK(door + rec + leak + back == Approx(r.chassis[1].airflowM3s).epsilon(1e-6));
+    // The row still carries every watt.
+    const double carried = t.densityKgM3 * 1005.0 * row.demandM3s * (row.hotAisleK - row.coldAisleK);
+    CHECK(carried == Approx(r.heatW).epsilon(1e-9));
+    // gt1 breathes that warm air: its intake sits above the healthy rack's by more than 0.5 K.
+    const core::Design healthy = core::loadDesignText(text, "single-rack.yaml", test::kDataDir + "/catalog");
+    const thermal::ThermalResult h = thermal::computeThermal(healthy);
+    CHECK(r.chassis[1].inletK > h.racks.front().chassis[1].inletK + 0.5);
+}
