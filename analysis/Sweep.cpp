@@ -472,7 +472,14 @@ std::vector<VariantResult> runSweep(const SweepSpec& spec, core::Progress& progr
     std::mutex m;
 #pragma omp parallel for schedule(dynamic, 1)
     for (long i = 0; i < n; ++i) {
-        out[static_cast<std::size_t>(i)] = runVariant(spec, static_cast<std::size_t>(i));
+        VariantResult& r = out[static_cast<std::size_t>(i)];
+        if (progress.isCancelled()) {
+            r.index = static_cast<std::size_t>(i);
+            r.interrupted = true;
+            r.error = "not run: the sweep was interrupted";
+            continue;
+        }
+        r = runVariant(spec, static_cast<std::size_t>(i));
         const long d = ++done;
         const std::lock_guard<std::mutex> lock(m);
         progress.update(static_cast<double>(d) / static_cast<double>(n),

@@ -55,6 +55,7 @@ struct VariantResult {
     std::string error; ///< why the variant failed (ok false)
     bool notConverged = false; ///< it failed because a solver did not converge (rdt check's exit 4)
     bool badInput = false;     ///< it failed on its input: a value the loader refuses (rdt check's exit 2)
+    bool interrupted = false;  ///< not run: the sweep was interrupted (Ctrl-C) before it started
     int errors = 0, warnings = 0;
     int targetsFailed = 0, targets = 0;
     double sustainedPflops = NAN, peakPflops = NAN;
@@ -70,7 +71,8 @@ struct VariantResult {
 
 VariantResult runVariant(const SweepSpec& spec, std::size_t index);
 
-/// Run every variant (OpenMP, dynamic schedule); `progress` is told after each.
+/// Run every variant (OpenMP, dynamic schedule); `progress` is told after each. Once `progress` is
+/// cancelled no further variant starts: those left are returned `interrupted`, the running ones finish.
 std::vector<VariantResult> runSweep(const SweepSpec& spec, core::Progress& progress);
 
 /// The sweep as HDF5: `/sweep/variants` (one row per variant: axis values, then results, with units),

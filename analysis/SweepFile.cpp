@@ -38,6 +38,7 @@ void writeSweep(const std::string& path, const SweepSpec& spec, const std::vecto
                       cIt = t.realColumn("it_load", "W"), cAc = t.realColumn("facility_ac", "W"),
                       cRules = t.textColumn("failed_rules"), cMsg = t.textColumn("error"),
                       cNc = t.intColumn("not_converged", "1"), cBad = t.intColumn("bad_input", "1"),
+                      cInt = t.intColumn("interrupted", "1"),
                       cSec = t.realColumn("seconds", "s");
     for (const VariantResult& r : results) {
         t.addRow();
@@ -69,6 +70,7 @@ void writeSweep(const std::string& path, const SweepSpec& spec, const std::vecto
         t.set(cMsg, r.error);
         t.set(cNc, static_cast<long long>(r.notConverged));
         t.set(cBad, static_cast<long long>(r.badInput));
+        t.set(cInt, static_cast<long long>(r.interrupted));
         t.set(cSec, r.seconds);
     }
     core::removeStaleTemporaries(path);
@@ -109,6 +111,7 @@ std::string encodeVariant(const VariantResult& r, bool betweenRanks)
                           {"error", r.error},
                           {"not_converged", r.notConverged},
                           {"bad_input", r.badInput},
+                          {"interrupted", r.interrupted},
                           {"errors", r.errors},
                           {"warnings", r.warnings},
                           {"targets_failed", r.targetsFailed},
@@ -139,6 +142,7 @@ VariantResult decodeVariant(const std::string& text)
     r.error = j["error"];
     r.notConverged = j["not_converged"];
     r.badInput = j["bad_input"];
+    r.interrupted = j.value("interrupted", false);
     r.errors = j["errors"];
     r.warnings = j["warnings"];
     r.targetsFailed = j["targets_failed"];

@@ -22,6 +22,7 @@ inline constexpr int kExitViolations = 1;
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitInternal = 3;
 inline constexpr int kExitNotConverged = 4; ///< a solver did not converge: no result, its history shown
+inline constexpr int kExitInterrupted = 130; ///< stopped by Ctrl-C (128 + SIGINT, as shells report it)
 
 inline int badInput(const std::exception& e)
 {

@@ -3,7 +3,10 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <unistd.h>
+
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -23,6 +26,24 @@ namespace rdt::cli {
 
 namespace {
 
+volatile std::sig_atomic_t g_interrupted = 0;
+
+/// Ctrl-C (or SIGTERM) during a sweep: no further variant starts, the running ones finish, and the
+/// sweep reports (and writes -o) what ran. A second signal stops at once.
+extern "C" void onInterrupt(int sig)
+{
+    g_interrupted = 1;
+    static const char msg[] = "\nrdt: interrupted: finishing the variants running, then reporting those that ran "
+                              "(interrupt again to stop at once)\n";
+    [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, msg, sizeof msg - 1);
+    std::signal(sig, SIG_DFL);
+}
+
+class InterruptibleProgress : public TerminalProgress {
+public:
+    bool isCancelled() const override { return g_interrupted != 0 || TerminalProgress::isCancelled(); }
+};
+
 int report(const SweepArgs& a, const analysis::SweepSpec& spec, std::vector<analysis::VariantResult> results,
            double wall, int workers)
 {
@@ -31,10 +52,11 @@ int report(const SweepArgs& a, const analysis::SweepSpec& spec, std::vector<anal
         analysis::writeSweep(a.output, spec, results);
     const std::vector<std::string> frontier = analysis::sweepFrontier(spec, results);
     double busy = 0;
-    std::size_t failed = 0, passing = 0, unconverged = 0, violating = 0, badInput = 0;
+    std::size_t failed = 0, passing = 0, unconverged = 0, violating = 0, badInput = 0, interrupted = 0;
     for (const auto& r : results) {
         busy += r.seconds;
-        failed += r.ok ? 0 : 1;
+        interrupted += r.interrupted ? 1 : 0;
+        failed += r.ok || r.interrupted ? 0 : 1;
         unconverged += r.notConverged ? 1 : 0;
         badInput += r.badInput ? 1 : 0;
         violating += r.ok && r.errors > 0 ? 1 : 0;
@@ -44,7 +66,9 @@ int report(const SweepArgs& a, const analysis::SweepSpec& spec, std::vector<anal
     // 3 a variant failed on an internal error, else 2 one failed on its input, else 4 one did not
     // converge, else 1 one violates an error-severity rule, else 0. A target missed is in the table
     // and the frontier, as in rdt check.
-    const int code = failed > unconverged + badInput ? kExitInternal
+    // Interrupted: 130, as a shell reports Ctrl-C, whatever the variants that ran gave.
+    const int code = interrupted > 0                 ? kExitInterrupted
+                     : failed > unconverged + badInput ? kExitInternal
                      : badInput > 0                  ? kExitBadInput
                      : unconverged > 0               ? kExitNotConverged
                      : violating > 0                 ? kExitViolations
@@ -61,7 +85,7 @@ int report(const SweepArgs& a, const analysis::SweepSpec& spec, std::vector<anal
         }
         std::cout << nlohmann::json{{"spec", spec.file},    {"design", spec.design},   {"variants", vs},
                                     {"frontier", frontier}, {"failed_to_run", failed}, {"passing", passing},
-                                    {"wall_s", wall},       {"workers", workers}}
+                                    {"wall_s", wall},       {"workers", workers},  {"interrupted", interrupted}}
                          .dump(2)
                   << "\n";
         return code;
@@ -69,16 +93,22 @@ int report(const SweepArgs& a, const analysis::SweepSpec& spec, std::vector<anal
     std::printf("sweep %s: %zu variants of %s on %d %s, %.1f s (%.1f s of runs, %.2fx)\n", spec.file.c_str(),
                 results.size(), spec.design.c_str(), workers, workers == 1 ? "worker" : "workers", wall, busy,
                 wall > 0 ? busy / wall : 0.0);
-    std::printf("%zu pass every verdict, %zu fail a rule or target, %zu failed to run\n", passing,
-                results.size() - passing - failed, failed);
+    std::printf("%zu pass every verdict, %zu fail a rule or target, %zu failed to run", passing,
+                results.size() - passing - failed - interrupted, failed);
+    if (interrupted > 0)
+        std::printf(", %zu not run (interrupted)", interrupted);
+    std::printf("\n");
     std::string head = "  #  ";
     for (const auto& ax : spec.axes)
         head += ax.name() + "  ";
     std::printf("%s| errors  targets failed  sustained PFLOPS  max inlet degC  IT load\n", head.c_str());
     std::size_t shown = 0;
+    const std::size_t listed = results.size() - interrupted;
     for (const auto& r : results) {
+        if (r.interrupted)
+            continue;
         if (shown++ >= 40) {
-            std::printf("  … %zu more (-o FILE.h5 or --json for all)\n", results.size() - 40);
+            std::printf("  … %zu more (-o FILE.h5 or --json for all)\n", listed - 40);
             break;
         }
         std::string row;
@@ -97,6 +127,10 @@ int report(const SweepArgs& a, const analysis::SweepSpec& spec, std::vector<anal
                     core::formatQuantity(r.itLoadW, core::Dimension::Power, 3).c_str(),
                     r.failedRules.empty() ? "" : "  ", r.failedRules.c_str());
     }
+    if (interrupted > 0)
+        std::printf("interrupted: %zu of %zu variants did not start (-o FILE.h5 and --json list them, "
+                    "interrupted 1)\n",
+                    interrupted, results.size());
     for (const std::string& f : frontier)
         std::printf("frontier: %s\n", f.c_str());
     if (!a.output.empty())
@@ -104,6 +138,9 @@ int report(const SweepArgs& a, const analysis::SweepSpec& spec, std::vector<anal
     if (failed > 0)
         std::fprintf(stderr, "rdt: %zu of %zu variants failed to run (%zu did not converge): exit %d\n", failed,
                      results.size(), unconverged, code);
+    if (interrupted > 0)
+        std::fprintf(stderr, "rdt: interrupted after %zu of %zu variants: exit %d\n", results.size() - interrupted,
+                     results.size(), code);
     return code;
 }
 
@@ -203,8 +240,13 @@ int runSweepCommand(const SweepArgs& a)
             omp_set_num_threads(a.threads);
         const int workers = a.threads > 0 ? a.threads : omp_get_max_threads();
         const auto t0 = std::chrono::steady_clock::now();
-        TerminalProgress progress;
+        InterruptibleProgress progress;
+        g_interrupted = 0;
+        std::signal(SIGINT, onInterrupt);
+        std::signal(SIGTERM, onInterrupt);
         const std::vector<analysis::VariantResult> results = analysis::runSweep(spec, progress);
+        std::signal(SIGINT, SIG_DFL);
+        std::signal(SIGTERM, SIG_DFL);
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return report(a, spec, results, wall, workers);
     });

@@ -4,7 +4,16 @@
 // AC directly is reported as not judged, in text and JSON alike.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <hdf5.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
 #include <fstream>
+#include <iterator>
+#include <thread>
 #include <nlohmann/json.hpp>
 
 #include "analysis/Sweep.h"
@@ -102,4 +111,76 @@ TEST_CASE("the utility outage is not judged for racks taking AC directly, in tex
             CHECK(f["racks_limited"] == 0);
         }
     CHECK(seen);
+}
+
+TEST_CASE("an interrupted sweep reports and writes the variants that ran, and exits 130", "[cli][sweep][exit]")
+{
+    // Ctrl-C during a sweep printed nothing and wrote nothing: an hour of variants lost (noticed in a
+    // trust review, 2026-12-07). Now no further variant starts, the running one finishes, and the
+    // table, the frontier and -o FILE.h5 hold what ran; the rest are listed `interrupted`.
+    test::TempDir t;
+    const std::string s = spec(t.path, "  - {axis: inlet, values: [20 degC, 21 degC, 22 degC, 23 degC, 24 degC, 25 degC, "
+                                       "26 degC, 27 degC, 28 degC, 29 degC, 30 degC, 31 degC, 32 degC, 33 degC]}\n"
+                                       "  - {axis: gpu_cap, values: [300 W, 400 W, 500 W, 600 W, 700 W]}\n"
+                                       "  - {axis: fan_fail, values: [0, 1, 2, 3]}\n");
+    const std::string h5 = t.path + "/cut.h5", log = t.path + "/log.txt";
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ::dup2(fd, 1);
+        ::dup2(fd, 2);
+        std::vector<std::string> a{RDT_BIN_DIR "/rdt", "sweep", s, "--threads", "1", "-o", h5};
+        std::vector<char*> argv;
+        for (std::string& x : a)
+            argv.push_back(x.data());
+        argv.push_back(nullptr);
+        ::execv(argv[0], argv.data());
+        ::_exit(127);
+    }
+    // 280 variants at 0.05-0.5 s each: well under way, far from done.
+    std::this_thread::sleep_for(std::chrono::milliseconds(2000));
+    ::kill(pid, SIGINT);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    std::ifstream in(log);
+    const std::string out((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    INFO(out);
+    REQUIRE(WIFEXITED(status)); // not killed by the signal
+    CHECK(WEXITSTATUS(status) == 130);
+    CHECK_THAT(out, Contains("rdt: interrupted: finishing the variants running") && Contains("not run (interrupted)") &&
+                        Contains("interrupted after") && Contains("variants did not start") &&
+                        Contains("wrote " + h5));
+    // The file lists all 280, those that ran with their results, the others `interrupted`.
+    const hid_t f = H5Fopen(h5.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    REQUIRE(f >= 0);
+    const hid_t d = H5Dopen2(f, "/sweep/variants", H5P_DEFAULT);
+    const hid_t sp = H5Dget_space(d);
+    const auto n = static_cast<std::size_t>(H5Sget_simple_extent_npoints(sp));
+    CHECK(n == 280);
+    struct Row {
+        long long ok, interrupted;
+        double seconds;
+    };
+    const hid_t mt = H5Tcreate(H5T_COMPOUND, sizeof(Row));
+    H5Tinsert(mt, "ok", HOFFSET(Row, ok), H5T_NATIVE_LLONG);
+    H5Tinsert(mt, "interrupted", HOFFSET(Row, interrupted), H5T_NATIVE_LLONG);
+    H5Tinsert(mt, "seconds", HOFFSET(Row, seconds), H5T_NATIVE_DOUBLE);
+    std::vector<Row> rows(n);
+    CHECK(H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()) >= 0);
+    std::size_t ran = 0, cut = 0;
+    for (const Row& r : rows) {
+        CHECK(r.ok + r.interrupted == 1); // every variant either ran or is marked not started
+        ran += static_cast<std::size_t>(r.ok);
+        cut += static_cast<std::size_t>(r.interrupted);
+        if (r.interrupted)
+            CHECK(r.seconds == 0);
+    }
+    CHECK(ran >= 1);
+    CHECK(cut >= 1);
+    CHECK(out.find(std::to_string(cut) + " not run (interrupted)") != std::string::npos);
+    H5Tclose(mt);
+    H5Sclose(sp);
+    H5Dclose(d);
+    H5Fclose(f);
 }
