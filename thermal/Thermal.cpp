@@ -48,6 +48,8 @@ std::string contentKey(const core::Rack& rack)
     k.reserve(48 * rack.slots.size() + 16);
     auto raw = [&k](const auto& v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); };
     raw(rack.rackType);
+    raw(rack.blankingMissing); // open OU leak: until 2026-12-07 left out, so a rack without its panels
+                               // took a blanked twin's air, or gave it its own (trust trial)
     for (const core::Slot& s : rack.slots) {
         raw(s.part);
         raw(s.ou);
@@ -56,6 +58,8 @@ std::string contentKey(const core::Rack& rack)
         raw(s.overrides.failedFanRotors);
         raw(s.name.size());
         k += s.name;
+        raw(s.overrides.feed.size()); // a lost-feed what-if drops the shelves on that feed
+        k += s.overrides.feed;
     }
     return k;
 }

@@ -281,3 +281,51 @@ TEST_CASE("rear air drawn back through a chassis whose fans stopped warms its ne
     const thermal::ThermalResult h = thermal::computeThermal(healthy);
     CHECK(r.chassis[1].inletK > h.racks.front().chassis[1].inletK + 0.5);
 }
+
+TEST_CASE("two racks with the same slots are solved apart when one lacks its blanking panels or its feeds differ",
+          "[thermal]")
+{
+    // Racks of equal content share one solution, and the content left out `blanking: missing` and
+    // the shelves' feeds: a rack without its panels read its blanked twin's 27.98 degC and passed,
+    // or, listed first, gave the blanked twin its own 41.76 degC and failed both (trust trial,
+    // 2026-12-07). Each rack now keeps its own air, whatever the order.
+    auto row = [](const std::string& first, const std::string& second) {
+        auto rack = [](const std::string& id, const std::string& extra, const std::string& feeds) {
+            return "{id: " + id + ", rack_type: orv3-hpr" + extra +
+                   ", slots: [{ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-a" + feeds +
+                   "}, {ou: 2, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-b}, "
+                   "{ou: 3, part: orv3-hpr-bbu-shelf-6x5p5kw, id: bbu}, {ou: 5, part: meta-grand-teton-h100, id: gt0}]}";
+        };
+        auto of = [&](const std::string& which) {
+            return which == "ra"   ? rack("ra", "", "")
+                   : which == "rb" ? rack("rb", ", blanking: missing", "")
+                   : which == "fa" ? rack("fa", "", ", feed: A")
+                                   : rack("fb", "", ", feed: B");
+        };
+        return "rdt: 1\nname: pair\nsite: {supply_air: 27 degC}\nlayout: {halls: [{id: lab, rows: [{id: r1, racks: [" +
+               of(first) + ", " + of(second) + "]}]}]}\n";
+    };
+    auto chassisInlet = [](const thermal::ThermalResult& t, const std::string& rackId) {
+        for (const thermal::RackThermal& r : t.racks)
+            if (r.id == "lab/r1/" + rackId)
+                return r.chassis.front().inletK;
+        FAIL("no rack " << rackId);
+        return 0.0;
+    };
+    const std::string cat = test::kDataDir + "/catalog";
+    const thermal::ThermalResult ab = thermal::computeThermal(core::loadDesignText(row("ra", "rb"), "ab.yaml", cat));
+    const thermal::ThermalResult ba = thermal::computeThermal(core::loadDesignText(row("rb", "ra"), "ba.yaml", cat));
+    // The order changes nothing (1e-9), and the open rack breathes its own exhaust.
+    CHECK(chassisInlet(ab, "ra") == Approx(chassisInlet(ba, "ra")).epsilon(1e-9));
+    CHECK(chassisInlet(ab, "rb") == Approx(chassisInlet(ba, "rb")).epsilon(1e-9));
+    CHECK(chassisInlet(ab, "rb") > chassisInlet(ab, "ra") + 5.0);
+    CHECK(chassisInlet(ab, "ra") < 273.15 + 29.0);
+    // With feed A lost, the rack whose psu-a is on feed A has one shelf converting, its twin on B two:
+    // their shelves' losses sit in different slots.
+    core::Design fd = core::loadDesignText(row("fa", "fb"), "feeds.yaml", cat);
+    fd.scenario.lostFeed = "A";
+    const thermal::ThermalResult f = thermal::computeThermal(fd);
+    REQUIRE(f.racks.size() == 2);
+    CHECK(f.racks[0].slotHeatW[0] == 0.0); // fa's psu-a: lost
+    CHECK(f.racks[1].slotHeatW[0] > 10.0); // fb's psu-a: on B, converting
+}
