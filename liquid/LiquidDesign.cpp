@@ -70,7 +70,7 @@ TraySpec traySpec(const core::Design& d, const core::Slot& s, core::PowerBasis b
     out.basisHeatW = budgetW * p.value("liquid.fraction", 0.0);
     const int gpus = core::Design::gpuCount(p);
     if (gpus > 0) {
-        out.gpuW = models::chassisDraw(p, *d.catalog, op).gpuW / gpus;
+        out.gpuW = models::ChassisDrawModel(p, *d.catalog, op).perGpuW(); // with or without a breakdown
         if (const core::Part* gpu = d.catalog->find(p.text("gpus.part")))
             out.maxJunctionC = gpu->value("max_operating_temp", gpu->value("slowdown_temp", NAN)) - kC;
     }

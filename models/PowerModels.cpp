@@ -55,18 +55,18 @@ ChassisDrawModel::ChassisDrawModel(const core::Part& c, const core::Catalog& cat
     const double u = std::clamp(op.utilisation, 0.0, 1.0);
     const core::Part* gpu = catalog.find(c.text("gpus.part"));
     m_composed = gpu && c.find("power.base_max");
+    if (gpu) {
+        const double tdp = gpu->value("tdp", 0.0);
+        const double cap = op.gpuCapW > 0 ? std::min(op.gpuCapW, tdp) : tdp;
+        const double gpuIdle = std::min(gpu->value("power.idle", 0.0), cap);
+        m_perGpuW = op.peak ? cap * gpu->value("peak_power_ratio", 1.0) : drawAt(gpuIdle, cap, u);
+    }
     if (!m_composed) {
         // No breakdown in the catalog: the part's own idle…max line.
         m_fixed.inputW = drawAt(c.value("power.idle", 0.0), c.value("power.max", 0.0), u);
         return;
     }
-    const double tdp = gpu->value("tdp", 0.0);
-    const double cap = op.gpuCapW > 0 ? std::min(op.gpuCapW, tdp) : tdp;
-    const double gpuIdle = std::min(gpu->value("power.idle", 0.0), cap);
-    double perGpu = drawAt(gpuIdle, cap, u);
-    if (op.peak)
-        perGpu = cap * gpu->value("peak_power_ratio", 1.0);
-    m_fixed.gpuW = perGpu * c.value("gpus.count", 0);
+    m_fixed.gpuW = m_perGpuW * c.value("gpus.count", 0);
 
     const double cpuTdp = c.value("cpus.tdp", 0.0);
     m_fixed.cpuW = drawAt(c.value("cpus.idle", cpuTdp), cpuTdp, op.peak ? 1.0 : u) * c.value("cpus.count", 0);

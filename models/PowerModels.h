@@ -74,9 +74,14 @@ public:
     ChassisDrawModel(const core::Part& chassis, const core::Catalog& catalog, const ChassisOperating& op);
     /// The draw with the fans at `fanSpeed` (fraction of full speed, already clamped to 0…1).
     ChassisDraw at(double fanSpeed) const;
+    /// One GPU's draw at the operating point from the GPU's own catalog figures (its idle, TDP or the
+    /// cap, peak ratio), whether or not the chassis has a breakdown: a chassis drawn on its own
+    /// idle…max line still has GPUs that heat their junctions (0 without a GPU part).
+    double perGpuW() const { return m_perGpuW; }
 
 private:
     ChassisDraw m_fixed;     ///< everything but the fans and the conversion
+    double m_perGpuW = 0;
     bool m_composed = false; ///< false: the part's own idle…max line, fans included
     double m_fanFullW = 0;   ///< all fans at full speed
     double m_rating = NAN;   ///< conversion_rating; NaN: the output itself (load fraction 1)

@@ -63,7 +63,10 @@ ChassisModel modelOf(const core::Design& d, const core::Slot& s, const AirState&
     m.heatW = draw.inputW; // every watt drawn ends up as heat: in the air, less what cold plates carry
     m.airShare = 1.0 - p.value("liquid.fraction", 0.0);
     m.gpus = core::Design::gpuCount(p);
-    m.gpuW = m.gpus ? draw.gpuW / m.gpus : 0.0;
+    // The GPUs' own draw heats their junctions, with or without the chassis' breakdown: a part drawn
+    // on its idle…max line alone had GPUs at 0 W, a junction at its air temperature beside a 65 K
+    // exhaust rise, and fans at their floor (trust trial, 2026-12-07).
+    m.gpuW = m.gpus ? m.draw.perGpuW() : 0.0;
     if (!fan || m.fans == 0) {
         if (m.heatW * m.airShare > 0)
             throw core::InputError(s.loc, "chassis " + s.id + " (" + p.slug + ") dissipates " +
@@ -307,7 +310,7 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
         // steady junction temperature below any limit. Unbounded: they throttle to a stop.
         if (!carriesAir(flow))
             return m.heatW > 0 ? INFINITY : front;
-        const double local = front + m.preheat * (m.heatW - (idle ? m.gpus * m.gpuW : 0.0)) / (rhoCp * flow);
+        const double local = front + m.preheat * std::max(0.0, m.heatW - (idle ? m.gpus * m.gpuW : 0.0)) / (rhoCp * flow);
         // Convective resistance falls with mass flow to the 0.8 power (turbulent forced convection).
         const double rsink = m.rsink * std::pow(m.sinkFlow / (flow * air.densityRatio), 0.8);
         return local + (idle ? 0.0 : m.gpuW * (m.rjc + rsink));

@@ -1,8 +1,11 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 
 #include "support/RuleHarness.h"
+#include "support/TempDir.h"
 #include "core/Yaml.h"
 #include "thermal/Thermal.h"
 
@@ -328,4 +331,54 @@ TEST_CASE("two racks with the same slots are solved apart when one lacks its bla
     REQUIRE(f.racks.size() == 2);
     CHECK(f.racks[0].slotHeatW[0] == 0.0); // fa's psu-a: lost
     CHECK(f.racks[1].slotHeatW[0] > 10.0); // fb's psu-a: on B, converting
+}
+
+TEST_CASE("a chassis drawn on its own idle-max line still heats its GPUs' junctions", "[thermal]")
+{
+    // A part written from catalog-format.md with power {idle, max} and gpus, but no power.base_max
+    // breakdown, had its GPUs at 0 W: a junction of 32.8 degC beside a 91 degC exhaust, the fans at
+    // their floor, and no rule said a word (trust trial, 2026-12-07). The GPUs draw what their own
+    // catalog entry says (the H100's 700 W TDP at full load), so fan control holds the setpoint.
+    test::TempDir t;
+    std::filesystem::create_directories(t.path + "/parts");
+    std::ofstream(t.path + "/parts/acme-s8.yaml") << R"(manufacturer: Acme
+model: S8
+slug: acme-s8
+airflow: front-to-rear
+source: estimate
+rdt:
+  kind: chassis
+  ou_height: 6 OU
+  busbar_tap: true
+  power: {idle: 1.2 kW, max: 9 kW}
+  gpus: {part: nvidia-h100-sxm5, count: 8}
+  cpus: {count: 2, tdp: 300 W}
+  fans:
+    count: 12
+    rotors_per_fan: 2
+    power: 40 W
+    min_speed: 25 %
+    setpoint: 79 degC
+    curve: [[0 CFM, 900 Pa], [50 CFM, 700 Pa], [100 CFM, 400 Pa], [140 CFM, 150 Pa], [160 CFM, 0 Pa]]
+  impedance: {pressure: 500 Pa, flow: 1000 CFM}
+  thermal: {r_jc: 0.02 K/W, r_sink: 0.045 K/W, sink_flow: 1000 CFM, preheat: 10 %}
+)";
+    const std::string text = R"(rdt: 1
+name: own-part
+catalog: [parts]
+site: {supply_air: 25 degC}
+layout: {halls: [{id: lab, rows: [{id: r1, racks: [{id: rack1, rack_type: orv3-hpr, slots: [
+  {ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-a}, {ou: 2, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-b},
+  {ou: 5, part: acme-s8, id: s8}]}]}]}]}
+)";
+    const core::Design d = core::loadDesignText(text, t.path + "/own.yaml", test::kDataDir + "/catalog");
+    const thermal::ThermalResult r = thermal::computeThermal(d);
+    const thermal::ChassisThermal& c = first(r);
+    CHECK(c.gpuW == Approx(700.0).epsilon(1e-12));
+    CHECK(c.heatW == Approx(9000.0).epsilon(1e-9)); // the part's own line at full load
+    CHECK(c.gpuJunctionK > c.exhaustK + 20.0);
+    // Fan control holds the 79 degC setpoint above the floor (it sat at 25 %, the junction 32.8 degC).
+    CHECK(c.fanSpeed > 0.5);
+    CHECK(c.gpuJunctionK == Approx(273.15 + 79.0).margin(0.05));
+    CHECK(c.exhaustK - c.inletK < 25.0);
 }
