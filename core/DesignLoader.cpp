@@ -42,8 +42,23 @@ LinkEnd readEnd(const Cursor& c, const Catalog& catalog)
     LinkEnd e;
     const Cursor part = c["part"];
     e.partSlug = catalog.require(part.str(), part.loc()).slug;
-    if (auto i = c.find("interfaces"))
+    if (auto i = c.find("interfaces")) {
         e.interfaces = i->str();
+        // A glob that matches none of the part's ports made a class of 0 links, and the checks read
+        // it as a network with nothing to judge ("nix*" for "nic*"; trust trial, 2026-12-07).
+        const Part& p = catalog.require(e.partSlug, part.loc());
+        if (std::none_of(p.interfaces.begin(), p.interfaces.end(),
+                         [&](const Interface& f) { return globMatch(e.interfaces, f.name); })) {
+            std::string names;
+            for (std::size_t k = 0; k < p.interfaces.size() && k < 12; ++k)
+                names += (k ? ", " : "") + p.interfaces[k].name;
+            if (p.interfaces.size() > 12)
+                names += ", …";
+            i->fail("\"" + clipped(e.interfaces) + "\" matches none of " + p.slug + "'s interfaces" +
+                    (names.empty() ? std::string(" (its catalog entry lists none: give count: or component:)")
+                                   : " (" + names + ")"));
+        }
+    }
     if (auto comp = c.find("component")) {
         e.component = comp->str();
         if (e.component != "gpus" && e.component != "nics")

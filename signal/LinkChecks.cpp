@@ -19,6 +19,28 @@ using core::Dimension;
 
 namespace {
 
+/// A class none of whose from-end parts is placed in the racks it applies to makes no link: the
+/// network checks judged the design as if it had none to make (trust trial, 2026-12-07).
+void checkEmptyClasses(core::CheckContext& ctx)
+{
+    const core::Design& d = ctx.design();
+    for (const core::LinkClass& l : d.links) {
+        if (!l.fromSlot.empty())
+            continue; // a port-to-port link names its two slots, which the loader requires
+        std::size_t placed = 0;
+        for (const core::Rack& r : d.racks)
+            if (l.appliesTo(r))
+                placed += static_cast<std::size_t>(std::count_if(
+                    r.slots.begin(), r.slots.end(), [&](const core::Slot& s) { return s.part->slug == l.from.partSlug; }));
+        if (placed == 0)
+            ctx.report("links/" + l.id,
+                       "link class " + l.id + " makes no link: no " + l.from.partSlug + " is placed in " +
+                           (l.racks.empty() ? std::string("the layout") : "the racks it applies to") +
+                           " (remove the class, or place the part)",
+                       0, 1, "parts", l.loc);
+    }
+}
+
 void checkEndpoints(core::CheckContext& ctx)
 {
     for (const core::LinkClass& l : ctx.design().links)
@@ -320,6 +342,15 @@ void registerChecks(core::CheckRegistry& registry)
                   "A link class of scope rack names a far-end part that the rack does not hold.",
                   {}},
                  checkEndpoints);
+    registry.add({"link.class.empty",
+                  "Every link class makes a link",
+                  core::Severity::Warning,
+                  "design link classes (docs/design-format.md)",
+                  "A link class none of whose from-end parts is placed in the racks it applies to makes no "
+                  "link, so nothing of it is judged: a part renamed or removed, or a class left from another "
+                  "design.",
+                  {}},
+                 checkEmptyClasses);
     registry.add({"signal.cable.reach",
                   "Cables long enough for the placement and within reach",
                   core::Severity::Error,

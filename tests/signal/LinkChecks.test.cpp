@@ -172,3 +172,35 @@ TEST_CASE("link verdicts carry the longest run the placement needs", "[signal][r
     CHECK(std::isnan(r.links[2].placementLengthM));
     CHECK(r.links[2].lengthM == Approx(signal::kPcieDefaultM));
 }
+
+TEST_CASE("a link class that makes no link is said so, and an interface glob that matches no port is refused",
+          "[signal][links]")
+{
+    // Trust trial, 2026-12-07: `interfaces: "nix*"` (for "nic*") made 0 links without a word, and the
+    // network checks read the design as one with nothing to judge; a class whose part is not placed
+    // did the same.
+    const std::string cls = "links:\n  - {class: dac, medium: copper, from: {part: meta-grand-teton-h100, interfaces: "
+                            "\"nic*\"}, to: {part: meta-minipack2}, cable: dac-400g-osfp-2m}\n";
+    // One Grand Teton placed: the class makes its 8 links, nothing to say.
+    CHECK(ruleOn("link.class.empty", "{ou: 1, part: meta-grand-teton-h100, id: g}, {ou: 9, part: meta-minipack2}", cls)
+              .empty());
+    // None placed: one warning, at the class.
+    const auto empty = ruleOn("link.class.empty", "{ou: 1, part: orv3-power-shelf-6x3kw}, {ou: 9, part: meta-minipack2}",
+                              cls);
+    REQUIRE(empty.size() == 1);
+    CHECK(empty[0].subject == "links/dac");
+    CHECK(empty[0].severity == core::Severity::Warning);
+    CHECK(empty[0].measured == 0);
+    CHECK(empty[0].limit == 1);
+    CHECK_THAT(empty[0].message, Catch::Matchers::Contains("no meta-grand-teton-h100 is placed in the layout"));
+    // A glob that matches none of the part's interfaces: refused where it is written, naming the ports.
+    std::string typo = cls;
+    typo.replace(typo.find("nic*"), 4, "nix*");
+    CHECK_THROWS_WITH(test::runRules(test::oneRack("orv3-600a", "{ou: 1, part: meta-grand-teton-h100, id: g}, "
+                                                                "{ou: 9, part: meta-minipack2}") +
+                                         typo,
+                                     signal::registerChecks),
+                      Catch::Matchers::Contains("links[0].from.interfaces") &&
+                          Catch::Matchers::Contains("\"nix*\" matches none of meta-grand-teton-h100's interfaces") &&
+                          Catch::Matchers::Contains("nic0"));
+}
