@@ -17,7 +17,7 @@ std::string thousands(std::size_t n);
 std::string checkSummaryText(const analysis::RunResult& result, const core::CheckRegistry& registry);
 /// The `power` summary line: basis, IT (with the modelled load beside it), facility AC, racks over
 /// budget by failing rule and the cap that clears them.
-std::string powerSummaryText(const power::PowerResult& power);
+std::string powerSummaryText(const power::PowerResult& power, const std::vector<core::Violation>& violations);
 /// The `thermal` summary line: hottest GPU with its chassis, fan speed and margin to its limit.
 /// `inletLimitK`: the allowable inlet the warmest chassis is judged against (its figure is then
 /// printed to the digit that tells it from the limit: 35.01 read "35 degC"); NaN: none.

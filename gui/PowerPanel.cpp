@@ -12,6 +12,7 @@
 
 #include "gui/NumberItem.h"
 #include "gui/Studio.h"
+#include "power/PowerChecks.h"
 
 namespace rdt::gui {
 
@@ -148,6 +149,17 @@ void PowerPanel::refresh()
                        .arg(watts(c.acInputW))
                        .arg(unfed)
                        .arg(c.racksOverBudget == 1 ? tr("1 rack") : tr("%1 racks").arg(c.racksOverBudget));
+    // Which rules, and which failures a waiver accepted: as `rdt check` says (trust trial, 2026-12-07).
+    QStringList rules;
+    for (const auto& [rule, n] : power::failuresByRule(*power, m_studio.violations()))
+        rules << QString("%1 %2%3")
+                     .arg(QString::fromStdString(rule))
+                     .arg(n.racks)
+                     .arg(n.waived == n.racks ? tr(" waived")
+                          : n.waived > 0      ? tr(" (%1 waived)").arg(n.waived)
+                                              : QString());
+    if (!rules.isEmpty())
+        head += " (" + rules.join(", ") + ")";
     if (std::isfinite(power->suggestedGpuCapW))
         head += tr("; a %1 W per-GPU cap clears every failing power rule").arg(std::floor(power->suggestedGpuCapW));
     m_headline->setText(head);

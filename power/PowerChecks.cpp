@@ -314,6 +314,37 @@ void checkMissingFigures(core::CheckContext& ctx)
 
 } // namespace
 
+std::map<std::string, RuleFailures> failuresByRule(const PowerResult& power, const std::vector<core::Violation>& all)
+{
+    // The violations of each (rule, rack): a rack's subject is the rack or a part of it.
+    std::map<std::pair<std::string, std::string>, std::pair<std::size_t, std::size_t>> seen; // (all, waived)
+    std::map<std::string, const RackPower*> byId;
+    for (const RackPower& r : power.racks)
+        byId[r.id] = &r;
+    for (const core::Violation& v : all) {
+        std::string rack = v.subject;
+        while (!rack.empty() && !byId.count(rack)) {
+            const std::size_t cut = rack.rfind('/');
+            rack = cut == std::string::npos ? std::string() : rack.substr(0, cut);
+        }
+        if (rack.empty())
+            continue;
+        auto& [n, w] = seen[{v.rule, rack}];
+        ++n;
+        w += v.waived ? 1 : 0;
+    }
+    std::map<std::string, RuleFailures> out;
+    for (const RackPower& r : power.racks)
+        for (const std::string& f : r.failures) {
+            RuleFailures& x = out[f];
+            ++x.racks;
+            const auto it = seen.find({f, r.id});
+            if (it != seen.end() && it->second.first > 0 && it->second.first == it->second.second)
+                ++x.waived;
+        }
+    return out;
+}
+
 void registerChecks(core::CheckRegistry& registry)
 {
     using core::Severity;

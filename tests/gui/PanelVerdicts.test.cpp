@@ -64,6 +64,10 @@ TEST_CASE("the power panel's numbers are the JSON's", "[gui][power]")
             }
     CHECK(matched == 3);
     CHECK_THAT(f.window->power()->headline().toStdString(), Contains("3 racks over budget"));
+    // Per rule, as `rdt check` lists them (waived ones said so: tests/cli/ProfileWaiver.test.cpp).
+    CHECK_THAT(f.window->power()->headline().toStdString(),
+               Contains("over budget (orv3.bbu.holdup 2, orv3.busbar.current 1, orv3.power.source 1, "
+                        "orv3.shelf.capacity 1, orv3.shelf.n1 1)"));
     // The facility's AC is for the fed load only, said as `rdt check` says it.
     CHECK_THAT(f.window->power()->headline().toStdString(),
                Contains("facility AC 36.3 kW for the fed load (10.2 kW in racks without a power shelf is not fed)"));
