@@ -17,11 +17,19 @@ namespace {
 constexpr int kMaxPerRule = 500; // a list of thousands helps nobody; the count says the rest
 
 /// Four figures; an unbounded value (a GPU junction with no air through its chassis) in words.
-QString number(double v)
+/// `v` to 4 significant figures, or as many more (up to 10) as tell it apart from `beside` (its limit
+/// or its measured value): 0.87 W over a 22.51 kW feed read "22.51 kW" against "22.51 kW" (trust trial).
+QString number(double v, double beside = NAN)
 {
     if (std::isinf(v))
         return v > 0 ? QObject::tr("unbounded") : QObject::tr("-unbounded");
-    return std::isfinite(v) ? QString::number(v, 'g', 4) : QString();
+    if (!std::isfinite(v))
+        return QString();
+    int figures = 4;
+    if (std::isfinite(beside) && v != beside)
+        while (figures < 10 && QString::number(v, 'g', figures) == QString::number(beside, 'g', figures))
+            ++figures;
+    return QString::number(v, 'g', figures);
 }
 } // namespace
 
@@ -127,8 +135,8 @@ void ProblemsPanel::rebuild()
             auto* it = new QTreeWidgetItem(
                 group, {QString::fromStdString(v.message), QString::fromStdString(v.subject),
                         std::isinf(v.measured) ? number(v.measured)
-                                               : number(v.measured) + " " + QString::fromStdString(v.unit),
-                        number(v.limit) + " " + QString::fromStdString(v.unit),
+                                               : number(v.measured, v.limit) + " " + QString::fromStdString(v.unit),
+                        number(v.limit, v.measured) + " " + QString::fromStdString(v.unit),
                         QString("%1:%2").arg(QString::fromStdString(v.loc.file)).arg(v.loc.line)});
             it->setData(0, Qt::UserRole, QString::fromStdString(v.subject));
             it->setToolTip(0, QString::fromStdString(v.message + (v.waived ? "\nwaived: " + v.justification : "")));

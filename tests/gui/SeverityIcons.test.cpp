@@ -6,6 +6,7 @@
 #include <QStyle>
 #include <QTreeWidget>
 
+#include <fstream>
 #include <map>
 #include <string>
 
@@ -15,7 +16,9 @@
 #include "gui/Studio.h"
 #include "gui/ThroughputPanel.h"
 #include "gui/ProblemsPanel.h"
+#include "core/Yaml.h"
 #include "tests/gui/StudioWindow.h"
+#include "tests/support/TempDir.h"
 
 using namespace rdt;
 
@@ -103,4 +106,49 @@ TEST_CASE("the throughput panel never shows nan: an A100 has no FP8 figure", "[g
         }
     CHECK(p->classCell(0, 6) == "— (no FP8)");
     CHECK(p->classCell(0, 5).endsWith("TFLOPS"));
+}
+
+TEST_CASE("the Problems panel tells a value just over its limit apart from the limit", "[gui][panels]")
+{
+    // A feed 0.87 W over its circuit read "22.51 kW" measured against "22.51 kW" limit (trust trial,
+    // 2026-12-07); rdt check's text printed 22.507 against 22.506. The cells now carry as many
+    // figures as tell them apart.
+    test::TempDir t;
+    std::string text = core::readTextFile(RDT_SOURCE_DIR "/data/designs/single-rack.yaml");
+    const std::string type = "rack_type: orv3-hpr\n";
+    REQUIRE(text.find(type) != std::string::npos);
+    text.insert(text.find(type) + type.size(), "              feeds: {A: 21652 W, B: 21652 W}\n");
+    const std::string path = t.path + "/tight-feed.yaml";
+    std::ofstream(path) << text;
+    core::Progress quiet;
+    analysis::RunOptions o;
+    o.designPath = path;
+    const analysis::RunResult r = analysis::run(o, quiet);
+    const core::Violation* feed = nullptr;
+    for (const core::Violation& v : r.violations)
+        if (v.rule == "power.feed.capacity")
+            feed = &v;
+    REQUIRE(feed);
+    // Close enough that four figures cannot tell them apart: the case this test is for.
+    REQUIRE(feed->measured > feed->limit);
+    REQUIRE(QString::number(feed->measured, 'g', 4) == QString::number(feed->limit, 'g', 4));
+
+    test::StudioWindow f(1600, 1000);
+    REQUIRE(f.window->openFile(QString::fromStdString(path)));
+    f.window->waitForChecks();
+    QTreeWidget* tree = f.window->problems()->tree();
+    int rows = 0;
+    for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem* g = tree->topLevelItem(i);
+        if (!g->text(0).startsWith("power.feed.capacity "))
+            continue;
+        for (int k = 0; k < g->childCount(); ++k) {
+            const QString measured = g->child(k)->text(2), limit = g->child(k)->text(3);
+            INFO(measured.toStdString() << " against " << limit.toStdString());
+            CHECK(measured != limit);
+            CHECK(measured.section(' ', 0, 0).toDouble() > limit.section(' ', 0, 0).toDouble());
+            ++rows;
+        }
+    }
+    CHECK(rows >= 1);
 }
