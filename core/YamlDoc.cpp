@@ -159,6 +159,12 @@ private:
             msg += p.context;
             msg += ")";
         }
+        // libyaml names a tab only where it breaks indentation: a tab that starts a line reads
+        // "found character that cannot start any token" (trust trial, 2026-12-07).
+        const std::string& text = m_doc.m_source;
+        const std::size_t i = p.problem_mark.index;
+        if (i < text.size() && text[i] == '\t')
+            msg += ": a tab character; YAML indents with spaces only";
         throw InputError(at(p.problem_mark), msg);
     }
 

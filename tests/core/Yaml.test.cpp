@@ -88,6 +88,10 @@ TEST_CASE("the compact reader refuses what it cannot read, located", "[yaml]")
     CHECK_THAT(failure([&] { doc("a: &x [1, *x]\n"); }), Contains("unknown anchor *x"));
     CHECK_THAT(failure([&] { doc("a: {b: 1\n"); }), Contains("t.yaml:2:") && Contains("malformed YAML"));
     CHECK_THAT(failure([&] { doc("a:\n\t- 1\n"); }), Contains("t.yaml:2:") && Contains("malformed YAML"));
+    // A tab that starts a line is named as one (libyaml's "cannot start any token" did not say tab).
+    CHECK_THAT(failure([&] { doc("a:\n\tb: 1\n"); }),
+               Contains("t.yaml:2:1") && Contains("a tab character; YAML indents with spaces only"));
+    CHECK_THAT(failure([&] { doc("a: {b: 1\n"); }), !Contains("tab character"));
     CHECK_THAT(failure([&] { doc(std::string(2001, '[') + std::string(2001, ']')); }),
                Contains("t.yaml:1:2001") && Contains("nested deeper than 2000 levels"));
     CHECK_THAT(failure([&] { doc("a: [1]\n").at(0); }), Contains("expected a list with an element [0]"));
