@@ -223,11 +223,15 @@ std::string powerSummaryText(const power::PowerResult& p, const std::vector<core
             }
     }
     if (bar && bar->busbarRatingA > 0) {
-        out << "busbar   highest " << core::formatQuantity(bar->busbarCurrentA, core::Dimension::Current, 3) << " of "
-            << core::formatQuantity(bar->busbarRatingA, core::Dimension::Current) << " (" << bar->id << ")";
+        // Figures until they differ: a clip 0.03 A over read "700 A of 700 A" (trust trial, 2026-12-07).
+        const core::Dimension amps = core::Dimension::Current;
+        out << "busbar   highest " << core::formatQuantityBeside(bar->busbarCurrentA, bar->busbarRatingA, amps)
+            << " of " << core::formatQuantityBeside(bar->busbarRatingA, bar->busbarCurrentA, amps) << " ("
+            << bar->id << ")";
         if (clip)
-            out << "; largest clip " << core::formatQuantity(clip->currentA, core::Dimension::Current, 3) << " of "
-                << core::formatQuantity(clipRack->clipRatingA, core::Dimension::Current) << " (" << clip->id << ")";
+            out << "; largest clip " << core::formatQuantityBeside(clip->currentA, clipRack->clipRatingA, amps)
+                << " of " << core::formatQuantityBeside(clipRack->clipRatingA, clip->currentA, amps) << " ("
+                << clip->id << ")";
         out << ", at " << core::formatQuantity(bar->busbarVminV, core::Dimension::Voltage) << "\n";
     }
     return out.str();

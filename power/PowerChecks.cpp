@@ -141,6 +141,16 @@ void checkFeedCapacity(core::CheckContext& ctx)
     });
 }
 
+/// Where a part's violation points: its own slot's line (a shelf's clip or whips, a load point on the
+/// bar), else the rack's (a clip violation pointed at the rack; trust trial, 2026-12-07).
+const core::SourceLoc& locOf(const core::Rack& rack, const std::string& id)
+{
+    for (const core::Slot& s : rack.slots)
+        if (s.id == id)
+            return s.loc;
+    return rack.loc;
+}
+
 void checkBusbarCurrent(core::CheckContext& ctx)
 {
     eachRack(ctx, [&](const RackPower& r, const core::Rack& rack) {
@@ -169,7 +179,7 @@ void checkBusbarCurrent(core::CheckContext& ctx)
                                    "), more than its " +
                                    formatQuantity(r.clipRatingA, Dimension::Current) + " rating" +
                                    capAdvice(r, r.capBusbar),
-                               c.currentA, r.clipRatingA, "A", rack.loc);
+                               c.currentA, r.clipRatingA, "A", locOf(rack, c.id));
     });
 }
 
@@ -188,12 +198,12 @@ void checkVoltage(core::CheckContext& ctx)
                 ctx.report(l.id,
                            "busbar voltage at " + l.id + " is " + formatQuantity(l.voltageV, Dimension::Voltage, 4) +
                                ", below the " + formatQuantity(r.busbarVminV, Dimension::Voltage) + " steady minimum",
-                           l.voltageV, r.busbarVminV, "V", rack.loc);
+                           l.voltageV, r.busbarVminV, "V", locOf(rack, l.id));
             else if (l.voltageV > r.busbarVmaxV)
                 ctx.report(l.id,
                            "busbar voltage at " + l.id + " is " + formatQuantity(l.voltageV, Dimension::Voltage, 4) +
                                ", above the " + formatQuantity(r.busbarVmaxV, Dimension::Voltage) + " steady maximum",
-                           l.voltageV, r.busbarVmaxV, "V", rack.loc);
+                           l.voltageV, r.busbarVmaxV, "V", locOf(rack, l.id));
         }
     });
 }
@@ -261,13 +271,14 @@ void checkWhip(core::CheckContext& ctx)
                 continue;
             const bool feedLoss = sh.whipCurrentWorstA > sh.whipCurrentA;
             ctx.report(sh.id,
-                       "AC whip current of " + sh.id + " " + formatQuantity(sh.whipCurrentWorstA, Dimension::Current, 3) +
+                       "AC whip current of " + sh.id + " " +
+                           formatQuantityBeside(sh.whipCurrentWorstA, limit, Dimension::Current) +
                            (feedLoss ? " (the other AC feed lost)" : "") + " exceeds " +
-                           formatQuantity(limit, Dimension::Current, 3) + " (" +
+                           formatQuantityBeside(limit, sh.whipCurrentWorstA, Dimension::Current) + " (" +
                            formatQuantity(sh.whipBreakerA, Dimension::Current) + " breaker derated to " +
                            formatQuantity(derating, Dimension::Ratio) + ")" +
                            capAdvice(r, adviceFor(r, "orv3.ac.whip")), // the rule's own cap, as the others
-                       sh.whipCurrentWorstA, limit, "A", rack.loc);
+                       sh.whipCurrentWorstA, limit, "A", locOf(rack, sh.id));
         }
     });
 }
