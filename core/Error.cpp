@@ -58,9 +58,13 @@ std::string nearest(std::string_view word, const std::vector<std::string>& candi
     // A name this long is no typo of a short one; edit distances on it would only cost time.
     if (word.size() > 256)
         return best;
-    std::size_t bestDist = std::max<std::size_t>(2, word.size() / 3) + 1;
+    // Distances doubled, so that a name the word begins, followed by a separator, wins a tie: the word
+    // is that name short of its qualifier ("input_voltage" is "input_voltage_ln", not "output_voltage").
+    std::size_t bestDist = 2 * (std::max<std::size_t>(2, word.size() / 3) + 1);
     for (const auto& c : candidates) {
-        const std::size_t d = editDistance(word, c);
+        const bool stem = c.size() > word.size() && c.compare(0, word.size(), word) == 0 &&
+                          (c[word.size()] == '_' || c[word.size()] == '.' || c[word.size()] == '-');
+        const std::size_t d = 2 * editDistance(word, c) - (stem ? 1 : 0);
         if (d < bestDist) {
             bestDist = d;
             best = c;

@@ -14,6 +14,12 @@ TEST_CASE("edit distance and nearest-name suggestions", "[errors]")
     CHECK(nearest("meta-wedge-400", slugs) == "meta-wedge400");
     CHECK(nearest("completely-different", slugs).empty());
     CHECK(didYouMean("meta-minipak2", slugs) == " (did you mean \"meta-minipack2\"?)");
+    // A name the word begins, up to a separator, wins a tie: "input_voltage" (the docs' old spelling)
+    // suggested "output_voltage" (trust trial, 2026-12-07); a nearer name still wins.
+    const std::vector<std::string> shelf = {"output_voltage", "input_voltage_ln", "input_phases"};
+    CHECK(nearest("input_voltage", shelf) == "input_voltage_ln");
+    CHECK(nearest("ouput_voltage", shelf) == "output_voltage");
+    CHECK(nearest("rack", {"rack_type", "racks"}) == "racks");
 }
 
 TEST_CASE("InputError names file, line, column and path", "[errors]")
