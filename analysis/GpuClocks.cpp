@@ -114,9 +114,14 @@ ClassBuild buildClasses(const core::Design& d, const std::vector<std::vector<Cha
             char capText[32];
             std::snprintf(capText, sizeof capText, "@%.0fW", clk.capW);
             // GPUs in a rack no cap can feed run nothing: their own class, so that they do not set the
-            // pace (0) of the same chassis in racks that are fed.
+            // pace (0) of the same chassis in racks that are fed. Likewise GPUs that heat stops (a
+            // chassis with no air): one dead chassis set every chassis of its class at 0, a whole
+            // 2,328-GPU design at 0 PFLOPS, and capping a healthy one 1 W lower gave it back its
+            // 3.16 PFLOPS (trust trial, 2026-12-07). A job runs without a node that has stopped.
             const bool unfed = clk.powerW == 0.0 && clk.limitedBy == "rack power";
-            const std::string id = s.part->slug + "/" + gpuPart->slug + capText + (unfed ? " unfed" : "");
+            const bool stopped = !unfed && clk.ratio == 0.0 && clk.limitedBy == "thermal";
+            const std::string id =
+                s.part->slug + "/" + gpuPart->slug + capText + (unfed ? " unfed" : stopped ? " stopped" : "");
             auto [ci, added] = index.try_emplace(id, b.classes.size());
             if (added) {
                 GpuClass g;

@@ -115,7 +115,9 @@ void failureLines(std::ostream& out, const analysis::ThroughputResult& t)
             what = plural(static_cast<std::size_t>(f.racksLimited), "rack", "racks") + " with GPUs slowed by heat";
         char buf[320];
         // The figures in a bounded buffer; the words, which grow with the counts, outside it.
-        std::snprintf(buf, sizeof buf, "clock %.0f %%, %.0f TFLOPS %s sustained per GPU, %.3g %s in all",
+        // The slowest GPU's figures beside the whole design's: "clock 0 %, 0 TFLOPS per GPU, 868 PFLOPS
+        // in all" read as a contradiction (trust trial, 2026-12-07).
+        std::snprintf(buf, sizeof buf, "the slowest GPU at clock %.0f %% and %.0f TFLOPS %s sustained, %.3g %s in all",
                       f.clockRatio * 100, f.sustainedTflops16PerGpu, dtypeLabel(t.dtype16).c_str(),
                       f.sustainedPflops16 >= 1000 ? f.sustainedPflops16 / 1e3 : f.sustainedPflops16,
                       f.sustainedPflops16 >= 1000 ? "EFLOPS" : "PFLOPS");
@@ -476,8 +478,9 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
             // contradiction where 8 of 32 GPUs were not fed).
             if (t.classes.size() > 1)
                 std::snprintf(ramp + std::strlen(ramp), sizeof ramp - std::strlen(ramp),
-                              "; the slowest of %zu GPU classes, %d of the %d GPUs", t.classes.size(), slow->gpus,
-                              t.gpus);
+                              "; the slowest of %zu GPU classes, %s of the %s GPUs", t.classes.size(),
+                              thousands(static_cast<std::size_t>(slow->gpus)).c_str(),
+                              thousands(static_cast<std::size_t>(t.gpus)).c_str());
             std::snprintf(buf, sizeof buf,
                           "compute  %.0f TFLOPS BF16 sustained per GPU at MFU %.0f %% (clock %.0f %%, limited by %s%s), "
                           "%.3g %s for %s GPUs\n",
