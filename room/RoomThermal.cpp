@@ -536,6 +536,10 @@ void rowsFromField(const core::Design& d, const FieldThermal& field, thermal::Th
             exhaustHeat += (std::max(0.0, rt.exhaustFlowM3s) + rt.otherFlowM3s) * rt.rearK;
             for (const ChassisThermal& c : rt.chassis) {
                 intakes.push_back(c.inletK);
+                // SHI and RTI over the chassis air passes through: one with none (every rotor failed) has
+                // no exhaust of its own, and alone it read SHI 1.0 (trust trial, 2026-12-07).
+                if (c.noAirflow)
+                    continue;
                 inSum += c.inletK - out.supplyK;
                 outSum += c.exhaustK - out.supplyK;
                 flowDt += c.airflowM3s * (c.exhaustK - c.inletK);

@@ -236,6 +236,10 @@ RowThermal solveRow(const core::Design& d, const core::Group& row, const std::ve
             c.id = rack.slots[static_cast<std::size_t>(c.slot)].id;
             c.rack = ri;
             intakes.push_back(c.inletK);
+            // SHI and RTI over the chassis air passes through: one with none (every rotor failed) has
+            // no exhaust of its own, and alone it read SHI 1.0 (trust trial, 2026-12-07).
+            if (c.noAirflow)
+                continue;
             inSum += c.inletK - out.supplyK;
             outSum += c.exhaustK - out.supplyK;
             flowDt += c.airflowM3s * (c.exhaustK - c.inletK);

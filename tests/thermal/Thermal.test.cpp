@@ -107,6 +107,19 @@ TEST_CASE("with no air through any chassis the row has no RTI or SHI", "[thermal
         CHECK(c.noAirflow);
     CHECK(std::isnan(dead.rows[0].rti));
     CHECK(std::isnan(dead.rows[0].shi));
+    // One chassis, its rotors failed, beside a shelf whose loss air still flows: the network leaves the
+    // chassis 4.4e-7 m³/s (no air, by thermal.chassis.airflow's measure), which alone read SHI 1.0.
+    const core::Design one = core::loadDesignText(
+        "rdt: 1\nname: noair\nsite: {supply_air: 27 degC}\nlayout: {halls: [{id: lab, rows: [{id: row1, racks: [\n"
+        "  {id: rack1, rack_type: orv3-hpr, slots: [{ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-a},\n"
+        "   {ou: 3, part: orv3-hpr-bbu-shelf-6x5p5kw, id: bbu-a}, {ou: 6, part: meta-grand-teton-h100, id: gt0, "
+        "failed_fans: 32}]}]}]}]}\n",
+        "noair.yaml", test::kDataDir + "/catalog");
+    const thermal::ThermalResult lone = thermal::computeThermal(one);
+    REQUIRE(lone.racks[0].chassis.size() == 1);
+    CHECK(lone.racks[0].chassis[0].noAirflow);
+    CHECK(std::isnan(lone.rows[0].shi));
+    CHECK(std::isnan(lone.rows[0].rti));
 }
 
 TEST_CASE("a row short of cooling air recirculates hot air into the cold aisle", "[thermal][room]")
