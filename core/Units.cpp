@@ -334,7 +334,12 @@ std::string formatNumber(double x, int precision)
             s.insert(static_cast<std::size_t>(i), ",");
         return s;
     }
-    std::snprintf(buf, sizeof buf, "%.*g", precision, x);
+    // A whole number where %g would switch to an exponent below 1,000 (611 to 2 figures read
+    // "6.1e+02 K"; trust trial, 2026-12-07).
+    if (std::fabs(x) >= std::pow(10.0, precision))
+        std::snprintf(buf, sizeof buf, "%.0f", x);
+    else
+        std::snprintf(buf, sizeof buf, "%.*g", precision, x);
     return buf;
 }
 

@@ -79,6 +79,10 @@ TEST_CASE("formatting picks a readable unit", "[units]")
     CHECK(formatQuantity(308.15, Dimension::Temperature) == "35 degC");
     CHECK(formatQuantity(0.537, Dimension::Length) == "537 mm");
     CHECK(formatQuantity(0.0, Dimension::Length) == "0 m");
+    // Below 1,000 and at or above 10^precision: a whole number, never an exponent ("6.1e+02 K").
+    CHECK(formatQuantity(611.2, Dimension::TemperatureDelta, 2) == "611 K");
+    CHECK(formatQuantity(99.4, Dimension::TemperatureDelta, 2) == "99 K");
+    CHECK(formatQuantity(9.94, Dimension::TemperatureDelta, 2) == "9.9 K");
     CHECK(formatQuantity(400e9, Dimension::DataRate) == "400 Gb/s");
     CHECK(acceptedUnits(Dimension::Power) == "mW, W, kW, MW");
 }
