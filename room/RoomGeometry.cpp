@@ -430,10 +430,17 @@ std::vector<RoomGeometry> roomGeometries(const core::Design& d, const std::vecto
             shares += u.flowM3s ? 0 : 1;
         }
         g.supplyM3s = given + (shares > 0 ? d.site.supplyFlowRatio * g.demandM3s : 0.0);
+        // Located at the room's first rack, with the ways on (it named the design file alone; trust
+        // trial, 2026-12-07).
         if (!(g.supplyM3s + g.inRowM3s > 0))
-            throw core::InputError(where, "no cooling air reaches " + g.id +
-                                              ": its racks draw no air and no unit "
-                                              "states a flow");
+            throw core::InputError(racks.empty() ? where : d.racks[static_cast<std::size_t>(racks.front())].loc,
+                                   "no cooling air reaches " + g.id + ": " +
+                                       (racks.size() == 1 ? std::string("its one rack draws no air")
+                                                          : "none of its " + std::to_string(racks.size()) +
+                                                                " racks draws air") +
+                                       " (no part that moves air, or none with air through it) and no unit "
+                                       "states a flow, so the room field has nothing to solve there; check with "
+                                       "--thermal network, or give a cooling unit in room.cooling_units a flow");
         g.supplyC = supplyK - 273.15;
         double tileArea = 0;
         for (const Strip& s : cold)
