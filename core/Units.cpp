@@ -306,7 +306,10 @@ ParsedQuantity parseQuantity(std::string_view text, Dimension dim, Range range)
 
 std::string rangeError(std::string_view text, double si, Dimension dim, Range range)
 {
-    if (si >= range.min && si <= range.max)
+    // The bounds to rounding: -50 degC converts to 223.14999999999998 K, below the 223.15 K bound it
+    // is written as, and read "-50 degC is outside the allowed range -50 degC … 100 degC" (trust trial).
+    const auto slack = [](double bound) { return 1e-12 * std::max(1.0, std::fabs(bound)); };
+    if (si >= range.min - slack(range.min) && si <= range.max + slack(range.max))
         return {};
     const std::string s = clipped(text, 120); // a 5 MB number stays a short message
     if (si < range.min && range.min > 0.0 && range.min < 1e-6)

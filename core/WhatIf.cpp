@@ -20,14 +20,18 @@ long long rotorCount(const Part& part)
 
 std::string gpuCapWhatIfError(const Design& design, double capW)
 {
-    const std::string text = formatQuantity(capW, Dimension::Power, 6);
     bool anyGpu = false;
     for (const Rack& r : design.racks)
         for (const Slot& s : r.slots) {
             if (Design::gpuCount(*s.part) == 0)
                 continue;
             anyGpu = true;
-            const std::string why = rangeError(text, capW, Dimension::Power, gpuCapRange(*design.catalog, *s.part));
+            // The value to the digits that tell it from the bound it passes: 700.0001 W read "700 W" is
+            // outside … 700 W (trust trial, 2026-12-07).
+            const Range range = gpuCapRange(*design.catalog, *s.part);
+            const std::string text =
+                formatQuantityBeside(capW, capW > range.max ? range.max : range.min, Dimension::Power);
+            const std::string why = rangeError(text, capW, Dimension::Power, range);
             if (!why.empty())
                 return why + " (the power caps " + s.part->text("gpus.part") + " in " + s.part->slug + " accepts, " +
                        "as gpu_power_cap does; first at " + s.id + ")";

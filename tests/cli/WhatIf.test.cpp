@@ -23,6 +23,9 @@ TEST_CASE("rdt check --gpu-cap outside the GPU's range is the design file's erro
     CHECK_THAT(low.out, !Contains("scenario gpu-cap"));
     // Just over the top of the range, at its own subject: 701 W refused, 700 W and 200 W run as asked.
     CHECK(runRdt("check data/designs/single-rack.yaml --gpu-cap 701W").code == 2);
+    // A hair over says the value as given, not "700 W is outside … 700 W" (trust trial, 2026-12-07).
+    CHECK_THAT(runRdt("check data/designs/single-rack.yaml --gpu-cap 700.0001W").out,
+               Contains("\"700.0001 W\" is outside the allowed range 200 W … 700 W"));
     const Run top = runRdt("check data/designs/single-rack.yaml --gpu-cap 700W");
     CHECK(top.code == 0);
     CHECK_THAT(top.out, Contains("scenario gpu-cap=700 W"));

@@ -69,6 +69,11 @@ TEST_CASE("bad quantities are rejected with a reason", "[units]")
 TEST_CASE("negative values are allowed only where the range says so", "[units]")
 {
     CHECK(si("-5 degC", Dimension::Temperature, Range{200, 400}) == Approx(268.15));
+    // A bound written in another unit holds at its own value: -50 degC is 223.14999999999998 K, and was
+    // refused against a 223.15 K bound ("outside the allowed range -50 degC … 100 degC"); -50.01 is not.
+    CHECK(si("-50 degC", Dimension::Temperature, Range{223.15, 373.15}) == Approx(223.15));
+    CHECK(si("100 degC", Dimension::Temperature, Range{223.15, 373.15}) == Approx(373.15));
+    CHECK_THAT(error("-50.01 degC", Dimension::Temperature, Range{223.15, 373.15}), Contains("outside the allowed range"));
     CHECK(si("-100 m", Dimension::Length, Range::any()) == -100.0);
 }
 
