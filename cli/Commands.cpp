@@ -14,6 +14,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "analysis/Compare.h"
 #include "analysis/Pipeline.h"
@@ -50,45 +51,61 @@ analysis::RunOptions runOptions(const std::string& design, const std::string& pr
     o.designPath = design;
     o.profile = profile;
     o.targetsPath = w.targets;
-    if (!w.scenario.empty()) {
+    // Several what-ifs at once: `--scenario fan-fail=2 --scenario feed-loss=A`, or comma-separated
+    // (one --scenario only was taken, with CLI11's own "At Most 1" message; trust trial, 2026-12-07).
+    std::vector<std::string> items;
+    for (const std::string& given : w.scenarios)
+        for (std::size_t from = 0;;) {
+            const std::size_t comma = given.find(',', from);
+            items.push_back(given.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
+            if (comma == std::string::npos)
+                break;
+            from = comma + 1;
+        }
+    std::set<std::string> seen;
+    for (const std::string& sc : items) {
+        if (!seen.insert(sc.substr(0, sc.find('='))).second)
+            throw core::InputError(core::SourceLoc{"command line", 0, 0, "--scenario"},
+                                   "\"" + core::clipped(sc.substr(0, sc.find('='))) +
+                                       "\" is given twice: one value per what-if");
         // The words only; what the design accepts (rotors per chassis, shelves on a feed) is checked
         // against it by analysis::applyScenario, in the design file's words (core/WhatIf.h).
         const core::SourceLoc at{"command line", 0, 0, "--scenario"};
         const std::string fan = "fan-fail=", feed = "feed-loss=";
-        if (w.scenario.rfind(fan, 0) == 0) {
-            const std::string n = w.scenario.substr(fan.size());
+        if (sc.rfind(fan, 0) == 0) {
+            const std::string n = sc.substr(fan.size());
             long long v = 0;
             const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
             if (ec != std::errc() || end != n.data() + n.size() || n.empty())
-                throw core::InputError(at, core::clipped(w.scenario) + ": \"" + core::clipped(n) +
+                throw core::InputError(at, core::clipped(sc) + ": \"" + core::clipped(n) +
                                                "\" is not a whole number (failed rotors per chassis)");
             if (v < -1000000 || v > 1000000) // far beyond any chassis' rotors; the exact range: applyScenario
-                throw core::InputError(at, core::clipped(w.scenario) + ": value " + core::clipped(n) +
+                throw core::InputError(at, core::clipped(sc) + ": value " + core::clipped(n) +
                                                " is outside the allowed range of failed rotors per chassis");
             o.failedRotors = static_cast<int>(v);
-        } else if (w.scenario.rfind("pump-fail=", 0) == 0 || w.scenario.rfind("cdu-fail=", 0) == 0) {
-            const bool pump = w.scenario[0] == 'p';
-            const std::string n = w.scenario.substr(w.scenario.find('=') + 1);
+        } else if (sc.rfind("pump-fail=", 0) == 0 || sc.rfind("cdu-fail=", 0) == 0) {
+            const bool pump = sc[0] == 'p';
+            const std::string n = sc.substr(sc.find('=') + 1);
             long long v = 0;
             const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
             if (ec != std::errc() || end != n.data() + n.size() || n.empty() || v < -1000 || v > 1000)
-                throw core::InputError(at, core::clipped(w.scenario) + ": \"" + core::clipped(n) +
+                throw core::InputError(at, core::clipped(sc) + ": \"" + core::clipped(n) +
                                                "\" is not a whole number of failed " + (pump ? "pumps" : "CDUs") +
                                                " per liquid loop");
             (pump ? o.failedPumps : o.failedCdus) = static_cast<int>(v);
-        } else if (w.scenario.rfind("facility-water=", 0) == 0) {
-            const std::string q = w.scenario.substr(std::string("facility-water=").size());
+        } else if (sc.rfind("facility-water=", 0) == 0) {
+            const std::string q = sc.substr(std::string("facility-water=").size());
             const core::ParsedQuantity p =
                 core::parseQuantity(q, core::Dimension::TemperatureDelta, core::Range{-30.0, 30.0});
             if (!p.value)
-                throw core::InputError(at, core::clipped(w.scenario) + ": " + p.error +
+                throw core::InputError(at, core::clipped(sc) + ": " + p.error +
                                                " (a change of the facility water's temperature, e.g. +5K)");
             o.facilityWaterDeltaK = *p.value;
-        } else if (w.scenario.rfind("power-floor=", 0) == 0 || w.scenario.rfind("gpu-ramp=", 0) == 0 ||
-                   w.scenario.rfind("psu-storage=", 0) == 0) {
+        } else if (sc.rfind("power-floor=", 0) == 0 || sc.rfind("gpu-ramp=", 0) == 0 ||
+                   sc.rfind("psu-storage=", 0) == 0) {
             // Power dynamics (docs/dynamics.md): a floor as a share of TDP, a ramp per GPU, storage per GPU.
-            const std::string word = w.scenario.substr(0, w.scenario.find('='));
-            const std::string q = w.scenario.substr(word.size() + 1);
+            const std::string word = sc.substr(0, sc.find('='));
+            const std::string q = sc.substr(word.size() + 1);
             const bool floor = word == "power-floor", ramp = word == "gpu-ramp";
             const core::ParsedQuantity p = core::parseQuantity(q,
                                                                floor  ? core::Dimension::Ratio
@@ -98,20 +115,20 @@ analysis::RunOptions runOptions(const std::string& design, const std::string& pr
                                                                : ramp ? core::Range{1e-3, 1e9}
                                                                       : core::Range{1e-3, 1e6});
             if (!p.value)
-                throw core::InputError(at, core::clipped(w.scenario) + ": " + p.error +
+                throw core::InputError(at, core::clipped(sc) + ": " + p.error +
                                                (floor  ? " (a share of the GPUs' TDP, e.g. 90%)"
                                                 : ramp ? " (a GPU's ramp limit, e.g. 2000W/s)"
                                                        : " (storage per GPU, e.g. 65J)"));
             (floor ? o.powerFloorShare : ramp ? o.gpuRampWps : o.psuStorageJ) = *p.value;
-        } else if (w.scenario.rfind("smoothing=", 0) == 0) {
-            o.smoothing = w.scenario.substr(std::string("smoothing=").size()); // checked against the design
-        } else if (w.scenario.rfind(feed, 0) == 0) {
-            o.lostFeed = w.scenario.substr(feed.size());
+        } else if (sc.rfind("smoothing=", 0) == 0) {
+            o.smoothing = sc.substr(std::string("smoothing=").size()); // checked against the design
+        } else if (sc.rfind(feed, 0) == 0) {
+            o.lostFeed = sc.substr(feed.size());
             if (o.lostFeed.empty())
                 throw core::InputError(at, "feed-loss=: feed must be A or B");
         } else {
             throw core::InputError(at,
-                                   "unknown scenario \"" + core::clipped(w.scenario) +
+                                   "unknown scenario \"" + core::clipped(sc) +
                                        "\" (use fan-fail=N, N failed rotors per chassis; feed-loss=A|B; pump-fail=N or "
                                        "cdu-fail=N per liquid loop; facility-water=+5K; power-floor=90%, "
                                        "gpu-ramp=2000W/s, psu-storage=65J, smoothing=none|bbu)");

@@ -10,7 +10,7 @@ namespace rdt::cli {
 
 /// What-if options shared by check, report and validate.
 struct ScenarioArgs {
-    std::string scenario;   ///< `fan-fail=N`
+    std::vector<std::string> scenarios; ///< `fan-fail=N`, `feed-loss=A`, … (repeatable, or comma-separated)
     std::string inlet;      ///< e.g. `35degC`
     std::string altitude;   ///< e.g. `1800m`
     std::string targets;    ///< targets file (data/targets/*.yaml)

@@ -29,8 +29,8 @@ int main(int argc, char** argv)
     app.require_subcommand(1);
 
     auto scenarioOptions = [](CLI::App* cmd, ScenarioArgs& w) {
-        cmd->add_option("--scenario", w.scenario,
-                        "What-if: fan-fail=N (N failed rotors in every chassis), feed-loss=A|B (that AC feed lost), "
+        cmd->add_option("--scenario", w.scenarios,
+                        "What-if, repeatable or comma-separated: fan-fail=N (N failed rotors in every chassis), feed-loss=A|B (that AC feed lost), "
                         "pump-fail=N or cdu-fail=N (in every liquid loop), facility-water=+5K; power dynamics: power-floor=90%, "
                         "gpu-ramp=2000W/s, psu-storage=65J (per GPU), smoothing=none|bbu");
         cmd->add_option("--inlet", w.inlet, "What-if: supply air temperature, e.g. 35degC");

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "tests/support/RunRdt.h"
 #include "tests/support/TempDir.h"
@@ -88,4 +89,25 @@ TEST_CASE("rdt catalog list --kind that matches nothing says so", "[cli][whatif]
     const Run gpus = runRdt("catalog list --kind gpu");
     CHECK(gpus.code == 0);
     CHECK_THAT(gpus.out, Contains("nvidia-h100-sxm5"));
+}
+
+TEST_CASE("what-ifs combine: --scenario repeated or comma-separated, each at most once", "[cli][whatif]")
+{
+    // One --scenario only was taken (CLI11's "At Most 1 required but received 2", without rdt's
+    // prefix), and "fan-fail=2,feed-loss=A" read as a rotor count: a fan failure with a feed lost could
+    // not be checked (trust trial, 2026-12-07).
+    const Run both = runRdt("check data/designs/single-rack.yaml --scenario fan-fail=2 --scenario feed-loss=A --json",
+                            false);
+    const Run comma = runRdt("check data/designs/single-rack.yaml --scenario fan-fail=2,feed-loss=A --json", false);
+    REQUIRE(both.code == comma.code);
+    const nlohmann::json a = nlohmann::json::parse(both.out), b = nlohmann::json::parse(comma.out);
+    CHECK(a["scenario"] == "fan-fail=2, feed-loss=A");
+    CHECK(b["scenario"] == a["scenario"]);
+    CHECK(a["thermal"]["chassis"][0]["fan_speed"] == 1.0); // two failed rotors: full speed [G8]
+    CHECK(a["thermal"]["chassis"][0]["failed_rotors"] == 2);
+    CHECK(a["power"]["racks"][0]["it_load_W"] == b["power"]["racks"][0]["it_load_W"]);
+    CHECK(a["counts"] == b["counts"]);
+    const Run twice = runRdt("check data/designs/single-rack.yaml --scenario fan-fail=2,fan-fail=3");
+    CHECK(twice.code == 2);
+    CHECK_THAT(twice.out, Contains("rdt: error: command line: --scenario: \"fan-fail\" is given twice"));
 }
