@@ -90,8 +90,8 @@ int report(const SweepArgs& a, const analysis::SweepSpec& spec, std::vector<anal
                   << "\n";
         return code;
     }
-    std::printf("sweep %s: %zu variants of %s on %d %s, %.1f s (%.1f s of runs, %.2fx)\n", spec.file.c_str(),
-                results.size(), spec.design.c_str(), workers, workers == 1 ? "worker" : "workers", wall, busy,
+    std::printf("sweep %s: %zu %s of %s on %d %s, %.1f s (%.1f s of runs, %.2fx)\n", spec.file.c_str(),
+                results.size(), results.size() == 1 ? "variant" : "variants", spec.design.c_str(), workers, workers == 1 ? "worker" : "workers", wall, busy,
                 wall > 0 ? busy / wall : 0.0);
     std::printf("%zu pass every verdict, %zu fail a rule or target, %zu failed to run", passing,
                 results.size() - passing - failed - interrupted, failed);

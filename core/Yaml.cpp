@@ -324,6 +324,10 @@ long long Cursor::integer(long long min, long long max) const
     long long v = 0;
     try {
         v = std::stoll(s, &used);
+    } catch (const std::out_of_range&) {
+        // A whole number, only too large for any count (it read "is not a whole number"; trust trial).
+        fail("value " + clipped(s) + " is outside the allowed range " + std::to_string(min) + " … " +
+             std::to_string(max));
     } catch (const std::exception&) {
         fail("\"" + s + "\" is not a whole number");
     }

@@ -41,6 +41,9 @@ TEST_CASE("cursor errors carry line and path", "[yaml]")
     CHECK_THAT(failure([&] { d["a"]["missing"]; }), Contains("missing required field \"missing\""));
     CHECK_THAT(failure([&] { d["a"]["c"].integer(0, 5); }),
                Contains("t.yaml:3:6: a.c") && Contains("not a whole number"));
+    // A whole number too large for a long long is out of range, not "not a whole number" (trust trial).
+    CHECK_THAT(failure([&] { doc("n: 9999999999999999999\n")["n"].integer(0, 5); }),
+               Contains("t.yaml:1:4: n: value 9999999999999999999 is outside the allowed range 0 … 5"));
     CHECK_THAT(failure([&] { d["a"].requireMap(); }), Contains("t.yaml:5:3: a.d: duplicate key \"d\""));
     CHECK_THAT(failure([&] {
                    doc("x: 1\nyy: 2\n").allowKeys({"x", "yyy"});
