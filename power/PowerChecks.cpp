@@ -27,11 +27,20 @@ void checkPowerSource(core::CheckContext& ctx)
         if (!r.fails("orv3.power.source"))
             continue;
         const core::Rack& rack = ctx.design().racks[static_cast<std::size_t>(r.rack)];
+        // A rack whose shelves a lost-feed what-if took is not a rack without shelves: say which
+        // (it read "has no power shelf" beside two shelves; trust trial, 2026-12-07).
+        std::size_t shelves = 0;
+        for (const core::Slot& s : rack.slots)
+            shelves += s.part->kind == core::PartKind::PowerShelf ? 1 : 0;
+        const std::string& lost = ctx.design().scenario.lostFeed;
+        const std::string why =
+            shelves == 0 || lost.empty() ? " has no power shelf"
+                                         : "'s " + std::to_string(shelves) + (shelves == 1 ? " power shelf is" : " power shelves are") +
+                               " lost with feed " + lost +
+                               " (on it, or on no named feed beside shelves that name theirs)";
         for (const core::Slot& s : rack.slots)
             if (s.part->busbarTap)
-                ctx.report(s.id,
-                           s.name + " (" + s.part->slug + ") draws from the 48 V busbar but rack " + rack.id +
-                               " has no power shelf",
+                ctx.report(s.id, s.name + " (" + s.part->slug + ") draws from the 48 V busbar but rack " + rack.id + why,
                            0, 1, "shelves", s.loc);
     }
 }

@@ -111,3 +111,20 @@ TEST_CASE("what-ifs combine: --scenario repeated or comma-separated, each at mos
     CHECK(twice.code == 2);
     CHECK_THAT(twice.out, Contains("rdt: error: command line: --scenario: \"fan-fail\" is given twice"));
 }
+
+TEST_CASE("a rack whose shelves a lost feed takes is said so, not 'has no power shelf'", "[cli][whatif]")
+{
+    // psu-a on feed A, psu-b on no named feed (lost with either): feed-loss=A takes both, and
+    // orv3.power.source read "rack … has no power shelf" beside its two shelves (trust trial, 2026-12-07).
+    rdt::test::TempDir t;
+    std::ifstream in(RDT_SOURCE_DIR "/data/designs/single-rack.yaml");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string b = ", id: psu-b, feed: B}";
+    REQUIRE(text.find(b) != std::string::npos);
+    text.replace(text.find(b), b.size(), ", id: psu-b}");
+    std::ofstream(t.path + "/unnamed.yaml") << text;
+    const Run lost = runRdt("check " + t.path + "/unnamed.yaml --scenario feed-loss=A");
+    CHECK(lost.code == 1);
+    CHECK_THAT(lost.out, Contains("rack lab/row1/rack1's 2 power shelves are lost with feed A") &&
+                             !Contains("has no power shelf"));
+}
