@@ -210,6 +210,30 @@ ThroughputResult analyseThroughput(const core::Design& d, const power::PowerResu
                                 " cannot be fed even at the GPUs' minimum power cap with every feed, shelf and "
                                 "rectifier up: its GPUs are counted as not running (0 TFLOPS)");
     }
+    // A chassis at a utilisation below 100 %: its power and heat, so its clocks, are judged at that
+    // load, while its TFLOPS count the GPUs busy at the clock found. At utilisation 0 the design read
+    // 396 TFLOPS per GPU at a clock its heat allowed at idle (trust trial, 2026-12-07): said.
+    std::size_t partLoad = 0;
+    double lowest = 1.0;
+    std::string lowestAt;
+    for (const core::Rack& r : d.racks)
+        for (const core::Slot& s : r.slots)
+            if (core::Design::gpuCount(*s.part) > 0 && s.overrides.utilisation && *s.overrides.utilisation < 1.0) {
+                ++partLoad;
+                if (*s.overrides.utilisation < lowest || lowestAt.empty()) {
+                    lowest = std::min(lowest, *s.overrides.utilisation);
+                    lowestAt = s.id;
+                }
+            }
+    if (partLoad > 0 && out.notes.size() < 20) {
+        char note[400];
+        std::snprintf(note, sizeof note,
+                      "%zu chassis run below full load (utilisation down to %.3g %%, %s): their clocks come from the "
+                      "power and heat at that load, while the sustained TFLOPS count their GPUs busy at those clocks; "
+                      "a training job at full load draws and heats more, so sign throughput off at utilisation 100 %%",
+                      partLoad, lowest * 100.0, lowestAt.c_str());
+        out.notes.push_back(note);
+    }
     double slowest = 1.0;
     // A class below full clock on a GPU whose catalog entry lacks its DVFS figures: the clock comes
     // from a generic curve no catalog entry vouches for, so the compute targets are not checked.

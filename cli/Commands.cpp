@@ -53,11 +53,16 @@ analysis::RunOptions runOptions(const std::string& design, const std::string& pr
     o.targetsPath = w.targets;
     // Several what-ifs at once: `--scenario fan-fail=2 --scenario feed-loss=A`, or comma-separated
     // (one --scenario only was taken, with CLI11's own "At Most 1" message; trust trial, 2026-12-07).
+    // Items are trimmed (the summary echoes "fan-fail=1, feed-loss=A"), and empty ones skipped
+    // (`--scenario ""` from a script's empty variable means none).
     std::vector<std::string> items;
     for (const std::string& given : w.scenarios)
         for (std::size_t from = 0;;) {
             const std::size_t comma = given.find(',', from);
-            items.push_back(given.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
+            std::string item = given.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+            const std::size_t a = item.find_first_not_of(" \t"), b = item.find_last_not_of(" \t");
+            if (a != std::string::npos)
+                items.push_back(item.substr(a, b - a + 1));
             if (comma == std::string::npos)
                 break;
             from = comma + 1;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -26,22 +27,26 @@ namespace rdt::cli {
 
 namespace {
 
-volatile std::sig_atomic_t g_interrupted = 0;
+// Lock-free, so safe in the handler and read from the OpenMP workers (review).
+std::atomic<int> g_interrupted{0};
+static_assert(std::atomic<int>::is_always_lock_free);
 
 /// Ctrl-C (or SIGTERM) during a sweep: no further variant starts, the running ones finish, and the
 /// sweep reports (and writes -o) what ran. A second signal stops at once.
 extern "C" void onInterrupt(int sig)
 {
-    g_interrupted = 1;
+    (void)sig;
+    g_interrupted.store(1);
     static const char msg[] = "\nrdt: interrupted: finishing the variants running, then reporting those that ran "
                               "(interrupt again to stop at once)\n";
     [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, msg, sizeof msg - 1);
-    std::signal(sig, SIG_DFL);
+    std::signal(SIGINT, SIG_DFL); // either signal again stops at once
+    std::signal(SIGTERM, SIG_DFL);
 }
 
 class InterruptibleProgress : public TerminalProgress {
 public:
-    bool isCancelled() const override { return g_interrupted != 0 || TerminalProgress::isCancelled(); }
+    bool isCancelled() const override { return g_interrupted.load() != 0 || TerminalProgress::isCancelled(); }
 };
 
 int report(const SweepArgs& a, const analysis::SweepSpec& spec, std::vector<analysis::VariantResult> results,
@@ -66,8 +71,9 @@ int report(const SweepArgs& a, const analysis::SweepSpec& spec, std::vector<anal
     // 3 a variant failed on an internal error, else 2 one failed on its input, else 4 one did not
     // converge, else 1 one violates an error-severity rule, else 0. A target missed is in the table
     // and the frontier, as in rdt check.
-    // Interrupted: 130, as a shell reports Ctrl-C, whatever the variants that ran gave.
-    const int code = interrupted > 0                 ? kExitInterrupted
+    // Interrupted: 130, as a shell reports Ctrl-C, whatever the variants that ran gave; also when the
+    // signal came after the last variant had started (none left out, but the user stopped it).
+    const int code = interrupted > 0 || g_interrupted.load() != 0 ? kExitInterrupted
                      : failed > unconverged + badInput ? kExitInternal
                      : badInput > 0                  ? kExitBadInput
                      : unconverged > 0               ? kExitNotConverged
@@ -234,6 +240,10 @@ int runSweepCommand(const SweepArgs& a)
     if (underMpi())
         return runMpi(a);
 #endif
+    // Caught from the start: a Ctrl-C while the spec loads starts no variant.
+    g_interrupted.store(0);
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
     return guarded([&] {
         const analysis::SweepSpec spec = analysis::loadSweepSpec(a.spec);
         if (a.threads > 0)
@@ -241,9 +251,6 @@ int runSweepCommand(const SweepArgs& a)
         const int workers = a.threads > 0 ? a.threads : omp_get_max_threads();
         const auto t0 = std::chrono::steady_clock::now();
         InterruptibleProgress progress;
-        g_interrupted = 0;
-        std::signal(SIGINT, onInterrupt);
-        std::signal(SIGTERM, onInterrupt);
         const std::vector<analysis::VariantResult> results = analysis::runSweep(spec, progress);
         std::signal(SIGINT, SIG_DFL);
         std::signal(SIGTERM, SIG_DFL);

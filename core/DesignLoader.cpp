@@ -42,8 +42,17 @@ LinkEnd readEnd(const Cursor& c, const Catalog& catalog)
     LinkEnd e;
     const Cursor part = c["part"];
     e.partSlug = catalog.require(part.str(), part.loc()).slug;
-    if (auto i = c.find("interfaces")) {
+    if (auto i = c.find("interfaces"))
         e.interfaces = i->str();
+    if (auto comp = c.find("component")) {
+        e.component = comp->str();
+        if (e.component != "gpus" && e.component != "nics")
+            comp->fail("component must be gpus or nics");
+    }
+    if (auto n = c.find("count"))
+        e.count = static_cast<int>(n->integer(1, 100000));
+    // (Ports come from `count`, else `component`, else the glob: only then must it match.)
+    if (auto i = c.find("interfaces"); i && e.count == 0 && e.component.empty()) {
         // A glob that matches none of the part's ports made a class of 0 links, and the checks read
         // it as a network with nothing to judge ("nix*" for "nic*"; trust trial, 2026-12-07).
         const Part& p = catalog.require(e.partSlug, part.loc());
@@ -59,13 +68,6 @@ LinkEnd readEnd(const Cursor& c, const Catalog& catalog)
                                    : " (" + names + ")"));
         }
     }
-    if (auto comp = c.find("component")) {
-        e.component = comp->str();
-        if (e.component != "gpus" && e.component != "nics")
-            comp->fail("component must be gpus or nics");
-    }
-    if (auto n = c.find("count"))
-        e.count = static_cast<int>(n->integer(1, 100000));
     return e;
 }
 

@@ -308,7 +308,8 @@ std::string rangeError(std::string_view text, double si, Dimension dim, Range ra
 {
     // The bounds to rounding: -50 degC converts to 223.14999999999998 K, below the 223.15 K bound it
     // is written as, and read "-50 degC is outside the allowed range -50 degC … 100 degC" (trust trial).
-    const auto slack = [](double bound) { return 1e-12 * std::max(1.0, std::fabs(bound)); };
+    // Relative to the bound alone: a "greater than zero" bound (1e-12) keeps 0 out (review).
+    const auto slack = [](double bound) { return 1e-12 * std::fabs(bound); };
     if (si >= range.min - slack(range.min) && si <= range.max + slack(range.max))
         return {};
     const std::string s = clipped(text, 120); // a 5 MB number stays a short message
@@ -337,12 +338,15 @@ std::string formatNumber(double x, int precision)
             s.insert(static_cast<std::size_t>(i), ",");
         return s;
     }
-    // A whole number where %g would switch to an exponent below 1,000 (611 to 2 figures read
-    // "6.1e+02 K"; trust trial, 2026-12-07).
-    if (std::fabs(x) >= std::pow(10.0, precision))
-        std::snprintf(buf, sizeof buf, "%.0f", x);
-    else
-        std::snprintf(buf, sizeof buf, "%.*g", precision, x);
+    std::snprintf(buf, sizeof buf, "%.*g", precision, x);
+    // A whole number where %g switched to an exponent at or above 1 (611 to 2 figures read "6.1e+02 K";
+    // trust trial, 2026-12-07), with separators where it rounds to 1,000 (999.6 to 3 figures).
+    if (std::strchr(buf, 'e') && std::fabs(x) >= 1.0) {
+        const double whole = std::round(x);
+        if (std::fabs(whole) >= 1000.0)
+            return formatNumber(whole, precision);
+        std::snprintf(buf, sizeof buf, "%.0f", whole);
+    }
     return buf;
 }
 

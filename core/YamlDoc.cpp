@@ -161,10 +161,18 @@ private:
         }
         // libyaml names a tab only where it breaks indentation: a tab that starts a line reads
         // "found character that cannot start any token" (trust trial, 2026-12-07).
+        // libyaml's marks count characters, not bytes: the problem's line is found by its number, and
+        // a tab in that line's indentation named (review: after a "…" the byte index missed it).
         const std::string& text = m_doc.m_source;
-        const std::size_t i = p.problem_mark.index;
-        if (i < text.size() && text[i] == '\t')
-            msg += ": a tab character; YAML indents with spaces only";
+        std::size_t start = 0;
+        for (std::size_t line = 0; line < p.problem_mark.line && start != std::string::npos; ++line)
+            start = text.find('\n', start) == std::string::npos ? std::string::npos : text.find('\n', start) + 1;
+        if (start != std::string::npos) {
+            const std::size_t indent = text.find_first_not_of(" \t", start);
+            const std::size_t end = indent == std::string::npos ? text.size() : indent;
+            if (text.find('\t', start) < end)
+                msg += ": a tab character; YAML indents with spaces only";
+        }
         throw InputError(at(p.problem_mark), msg);
     }
 

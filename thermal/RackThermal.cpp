@@ -295,9 +295,7 @@ RackThermal solveRack(const core::Design& d, std::size_t rackIndex, const AirSta
             total > 0 ? (flowOther * air.coldAisleK + hotIn * air.hotAisleK + heat / rhoCp) / total : 0.0;
         // Front plenum: front·(qDoor + qRec + toFront) = qDoor·T_cold + qRec·T_hot + toFront·rear.
         const double mass = qDoor + qRec + toFront * (1.0 - share);
-        front = qDoor + qRec > 0 && mass > 0
-                    ? (qDoor * air.coldAisleK + qRec * air.hotAisleK + toFront * lift) / mass
-                    : air.coldAisleK;
+        front = mass > 0 ? (qDoor * air.coldAisleK + qRec * air.hotAisleK + toFront * lift) / mass : air.coldAisleK;
         rear = total > 0 ? share * front + lift : front;
     };
     // `idle`: the same with the GPUs at 0 W, the rest of the chassis' heat unchanged (ChassisThermal::

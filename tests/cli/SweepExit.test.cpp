@@ -138,8 +138,19 @@ TEST_CASE("an interrupted sweep reports and writes the variants that ran, and ex
         ::execv(argv[0], argv.data());
         ::_exit(127);
     }
-    // 280 variants at 0.05-0.5 s each: well under way, far from done.
-    std::this_thread::sleep_for(std::chrono::milliseconds(2000));
+    // Once rdt catches SIGINT (its SigCgt mask in /proc: not killed by the signal whatever the machine's
+    // load), and some variants in: 280 at 0.05-0.5 s each, well under way, far from done.
+    const auto caught = [pid] {
+        std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+        for (std::string line; std::getline(status, line);)
+            if (line.rfind("SigCgt:", 0) == 0)
+                return (std::stoull(line.substr(7), nullptr, 16) >> (SIGINT - 1) & 1) != 0;
+        return false;
+    };
+    for (int i = 0; i < 600 && !caught(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    REQUIRE(caught());
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
     ::kill(pid, SIGINT);
     int status = 0;
     ::waitpid(pid, &status, 0);

@@ -107,6 +107,11 @@ TEST_CASE("what-ifs combine: --scenario repeated or comma-separated, each at mos
     CHECK(a["thermal"]["chassis"][0]["failed_rotors"] == 2);
     CHECK(a["power"]["racks"][0]["it_load_W"] == b["power"]["racks"][0]["it_load_W"]);
     CHECK(a["counts"] == b["counts"]);
+    // The form the summary echoes reads back, and an empty item is none (review).
+    const Run echoed = runRdt("check data/designs/single-rack.yaml --scenario \"fan-fail=2, feed-loss=A,\" --json",
+                              false);
+    CHECK(nlohmann::json::parse(echoed.out)["scenario"] == "fan-fail=2, feed-loss=A");
+    CHECK(runRdt("check data/designs/single-rack.yaml --scenario \"\"").code == 0);
     const Run twice = runRdt("check data/designs/single-rack.yaml --scenario fan-fail=2,fan-fail=3");
     CHECK(twice.code == 2);
     CHECK_THAT(twice.out, Contains("rdt: error: command line: --scenario: \"fan-fail\" is given twice"));

@@ -74,6 +74,8 @@ TEST_CASE("negative values are allowed only where the range says so", "[units]")
     CHECK(si("-50 degC", Dimension::Temperature, Range{223.15, 373.15}) == Approx(223.15));
     CHECK(si("100 degC", Dimension::Temperature, Range{223.15, 373.15}) == Approx(373.15));
     CHECK_THAT(error("-50.01 degC", Dimension::Temperature, Range{223.15, 373.15}), Contains("outside the allowed range"));
+    // "Greater than zero" stays so: a step of 0 looped `rdt com` until it ran out of memory (review).
+    CHECK_THAT(error("0 dB", Dimension::Gain, Range{1e-12, 100}), Contains("must be greater than zero"));
     CHECK(si("-100 m", Dimension::Length, Range::any()) == -100.0);
 }
 
@@ -88,6 +90,9 @@ TEST_CASE("formatting picks a readable unit", "[units]")
     CHECK(formatQuantity(611.2, Dimension::TemperatureDelta, 2) == "611 K");
     CHECK(formatQuantity(99.4, Dimension::TemperatureDelta, 2) == "99 K");
     CHECK(formatQuantity(9.94, Dimension::TemperatureDelta, 2) == "9.9 K");
+    CHECK(formatQuantity(99.7, Dimension::TemperatureDelta, 2) == "100 K"); // rounds up past 10^2
+    CHECK(formatQuantity(999.6, Dimension::TemperatureDelta, 3) == "1,000 K");
+    CHECK(formatQuantity(0.00012, Dimension::TemperatureDelta, 2) == "0.00012 K");
     CHECK(formatQuantity(400e9, Dimension::DataRate) == "400 Gb/s");
     CHECK(acceptedUnits(Dimension::Power) == "mW, W, kW, MW");
 }

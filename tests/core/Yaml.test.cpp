@@ -95,6 +95,9 @@ TEST_CASE("the compact reader refuses what it cannot read, located", "[yaml]")
     CHECK_THAT(failure([&] { doc("a:\n\tb: 1\n"); }),
                Contains("t.yaml:2:1") && Contains("a tab character; YAML indents with spaces only"));
     CHECK_THAT(failure([&] { doc("a: {b: 1\n"); }), !Contains("tab character"));
+    // After a non-ASCII character (libyaml's index counts characters, not bytes) too.
+    CHECK_THAT(failure([&] { doc("# 35 \u00b0C \u2026\na: 1\n\tb: 2\n"); }),
+               Contains("t.yaml:3:1") && Contains("a tab character"));
     CHECK_THAT(failure([&] { doc(std::string(2001, '[') + std::string(2001, ']')); }),
                Contains("t.yaml:1:2001") && Contains("nested deeper than 2000 levels"));
     CHECK_THAT(failure([&] { doc("a: [1]\n").at(0); }), Contains("expected a list with an element [0]"));

@@ -203,4 +203,11 @@ TEST_CASE("a link class that makes no link is said so, and an interface glob tha
                       Catch::Matchers::Contains("links[0].from.interfaces") &&
                           Catch::Matchers::Contains("\"nix*\" matches none of meta-grand-teton-h100's interfaces") &&
                           Catch::Matchers::Contains("nic0"));
+    // With `count:` the glob names no port (count comes first): not judged (review).
+    std::string counted = typo;
+    counted.replace(counted.find("\"nix*\"}"), 7, "\"nix*\", count: 8}");
+    CHECK_NOTHROW(test::runRules(test::oneRack("orv3-600a", "{ou: 1, part: meta-grand-teton-h100, id: g}, "
+                                                            "{ou: 9, part: meta-minipack2}") +
+                                     counted,
+                                 signal::registerChecks));
 }
