@@ -18,6 +18,7 @@
 
 #include "analysis/Sweep.h"
 #include "tests/support/RunRdt.h"
+#include "tests/support/SpawnRdt.h"
 #include "tests/support/TempDir.h"
 
 using namespace rdt;
@@ -124,20 +125,8 @@ TEST_CASE("an interrupted sweep reports and writes the variants that ran, and ex
                                        "  - {axis: gpu_cap, values: [300 W, 400 W, 500 W, 600 W, 700 W]}\n"
                                        "  - {axis: fan_fail, values: [0, 1, 2, 3]}\n");
     const std::string h5 = t.path + "/cut.h5", log = t.path + "/log.txt";
-    const pid_t pid = ::fork();
-    REQUIRE(pid >= 0);
-    if (pid == 0) {
-        const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        ::dup2(fd, 1);
-        ::dup2(fd, 2);
-        std::vector<std::string> a{RDT_BIN_DIR "/rdt", "sweep", s, "--threads", "1", "-o", h5};
-        std::vector<char*> argv;
-        for (std::string& x : a)
-            argv.push_back(x.data());
-        argv.push_back(nullptr);
-        ::execv(argv[0], argv.data());
-        ::_exit(127);
-    }
+    const pid_t pid = test::spawnRdt({"sweep", s, "--threads", "1", "-o", h5}, log);
+    REQUIRE(pid > 0);
     // Once rdt catches SIGINT (its SigCgt mask in /proc: not killed by the signal whatever the machine's
     // load), and some variants in: 280 at 0.05-0.5 s each, well under way, far from done.
     const auto caught = [pid] {

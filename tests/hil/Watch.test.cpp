@@ -12,32 +12,12 @@
 #include "hil/Series.h"
 #include "tests/hil/Server.h"
 #include "tests/support/RunRdt.h"
+#include "tests/support/SpawnRdt.h"
 
 using namespace rdt;
 using Catch::Matchers::Contains;
 
 namespace {
-
-/// Start `rdt ARGS` with stdout and stderr to `log`; returns its pid.
-pid_t spawnRdt(const std::vector<std::string>& args, const std::string& log)
-{
-    const pid_t pid = ::fork();
-    REQUIRE(pid >= 0);
-    if (pid == 0) {
-        const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        ::dup2(fd, 1);
-        ::dup2(fd, 2);
-        ::chdir(RDT_SOURCE_DIR);
-        std::vector<std::string> a = args;
-        std::vector<char*> argv{const_cast<char*>(RDT_BIN_DIR "/rdt")};
-        for (std::string& s : a)
-            argv.push_back(s.data());
-        argv.push_back(nullptr);
-        ::execv(RDT_BIN_DIR "/rdt", argv.data());
-        ::_exit(127);
-    }
-    return pid;
-}
 
 /// The series as far as it is written (empty while the file is not there yet).
 hil::Series peek(const std::string& file)
@@ -81,8 +61,9 @@ TEST_CASE("watch: a PATCHed sensor arrives live, a killed watch leaves a readabl
     const std::string map = dir.path + "/map.yaml", series = dir.path + "/series.h5", log = dir.path + "/watch.log";
     std::ofstream(map) << "telemetry: 1\ntargets:\n  - {parts: '*/gt*', bmc: '" << bmc.url()
                        << "'}\n  - {parts: '*/psu-*', bmc: '" << bmc.url() << "'}\n";
-    const pid_t watch = spawnRdt(
+    const pid_t watch = test::spawnRdt(
         {"hil", "watch", "tests/fixtures/hil/hil-rack.yaml", "--map", map, "--interval", "200ms", "-o", series}, log);
+    REQUIRE(watch > 0);
     // Readers may open the series while it grows.
     REQUIRE(waitFor([&] { return peek(series).samples.size() >= 2; }, 30));
     CHECK(peek(series).samples[0].parts[0].powerW == 8150);
@@ -114,8 +95,9 @@ TEST_CASE("watch: a PATCHed sensor arrives live, a killed watch leaves a readabl
     CHECK(after.samples.back().parts[4].psuOutW.size() == 6);
     // A clean stop (SIGTERM / Ctrl-C) finishes the sweep, closes the file and says so.
     const std::string series2 = dir.path + "/series2.h5";
-    const pid_t second = spawnRdt(
+    const pid_t second = test::spawnRdt(
         {"hil", "watch", "tests/fixtures/hil/hil-rack.yaml", "--map", map, "--interval", "100ms", "-o", series2}, log);
+    REQUIRE(second > 0);
     REQUIRE(waitFor([&] { return peek(series2).samples.size() >= 1; }, 30));
     ::kill(second, SIGTERM);
     int status = 0;
