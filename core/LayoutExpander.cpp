@@ -220,8 +220,15 @@ void LayoutExpander::parseFeeds(const Cursor& feeds, Rack& rack) const
         rack.feeds.push_back({name, v.si, v.provenance.text, v.loc});
         const bool used =
             std::any_of(rack.slots.begin(), rack.slots.end(), [&](const Slot& s) { return s.overrides.feed == name; });
-        if (!used)
-            value.fail("feed " + name + " is declared but no power shelf of this rack is on it (feed: " + name + ")");
+        if (!used) {
+            // Name the shelf that takes no feed, the likely one meant (trust trial, 2026-12-07).
+            std::string unnamed;
+            for (const Slot& s : rack.slots)
+                if (s.part->kind == PartKind::PowerShelf && s.overrides.feed.empty())
+                    unnamed += (unnamed.empty() ? "" : ", ") + s.name;
+            value.fail("feed " + name + " is declared but no power shelf of this rack is on it (feed: " + name + ")" +
+                       (unnamed.empty() ? std::string() : "; " + unnamed + " names no feed"));
+        }
     }
     for (const Slot& s : rack.slots)
         if (s.part->kind == PartKind::PowerShelf && s.overrides.feed.empty())

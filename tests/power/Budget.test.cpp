@@ -246,6 +246,10 @@ TEST_CASE("rack feeds are checked against the shelves' feed: at load", "[power][
     };
     CHECK_THAT(error("{A: 9 kW, C: 9 kW}", ", feed: B"), Catch::Matchers::Contains("feeds are A and B"));
     CHECK_THAT(error("{A: 9 kW}", ""), Catch::Matchers::Contains("shelf psu-b names no feed"));
+    // Feed B declared, psu-b on none: the shelf meant is named (trust trial, 2026-12-07).
+    CHECK_THAT(error("{A: 9 kW, B: 9 kW}", ""),
+               Catch::Matchers::Contains("feed B is declared but no power shelf of this rack is on it (feed: B); "
+                                         "psu-b names no feed"));
     CHECK_THAT(error("{A: 9 kW}", ", feed: B"),
                Catch::Matchers::Contains("shelf psu-b is on feed B, which feeds: does not declare"));
     CHECK_THAT(error("{A: 9 kW, B: -3 kW}", ", feed: B"), Catch::Matchers::Contains("feeds.B"));
