@@ -293,6 +293,20 @@ std::string thermalSummaryText(const thermal::ThermalResult& t, double inletLimi
             << (std::isnan(inletLimitK) ? core::formatQuantity(inlet, Dimension::Temperature, 3)
                                         : core::formatQuantityBeside(inlet, inletLimitK, Dimension::Temperature, 3))
             << ", chassis airflow " << core::formatQuantity(airflow, Dimension::VolumeFlow, 4) << ", ";
+    else {
+        // No chassis with fans (a rack of switches): the inlet thermal.inlet.switch judges, not only a
+        // count of throttled chassis (trust trial, 2026-12-07).
+        double switchInlet = NAN;
+        for (const auto& rack : t.racks)
+            for (const auto& sw : rack.switches)
+                switchInlet = std::isnan(switchInlet) ? sw.inletK : std::max(switchInlet, sw.inletK);
+        if (!std::isnan(switchInlet))
+            out << "warmest switch inlet "
+                << (std::isnan(inletLimitK)
+                        ? core::formatQuantity(switchInlet, Dimension::Temperature, 3)
+                        : core::formatQuantityBeside(switchInlet, inletLimitK, Dimension::Temperature, 3))
+                << ", ";
+    }
     out << plural(t.throttledChassis, "chassis", "chassis") << " throttled\n";
     if (const std::string f = report::fieldSummaryText(t); !f.empty())
         out << "         " << f << "\n";

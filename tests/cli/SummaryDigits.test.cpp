@@ -96,3 +96,21 @@ layout:
     const test::Run text = test::runRdt("check " + path);
     CHECK_THAT(text.out, Contains("largest clip 700.03 A of 700 A (lab/r1/rack1/psu-a)"));
 }
+
+TEST_CASE("a design of switches alone shows the switch inlet its rule judges", "[cli][digits][thermal]")
+{
+    // A rack of switches read "thermal  0 chassis throttled": the inlet thermal.inlet.switch judges
+    // was nowhere in the summary (trust trial, 2026-12-07). Told apart from the limit, as the chassis'.
+    thermal::ThermalResult t;
+    t.racks.resize(1);
+    t.racks[0].switches.push_back({"lab/r1/k/sw1", 1, 273.15 + 35.01});
+    t.racks[0].switches.push_back({"lab/r1/k/sw2", 2, 273.15 + 30.0});
+    CHECK_THAT(cli::thermalSummaryText(t, 273.15 + 35.0),
+               Contains("thermal  warmest switch inlet 35.01 degC, 0 chassis throttled"));
+    // With chassis the line is as before (their fans, inlet and airflow).
+    t.racks[0].chassis.resize(1);
+    t.racks[0].chassis[0].fanSpeed = 0.8;
+    t.racks[0].chassis[0].airflowM3s = 0.1;
+    t.racks[0].chassis[0].inletK = 273.15 + 30.0;
+    CHECK_THAT(cli::thermalSummaryText(t, 273.15 + 35.0), !Contains("switch inlet"));
+}
