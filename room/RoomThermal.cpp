@@ -527,7 +527,8 @@ void rowsFromField(const core::Design& d, const FieldThermal& field, thermal::Th
             field.rooms[static_cast<std::size_t>(field.roomOfRack[static_cast<std::size_t>(row.racks.front())])];
         out.supplyK = room.geometry.supplyC + kZeroC;
         std::vector<double> intakes;
-        double demand = 0, intake = 0, exhaustFlow = 0, exhaustHeat = 0, inSum = 0, outSum = 0, flowDt = 0, flowSum = 0;
+        double demand = 0, intake = 0, exhaustFlow = 0, exhaustHeat = 0;
+        thermal::RowIndexSums sums;
         for (int r : row.racks) {
             const RackThermal& rt = res.racks[static_cast<std::size_t>(r)];
             demand += rt.drawM3s();
@@ -536,14 +537,7 @@ void rowsFromField(const core::Design& d, const FieldThermal& field, thermal::Th
             exhaustHeat += (std::max(0.0, rt.exhaustFlowM3s) + rt.otherFlowM3s) * rt.rearK;
             for (const ChassisThermal& c : rt.chassis) {
                 intakes.push_back(c.inletK);
-                // SHI and RTI over the chassis air passes through: one with none (every rotor failed) has
-                // no exhaust of its own, and alone it read SHI 1.0 (trust trial, 2026-12-07).
-                if (c.noAirflow)
-                    continue;
-                inSum += c.inletK - out.supplyK;
-                outSum += c.exhaustK - out.supplyK;
-                flowDt += c.airflowM3s * (c.exhaustK - c.inletK);
-                flowSum += c.airflowM3s;
+                sums.add(c, out.supplyK);
             }
         }
         out.demandM3s = demand;
@@ -557,10 +551,8 @@ void rowsFromField(const core::Design& d, const FieldThermal& field, thermal::Th
         out.hotAisleK = exhaustFlow > 0 ? exhaustHeat / exhaustFlow : out.coldAisleK;
         out.rciHi = thermal::rciHi(intakes, hi.recommendedMaxK, hi.allowableMaxK);
         out.rciLo = thermal::rciLo(intakes, recMin, all.minK);
-        const double dtEquip = flowSum > 0 ? flowDt / flowSum : 0.0;
-        // No air through any chassis: no equipment rise, and neither index is defined (not 100 % and 0).
-        out.rti = dtEquip > 0 ? (room.returnC + kZeroC - out.supplyK) / dtEquip * 100.0 : NAN;
-        out.shi = outSum > 0 && flowSum > 0 ? inSum / outSum : NAN;
+        out.rti = sums.rti(room.returnC + kZeroC, out.supplyK);
+        out.shi = sums.shi();
         out.iterations = room.couplings;
     }
     res.throttledChassis = 0;

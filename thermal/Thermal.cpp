@@ -37,6 +37,28 @@ double rciLo(const std::vector<double>& t, double minRec, double minAll)
     return (1.0 - under / ((minRec - minAll) * static_cast<double>(t.size()))) * 100.0;
 }
 
+void RowIndexSums::add(const ChassisThermal& c, double supplyK)
+{
+    if (c.noAirflow)
+        return;
+    inSum += c.inletK - supplyK;
+    outSum += c.exhaustK - supplyK;
+    flowDt += c.airflowM3s * (c.exhaustK - c.inletK);
+    flowSum += c.airflowM3s;
+}
+
+double RowIndexSums::rti(double returnK, double supplyK) const
+{
+    // No air through any chassis: no equipment rise, and the index is not defined (not 100 %).
+    const double dtEquip = flowSum > 0 ? flowDt / flowSum : 0.0;
+    return dtEquip > 0 ? (returnK - supplyK) / dtEquip * 100.0 : NAN;
+}
+
+double RowIndexSums::shi() const
+{
+    return outSum > 0 && flowSum > 0 ? inSum / outSum : NAN;
+}
+
 /// What a rack's thermal solution depends on besides the air: its type and, per slot, the local
 /// name, part, position and the settings that change heat or airflow. Racks with equal keys are
 /// the same rack to the airflow network, whether written from one template or each on its own
@@ -224,7 +246,7 @@ RowThermal solveRow(const core::Design& d, const core::Group& row, const std::ve
 
     // Final per-rack results with their own ids, and the row metrics.
     std::vector<double> intakes;
-    double inSum = 0, outSum = 0, flowDt = 0, flowSum = 0;
+    RowIndexSums sums;
     for (int ri : row.racks) {
         const core::Rack& rack = d.racks[static_cast<std::size_t>(ri)];
         RackThermal r = solved.at(keys[static_cast<std::size_t>(ri)]);
@@ -236,14 +258,7 @@ RowThermal solveRow(const core::Design& d, const core::Group& row, const std::ve
             c.id = rack.slots[static_cast<std::size_t>(c.slot)].id;
             c.rack = ri;
             intakes.push_back(c.inletK);
-            // SHI and RTI over the chassis air passes through: one with none (every rotor failed) has
-            // no exhaust of its own, and alone it read SHI 1.0 (trust trial, 2026-12-07).
-            if (c.noAirflow)
-                continue;
-            inSum += c.inletK - out.supplyK;
-            outSum += c.exhaustK - out.supplyK;
-            flowDt += c.airflowM3s * (c.exhaustK - c.inletK);
-            flowSum += c.airflowM3s;
+            sums.add(c, out.supplyK);
         }
         racks[static_cast<std::size_t>(ri)] = std::move(r);
     }
@@ -253,14 +268,12 @@ RowThermal solveRow(const core::Design& d, const core::Group& row, const std::ve
     const double recMin = rec.minK;
     out.rciHi = rciHi(intakes, hi.recommendedMaxK, hi.allowableMaxK);
     out.rciLo = rciLo(intakes, recMin, all.minK);
-    const double dtEquip = flowSum > 0 ? flowDt / flowSum : 0.0;
     const double ret =
         out.supplyM3s >= out.demandM3s && out.supplyM3s > 0
             ? (out.demandM3s * out.hotAisleK + (out.supplyM3s - out.demandM3s) * out.supplyK) / out.supplyM3s
             : out.hotAisleK;
-    // No air through any chassis: no equipment rise, and neither index is defined (not 100 % and 0).
-    out.rti = dtEquip > 0 ? (ret - out.supplyK) / dtEquip * 100.0 : NAN;
-    out.shi = outSum > 0 && flowSum > 0 ? inSum / outSum : NAN;
+    out.rti = sums.rti(ret, out.supplyK);
+    out.shi = sums.shi();
     return out;
 }
 

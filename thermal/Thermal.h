@@ -60,6 +60,18 @@ struct ThermalResult {
 double rciHi(const std::vector<double>& intakesK, double maxRecK, double maxAllK);
 double rciLo(const std::vector<double>& intakesK, double minRecK, double minAllK);
 
+/// A row's RTI and SHI sums over its chassis, the network's and the room field's alike. Only chassis
+/// that carry air count: one with none (every rotor failed) has no exhaust of its own, and alone it
+/// read SHI 1.0 (trust trial, 2026-12-07).
+struct RowIndexSums {
+    double inSum = 0, outSum = 0, flowDt = 0, flowSum = 0;
+    void add(const ChassisThermal& c, double supplyK);
+    /// RTI (%) for the room's return air; NaN with no equipment rise (no air through any chassis).
+    double rti(double returnK, double supplyK) const;
+    /// SHI; NaN with no air through any chassis.
+    double shi() const;
+};
+
 /// Solve every rack and row. Throws NetworkError (bad input) or std::runtime_error.
 ThermalResult computeThermal(const core::Design& design, const RackAirflowParams& params = {});
 
