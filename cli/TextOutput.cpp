@@ -536,7 +536,7 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
         if (t.checkpoint && t.checkpoint->checked) {
             const analysis::CheckpointResult& ck = *t.checkpoint;
             std::snprintf(buf, sizeof buf,
-                          "ckpt     %s%s%.2f TB: save %.1f s (%s-bound), restore %.1f s, stall %.1f s every %.0f min; "
+                          "ckpt     %s%s%.2f TB: save %.1f s (%s-bound), restore %.1f s, stall %.3g s every %.3g min; "
                           "MTBF %.2f h; goodput %.1f %% (%s GPU-hours a day lost)\n",
                           ck.workload.c_str(), ck.workload.empty() ? "" : ", ", ck.bytes / 1e12, ck.saveS,
                           ck.writeBottleneck.c_str(), ck.restoreS, ck.stallS, ck.intervalS / 60.0, ck.mtbfS / 3600.0,

@@ -224,6 +224,7 @@ struct Liquid {
     bool declared = false;
     std::string coolant = "pg25";  ///< `pg25` or `water`
     double supplyK = 303.15;       ///< the IT supply the CDUs hold (Meta's facility-liquid case, 30 degC)
+    SourceLoc supplyLoc;           ///< where `supply:` is written (the section's line when defaulted)
     double facilityWaterK = NAN;   ///< liquid-to-liquid CDUs' facility water supply; needed by them
     double fillPressurePa = 0;     ///< static gauge pressure at the CDUs' return (expansion tank), Pa
     /// The flow the CDUs' pump control delivers, L/min per kW of the loop's liquid heat (Meta

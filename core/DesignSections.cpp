@@ -281,10 +281,14 @@ Liquid readLiquid(const Cursor& c, const Design& design, const Catalog& catalog)
     if (auto x = c.find("coolant")) {
         l.coolant = readChoice<std::string>(*x, {{"pg25", "pg25"}, {"water", "water"}}, "coolant");
     }
-    if (auto x = c.find("supply"))
+    l.supplyLoc = l.loc;
+    if (auto x = c.find("supply")) {
         l.supplyK = x->quantity(Dimension::Temperature, Range{275.15, 333.15});
-    if (auto x = c.find("facility_water"))
-        l.facilityWaterK = x->quantity(Dimension::Temperature, Range{275.15, 333.15});
+        l.supplyLoc = x->loc();
+    }
+    const auto facilityWater = c.find("facility_water");
+    if (facilityWater)
+        l.facilityWaterK = facilityWater->quantity(Dimension::Temperature, Range{275.15, 333.15});
     if (auto x = c.find("fill_pressure"))
         l.fillPressurePa = x->quantity(Dimension::Pressure, Range{0.0, 2e6});
     if (auto x = c.find("flow_per_kw"))
@@ -351,6 +355,13 @@ Liquid readLiquid(const Cursor& c, const Design& design, const Catalog& catalog)
     }
     if (l.loops.empty())
         loops.fail("liquid: needs at least one loop (id, cdu, racks)");
+    // Read by liquid-to-liquid CDUs alone: beside liquid-to-air units only it would be ignored, and a
+    // figure the user wrote is never silently dropped (trust trial).
+    if (facilityWater && std::none_of(l.loops.begin(), l.loops.end(), [](const LiquidLoop& lp) {
+            return lp.cdu->text("cdu.type") == "liquid-to-liquid";
+        }))
+        facilityWater->fail("facility_water is used by liquid-to-liquid CDUs only; every loop here is liquid-to-air, "
+                            "whose units reject their heat to the room's air (site: supply_air)");
     for (std::size_t r = 0; r < design.racks.size(); ++r)
         if (owner[r] < 0 && liquidRack(design.racks[r]))
             throw InputError(design.racks[r].loc, "rack " + design.racks[r].id +

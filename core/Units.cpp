@@ -313,7 +313,10 @@ std::string rangeError(std::string_view text, double si, Dimension dim, Range ra
     if (si >= range.min - slack(range.min) && si <= range.max + slack(range.max))
         return {};
     const std::string s = clipped(text, 120); // a 5 MB number stays a short message
-    if (si < range.min && range.min > 0.0 && range.min < 1e-6)
+    // A tiny lower bound far below the upper one stands for "greater than zero"; a small SI bound of
+    // a real range (0.1 L/min per kW is 1.7e-9 m³/s per W) is told as the range (trust trial: "0.001
+    // L/min/kW must be greater than zero").
+    if (si < range.min && range.min > 0.0 && range.min < 1e-6 && range.min < 1e-6 * range.max)
         return "must be greater than zero (got \"" + s + "\")";
     if (si < range.min && range.min == 0.0)
         // A temperature's zero is absolute zero: "-300 degC must not be negative" read as a refusal of
@@ -384,7 +387,11 @@ std::string formatQuantity(double v, Dimension dim, int precision)
     case Dimension::Temperature: return fmt(v - kZeroCelsiusK, "degC");
     case Dimension::TemperatureDelta: return fmt(v, "K");
     case Dimension::Power: return a >= 1e6 ? fmt(v / 1e6, "MW") : a >= 1e3 ? fmt(v / 1e3, "kW") : fmt(v, "W");
-    case Dimension::Energy: return a >= 1e9 ? fmt(v / 1e9, "GJ") : a >= 1e6 ? fmt(v / 1e6, "MJ") : a >= 1e3 ? fmt(v / 1e3, "kJ") : fmt(v, "J");
+    case Dimension::Energy:
+        return a >= 1e9   ? fmt(v / 1e9, "GJ")
+               : a >= 1e6 ? fmt(v / 1e6, "MJ")
+               : a >= 1e3 ? fmt(v / 1e3, "kJ")
+                          : fmt(v, "J");
     case Dimension::Voltage: return fmt(v, "V");
     case Dimension::Current: return fmt(v, "A");
     case Dimension::Resistance: return a < 1.0 && a > 0.0 ? fmt(v * 1e3, "mohm") : fmt(v, "ohm");
@@ -421,7 +428,8 @@ std::string formatQuantityBeside(double siValue, double other, Dimension dim, in
             shown.erase(std::remove(shown.begin(), shown.end(), ','), shown.end());
             // The unit's factor (a power of ten: A, kW, MW ...), from the figure shown.
             const double ratio = std::fabs(std::stod(shown) / siValue);
-            const double scale = ratio > 0 && std::isfinite(ratio) ? std::pow(10.0, std::round(std::log10(ratio))) : 1.0;
+            const double scale =
+                ratio > 0 && std::isfinite(ratio) ? std::pow(10.0, std::round(std::log10(ratio))) : 1.0;
             char buf[64];
             for (int decimals = 1; decimals <= 4; ++decimals) {
                 std::snprintf(buf, sizeof buf, "%.*f", decimals, siValue * scale);

@@ -16,8 +16,8 @@ namespace {
 using core::Dimension;
 using core::Severity;
 
-constexpr double kLpm = 1e-3 / 60.0;        ///< m³/s per L/min
-constexpr double kLpmPerKw = kLpm / 1e3;    ///< m³/s per W in one L/min per kW
+constexpr double kLpm = 1e-3 / 60.0;     ///< m³/s per L/min
+constexpr double kLpmPerKw = kLpm / 1e3; ///< m³/s per W in one L/min per kW
 /// `v` with 4 significant digits, or as many more (up to 9) as tell it from `other` (a figure
 /// printed beside its limit: "102.5004 kPa, above its rated 102.5 kPa", never "102.5 above 102.5").
 std::string digits(double v, double other, const char* unit)
@@ -97,53 +97,54 @@ void registerChecks(core::CheckRegistry& registry)
                 const double needM3s = trayNeed(ctx, t);
                 if (t.flowM3s < needM3s * (1 - 1e-9))
                     ctx.report(t.id,
-                               "tray flow " + lpm(t.flowM3s) + " is below the " + lpm(needM3s) + " its " +
-                                   core::formatQuantity(t.heatW, Dimension::Power) +
+                               "tray flow " + lpm(t.flowM3s, needM3s) + " is below the " + lpm(needM3s, t.flowM3s) +
+                                   " its " + core::formatQuantity(t.heatW, Dimension::Power) +
                                    " of liquid heat is allocated (coolant rise " +
                                    core::formatQuantity(t.outletC - t.inletC, Dimension::TemperatureDelta) + ")",
                                t.flowM3s / kLpm, needM3s / kLpm, "L/min", slotOf(ctx, t).loc);
             }
         });
-    registry.add(
-        {"liquid.tray.spread",
-         "Coolant flow per watt evenly shared across a rack's trays",
-         Severity::Warning,
-         "OCP Open Rack V3 Blind Mate Manifold Rev 1.0: flow spread at most 5 % [LC-L8]",
-         "(largest - smallest) / mean of the trays' flow per watt of liquid heat in each rack, against max_spread.",
-         {{"max_spread", {0.05, Dimension::Ratio}}}},
-        [](core::CheckContext& ctx) {
-            const auto L = liquidFor(ctx.design(), ctx.results());
-            const double limit = ctx.constraint("max_spread");
-            for (const RackLiquid& r : L->racks)
-                if (r.spread > limit + 1e-12)
-                    ctx.report(r.id,
-                               "trays' flow per watt spreads " + core::formatQuantity(r.spread, Dimension::Ratio, 3) +
-                                   " across the rack's manifold (limit " +
-                                   core::formatQuantity(limit, Dimension::Ratio) + ")",
-                               r.spread * 100, limit * 100, "%", rackOf(ctx, r).loc);
-        });
-    registry.add(
-        {"liquid.plate.starved",
-         "Every cold plate runs within its measured flow range",
-         Severity::Error,
-         "rdt: a cold plate's resistance is never extrapolated below its lowest measured flow",
-         "A tray whose plates get less flow than the lowest point of liquid.plate.resistance: its case "
-         "temperature is not known, so it cannot be passed.",
-         {}},
-        [](core::CheckContext& ctx) {
-            const auto L = liquidFor(ctx.design(), ctx.results());
-            for (const TrayLiquid& t : L->trays)
-                if (!t.plateMeasured) {
-                    const core::Curve* c = slotOf(ctx, t).part->curve("liquid.plate.resistance");
-                    const double lowest = c && !c->points.empty() ? c->points.front().first : NAN;
-                    const int plates = static_cast<int>(slotOf(ctx, t).part->value("liquid.plates.count", 1.0));
-                    ctx.report(t.id,
-                               "each cold plate gets " + lpm(t.flowM3s / plates) +
-                                   ", below the lowest measured flow of its resistance curve (" + lpm(lowest) +
-                                   "): its case temperature is not known",
-                               t.flowM3s / plates / kLpm, lowest / kLpm, "L/min", slotOf(ctx, t).loc);
-                }
-        });
+    registry.add({"liquid.tray.spread",
+                  "Coolant flow evenly shared across a rack's equal trays",
+                  Severity::Warning,
+                  "OCP Open Rack V3 Blind Mate Manifold Rev 1.0: flow spread at most 5 % [LC-L8]",
+                  "(largest - smallest) / mean of the coolant flow of a rack's trays of one part (equal trays, as the "
+                  "manifold's criterion is written; load does not enter), the widest part's, against max_spread.",
+                  {{"max_spread", {0.05, Dimension::Ratio}}}},
+                 [](core::CheckContext& ctx) {
+                     const auto L = liquidFor(ctx.design(), ctx.results());
+                     const double limit = ctx.constraint("max_spread");
+                     for (const RackLiquid& r : L->racks)
+                         if (r.spread > limit + 1e-12)
+                             ctx.report(r.id,
+                                        "trays' flow per watt spreads " +
+                                            core::formatQuantity(r.spread, Dimension::Ratio, 3) +
+                                            " across the rack's manifold (limit " +
+                                            core::formatQuantity(limit, Dimension::Ratio) + ")",
+                                        r.spread * 100, limit * 100, "%", rackOf(ctx, r).loc);
+                 });
+    registry.add({"liquid.plate.starved",
+                  "Every cold plate runs within its measured flow range",
+                  Severity::Error,
+                  "rdt: a cold plate's resistance is never extrapolated below its lowest measured flow",
+                  "A tray whose plates get less flow than the lowest point of liquid.plate.resistance: its case "
+                  "temperature is not known, so it cannot be passed.",
+                  {}},
+                 [](core::CheckContext& ctx) {
+                     const auto L = liquidFor(ctx.design(), ctx.results());
+                     for (const TrayLiquid& t : L->trays)
+                         if (!t.plateMeasured) {
+                             const core::Curve* c = slotOf(ctx, t).part->curve("liquid.plate.resistance");
+                             const double lowest = c && !c->points.empty() ? c->points.front().first : NAN;
+                             const int plates =
+                                 static_cast<int>(slotOf(ctx, t).part->value("liquid.plates.count", 1.0));
+                             ctx.report(t.id,
+                                        "each cold plate gets " + lpm(t.flowM3s / plates, lowest) +
+                                            ", below the lowest measured flow of its resistance curve (" +
+                                            lpm(lowest, t.flowM3s / plates) + "): its case temperature is not known",
+                                        t.flowM3s / plates / kLpm, lowest / kLpm, "L/min", slotOf(ctx, t).loc);
+                         }
+                 });
     registry.add(
         {"liquid.connector.flow",
          "Quick-connector flow within its rating",
@@ -158,8 +159,8 @@ void registerChecks(core::CheckRegistry& registry)
             for (const TrayLiquid& t : L->trays)
                 if (t.flowM3s > t.connectorRatedM3s * (1 + 1e-9))
                     ctx.report(t.id,
-                               "tray connector pair carries " + lpm(t.flowM3s, t.connectorRatedM3s) + ", above its rated " +
-                                   lpm(t.connectorRatedM3s, t.flowM3s),
+                               "tray connector pair carries " + lpm(t.flowM3s, t.connectorRatedM3s) +
+                                   ", above its rated " + lpm(t.connectorRatedM3s, t.flowM3s),
                                t.flowM3s / kLpm, t.connectorRatedM3s / kLpm, "L/min", slotOf(ctx, t).loc);
             for (const RackLiquid& r : L->racks)
                 if (r.flowM3s > r.connectorRatedM3s * (1 + 1e-9))
@@ -183,40 +184,39 @@ void registerChecks(core::CheckRegistry& registry)
             for (const TrayLiquid& t : L->trays)
                 if (t.supplyPortPa > t.connectorMaxPa * (1 + 1e-9))
                     ctx.report(t.id,
-                               "supply port at " + kpa(t.supplyPortPa, t.connectorMaxPa) + " gauge, above the connector pair's " +
-                                   kpa(t.connectorMaxPa, t.supplyPortPa),
+                               "supply port at " + kpa(t.supplyPortPa, t.connectorMaxPa) +
+                                   " gauge, above the connector pair's " + kpa(t.connectorMaxPa, t.supplyPortPa),
                                t.supplyPortPa / 1e3, t.connectorMaxPa / 1e3, "kPa", slotOf(ctx, t).loc);
             for (const RackLiquid& r : L->racks) {
                 if (r.inletPa > r.manifoldMaxPa * (1 + 1e-9))
                     ctx.report(r.id,
-                               "manifold at " + kpa(r.inletPa, r.manifoldMaxPa) + " gauge at its highest port, above its rated " +
-                                   kpa(r.manifoldMaxPa, r.inletPa),
+                               "manifold at " + kpa(r.inletPa, r.manifoldMaxPa) +
+                                   " gauge at its highest port, above its rated " + kpa(r.manifoldMaxPa, r.inletPa),
                                r.inletPa / 1e3, r.manifoldMaxPa / 1e3, "kPa", rackOf(ctx, r).loc);
                 const double outlet = r.connectorBoundPa;
                 if (outlet > r.connectorMaxPa * (1 + 1e-9))
                     ctx.report(r.id,
-                               "rack connector may see the pumps' outlet, " + kpa(outlet, r.connectorMaxPa) + " gauge, above its rated " +
-                                   kpa(r.connectorMaxPa, outlet),
+                               "rack connector may see the pumps' outlet, " + kpa(outlet, r.connectorMaxPa) +
+                                   " gauge, above its rated " + kpa(r.connectorMaxPa, outlet),
                                outlet / 1e3, r.connectorMaxPa / 1e3, "kPa", rackOf(ctx, r).loc);
             }
         });
-    registry.add(
-        {"liquid.connector.temperature",
-         "Coolant leaving each tray within its connector's temperature rating",
-         Severity::Error,
-         "OCP ORv3 BMQC Rev 1.0: 60 degC maximum fluid temperature [LC-L8]",
-         "Each tray's outlet (its inlet plus its liquid heat over the flow's capacity rate) against its "
-         "connector pair's liquid.connector.max_temp.",
-         {}},
-        [](core::CheckContext& ctx) {
-            const auto L = liquidFor(ctx.design(), ctx.results());
-            for (const TrayLiquid& t : L->trays)
-                if (t.outletC > t.connectorMaxC + 1e-9)
-                    ctx.report(t.id,
-                               "coolant leaves the tray at " + degc(t.outletC, t.connectorMaxC) + ", above its connector pair's " +
-                                   degc(t.connectorMaxC, t.outletC),
-                               t.outletC, t.connectorMaxC, "degC", slotOf(ctx, t).loc);
-        });
+    registry.add({"liquid.connector.temperature",
+                  "Coolant leaving each tray within its connector's temperature rating",
+                  Severity::Error,
+                  "OCP ORv3 BMQC Rev 1.0: 60 degC maximum fluid temperature [LC-L8]",
+                  "Each tray's outlet (its inlet plus its liquid heat over the flow's capacity rate) against its "
+                  "connector pair's liquid.connector.max_temp.",
+                  {}},
+                 [](core::CheckContext& ctx) {
+                     const auto L = liquidFor(ctx.design(), ctx.results());
+                     for (const TrayLiquid& t : L->trays)
+                         if (t.outletC > t.connectorMaxC + 1e-9)
+                             ctx.report(t.id,
+                                        "coolant leaves the tray at " + degc(t.outletC, t.connectorMaxC) +
+                                            ", above its connector pair's " + degc(t.connectorMaxC, t.outletC),
+                                        t.outletC, t.connectorMaxC, "degC", slotOf(ctx, t).loc);
+                 });
     registry.add(
         {"liquid.manifold.velocity",
          "Coolant velocity in each rack manifold within the limit",
@@ -231,8 +231,8 @@ void registerChecks(core::CheckRegistry& registry)
             for (const RackLiquid& r : L->racks)
                 if (r.manifoldVelocity > limit + 1e-12) {
                     char b[160];
-                    std::snprintf(b, sizeof b, "manifold velocity %.3g m/s at %s exceeds %.3g m/s",
-                                  r.manifoldVelocity, lpm(r.flowM3s).c_str(), limit);
+                    std::snprintf(b, sizeof b, "manifold velocity %.3g m/s at %s exceeds %.3g m/s", r.manifoldVelocity,
+                                  lpm(r.flowM3s).c_str(), limit);
                     ctx.report(r.id, b, r.manifoldVelocity, limit, "m/s", rackOf(ctx, r).loc);
                 }
         });
@@ -244,7 +244,8 @@ void registerChecks(core::CheckRegistry& registry)
          "water) [LC-L8]; ε-NTU from the vendor's rating point (docs/liquid.md)",
          "The running CDUs' capacity at their rated IT flow, re-rated to the actual facility water (liquid-to-air: "
          "the room's supply air) holding liquid: {supply}, against the heat their racks put into the loop on the "
-         "power budget's basis (nameplate unless the run says otherwise; the loop itself runs at the modelled draw). Where "
+         "power budget's basis (nameplate unless the run says otherwise; the loop itself runs at the modelled draw). "
+         "Where "
          "the loop's own flow cannot hold it either, the supply floats up and every tray gets warmer coolant; "
          "a loop whose own flow (above the rated, say) cannot hold the setpoint for its heat fails too.",
          {}},
@@ -255,29 +256,31 @@ void registerChecks(core::CheckRegistry& registry)
                 const double heatW = std::max(lo.heatW, lo.basisHeatW);
                 if (heatW > lo.capacityW * (1 + 1e-9))
                     ctx.report(lo.id,
-                               "loop heat " + core::formatQuantity(heatW, Dimension::Power) + onBasis(*L, lo) +
-                                   " exceeds the " +
-                                   std::to_string(lo.running) + " running " + lo.cdu + " units' capacity " +
-                                   core::formatQuantity(lo.capacityW, Dimension::Power) + " at " +
+                               "loop heat " + core::formatQuantityBeside(heatW, lo.capacityW, Dimension::Power) +
+                                   onBasis(*L, lo) + " exceeds the " + std::to_string(lo.running) + " running " +
+                                   lo.cdu + " units' capacity " +
+                                   core::formatQuantityBeside(lo.capacityW, heatW, Dimension::Power) + " at " +
                                    degc(lo.facilityC) + (lo.type == "liquid-to-air" ? " air" : " facility water") +
                                    " holding " + degc(lo.setpointC) + " at their rated flow" +
                                    (lo.holdsSetpoint ? "" : ": the supply floats to " + degc(lo.supplyC)) +
                                    (lo.scenario.empty() ? "" : " [" + lo.scenario + "]"),
                                heatW / 1e3, lo.capacityW / 1e3, "kW", loopOf(ctx, i).loc);
-                else if (!lo.holdsSetpoint)
+                else if (!lo.holdsSetpoint || heatW > lo.capacityAtFlowW * (1 + 1e-9))
                     // Within the rating, yet the loop runs above the units' rated flow, where the same
                     // exchangers hold the setpoint for less heat: the supply floats (until 2026-12-06
-                    // the text said so and no rule did).
+                    // the text said so and no rule did). Judged on the same heat as the rating (the
+                    // budget's basis; until 2026-12-08 the modelled heat, so a loop that could not hold
+                    // its setpoint at nameplate passed).
                     ctx.report(lo.id,
-                               "loop heat " + core::formatQuantity(lo.heatW, Dimension::Power) +
-                                   " exceeds what the " + std::to_string(lo.running) + " running " + lo.cdu +
-                                   " units remove holding " + degc(lo.setpointC) + " at the loop's " +
+                               "loop heat " + core::formatQuantityBeside(heatW, lo.capacityAtFlowW, Dimension::Power) +
+                                   onBasis(*L, lo) + " exceeds what the " + std::to_string(lo.running) + " running " +
+                                   lo.cdu + " units remove holding " + degc(lo.setpointC) + " at the loop's " +
                                    lpm(lo.flowM3s) + " (rated " + lpm(lo.ratedFlowM3s) + "): " +
-                                   core::formatQuantity(lo.capacityAtFlowW, Dimension::Power) + " at " +
+                                   core::formatQuantityBeside(lo.capacityAtFlowW, heatW, Dimension::Power) + " at " +
                                    degc(lo.facilityC) + (lo.type == "liquid-to-air" ? " air" : " facility water") +
-                                   "; the supply floats to " + degc(lo.supplyC) +
+                                   (lo.holdsSetpoint ? "" : "; the supply floats to " + degc(lo.supplyC)) +
                                    (lo.scenario.empty() ? "" : " [" + lo.scenario + "]"),
-                               lo.heatW / 1e3, lo.capacityAtFlowW / 1e3, "kW", loopOf(ctx, i).loc);
+                               heatW / 1e3, lo.capacityAtFlowW / 1e3, "kW", loopOf(ctx, i).loc);
             }
         });
     registry.add(
@@ -298,19 +301,19 @@ void registerChecks(core::CheckRegistry& registry)
                 double needM3s = 0;
                 for (int r : lo.racks)
                     for (int t : L->racks[static_cast<std::size_t>(r)].trays)
-                        needM3s += std::max(std::max(L->trays[static_cast<std::size_t>(t)].heatW,
-                                                     L->trays[static_cast<std::size_t>(t)].basisHeatW) *
-                                                perW,
-                                            slotOf(ctx, L->trays[static_cast<std::size_t>(t)])
-                                                .part->value("liquid.min_flow", 0.0));
+                        needM3s += std::max(
+                            std::max(L->trays[static_cast<std::size_t>(t)].heatW,
+                                     L->trays[static_cast<std::size_t>(t)].basisHeatW) *
+                                perW,
+                            slotOf(ctx, L->trays[static_cast<std::size_t>(t)]).part->value("liquid.min_flow", 0.0));
                 if (needM3s > lo.ratedFlowM3s * (1 + 1e-9))
                     ctx.report(lo.id,
-                               "trays are allocated " + lpm(needM3s) +
+                               "trays are allocated " + lpm(needM3s, lo.ratedFlowM3s) +
                                    (lo.basisHeatW > lo.heatW
                                         ? " for their heat at " + std::string(core::powerBasisName(L->basis))
                                         : std::string()) +
-                                   ", above the " + std::to_string(lo.running) +
-                                   " running " + lo.cdu + " units' rated " + lpm(lo.ratedFlowM3s) +
+                                   ", above the " + std::to_string(lo.running) + " running " + lo.cdu +
+                                   " units' rated " + lpm(lo.ratedFlowM3s, needM3s) +
                                    (lo.scenario.empty() ? "" : " [" + lo.scenario + "]"),
                                needM3s / kLpm, lo.ratedFlowM3s / kLpm, "L/min", loopOf(ctx, i).loc);
             }
@@ -375,7 +378,7 @@ void registerChecks(core::CheckRegistry& registry)
                 const LoopLiquid& lo = L->loops[i];
                 if (lo.supplyC < limit - 1e-9)
                     ctx.report(lo.id,
-                               "coolant supply " + degc(lo.supplyC) + " is below the room's dew point " +
+                               "coolant supply " + degc(lo.supplyC, limit) + " is below the room's dew point " +
                                    degc(L->dewPointC) + " plus the margin",
                                lo.supplyC, limit, "degC", loopOf(ctx, i).loc);
             }
@@ -403,7 +406,7 @@ void registerChecks(core::CheckRegistry& registry)
                 else if (t.junctionC > t.maxJunctionC + 1e-9)
                     ctx.report(t.id,
                                "GPU junction " + degc(t.junctionC, t.maxJunctionC) + " (case " + degc(t.caseC) +
-                                   ", coolant in " + degc(t.inletC) + ") exceeds " + degc(t.maxJunctionC),
+                                   ", coolant in " + degc(t.inletC) + ") exceeds " + degc(t.maxJunctionC, t.junctionC),
                                t.junctionC, t.maxJunctionC, "degC", slotOf(ctx, t).loc);
         });
     registry.add({"liquid.limits.missing",

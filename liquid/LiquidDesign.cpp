@@ -1,8 +1,8 @@
 #include "liquid/LiquidDesign.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numbers>
 #include <stdexcept>
@@ -80,6 +80,7 @@ TraySpec traySpec(const core::Design& d, const core::Slot& s, core::PowerBasis b
     TraySpec t;
     t.id = s.id;
     t.heatW = out.heatW;
+    t.kind = p.slug;
     t.loop.dpRefPa = need(p, "liquid.loop.pressure", "the tray's cold-plate loop needs (with liquid.loop.flow)");
     t.loop.qRefM3s = need(p, "liquid.loop.flow", "the tray's cold-plate loop needs (with liquid.loop.pressure)");
     t.loop.exponent = p.value("liquid.loop.exponent", 2.0);
@@ -108,7 +109,6 @@ Element pipe(const std::string& name, double lengthM, double boreM)
 }
 
 } // namespace
-
 
 namespace {
 
@@ -155,6 +155,19 @@ LiquidResult computeLiquid(const core::Design& d, core::PowerBasis basis)
     out.dewPointC = models::dewPointC(d.site.supplyAirK - kC, d.site.relativeHumidity);
     const models::Coolant coolant = L.coolant == "water" ? models::Coolant::Water : models::Coolant::PG25;
     const double setpointC = L.supplyK - kC;
+    // The setpoint is an input: told at its own line (it was told at the first loop's, as "liquid.loops[0]:
+    // … not at 50.50 degC", never naming supply: trust trial). A supply that floats out of the table
+    // under a what-if is a result, and its properties note says so.
+    if (const models::CoolantRange range = models::coolantRange(coolant);
+        setpointC < range.minC - 1e-9 || setpointC > range.maxC + 1e-9) {
+        char b[240];
+        std::snprintf(b, sizeof b,
+                      "liquid.supply: %.2f degC is outside what rdt knows of %s (its properties are tabled from "
+                      "%.0f to %.0f degC); choose a supply in that range%s",
+                      setpointC, std::string(models::coolantName(coolant)).c_str(), range.minC, range.maxC,
+                      coolant == models::Coolant::PG25 ? ", or coolant: water" : "");
+        throw core::InputError(L.supplyLoc, b);
+    }
     for (const core::LiquidLoop& loop : L.loops) {
         const core::Part& cdu = *loop.cdu;
         LoopLiquid lo;
@@ -180,8 +193,7 @@ LiquidResult computeLiquid(const core::Design& d, core::PowerBasis basis)
         if (d.scenario.failedCdus > 0)
             add(std::to_string(d.scenario.failedCdus) + " of " + std::to_string(lo.count) + " CDUs failed");
         if (d.scenario.failedPumps > 0)
-            add(std::to_string(d.scenario.failedPumps) + " of " + std::to_string(cdusUp * pumpsEach) +
-                " pumps failed" +
+            add(std::to_string(d.scenario.failedPumps) + " of " + std::to_string(cdusUp * pumpsEach) + " pumps failed" +
                 (pumplessCdus > 0 ? " (taken together: " + std::to_string(pumplessCdus) + " CDU" +
                                         (pumplessCdus == 1 ? " with no pump running, its exchanger lost)"
                                                            : "s with no pump running, their exchangers lost)")
@@ -216,7 +228,8 @@ LiquidResult computeLiquid(const core::Design& d, core::PowerBasis basis)
                 // The fans move their rated volume of the air the unit stands in: at altitude, or
                 // warmer, less mass, which carries less heat and transfers less (it was taken at
                 // standard air whatever the site: a unit 13 % short at 1,500 m and 30 degC passed).
-                const double rho = models::airDensity(lo.facilityC + kC, models::pressureAtAltitudePa(d.site.altitudeM));
+                const double rho =
+                    models::airDensity(lo.facilityC + kC, models::pressureAtAltitudePa(d.site.altitudeM));
                 lo.airDensity = rho;
                 uaScale = std::pow(rho / kAirDensity, kAirSideExponent);
             } else {
@@ -340,7 +353,10 @@ LiquidResult computeLiquid(const core::Design& d, core::PowerBasis basis)
             // setpoint for more heat with an ever hotter return, which no rating promises.
             lo.capacityW = cduCapacity(row.ua, setpointC, lo.facilityC, rating.itRate * lo.running, row.facilityRate);
             lo.holdsSetpoint = res.holdsSetpoint;
-            lo.capacityAtFlowW = res.capacityW;
+            // Only above the rated flow (or where the supply floats) is it a limit: below, the same UA
+            // "holds" the setpoint for ever more heat with an ever hotter return (gigawatts for a
+            // megawatt unit at a tenth of its flow), which no rating promises: not reported there.
+            lo.capacityAtFlowW = lo.flowM3s > lo.ratedFlowM3s * (1 + 1e-9) || !res.holdsSetpoint ? res.capacityW : NAN;
             lo.sourcePa = res.sourcePa;
             lo.pumpPowerW = res.pumpPowerW;
             if (!std::isnan(lo.pumpPowerW))
@@ -444,8 +460,9 @@ LiquidResult withThrottleReferences(const core::Design& design, LiquidResult res
         core::Design capped = design;
         for (const Throttle& h : hot) {
             const TrayLiquid& t = result.trays[h.tray];
-            capped.racks[static_cast<std::size_t>(t.rack)].slots[static_cast<std::size_t>(t.slot)].overrides.gpuPowerCapW =
-                h.capW;
+            capped.racks[static_cast<std::size_t>(t.rack)]
+                .slots[static_cast<std::size_t>(t.slot)]
+                .overrides.gpuPowerCapW = h.capW;
         }
         LiquidResult at;
         try {

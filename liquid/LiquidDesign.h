@@ -21,17 +21,17 @@ namespace rdt::liquid {
 struct TrayLiquid {
     std::string id; ///< the slot's full id
     int rack = -1, slot = -1;
-    double drawW = 0;  ///< the part's draw (W)
-    double heatW = 0;  ///< of it, into the coolant
+    double drawW = 0; ///< the part's draw (W)
+    double heatW = 0; ///< of it, into the coolant
     /// The heat on the power budget's basis (LiquidResult::basis; the peak basis sizes on nameplate, its
     /// excursions being milliseconds the coolant absorbs): what the CDUs are sized for.
     double basisHeatW = 0;
     double flowM3s = 0;
     double inletC = 0, outletC = 0;
-    double caseC = NAN;       ///< each plate's case; NaN when starved (below its measured flow)
-    double caseRiseK = NAN;   ///< case − inlet
+    double caseC = NAN;     ///< each plate's case; NaN when starved (below its measured flow)
+    double caseRiseK = NAN; ///< case − inlet
     bool plateMeasured = true;
-    double gpuW = 0;          ///< per GPU (0 for parts without GPUs)
+    double gpuW = 0; ///< per GPU (0 for parts without GPUs)
     /// case + GPU power × thermal.r_jc; NaN without r_jc; +∞ when the plate is starved (its case not known)
     double junctionC = NAN;
     /// The reference the GPU clock's thermal limit scales from (analysis/GpuClocks.cpp): the power
@@ -42,7 +42,7 @@ struct TrayLiquid {
     /// loop starves its plate (its GPUs stop). NaN with junctionC; the inlet where the plate is starved.
     double idleJunctionC = NAN;
     double maxJunctionC = NAN; ///< the GPU's max_operating_temp (else slowdown_temp); NaN: not in the catalog
-    double supplyPortPa = 0;  ///< gauge (the fill pressure included)
+    double supplyPortPa = 0;   ///< gauge (the fill pressure included)
     double returnPortPa = 0;
     double dropPa = 0;
     /// The tray connector pair's ratings; NaN where the catalog lacks them.
@@ -55,8 +55,8 @@ struct RackLiquid {
     int loop = -1;
     double heatW = 0, flowM3s = 0;
     double supplyC = 0, returnC = 0;
-    double spread = 0;        ///< of the trays' flow per watt, (largest − smallest) / mean
-    double inletPa = 0;       ///< gauge at the rack's supply connector
+    double spread = 0;           ///< of the trays' flow per watt, (largest − smallest) / mean
+    double inletPa = 0;          ///< gauge at the rack's supply connector
     double manifoldVelocity = 0; ///< m/s where the manifold carries the whole rack's flow
     double lineVelocity = 0;     ///< m/s in its supply and return hoses
     double connectorRatedM3s = NAN, connectorMaxPa = NAN, manifoldMaxPa = NAN;
@@ -74,38 +74,39 @@ struct RackLiquid {
 
 struct LoopLiquid {
     std::string id;
-    std::string cdu;  ///< the CDU part's slug
-    std::string type; ///< liquid-to-liquid, liquid-to-air
-    int count = 0, running = 0;       ///< CDUs, and those running under the what-if
-    int pumps = 0, pumpsRunning = 0;  ///< over all its CDUs
+    std::string cdu;                 ///< the CDU part's slug
+    std::string type;                ///< liquid-to-liquid, liquid-to-air
+    int count = 0, running = 0;      ///< CDUs, and those running under the what-if
+    int pumps = 0, pumpsRunning = 0; ///< over all its CDUs
     double heatW = 0, flowM3s = 0;
-    double basisHeatW = 0;            ///< its trays' heat on the budget's basis: what liquid.cdu.heat judges
-    double supplyC = 0, returnC = 0;  ///< the CDUs' IT side
+    double basisHeatW = 0;           ///< its trays' heat on the budget's basis: what liquid.cdu.heat judges
+    double supplyC = 0, returnC = 0; ///< the CDUs' IT side
     double setpointC = 0;
-    double facilityC = 0;             ///< facility water (liquid-to-air: the air the units draw)
+    double facilityC = 0; ///< facility water (liquid-to-air: the air the units draw)
     /// Liquid-to-air: the density of that air at the site's altitude (kg/m³); the units' fans move
     /// their rated volume of it. NaN for liquid-to-liquid.
     double airDensity = NAN;
     /// What the running CDUs remove holding the setpoint at facilityC with their rated IT flow (the
     /// vendor's re-rating convention; UA from the rating point).
     double capacityW = 0;
-    bool holdsSetpoint = true;        ///< at the loop's actual flow, the supply stays at the setpoint
+    bool holdsSetpoint = true; ///< at the loop's actual flow, the supply stays at the setpoint
     /// What the running CDUs remove holding the setpoint at the loop's actual flow (holdsSetpoint:
-    /// at least the loop's heat). Above their rated flow it is less than capacityW.
-    double capacityAtFlowW = 0;
-    double ratedFlowM3s = 0;          ///< the running CDUs' rated IT flow
-    double sourcePa = 0;              ///< the pumps' rise
-    double pumpSpeed = 1;             ///< the speed the pump control settled at (fraction of full)
-    double targetFlowM3s = 0;         ///< what the control aims for: liquid: {flow_per_kw} × the loop's heat
-    double pumpPowerW = NAN;          ///< the pumps' draw; NaN without their efficiency
-    double fanPowerW = 0;             ///< liquid-to-air units' fans at rating (0 for liquid-to-liquid)
+    /// at least the loop's heat). Above their rated flow it is less than capacityW; NaN at or below
+    /// it where the setpoint holds (there the rating, capacityW, is the limit).
+    double capacityAtFlowW = NAN;
+    double ratedFlowM3s = 0;  ///< the running CDUs' rated IT flow
+    double sourcePa = 0;      ///< the pumps' rise
+    double pumpSpeed = 1;     ///< the speed the pump control settled at (fraction of full)
+    double targetFlowM3s = 0; ///< what the control aims for: liquid: {flow_per_kw} × the loop's heat
+    double pumpPowerW = NAN;  ///< the pumps' draw; NaN without their efficiency
+    double fanPowerW = 0;     ///< liquid-to-air units' fans at rating (0 for liquid-to-liquid)
     /// The running CDUs' electrical draw: pumps + fans, at least their idle draw (power.idle, the
     /// controls); NaN when the pumps' draw is not known. Facility AC in the power budget.
     double electricalW = NAN;
-    double airHeatW = 0;              ///< liquid-to-air: the heat the units give the room's air
-    double headerVelocity = 0;        ///< m/s in the header's first segment
-    std::vector<int> racks;           ///< indices into LiquidResult::racks
-    std::string scenario;             ///< what-ifs that changed it, in words
+    double airHeatW = 0;       ///< liquid-to-air: the heat the units give the room's air
+    double headerVelocity = 0; ///< m/s in the header's first segment
+    std::vector<int> racks;    ///< indices into LiquidResult::racks
+    std::string scenario;      ///< what-ifs that changed it, in words
     /// Non-empty when the loop's mean temperature lies outside the coolant's property table: the
     /// properties were taken at the table's edge, and this says so (never a silent extrapolation).
     std::string propertiesNote;

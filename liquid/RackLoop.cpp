@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace rdt::liquid {
@@ -77,6 +78,23 @@ void checkSource(const Element& source)
         throw NetworkError("a loop's source is a pump (a CDU's, or the facility's pressure as a flat curve)");
 }
 
+/// A loop whose mixed return would boil carries no heat the single-phase model can describe: a pump
+/// with almost no head (0.001 kPa) moved a trickle, and the loop read "return 3303.7 degC" beside
+/// "holds its setpoint" (trust trial). Water boils at 100 degC at atmospheric pressure; PG25 a little
+/// above: 100 degC is the conservative bound for both (the fill pressure is not counted on).
+void checkCarries(double returnC, double flowM3s, double heatW)
+{
+    constexpr double kBoilingC = 100.0;
+    if (!(returnC > kBoilingC))
+        return;
+    char b[320];
+    std::snprintf(b, sizeof b,
+                  "the pumps move %.3g L/min, too little for the loop's %.1f kW: its coolant would return at %.0f "
+                  "degC, past boiling (%.0f degC at atmospheric pressure), and the loop cannot carry its heat",
+                  flowM3s * 6e4, heatW / 1e3, returnC, kBoilingC);
+    throw NetworkError(b);
+}
+
 /// The rack's trays from a solution: flows, port pressures, rises, plates; the rack's totals.
 RackLoopResult rackResult(const RackLoopSpec& spec, const Solution& s, const RackNodes& at,
                           const models::CoolantProperties& props, double supplyC)
@@ -108,20 +126,27 @@ RackLoopResult rackResult(const RackLoopSpec& spec, const Solution& s, const Rac
     }
     const double total = props.density * props.specificHeat * out.flowM3s;
     out.returnC = total > 0 ? carried / total : std::numeric_limits<double>::infinity();
-    // Spread of the flow each tray gets per watt it puts into the liquid (for equal trays the
-    // flow spread the ORv3 manifold limits; for mixed trays their coolant rises' spread).
-    double lo = std::numeric_limits<double>::infinity(), hi = 0, sum = 0;
-    int heated = 0;
+    // The manifold's flow spread among equal trays (the ORv3 manifold's criterion), the widest kind's:
+    // flow alone, so that trays at part load beside full ones are not a manifold fault (until
+    // 2026-12-08 it was the spread of flow per watt of the running heat, and a rack with its trays at
+    // 50 % but one read a 51 % spread for a manifold that gave every tray the same 2.81 L/min).
+    out.spread = 0;
     for (std::size_t i = 0; i < out.trays.size(); ++i) {
-        if (!(spec.trays[i].heatW > 0))
-            continue;
-        const double specific = out.trays[i].flowM3s / spec.trays[i].heatW;
-        lo = std::min(lo, specific);
-        hi = std::max(hi, specific);
-        sum += specific;
-        ++heated;
+        double lo = std::numeric_limits<double>::infinity(), hi = 0, sum = 0;
+        int alike = 0;
+        bool first = true;
+        for (std::size_t j = 0; j < out.trays.size(); ++j) {
+            if (spec.trays[j].kind != spec.trays[i].kind)
+                continue;
+            first = first && j >= i;
+            lo = std::min(lo, out.trays[j].flowM3s);
+            hi = std::max(hi, out.trays[j].flowM3s);
+            sum += out.trays[j].flowM3s;
+            ++alike;
+        }
+        if (first && alike > 1 && sum > 0) // each kind once, at its first tray
+            out.spread = std::max(out.spread, (hi - lo) / (sum / alike));
     }
-    out.spread = heated > 0 && sum > 0 ? (hi - lo) / (sum / heated) : 0.0;
     return out;
 }
 
@@ -150,6 +175,7 @@ RackLoopResult solveRackLoop(const RackLoopSpec& spec)
         const models::CoolantRange range = models::coolantRange(spec.coolant);
         meanC = std::clamp(0.5 * (spec.supplyC + out.returnC), range.minC, range.maxC);
     }
+    checkCarries(out.returnC, out.flowM3s, out.heatW);
     out.hydraulics = std::move(s);
     return out;
 }
@@ -233,6 +259,7 @@ RowLoopResult solveRowLoop(const RowLoopSpec& spec)
         out.pumpPowerW = pumpPowerW(spec.source.pump, out.flowM3s, out.sourcePa);
         meanC = std::clamp(0.5 * (out.supplyC + out.returnC), range.minC, range.maxC);
     }
+    checkCarries(out.returnC, out.flowM3s, out.heatW);
     out.hydraulics = std::move(s);
     return out;
 }

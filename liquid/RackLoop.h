@@ -20,7 +20,10 @@ namespace rdt::liquid {
 
 struct TraySpec {
     std::string id;
-    double heatW = 0;              ///< into the liquid
+    double heatW = 0; ///< into the liquid
+    /// Trays of one kind (the same part) share a spread: the manifold's flow spread is judged among
+    /// equal trays, as the ORv3 manifold's criterion is written.
+    std::string kind;
     Curve loop;                    ///< the tray's cold-plate loop, Δp against flow
     std::vector<Element> couplers; ///< in series with the loop: the quick-disconnect pairs, hoses
     ColdPlate plate;               ///< each of its plates
@@ -55,7 +58,7 @@ struct RackLoopResult {
     double flowM3s = 0; ///< through the rack
     double returnC = 0; ///< mixed
     double heatW = 0;
-    double spread = 0;      ///< of the trays' flow per watt: (largest − smallest) / mean
+    double spread = 0;      ///< of the flow of trays of one kind: (largest − smallest) / mean, the widest kind
     double sourcePa = 0;    ///< the source's pressure rise
     double pumpPowerW = 0;  ///< the source's electrical draw, Q Δp / η; NaN when its efficiency is not given
     double propertiesC = 0; ///< the coolant's properties taken at this temperature (the loop's mean)

@@ -149,11 +149,30 @@ void negotiate(const core::Design& d, const core::LinkClass& l, LinkVerdict& v)
                     placed.partSlug = s.part->slug;
         return endPort(d, placed);
     };
+    if (l.medium.rfind("pcie", 0) == 0) {
+        // A PCIe link (GPU to NIC inside a chassis) joins the ends' PCIe ports, not their network
+        // ports: it read the NIC's "400 Gb/s, 4 × 106.25 Gb/s lanes" at both ends and a 106.25 Gb/s
+        // lane beside its 32 GT/s (trust trial). Each end is the component's part; the lane rate is
+        // the generation's, the port's width is not catalogued.
+        const auto pcieEnd = [&](const core::LinkEnd& e) {
+            std::string slug = e.partSlug;
+            if (const core::Part* p = d.catalog->find(e.partSlug); p && !e.component.empty())
+                if (const std::string c = p->text(e.component + ".part"); !c.empty())
+                    slug = c;
+            return slug + " PCIe (" + l.medium + ")";
+        };
+        v.fromPort = pcieEnd(l.from);
+        v.toPort = pcieEnd(l.to);
+        v.negotiatedLaneGbps = l.medium == "pcie-gen5" ? 32.0 : NAN;
+        return;
+    }
     const EndPort a = end(l.from, l.fromSlot), b = end(l.to, l.toSlot);
     v.fromPort = a.text();
     v.toPort = b.text();
     v.portRateGbps = lower(a.portGbps, b.portGbps);
-    v.fasterPortGbps = std::isnan(a.portGbps) ? b.portGbps : std::isnan(b.portGbps) ? a.portGbps : std::max(a.portGbps, b.portGbps);
+    v.fasterPortGbps = std::isnan(a.portGbps)   ? b.portGbps
+                       : std::isnan(b.portGbps) ? a.portGbps
+                                                : std::max(a.portGbps, b.portGbps);
     v.negotiatedLaneGbps = lower(a.laneGbps, b.laneGbps);
     const auto differ = [](double x, double y) { return !std::isnan(x) && !std::isnan(y) && std::fabs(x - y) > 1e-9; };
     v.downgraded = differ(a.portGbps, b.portGbps) || differ(a.laneGbps, b.laneGbps);
@@ -171,7 +190,6 @@ void traceIl(LinkVerdict& v, double lengthM, double maxHz, double extraDb)
 }
 
 } // namespace
-
 
 double negotiatedPortGbps(const core::Design& design, const core::LinkClass& linkClass)
 {

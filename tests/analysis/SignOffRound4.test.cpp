@@ -6,18 +6,18 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include "analysis/Pipeline.h"
-#include "support/RunSubjects.h"
-#include "support/TextEdit.h"
-#include "core/Error.h"
 #include "cli/TextOutput.h"
+#include "core/Error.h"
 #include "liquid/LiquidDesign.h"
 #include "power/Budget.h"
+#include "support/RunSubjects.h"
+#include "support/TextEdit.h"
 #include "thermal/Thermal.h"
 
 using namespace rdt;
@@ -70,8 +70,8 @@ TEST_CASE("liquid pressures are gauge: a tray port lies between the fill pressur
     // than their outlet (fill + rise) and no lower than the fill at their suction.
     for (const char* fill : {"70 kPa", "250 kPa"}) {
         INFO("fill " << fill);
-        const analysis::RunResult r =
-            run(kCatalina, edited(slurp(kCatalina), {{"fill_pressure: 70 kPa", std::string("fill_pressure: ") + fill}}));
+        const analysis::RunResult r = run(
+            kCatalina, edited(slurp(kCatalina), {{"fill_pressure: 70 kPa", std::string("fill_pressure: ") + fill}}));
         REQUIRE(r.liquid);
         const double fillPa = std::stod(fill) * 1e3;
         REQUIRE(!r.liquid->racks.empty());
@@ -126,8 +126,7 @@ TEST_CASE("a liquid-to-air unit's capacity follows the density of the air it mov
     CHECK(subjects(high, "liquid.cdu.heat") == std::vector<std::string>{"pod1-aalc", "pod2-aalc"});
 }
 
-TEST_CASE("a loop held at its own flow but beyond its units' rated capacity says so on its line",
-          "[liquid][signoff]")
+TEST_CASE("a loop held at its own flow but beyond its units' rated capacity says so on its line", "[liquid][signoff]")
 {
     // Four 20 kW AALC units (the shipped unit with its rating cut from 70 kW) on pod1: 92.8 kW of
     // rated capacity for 110.4 kW. At the loop's 177 L/min, below the units' rated flow, the same
@@ -142,7 +141,8 @@ TEST_CASE("a loop held at its own flow but beyond its units' rated capacity says
     CHECK(subjects(r, "liquid.cdu.heat") == std::vector<std::string>{"pod1-aalc"});
     const std::string text1 = cli::liquidSummaryText(*r.liquid);
     const std::string pod1 = text1.substr(0, text1.find('\n')), pod2 = text1.substr(text1.find('\n') + 1);
-    CHECK_THAT(pod1, Catch::Matchers::Contains("supply 40.0 degC (held at this flow, beyond the units' rated capacity)"));
+    CHECK_THAT(pod1,
+               Catch::Matchers::Contains("supply 40.0 degC (held at this flow, beyond the units' rated capacity)"));
     CHECK_THAT(pod2, !Catch::Matchers::Contains("rated capacity") && !Catch::Matchers::Contains("capacity short"));
 }
 
@@ -184,11 +184,12 @@ TEST_CASE("a GPU on a starved cold plate is judged unbounded and throttles, neve
     // 95 degC at ct05 alone, throttled, and the slowest GPU is at clock 0.
     const fs::path dir = fs::temp_directory_path() / ("rdt-signoff4-starved-" + std::to_string(::getpid()));
     fs::create_directories(dir / "parts");
-    std::ofstream(dir / "parts" / "x-gb200.yaml") << edited(
-        slurp(kRoot + "data/catalog/nvidia-gb200-blackwell.yaml"),
-        {{"slug: nvidia-gb200-blackwell", "slug: x-gb200"},
-         {"\n  min_power_cap:", "\n  max_operating_temp: {value: 95 degC, estimate: test}\n  min_power_cap:"},
-         {"\n    idle: {value: 140 W", "\n    communication: {value: 300 W, estimate: test}\n    idle: {value: 140 W"}});
+    std::ofstream(dir / "parts" / "x-gb200.yaml")
+        << edited(slurp(kRoot + "data/catalog/nvidia-gb200-blackwell.yaml"),
+                  {{"slug: nvidia-gb200-blackwell", "slug: x-gb200"},
+                   {"\n  min_power_cap:", "\n  max_operating_temp: {value: 95 degC, estimate: test}\n  min_power_cap:"},
+                   {"\n    idle: {value: 140 W",
+                    "\n    communication: {value: 300 W, estimate: test}\n    idle: {value: 140 W"}});
     const std::string tray = slurp(kRoot + "data/catalog/meta-catalina-compute-tray.yaml");
     const auto trayPart = [&](const std::string& slug, const std::string& loopPressure) {
         std::ofstream(dir / "parts" / (slug + ".yaml"))
@@ -206,7 +207,8 @@ TEST_CASE("a GPU on a starved cold plate is judged unbounded and throttles, neve
     text = edited(text, {{"{ou: 16, part: x-tray, id: ct05}", "{ou: 16, part: x-tray-starved, id: ct05}"}});
     // With the training job's waveform at `iteration: auto`, the stopped GPUs leave the job no pace,
     // and the reason named is the coolant's, not "no air" (as it said until 2026-12-06).
-    text += "workload: " + kRoot + "data/workloads/llama3-405b.yaml\n"
+    text += "workload: " + kRoot +
+            "data/workloads/llama3-405b.yaml\n"
             "dynamics:\n  iteration: auto\n  compute_share: 50 %\n  edge: 20 ms\n";
     const analysis::RunResult ok = run((dir / "ok.yaml").string(), healthy);
     const analysis::RunResult r = run((dir / "starved.yaml").string(), text);
@@ -226,6 +228,12 @@ TEST_CASE("a GPU on a starved cold plate is judged unbounded and throttles, neve
     CHECK(subjects(r, "liquid.plate.starved") == starved);
     CHECK(subjects(r, "liquid.gpu.junction") == starved);
     CHECK(subjects(ok, "liquid.gpu.junction").empty());
+    // The text's hottest case is among the plates measured, and says that two trays' are not known
+    // (it named the hottest known case alone: trust trial, 2026-12-08).
+    const std::string text1 = cli::liquidSummaryText(*r.liquid);
+    CHECK_THAT(text1.substr(0, text1.find('\n')),
+               Catch::Matchers::Contains("among measured plates; 2 trays' plates starved, cases not known"));
+    CHECK_THAT(cli::liquidSummaryText(*ok.liquid), !Catch::Matchers::Contains("starved"));
     // Throttled where starved, and the throughput's slowest GPU stops.
     int throttled = 0;
     for (const thermal::RackThermal& rt : r.thermal->racks)
@@ -328,10 +336,11 @@ TEST_CASE("a busbar clip over its rating only with a feed lost caps the feed-los
     // feed-loss case). Until 2026-12-06 normal operation's clocks were capped for that (clock 98 %,
     // "limited by rack power") and the "feed lost" failure case said every rack kept its clocks.
     const std::string path = kRoot + "data/designs/single-rack.yaml";
-    const std::string text = edited(slurp(path), {{", gpu_power_cap: 600 W", ""},
-                                                  {"                - {ou: 24, part: meta-minipack2, id: rtsw}\n",
-                                                   "                - {ou: 24, part: meta-minipack2, id: rtsw}\n"
-                                                   "                - {ou: 30, part: meta-grand-teton-h100, id: gt2}\n"}});
+    const std::string text =
+        edited(slurp(path), {{", gpu_power_cap: 600 W", ""},
+                             {"                - {ou: 24, part: meta-minipack2, id: rtsw}\n",
+                              "                - {ou: 24, part: meta-minipack2, id: rtsw}\n"
+                              "                - {ou: 30, part: meta-grand-teton-h100, id: gt2}\n"}});
     const analysis::RunResult r = run(path, text);
     const power::RackPower& rack = r.power->racks.at(0);
     CHECK(rack.maxClipCurrentA == Approx(32100.0 / 45.0).epsilon(1e-9));
@@ -364,7 +373,8 @@ std::string dynamicsRack(const std::string& extra)
            "layout: {halls: [{id: lab, rows: [{id: row1, racks: [{id: rack1, rack_type: orv3-hpr, slots: [\n"
            "  {ou: 1, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-a, feed: A},\n"
            "  {ou: 2, part: orv3-hpr-power-shelf-6x5p5kw, id: psu-b, feed: B},\n"
-           "  {ou: 3, part: orv3-hpr-bbu-shelf-6x5p5kw, id: bbu-a}, {ou: 4, part: orv3-hpr-bbu-shelf-6x5p5kw, id: bbu-b},\n"
+           "  {ou: 3, part: orv3-hpr-bbu-shelf-6x5p5kw, id: bbu-a}, {ou: 4, part: orv3-hpr-bbu-shelf-6x5p5kw, id: "
+           "bbu-b},\n"
            "  {ou: 6, part: meta-grand-teton-h100, id: gt0}, {ou: 15, part: meta-grand-teton-h100, id: gt1}]}]}]}]}\n";
 }
 
@@ -383,9 +393,9 @@ TEST_CASE("dynamics: a job count the GPUs cannot hold and a site store without i
             run(path, dynamicsRack(std::string("  jobs: ") + jobs + "\n"));
             FAIL("accepted");
         } catch (const core::InputError& e) {
-            CHECK_THAT(e.what(), Catch::Matchers::Contains("round4-dynamics.yaml:8:") &&
-                                     Catch::Matchers::Contains("16 GPUs do not split into " + std::string(jobs) +
-                                                               " equal jobs"));
+            CHECK_THAT(e.what(),
+                       Catch::Matchers::Contains("round4-dynamics.yaml:8:") &&
+                           Catch::Matchers::Contains("16 GPUs do not split into " + std::string(jobs) + " equal jobs"));
         }
     }
     for (const char* jobs : {"1", "2", "4", "16"}) {

@@ -141,10 +141,10 @@ TEST_CASE("broken-rack exits 1 naming each broken rule", "[cli]")
 {
     const Run r = runRdt("check data/designs/broken-rack.yaml");
     CHECK(r.code == 1);
-    for (const char* rule : {"orv3.slot.overlap", "orv3.slot.range", "orv3.part.width", "orv3.part.depth",
-                             "orv3.rack.mass", "orv3.power.source", "orv3.shelf.capacity", "orv3.shelf.n1",
-                             "orv3.busbar.current",
-                             "orv3.bbu.holdup", "thermal.ashrae.inlet", "link.endpoint.missing", "signal.cable.reach"})
+    for (const char* rule :
+         {"orv3.slot.overlap", "orv3.slot.range", "orv3.part.width", "orv3.part.depth", "orv3.rack.mass",
+          "orv3.power.source", "orv3.shelf.capacity", "orv3.shelf.n1", "orv3.busbar.current", "orv3.bbu.holdup",
+          "thermal.ashrae.inlet", "link.endpoint.missing", "signal.cable.reach"})
         CHECK_THAT(r.out, Contains(std::string("error  ") + rule));
     const Run j = runRdt("check data/designs/broken-rack.yaml --json", false);
     CHECK(j.code == 1);
@@ -320,7 +320,8 @@ TEST_CASE("rdt com on the real KR4 channel set, and link verdicts in designs", "
     for (const double cutGhz : {12.0, 13.0}) {
         std::ifstream in(RDT_SOURCE_DIR "/" + k + "THRU.s4p");
         REQUIRE(in);
-        const std::string cut = (fs::temp_directory_path() / ("rdt-com-cut-" + std::to_string(::getpid()) + ".s4p")).string();
+        const std::string cut =
+            (fs::temp_directory_path() / ("rdt-com-cut-" + std::to_string(::getpid()) + ".s4p")).string();
         std::ofstream out(cut);
         std::string line;
         int data = 0;
@@ -435,6 +436,15 @@ TEST_CASE("rdt check --targets: throughput in JSON with a verdict per target", "
     CHECK_THAT(plain.out,
                Contains("ckpt     Llama 3 405B pretraining, 5.67 TB: save 2.8 s (storage-bound), restore 2.8 s"));
     CHECK_THAT(plain.out, !Contains("targets  "));
+    // The stall and its interval as the dynamics line gives them ("every 3 min" beside "every 3.21 min"
+    // read as two checkpoints: trust trial).
+    const auto stall = [](const std::string& out, const std::string& head) {
+        const std::size_t line = out.find(head);
+        REQUIRE(line != std::string::npos);
+        const std::size_t at = out.find("stall ", line);
+        return out.substr(at, out.find(" min", at) - at);
+    };
+    CHECK(stall(plain.out, "ckpt     ") == stall(plain.out, "checkpoint stall"));
 
     // CI formats: every target is a JUnit test case; failed ones are SARIF results with a rule.
     const Run junit = runRdt(
@@ -501,7 +511,8 @@ TEST_CASE("rdt nccl compare: the log's NCCL_ALGO and --algo pick the algorithm, 
     const std::string notes = j.at("notes").dump();
     CHECK_THAT(notes, Contains("busbw/algbw") && Contains("NCCL_ALGO=Ring (the log's)"));
     // Without the restriction NCCL's default on two H100 nodes is NVLS-tree.
-    const auto free = nlohmann::json::parse(runRdt("nccl compare " + log + design + " --algo ^collnetchain --json").out);
+    const auto free =
+        nlohmann::json::parse(runRdt("nccl compare " + log + design + " --algo ^collnetchain --json").out);
     CHECK(free.at("rows")[0].at("algorithm") == "nvls_tree");
     // A ring over two nodes cannot beat a tree that also may run: the ring-only prediction is lower.
     CHECK(j.at("rows")[0].at("predicted_busbw_GBps").get<double>() <

@@ -73,9 +73,17 @@ TEST_CASE("negative values are allowed only where the range says so", "[units]")
     // refused against a 223.15 K bound ("outside the allowed range -50 degC … 100 degC"); -50.01 is not.
     CHECK(si("-50 degC", Dimension::Temperature, Range{223.15, 373.15}) == Approx(223.15));
     CHECK(si("100 degC", Dimension::Temperature, Range{223.15, 373.15}) == Approx(373.15));
-    CHECK_THAT(error("-50.01 degC", Dimension::Temperature, Range{223.15, 373.15}), Contains("outside the allowed range"));
+    CHECK_THAT(error("-50.01 degC", Dimension::Temperature, Range{223.15, 373.15}),
+               Contains("outside the allowed range"));
     // "Greater than zero" stays so: a step of 0 looped `rdt com` until it ran out of memory (review).
     CHECK_THAT(error("0 dB", Dimension::Gain, Range{1e-12, 100}), Contains("must be greater than zero"));
+    // …but a small SI bound of a real range is told as the range: 0.1 L/min per kW is 1.7e-9 m³/s per W,
+    // and "0.001 L/min/kW" read "must be greater than zero" (trust trial).
+    constexpr double kLpmPerKw = 1e-3 / 60.0 / 1e3;
+    const std::string low = error("0.001 L/min/kW", Dimension::FlowPerPower, Range{0.1 * kLpmPerKw, 10 * kLpmPerKw});
+    CHECK_THAT(low, Contains("outside the allowed range") && Contains("0.1 L/min/kW"));
+    CHECK(si("0.1 L/min/kW", Dimension::FlowPerPower, Range{0.1 * kLpmPerKw, 10 * kLpmPerKw}) ==
+          Approx(0.1 * kLpmPerKw));
     CHECK(si("-100 m", Dimension::Length, Range::any()) == -100.0);
 }
 

@@ -12,12 +12,12 @@ static std::vector<core::Violation> check(const std::string& slots, const std::s
                                           const std::string& extra = "")
 {
     std::vector<core::Violation> out;
-    for (core::Violation& v : test::runRules(
-             test::oneRack("orv3-600a", slots) +
-                 "links:\n  - {class: dac, medium: copper, from: {part: meta-grand-teton-h100, interfaces: "
-                 "\"nic*\"}, to: {part: meta-minipack2}, cable: " +
-                 cable + extra + "}\n",
-             signal::registerChecks))
+    for (core::Violation& v :
+         test::runRules(test::oneRack("orv3-600a", slots) +
+                            "links:\n  - {class: dac, medium: copper, from: {part: meta-grand-teton-h100, interfaces: "
+                            "\"nic*\"}, to: {part: meta-minipack2}, cable: " +
+                            cable + extra + "}\n",
+                        signal::registerChecks))
         if (v.rule != "link.rate.mismatch")
             out.push_back(std::move(v));
     return out;
@@ -34,13 +34,14 @@ static std::vector<core::Violation> ruleOn(const std::string& rule, const std::s
 }
 
 namespace {
-const std::string kThreeGtsWedge = "{ou: 1, part: orv3-power-shelf-6x3kw}, {ou: 3, part: meta-grand-teton-h100, id: g0}, "
-                                   "{ou: 11, part: meta-grand-teton-h100, id: g1}, "
-                                   "{ou: 19, part: meta-grand-teton-h100, id: g2}, {ou: 27, part: meta-wedge400, id: sw}";
+const std::string kThreeGtsWedge =
+    "{ou: 1, part: orv3-power-shelf-6x3kw}, {ou: 3, part: meta-grand-teton-h100, id: g0}, "
+    "{ou: 11, part: meta-grand-teton-h100, id: g1}, "
+    "{ou: 19, part: meta-grand-teton-h100, id: g2}, {ou: 27, part: meta-wedge400, id: sw}";
 std::string linksPerGt(int n)
 {
-    return "links:\n  - {class: nic-sw, medium: copper, from: {part: meta-grand-teton-h100, count: " + std::to_string(n) +
-           "}, to: {part: meta-wedge400}, cable: dac-400g-osfp-2m}\n";
+    return "links:\n  - {class: nic-sw, medium: copper, from: {part: meta-grand-teton-h100, count: " +
+           std::to_string(n) + "}, to: {part: meta-wedge400}, cable: dac-400g-osfp-2m}\n";
 }
 } // namespace
 
@@ -76,8 +77,8 @@ TEST_CASE("a link's rate is negotiated from both ends' ports (issue 33, 4)", "[s
     const std::string links = "links:\n  - {class: nic-rtsw, medium: copper, from: {part: meta-grand-teton-h100, "
                               "interfaces: \"nic*\"}, to: {part: meta-minipack2}, cable: dac-400g-osfp-1m}\n";
     const std::string slots = "{ou: 1, part: meta-grand-teton-h100, id: g}, {ou: 9, part: meta-minipack2, id: sw}";
-    const core::Design d = core::loadDesignText(test::oneRack("orv3-600a", slots) + links, "t.yaml",
-                                                test::kDataDir + "/catalog");
+    const core::Design d =
+        core::loadDesignText(test::oneRack("orv3-600a", slots) + links, "t.yaml", test::kDataDir + "/catalog");
     const signal::SignalResult r = signal::analyseLinks(d, test::kDataDir + "/si-profiles");
     REQUIRE(r.links.size() == 1);
     const signal::LinkVerdict& v = r.links[0];
@@ -171,6 +172,12 @@ TEST_CASE("link verdicts carry the longest run the placement needs", "[signal][r
     // Inside the chassis there is no rack placement: the PCIe default length is used.
     CHECK(std::isnan(r.links[2].placementLengthM));
     CHECK(r.links[2].lengthM == Approx(signal::kPcieDefaultM));
+    // Its ends are PCIe ports, at the generation's 32 GT/s lanes: it read the NIC's Ethernet port
+    // ("400 Gb/s, 4 × 106.25 Gb/s lanes") at both ends and a 106.25 Gb/s lane (trust trial).
+    CHECK(r.links[2].fromPort == "meta-grand-teton-h100 PCIe (pcie-gen5)");
+    CHECK(r.links[2].negotiatedLaneGbps == 32.0);
+    CHECK(std::isnan(r.links[2].portRateGbps));
+    CHECK_FALSE(r.links[2].downgraded);
 }
 
 TEST_CASE("a link class that makes no link is said so, and an interface glob that matches no port is refused",
@@ -185,8 +192,8 @@ TEST_CASE("a link class that makes no link is said so, and an interface glob tha
     CHECK(ruleOn("link.class.empty", "{ou: 1, part: meta-grand-teton-h100, id: g}, {ou: 9, part: meta-minipack2}", cls)
               .empty());
     // None placed: one warning, at the class.
-    const auto empty = ruleOn("link.class.empty", "{ou: 1, part: orv3-power-shelf-6x3kw}, {ou: 9, part: meta-minipack2}",
-                              cls);
+    const auto empty =
+        ruleOn("link.class.empty", "{ou: 1, part: orv3-power-shelf-6x3kw}, {ou: 9, part: meta-minipack2}", cls);
     REQUIRE(empty.size() == 1);
     CHECK(empty[0].subject == "links/dac");
     CHECK(empty[0].severity == core::Severity::Warning);
