@@ -46,7 +46,7 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     // Per rack: its draw in each phase (W on the busbar, and AC-direct parts apart).
     struct Phase {
         double high = 0, low = 0, lowNoFloor = 0, idle = 0, highRaw = 0;
-        double swingDc = 0; ///< the GPUs' swing on the busbar (the BBU's side)
+        double swingDc = 0;           ///< the GPUs' swing on the busbar (the BBU's side)
         double acHigh = 0, acLow = 0; ///< of high and low, the parts with their own AC supplies
         int gpus = 0;
     };
@@ -99,11 +99,13 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
                     for (const thermal::ChassisThermal& ct : thermal.racks[r].chassis)
                         cooledByLiquid |= ct.slot == static_cast<int>(s) && !std::isnan(ct.liquidJunctionK);
                 stoppedWhy = c.limitedBy != "thermal" ? "its cap or its rack's supply leaves it no power above its "
-                                                        "static draw (limited by " + c.limitedBy + ")"
+                                                        "static draw (limited by " +
+                                                            c.limitedBy + ")"
                              : cooledByLiquid ? "its cold plates' coolant cannot hold its junction: liquid.gpu.junction"
                                               : "no air through the chassis: thermal.chassis.airflow";
             }
-            slowestFlops = std::min(slowestFlops, gpu->value("bf16_dense", NAN) * (std::isnan(c.ratio) ? 1.0 : c.ratio));
+            slowestFlops =
+                std::min(slowestFlops, gpu->value("bf16_dense", NAN) * (std::isnan(c.ratio) ? 1.0 : c.ratio));
             if (std::isnan(gpu->value("bf16_dense", NAN)))
                 noBf16 = gpu;
             // A GPU stopped by heat (no air, or coolant that cannot hold it) computes nothing: it
@@ -117,7 +119,9 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
             // GPUs' at the phase's power, through its conversion at that load (the bricks' light-load
             // efficiency is worse: until 2026-12-06 the compute phase's conversion loss was kept in
             // both phases, and the swing on the busbar was the GPU boards' alone, 2 % short).
-            const double otherOut = pp.modelledW - pp.conversionLossW - pp.gpuW;
+            // (A part without a breakdown has no conversion loss of its own: its line is its input.)
+            const double otherOut =
+                pp.modelledW - (std::isnan(pp.conversionLossW) ? 0.0 : pp.conversionLossW) - pp.gpuW;
             const core::Curve* conv = part.curve("conversion_efficiency");
             const models::EfficiencyCurve eff =
                 conv ? models::EfficiencyCurve(conv->points) : models::EfficiencyCurve::constant(1.0);
@@ -153,9 +157,8 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
             n += ph.gpus;
         if (n > 0 && (dy.jobs > n || n % dy.jobs != 0))
             throw core::InputError(dy.jobsLoc.file.empty() ? dy.loc : dy.jobsLoc,
-                                   std::to_string(n) + " GPUs do not split into " +
-                                       std::to_string(dy.jobs) + " equal jobs" +
-                                       (dy.jobs > n ? " (more jobs than GPUs)" : ""));
+                                   std::to_string(n) + " GPUs do not split into " + std::to_string(dy.jobs) +
+                                       " equal jobs" + (dy.jobs > n ? " (more jobs than GPUs)" : ""));
     }
     if (dy.iterationAuto && out.notChecked.empty()) {
         // The iteration from the workload: its FLOPs over the job's GPUs at the slowest one's
@@ -255,8 +258,8 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
                 const double busHigh = ph.high - ph.acHigh, busLow = ph.low - ph.acLow;
                 // The round trip's loss, drawn on the busbar: at the rack's AC over DC for the swing.
                 const double acPerDc = ph.swingDc > 0 ? (busHigh - busLow) / ph.swingDc : 1.0;
-                const double mean = busLow + dy.computeShare * (busHigh - busLow) +
-                                    (std::isnan(b.lossW) ? 0.0 : acPerDc * b.lossW);
+                const double mean =
+                    busLow + dy.computeShare * (busHigh - busLow) + (std::isnan(b.lossW) ? 0.0 : acPerDc * b.lossW);
                 ph.high = mean + ph.acHigh;
                 ph.low = mean + ph.acLow;
             }
@@ -352,7 +355,8 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
     const std::size_t job = static_cast<std::size_t>(std::llround(jobS / dt));
     out.startAtS = leadS;
     const double swingGpu = out.computeW - out.commW; // per GPU, mitigated
-    const std::size_t perIteration = std::max<std::size_t>(1, static_cast<std::size_t>(std::llround(dy.iterationS / dt)));
+    const std::size_t perIteration =
+        std::max<std::size_t>(1, static_cast<std::size_t>(std::llround(dy.iterationS / dt)));
     // One checkpoint stall: from the first iteration boundary past the job's middle (at least four
     // iterations after its start, so that the spectrum has them), at the communication level.
     std::size_t stallA = job, stallB = job;
@@ -378,7 +382,8 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
         std::string why;
         for (const std::string& m : checkpoint->missing)
             why += (why.empty() ? "" : ", ") + m;
-        out.checkpointNote = "the workload's checkpoint is not modelled (the model needs " + why + "): no stall in the trace";
+        out.checkpointNote =
+            "the workload's checkpoint is not modelled (the model needs " + why + "): no stall in the trace";
     }
     // One job's wave over `len` samples (`raw`: before the ramp limits and PSU storage), the
     // checkpoint stall from stallA to stallB.
@@ -476,7 +481,8 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
         out.store.loadSwingW = *lhi - *llo;
     }
     for (DynamicsLevel& l : out.levels) {
-        const std::vector<double> t = out.levelTrace(l, static_cast<double>(from + n / 2) * dt, static_cast<double>(from + n) * dt);
+        const std::vector<double> t =
+            out.levelTrace(l, static_cast<double>(from + n / 2) * dt, static_cast<double>(from + n) * dt);
         if (!t.empty()) {
             const auto [lo, hi] = std::minmax_element(t.begin(), t.end());
             l.runningSwingW = *hi - *lo;
@@ -502,8 +508,8 @@ DynamicsResult analyseDynamics(const core::Design& d, const power::PowerResult& 
                 std::vector<double>(out.loadW.begin() + static_cast<std::ptrdiff_t>(from),
                                     out.loadW.begin() + static_cast<std::ptrdiff_t>(from + n)),
                 dt);
-            out.loadSpectrumW.assign(ls.amplitude.begin(),
-                                     ls.amplitude.begin() + static_cast<std::ptrdiff_t>(std::min(top, ls.amplitude.size())));
+            out.loadSpectrumW.assign(ls.amplitude.begin(), ls.amplitude.begin() + static_cast<std::ptrdiff_t>(std::min(
+                                                                                      top, ls.amplitude.size())));
         }
     }
     auto band = [&](double lo, double hi, bool grid) {

@@ -143,8 +143,7 @@ void powerFields(const core::Design& d, const power::PowerResult& p, std::vector
     anchor(feed, 0.0, 90.0, "", 100.0, "one feed's capacity", kSpanPct);
     anchor(bar, 0.0, 90.0, "", 100.0, "busbar rating", kSpanPct);
     anchor(clip, 0.0, 90.0, "", 100.0, "clip rating", kSpanPct);
-    anchor(holdup, 3.0 * p.rideThroughS, 1.2 * p.rideThroughS, "", p.rideThroughS,
-           "required ride-through", kSpanS);
+    anchor(holdup, 3.0 * p.rideThroughS, 1.2 * p.rideThroughS, "", p.rideThroughS, "required ride-through", kSpanS);
     bool anyClip = false;
     for (const power::RackPower& r : p.racks) {
         if (r.rack < 0)
@@ -269,7 +268,8 @@ void appendLiquidFields(const core::Design& d, const liquid::LiquidResult& L, co
         return;
     const core::CheckRegistry registry = makeRegistry();
     const core::RuleInfo* rule = registry.find("liquid.tray.flow");
-    const double perW = profile ? profile->constraint(*rule, "flow_per_kw") : core::Profile{}.constraint(*rule, "flow_per_kw");
+    const double perW =
+        profile ? profile->constraint(*rule, "flow_per_kw") : core::Profile{}.constraint(*rule, "flow_per_kw");
     core::PartField out_ = blank(d, "Coolant out temperature", "degC", "liquid.connector.temperature", true);
     core::PartField flow = blank(d, "Coolant flow vs allocation", "%", "liquid.tray.flow", false);
     core::PartField pressure = blank(d, "Connector pressure vs rating", "%", "liquid.connector.pressure", true);
@@ -291,7 +291,8 @@ void appendLiquidFields(const core::Design& d, const liquid::LiquidResult& L, co
         const liquid::LoopLiquid& loop = L.loops[static_cast<std::size_t>(rack.loop)];
         // The heat liquid.cdu.heat judges: on the budget's basis where that is more than the running heat.
         const double heatW = std::max(loop.heatW, loop.basisHeatW);
-        load.values[ri][si] = loop.capacityW > 0 ? 100.0 * heatW / loop.capacityW : INFINITY;
+        // Against the capacity it judges: the rating, or less at the flow its control sets (limitW).
+        load.values[ri][si] = loop.limitW() > 0 ? 100.0 * heatW / loop.limitW() : INFINITY;
     }
     if (std::isfinite(maxC))
         anchor(out_, supplyC, maxC - 5.0, "5 K below the connector's maximum", maxC, "connector maximum", kSpanK);

@@ -38,18 +38,25 @@ std::string liquidSummaryText(const liquid::LiquidResult& L)
         if (l.basisHeatW > l.heatW * (1 + 1e-9))
             std::snprintf(basis, sizeof basis, " (%.1f kW at %s)", l.basisHeatW / 1e3,
                           std::string(core::powerBasisName(L.basis)).c_str());
+        const bool rated = !(l.capacityAtFlowW < l.capacityW); // the capacity printed is the rating
         std::snprintf(b, sizeof b,
                       "liquid   %s: %d/%d %s (%s), %.1f kW%s at %.0f L/min (pumps %.0f %%), supply %.1f degC%s, return "
                       "%.1f degC, capacity %.1f kW at %.1f degC %s%s; least flow %.2f L/min per kW (%s)",
                       l.id.c_str(), l.running, l.count, l.cdu.c_str(), l.type.c_str(), l.heatW / 1e3, basis,
                       l.flowM3s * 6e4, l.pumpSpeed * 100, l.supplyC,
                       !l.holdsSetpoint ? " (above its setpoint: capacity short)"
-                      // held at the loop's own flow, but beyond what the units are rated for (liquid.cdu.heat)
-                      : l.heatW > l.capacityW * (1 + 1e-9) ? " (held at this flow, beyond the units' rated capacity)"
-                      : l.basisHeatW > l.capacityW * (1 + 1e-9)
-                          ? " (held at this flow; its heat on the budget's basis is beyond the units' rated capacity)"
+                      // held at the loop's own flow, but beyond what liquid.cdu.heat allows (limitW: the
+                      // rating, or less at the flow the control sets for the budget's heat)
+                      : l.heatW > l.limitW() * (1 + 1e-9)
+                          ? (rated ? " (held at this flow, beyond the units' rated capacity)"
+                                   : " (held at this flow, beyond the units' capacity at their flow)")
+                      : l.basisHeatW > l.limitW() * (1 + 1e-9)
+                          ? (rated ? " (held at this flow; its heat on the budget's basis is beyond the units' rated "
+                                     "capacity)"
+                                   : " (held at this flow; its heat on the budget's basis is beyond the units' "
+                                     "capacity at the flow their control sets for it)")
                           : "",
-                      l.returnC, l.capacityW / 1e3, l.facilityC, l.type == "liquid-to-air" ? "air" : "facility water",
+                      l.returnC, l.limitW() / 1e3, l.facilityC, l.type == "liquid-to-air" ? "air" : "facility water",
                       rho, minPerKw, minTray.c_str());
         out << b;
         if (!hotTray.empty()) {

@@ -1,14 +1,14 @@
 #include "cli/TextOutput.h"
 
+#include "power/PowerChecks.h"
 #include "report/DynamicsOutput.h"
 #include "report/FieldOutput.h"
-#include "power/PowerChecks.h"
 #include "thermal/ThermalChecks.h"
 
 #include <cctype>
 #include <cmath>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -105,10 +105,10 @@ void failureLines(std::ostream& out, const analysis::ThroughputResult& t)
             what = plural(static_cast<std::size_t>(f.racksLimited), "rack stops", "racks stop") +
                    " (no cap down to the GPUs' minimum feeds " + (f.racksLimited == 1 ? "it" : "them") + ")";
         } else if (supply) {
-            what = (std::isnan(f.lowestCapW)
-                        ? std::string("the GPUs' minimum")
-                        : core::formatQuantity(std::floor(f.lowestCapW), core::Dimension::Power, 3)) +
-                   " per-GPU cap in " + plural(static_cast<std::size_t>(f.racksLimited), "rack", "racks");
+            what =
+                (std::isnan(f.lowestCapW) ? std::string("the GPUs' minimum")
+                                          : core::formatQuantity(std::floor(f.lowestCapW), core::Dimension::Power, 3)) +
+                " per-GPU cap in " + plural(static_cast<std::size_t>(f.racksLimited), "rack", "racks");
             if (f.racksUnfeedable > 0)
                 what += " (" + thousands(static_cast<std::size_t>(f.racksUnfeedable)) + " not even at the minimum)";
         } else
@@ -228,12 +228,12 @@ std::string powerSummaryText(const power::PowerResult& p, const std::vector<core
         // Figures until they differ: a clip 0.03 A over read "700 A of 700 A" (trust trial, 2026-12-07).
         const core::Dimension amps = core::Dimension::Current;
         out << "busbar   highest " << core::formatQuantityBeside(bar->busbarCurrentA, bar->busbarRatingA, amps)
-            << " of " << core::formatQuantityBeside(bar->busbarRatingA, bar->busbarCurrentA, amps) << " ("
-            << bar->id << ")";
+            << " of " << core::formatQuantityBeside(bar->busbarRatingA, bar->busbarCurrentA, amps) << " (" << bar->id
+            << ")";
         if (clip)
             out << "; largest clip " << core::formatQuantityBeside(clip->currentA, clipRack->clipRatingA, amps)
-                << " of " << core::formatQuantityBeside(clipRack->clipRatingA, clip->currentA, amps) << " ("
-                << clip->id << ")";
+                << " of " << core::formatQuantityBeside(clipRack->clipRatingA, clip->currentA, amps) << " (" << clip->id
+                << ")";
         out << ", at " << core::formatQuantity(bar->busbarVminV, core::Dimension::Voltage) << "\n";
     }
     return out.str();
@@ -495,13 +495,14 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
                               "; the slowest of %zu GPU classes, %s of the %s GPUs", t.classes.size(),
                               thousands(static_cast<std::size_t>(slow->gpus)).c_str(),
                               thousands(static_cast<std::size_t>(t.gpus)).c_str());
-            std::snprintf(buf, sizeof buf,
-                          "compute  %.0f TFLOPS BF16 sustained per GPU at MFU %.0f %% (clock %.0f %%, limited by %s%s), "
-                          "%.3g %s for %s GPUs\n",
-                          slow->sustainedTflopsBf16, t.mfu * 100, slow->clockRatio * 100, slow->limitedBy.c_str(), ramp,
-                          t.sustainedPflopsBf16 >= 1000 ? t.sustainedPflopsBf16 / 1e3 : t.sustainedPflopsBf16,
-                          t.sustainedPflopsBf16 >= 1000 ? "EFLOPS" : "PFLOPS",
-                          thousands(static_cast<std::size_t>(t.gpus)).c_str());
+            std::snprintf(
+                buf, sizeof buf,
+                "compute  %.0f TFLOPS BF16 sustained per GPU at MFU %.0f %% (clock %.0f %%, limited by %s%s), "
+                "%.3g %s for %s GPUs\n",
+                slow->sustainedTflopsBf16, t.mfu * 100, slow->clockRatio * 100, slow->limitedBy.c_str(), ramp,
+                t.sustainedPflopsBf16 >= 1000 ? t.sustainedPflopsBf16 / 1e3 : t.sustainedPflopsBf16,
+                t.sustainedPflopsBf16 >= 1000 ? "EFLOPS" : "PFLOPS",
+                thousands(static_cast<std::size_t>(t.gpus)).c_str());
             out << buf;
         }
         failureLines(out, t);
@@ -512,7 +513,8 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
                                       ? "in the " + std::to_string(node) + "-GPU NVLink domain"
                                       : std::string("in a node");
         if (!t.hierarchy.scaleOutUnknown.empty() && t.gpus > node) {
-            std::snprintf(buf, sizeof buf, "network  busbw at 1 GiB: AllReduce %.0f GB/s %s; across nodes not checked: ",
+            std::snprintf(buf, sizeof buf,
+                          "network  busbw at 1 GiB: AllReduce %.0f GB/s %s; across nodes not checked: ",
                           bw(models::Collective::AllReduce, node), where.c_str());
             out << buf << t.hierarchy.scaleOutUnknown << "\n";
             buf[0] = '\0';
@@ -520,9 +522,10 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
             std::snprintf(buf, sizeof buf,
                           "network  busbw at 1 GiB: AllReduce %.0f GB/s %s, %.0f GB/s across all %s GPUs; "
                           "AllGather %.0f GB/s, AlltoAll %.0f GB/s across all (%s fabric)\n",
-                          bw(models::Collective::AllReduce, node), where.c_str(), bw(models::Collective::AllReduce, pod),
-                          thousands(static_cast<std::size_t>(t.gpus)).c_str(), bw(models::Collective::AllGather, t.gpus),
-                          bw(models::Collective::AllToAll, t.gpus), t.fabric.c_str());
+                          bw(models::Collective::AllReduce, node), where.c_str(),
+                          bw(models::Collective::AllReduce, pod), thousands(static_cast<std::size_t>(t.gpus)).c_str(),
+                          bw(models::Collective::AllGather, t.gpus), bw(models::Collective::AllToAll, t.gpus),
+                          t.fabric.c_str());
         else
             std::snprintf(buf, sizeof buf,
                           "network  busbw at 1 GiB: AllReduce %.0f GB/s %s, %.0f GB/s across a pod; "
@@ -535,11 +538,14 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
         out << buf;
         if (t.checkpoint && t.checkpoint->checked) {
             const analysis::CheckpointResult& ck = *t.checkpoint;
+            // Three figures as the dynamics line gives them, whole minutes from 100 (never "1.4e+03").
+            char interval[32];
+            std::snprintf(interval, sizeof interval, ck.intervalS / 60.0 < 100 ? "%.3g" : "%.0f", ck.intervalS / 60.0);
             std::snprintf(buf, sizeof buf,
-                          "ckpt     %s%s%.2f TB: save %.1f s (%s-bound), restore %.1f s, stall %.3g s every %.3g min; "
+                          "ckpt     %s%s%.2f TB: save %.1f s (%s-bound), restore %.1f s, stall %.3g s every %s min; "
                           "MTBF %.2f h; goodput %.1f %% (%s GPU-hours a day lost)\n",
                           ck.workload.c_str(), ck.workload.empty() ? "" : ", ", ck.bytes / 1e12, ck.saveS,
-                          ck.writeBottleneck.c_str(), ck.restoreS, ck.stallS, ck.intervalS / 60.0, ck.mtbfS / 3600.0,
+                          ck.writeBottleneck.c_str(), ck.restoreS, ck.stallS, interval, ck.mtbfS / 3600.0,
                           ck.goodput * 100.0,
                           thousands(static_cast<std::size_t>(std::lround(ck.lostGpuHoursPerDay))).c_str());
             out << buf;
@@ -560,17 +566,19 @@ std::string checkSummaryText(const analysis::RunResult& r, const core::CheckRegi
         }
     }
     char timing[160];
-    std::snprintf(timing, sizeof timing, "(load %.3f s, power %.3f s, thermal %.3f s, signal %.3f s, throughput %.3f "
-                  "s, rules %.3f s)", r.loadSeconds, r.powerSeconds, r.thermalSeconds, r.signalSeconds,
-                  r.throughputSeconds, r.checkSeconds);
+    std::snprintf(timing, sizeof timing,
+                  "(load %.3f s, power %.3f s, thermal %.3f s, signal %.3f s, throughput %.3f "
+                  "s, rules %.3f s)",
+                  r.loadSeconds, r.powerSeconds, r.thermalSeconds, r.signalSeconds, r.throughputSeconds,
+                  r.checkSeconds);
     // The profile's file where it is not the bundled one of that name: a name is only the file's word.
     const std::filesystem::path pf(r.profile.file);
     const bool bundled = pf.stem() == r.profile.name && pf.parent_path().filename() == "rules" &&
                          std::filesystem::exists(pf.parent_path().parent_path() / "catalog");
     const std::string profile = r.profile.name + (bundled || r.profile.file.empty() ? "" : " (" + r.profile.file + ")");
-    out << "checks   " << rules << " rules, profile " << profile << ": " << plural(c.errors, "error", "errors")
-        << ", " << plural(c.warnings, "warning", "warnings") << ", " << thousands(c.infos) << " info, "
-        << thousands(c.waived) << " waived " << timing << "\n";
+    out << "checks   " << rules << " rules, profile " << profile << ": " << plural(c.errors, "error", "errors") << ", "
+        << plural(c.warnings, "warning", "warnings") << ", " << thousands(c.infos) << " info, " << thousands(c.waived)
+        << " waived " << timing << "\n";
     for (const core::Waiver& w : r.unusedWaivers) // a mistyped subject is not silent
         out << "waiver   " << w.rule << " on " << w.subject << " (" << w.loc.position() << ") waived nothing\n";
     if (!r.violations.empty())

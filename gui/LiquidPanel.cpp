@@ -47,9 +47,9 @@ QTableWidgetItem* stateItem(const QString& text, bool bad)
 
 LiquidPanel::LiquidPanel(Studio& studio, QWidget* parent)
     : QWidget(parent), m_studio(studio), m_headline(new QLabel),
-      m_loops(makeTable({tr("Loop"), tr("State"), tr("CDUs\nrunning"), tr("Heat\n(kW)"), tr("Capacity\n(kW)"), tr("Flow\n(L/min)"),
-                         tr("Pumps\n(%)"), tr("Supply\n(°C)"), tr("Setpoint\n(°C)"), tr("Return\n(°C)"),
-                         tr("Facility\n(°C)"), tr("CDU draw\n(kW)")})),
+      m_loops(makeTable({tr("Loop"), tr("State"), tr("CDUs\nrunning"), tr("Heat\n(kW)"), tr("Capacity\n(kW)"),
+                         tr("Flow\n(L/min)"), tr("Pumps\n(%)"), tr("Supply\n(°C)"), tr("Setpoint\n(°C)"),
+                         tr("Return\n(°C)"), tr("Facility\n(°C)"), tr("CDU draw\n(kW)")})),
       m_trays(makeTable({tr("Part"), tr("State"), tr("Liquid heat\n(kW)"), tr("Flow\n(L/min)"), tr("Flow\n(L/min/kW)"),
                          tr("In\n(°C)"), tr("Out\n(°C)"), tr("Connector\nmax (°C)"), tr("Plate case\n(°C)"),
                          tr("Port\n(kPa)"), tr("Rating\n(kPa)")}))
@@ -100,15 +100,26 @@ void LiquidPanel::refresh()
     int short_ = 0;
     for (const liquid::LoopLiquid& l : L->loops) {
         m_loops->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(l.id)));
-        m_loops->setItem(row, 2, new QTableWidgetItem(QString("%1 of %2 %3").arg(l.running).arg(l.count).arg(
-                                     QString::fromStdString(l.cdu))));
-        m_loops->setItem(row, 3, new NumberItem(l.heatW / 1e3, 1));
+        m_loops->setItem(row, 2,
+                         new QTableWidgetItem(
+                             QString("%1 of %2 %3").arg(l.running).arg(l.count).arg(QString::fromStdString(l.cdu))));
+        // The heat liquid.cdu.heat judges (the budget's basis), against the capacity it judges it by
+        // (limitW): the cells read as the verdict does (a 441.5 kW running heat under a 478.8 kW
+        // capacity beside a failing cdu.heat: trust trial).
+        m_loops->setItem(row, 3, new NumberItem(std::max(l.heatW, l.basisHeatW) / 1e3, 1));
         if (l.basisHeatW > l.heatW * (1 + 1e-9)) // what the CDUs are sized for (liquid.cdu.heat)
-            m_loops->item(row, 3)->setToolTip(QString("%1 kW running; %2 kW at %3, what liquid.cdu.heat judges")
-                                                  .arg(l.heatW / 1e3, 0, 'f', 1)
-                                                  .arg(l.basisHeatW / 1e3, 0, 'f', 1)
-                                                  .arg(QString::fromStdString(std::string(core::powerBasisName(L->basis)))));
-        m_loops->setItem(row, 4, new NumberItem(l.capacityW / 1e3, 1));
+            m_loops->item(row, 3)->setToolTip(
+                QString("%1 kW running; %2 kW at %3, what liquid.cdu.heat judges")
+                    .arg(l.heatW / 1e3, 0, 'f', 1)
+                    .arg(l.basisHeatW / 1e3, 0, 'f', 1)
+                    .arg(QString::fromStdString(std::string(core::powerBasisName(L->basis)))));
+        m_loops->setItem(row, 4, new NumberItem(l.limitW() / 1e3, 1));
+        if (l.limitW() < l.capacityW)
+            m_loops->item(row, 4)->setToolTip(
+                QString("%1 kW rated; %2 kW at the %3 L/min the loop's control sets for its heat")
+                    .arg(l.capacityW / 1e3, 0, 'f', 1)
+                    .arg(l.capacityAtFlowW / 1e3, 0, 'f', 1)
+                    .arg(l.basisFlowM3s / kLpm, 0, 'f', 0));
         m_loops->setItem(row, 5, new NumberItem(l.flowM3s / kLpm, 0));
         m_loops->setItem(row, 6, new NumberItem(l.pumpSpeed * 100, 0));
         m_loops->setItem(row, 7, new NumberItem(l.supplyC, 1));

@@ -117,7 +117,7 @@ void registerChecks(core::CheckRegistry& registry)
                      for (const RackLiquid& r : L->racks)
                          if (r.spread > limit + 1e-12)
                              ctx.report(r.id,
-                                        "trays' flow per watt spreads " +
+                                        "equal trays' coolant flow spreads " +
                                             core::formatQuantity(r.spread, Dimension::Ratio, 3) +
                                             " across the rack's manifold (limit " +
                                             core::formatQuantity(limit, Dimension::Ratio) + ")",
@@ -247,7 +247,8 @@ void registerChecks(core::CheckRegistry& registry)
          "power budget's basis (nameplate unless the run says otherwise; the loop itself runs at the modelled draw). "
          "Where "
          "the loop's own flow cannot hold it either, the supply floats up and every tray gets warmer coolant; "
-         "a loop whose own flow (above the rated, say) cannot hold the setpoint for its heat fails too.",
+         "a loop whose own flow (above the rated, say) cannot hold the setpoint for its heat fails too: that heat "
+         "at the flow the loop's control sets for it.",
          {}},
         [](core::CheckContext& ctx) {
             const auto L = liquidFor(ctx.design(), ctx.results());
@@ -274,8 +275,11 @@ void registerChecks(core::CheckRegistry& registry)
                     ctx.report(lo.id,
                                "loop heat " + core::formatQuantityBeside(heatW, lo.capacityAtFlowW, Dimension::Power) +
                                    onBasis(*L, lo) + " exceeds what the " + std::to_string(lo.running) + " running " +
-                                   lo.cdu + " units remove holding " + degc(lo.setpointC) + " at the loop's " +
-                                   lpm(lo.flowM3s) + " (rated " + lpm(lo.ratedFlowM3s) + "): " +
+                                   lo.cdu + " units remove holding " + degc(lo.setpointC) + " at " +
+                                   (lo.basisFlowM3s > lo.flowM3s * (1 + 1e-9)
+                                        ? "the " + lpm(lo.basisFlowM3s) + " its control sets for that heat"
+                                        : "the loop's " + lpm(lo.flowM3s)) +
+                                   " (rated " + lpm(lo.ratedFlowM3s) + "): " +
                                    core::formatQuantityBeside(lo.capacityAtFlowW, heatW, Dimension::Power) + " at " +
                                    degc(lo.facilityC) + (lo.type == "liquid-to-air" ? " air" : " facility water") +
                                    (lo.holdsSetpoint ? "" : "; the supply floats to " + degc(lo.supplyC)) +

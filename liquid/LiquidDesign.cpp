@@ -285,6 +285,8 @@ LiquidResult computeLiquid(const core::Design& d, core::PowerBasis basis)
                     rs.trays.push_back(traySpec(d, rack.slots[s], basis, t));
                     lo.targetFlowM3s += std::max(t.heatW / 1e3 * L.flowPerKw * 1e-3 / 60.0,
                                                  rack.slots[s].part->value("liquid.min_flow", 0.0));
+                    lo.basisFlowM3s += std::max(t.basisHeatW / 1e3 * L.flowPerKw * 1e-3 / 60.0,
+                                                rack.slots[s].part->value("liquid.min_flow", 0.0));
                     ts.push_back(t);
                 }
                 row.racks.push_back(std::move(rs));
@@ -331,6 +333,9 @@ LiquidResult computeLiquid(const core::Design& d, core::PowerBasis basis)
                 res = std::move(best);
             }
             lo.pumpSpeed = row.source.pump.speed;
+            // On the settled flow (in the control's search a trial speed that would boil is a slow
+            // one, not a refusal), with the supply at its setpoint: the rise is the flow's.
+            checkCarries(setpointC + (res.returnC - res.supplyC), res.flowM3s, res.heatW);
             {
                 const double meanC = 0.5 * (res.supplyC + res.returnC);
                 const models::CoolantRange range = models::coolantRange(coolant);
@@ -356,7 +361,16 @@ LiquidResult computeLiquid(const core::Design& d, core::PowerBasis basis)
             // Only above the rated flow (or where the supply floats) is it a limit: below, the same UA
             // "holds" the setpoint for ever more heat with an ever hotter return (gigawatts for a
             // megawatt unit at a tenth of its flow), which no rating promises: not reported there.
-            lo.capacityAtFlowW = lo.flowM3s > lo.ratedFlowM3s * (1 + 1e-9) || !res.holdsSetpoint ? res.capacityW : NAN;
+            // Judged on the budget's heat: at the flow the control sets for it (as asked, even where the
+            // pumps could not give it: more flow, less capacity: the conservative side), never above the
+            // capacity at the running flow (until 2026-12-08 the running flow and heat alone).
+            lo.basisFlowM3s = std::max(lo.basisFlowM3s, lo.flowM3s);
+            if (lo.basisFlowM3s > lo.ratedFlowM3s * (1 + 1e-9) || !res.holdsSetpoint) {
+                const models::CoolantProperties pr = models::coolantProperties(coolant, res.propertiesC);
+                lo.capacityAtFlowW = std::min(res.capacityW, cduCapacity(row.ua, setpointC, lo.facilityC,
+                                                                         pr.density * pr.specificHeat * lo.basisFlowM3s,
+                                                                         row.facilityRate));
+            }
             lo.sourcePa = res.sourcePa;
             lo.pumpPowerW = res.pumpPowerW;
             if (!std::isnan(lo.pumpPowerW))

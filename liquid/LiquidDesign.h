@@ -7,6 +7,7 @@
 /// `cdu-fail` and `facility-water`. Every figure in SI; temperatures in degC as the loop solver
 /// keeps them.
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -55,8 +56,8 @@ struct RackLiquid {
     int loop = -1;
     double heatW = 0, flowM3s = 0;
     double supplyC = 0, returnC = 0;
-    double spread = 0;           ///< of the trays' flow per watt, (largest − smallest) / mean
-    double inletPa = 0;          ///< gauge at the rack's supply connector
+    double spread = 0;  ///< of the flow of its trays of one part, (largest − smallest) / mean (the widest part)
+    double inletPa = 0; ///< gauge at the rack's supply connector
     double manifoldVelocity = 0; ///< m/s where the manifold carries the whole rack's flow
     double lineVelocity = 0;     ///< m/s in its supply and return hoses
     double connectorRatedM3s = NAN, connectorMaxPa = NAN, manifoldMaxPa = NAN;
@@ -90,10 +91,13 @@ struct LoopLiquid {
     /// vendor's re-rating convention; UA from the rating point).
     double capacityW = 0;
     bool holdsSetpoint = true; ///< at the loop's actual flow, the supply stays at the setpoint
-    /// What the running CDUs remove holding the setpoint at the loop's actual flow (holdsSetpoint:
-    /// at least the loop's heat). Above their rated flow it is less than capacityW; NaN at or below
-    /// it where the setpoint holds (there the rating, capacityW, is the limit).
+    /// What the running CDUs remove holding the setpoint at basisFlowM3s (never more than at the
+    /// running flow). Above their rated flow it is less than capacityW; NaN at or below it where the
+    /// setpoint holds (there the rating, capacityW, is the limit).
     double capacityAtFlowW = NAN;
+    /// The flow the control sets for basisHeatW (as asked, at least the running flow): where
+    /// capacityAtFlowW is taken.
+    double basisFlowM3s = 0;
     double ratedFlowM3s = 0;  ///< the running CDUs' rated IT flow
     double sourcePa = 0;      ///< the pumps' rise
     double pumpSpeed = 1;     ///< the speed the pump control settled at (fraction of full)
@@ -105,8 +109,11 @@ struct LoopLiquid {
     double electricalW = NAN;
     double airHeatW = 0;       ///< liquid-to-air: the heat the units give the room's air
     double headerVelocity = 0; ///< m/s in the header's first segment
-    std::vector<int> racks;    ///< indices into LiquidResult::racks
-    std::string scenario;      ///< what-ifs that changed it, in words
+    /// The capacity liquid.cdu.heat judges basisHeatW against: the lower of capacityW and
+    /// capacityAtFlowW (where that is a limit). Every output's load against capacity uses it.
+    double limitW() const { return std::isnan(capacityAtFlowW) ? capacityW : std::min(capacityW, capacityAtFlowW); }
+    std::vector<int> racks; ///< indices into LiquidResult::racks
+    std::string scenario;   ///< what-ifs that changed it, in words
     /// Non-empty when the loop's mean temperature lies outside the coolant's property table: the
     /// properties were taken at the table's edge, and this says so (never a silent extrapolation).
     std::string propertiesNote;

@@ -78,23 +78,6 @@ void checkSource(const Element& source)
         throw NetworkError("a loop's source is a pump (a CDU's, or the facility's pressure as a flat curve)");
 }
 
-/// A loop whose mixed return would boil carries no heat the single-phase model can describe: a pump
-/// with almost no head (0.001 kPa) moved a trickle, and the loop read "return 3303.7 degC" beside
-/// "holds its setpoint" (trust trial). Water boils at 100 degC at atmospheric pressure; PG25 a little
-/// above: 100 degC is the conservative bound for both (the fill pressure is not counted on).
-void checkCarries(double returnC, double flowM3s, double heatW)
-{
-    constexpr double kBoilingC = 100.0;
-    if (!(returnC > kBoilingC))
-        return;
-    char b[320];
-    std::snprintf(b, sizeof b,
-                  "the pumps move %.3g L/min, too little for the loop's %.1f kW: its coolant would return at %.0f "
-                  "degC, past boiling (%.0f degC at atmospheric pressure), and the loop cannot carry its heat",
-                  flowM3s * 6e4, heatW / 1e3, returnC, kBoilingC);
-    throw NetworkError(b);
-}
-
 /// The rack's trays from a solution: flows, port pressures, rises, plates; the rack's totals.
 RackLoopResult rackResult(const RackLoopSpec& spec, const Solution& s, const RackNodes& at,
                           const models::CoolantProperties& props, double supplyC)
@@ -151,6 +134,23 @@ RackLoopResult rackResult(const RackLoopSpec& spec, const Solution& s, const Rac
 }
 
 } // namespace
+
+void checkCarries(double returnC, double flowM3s, double heatW)
+{
+    // A loop whose mixed return would boil carries no heat the single-phase model can describe: a pump
+    // with almost no head (0.001 kPa) moved a trickle, and the loop read "return 3303.7 degC" beside
+    // "holds its setpoint" (trust trial). Water boils at 100 degC at atmospheric pressure; PG25 a
+    // little above: 100 degC is the conservative bound for both (the fill pressure is not counted on).
+    constexpr double kBoilingC = 100.0;
+    if (!(returnC > kBoilingC))
+        return;
+    char b[320];
+    std::snprintf(b, sizeof b,
+                  "the pumps move %.3g L/min, too little for the loop's %.1f kW: its coolant would return at %.0f "
+                  "degC, past boiling (%.0f degC at atmospheric pressure), and the loop cannot carry its heat",
+                  flowM3s * 6e4, heatW / 1e3, returnC, kBoilingC);
+    throw NetworkError(b);
+}
 
 RackLoopResult solveRackLoop(const RackLoopSpec& spec)
 {
@@ -259,7 +259,6 @@ RowLoopResult solveRowLoop(const RowLoopSpec& spec)
         out.pumpPowerW = pumpPowerW(spec.source.pump, out.flowM3s, out.sourcePa);
         meanC = std::clamp(0.5 * (out.supplyC + out.returnC), range.minC, range.maxC);
     }
-    checkCarries(out.returnC, out.flowM3s, out.heatW);
     out.hydraulics = std::move(s);
     return out;
 }

@@ -98,6 +98,12 @@ struct RowLoopResult {
 /// Throws NetworkError as solveRackLoop, and when the CDU's pumps move no coolant.
 RowLoopResult solveRowLoop(const RowLoopSpec& spec);
 
+/// Throws NetworkError, naming the flow and the heat, where the coolant would return past boiling
+/// (100 degC) at the loop's flow: too little flow for its heat, where the single-phase model does
+/// not hold. `returnC`: the return with the supply at its setpoint (a supply that floats because
+/// the CDUs are short of capacity is judged by the rules, not refused).
+void checkCarries(double returnC, double flowM3s, double heatW);
+
 /// Build and solve. Throws NetworkError for a loop that cannot be solved (a tray or element named),
 /// std::out_of_range for coolant temperatures outside the property tables.
 RackLoopResult solveRackLoop(const RackLoopSpec& spec);

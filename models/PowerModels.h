@@ -78,9 +78,12 @@ public:
     /// cap, peak ratio), whether or not the chassis has a breakdown: a chassis drawn on its own
     /// idle…max line still has GPUs that heat their junctions (0 without a GPU part).
     double perGpuW() const { return m_perGpuW; }
+    /// Whether the catalog gives the chassis' breakdown (power.base_max and a GPU part): at() then
+    /// splits its draw; otherwise at() gives its idle…max line as inputW alone.
+    bool composed() const { return m_composed; }
 
 private:
-    ChassisDraw m_fixed;     ///< everything but the fans and the conversion
+    ChassisDraw m_fixed; ///< everything but the fans and the conversion
     double m_perGpuW = 0;
     bool m_composed = false; ///< false: the part's own idle…max line, fans included
     double m_fanFullW = 0;   ///< all fans at full speed

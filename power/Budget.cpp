@@ -74,7 +74,8 @@ PartPower partPower(const core::Design& d, const core::Slot& s, double capW, dou
     p.part = part.slug;
     p.busbar = part.busbarTap;
     if (part.kind == core::PartKind::Chassis) {
-        const models::ChassisDraw draw = models::chassisDraw(part, *d.catalog, op);
+        const models::ChassisDrawModel model(part, *d.catalog, op);
+        const models::ChassisDraw draw = model.at(models::fanSpeedFor(part, op));
         p.modelledW = draw.inputW;
         p.gpuW = draw.gpuW;
         p.cpuW = draw.cpuW;
@@ -82,6 +83,14 @@ PartPower partPower(const core::Design& d, const core::Slot& s, double capW, dou
         p.fanW = draw.fanW;
         p.baseW = draw.baseW;
         p.conversionLossW = draw.conversionLossW;
+        if (!model.composed()) {
+            // Drawn on its own idle…max line: its GPUs draw what their catalog entry says (as the air
+            // and liquid models take them), the rest of the split is not known. It read gpu_W 0 beside
+            // the thermal section's 700 W a GPU, and the power-swing model added the GPUs on top of
+            // the whole line (trust trial).
+            p.gpuW = std::min(model.perGpuW() * part.value("gpus.count", 0.0), draw.inputW);
+            p.cpuW = p.nicW = p.fanW = p.baseW = p.conversionLossW = NAN;
+        }
         if (part.value("fans.count", 0) > 0) {
             p.fanSpeed = models::fanSpeedFor(part, op);
             p.fanSpeedSolved = std::isfinite(fanSpeed);
@@ -90,8 +99,8 @@ PartPower partPower(const core::Design& d, const core::Slot& s, double capW, dou
         p.modelledW = models::partDrawW(part, *d.catalog, op);
     p.nameplateW = models::nameplateDrawW(part, *d.catalog, op);
     // Never below the nameplate, on every basis (docs/power.md: the pulse check passed below it).
-    p.peakW = std::max({p.modelledW, models::partDrawW(part, *d.catalog, peak),
-                        std::isfinite(p.nameplateW) ? p.nameplateW : 0.0});
+    p.peakW = std::max(
+        {p.modelledW, models::partDrawW(part, *d.catalog, peak), std::isfinite(p.nameplateW) ? p.nameplateW : 0.0});
     p.budgetW = budgetOn(basis, p.modelledW, p.nameplateW, p.peakW);
     return p;
 }
@@ -272,7 +281,8 @@ void acSide(RackPower& out, const core::Rack& rack, const std::vector<const core
             f.worstW = std::max(f.worstW, w);
         }
         for (const ShelfPower& sh : survivors) {
-            out.acPhaseCurrentFeedLossA = first ? sh.phaseCurrentA : largest(out.acPhaseCurrentFeedLossA, sh.phaseCurrentA);
+            out.acPhaseCurrentFeedLossA =
+                first ? sh.phaseCurrentA : largest(out.acPhaseCurrentFeedLossA, sh.phaseCurrentA);
             first = false;
             out.whipCurrentA = largest(out.whipCurrentA, sh.whipCurrentA);
             for (ShelfPower& own : out.shelves)
@@ -289,7 +299,8 @@ void acSide(RackPower& out, const core::Rack& rack, const std::vector<const core
 
 /// Every clip's current by the one convention of every current limit: power / the bar's minimum steady
 /// voltage (where a constant-power load draws most). Shelves at their worst: every feed up, or one lost.
-void clipCurrents(RackPower& out, const core::Rack& r, const std::vector<std::pair<const core::Slot*, double>>& busLoads)
+void clipCurrents(RackPower& out, const core::Rack& r,
+                  const std::vector<std::pair<const core::Slot*, double>>& busLoads)
 {
     const auto add = [&](const std::string& id, double w, double normalW, const std::string& lostFeed) {
         out.clips.push_back({id, w, w / out.busbarVminV, lostFeed});
@@ -320,9 +331,9 @@ double detail::whipExcess(const RackPower& out, const PowerOptions& o, bool norm
     double worst = -1.0;
     for (const ShelfPower& sh : out.shelves)
         if (!std::isnan(sh.whipBreakerA))
-            worst = std::max(worst, (normalOnly ? sh.whipCurrentA : sh.whipCurrentWorstA) /
-                                            (sh.whipBreakerA * o.breakerDerating) -
-                                        1.0);
+            worst = std::max(
+                worst,
+                (normalOnly ? sh.whipCurrentA : sh.whipCurrentWorstA) / (sh.whipBreakerA * o.breakerDerating) - 1.0);
     return worst;
 }
 
@@ -372,7 +383,6 @@ void detail::noteOnce(RackPower& out, const std::string& note)
         out.notes.push_back(note);
 }
 
-
 RackPower detail::evaluate(const core::Design& d, std::size_t rackIndex, const PowerOptions& o, double capW)
 {
     const core::Rack& r = d.racks[rackIndex];
@@ -403,7 +413,8 @@ RackPower detail::evaluate(const core::Design& d, std::size_t rackIndex, const P
             lacking.insert(p.part).second)
             out.notes.push_back(p.part + " has no power.max or power.idle: its draw is not known and counted as 0 W "
                                          "(the rack's budget rules do not include it)");
-        out.conversionLossW += p.conversionLossW;
+        if (!std::isnan(p.conversionLossW)) // a part without a breakdown: its line is its input
+            out.conversionLossW += p.conversionLossW;
         if (p.busbar) {
             out.itLoadW += p.budgetW;
             out.modelledLoadW += p.modelledW;

@@ -38,13 +38,13 @@ struct PowerOptions {
 /// The draw of one liquid loop's CDUs (`liquid: {loops}`): facility AC, not the racks' busbar, and
 /// not IT load. Shared over the loop's racks in proportion to their liquid heat (RackPower::cduW).
 struct CduPower {
-    std::string loop;           ///< the loop's id
-    std::string part;           ///< the CDU part's slug
-    int units = 0;              ///< installed
-    double nameplateW = NAN;    ///< units × power.max; NaN when the catalog lacks it
-    double modelledW = NAN;     ///< the running units' solved draw; NaN when not solved
-    double budgetW = 0;         ///< on the budget's basis (nameplate when the other is not known)
-    std::vector<int> racks;     ///< indices into PowerResult::racks
+    std::string loop;        ///< the loop's id
+    std::string part;        ///< the CDU part's slug
+    int units = 0;           ///< installed
+    double nameplateW = NAN; ///< units × power.max; NaN when the catalog lacks it
+    double modelledW = NAN;  ///< the running units' solved draw; NaN when not solved
+    double budgetW = 0;      ///< on the budget's basis (nameplate when the other is not known)
+    std::vector<int> racks;  ///< indices into PowerResult::racks
 };
 
 /// One power shelf's share of its rack's load.
@@ -52,15 +52,15 @@ struct ShelfPower {
     std::string id;
     std::string feed; ///< `A`, `B` or empty
     int modules = 0;
-    double ratingW = 0;       ///< modules × module rating
-    double outputW = 0;       ///< share of the rack load (shelves share in proportion to rating)
-    double loadFraction = 0;  ///< output / rating
-    double efficiency = 1;    ///< from the shelf's efficiency curve at loadFraction
-    double inputW = 0;        ///< AC input = output / efficiency
-    double phaseCurrentA = 0; ///< per phase, balanced: input / (phases × V_LN)
-    double whipCurrentA = 0;  ///< per phase conductor of one whip, every feed up
+    double ratingW = 0;           ///< modules × module rating
+    double outputW = 0;           ///< share of the rack load (shelves share in proportion to rating)
+    double loadFraction = 0;      ///< output / rating
+    double efficiency = 1;        ///< from the shelf's efficiency curve at loadFraction
+    double inputW = 0;            ///< AC input = output / efficiency
+    double phaseCurrentA = 0;     ///< per phase, balanced: input / (phases × V_LN)
+    double whipCurrentA = 0;      ///< per phase conductor of one whip, every feed up
     double whipCurrentWorstA = 0; ///< the same, worst of every feed up and the other feed lost
-    double whipBreakerA = 0;  ///< breaker rating of a whip (NaN if not in the catalog)
+    double whipBreakerA = 0;      ///< breaker rating of a whip (NaN if not in the catalog)
     /// Its output, the most of every feed up and the other feed lost (the survivors carry the whole
     /// load), and the feed whose loss gives it (empty: every feed up).
     double outputWorstW = 0;
@@ -86,8 +86,8 @@ struct LoadPoint {
 /// The current through one busbar clip: a power shelf's output or a busbar-fed part's input, at
 /// the rack type's minimum steady voltage (the convention of every current limit: docs/power.md).
 struct ClipCurrent {
-    std::string id;    ///< the shelf or part on the clip
-    double powerW = 0; ///< its output (shelf) or budget draw (part)
+    std::string id;      ///< the shelf or part on the clip
+    double powerW = 0;   ///< its output (shelf) or budget draw (part)
     double currentA = 0; ///< powerW / busbar minimum voltage
     /// A shelf's clip: the feed whose loss gives its worst current (empty: every feed up, or a part;
     /// `all`: a battery shelf discharging with the AC lost).
@@ -102,7 +102,9 @@ struct PartPower {
     double modelledW = 0;    ///< at utilisation and the solved (or estimated) fan speed
     double nameplateW = NAN; ///< rated `power.max` (caps applied); NaN when the catalog lacks it
     double peakW = 0;        ///< GPUs at their short-term peak, everything else at maximum
-    double gpuW = 0, cpuW = 0, nicW = 0, fanW = 0, baseW = 0, conversionLossW = 0; ///< modelled breakdown
+    /// Modelled breakdown; a chassis without one in the catalog has its GPUs (their own catalog draw)
+    /// and NaN for the rest.
+    double gpuW = 0, cpuW = 0, nicW = 0, fanW = 0, baseW = 0, conversionLossW = 0;
     double fanSpeed = NAN;       ///< fan speed behind fanW (NaN: no fan model)
     bool fanSpeedSolved = false; ///< the speed comes from the thermal solver
 };
@@ -137,14 +139,14 @@ struct RackPower {
     int rack = -1;
     int gpus = 0;
     core::PowerBasis basis = core::PowerBasis::Nameplate;
-    double itLoadW = 0;             ///< busbar load on the basis: what every limit is checked against
-    double modelledLoadW = 0;       ///< busbar load at utilisation and fan speed (the physics)
-    double nameplateLoadW = 0;      ///< busbar load at nameplate (parts without power.max at modelled)
-    double peakLoadW = 0;           ///< busbar load with GPUs at their short-term peak
-    double acDirectW = 0;           ///< parts with their own AC supplies (not on the busbar), on the basis
-    bool fed = true;                ///< the rack holds a power shelf (or draws nothing from the busbar)
-    double capacityNW = 0;          ///< all rectifiers healthy
-    double capacityN1W = 0;         ///< worst single rectifier lost
+    double itLoadW = 0;        ///< busbar load on the basis: what every limit is checked against
+    double modelledLoadW = 0;  ///< busbar load at utilisation and fan speed (the physics)
+    double nameplateLoadW = 0; ///< busbar load at nameplate (parts without power.max at modelled)
+    double peakLoadW = 0;      ///< busbar load with GPUs at their short-term peak
+    double acDirectW = 0;      ///< parts with their own AC supplies (not on the busbar), on the basis
+    bool fed = true;           ///< the rack holds a power shelf (or draws nothing from the busbar)
+    double capacityNW = 0;     ///< all rectifiers healthy
+    double capacityN1W = 0;    ///< worst single rectifier lost
     /// The rack type's rated IT load with N+1 (`power_n1`; NaN when its catalog entry has none):
     /// orv3.shelf.n1 judges the load against the lower of it and capacityN1W (until 2026-12-07 it
     /// was never checked: two 18 kW shelves in a 15 kW ORv3 Standard passed at 16.2 kW).
@@ -155,19 +157,19 @@ struct RackPower {
     double capacityFeedLossW = NAN; ///< worst AC feed lost (NaN when no feeds declared)
     /// Shelves on no named feed in a rack whose other shelves name theirs: counted lost with either feed.
     int unnamedFeedShelves = 0;
-    double pulseRatio = NAN;        ///< smallest pulse rating of the shelves (NaN: not stated)
-    double busbarVminV = 45;        ///< minimum steady busbar voltage of the rack type
+    double pulseRatio = NAN; ///< smallest pulse rating of the shelves (NaN: not stated)
+    double busbarVminV = 45; ///< minimum steady busbar voltage of the rack type
     double busbarVmaxV = 53;
     double busbarCurrentA = 0; ///< it load / busbarVminV
     double busbarRatingA = 0;
-    double clipRatingA = NAN;    ///< per clip (HPR), NaN when not rated per clip
-    double maxClipCurrentA = 0;  ///< largest of clips[].currentA
+    double clipRatingA = NAN;         ///< per clip (HPR), NaN when not rated per clip
+    double maxClipCurrentA = 0;       ///< largest of clips[].currentA
     double maxClipCurrentNormalA = 0; ///< the same with every feed up (normal operation: the clocks' limit)
     /// The shelves' and busbar-fed parts' clips at their worst of every feed up and one feed lost:
     /// the "feed lost" case's clip limit (a battery clip's current with all AC lost is not that case).
     double maxClipCurrentFeedLossA = 0;
     std::vector<ClipCurrent> clips; ///< every shelf and busbar-fed part, each at busbarVminV
-    double lowestVoltageV = NAN; ///< lowest voltage at a busbar-fed part (network solve)
+    double lowestVoltageV = NAN;    ///< lowest voltage at a busbar-fed part (network solve)
     double highestVoltageV = NAN;
     bool busbarConverged = true;
     double bbuEnergyJ = 0;

@@ -163,8 +163,7 @@ void negotiate(const core::Design& d, const core::LinkClass& l, LinkVerdict& v)
         };
         v.fromPort = pcieEnd(l.from);
         v.toPort = pcieEnd(l.to);
-        v.negotiatedLaneGbps = l.medium == "pcie-gen5" ? 32.0 : NAN;
-        return;
+        return; // the lane: the verdict's (32 GT/s, or 16 fallen back to Gen4)
     }
     const EndPort a = end(l.from, l.fromSlot), b = end(l.to, l.toSlot);
     v.fromPort = a.text();
@@ -223,6 +222,7 @@ SignalResult analyseLinks(const core::Design& d, const std::string& dir)
             const double gen4Db = models::lossDbPerM(trace.gamma(8e9)) * len + 3.0;
             v.laneRateGbps = v.pass ? 32.0 : (gen4Db <= 28.0 ? 16.0 : 0.0);
             v.verdict = v.pass ? "pass" : v.laneRateGbps > 0 ? "fallback to PCIe Gen4 (16 GT/s)" : "fail";
+            v.negotiatedLaneGbps = v.laneRateGbps > 0 ? v.laneRateGbps : NAN;
             traceIl(v, len, 32e9, 2 * 1.5);
             v.marginDb = 36.0 - v.ilNyquistDb;
             // Fallen back, the link runs Gen4: its loss at Gen4's 8 GHz Nyquist against Gen4's 28 dB, as

@@ -206,6 +206,19 @@ TEST_CASE("a loop that moves a trickle is refused as past boiling, not reported 
     const core::InputError e = refusal(dir.path + "/design.yaml", text);
     CHECK_THAT(e.what(), Catch::Matchers::Contains("past boiling") && Catch::Matchers::Contains("pod1-aalc"));
     CHECK(e.loc().line == lineOf(text, "- {id: pod1-aalc"));
+    // A control asking too little flow is refused the same way (the search for its pump speed once
+    // settled at the boiling edge, 28 L/min for a 22 L/min target and "return 100.0 degC": review).
+    const std::string slow = edited(slurp(kAalc), {{"flow_per_kw: 1.6 L/min/kW", "flow_per_kw: 0.2 L/min/kW"}});
+    CHECK_THAT(refusal(kAalc, slow).what(), Catch::Matchers::Contains("past boiling"));
+    // A supply that floats because the CDUs are short is judged, not refused: warm air, three of four
+    // units lost, the return above 100 degC with ample flow (review: it was refused, blaming the pumps).
+    const std::string hot = edited(slurp(kAalc), {{"supply_air: 27 degC", "supply_air: 45 degC"}});
+    const analysis::RunResult floated = runText(kAalc, hot, 3, 25);
+    const liquid::LoopLiquid& lo = floated.liquid->loops.front();
+    INFO("supply " << lo.supplyC << " degC, return " << lo.returnC << " degC at " << lo.flowM3s * 6e4 << " L/min");
+    CHECK_FALSE(lo.holdsSetpoint);
+    CHECK(lo.returnC > 100);
+    CHECK(names(floated, "liquid.cdu.heat", lo.id));
 }
 
 TEST_CASE("a supply outside the coolant's table is told at liquid.supply, and facility water with no use is refused",

@@ -21,10 +21,10 @@
 #include <set>
 #include <sstream>
 
-#include "report/CheckFormats.h"
 #include "analysis/Pipeline.h"
-#include "report/ReportWriter.h"
 #include "cli/TextOutput.h"
+#include "report/CheckFormats.h"
+#include "report/ReportWriter.h"
 #include "thermal/RackThermal.h"
 #include "thermal/ThermalChecks.h"
 
@@ -176,8 +176,8 @@ void liquidLimits(const json& liquid, double flowPerKw, double maxSpread, double
         // Two pressures judge a rack under one rule: either beyond makes it a violation.
         const double manifold = num(r["manifold_kPa"]), manifoldMax = num(r["manifold_max_kPa"]);
         const double bound = num(r["connector_bound_kPa"]), connectorMax = num(r["connector_max_kPa"]);
-        const bool beyond = (!std::isnan(manifoldMax) && manifold > manifoldMax) ||
-                            (!std::isnan(connectorMax) && bound > connectorMax);
+        const bool beyond =
+            (!std::isnan(manifoldMax) && manifold > manifoldMax) || (!std::isnan(connectorMax) && bound > connectorMax);
         if (!std::isnan(manifoldMax) || !std::isnan(connectorMax))
             out.push_back({"liquid.connector.pressure", id, manifold, manifoldMax, beyond, false});
     }
@@ -189,7 +189,8 @@ void liquidLimits(const json& liquid, double flowPerKw, double maxSpread, double
         above(out, "liquid.connector.pressure", id, num(t["supply_port_kPa"]), num(t["connector_max_kPa"]));
         above(out, "liquid.connector.temperature", id, num(t["outlet_C"]), num(t["connector_max_C"]));
         above(out, "liquid.gpu.junction", id,
-              t["gpu_junction_unbounded"].get<bool>() ? INFINITY : num(t["gpu_junction_C"]), num(t["gpu_max_operating_C"]));
+              t["gpu_junction_unbounded"].get<bool>() ? INFINITY : num(t["gpu_junction_C"]),
+              num(t["gpu_max_operating_C"]));
         above(out, "liquid.plate.starved", id, t["plate_measured"].get<bool>() ? 0.0 : 1.0, 0.5);
         const std::string rack = id.substr(0, id.rfind('/'));
         // The CDUs are sized for the heat on the budget's basis (nameplate by default).
@@ -197,7 +198,10 @@ void liquidLimits(const json& liquid, double flowPerKw, double maxSpread, double
     }
     for (const json& l : liquid["loops"]) {
         const std::string id = l["id"];
-        above(out, "liquid.cdu.heat", id, std::max(num(l["heat_W"]), num(l["heat_on_basis_W"])), num(l["capacity_W"]));
+        // The rating, or less at the flow the control sets for that heat (capacity_at_flow, where a limit).
+        const double atFlow = num(l["capacity_at_flow_W"]);
+        const double capacity = std::isnan(atFlow) ? num(l["capacity_W"]) : std::min(num(l["capacity_W"]), atFlow);
+        above(out, "liquid.cdu.heat", id, std::max(num(l["heat_W"]), num(l["heat_on_basis_W"])), capacity);
         above(out, "liquid.cdu.flow", id, allocated[id], num(l["rated_flow_L_min"]));
         below(out, "liquid.supply.dewpoint", id, num(l["supply_C"]), num(liquid["dew_point_C"]) + dewMargin);
     }
@@ -214,16 +218,16 @@ void audit(const analysis::RunResult& r)
         return r.profile.constraint(*info, key);
     };
     std::vector<Limited> items;
-    powerLimits(j["power"], constraint("orv3.bbu.holdup", "ride_through"), constraint("orv3.ac.whip", "breaker_derating"),
-                items);
+    powerLimits(j["power"], constraint("orv3.bbu.holdup", "ride_through"),
+                constraint("orv3.ac.whip", "breaker_derating"), items);
     const core::Site& site = r.design.site;
     thermalLimits(j["thermal"], thermal::deratedMaxInletK(site.ashraeClass, site.altitudeM) - 273.15,
                   constraint("thermal.exhaust.dt", "min_exhaust_dt"), constraint("thermal.row.rci", "min_rci"), items);
     portLimits(j["signal"], items);
     // flow_per_kw is m³/s per W; the JSON's flows are L/min and its heat W.
-    liquidLimits(j["liquid"], constraint("liquid.tray.flow", "flow_per_kw") * 6e7, constraint("liquid.tray.spread", "max_spread"),
-                 constraint("liquid.manifold.velocity", "max_velocity"), constraint("liquid.supply.dewpoint", "margin"),
-                 items);
+    liquidLimits(j["liquid"], constraint("liquid.tray.flow", "flow_per_kw") * 6e7,
+                 constraint("liquid.tray.spread", "max_spread"), constraint("liquid.manifold.velocity", "max_velocity"),
+                 constraint("liquid.supply.dewpoint", "margin"), items);
     REQUIRE_FALSE(items.empty());
     std::multiset<std::pair<std::string, std::string>> violations;
     for (const json& v : j["violations"])
@@ -410,7 +414,7 @@ std::vector<std::pair<std::string, analysis::RunOptions>> variants()
     out.emplace_back("single rack, every rotor of every chassis failed", o);
     out.emplace_back("single rack, a third Grand Teton uncapped",
                      edited(single, {{"id: gt1, gpu_power_cap: 600 W}",
-                                     "id: gt1}\n                - {ou: 33, part: meta-grand-teton-h100, id: gt2}"}}));
+                                      "id: gt1}\n                - {ou: 33, part: meta-grand-teton-h100, id: gt2}"}}));
     // 30 links from each Grand Teton: over its 10 interfaces (chassis.interfaces on each).
     out.emplace_back("single rack, 30 links a chassis", edited(single, {{"interfaces: \"nic*\"}", "count: 30}"}}));
     // Liquid: the AALC pods with CDUs and pumps failed and warmer air; the row on hot facility water;
@@ -430,14 +434,14 @@ std::vector<std::pair<std::string, analysis::RunOptions>> variants()
     o.facilityWaterDeltaK = 4.0;
     out.emplace_back("Catalina on facility water 4 K warmer", o);
     out.emplace_back("Catalina AALC pushed past its connector and manifold ratings",
-                     edited(catalina, {
-             {"flow_per_kw: 1.6 L/min/kW", "flow_per_kw: 3.6 L/min/kW"}, {"fill_pressure: 70 kPa", "fill_pressure: 250 kPa"}}));
+                     edited(catalina, {{"flow_per_kw: 1.6 L/min/kW", "flow_per_kw: 3.6 L/min/kW"},
+                                       {"fill_pressure: 70 kPa", "fill_pressure: 250 kPa"}}));
     out.emplace_back("Catalina AALC, warm coolant at 1 L/min per kW",
-                     edited(catalina, {
-             {"flow_per_kw: 1.6 L/min/kW", "flow_per_kw: 1.0 L/min/kW"}, {"supply: 40 degC", "supply: 48 degC"}}));
-    out.emplace_back("Catalina on facility water in humid 32 degC air",
-                     edited(l2l, {
-             {"supply_air: 30 degC", "supply_air: 32 degC"}, {"humidity: 45 %", "humidity: 95 %"}}));
+                     edited(catalina, {{"flow_per_kw: 1.6 L/min/kW", "flow_per_kw: 1.0 L/min/kW"},
+                                       {"supply: 40 degC", "supply: 48 degC"}}));
+    out.emplace_back(
+        "Catalina on facility water in humid 32 degC air",
+        edited(l2l, {{"supply_air: 30 degC", "supply_air: 32 degC"}, {"humidity: 45 %", "humidity: 95 %"}}));
     return out;
 }
 
@@ -469,7 +473,7 @@ TEST_CASE("limit audit: every value beyond its limit has its violation on its su
 namespace {
 
 struct Snapshot {
-    std::set<std::pair<std::string, std::string>> errors; ///< (rule, subject) of unwaived errors
+    std::set<std::pair<std::string, std::string>> errors;      ///< (rule, subject) of unwaived errors
     std::map<std::string, double> inletC, junctionC, fanSpeed; ///< per chassis
     std::map<std::string, double> loadW, busbarA, holdupS;     ///< per rack, on the budget's basis
     std::set<std::string> overBudget;                          ///< racks failing a power rule
@@ -498,7 +502,8 @@ Snapshot snapshot(const analysis::RunResult& r)
             s.overBudget.insert(rack.id);
     }
     for (const analysis::GpuClass& g : r.throughput->classes)
-        s.slowestTflops = std::isnan(s.slowestTflops) ? g.sustainedTflopsBf16 : std::min(s.slowestTflops, g.sustainedTflopsBf16);
+        s.slowestTflops =
+            std::isnan(s.slowestTflops) ? g.sustainedTflopsBf16 : std::min(s.slowestTflops, g.sustainedTflopsBf16);
     return s;
 }
 
@@ -520,8 +525,8 @@ void neverBetter(const Snapshot& base, const Snapshot& worse, bool temperatures 
         INFO("rack back within budget: " << rack);
         CHECK(worse.overBudget.count(rack));
     }
-    const auto notLower = [](const std::map<std::string, double>& a, const std::map<std::string, double>& b,
-                             double tol, const char* what) {
+    const auto notLower = [](const std::map<std::string, double>& a, const std::map<std::string, double>& b, double tol,
+                             const char* what) {
         for (const auto& [id, v] : a)
             if (const auto it = b.find(id); it != b.end()) {
                 if (std::isnan(v) && std::isnan(it->second))

@@ -371,3 +371,29 @@ layout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, rack_type: orv3-hpr, slo
     const std::vector<power::BbuShelf> even{{"a", 33000.0, 2.97e6}, {"b", 18000.0, 1.62e6}};
     CHECK(power::bbuHoldupSeconds(even, 40000.0) == Approx(4.59e6 / 40000.0).epsilon(1e-12));
 }
+
+TEST_CASE("a chassis with GPUs but no breakdown: its GPUs draw their catalog figure, the rest is not known",
+          "[power][bad]")
+{
+    // It read gpu_W 0 beside the thermal section's 700 W a GPU, and cpu, NIC, fan and base at 0 W, where
+    // nothing is known of them (trust trial): the power swing model then added the GPUs on top of the
+    // whole idle…max line.
+    const core::Design d = load(R"(
+catalog: [power-parts]
+layout: {halls: [{id: h, rows: [{id: r, racks: [{id: k, rack_type: orv3-standard, slots: [
+  {ou: 1, part: orv3-power-shelf-6x3kw, id: psu},
+  {ou: 3, part: test-gpu-sled, id: g}]}]}]}]}
+)");
+    const power::RackPower r = power::rackPower(d, 0);
+    const power::PartPower* g = nullptr;
+    for (const power::PartPower& p : r.parts)
+        if (p.part == "test-gpu-sled")
+            g = &p;
+    REQUIRE(g);
+    CHECK(g->modelledW == Approx(9000.0));
+    CHECK(g->gpuW == Approx(8 * 700.0)); // the H100 SXM5's TDP, eight of them
+    CHECK(std::isnan(g->cpuW));
+    CHECK(std::isnan(g->fanW));
+    CHECK(std::isnan(g->conversionLossW));
+    CHECK(std::isfinite(r.conversionLossW));
+}
