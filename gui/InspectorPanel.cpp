@@ -264,6 +264,13 @@ QString q(double v, core::Dimension d, int digits = 3)
     return std::isfinite(v) ? QString::fromStdString(core::formatQuantity(v, d, digits)) : QString("–");
 }
 
+/// `v` beside its limit `other`: as many digits as tell them apart ("✓ 375 A of 375 A" and "✗ 375 A of
+/// 375 A" stood for 374.9 and 375.3 A: studio trial).
+QString qb(double v, double other, core::Dimension d)
+{
+    return std::isfinite(v) ? QString::fromStdString(core::formatQuantityBeside(v, other, d)) : QString("–");
+}
+
 } // namespace
 
 bool InspectorPanel::warned(const std::string& rule, const std::string& subject) const
@@ -370,22 +377,24 @@ void InspectorPanel::rackResults(int rackIndex)
         // A rack with no power shelf is not fed: its shelves' figures are not judged, and never a ✓
         // beside "0 W" (trust trial, 2026-12-07).
         if (!r.fed)
-            addResult(tr("Power source"), tr("no power shelf: the rack is not fed; its shelves, bus voltage and "
-                                             "hold-up are not judged"),
+            addResult(tr("Power source"),
+                      tr("no power shelf: the rack is not fed; its shelves, bus voltage and "
+                         "hold-up are not judged"),
                       "orv3.power.source", id, 3);
         if (r.fed) {
             addResult(tr("Shelf capacity (N)"), q(r.capacityNW, D::Power), "orv3.shelf.capacity", id);
             addResult(tr("N+1 capacity"),
-                      r.n1LimitW() < r.capacityN1W
-                          ? tr("%1 (the rack's rating; shelves %2)").arg(q(r.n1LimitW(), D::Power), q(r.capacityN1W, D::Power))
-                          : q(r.capacityN1W, D::Power),
+                      r.n1LimitW() < r.capacityN1W ? tr("%1 (the rack's rating; shelves %2)")
+                                                         .arg(q(r.n1LimitW(), D::Power), q(r.capacityN1W, D::Power))
+                                                   : q(r.capacityN1W, D::Power),
                       "orv3.shelf.n1", id);
         }
         if (std::isfinite(r.capacityFeedLossW))
             addResult(tr("One feed lost"), q(r.capacityFeedLossW, D::Power), "orv3.feed.loss", id);
         addResult(tr("Busbar current"),
                   tr("%1 of %2 (%3 %)")
-                      .arg(q(r.busbarCurrentA, D::Current), q(r.busbarRatingA, D::Current))
+                      .arg(qb(r.busbarCurrentA, r.busbarRatingA, D::Current),
+                           qb(r.busbarRatingA, r.busbarCurrentA, D::Current))
                       .arg(r.busbarRatingA > 0 ? 100.0 * r.busbarCurrentA / r.busbarRatingA : NAN, 0, 'f', 0),
                   "orv3.busbar.current", id);
         // The clip carrying the most current, at the bar's minimum voltage as every current limit.
@@ -393,11 +402,12 @@ void InspectorPanel::rackResults(int rackIndex)
         for (const power::ClipCurrent& c : r.clips)
             top = !top || c.currentA > top->currentA ? &c : top;
         if (top) {
-            const QString of =
-                std::isnan(r.clipRatingA) ? tr("not rated per clip") : tr("of %1").arg(q(r.clipRatingA, D::Current));
+            const QString of = std::isnan(r.clipRatingA)
+                                   ? tr("not rated per clip")
+                                   : tr("of %1").arg(qb(r.clipRatingA, top->currentA, D::Current));
             addResult(tr("Largest clip"),
                       tr("%1 %2 (%3)")
-                          .arg(q(top->currentA, D::Current), of,
+                          .arg(qb(top->currentA, r.clipRatingA, D::Current), of,
                                QString::fromStdString(top->id.substr(top->id.rfind('/') + 1))),
                       std::isnan(r.clipRatingA) ? "" : "orv3.busbar.current", id);
         }
@@ -471,7 +481,9 @@ void InspectorPanel::slotResults(int rackIndex, int slotIndex)
                 addResult(
                     tr("Airflow"),
                     QString("%1 CFM (%2)").arg(c.airflowM3s * 2118.88, 0, 'f', 0).arg(q(c.airflowM3s, D::VolumeFlow)));
-                addResult(tr("Inlet / exhaust"), q(c.inletK, D::Temperature) + " / " + q(c.exhaustK, D::Temperature),
+                // Four figures on the judged inlet: 34.97 and 35.02 degC both read "35 degC" beside a 35
+                // degC allowable, one ✓ and one ✗ (studio trial).
+                addResult(tr("Inlet / exhaust"), q(c.inletK, D::Temperature, 4) + " / " + q(c.exhaustK, D::Temperature),
                           "thermal.inlet.chassis", slot.id);
                 addResult(tr("Fans"), tr("%1 % (%2)").arg(c.fanSpeed * 100, 0, 'f', 0).arg(q(c.fanPowerW, D::Power)));
                 // A GPU under a cold plate: its loop's junction (+inf on a starved plate), judged by
@@ -483,9 +495,14 @@ void InspectorPanel::slotResults(int rackIndex, int slotIndex)
                           : std::isnan(c.maxOperatingK)
                               ? q(tj, D::Temperature) + tr(" (no limit in the catalog: not checked)")
                               : tr("%1, limit %2, margin %3")
-                                    .arg(q(tj, D::Temperature), q(c.maxOperatingK, D::Temperature),
+                                    .arg(qb(tj, c.maxOperatingK, D::Temperature),
+                                         qb(c.maxOperatingK, tj, D::Temperature),
                                          q(c.maxOperatingK - tj, D::TemperatureDelta)),
-                          cold ? "liquid.gpu.junction" : "thermal.gpu.junction", slot.id);
+                          // Not checked: no mark (a green ✓ stood beside "not checked": studio trial).
+                          std::isnan(c.maxOperatingK) && !(cold && std::isinf(tj))
+                              ? std::string()
+                              : std::string(cold ? "liquid.gpu.junction" : "thermal.gpu.junction"),
+                          slot.id);
             }
     if (thermal && static_cast<std::size_t>(rackIndex) < thermal->racks.size())
         for (const thermal::RackThermal::SwitchInlet& sw : thermal->racks[static_cast<std::size_t>(rackIndex)].switches)
@@ -505,8 +522,10 @@ void InspectorPanel::slotResults(int rackIndex, int slotIndex)
         if (clkp && std::isfinite(clkp->ratio)) {
             const analysis::ChassisClock& clk = *clkp;
             title();
+            // A throttled clock never prints as 100.0 % (99.974 % did, beside "throttled").
+            const int places = clk.ratio < 1 && clk.ratio >= 0.9995 ? 3 : 1;
             addResult(tr("GPU clock"), tr("%1 % at %2, limited by %3")
-                                           .arg(clk.ratio * 100, 0, 'f', 1)
+                                           .arg(clk.ratio * 100, 0, 'f', places)
                                            .arg(q(clk.powerW, D::Power), QString::fromStdString(clk.limitedBy)));
         }
     }
@@ -539,8 +558,8 @@ void InspectorPanel::slotResults(int rackIndex, int slotIndex)
             mark.failed = v.standing() == signal::LinkVerdict::Standing::Fail;
             mark.warned = v.standing() == signal::LinkVerdict::Standing::Warn;
             label->setMark(mark.failed   ? ValueLabel::Mark::Fail
-                               : mark.warned ? ValueLabel::Mark::Warn
-                                             : ValueLabel::Mark::Pass);
+                           : mark.warned ? ValueLabel::Mark::Warn
+                                         : ValueLabel::Mark::Pass);
         }
 }
 

@@ -16,7 +16,6 @@
 
 namespace rdt::gui {
 
-
 /// Horizontal bars of one rack's load against each of its limits, green under 90 %, amber to
 /// 100 %, red beyond, with the limit's value and the percentage printed on the bar.
 class LoadBars : public QWidget {
@@ -65,15 +64,14 @@ protected:
                 p.setPen(bad ? QColor(255, 255, 255) : QColor(30, 32, 38));
                 if (!b.higherIsWorse && frac < 0.3)
                     p.setPen(QColor(190, 40, 35));
-                const QString text = b.higherIsWorse ? QString("%1 of %2 %3  (%4 %)")
-                                                           .arg(b.load, 0, 'f', 1)
-                                                           .arg(b.limit, 0, 'f', 1)
-                                                           .arg(b.unit)
-                                                           .arg(frac * 100.0, 0, 'f', 0)
-                                                     : QString("%1 %3, %2 %3 required")
-                                                           .arg(b.load, 0, 'f', 0)
-                                                           .arg(b.limit, 0, 'f', 0)
-                                                           .arg(b.unit);
+                const QString text =
+                    b.higherIsWorse
+                        ? QString("%1 of %2 %3  (%4 %)")
+                              .arg(b.load, 0, 'f', 1)
+                              .arg(b.limit, 0, 'f', 1)
+                              .arg(b.unit)
+                              .arg(frac * 100.0, 0, 'f', 0)
+                        : QString("%1 %3, %2 %3 required").arg(b.load, 0, 'f', 0).arg(b.limit, 0, 'f', 0).arg(b.unit);
                 p.drawText(QRect(x0 + 6, y, w - 12, 18), Qt::AlignLeft | Qt::AlignVCenter, text);
             } else {
                 p.setPen(QColor(90, 94, 100));
@@ -92,9 +90,9 @@ private:
 PowerPanel::PowerPanel(Studio& studio, QWidget* parent)
     : QWidget(parent), m_studio(studio), m_headline(new QLabel), m_bars(new LoadBars), m_table(new QTableWidget)
 {
-    const QStringList headers = {tr("Rack"),         tr("Load (kW)"),       tr("Modelled (kW)"), tr("N+1 (kW)"),
-                                 tr("Feed loss (kW)"), tr("Busbar (A)"),    tr("Rating (A)"),    tr("Busbar (%)"),
-                                 tr("Hold-up (s)"),  tr("Cap to fit (W)"), tr("Failing rules")};
+    const QStringList headers = {tr("Rack"),           tr("Load (kW)"),      tr("Modelled (kW)"), tr("N+1 (kW)"),
+                                 tr("Feed loss (kW)"), tr("Busbar (A)"),     tr("Rating (A)"),    tr("Busbar (%)"),
+                                 tr("Hold-up (s)"),    tr("Cap to fit (W)"), tr("Failing rules")};
     m_table->setColumnCount(static_cast<int>(headers.size()));
     m_table->setHorizontalHeaderLabels(headers);
     m_table->setSortingEnabled(true);
@@ -135,19 +133,33 @@ void PowerPanel::refresh()
     const power::GroupPower& c = power->cluster;
     // kW, or MW from 1,000 kW (a 24k cluster's 33,600 kW reads as 33.6 MW, as `rdt check` says).
     auto watts = [](double w) {
-        return std::fabs(w) >= 1e6 ? QString("%1 MW").arg(w / 1e6, 0, 'f', 1) : QString("%1 kW").arg(w / 1e3, 0, 'f', 1);
+        return std::fabs(w) >= 1e6 ? QString("%1 MW").arg(w / 1e6, 0, 'f', 1)
+                                   : QString("%1 kW").arg(w / 1e3, 0, 'f', 1);
     };
     // The facility's AC covers the fed load only: said so where racks are not fed, as `rdt check`
     // does (facility AC below the IT load read as a contradiction).
-    const QString unfed = c.unfedLoadW > 0
-                              ? tr(" for the fed load (%1 in racks without a power shelf is not fed)").arg(watts(c.unfedLoadW))
-                              : QString();
-    QString head = tr("<b>%1 basis</b>: IT %2 (modelled %3), facility AC %4%5, %6 over budget")
+    const QString unfed =
+        c.unfedLoadW > 0
+            ? tr(" for the fed load (%1 in racks without a power shelf is not fed)").arg(watts(c.unfedLoadW))
+            : QString();
+    // The CDUs' pumps and fans: facility AC beside the IT load, as `rdt check` gives them (the panel
+    // left them out: a liquid design's 20 kW of CDUs appeared nowhere in the app: studio trial).
+    QString cdus;
+    if (!power->cdus.empty()) {
+        int units = 0;
+        for (const power::CduPower& cdu : power->cdus)
+            units += cdu.units;
+        cdus = tr(" + %1 %2").arg(units == 1 ? tr("1 CDU") : tr("%1 CDUs").arg(units)).arg(watts(c.cduW));
+        if (power->basis != core::PowerBasis::Modelled)
+            cdus += tr(" (modelled %1)").arg(watts(c.cduModelledW));
+    }
+    QString head = tr("<b>%1 basis</b>: IT %2 (modelled %3), facility AC %4%5%6, %7 over budget")
                        .arg(QString::fromStdString(std::string(core::powerBasisName(power->basis))))
                        .arg(watts(c.itLoadW))
                        .arg(watts(c.modelledLoadW))
                        .arg(watts(c.acInputW))
                        .arg(unfed)
+                       .arg(cdus)
                        .arg(c.racksOverBudget == 1 ? tr("1 rack") : tr("%1 racks").arg(c.racksOverBudget));
     // Which rules, and which failures a waiver accepted: as `rdt check` says (trust trial, 2026-12-07).
     QStringList rules;
@@ -182,14 +194,14 @@ void PowerPanel::refresh()
         m_table->setItem(row, 4, new NumberItem(r.fed ? r.capacityFeedLossW / 1e3 : none, 1));
         m_table->setItem(row, 5, new NumberItem(r.busbarCurrentA, 1));
         m_table->setItem(row, 6, new NumberItem(r.busbarRatingA, 0));
-        m_table->setItem(row, 7, new NumberItem(r.busbarRatingA > 0 ? 100.0 * r.busbarCurrentA / r.busbarRatingA : NAN, 1));
+        m_table->setItem(row, 7,
+                         new NumberItem(r.busbarRatingA > 0 ? 100.0 * r.busbarCurrentA / r.busbarRatingA : NAN, 1));
         m_table->setItem(row, 8, new NumberItem(r.fed && std::isfinite(r.bbuHoldupS) ? r.bbuHoldupS : none, 0));
         m_table->setItem(row, 9, new NumberItem(r.gpuCapToFitW, 0));
         // Each figure red where the rule that judges it fails for this rack (the Failing column's rules).
-        const std::pair<int, const char*> judged[] = {{0, "orv3.power.source"},   {1, "orv3.shelf.capacity"},
-                                                      {3, "orv3.shelf.n1"},       {4, "orv3.feed.loss"},
-                                                      {5, "orv3.busbar.current"}, {7, "orv3.busbar.current"},
-                                                      {8, "orv3.bbu.holdup"}};
+        const std::pair<int, const char*> judged[] = {
+            {0, "orv3.power.source"},   {1, "orv3.shelf.capacity"}, {3, "orv3.shelf.n1"},  {4, "orv3.feed.loss"},
+            {5, "orv3.busbar.current"}, {7, "orv3.busbar.current"}, {8, "orv3.bbu.holdup"}};
         for (const auto& [col, rule] : judged)
             if (r.fails(rule)) {
                 QTableWidgetItem* item = m_table->item(row, col);
@@ -228,14 +240,14 @@ void PowerPanel::showRack(int rack)
     bars.push_back({tr("Load vs feed loss"), r.itLoadW / 1e3, r.capacityFeedLossW / 1e3, "kW"});
     bars.push_back({tr("Load vs all shelves (N)"), r.itLoadW / 1e3, r.capacityNW / 1e3, "kW"});
     bars.push_back({tr("Busbar current"), r.busbarCurrentA, r.busbarRatingA, "A"});
-    bars.push_back({tr("Battery hold-up"), std::isfinite(r.bbuHoldupS) ? r.bbuHoldupS : 1e9, power->rideThroughS, "s",
-                    false});
+    bars.push_back(
+        {tr("Battery hold-up"), std::isfinite(r.bbuHoldupS) ? r.bbuHoldupS : 1e9, power->rideThroughS, "s", false});
     QString title = QString::fromStdString(r.id) +
                     (r.shelves.size() == 1 ? tr(" — 1 shelf") : tr(" — %1 shelves").arg(r.shelves.size()));
     for (const power::ShelfPower& s : r.shelves)
         if (!s.feed.empty())
-            title += QString(", %1 on feed %2").arg(QString::fromStdString(s.id.substr(s.id.rfind('/') + 1)),
-                                                    QString::fromStdString(s.feed));
+            title += QString(", %1 on feed %2")
+                         .arg(QString::fromStdString(s.id.substr(s.id.rfind('/') + 1)), QString::fromStdString(s.feed));
     m_bars->setBars(title, std::move(bars));
 }
 

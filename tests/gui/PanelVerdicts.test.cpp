@@ -95,3 +95,17 @@ TEST_CASE("Link margin colours a chassis whose cable cannot reach as failing", "
             }
     CHECK(seen == 2);
 }
+
+TEST_CASE("the Power panel's headline counts the CDUs' draw as rdt check does", "[gui][power][liquid]")
+{
+    // Catalina's eight AALC units draw 20 kW at nameplate (11.9 kW modelled) beside the IT load: the
+    // panel left them out, so a liquid design's CDU power appeared nowhere in the app (studio trial).
+    test::StudioWindow f;
+    REQUIRE(f.window->openFile(QString(RDT_SOURCE_DIR "/data/designs/meta-catalina-gb200.yaml")));
+    f.window->waitForChecks();
+    CHECK_THAT(f.window->power()->headline().toStdString(), Contains("+ 8 CDUs 20.0 kW (modelled 11.9 kW)"));
+    // An air-cooled design has none to count.
+    REQUIRE(f.window->openFile(QString(RDT_SOURCE_DIR "/data/designs/broken-rack.yaml")));
+    f.window->waitForChecks();
+    CHECK_THAT(f.window->power()->headline().toStdString(), !Contains("CDU"));
+}

@@ -20,6 +20,7 @@
 #include "gui/Studio.h"
 #include "gui/ThermalPanel.h"
 #include "gui/ValueLabel.h"
+#include "gui/WhatIfBar.h"
 #include "tests/gui/StudioWindow.h"
 #include "thermal/RackThermal.h"
 
@@ -206,4 +207,39 @@ TEST_CASE("the Thermal panel shows an inlet near its allowable to the digit that
         }
         CHECK(found);
     }
+}
+
+TEST_CASE("the inspector prints a judged inlet in four figures as its limit needs", "[gui][panels]")
+{
+    // single-rack at a 34.4 degC inlet: gt0 takes 35.02 degC against the 35 degC allowable, and the
+    // inspector read "✗ 35 degC / 48 degC", as it read "✓ 35 degC / 48 degC" for 34.97 (studio trial).
+    const std::string path = RDT_SOURCE_DIR "/data/designs/single-rack.yaml";
+    core::Progress quiet;
+    analysis::RunOptions o;
+    o.designPath = path;
+    o.inletK = 273.15 + 34.4;
+    const analysis::RunResult r = analysis::run(o, quiet);
+    REQUIRE(r.thermal);
+    test::StudioWindow f(1600, 1000);
+    REQUIRE(f.window->openFile(QString::fromStdString(path)));
+    REQUIRE(f.window->whatIf()->set("inlet", "34.4 degC"));
+    f.window->waitForChecks();
+    auto* inspector = f.window->findChild<gui::InspectorPanel*>();
+    REQUIRE(inspector);
+    const thermal::RackThermal& t = r.thermal->racks.front();
+    REQUIRE(!t.chassis.empty());
+    const thermal::ChassisThermal& c = t.chassis.front();
+    const core::Rack& rack = r.design.racks.front();
+    const std::string id = rack.slots[static_cast<std::size_t>(c.slot)].id;
+    REQUIRE(f.window->studio().select(QString::fromStdString(id)));
+    const QString inlet = QString::fromStdString(core::formatQuantity(c.inletK, core::Dimension::Temperature, 4));
+    int seen = 0;
+    for (const gui::ValueLabel* l : inspector->body()->findChildren<gui::ValueLabel*>())
+        if (l->fullText().contains(" / ") && l->mark() != gui::ValueLabel::Mark::None) {
+            CAPTURE(l->fullText().toStdString());
+            CHECK(l->fullText().startsWith(inlet + " / "));
+            ++seen;
+        }
+    CHECK(seen == 1);
+    CHECK(inlet.size() > QString("35 degC").size()); // four figures: "35.02 degC"
 }
