@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include <QComboBox>
 #include <QEvent>
@@ -173,8 +174,17 @@ void SceneView::updateScalarBar(const editor::Colouring& c)
     }
     m_lut->ResetAnnotations();
     for (const auto& [value, label] : fc->marks())
-        if (value >= lo && value <= hi)
-            m_lut->SetAnnotation(value, editor::withUnit(value, f->unit) + (label.empty() ? "" : " " + label));
+        if (value >= lo && value <= hi) {
+            // A mark whose label states its own value ("90 % of capacity") is not prefixed with it
+            // again ("90% 90 % of capacity": studio trial); one that does not keeps it ("55 °C 5 K below
+            // the connector's maximum").
+            char number[32];
+            std::snprintf(number, sizeof number, "%g ", value);
+            const bool statesIt = label.rfind(number, 0) == 0;
+            m_lut->SetAnnotation(value, statesIt        ? label
+                                        : label.empty() ? editor::withUnit(value, f->unit)
+                                                        : editor::withUnit(value, f->unit) + " " + label);
+        }
     m_lut->Build();
     m_scalarBar->SetDrawAnnotations(fc->anchoredScale());
     m_scalarBar->SetNumberOfLabels(fc->anchoredScale() ? 2 : 5);
@@ -186,14 +196,16 @@ QPoint SceneView::scalarBarTitleAnchor() const
 {
     const double* pos = m_scalarBar->GetPosition();
     const int w = m_vtk->width(), h = m_vtk->height();
-    const double barW = std::min(m_scalarBar->GetWidth() * w, static_cast<double>(m_scalarBar->GetMaximumWidthInPixels()) /
-                                                                    m_vtk->devicePixelRatioF());
+    const double barW =
+        std::min(m_scalarBar->GetWidth() * w,
+                 static_cast<double>(m_scalarBar->GetMaximumWidthInPixels()) / m_vtk->devicePixelRatioF());
     return {static_cast<int>(pos[0] * w + barW / 2), static_cast<int>(h - (pos[1] + m_scalarBar->GetHeight()) * h)};
 }
 
 QString SceneView::scalarBarTitle() const
 {
-    return m_scalarBar->GetVisibility() && m_scalarBar->GetTitle() ? QString::fromUtf8(m_scalarBar->GetTitle()) : QString();
+    return m_scalarBar->GetVisibility() && m_scalarBar->GetTitle() ? QString::fromUtf8(m_scalarBar->GetTitle())
+                                                                   : QString();
 }
 
 std::vector<std::pair<double, std::string>> SceneView::scaleMarks() const

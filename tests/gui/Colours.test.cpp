@@ -403,3 +403,20 @@ TEST_CASE("legends and scale titles are whole at 1280 x 720 and 1600 x 1000", "[
         }
     }
 }
+
+TEST_CASE("a scale mark that states its own value is not prefixed with it again", "[gui][colours]")
+{
+    // "90% 90 % of capacity" on the CDU load scale (studio trial): the mark reads "90 % of capacity";
+    // a mark whose label does not state its value keeps it ("100% capacity").
+    Fixture f;
+    REQUIRE(f.window->openFile(QString(RDT_SOURCE_DIR "/data/designs/meta-catalina-gb200.yaml")));
+    f.window->waitForChecks();
+    f.window->studio().setColouring("CDU load vs capacity");
+    QApplication::processEvents();
+    gui::SceneView* scene = f.window->scene();
+    const auto marks = scene->scaleMarks();
+    REQUIRE(marks.size() == 2);
+    CHECK(marks[0].second == "90 % of capacity");
+    CHECK(marks[1].second.rfind("100", 0) == 0);
+    CHECK(marks[1].second.find("capacity") != std::string::npos);
+}
